@@ -1,0 +1,73 @@
+/**
+ * What analyses return and reporters print. The JSON form of these types is the public
+ * `atlevel analyze -o json` schema (docs/json-schema.md); change it only with a schemaVersion bump.
+ */
+import type { MachineConfigDiff } from '../machineconfig/types.js';
+import type { SourceRef } from './history.js';
+import type { Millis } from './time.js';
+
+export type Severity = 'failure' | 'warning' | 'info';
+
+/** One fact that supports a finding, with where it was seen. */
+export interface Evidence {
+  /** The fact, as a sentence fragment a human reads: `machine-config reported operator version 4.10…-020416`. */
+  readonly statement: string;
+  readonly at?: Millis;
+  /** `MachineConfigPool/master`, `ClusterOperator/machine-config`, `MachineConfig/rendered-master-…`. */
+  readonly object?: string;
+  /** `status.conditions[Updating]`, `metadata.creationTimestamp`, ... */
+  readonly field?: string;
+  readonly value?: string;
+  readonly ref?: SourceRef;
+}
+
+/** A step in a cause chain: what happened, and the evidence that shows it. */
+export interface CauseStep {
+  readonly title: string;
+  readonly at?: Millis;
+  readonly evidence: readonly Evidence[];
+}
+
+/** A named, known way of failing, e.g. bug 1999556. */
+export interface Signature {
+  readonly id: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly references: readonly string[];
+}
+
+export interface Explanation {
+  readonly steps: readonly CauseStep[];
+  /** The rendered-config diff that the pool had to roll out, when one is involved. */
+  readonly configDiff?: MachineConfigDiff;
+  readonly signature?: Signature;
+}
+
+/** Moments on the timeline that matter to a finding (the report marks them). */
+export interface KeyMoment {
+  readonly label: string;
+  readonly at: Millis;
+  /** Timeline rows (locators) the moment concerns, e.g. `MachineConfigPool/master`. */
+  readonly objects: readonly string[];
+}
+
+export interface Finding {
+  /** Stable rule id, e.g. `master-pool-updated-before-cvo-complete`. */
+  readonly rule: string;
+  readonly severity: Severity;
+  /** One line: what is wrong. */
+  readonly summary: string;
+  /** When it went wrong (the instant the invariant was broken). */
+  readonly at?: Millis;
+  readonly evidence: readonly Evidence[];
+  readonly explanation?: Explanation;
+  readonly moments?: readonly KeyMoment[];
+}
+
+/** An invariant: a stable id, a one-line statement, and a check over a history. */
+export interface RuleInfo {
+  readonly id: string;
+  readonly statement: string;
+  /** docs/rules/<id>.md */
+  readonly doc: string;
+}

@@ -1,0 +1,178 @@
+/**
+ * ClusterHistory: everything known about one cluster over a span of time, whatever the source.
+ * Sources build it; analyses read it and nothing else.
+ */
+import type {
+  ClusterOperator,
+  ClusterVersion,
+  ControllerConfig,
+  KubeEvent,
+  MachineConfig,
+  MachineConfigPool,
+  Node,
+  Pod,
+  PodDisruptionBudget,
+} from './objects.js';
+import type { Millis } from './time.js';
+
+/** Where a fact came from, precise enough for a human to open the file and find it. */
+export interface SourceRef {
+  /** Path as the user gave it; inside an archive `archive.tar.gz!inner/path`. */
+  readonly file: string;
+  /** 1-based line, when the format has lines worth pointing at (build-log, YAML documents). */
+  readonly line?: number;
+  /** JSON-path-like location inside the file, e.g. `items[3]` or `items[3].status.conditions[1]`. */
+  readonly path?: string;
+}
+
+/** An object as last seen, with the file it was read from. */
+export interface Observed<T> {
+  readonly object: T;
+  readonly ref: SourceRef;
+}
+
+/** The last snapshot of every object, by kind. Names are unique within a kind (namespace/name for Events, Pods, PDBs). */
+export interface ObjectSnapshot {
+  clusterVersions: Observed<ClusterVersion>[];
+  clusterOperators: Observed<ClusterOperator>[];
+  machineConfigPools: Observed<MachineConfigPool>[];
+  machineConfigs: Observed<MachineConfig>[];
+  nodes: Observed<Node>[];
+  events: Observed<KubeEvent>[];
+  pods: Observed<Pod>[];
+  podDisruptionBudgets: Observed<PodDisruptionBudget>[];
+  controllerConfigs: Observed<ControllerConfig>[];
+}
+
+export type IntervalLevel = 'Info' | 'Warning' | 'Error';
+
+/**
+ * What an interval is about. `type` follows origin's locator types (ClusterOperator, ClusterVersion,
+ * Node, Pod, KubeEvent, Disruption, E2ETest, Alert, ...) plus atlevel's own MachineConfigPool and
+ * MachineConfig; `keys` carries origin's keys (`clusteroperator`, `node`, `namespace`, ...).
+ */
+export interface Locator {
+  readonly type: string;
+  readonly keys: Readonly<Record<string, string>>;
+}
+
+export interface IntervalMessage {
+  readonly reason: string;
+  readonly humanMessage: string;
+  /** origin's annotations: `condition`, `status`, `reason`, `config`, `roles`, `phase`, ... */
+  readonly annotations: Readonly<Record<string, string>>;
+}
+
+/**
+ * One thing that held from `from` to `to` (equal for an instant), as origin's monitor records them,
+ * or as atlevel derives them from objects.
+ */
+export interface Interval {
+  readonly from: Millis;
+  readonly to: Millis;
+  readonly level: IntervalLevel;
+  readonly locator: Locator;
+  readonly message: IntervalMessage;
+  /** Who produced it: `build-log`, `e2e-events`, `e2e-intervals`, `e2e-timelines`, or `derived:<how>`. */
+  readonly source: string;
+  readonly ref: SourceRef;
+}
+
+/**
+ * A line logged by origin's upgrade test (domain.md 6), parsed: these are the test's own
+ * observations of the CVO and the pools, with millisecond times.
+ */
+export type TestLogEntry =
+  | {
+      readonly kind: 'upgrade-started';
+      readonly at: Millis;
+      readonly target: string;
+      readonly ref: SourceRef;
+    }
+  | {
+      readonly kind: 'upgrade-completed';
+      readonly at: Millis;
+      readonly target: string;
+      readonly ref: SourceRef;
+    }
+  | { readonly kind: 'waiting-on-pools'; readonly at: Millis; readonly ref: SourceRef }
+  | {
+      readonly kind: 'pool-status';
+      readonly at: Millis;
+      readonly pool: string;
+      readonly updated: boolean;
+      readonly updating: boolean;
+      readonly degraded: boolean;
+      readonly paused: boolean;
+      readonly ref: SourceRef;
+    }
+  | {
+      readonly kind: 'invariant-violation';
+      readonly at: Millis;
+      readonly text: string;
+      readonly ref: SourceRef;
+    }
+  | { readonly kind: 'pools-completed'; readonly at: Millis; readonly ref: SourceRef }
+  | {
+      readonly kind: 'cluster-upgrade-condition';
+      readonly at: Millis;
+      readonly condition: string;
+      readonly message: string;
+      readonly ref: SourceRef;
+    };
+
+/** One component image of a release payload (a tag of its image-references ImageStream). */
+export interface ReleaseComponent {
+  readonly name: string;
+  readonly pullSpec: string;
+  /** `sha256:…` when the pull spec is by digest. */
+  readonly digest?: string;
+  readonly commit?: string;
+  readonly sourceLocation?: string;
+}
+
+/** A release payload's version and component images. */
+export interface ReleasePayload {
+  readonly version: string;
+  /** The release image pull spec, when known. */
+  readonly image?: string;
+  readonly components: readonly ReleaseComponent[];
+  readonly ref: SourceRef;
+}
+
+/** A file that went into the history, for provenance and for the report's "inputs" list. */
+export interface InputFile {
+  readonly path: string;
+  /** The layout/reader that understood it, e.g. `gather-extra`, `build-log`, `e2e-intervals`, `must-gather`. */
+  readonly reader: string;
+  readonly bytes: number;
+  /** What it contributed, e.g. `12 objects`, `4031 intervals`. */
+  readonly contributed: string;
+}
+
+export interface ClusterHistory {
+  readonly objects: ObjectSnapshot;
+  /** Sorted by `from`, then `to`. Monitor intervals and intervals derived from objects, merged. */
+  readonly intervals: readonly Interval[];
+  readonly testLog: readonly TestLogEntry[];
+  readonly releases: { readonly from?: ReleasePayload; readonly to?: ReleasePayload };
+  readonly inputs: readonly InputFile[];
+  /** Earliest and latest moment any input speaks of. */
+  readonly span: { readonly from: Millis; readonly to: Millis } | undefined;
+  /** Things a reader noticed but could live with (an unknown file skipped, a year guessed). */
+  readonly notes: readonly string[];
+}
+
+export function emptySnapshot(): ObjectSnapshot {
+  return {
+    clusterVersions: [],
+    clusterOperators: [],
+    machineConfigPools: [],
+    machineConfigs: [],
+    nodes: [],
+    events: [],
+    pods: [],
+    podDisruptionBudgets: [],
+    controllerConfigs: [],
+  };
+}

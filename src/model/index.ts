@@ -1,0 +1,11 @@
+/**
+ * model/ owns the types every stage shares: validated Kubernetes objects (objects.ts), the
+ * ClusterHistory that sources build and analyses read (history.ts), the Finding that analyses
+ * return and reporters print (finding.ts), user-facing errors (errors.ts) and time helpers.
+ */
+export * from './conditions.js';
+export * from './errors.js';
+export * from './finding.js';
+export * from './history.js';
+export * from './objects.js';
+export * from './time.js';

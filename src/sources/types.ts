@@ -1,0 +1,24 @@
+import type { InputFile, Interval, ObjectSnapshot, ReleasePayload, TestLogEntry } from '../model/history.js';
+
+/**
+ * What the readers hand to timeline/buildHistory: the raw material of a ClusterHistory, before
+ * intervals are derived from objects and everything is merged and sorted. The simulator produces
+ * the same thing.
+ */
+export interface HistoryParts {
+  objects: ObjectSnapshot;
+  /** Intervals as recorded by origin's monitor (build-log lines, e2e-events/intervals/timelines JSON). */
+  monitorIntervals: Interval[];
+  testLog: TestLogEntry[];
+  releases: { from?: ReleasePayload; to?: ReleasePayload };
+  inputs: InputFile[];
+  notes: string[];
+}
+
+export interface LoadOptions {
+  /** `--release-from F` / `--release-to F`: release info files given explicitly. */
+  readonly releaseFrom?: string;
+  readonly releaseTo?: string;
+  /** Refuse any single file (or decompressed stream) larger than this. Default 2 GiB. */
+  readonly maxFileBytes?: number;
+}
