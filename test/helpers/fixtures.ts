@@ -1,0 +1,31 @@
+/**
+ * The real public data lives outside the project (../shared/fixtures, or $ATLEVEL_FIXTURES) and is never
+ * copied in. Tests that need it use `describeFixtures`, which skips with a clear reason when it is absent.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe } from 'vitest';
+
+export const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+export function fixturesDir(): string | undefined {
+  const candidates = [process.env.ATLEVEL_FIXTURES, resolve(projectRoot, '../shared/fixtures')];
+  return candidates.find((d): d is string => d !== undefined && d !== '' && existsSync(d));
+}
+
+/** Path of a file under the shared fixtures; only call inside `describeFixtures`. */
+export function fixture(...parts: string[]): string {
+  const dir = fixturesDir();
+  if (dir === undefined) throw new Error('fixtures not found');
+  return join(dir, ...parts);
+}
+
+/** `describe` that runs only when the shared fixtures exist, and says why it was skipped otherwise. */
+export function describeFixtures(name: string, body: () => void): void {
+  if (fixturesDir() === undefined) {
+    describe.skip(`${name} (skipped: fixtures not found)`, body);
+  } else {
+    describe(name, body);
+  }
+}
