@@ -25,7 +25,6 @@ export class UsageError extends Error {
 
 /** Strip control characters and cap length so that a hostile string in an input cannot garble the terminal. */
 export function printable(value: string, max = 200): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
   const clean = value.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?').replace(/\n/g, '\\n');
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }

@@ -51,6 +51,23 @@ export interface KeyMoment {
   readonly objects: readonly string[];
 }
 
+/** What a finding is about, in machine-readable form: explain/ and the report start from it. */
+export interface FindingSubject {
+  /** The update's target version (or pull spec) and the version it came from. */
+  readonly target?: string;
+  readonly previous?: string;
+  readonly pool?: string;
+  readonly operator?: string;
+  /** Object keys (`MachineConfigPool/master`) the finding concerns. */
+  readonly objects?: readonly string[];
+  /** The rendered config the pool sat on before, and the one made for the new release. */
+  readonly fromConfig?: string;
+  readonly toConfig?: string;
+  /** When the CVO completed, and when the operator reported the new version. */
+  readonly cvoCompletedAt?: Millis;
+  readonly operatorLevelAt?: Millis;
+}
+
 export interface Finding {
   /** Stable rule id, e.g. `master-pool-updated-before-cvo-complete`. */
   readonly rule: string;
@@ -62,6 +79,7 @@ export interface Finding {
   readonly evidence: readonly Evidence[];
   readonly explanation?: Explanation;
   readonly moments?: readonly KeyMoment[];
+  readonly subject?: FindingSubject;
 }
 
 /** An invariant: a stable id, a one-line statement, and a check over a history. */

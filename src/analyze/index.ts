@@ -1,0 +1,54 @@
+/**
+ * analyze/ is the `atlevel analyze` pipeline as a library call: check every invariant over a
+ * ClusterHistory, explain the failures, and return one result that every reporter formats.
+ */
+import { explainFindings } from '../explain/index.js';
+import { checkInvariants, type RuleOutcome } from '../invariants/index.js';
+import type { Finding, Severity } from '../model/finding.js';
+import type { ClusterHistory, InputFile } from '../model/history.js';
+import type { Millis } from '../model/time.js';
+import { findUpdates, type UpdateRecord } from '../timeline/updates.js';
+
+export type Verdict = 'fail' | 'warn' | 'pass';
+
+export interface AnalysisResult {
+  readonly verdict: Verdict;
+  readonly inputs: readonly InputFile[];
+  readonly span: { readonly from: Millis; readonly to: Millis } | undefined;
+  readonly updates: readonly UpdateRecord[];
+  readonly outcomes: readonly RuleOutcome[];
+  /** All findings, explained, most severe first, then by time. */
+  readonly findings: readonly Finding[];
+  readonly notes: readonly string[];
+}
+
+export interface AnalyzeOptions {
+  /** Only these rule ids. */
+  readonly rules?: readonly string[];
+}
+
+const RANK: Record<Severity, number> = { failure: 0, warning: 1, info: 2 };
+
+export function analyzeHistory(history: ClusterHistory, opts: AnalyzeOptions = {}): AnalysisResult {
+  const outcomes = checkInvariants(history, opts.rules).map((o) => ({
+    ...o,
+    findings: explainFindings(history, o.findings),
+  }));
+  const findings = outcomes
+    .flatMap((o) => o.findings)
+    .sort((a, b) => RANK[a.severity] - RANK[b.severity] || (a.at ?? 0) - (b.at ?? 0));
+  const verdict: Verdict = findings.some((f) => f.severity === 'failure')
+    ? 'fail'
+    : findings.some((f) => f.severity === 'warning')
+      ? 'warn'
+      : 'pass';
+  return {
+    verdict,
+    inputs: history.inputs,
+    span: history.span,
+    updates: findUpdates(history),
+    outcomes,
+    findings,
+    notes: history.notes,
+  };
+}

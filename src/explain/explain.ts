@@ -1,0 +1,360 @@
+import type { MachineConfigDiff } from '../machineconfig/types.js';
+import type { CauseStep, Evidence, Explanation, Finding, Signature } from '../model/finding.js';
+import type { ClusterHistory, ReleaseComponent, ReleasePayload } from '../model/history.js';
+import type { MachineConfig } from '../model/objects.js';
+import { MCO } from '../model/objects.js';
+import { formatClock, formatDuration, parseTime } from '../model/time.js';
+import { type RenderedConfig, renderedConfigs } from '../timeline/pools.js';
+import { earliestPrecise, versionChanges } from '../timeline/query.js';
+import { diffConfigs } from './config-diff.js';
+import { SIGNATURES } from './signatures.js';
+
+const EXPLAINED_RULES = new Set([
+  'master-pool-updated-before-cvo-complete',
+  'operator-level-before-required-pool-target',
+]);
+
+export function explainFindings(history: ClusterHistory, findings: readonly Finding[]): Finding[] {
+  return findings.map((f) => (EXPLAINED_RULES.has(f.rule) ? explainFinding(history, f) : f));
+}
+
+/**
+ * The cause chain of a pool-versus-level finding: the operator's level report, the config the pool
+ * sat on, the config rendered for the new release and when, what changed between them, which release
+ * component changed it, and the known signature it matches.
+ */
+export function explainFinding(history: ClusterHistory, finding: Finding): Finding {
+  const s = finding.subject;
+  if (!s?.pool) return finding;
+  const configs = renderedConfigs(history, s.pool);
+  const to = configs.find((c) => c.name === s.toConfig);
+  const from = s.fromConfig
+    ? configs.find((c) => c.name === s.fromConfig)
+    : to
+      ? configs[configs.indexOf(to) - 1]
+      : undefined;
+  const steps: CauseStep[] = [];
+
+  const level =
+    s.operatorLevelAt !== undefined
+      ? { at: s.operatorLevelAt }
+      : s.target
+        ? earliestPrecise(
+            versionChanges(history, 'machine-config').filter(
+              (c) => c.name === 'operator' && c.to === s.target,
+            ),
+          )
+        : undefined;
+  const levelChange = s.target
+    ? earliestPrecise(
+        versionChanges(history, 'machine-config').filter((c) => c.name === 'operator' && c.to === s.target),
+      )
+    : undefined;
+  if (levelChange) {
+    steps.push({
+      title: `machine-config reported level (operator ${levelChange.to}) at ${formatClock(levelChange.at)}`,
+      at: levelChange.at,
+      evidence: [
+        {
+          statement: `versions: operator ${levelChange.from} -> ${levelChange.to}`,
+          at: levelChange.at,
+          object: 'ClusterOperator/machine-config',
+          field: 'status.versions[operator]',
+          ref: levelChange.ref,
+        },
+      ],
+    });
+  }
+
+  if (from) {
+    steps.push({
+      title: `the ${s.pool} pool was on ${from.name} (created ${formatClock(from.createdAt)}), which passed the operator's checks`,
+      at: from.createdAt,
+      evidence: configEvidence(from),
+    });
+  }
+
+  if (to) {
+    const gap = level ? to.createdAt - level.at : undefined;
+    const evidence: Evidence[] = [
+      {
+        statement: `${to.name} created`,
+        at: to.createdAt,
+        object: `MachineConfig/${to.name}`,
+        field: 'metadata.creationTimestamp',
+        ref: to.ref,
+      },
+      ...renderEvents(history, s.pool, to.name),
+    ];
+    steps.push({
+      title: `the render controller created ${to.name} at ${formatClock(to.createdAt)}${gap !== undefined && gap > 0 ? `, ${formatDuration(gap)} after the level report` : ''}`,
+      at: to.createdAt,
+      evidence,
+    });
+  }
+
+  if (s.cvoCompletedAt !== undefined && finding.rule === 'master-pool-updated-before-cvo-complete') {
+    steps.push({
+      title: `the CVO saw machine-config at level and completed ${s.target ?? 'the update'} at ${formatClock(s.cvoCompletedAt)} while the pool was still rolling out`,
+      at: s.cvoCompletedAt,
+      evidence: finding.evidence.filter((e) => e.object === 'ClusterVersion/version'),
+    });
+  }
+
+  let configDiff: MachineConfigDiff | undefined;
+  if (from && to) {
+    configDiff = diffConfigs(from.object, to.object, history.releases);
+    const changed = configDiff.changes;
+    steps.push({
+      title:
+        changed.length === 0
+          ? `${from.name} and ${to.name} have identical content`
+          : `${to.name} differs from ${from.name} in ${changed.length} place${changed.length === 1 ? '' : 's'}: ${changed.map((c) => `${c.part === 'units' ? 'unit' : c.part === 'files' ? 'file' : c.part} ${c.name}`).join(', ')}`,
+      evidence: changed.map((c) => ({
+        statement: describeChange(c),
+        object: `MachineConfig/${to.name}`,
+        field:
+          c.part === 'units'
+            ? `spec.config.systemd.units[${c.name}]`
+            : c.part === 'files'
+              ? `spec.config.storage.files[${c.name}]`
+              : `spec.${c.part}`,
+        ref: to.ref,
+      })),
+    });
+    const components = componentSteps(configDiff, history.releases);
+    if (components) steps.push(components);
+  }
+
+  const signature = from && to ? matchSignature(from, to, configDiff, history.releases) : undefined;
+  if (signature) {
+    steps.push({
+      title: `signature: ${signature.title} (${signature.id})`,
+      evidence: signatureEvidence(from, to, history.releases),
+    });
+  }
+
+  const explanation: Explanation = {
+    steps,
+    ...(configDiff ? { configDiff } : {}),
+    ...(signature ? { signature } : {}),
+  };
+  return { ...finding, explanation };
+}
+
+function configEvidence(c: RenderedConfig): Evidence[] {
+  const out: Evidence[] = [];
+  out.push({
+    statement: c.controllerVersion
+      ? `generated by controller version ${c.controllerVersion}`
+      : 'no generated-by-controller-version annotation',
+    object: `MachineConfig/${c.name}`,
+    field: `metadata.annotations[${MCO.generatedByControllerVersion}]`,
+    ...(c.controllerVersion ? { value: c.controllerVersion } : {}),
+    ref: c.ref,
+  });
+  if (c.osImageURL) {
+    out.push({
+      statement: `osImageURL ${c.osImageURL}`,
+      object: `MachineConfig/${c.name}`,
+      field: 'spec.osImageURL',
+      value: c.osImageURL,
+      ref: c.ref,
+    });
+  }
+  out.push({
+    statement: c.releaseImageVersion
+      ? `release-image-version ${c.releaseImageVersion}`
+      : 'no release-image-version annotation',
+    object: `MachineConfig/${c.name}`,
+    field: `metadata.annotations[${MCO.releaseImageVersion}]`,
+    ...(c.releaseImageVersion ? { value: c.releaseImageVersion } : {}),
+    ref: c.ref,
+  });
+  return out;
+}
+
+/** RenderedConfigGenerated events for the pool and config, and the pool's own Updating flip. */
+function renderEvents(history: ClusterHistory, pool: string, config: string): Evidence[] {
+  const out: Evidence[] = [];
+  for (const { object: e, ref } of history.objects.events) {
+    const inv = e.involvedObject ?? e.regarding;
+    if (inv?.kind !== 'MachineConfigPool' || inv.name !== pool) continue;
+    const text = e.message ?? e.note ?? '';
+    if (e.reason !== 'RenderedConfigGenerated' && !(e.reason === 'SetDesiredConfig' && text.includes(config)))
+      continue;
+    if (e.reason === 'RenderedConfigGenerated' && !text.includes(config)) continue;
+    const at = parseTime(e.firstTimestamp) ?? parseTime(e.eventTime) ?? parseTime(e.lastTimestamp);
+    out.push({
+      statement: `event ${e.reason}: ${text}`,
+      ...(at !== undefined ? { at } : {}),
+      object: `MachineConfigPool/${pool}`,
+      ref,
+    });
+    if (out.length >= 3) break;
+  }
+  return out;
+}
+
+function describeChange(c: MachineConfigDiff['changes'][number]): string {
+  const lines = (c.changedLines ?? [])
+    .slice(0, 2)
+    .map(
+      (l) =>
+        `${l.before !== undefined ? `-${l.before.trim()}` : ''}${l.before !== undefined && l.after !== undefined ? ' → ' : ''}${l.after !== undefined ? `+${l.after.trim()}` : ''}`,
+    );
+  const what = c.part === 'units' ? `unit ${c.name}` : c.part === 'files' ? `file ${c.name}` : c.part;
+  return `${what} ${c.change}${lines.length > 0 ? `: ${lines.join('; ')}` : c.before !== undefined || c.after !== undefined ? `: ${c.before ?? '∅'} → ${c.after ?? '∅'}` : ''}`;
+}
+
+/** Name each changed image by its release component, from the two releases' image references. */
+function componentSteps(
+  diff: MachineConfigDiff,
+  releases: ClusterHistory['releases'],
+): CauseStep | undefined {
+  const seen = new Map<string, { component?: string; before?: string; after?: string }>();
+  for (const c of diff.changes) {
+    for (const img of c.images ?? []) {
+      const key = `${img.component ?? '?'} ${img.before ?? ''} ${img.after ?? ''}`;
+      if (!seen.has(key)) seen.set(key, img);
+    }
+  }
+  if (seen.size === 0) return undefined;
+  const evidence: Evidence[] = [];
+  const names: string[] = [];
+  for (const img of seen.values()) {
+    const component = img.component ?? componentOf(img.after ?? img.before ?? '', releases);
+    names.push(component ?? 'unknown component');
+    evidence.push({
+      statement: `${component ?? 'image not in the given releases'}: ${shortDigest(img.before)} → ${shortDigest(img.after)}`,
+      ...(component ? { object: `release component ${component}` } : {}),
+      ...(img.after ? { value: img.after } : {}),
+      ...(releases.to ? { ref: releases.to.ref } : releases.from ? { ref: releases.from.ref } : {}),
+    });
+    const fromC = component ? releases.from?.components.find((x) => x.name === component) : undefined;
+    const toC = component ? releases.to?.components.find((x) => x.name === component) : undefined;
+    if (fromC && releases.from) evidence.push(releaseEvidence(releases.from, fromC));
+    if (toC && releases.to) evidence.push(releaseEvidence(releases.to, toC));
+  }
+  const unique = [...new Set(names)];
+  return {
+    title: `the changed image${seen.size === 1 ? ' is' : 's are'} the release component${unique.length === 1 ? '' : 's'} ${unique.join(', ')}`,
+    evidence,
+  };
+}
+
+function releaseEvidence(release: ReleasePayload, c: ReleaseComponent): Evidence {
+  return {
+    statement: `release ${release.version} has ${c.name} = ${c.pullSpec}`,
+    object: `release ${release.version}`,
+    field: `references.spec.tags[${c.name}].from.name`,
+    value: c.pullSpec,
+    ref: release.ref,
+  };
+}
+
+function componentOf(pullSpec: string, releases: ClusterHistory['releases']): string | undefined {
+  const digest = /sha256:[0-9a-f]{64}/.exec(pullSpec)?.[0];
+  for (const r of [releases.to, releases.from]) {
+    const c = r?.components.find(
+      (x) => x.pullSpec === pullSpec || (digest !== undefined && x.digest === digest),
+    );
+    if (c) return c.name;
+  }
+  return undefined;
+}
+
+function shortDigest(pullSpec: string | undefined): string {
+  if (!pullSpec) return '∅';
+  const d = /sha256:([0-9a-f]{64})/.exec(pullSpec);
+  return d?.[1] ? `sha256:${d[1].slice(0, 12)}…` : pullSpec;
+}
+
+const MCO_COMPONENT = 'machine-config-operator';
+const OS_COMPONENTS = ['machine-os-content', 'rhel-coreos'];
+
+/**
+ * Which known failure the pair of configs matches. Config annotations come first (they are what the
+ * operator itself compared); the releases, when given, confirm it from the payload side.
+ */
+function matchSignature(
+  from: RenderedConfig,
+  to: RenderedConfig,
+  diff: MachineConfigDiff | undefined,
+  releases: ClusterHistory['releases'],
+): Signature | undefined {
+  if (diff?.identical) return undefined;
+  if (to.releaseImageVersion !== undefined) return SIGNATURES.postFix;
+  const sameController =
+    from.controllerVersion !== undefined && from.controllerVersion === to.controllerVersion;
+  const sameOs = (from.osImageURL ?? '') === (to.osImageURL ?? '');
+  const releaseSameMco = sameComponent(releases, [MCO_COMPONENT]);
+  const releaseSameOs = sameComponent(releases, OS_COMPONENTS);
+  if (
+    (sameController || releaseSameMco === true) &&
+    sameOs &&
+    releaseSameMco !== false &&
+    releaseSameOs !== false
+  ) {
+    return SIGNATURES.bug1999556;
+  }
+  if (sameController && !sameOs) return SIGNATURES.osImageRace;
+  return undefined;
+}
+
+function sameComponent(releases: ClusterHistory['releases'], names: readonly string[]): boolean | undefined {
+  if (!releases.from || !releases.to) return undefined;
+  const a = releases.from.components.find((c) => names.includes(c.name));
+  const b = releases.to.components.find((c) => names.includes(c.name));
+  if (!a || !b) return undefined;
+  return (a.digest ?? a.pullSpec) === (b.digest ?? b.pullSpec);
+}
+
+function signatureEvidence(
+  from: RenderedConfig | undefined,
+  to: RenderedConfig | undefined,
+  releases: ClusterHistory['releases'],
+): Evidence[] {
+  const out: Evidence[] = [];
+  if (from && to) {
+    out.push({
+      statement:
+        from.controllerVersion === to.controllerVersion
+          ? `both configs generated by controller version ${from.controllerVersion ?? '?'} (same MCO commit)`
+          : `controller version ${from.controllerVersion ?? '?'} → ${to.controllerVersion ?? '?'}`,
+      object: `MachineConfig/${to.name}`,
+      field: `metadata.annotations[${MCO.generatedByControllerVersion}]`,
+      ref: to.ref,
+    });
+    out.push({
+      statement:
+        from.osImageURL === to.osImageURL
+          ? 'osImageURL unchanged'
+          : `osImageURL ${from.osImageURL ?? '?'} → ${to.osImageURL ?? '?'}`,
+      object: `MachineConfig/${to.name}`,
+      field: 'spec.osImageURL',
+      ref: to.ref,
+    });
+    out.push({
+      statement: to.releaseImageVersion
+        ? `release-image-version ${to.releaseImageVersion}`
+        : 'neither config carries release-image-version: the operator predates MCO PR #2918',
+      object: `MachineConfig/${to.name}`,
+      field: `metadata.annotations[${MCO.releaseImageVersion}]`,
+      ref: to.ref,
+    });
+  }
+  for (const names of [[MCO_COMPONENT], OS_COMPONENTS]) {
+    const a = releases.from?.components.find((c) => names.includes(c.name));
+    const b = releases.to?.components.find((c) => names.includes(c.name));
+    if (a && b && releases.to) {
+      out.push({
+        statement: `${a.name} ${(a.digest ?? a.pullSpec) === (b.digest ?? b.pullSpec) ? 'identical in both releases' : 'changed between the releases'}${b.commit ? ` (commit ${b.commit.slice(0, 12)})` : ''}`,
+        object: `release component ${a.name}`,
+        value: b.pullSpec,
+        ref: releases.to.ref,
+      });
+    }
+  }
+  return out;
+}

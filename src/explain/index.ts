@@ -1,0 +1,7 @@
+/**
+ * explain/ joins the other analyses into a cause chain for a finding: which rendered config the pool
+ * rolled to and when it appeared, what changed in it (machineconfig/), which release component caused
+ * that (release/), and which known failure signature the whole matches (signatures.ts).
+ */
+export { explainFinding, explainFindings } from './explain.js';
+export { SIGNATURES } from './signatures.js';

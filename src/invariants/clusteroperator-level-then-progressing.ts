@@ -1,0 +1,89 @@
+import type { Finding, Severity } from '../model/finding.js';
+import type { ClusterHistory } from '../model/history.js';
+import { formatClock, formatDuration } from '../model/time.js';
+import { conditionTransitions } from '../timeline/query.js';
+import { findUpdates } from '../timeline/updates.js';
+import { operatorLevelFor } from './operator-level.js';
+import { checked, defineRule, notApplicable } from './rule.js';
+
+/** Condition states that contradict "I am at level" (domain.md 5.2). */
+const BAD: readonly { type: string; status: string; severity: Severity }[] = [
+  { type: 'Available', status: 'False', severity: 'failure' },
+  { type: 'Degraded', status: 'True', severity: 'failure' },
+  { type: 'Progressing', status: 'True', severity: 'warning' },
+];
+
+/**
+ * The race of bug 2019850, generalised: an operator that has told the CVO it is done should not then
+ * start working again (or break) before the CVO declares the whole update complete.
+ */
+export const clusterOperatorLevelThenProgressing = defineRule(
+  'clusteroperator-level-then-progressing',
+  'A ClusterOperator that reported the new version does not go Progressing=True, Available=False or Degraded=True before the CVO completes the update.',
+  (history: ClusterHistory, rule) => {
+    const updates = findUpdates(history);
+    if (updates.length === 0) return notApplicable(rule, 'no update in the inputs');
+    const findings: Finding[] = [];
+    let levels = 0;
+    for (const update of updates) {
+      const end = update.completedAt;
+      for (const co of operatorNames(history)) {
+        const level = operatorLevelFor(history, co, update);
+        if (!level) continue;
+        levels += 1;
+        const key = `ClusterOperator/${co}`;
+        for (const bad of BAD) {
+          const flip = conditionTransitions(history, key, bad.type).find(
+            (tr) => tr.status === bad.status && tr.at > level.at && (end === undefined || tr.at < end),
+          );
+          if (!flip) continue;
+          findings.push({
+            rule: rule.id,
+            severity: bad.severity,
+            summary: `${co} reported ${update.target} at ${formatClock(level.at)}, then went ${bad.type}=${bad.status} ${formatDuration(flip.at - level.at)} later${end !== undefined ? `, before the CVO completed at ${formatClock(end)}` : ''}`,
+            at: flip.at,
+            evidence: [
+              {
+                statement: `${co} reported operator version ${level.from} -> ${level.to}`,
+                at: level.at,
+                object: key,
+                field: 'status.versions[operator]',
+                ref: level.ref,
+              },
+              {
+                statement: `${co} ${bad.type}=${bad.status}${flip.reason ? ` reason ${flip.reason}` : ''}${flip.message ? `: ${flip.message}` : ''}`,
+                at: flip.at,
+                object: key,
+                field: `status.conditions[${bad.type}]`,
+                ref: flip.ref,
+              },
+            ],
+            moments: [
+              { label: `${co} reported level`, at: level.at, objects: [key] },
+              { label: `${co} ${bad.type}=${bad.status}`, at: flip.at, objects: [key] },
+            ],
+            subject: {
+              target: update.target,
+              operator: co,
+              objects: [key],
+              operatorLevelAt: level.at,
+              ...(end !== undefined ? { cvoCompletedAt: end } : {}),
+            },
+          });
+        }
+      }
+    }
+    if (levels === 0) return notApplicable(rule, 'no operator version reports for an update in the inputs');
+    return checked(rule, findings);
+  },
+);
+
+/** Operators known from objects or from monitor lines. */
+export function operatorNames(history: ClusterHistory): string[] {
+  const names = new Set(history.objects.clusterOperators.map((c) => c.object.metadata.name));
+  for (const i of history.intervals) {
+    if (i.locator.type === 'ClusterOperator' && i.locator.keys.clusteroperator)
+      names.add(i.locator.keys.clusteroperator);
+  }
+  return [...names].sort();
+}

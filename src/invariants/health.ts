@@ -1,0 +1,136 @@
+import type { Finding } from '../model/finding.js';
+import type { ClusterHistory } from '../model/history.js';
+import { formatClock, formatDuration } from '../model/time.js';
+import { conditionTransitions } from '../timeline/query.js';
+import { findUpdates } from '../timeline/updates.js';
+import { operatorNames } from './clusteroperator-level-then-progressing.js';
+import { checked, defineRule, notApplicable } from './rule.js';
+
+/** An operator broke (Degraded=True or Available=False) while an update was running. */
+export const operatorDegradedDuringUpdate = defineRule(
+  'operator-degraded-during-update',
+  'No ClusterOperator is Degraded=True or Available=False while an update is in progress.',
+  (history: ClusterHistory, rule) => {
+    const updates = findUpdates(history).filter((u) => u.startedAt !== undefined);
+    if (updates.length === 0) return notApplicable(rule, 'no update with a start time in the inputs');
+    const end = history.span?.to ?? Number.POSITIVE_INFINITY;
+    const findings: Finding[] = [];
+    for (const update of updates) {
+      const from = update.startedAt as number;
+      const to = update.completedAt ?? end;
+      for (const co of operatorNames(history)) {
+        const key = `ClusterOperator/${co}`;
+        for (const [type, badStatus] of [
+          ['Degraded', 'True'],
+          ['Available', 'False'],
+        ] as const) {
+          const transitions = conditionTransitions(history, key, type);
+          const flip = transitions.find((tr) => tr.status === badStatus && tr.at >= from && tr.at <= to);
+          if (!flip) continue;
+          const recovered = transitions.find((tr) => tr.at > flip.at && tr.status !== badStatus);
+          findings.push({
+            rule: rule.id,
+            severity: 'warning',
+            summary: `${co} went ${type}=${badStatus} at ${formatClock(flip.at)} during the update to ${update.target}${recovered ? ` and recovered ${formatDuration(recovered.at - flip.at)} later` : ', and had not recovered by the end of the inputs'}`,
+            at: flip.at,
+            evidence: [
+              {
+                statement: `${co} ${type}=${badStatus}${flip.reason ? ` reason ${flip.reason}` : ''}${flip.message ? `: ${flip.message}` : ''}`,
+                at: flip.at,
+                object: key,
+                field: `status.conditions[${type}]`,
+                ref: flip.ref,
+              },
+              ...(recovered
+                ? [
+                    {
+                      statement: `${co} ${type}=${recovered.status}`,
+                      at: recovered.at,
+                      object: key,
+                      ref: recovered.ref,
+                    },
+                  ]
+                : []),
+            ],
+            moments: [{ label: `${co} ${type}=${badStatus}`, at: flip.at, objects: [key] }],
+            subject: { target: update.target, operator: co, objects: [key] },
+          });
+        }
+      }
+    }
+    return checked(rule, findings);
+  },
+);
+
+/** A pool that is degraded blocks the machine-config operator and every later update (domain.md 1.3). */
+export const poolDegraded = defineRule(
+  'pool-degraded',
+  'No MachineConfigPool is Degraded (NodeDegraded or RenderDegraded).',
+  (history: ClusterHistory, rule) => {
+    const pools = new Set(history.objects.machineConfigPools.map((p) => p.object.metadata.name));
+    for (const i of history.intervals) {
+      if (i.locator.type === 'MachineConfigPool' && i.locator.keys.machineconfigpool)
+        pools.add(i.locator.keys.machineconfigpool);
+    }
+    if (pools.size === 0) return notApplicable(rule, 'no MachineConfigPools in the inputs');
+    const findings: Finding[] = [];
+    for (const pool of [...pools].sort()) {
+      const key = `MachineConfigPool/${pool}`;
+      for (const type of ['Degraded', 'NodeDegraded', 'RenderDegraded']) {
+        const transitions = conditionTransitions(history, key, type);
+        const flip = transitions.find((tr) => tr.status === 'True');
+        if (!flip) continue;
+        const recovered = transitions.find((tr) => tr.at > flip.at && tr.status === 'False');
+        findings.push({
+          rule: rule.id,
+          severity: recovered ? 'warning' : 'failure',
+          summary: `pool ${pool} was ${type}=True from ${formatClock(flip.at)}${recovered ? ` to ${formatClock(recovered.at)}` : ' to the end of the inputs'}${flip.message ? `: ${flip.message}` : flip.reason ? `: ${flip.reason}` : ''}`,
+          at: flip.at,
+          evidence: [
+            {
+              statement: `pool ${pool} ${type}=True${flip.reason ? ` (${flip.reason})` : ''}`,
+              at: flip.at,
+              object: key,
+              field: `status.conditions[${type}]`,
+              ref: flip.ref,
+            },
+          ],
+          moments: [{ label: `pool ${pool} ${type}`, at: flip.at, objects: [key] }],
+          subject: { pool, objects: [key] },
+        });
+        break; // one finding per pool: Degraded repeats what NodeDegraded/RenderDegraded say
+      }
+    }
+    return checked(rule, findings);
+  },
+);
+
+/** The newest update never completed within the inputs. */
+export const updateCompleted = defineRule(
+  'update-completed',
+  'The update that the inputs show reaches Completed in ClusterVersion history.',
+  (history: ClusterHistory, rule) => {
+    const updates = findUpdates(history);
+    const last = updates[updates.length - 1];
+    if (!last) return notApplicable(rule, 'no update in the inputs');
+    if (last.state !== 'Partial') return checked(rule, []);
+    return checked(rule, [
+      {
+        rule: rule.id,
+        severity: 'warning',
+        summary: `the update to ${last.target} is still Partial at the end of the inputs${last.startedAt !== undefined && history.span ? ` (${formatDuration(history.span.to - last.startedAt)} after it started)` : ''}`,
+        ...(history.span ? { at: history.span.to } : {}),
+        evidence: [
+          {
+            statement: `ClusterVersion history entry ${last.target} is Partial`,
+            object: 'ClusterVersion/version',
+            field: 'status.history[0].state',
+            value: 'Partial',
+            ...(last.ref ? { ref: last.ref } : {}),
+          },
+        ],
+        subject: { target: last.target, objects: ['ClusterVersion/version'] },
+      },
+    ]);
+  },
+);

@@ -1,0 +1,139 @@
+import type { Evidence, Finding, KeyMoment } from '../model/finding.js';
+import type { ClusterHistory } from '../model/history.js';
+import { formatClock, formatDuration } from '../model/time.js';
+import { finishedRollout, poolHistory, poolStateAt } from '../timeline/pools.js';
+import { findUpdates } from '../timeline/updates.js';
+import { configForRelease } from './release-configs.js';
+import { checked, defineRule, notApplicable } from './rule.js';
+
+const POOL = 'master';
+const POOL_KEY = `MachineConfigPool/${POOL}`;
+
+/** origin's upgrade invariant (domain.md 6), checked at the instant the CVO reported completion. */
+export const masterPoolUpdatedBeforeCvoComplete = defineRule(
+  'master-pool-updated-before-cvo-complete',
+  'When the CVO reports an update complete, the master pool is Updated=True, Updating=False and on the rendered config made for the new release.',
+  (history: ClusterHistory, rule) => {
+    const updates = findUpdates(history);
+    const completed = updates.filter((u) => u.completedAt !== undefined);
+    if (completed.length === 0) return notApplicable(rule, 'no completed update in the inputs');
+    const ph = poolHistory(history, POOL);
+    if (!ph.pool && ph.rendered.length === 0 && ph.observations.length === 0) {
+      return notApplicable(rule, 'nothing in the inputs describes the master pool');
+    }
+    const findings: Finding[] = [];
+    for (const update of completed) {
+      const t = update.completedAt as number;
+      const next = updates[updates.indexOf(update) + 1];
+      const state = poolStateAt(ph, t);
+      const wanted = configForRelease(ph, update, next);
+      const testSaw = history.testLog.find(
+        (e) => e.kind === 'invariant-violation' && e.at >= t && (!next?.startedAt || e.at < next.startedAt),
+      );
+      const onWanted = !wanted || state.target?.name === wanted.config.name;
+      const ok = state.updated === true && state.updating !== true && onWanted;
+      if (ok && !testSaw) continue;
+      if (state.updated === undefined && !testSaw) continue; // nothing to go on
+
+      const finish = wanted ? finishedRollout(ph, wanted.config) : undefined;
+      const evidence: Evidence[] = [];
+      for (const w of update.witnesses) {
+        evidence.push({
+          statement:
+            w.by === 'history'
+              ? `ClusterVersion history marks ${update.target} Completed`
+              : w.by === 'monitor'
+                ? `the monitor recorded "${w.text}"`
+                : `the upgrade test logged "${w.text}"`,
+          at: w.at,
+          object: 'ClusterVersion/version',
+          ...(w.by === 'history' ? { field: 'status.history[].completionTime' } : {}),
+          ref: w.ref,
+        });
+      }
+      if (state.target) {
+        evidence.push({
+          statement: `the pool's target was ${state.target.name}, created at ${formatClock(state.target.createdAt)}`,
+          at: state.target.createdAt,
+          object: `MachineConfig/${state.target.name}`,
+          field: 'metadata.creationTimestamp',
+          ref: state.target.ref,
+        });
+      }
+      for (const r of state.reasoning) evidence.push({ statement: r, object: POOL_KEY });
+      if (state.nextObservation) {
+        evidence.push({
+          statement: state.nextObservation.text,
+          at: state.nextObservation.at,
+          object: POOL_KEY,
+          ref: state.nextObservation.ref,
+        });
+      }
+      if (testSaw && testSaw.kind === 'invariant-violation') {
+        evidence.push({
+          statement: `the upgrade test logged "${testSaw.text}"`,
+          at: testSaw.at,
+          ref: testSaw.ref,
+        });
+      }
+      if (finish) {
+        evidence.push({
+          statement: `the pool finished rolling out ${wanted?.config.name}: ${finish.text}`,
+          at: finish.at,
+          object: POOL_KEY,
+          ref: finish.ref,
+        });
+      }
+
+      const stateText = `Updated=${fmt(state.updated)}, Updating=${fmt(state.updating)}${state.degraded ? ', Degraded=True' : ''}`;
+      const rolling = state.target ? `, rolling to ${state.target.name}` : '';
+      const late = finish
+        ? `; the pool finished at ${formatClock(finish.at)}, ${formatDuration(finish.at - t)} later`
+        : '';
+      const wrongConfig =
+        state.updated === true && !onWanted && wanted
+          ? `; it was on ${state.target?.name ?? 'an older config'}, not ${wanted.config.name} made for the new release (created ${formatClock(wanted.config.createdAt)})`
+          : '';
+      const moments: KeyMoment[] = [
+        { label: 'CVO reported the update complete', at: t, objects: ['ClusterVersion/version'] },
+      ];
+      if (wanted) {
+        moments.push({
+          label: `${wanted.config.name} created`,
+          at: wanted.config.createdAt,
+          objects: [`MachineConfig/${wanted.config.name}`, POOL_KEY],
+        });
+      }
+      if (finish) moments.push({ label: 'master pool really finished', at: finish.at, objects: [POOL_KEY] });
+      if (state.nextObservation) {
+        moments.push({
+          label: 'upgrade test saw the pool',
+          at: state.nextObservation.at,
+          objects: [POOL_KEY],
+        });
+      }
+      findings.push({
+        rule: rule.id,
+        severity: 'failure',
+        summary: `the CVO reported ${update.target} complete at ${formatClock(t)} while the master pool was ${stateText}${rolling}${wrongConfig}${late}`,
+        at: t,
+        evidence,
+        moments,
+        subject: {
+          target: update.target,
+          ...(update.previous ? { previous: update.previous } : {}),
+          pool: POOL,
+          objects: [POOL_KEY, 'ClusterVersion/version'],
+          ...(state.current ? { fromConfig: state.current.name } : {}),
+          ...(wanted ? { toConfig: wanted.config.name } : {}),
+          cvoCompletedAt: t,
+        },
+      });
+    }
+    return checked(rule, findings);
+  },
+);
+
+function fmt(v: boolean | undefined): string {
+  return v === undefined ? 'unknown' : v ? 'True' : 'False';
+}

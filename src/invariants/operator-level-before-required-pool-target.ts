@@ -1,0 +1,159 @@
+import type { Evidence, Finding, Severity } from '../model/finding.js';
+import type { ClusterHistory } from '../model/history.js';
+import { MCO } from '../model/objects.js';
+import { formatClock, formatDuration } from '../model/time.js';
+import { poolHistory, poolStateAt, type RenderedConfig } from '../timeline/pools.js';
+import { findUpdates } from '../timeline/updates.js';
+import { operatorLevelFor } from './operator-level.js';
+import { checked, defineRule, notApplicable } from './rule.js';
+
+const OPERATOR = 'machine-config';
+
+/**
+ * The machine-config operator must not report its new version before every required pool has
+ * rolled out the rendered config made for the new release (domain.md 1.2–1.4).
+ */
+export const operatorLevelBeforeRequiredPoolTarget = defineRule(
+  'operator-level-before-required-pool-target',
+  'machine-config reports its new operator version only after every required pool targets, and has rolled out, the rendered config for the new release.',
+  (history: ClusterHistory, rule) => {
+    const updates = findUpdates(history);
+    const pools = requiredPools(history);
+    const findings: Finding[] = [];
+    let sawLevel = false;
+    for (const update of updates) {
+      const level = operatorLevelFor(history, OPERATOR, update);
+      if (!level) continue;
+      sawLevel = true;
+      const t1 = level.at;
+      const next = updates[updates.indexOf(update) + 1];
+      for (const pool of pools) {
+        const ph = poolHistory(history, pool);
+        if (ph.rendered.length === 0 && !ph.pool) continue;
+        const evidence: Evidence[] = [
+          {
+            statement: `${OPERATOR} reported operator version ${level.from} -> ${level.to}`,
+            at: t1,
+            object: `ClusterOperator/${OPERATOR}`,
+            field: 'status.versions[operator]',
+            value: level.to,
+            ref: level.ref,
+          },
+        ];
+        let severity: Severity | undefined;
+        const reasons: string[] = [];
+        // (a) a config for this pool was rendered after the operator said it was done
+        const later = ph.rendered.filter(
+          (r) =>
+            renderedAfter(r, t1) &&
+            (update.startedAt === undefined || r.createdAt >= update.startedAt) &&
+            (!next?.startedAt || r.createdAt < next.startedAt),
+        );
+        const firstLater = later[0];
+        if (firstLater) {
+          severity = 'failure';
+          const gap = firstLater.createdAt - Math.floor(t1 / 1000) * 1000;
+          reasons.push(
+            `${firstLater.name} was rendered at ${formatClock(firstLater.createdAt)}, ${gap >= 1000 ? `${formatDuration(gap)} ` : ''}after ${OPERATOR} reported level at ${formatClock(t1)}`,
+          );
+          evidence.push({
+            statement: `${firstLater.name} created for pool ${pool}`,
+            at: firstLater.createdAt,
+            object: `MachineConfig/${firstLater.name}`,
+            field: 'metadata.creationTimestamp',
+            ref: firstLater.ref,
+          });
+        }
+        // (b) the pool's own conditions moved after the level report
+        const state = poolStateAt(ph, t1);
+        const after = ph.observations.find(
+          (o) => o.at > t1 && o.updating === true && (!next?.startedAt || o.at < next.startedAt),
+        );
+        if (after && firstLater) {
+          evidence.push({
+            statement: `pool ${pool} then reported ${after.text}`,
+            at: after.at,
+            object: `MachineConfigPool/${pool}`,
+            ref: after.ref,
+          });
+        }
+        // (c) the config the pool had at t1 is not stamped for the new release
+        const atT1 = state.updated === true ? state.target : state.current;
+        if (atT1) {
+          const rv = atT1.releaseImageVersion;
+          evidence.push({
+            statement:
+              rv === undefined
+                ? `the pool was on ${atT1.name}, which has no release-image-version annotation`
+                : `the pool was on ${atT1.name}, release-image-version ${rv}`,
+            object: `MachineConfig/${atT1.name}`,
+            field: `metadata.annotations[${MCO.releaseImageVersion}]`,
+            ...(rv !== undefined ? { value: rv } : {}),
+            ref: atT1.ref,
+          });
+          if (rv !== undefined && rv !== update.target) {
+            severity = 'failure';
+            reasons.push(`the pool's config ${atT1.name} is stamped for ${rv}, not ${update.target}`);
+          } else if (rv === undefined && !severity) {
+            severity = 'warning';
+            reasons.push(
+              `the pool's config ${atT1.name} carries no release-image-version, so nothing proves it was made for ${update.target}`,
+            );
+          }
+        }
+        if (!severity) continue;
+        findings.push({
+          rule: rule.id,
+          severity,
+          summary: `${OPERATOR} reported level for ${update.target} at ${formatClock(t1)} before required pool ${pool} had the new release's config: ${reasons.join('; ')}`,
+          at: t1,
+          evidence,
+          moments: [
+            { label: `${OPERATOR} reported level`, at: t1, objects: [`ClusterOperator/${OPERATOR}`] },
+            ...(firstLater
+              ? [
+                  {
+                    label: `${firstLater.name} created`,
+                    at: firstLater.createdAt,
+                    objects: [`MachineConfig/${firstLater.name}`, `MachineConfigPool/${pool}`],
+                  },
+                ]
+              : []),
+          ],
+          subject: {
+            target: update.target,
+            ...(update.previous ? { previous: update.previous } : {}),
+            pool,
+            operator: OPERATOR,
+            objects: [`ClusterOperator/${OPERATOR}`, `MachineConfigPool/${pool}`],
+            ...(atT1 ? { fromConfig: atT1.name } : {}),
+            ...(firstLater ? { toConfig: later[later.length - 1]?.name ?? firstLater.name } : {}),
+            operatorLevelAt: t1,
+            ...(update.completedAt !== undefined ? { cvoCompletedAt: update.completedAt } : {}),
+          },
+        });
+      }
+    }
+    if (!sawLevel) return notApplicable(rule, `no version report by ${OPERATOR} for an update in the inputs`);
+    return checked(rule, findings);
+  },
+);
+
+/** Creation times have second precision: a config stamped in the same second as t1 may be either side. */
+function renderedAfter(r: RenderedConfig, t1: number): boolean {
+  return r.createdAt > Math.floor(t1 / 1000) * 1000;
+}
+
+/** Pools labelled required-for-upgrade (domain.md 1.3); master when the pools themselves are missing. */
+function requiredPools(history: ClusterHistory): string[] {
+  const pools = history.objects.machineConfigPools;
+  if (pools.length === 0) return ['master'];
+  const required = pools
+    .filter((p) => p.object.metadata.labels?.[MCO.requiredForUpgrade] !== undefined)
+    .map((p) => p.object.metadata.name);
+  return required.length > 0
+    ? required
+    : pools.some((p) => p.object.metadata.name === 'master')
+      ? ['master']
+      : [];
+}

@@ -1,0 +1,17 @@
+import type { ClusterHistory } from '../model/history.js';
+import { earliestPrecise, type VersionChange, versionChanges } from '../timeline/query.js';
+import type { UpdateRecord } from '../timeline/updates.js';
+
+/** When an operator reported its `operator` version for an update's target (the most precise witness). */
+export function operatorLevelFor(
+  history: ClusterHistory,
+  operator: string,
+  update: UpdateRecord,
+): VersionChange | undefined {
+  const changes = versionChanges(history, operator).filter(
+    (c) =>
+      c.name === 'operator' &&
+      (c.to === update.target || (update.image !== undefined && c.to === update.image)),
+  );
+  return earliestPrecise(changes);
+}

@@ -1,0 +1,56 @@
+import type { AnalysisResult } from '../analyze/index.js';
+import type { Finding } from '../model/finding.js';
+import { formatTime } from '../model/time.js';
+import { formatRef } from './refs.js';
+
+/** `atlevel analyze -o junit`: one testcase per invariant, so CI dashboards show each rule's verdict. */
+export function renderAnalysisJunit(result: AnalysisResult): string {
+  const cases = result.outcomes.map((o) => {
+    const name = `atlevel invariant ${o.rule.id}`;
+    const failures = o.findings.filter((f) => f.severity === 'failure');
+    const others = o.findings.filter((f) => f.severity !== 'failure');
+    let body = '';
+    if (!o.applicable) body += `<skipped message="${xml(o.reason ?? 'not applicable')}"/>`;
+    for (const f of failures)
+      body += `<failure message="${xml(f.summary)}" type="${xml(f.rule)}">${xml(details(f))}</failure>`;
+    if (others.length > 0)
+      body += `<system-out>${xml(others.map((f) => `${f.severity}: ${f.summary}\n${details(f)}`).join('\n'))}</system-out>`;
+    return `    <testcase classname="atlevel" name="${xml(name)}">${body}</testcase>`;
+  });
+  const failed = result.outcomes.filter((o) => o.findings.some((f) => f.severity === 'failure')).length;
+  const skipped = result.outcomes.filter((o) => !o.applicable).length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites tests="${result.outcomes.length}" failures="${failed}" skipped="${skipped}">`,
+    `  <testsuite name="atlevel" tests="${result.outcomes.length}" failures="${failed}" skipped="${skipped}" errors="0">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+function details(f: Finding): string {
+  const lines = [f.summary];
+  for (const e of f.evidence) {
+    lines.push(
+      `  ${e.at !== undefined ? `${formatTime(e.at)} ` : ''}${e.statement}${e.ref ? ` [${formatRef(e.ref)}]` : ''}`,
+    );
+  }
+  for (const s of f.explanation?.steps ?? []) lines.push(`  cause: ${s.title}`);
+  if (f.explanation?.signature)
+    lines.push(`  signature: ${f.explanation.signature.id} ${f.explanation.signature.title}`);
+  return lines.join('\n');
+}
+
+/** Escape for XML text and attributes; drop characters XML 1.0 cannot carry at all. */
+function xml(s: string): string {
+  return (
+    s
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+  );
+}

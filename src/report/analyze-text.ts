@@ -1,0 +1,153 @@
+import pc from 'picocolors';
+import type { AnalysisResult } from '../analyze/index.js';
+import type { ConfigChange, MachineConfigDiff } from '../machineconfig/types.js';
+import { printable } from '../model/errors.js';
+import type { Evidence, Finding } from '../model/finding.js';
+import { formatClock, formatTime, type Millis } from '../model/time.js';
+import { formatRef } from './refs.js';
+
+export interface TextOptions {
+  readonly colour: boolean;
+  /** Print each finding's evidence and cause chain (default) or only the summaries. */
+  readonly brief?: boolean;
+}
+
+type Colours = ReturnType<typeof pc.createColors>;
+
+/** `atlevel analyze` for a terminal: the verdict first, then each finding with its cause chain. */
+export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): string {
+  const c = pc.createColors(opts.colour);
+  const out: string[] = [];
+  const failures = result.findings.filter((f) => f.severity === 'failure').length;
+  const warnings = result.findings.filter((f) => f.severity === 'warning').length;
+  const update = result.updates[result.updates.length - 1];
+  const what = update ? ` in the update ${safe(update.previous ?? '?')} → ${safe(update.target)}` : '';
+  const verdict =
+    result.verdict === 'fail'
+      ? c.bold(
+          c.red(
+            `FAIL: ${plural(failures, 'invariant violation')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}${what}`,
+          ),
+        )
+      : result.verdict === 'warn'
+        ? c.bold(c.yellow(`PASS with ${plural(warnings, 'warning')}${what}`))
+        : c.bold(c.green(`PASS: no invariant violated${what}`));
+  out.push(verdict);
+  if (result.span) {
+    out.push(
+      c.dim(
+        `inputs: ${result.inputs.length} files, ${formatTime(result.span.from)} to ${formatTime(result.span.to)}`,
+      ),
+    );
+  }
+  for (const f of result.findings) {
+    out.push('');
+    out.push(...findingText(f, c, opts.brief === true));
+  }
+  out.push('');
+  out.push(c.bold('Rules'));
+  for (const o of result.outcomes) {
+    const fails = o.findings.filter((f) => f.severity === 'failure').length;
+    const warns = o.findings.filter((f) => f.severity === 'warning').length;
+    const mark = !o.applicable ? c.dim('–') : fails ? c.red('✗') : warns ? c.yellow('!') : c.green('✓');
+    const tail = !o.applicable
+      ? c.dim(`not checked: ${o.reason ?? ''}`)
+      : fails || warns
+        ? `${fails ? plural(fails, 'failure') : ''}${fails && warns ? ', ' : ''}${warns ? plural(warns, 'warning') : ''}`
+        : 'holds';
+    out.push(`  ${mark} ${o.rule.id.padEnd(44)} ${tail}`);
+  }
+  for (const n of result.notes) out.push(c.dim(`note: ${safe(n)}`));
+  return `${out.join('\n')}\n`;
+}
+
+function findingText(f: Finding, c: Colours, brief: boolean): string[] {
+  const out: string[] = [];
+  const icon = f.severity === 'failure' ? c.red('✗') : f.severity === 'warning' ? c.yellow('!') : c.blue('i');
+  out.push(`${icon} ${c.bold(f.rule)}${f.at !== undefined ? c.dim(`  at ${formatTime(f.at)}`) : ''}`);
+  out.push(`  ${safe(f.summary, 600)}`);
+  if (brief) return out;
+  if (f.evidence.length > 0) {
+    out.push(`  ${c.bold('Evidence')}`);
+    for (const e of f.evidence) out.push(...evidenceLines(e, c, '    '));
+  }
+  const ex = f.explanation;
+  if (ex && ex.steps.length > 0) {
+    out.push(`  ${c.bold('Cause')}`);
+    ex.steps.forEach((s, i) => {
+      out.push(`    ${i + 1}. ${safe(s.title, 400)}`);
+      for (const e of s.evidence) out.push(...evidenceLines(e, c, '         '));
+    });
+  }
+  if (ex?.configDiff && !ex.configDiff.identical) out.push(...diffLines(ex.configDiff, c));
+  if (ex?.signature) {
+    out.push(`  ${c.bold('Signature')} ${ex.signature.id}: ${ex.signature.title}`);
+    out.push(...wrap(ex.signature.detail, 96).map((l) => `    ${c.dim(l)}`));
+    for (const r of ex.signature.references) out.push(`    ${r}`);
+  }
+  return out;
+}
+
+function evidenceLines(e: Evidence, c: Colours, indent: string): string[] {
+  const when = e.at !== undefined ? `${clock(e.at)} ` : '';
+  const where = e.ref ? c.dim(`  [${safe(formatRef(e.ref), 160)}]`) : '';
+  const obj = e.object ? `${c.cyan(safe(e.object, 120))} ` : '';
+  return [`${indent}${when}${obj}${safe(e.statement, 400)}${where}`];
+}
+
+function diffLines(diff: MachineConfigDiff, c: Colours): string[] {
+  const out = [`  ${c.bold('What changed')} ${safe(diff.from)} → ${safe(diff.to)}`];
+  for (const ch of diff.changes) out.push(...changeLines(ch, c));
+  return out;
+}
+
+function changeLines(ch: ConfigChange, c: Colours): string[] {
+  const label =
+    ch.part === 'units' ? 'unit' : ch.part === 'files' ? 'file' : ch.part === 'dropins' ? 'drop-in' : ch.part;
+  const out = [`    ${label} ${c.bold(safe(ch.name))} ${ch.change}`];
+  for (const l of (ch.changedLines ?? []).slice(0, 6)) {
+    if (l.before !== undefined) out.push(c.red(`      -${safe(l.before, 300)}`));
+    if (l.after !== undefined) out.push(c.green(`      +${safe(l.after, 300)}`));
+  }
+  if (!ch.changedLines?.length && (ch.before !== undefined || ch.after !== undefined)) {
+    out.push(`      ${safe(ch.before ?? '∅', 200)} → ${safe(ch.after ?? '∅', 200)}`);
+  }
+  for (const a of ch.attributes ?? []) out.push(`      ${safe(a)}`);
+  for (const img of ch.images ?? []) {
+    out.push(
+      `      image ${c.bold(img.component ?? 'unknown component')}: ${short(img.before)} → ${short(img.after)}`,
+    );
+  }
+  return out;
+}
+
+function short(pullSpec: string | undefined): string {
+  if (!pullSpec) return '∅';
+  const d = /sha256:([0-9a-f]{64})/.exec(pullSpec);
+  return d?.[1] ? `sha256:${d[1].slice(0, 12)}…` : safe(pullSpec, 120);
+}
+
+function clock(ms: Millis): string {
+  return formatClock(ms).padEnd(12);
+}
+
+function safe(s: string, max = 200): string {
+  return printable(s, max);
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + word.length + 1 > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}

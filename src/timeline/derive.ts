@@ -1,0 +1,205 @@
+import type {
+  Interval,
+  IntervalLevel,
+  Locator,
+  ObjectSnapshot,
+  Observed,
+  SourceRef,
+} from '../model/history.js';
+import type { Condition } from '../model/objects.js';
+import { type Millis, parseTime } from '../model/time.js';
+import { locators } from './locator.js';
+
+/**
+ * Intervals that objects imply. A snapshot holds only the last transition of each condition, so a
+ * derived condition interval runs from its lastTransitionTime to the end of the observed span; what
+ * came before that transition is unknown and is not invented here.
+ */
+export function deriveIntervals(objects: ObjectSnapshot, end?: Millis): Interval[] {
+  const out: Interval[] = [];
+  const until = end ?? latestTime(objects);
+  for (const cv of objects.clusterVersions) {
+    const loc = locators.clusterVersion(cv.object.metadata.name);
+    conditionIntervals(out, loc, cv, 'ClusterVersion', until);
+    historyIntervals(out, loc, cv, until);
+  }
+  for (const co of objects.clusterOperators) {
+    conditionIntervals(out, locators.clusterOperator(co.object.metadata.name), co, 'ClusterOperator', until);
+  }
+  for (const pool of objects.machineConfigPools) {
+    conditionIntervals(out, locators.pool(pool.object.metadata.name), pool, 'MachineConfigPool', until);
+  }
+  for (const node of objects.nodes) {
+    conditionIntervals(out, locators.node(node.object.metadata.name), node, 'Node', until);
+  }
+  for (const mc of objects.machineConfigs) {
+    const created = parseTime(mc.object.metadata.creationTimestamp);
+    if (created === undefined) continue;
+    const owner = mc.object.metadata.ownerReferences?.find((o) => o.kind === 'MachineConfigPool')?.name;
+    const annotations: Record<string, string> = { reason: 'Created' };
+    if (owner) annotations.pool = owner;
+    const rv = mc.object.metadata.annotations?.['machineconfiguration.openshift.io/release-image-version'];
+    if (rv) annotations.releaseImageVersion = rv;
+    out.push({
+      from: created,
+      to: created,
+      level: 'Info',
+      locator: locators.machineConfig(mc.object.metadata.name),
+      message: { reason: 'Created', humanMessage: `created ${mc.object.metadata.name}`, annotations },
+      source: 'derived:creationTimestamp',
+      ref: withPath(mc.ref, 'metadata.creationTimestamp'),
+    });
+  }
+  for (const ev of objects.events) {
+    const e = ev.object;
+    const first =
+      parseTime(e.firstTimestamp) ?? parseTime(e.eventTime) ?? parseTime(e.metadata.creationTimestamp);
+    if (first === undefined) continue;
+    const last = parseTime(e.lastTimestamp) ?? first;
+    const involved = e.involvedObject ?? e.regarding ?? {};
+    const keys: Record<string, string> = {};
+    if (involved.namespace) keys.namespace = involved.namespace;
+    keys[(involved.kind ?? 'object').toLowerCase()] = involved.name ?? '?';
+    const reason = e.reason ?? '';
+    const count = e.count ?? 1;
+    out.push({
+      from: first,
+      to: Math.max(first, last),
+      level: e.type === 'Warning' ? 'Warning' : 'Info',
+      locator: { type: 'KubeEvent', keys },
+      message: {
+        reason,
+        humanMessage: `${e.message ?? e.note ?? ''}${count > 1 ? ` (${count} times)` : ''}`,
+        annotations: { reason, kind: involved.kind ?? '', name: involved.name ?? '' },
+      },
+      source: 'derived:event',
+      ref: ev.ref,
+    });
+  }
+  return out;
+}
+
+interface WithStatusConditions {
+  status?: { conditions?: Condition[] | null | undefined } | undefined;
+}
+
+function conditionIntervals(
+  out: Interval[],
+  locator: Locator,
+  observed: Observed<WithStatusConditions>,
+  kind: string,
+  until: Millis,
+): void {
+  const list = observed.object.status?.conditions ?? [];
+  list.forEach((c, index) => {
+    const since = parseTime(c.lastTransitionTime);
+    if (since === undefined) return;
+    const annotations: Record<string, string> = { condition: c.type, status: c.status };
+    if (c.reason) annotations.reason = c.reason;
+    out.push({
+      from: since,
+      to: Math.max(since, until),
+      level: conditionLevel(kind, c.type, c.status),
+      locator,
+      message: { reason: c.reason ?? '', humanMessage: c.message ?? '', annotations },
+      source: 'derived:condition',
+      ref: withPath(observed.ref, `status.conditions[${index}]`),
+    });
+  });
+}
+
+function historyIntervals(
+  out: Interval[],
+  locator: Locator,
+  cv: Observed<{
+    status?:
+      | {
+          history?:
+            | {
+                state: string;
+                startedTime?: string | null | undefined;
+                completionTime?: string | null | undefined;
+                version?: string | undefined;
+                image?: string | undefined;
+              }[]
+            | null
+            | undefined;
+        }
+      | undefined;
+  }>,
+  until: Millis,
+): void {
+  const history = cv.object.status?.history ?? [];
+  history.forEach((h, index) => {
+    const started = parseTime(h.startedTime);
+    if (started === undefined) return;
+    const completed = parseTime(h.completionTime);
+    const version = h.version || h.image || '<unknown>';
+    out.push({
+      from: started,
+      to: completed ?? Math.max(started, until),
+      level: h.state === 'Completed' ? 'Info' : 'Warning',
+      locator,
+      message: {
+        reason: 'UpdateHistory',
+        humanMessage: `${h.state} ${version}`,
+        annotations: { state: h.state, version, ...(completed === undefined ? { open: 'true' } : {}) },
+      },
+      source: 'derived:history',
+      ref: withPath(cv.ref, `status.history[${index}]`),
+    });
+  });
+}
+
+/** Which condition states are bad, by origin's monitor rules (domain.md 7.2), extended to pools and nodes. */
+export function conditionLevel(kind: string, type: string, status: string): IntervalLevel {
+  if (type === 'Available' && status === 'False') return 'Error';
+  if ((type === 'Degraded' || type === 'Failing') && status === 'True') return 'Error';
+  if (
+    kind === 'MachineConfigPool' &&
+    (type === 'NodeDegraded' || type === 'RenderDegraded') &&
+    status === 'True'
+  )
+    return 'Error';
+  if (kind === 'Node' && type === 'Ready' && status !== 'True') return 'Error';
+  if ((type === 'Progressing' || type === 'Updating') && status === 'True') return 'Warning';
+  if (type === 'Upgradeable' && status === 'False') return 'Warning';
+  return 'Info';
+}
+
+function withPath(ref: SourceRef, path: string): SourceRef {
+  return { ...ref, path: ref.path ? `${ref.path}.${path}` : path };
+}
+
+/** The latest timestamp any object mentions: the best guess for when the snapshot was taken. */
+export function latestTime(objects: ObjectSnapshot): Millis {
+  let latest = Number.NEGATIVE_INFINITY;
+  const see = (v: unknown): void => {
+    const t = parseTime(v);
+    if (t !== undefined && t > latest) latest = t;
+  };
+  const all: Observed<
+    WithStatusConditions & { metadata: { creationTimestamp?: string | null | undefined } }
+  >[] = [
+    ...objects.clusterVersions,
+    ...objects.clusterOperators,
+    ...objects.machineConfigPools,
+    ...objects.nodes,
+    ...objects.machineConfigs,
+  ];
+  for (const o of all) {
+    see(o.object.metadata.creationTimestamp);
+    for (const c of o.object.status?.conditions ?? []) see(c.lastTransitionTime);
+  }
+  for (const cv of objects.clusterVersions) {
+    for (const h of cv.object.status?.history ?? []) {
+      see(h.startedTime);
+      see(h.completionTime);
+    }
+  }
+  for (const e of objects.events) {
+    see(e.object.lastTimestamp);
+    see(e.object.eventTime);
+  }
+  return latest;
+}

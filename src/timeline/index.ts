@@ -1,0 +1,11 @@
+/**
+ * timeline/ owns time: building a ClusterHistory's interval list (monitor intervals merged with
+ * intervals derived from objects) and answering "what was the state of X at time t" — conditions,
+ * operator versions, updates and their completion, pool rollouts.
+ */
+export { buildHistory } from './build.js';
+export { conditionLevel, deriveIntervals, latestTime } from './derive.js';
+export { locators, objectKey } from './locator.js';
+export * from './pools.js';
+export * from './query.js';
+export * from './updates.js';

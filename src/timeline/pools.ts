@@ -1,0 +1,236 @@
+import { conditionSince, findCondition } from '../model/conditions.js';
+import type { ClusterHistory, SourceRef } from '../model/history.js';
+import type { MachineConfig, MachineConfigPool } from '../model/objects.js';
+import { MCO } from '../model/objects.js';
+import { formatClock, type Millis, parseTime } from '../model/time.js';
+import { conditionTransitions } from './query.js';
+
+export interface RenderedConfig {
+  readonly name: string;
+  readonly createdAt: Millis;
+  readonly releaseImageVersion?: string;
+  readonly controllerVersion?: string;
+  readonly osImageURL?: string;
+  readonly object: MachineConfig;
+  readonly ref: SourceRef;
+}
+
+/** A direct record of the pool's conditions at a moment (a monitor line, a snapshot, the test's poll). */
+export interface PoolObservation {
+  readonly at: Millis;
+  readonly updated?: boolean;
+  readonly updating?: boolean;
+  readonly degraded?: boolean;
+  readonly text: string;
+  readonly ref: SourceRef;
+}
+
+/** What can be said of a pool at one moment, and why. */
+export interface PoolState {
+  readonly updated: boolean | undefined;
+  readonly updating: boolean | undefined;
+  readonly degraded: boolean | undefined;
+  /** spec.configuration: the rendered config the pool was rolling to (or sitting on). */
+  readonly target?: RenderedConfig;
+  /** status.configuration: the rendered config every node had reached. */
+  readonly current?: RenderedConfig;
+  /** Sentences saying how this was established. */
+  readonly reasoning: readonly string[];
+  /** The nearest direct observation at or after the moment (the test's poll, a monitor line). */
+  readonly nextObservation?: PoolObservation;
+}
+
+/** Everything known about one MachineConfigPool over time. */
+export interface PoolHistory {
+  readonly name: string;
+  readonly pool?: { readonly object: MachineConfigPool; readonly ref: SourceRef };
+  /** rendered-<pool>-* configs, oldest first. */
+  readonly rendered: readonly RenderedConfig[];
+  readonly observations: readonly PoolObservation[];
+  /** Moments the pool became Updated=True, oldest first. */
+  readonly finishes: readonly PoolObservation[];
+}
+
+export function renderedConfigs(history: ClusterHistory, pool: string): RenderedConfig[] {
+  const prefix = `rendered-${pool}-`;
+  const out: RenderedConfig[] = [];
+  for (const { object, ref } of history.objects.machineConfigs) {
+    const name = object.metadata.name;
+    const owner = object.metadata.ownerReferences?.find((o) => o.kind === 'MachineConfigPool')?.name;
+    if (!(owner === pool || (owner === undefined && name.startsWith(prefix)))) continue;
+    if (!name.startsWith('rendered-')) continue;
+    const createdAt = parseTime(object.metadata.creationTimestamp);
+    if (createdAt === undefined) continue;
+    const a = object.metadata.annotations ?? {};
+    out.push({
+      name,
+      createdAt,
+      ...(a[MCO.releaseImageVersion] ? { releaseImageVersion: a[MCO.releaseImageVersion] } : {}),
+      ...(a[MCO.generatedByControllerVersion]
+        ? { controllerVersion: a[MCO.generatedByControllerVersion] }
+        : {}),
+      ...(object.spec?.osImageURL ? { osImageURL: object.spec.osImageURL } : {}),
+      object,
+      ref,
+    });
+  }
+  return out.sort((a, b) => a.createdAt - b.createdAt || a.name.localeCompare(b.name));
+}
+
+export function poolHistory(history: ClusterHistory, name: string): PoolHistory {
+  const pool = history.objects.machineConfigPools.find((p) => p.object.metadata.name === name);
+  const key = `MachineConfigPool/${name}`;
+  const observations: PoolObservation[] = [];
+  for (const type of ['Updated', 'Updating', 'Degraded'] as const) {
+    for (const tr of conditionTransitions(history, key, type)) {
+      const value = tr.status === 'True';
+      observations.push({
+        at: tr.at,
+        ...(type === 'Updated'
+          ? { updated: value }
+          : type === 'Updating'
+            ? { updating: value }
+            : { degraded: value }),
+        text: `${type}=${tr.status}${tr.message ? ` (${tr.message})` : ''}`,
+        ref: tr.ref,
+      });
+    }
+  }
+  for (const e of history.testLog) {
+    if (e.kind === 'pool-status' && e.pool === name) {
+      observations.push({
+        at: e.at,
+        updated: e.updated,
+        updating: e.updating,
+        degraded: e.degraded,
+        text: `the upgrade test saw Updated=${e.updated}, Updating=${e.updating}, Degraded=${e.degraded}${e.paused ? ' (paused)' : ''}`,
+        ref: e.ref,
+      });
+    } else if (e.kind === 'pools-completed') {
+      observations.push({
+        at: e.at,
+        updated: true,
+        updating: false,
+        degraded: false,
+        text: 'the upgrade test saw all pools complete',
+        ref: e.ref,
+      });
+    }
+  }
+  observations.sort((a, b) => a.at - b.at);
+  return {
+    name,
+    ...(pool ? { pool } : {}),
+    rendered: renderedConfigs(history, name),
+    observations,
+    finishes: firstOfRuns(observations),
+  };
+}
+
+/** The first observation of each run of "updated" observations: the moments the pool finished a rollout. */
+function firstOfRuns(observations: readonly PoolObservation[]): PoolObservation[] {
+  const out: PoolObservation[] = [];
+  let inRun = false;
+  for (const o of observations) {
+    if (o.updated === true && o.updating !== true) {
+      if (!inRun) out.push(o);
+      inRun = true;
+    } else if (o.updated === false || o.updating === true) {
+      inRun = false;
+    }
+  }
+  return out;
+}
+
+/** The rendered config the pool targeted at `t`: the newest one created by then. */
+export function targetAt(ph: PoolHistory, t: Millis): RenderedConfig | undefined {
+  let found: RenderedConfig | undefined;
+  for (const r of ph.rendered) {
+    if (r.createdAt <= t) found = r;
+    else break;
+  }
+  return found;
+}
+
+/**
+ * The pool's state at `t`. Direct observations at or before `t` win when they are recent; otherwise
+ * the state is inferred from two facts the MCO guarantees (domain.md 2.4): a new rendered config makes
+ * the pool Updated=False from the moment it targets it, and Updated=True comes back only when every
+ * node runs it.
+ */
+export function poolStateAt(ph: PoolHistory, t: Millis): PoolState {
+  const reasoning: string[] = [];
+  const target = targetAt(ph, t);
+  const nextObservation = ph.observations.find((o) => o.at >= t);
+  const paused = ph.pool?.object.spec?.paused === true;
+  const previous = target ? ph.rendered[ph.rendered.indexOf(target) - 1] : undefined;
+  // A direct observation made after the target appeared beats any inference.
+  const seen = [...ph.observations]
+    .reverse()
+    .find(
+      (o) =>
+        o.at <= t &&
+        (!target || o.at >= target.createdAt) &&
+        (o.updated !== undefined || o.updating !== undefined),
+    );
+  let updated: boolean | undefined;
+  let updating: boolean | undefined;
+  let current: RenderedConfig | undefined;
+  const finish = target ? finishedRollout(ph, target) : undefined;
+  if (seen) {
+    updated = seen.updated ?? (seen.updating === true ? false : undefined);
+    updating = seen.updating ?? (seen.updated === true ? false : undefined);
+    reasoning.push(`last observed at ${formatClock(seen.at)}: ${seen.text}`);
+  } else if (target && finish && finish.at > t) {
+    updated = false;
+    updating = !paused;
+    reasoning.push(
+      `${target.name} was created at ${formatClock(target.createdAt)} and the pool reported Updated only at ${formatClock(finish.at)}, so it was rolling out in between`,
+    );
+  } else if (target && finish) {
+    updated = true;
+    updating = false;
+    reasoning.push(`the pool finished rolling out ${target.name} at ${formatClock(finish.at)}`);
+  } else if (target && ph.rendered[ph.rendered.indexOf(target) + 1]) {
+    // Superseded before any observation: the inputs only show later rollouts. Rollouts are serial, so
+    // assume the earlier one had finished, and say so.
+    updated = true;
+    updating = false;
+    reasoning.push(
+      `no observation of the pool around ${formatClock(t)}; assuming it was settled on ${target.name}`,
+    );
+  } else if (target && ph.finishes.some((f) => f.at < target.createdAt)) {
+    updated = false;
+    updating = !paused;
+    reasoning.push(
+      `${target.name} was created at ${formatClock(target.createdAt)} and the pool never reported Updated after it`,
+    );
+  }
+  if (updated === true) current = target;
+  else if (updated === false) current = previous;
+  const degradedObs = [...ph.observations].reverse().find((o) => o.at <= t && o.degraded !== undefined);
+  return {
+    updated,
+    updating,
+    degraded: degradedObs?.degraded,
+    ...(target ? { target } : {}),
+    ...(current ? { current } : {}),
+    reasoning,
+    ...(nextObservation ? { nextObservation } : {}),
+  };
+}
+
+/** When the pool finished rolling out `config` (became Updated with it as target), if it did. */
+export function finishedRollout(ph: PoolHistory, config: RenderedConfig): PoolObservation | undefined {
+  const next = ph.rendered[ph.rendered.indexOf(config) + 1];
+  return ph.finishes.find((f) => f.at >= config.createdAt && (!next || f.at < next.createdAt));
+}
+
+/** Snapshot facts about a pool: its final Updated condition and configuration. */
+export function finalPoolFacts(ph: PoolHistory): { updatedSince?: Millis; configuration?: string } {
+  const pool = ph.pool?.object;
+  if (!pool) return {};
+  const since = conditionSince(findCondition(pool, 'Updated'));
+  const cfg = pool.status?.configuration?.name;
+  return { ...(since !== undefined ? { updatedSince: since } : {}), ...(cfg ? { configuration: cfg } : {}) };
+}

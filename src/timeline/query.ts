@@ -1,0 +1,149 @@
+import type { ClusterHistory, Interval, SourceRef } from '../model/history.js';
+import type { Millis } from '../model/time.js';
+import { objectKey } from './locator.js';
+
+/** A condition's status from a moment on, as some source recorded it. */
+export interface ConditionTransition {
+  readonly at: Millis;
+  readonly status: string;
+  readonly reason: string;
+  readonly message: string;
+  readonly source: string;
+  readonly ref: SourceRef;
+}
+
+/** A version change reported by a ClusterOperator (`versions: operator A -> B`). */
+export interface VersionChange {
+  readonly at: Millis;
+  readonly name: string;
+  readonly from: string;
+  readonly to: string;
+  readonly source: string;
+  readonly ref: SourceRef;
+}
+
+interface Index {
+  byObject: Map<string, Interval[]>;
+}
+
+const indexes = new WeakMap<ClusterHistory, Index>();
+
+/** Intervals grouped by object key, built once per history. Each list keeps the history's time order. */
+function indexOf(history: ClusterHistory): Index {
+  let idx = indexes.get(history);
+  if (!idx) {
+    const byObject = new Map<string, Interval[]>();
+    for (const i of history.intervals) {
+      const key = objectKey(i.locator);
+      let list = byObject.get(key);
+      if (!list) {
+        list = [];
+        byObject.set(key, list);
+      }
+      list.push(i);
+    }
+    idx = { byObject };
+    indexes.set(history, idx);
+  }
+  return idx;
+}
+
+export function intervalsOf(history: ClusterHistory, key: string): readonly Interval[] {
+  return indexOf(history).byObject.get(key) ?? [];
+}
+
+/**
+ * Every recorded transition of one condition of one object, oldest first. Monitor lines give each
+ * change; a snapshot gives only the last one. Duplicates (the same change seen in the build log and
+ * in an intervals file, at different precisions) are kept: callers pick the most precise.
+ */
+export function conditionTransitions(
+  history: ClusterHistory,
+  key: string,
+  type: string,
+): ConditionTransition[] {
+  const out: ConditionTransition[] = [];
+  for (const i of intervalsOf(history, key)) {
+    const a = i.message.annotations;
+    if (a.condition !== type || a.status === undefined) continue;
+    out.push({
+      at: i.from,
+      status: a.status,
+      reason: a.reason ?? i.message.reason,
+      message: i.message.humanMessage,
+      source: i.source,
+      ref: i.ref,
+    });
+  }
+  return out.sort((x, y) => x.at - y.at);
+}
+
+/** The last transition at or before `t`, i.e. the condition's status at `t` as far as the evidence goes. */
+export function conditionAt(
+  history: ClusterHistory,
+  key: string,
+  type: string,
+  t: Millis,
+): ConditionTransition | undefined {
+  let found: ConditionTransition | undefined;
+  for (const tr of conditionTransitions(history, key, type)) {
+    if (tr.at <= t) found = tr;
+    else break;
+  }
+  return found;
+}
+
+const VERSIONS_RE = /versions:\s*(.+)$/;
+const PAIR_RE = /^\s*(\S+)\s+(\S+)\s+->\s+(\S+)\s*$/;
+const EVENT_RE = /version changed from \[(.*)\] to \[(.*)\]/;
+
+/** Version changes of a ClusterOperator, from monitor lines and from `OperatorVersionChanged` events. */
+export function versionChanges(history: ClusterHistory, operator: string): VersionChange[] {
+  const out: VersionChange[] = [];
+  for (const i of intervalsOf(history, `ClusterOperator/${operator}`)) {
+    const text = i.message.annotations.versions
+      ? `versions: ${i.message.annotations.versions}`
+      : i.message.humanMessage;
+    const m = VERSIONS_RE.exec(text);
+    if (!m?.[1]) continue;
+    for (const pair of m[1].split(',')) {
+      const p = PAIR_RE.exec(pair);
+      if (p?.[1] && p[2] && p[3])
+        out.push({ at: i.from, name: p[1], from: p[2], to: p[3], source: i.source, ref: i.ref });
+    }
+  }
+  for (const i of history.intervals) {
+    if (i.locator.type !== 'KubeEvent' || i.message.reason !== 'OperatorVersionChanged') continue;
+    if (i.message.annotations.name !== operator) continue;
+    const m = EVENT_RE.exec(i.message.humanMessage);
+    if (!m) continue;
+    const before = parseVersionList(m[1] ?? '');
+    const after = parseVersionList(m[2] ?? '');
+    for (const [name, version] of after) {
+      const old = before.get(name);
+      if (old !== version)
+        out.push({ at: i.from, name, from: old ?? '', to: version, source: i.source, ref: i.ref });
+    }
+  }
+  return out.sort((a, b) => a.at - b.at);
+}
+
+/** `{operator 4.10.0-a} {kube-apiserver 1.23.0}` → map. */
+function parseVersionList(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of text.matchAll(/\{(\S+)\s+([^}\s]+)\}/g)) {
+    if (m[1] && m[2]) out.set(m[1], m[2]);
+  }
+  return out;
+}
+
+/** The most precise of several observations of the same moment: prefer millisecond sources, then the earliest. */
+export function earliestPrecise<T extends { at: Millis; source: string }>(
+  items: readonly T[],
+): T | undefined {
+  const precise = items.filter((i) => i.source === 'build-log');
+  const pool = precise.length > 0 ? precise : items;
+  let best: T | undefined;
+  for (const i of pool) if (!best || i.at < best.at) best = i;
+  return best;
+}

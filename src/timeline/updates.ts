@@ -1,0 +1,123 @@
+import type { ClusterHistory, SourceRef } from '../model/history.js';
+import { type Millis, parseTime } from '../model/time.js';
+import { intervalsOf } from './query.js';
+
+/** One moment the update's completion was recorded, by one witness. */
+export interface CompletionWitness {
+  readonly at: Millis;
+  /** `history` (ClusterVersion status.history), `monitor` (`cluster reached`), `test` (`Completed upgrade to`). */
+  readonly by: 'history' | 'monitor' | 'test';
+  readonly text: string;
+  readonly ref: SourceRef;
+}
+
+/** One update of the cluster (an entry of ClusterVersion history after the install, or what the logs show). */
+export interface UpdateRecord {
+  readonly target: string;
+  readonly image?: string;
+  readonly previous?: string;
+  readonly startedAt?: Millis;
+  /** The CVO's completion: the most precise witness of the CVO itself (monitor or history). */
+  readonly completedAt?: Millis;
+  readonly witnesses: readonly CompletionWitness[];
+  readonly state: 'Completed' | 'Partial' | 'Unknown';
+  readonly ref?: SourceRef;
+}
+
+const REACHED_RE = /cluster reached (\S+)/;
+
+/**
+ * The updates a history shows, oldest first. ClusterVersion history is the backbone; monitor lines and
+ * the upgrade test's log add precise completion times, and stand in when there is no ClusterVersion.
+ */
+export function findUpdates(history: ClusterHistory): UpdateRecord[] {
+  const cv = history.objects.clusterVersions[0];
+  const reached: CompletionWitness[] = [];
+  const cvKey = `ClusterVersion/${cv?.object.metadata.name ?? 'version'}`;
+  for (const i of intervalsOf(history, cvKey)) {
+    const m = REACHED_RE.exec(i.message.humanMessage);
+    if (m?.[1]) reached.push({ at: i.from, by: 'monitor', text: i.message.humanMessage, ref: i.ref });
+  }
+  const tested: (CompletionWitness & { target: string })[] = [];
+  for (const e of history.testLog) {
+    if (e.kind === 'upgrade-completed') {
+      tested.push({
+        at: e.at,
+        by: 'test',
+        text: `Completed upgrade to ${e.target}`,
+        ref: e.ref,
+        target: e.target,
+      });
+    }
+  }
+
+  const entries = [...(cv?.object.status?.history ?? [])].reverse(); // oldest first
+  const updates: UpdateRecord[] = [];
+  entries.forEach((h, index) => {
+    if (index === 0) return; // the install, not an update
+    const target = h.version || h.image || '';
+    const prev = entries[index - 1];
+    const startedAt = parseTime(h.startedTime);
+    const completion = h.state === 'Completed' ? parseTime(h.completionTime) : undefined;
+    const ref: SourceRef = {
+      ...(cv?.ref ?? { file: '?' }),
+      path: `status.history[${entries.length - 1 - index}]`,
+    };
+    const witnesses: CompletionWitness[] = [];
+    if (completion !== undefined) {
+      witnesses.push({ at: completion, by: 'history', text: `history entry ${target} Completed`, ref });
+    }
+    for (const r of reached) if (REACHED_RE.exec(r.text)?.[1] === target) witnesses.push(r);
+    for (const t of tested) if (matchesTarget(t.target, target, h.image)) witnesses.push(t);
+    updates.push({
+      target,
+      ...(h.image ? { image: h.image } : {}),
+      ...(prev ? { previous: prev.version || prev.image || '' } : {}),
+      ...(startedAt !== undefined ? { startedAt } : {}),
+      ...cvoCompletion(witnesses),
+      witnesses,
+      state: h.state === 'Completed' ? 'Completed' : 'Partial',
+      ref,
+    });
+  });
+
+  if (updates.length === 0 && (reached.length > 0 || tested.length > 0)) {
+    // No ClusterVersion object: rebuild the update from what the logs saw.
+    const byTarget = new Map<string, CompletionWitness[]>();
+    for (const r of reached) {
+      const t = REACHED_RE.exec(r.text)?.[1] ?? '';
+      byTarget.set(t, [...(byTarget.get(t) ?? []), r]);
+    }
+    for (const t of tested) {
+      const key = [...byTarget.keys()].find((k) => matchesTarget(t.target, k, undefined)) ?? t.target;
+      byTarget.set(key, [...(byTarget.get(key) ?? []), t]);
+    }
+    for (const [target, witnesses] of byTarget) {
+      const started = history.testLog.find((e) => e.kind === 'upgrade-started');
+      updates.push({
+        target,
+        ...(started ? { startedAt: started.at } : {}),
+        ...cvoCompletion(witnesses),
+        witnesses,
+        state: 'Completed',
+      });
+    }
+  }
+  return updates;
+}
+
+/**
+ * The CVO completed when its own record says so. The monitor line carries milliseconds, history only
+ * seconds; the test's line comes later (it polls), so it is used only when nothing else exists.
+ */
+function cvoCompletion(witnesses: readonly CompletionWitness[]): { completedAt?: Millis } {
+  const own = witnesses.filter((w) => w.by !== 'test');
+  const pick = own.find((w) => w.by === 'monitor') ?? own[0] ?? witnesses.find((w) => w.by === 'test');
+  return pick ? { completedAt: pick.at } : {};
+}
+
+/** The test names its target by pull spec or by version; history entries carry both. */
+function matchesTarget(testTarget: string, version: string, image: string | undefined): boolean {
+  if (testTarget === version || (image !== undefined && testTarget === image)) return true;
+  return testTarget.includes(version) || (image !== undefined && testTarget.includes(image));
+}
