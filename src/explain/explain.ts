@@ -1,7 +1,6 @@
 import type { MachineConfigDiff } from '../machineconfig/types.js';
 import type { CauseStep, Evidence, Explanation, Finding, Signature } from '../model/finding.js';
 import type { ClusterHistory, ReleaseComponent, ReleasePayload } from '../model/history.js';
-import type { MachineConfig } from '../model/objects.js';
 import { MCO } from '../model/objects.js';
 import { formatClock, formatDuration, parseTime } from '../model/time.js';
 import { type RenderedConfig, renderedConfigs } from '../timeline/pools.js';
