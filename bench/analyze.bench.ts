@@ -1,0 +1,66 @@
+/**
+ * analyze on a large synthetic CI run (bench/large-run.ts, ~150 MB) against the floor measured in the
+ * same run: a node process that only reads every file and JSON.parses the JSON ones (and splits the
+ * build log into lines). Goal (issue 2): within 1.5x of the floor; peak RSS under 2x the largest input
+ * plus 200 MB. Each figure is the median of three runs, all taken in this one process's lifetime.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeLargeRun } from './large-run.js';
+
+const root = new URL('..', import.meta.url).pathname;
+const dir = join(root, 'bench/out/large-run');
+if (!existsSync(join(dir, 'build-log.txt'))) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const t = performance.now();
+  writeLargeRun(dir);
+  process.stdout.write(`generated ${dir} in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+}
+if (!existsSync(join(root, 'dist/cli/main.js'))) execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
+
+function files(d: string): string[] {
+  return readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(d, e.name)) : [join(d, e.name)]));
+}
+const all = files(dir);
+const sizes = all.map((f) => statSync(f).size);
+const total = sizes.reduce((a, b) => a + b, 0);
+const largest = Math.max(...sizes);
+process.stdout.write(`input: ${all.length} files, ${(total / 1e6).toFixed(1)} MB, largest ${(largest / 1e6).toFixed(1)} MB\n`);
+
+const floorScript = `
+const fs = require('node:fs');
+for (const f of ${JSON.stringify(all)}) {
+  const text = fs.readFileSync(f, 'utf8');
+  if (f.endsWith('.json')) JSON.parse(text); else text.split('\\n');
+}`;
+
+interface Sample {
+  seconds: number;
+  maxRssMb: number;
+}
+
+function timed(args: string[]): Sample {
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const last = r.stderr.trim().split('\n').at(-1) ?? '';
+  const [secs, kb] = last.split(' ').map(Number);
+  if (secs === undefined || kb === undefined || Number.isNaN(secs)) throw new Error(`could not time ${args.join(' ')}: ${r.stderr}`);
+  return { seconds: secs, maxRssMb: kb / 1024 };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+const floor: Sample[] = [];
+const analyze: Sample[] = [];
+for (let i = 0; i < 3; i++) {
+  floor.push(timed([process.execPath, '-e', floorScript]));
+  analyze.push(timed([process.execPath, join(root, 'bin/atlevel.js'), 'analyze', dir, '-o', 'json', '--out', '/dev/null', '--exit-zero']));
+}
+const f = median(floor.map((s) => s.seconds));
+const a = median(analyze.map((s) => s.seconds));
+const rss = Math.max(...analyze.map((s) => s.maxRssMb));
+const budget = (2 * largest) / 1e6 + 200;
+process.stdout.write(`floor (read + JSON.parse):   ${f.toFixed(2)} s, peak ${median(floor.map((s) => s.maxRssMb)).toFixed(0)} MB\n`);
+process.stdout.write(`atlevel analyze -o json:     ${a.toFixed(2)} s, peak ${rss.toFixed(0)} MB\n`);
+process.stdout.write(`ratio to floor: ${(a / f).toFixed(2)}x (goal <= 1.5x)\n`);
+process.stdout.write(`peak memory: ${rss.toFixed(0)} MB of a ${budget.toFixed(0)} MB budget (2x largest input + 200 MB)\n`);
