@@ -1,12 +1,13 @@
+import { diffMachineConfigs } from '../machineconfig/index.js';
 import type { MachineConfigDiff } from '../machineconfig/types.js';
-import type { ClusterHistory } from '../model/history.js';
+import type { ClusterHistory, SourceRef } from '../model/history.js';
 import type { MachineConfig } from '../model/objects.js';
 
-// TEMPORARY until src/machineconfig lands (wired by the lead in this session).
+/** The semantic diff of two rendered configs, with changed images named by release component. */
 export function diffConfigs(
-  a: MachineConfig,
-  b: MachineConfig,
-  _releases: ClusterHistory['releases'],
+  a: { object: MachineConfig; ref: SourceRef },
+  b: { object: MachineConfig; ref: SourceRef },
+  releases: ClusterHistory['releases'],
 ): MachineConfigDiff {
-  return { from: a.metadata.name, to: b.metadata.name, identical: false, changes: [] };
+  return diffMachineConfigs(a.object, b.object, { releases, refs: { from: a.ref, to: b.ref } });
 }

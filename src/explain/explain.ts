@@ -102,7 +102,7 @@ export function explainFinding(history: ClusterHistory, finding: Finding): Findi
 
   let configDiff: MachineConfigDiff | undefined;
   if (from && to) {
-    configDiff = diffConfigs(from.object, to.object, history.releases);
+    configDiff = diffConfigs(from, to, history.releases);
     const changed = configDiff.changes;
     steps.push({
       title:

@@ -75,6 +75,17 @@ function race(fixed: boolean) {
       10,
     ),
   );
+  const mco = {
+    name: 'machine-config-operator',
+    pullSpec: 'quay.io/mco@sha256:' + '3'.repeat(64),
+    digest: `sha256:${'3'.repeat(64)}`,
+  };
+  const release = (version: string, pod: string) => ({
+    version,
+    components: [mco, { name: 'pod', pullSpec: pod, digest: pod.slice(pod.indexOf('sha256:')) }],
+    ref: ref(`release-${version}.json`),
+  });
+  p.releases = { from: release(A, POD_A), to: release(B, POD_B) };
   if (!fixed) {
     p.testLog.push(
       {
@@ -124,6 +135,12 @@ describe('the bug-2019850 race', () => {
     expect(level?.severity).toBe('failure');
     expect(level?.summary).toContain('rendered at 03:23:11');
     expect(master?.explanation?.signature?.id).toBe('bug-1999556');
+    const diff = master?.explanation?.configDiff;
+    expect(diff?.changes.map((c) => `${c.part}:${c.name}`)).toEqual(['units:kubelet.service']);
+    expect(diff?.changes[0]?.images?.[0]).toMatchObject({ before: POD_A, after: POD_B, component: 'pod' });
+    const titles = master?.explanation?.steps.map((s) => s.title).join('\n') ?? '';
+    expect(titles).toContain('machine-config reported level');
+    expect(titles).toContain('the changed image is the release component pod');
   });
 
   it('passes when the operator waits for the rollout (the fix)', () => {
