@@ -91,7 +91,9 @@ function findingText(f: Finding, c: Colours, brief: boolean): string[] {
 function evidenceLines(e: Evidence, c: Colours, indent: string): string[] {
   const when = e.at !== undefined ? `${clock(e.at)} ` : '';
   const where = e.ref ? c.dim(`  [${safe(formatRef(e.ref), 160)}]`) : '';
-  const obj = e.object ? `${c.cyan(safe(e.object, 120))} ` : '';
+  const name = e.object?.slice(e.object.indexOf('/') + 1);
+  const repeats = name !== undefined && e.statement.includes(name);
+  const obj = e.object && !repeats ? `${c.cyan(safe(e.object, 120))} ` : '';
   return [`${indent}${when}${obj}${safe(e.statement, 400)}${where}`];
 }
 
