@@ -17,7 +17,7 @@ export interface AnalysisResult {
   readonly span: { readonly from: Millis; readonly to: Millis } | undefined;
   readonly updates: readonly UpdateRecord[];
   readonly outcomes: readonly RuleOutcome[];
-  /** All findings, explained, most severe first, then by time. */
+  /** All findings, explained: most severe first, then in rule order, then by time. */
   readonly findings: readonly Finding[];
   readonly notes: readonly string[];
 }
@@ -34,9 +34,16 @@ export function analyzeHistory(history: ClusterHistory, opts: AnalyzeOptions = {
     ...o,
     findings: explainFindings(history, o.findings),
   }));
+  // Most severe first; among equals, in rule order (the headline invariant first), then by time.
+  const order = new Map(outcomes.map((o, i) => [o.rule.id, i]));
   const findings = outcomes
     .flatMap((o) => o.findings)
-    .sort((a, b) => RANK[a.severity] - RANK[b.severity] || (a.at ?? 0) - (b.at ?? 0));
+    .sort(
+      (a, b) =>
+        RANK[a.severity] - RANK[b.severity] ||
+        (order.get(a.rule) ?? 0) - (order.get(b.rule) ?? 0) ||
+        (a.at ?? 0) - (b.at ?? 0),
+    );
   const verdict: Verdict = findings.some((f) => f.severity === 'failure')
     ? 'fail'
     : findings.some((f) => f.severity === 'warning')

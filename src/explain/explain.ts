@@ -2,7 +2,7 @@ import type { MachineConfigDiff } from '../machineconfig/types.js';
 import type { CauseStep, Evidence, Explanation, Finding, Signature } from '../model/finding.js';
 import type { ClusterHistory, ReleaseComponent, ReleasePayload } from '../model/history.js';
 import { MCO } from '../model/objects.js';
-import { formatClock, formatDuration, parseTime } from '../model/time.js';
+import { formatClock, gapAfter, parseTime } from '../model/time.js';
 import { type RenderedConfig, renderedConfigs } from '../timeline/pools.js';
 import { earliestPrecise, versionChanges } from '../timeline/query.js';
 import { diffConfigs } from './config-diff.js';
@@ -74,7 +74,7 @@ export function explainFinding(history: ClusterHistory, finding: Finding): Findi
   }
 
   if (to) {
-    const gap = level ? to.createdAt - level.at : undefined;
+    const gap = level ? gapAfter(to.createdAt, level.at) : undefined;
     const evidence: Evidence[] = [
       {
         statement: `${to.name} created`,
@@ -86,7 +86,7 @@ export function explainFinding(history: ClusterHistory, finding: Finding): Findi
       ...renderEvents(history, s.pool, to.name),
     ];
     steps.push({
-      title: `the render controller created ${to.name} at ${formatClock(to.createdAt)}${gap !== undefined && gap > 0 ? `, ${formatDuration(gap)} after the level report` : ''}`,
+      title: `the render controller created ${to.name} at ${formatClock(to.createdAt)}${gap ? `, ${gap} after the level report` : ''}`,
       at: to.createdAt,
       evidence,
     });
@@ -226,7 +226,7 @@ function componentSteps(
     names.push(component ?? 'unknown component');
     evidence.push({
       statement: `${component ?? 'image not in the given releases'}: ${shortDigest(img.before)} → ${shortDigest(img.after)}`,
-      ...(component ? { object: `release component ${component}` } : {}),
+      ...(component ? { object: `ReleaseComponent/${component}` } : {}),
       ...(img.after ? { value: img.after } : {}),
       ...(releases.to ? { ref: releases.to.ref } : releases.from ? { ref: releases.from.ref } : {}),
     });
@@ -245,7 +245,7 @@ function componentSteps(
 function releaseEvidence(release: ReleasePayload, c: ReleaseComponent): Evidence {
   return {
     statement: `release ${release.version} has ${c.name} = ${c.pullSpec}`,
-    object: `release ${release.version}`,
+    object: `Release/${release.version}`,
     field: `references.spec.tags[${c.name}].from.name`,
     value: c.pullSpec,
     ref: release.ref,
@@ -349,7 +349,7 @@ function signatureEvidence(
     if (a && b && releases.to) {
       out.push({
         statement: `${a.name} ${(a.digest ?? a.pullSpec) === (b.digest ?? b.pullSpec) ? 'identical in both releases' : 'changed between the releases'}${b.commit ? ` (commit ${b.commit.slice(0, 12)})` : ''}`,
-        object: `release component ${a.name}`,
+        object: `ReleaseComponent/${a.name}`,
         value: b.pullSpec,
         ref: releases.to.ref,
       });

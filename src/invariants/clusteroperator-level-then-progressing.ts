@@ -1,6 +1,7 @@
 import type { Finding, Severity } from '../model/finding.js';
 import type { ClusterHistory } from '../model/history.js';
 import { formatClock, formatDuration } from '../model/time.js';
+import { poolHistory, poolStateAt } from '../timeline/pools.js';
 import { conditionTransitions } from '../timeline/query.js';
 import { findUpdates } from '../timeline/updates.js';
 import { operatorLevelFor } from './operator-level.js';
@@ -24,6 +25,7 @@ export const clusterOperatorLevelThenProgressing = defineRule(
     const updates = findUpdates(history);
     if (updates.length === 0) return notApplicable(rule, 'no update in the inputs');
     const findings: Finding[] = [];
+    const pools = poolNames(history).map((name) => poolHistory(history, name));
     let levels = 0;
     for (const update of updates) {
       const end = update.completedAt;
@@ -37,10 +39,16 @@ export const clusterOperatorLevelThenProgressing = defineRule(
             (tr) => tr.status === bad.status && tr.at > level.at && (end === undefined || tr.at < end),
           );
           if (!flip) continue;
+          // Node reboots restart every DaemonSet pod, so operators of node-level operands report
+          // Progressing while a pool rolls out: expected, not a race. Keep it visible as info.
+          const rolling =
+            bad.type === 'Progressing'
+              ? pools.find((ph) => poolStateAt(ph, flip.at).updating === true)
+              : undefined;
           findings.push({
             rule: rule.id,
-            severity: bad.severity,
-            summary: `${co} reported ${update.target} at ${formatClock(level.at)}, then went ${bad.type}=${bad.status} ${formatDuration(flip.at - level.at)} later${end !== undefined ? `, before the CVO completed at ${formatClock(end)}` : ''}`,
+            severity: rolling ? 'info' : bad.severity,
+            summary: `${co} reported ${update.target} at ${formatClock(level.at)}, then went ${bad.type}=${bad.status} ${formatDuration(flip.at - level.at)} later${end !== undefined ? `, before the CVO completed at ${formatClock(end)}` : ''}${rolling ? ` (while pool ${rolling.name} was rolling out its nodes, which restarts node-level pods)` : ''}`,
             at: flip.at,
             evidence: [
               {
@@ -77,6 +85,15 @@ export const clusterOperatorLevelThenProgressing = defineRule(
     return checked(rule, findings);
   },
 );
+
+function poolNames(history: ClusterHistory): string[] {
+  const names = new Set(history.objects.machineConfigPools.map((p) => p.object.metadata.name));
+  for (const mc of history.objects.machineConfigs) {
+    const m = /^rendered-(.+)-[0-9a-f]{32}$/.exec(mc.object.metadata.name);
+    if (m?.[1]) names.add(m[1]);
+  }
+  return [...names].sort();
+}
 
 /** Operators known from objects or from monitor lines. */
 export function operatorNames(history: ClusterHistory): string[] {

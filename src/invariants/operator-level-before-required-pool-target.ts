@@ -1,7 +1,7 @@
 import type { Evidence, Finding, Severity } from '../model/finding.js';
 import type { ClusterHistory } from '../model/history.js';
 import { MCO } from '../model/objects.js';
-import { formatClock, formatDuration } from '../model/time.js';
+import { formatClock, gapAfter } from '../model/time.js';
 import { poolHistory, poolStateAt, type RenderedConfig } from '../timeline/pools.js';
 import { findUpdates } from '../timeline/updates.js';
 import { operatorLevelFor } from './operator-level.js';
@@ -52,9 +52,9 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
         const firstLater = later[0];
         if (firstLater) {
           severity = 'failure';
-          const gap = firstLater.createdAt - Math.floor(t1 / 1000) * 1000;
+          const gap = gapAfter(firstLater.createdAt, t1);
           reasons.push(
-            `${firstLater.name} was rendered at ${formatClock(firstLater.createdAt)}, ${gap >= 1000 ? `${formatDuration(gap)} ` : ''}after ${OPERATOR} reported level at ${formatClock(t1)}`,
+            `${firstLater.name} was rendered at ${formatClock(firstLater.createdAt)}, ${gap ? `${gap} ` : ''}after ${OPERATOR} reported level at ${formatClock(t1)}`,
           );
           evidence.push({
             statement: `${firstLater.name} created for pool ${pool}`,
@@ -71,7 +71,7 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
         );
         if (after && firstLater) {
           evidence.push({
-            statement: `pool ${pool} then reported ${after.text}`,
+            statement: `afterwards ${after.text}`,
             at: after.at,
             object: `MachineConfigPool/${pool}`,
             ref: after.ref,

@@ -34,3 +34,17 @@ export function formatDuration(ms: Millis): string {
   if (m > 0) return `${sign}${m}m${String(s).padStart(2, '0')}s`;
   return `${sign}${s}s`;
 }
+
+/**
+ * How long after `t` something stamped with a whole-second `createdAt` happened: the stamp means
+ * "during that second", so the gap is a range when it straddles a second boundary ("1–2s").
+ */
+export function gapAfter(createdAt: number, t: number): string | undefined {
+  const lo = createdAt - t;
+  const hi = lo + 999;
+  if (hi <= 0) return undefined;
+  const a = Math.max(0, Math.round(lo / 1000));
+  const b = Math.round(hi / 1000);
+  if (b >= 60) return formatDuration(lo + 500);
+  return a === b ? `${a}s` : `${a}–${b}s`;
+}

@@ -40,9 +40,17 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
       ),
     );
   }
+  const shown: Shown = { steps: new Set(), diffs: new Set(), signatures: new Set() };
+  const notes = result.findings.filter((f) => f.severity === 'info');
   for (const f of result.findings) {
+    if (f.severity === 'info') continue;
     out.push('');
-    out.push(...findingText(f, c, opts.brief === true));
+    out.push(...findingText(f, c, opts.brief === true, shown));
+  }
+  if (notes.length > 0) {
+    out.push('');
+    out.push(c.bold('Also noted (expected during an update, not counted)'));
+    for (const f of notes) out.push(`  ${c.blue('i')} ${f.rule}: ${safe(f.summary, 400)}`);
   }
   out.push('');
   out.push(c.bold('Rules'));
@@ -61,7 +69,14 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
   return `${out.join('\n')}\n`;
 }
 
-function findingText(f: Finding, c: Colours, brief: boolean): string[] {
+/** What earlier findings already printed: a shared cause chain is printed once. */
+interface Shown {
+  steps: Set<string>;
+  diffs: Set<string>;
+  signatures: Set<string>;
+}
+
+function findingText(f: Finding, c: Colours, brief: boolean, shown: Shown): string[] {
   const out: string[] = [];
   const icon = f.severity === 'failure' ? c.red('✗') : f.severity === 'warning' ? c.yellow('!') : c.blue('i');
   out.push(`${icon} ${c.bold(f.rule)}${f.at !== undefined ? c.dim(`  at ${formatTime(f.at)}`) : ''}`);
@@ -76,11 +91,23 @@ function findingText(f: Finding, c: Colours, brief: boolean): string[] {
     out.push(`  ${c.bold('Cause')}`);
     ex.steps.forEach((s, i) => {
       out.push(`    ${i + 1}. ${safe(s.title, 400)}`);
+      if (shown.steps.has(s.title)) {
+        out.push(c.dim('         (evidence as above)'));
+        return;
+      }
+      shown.steps.add(s.title);
       for (const e of s.evidence) out.push(...evidenceLines(e, c, '         '));
     });
   }
-  if (ex?.configDiff && !ex.configDiff.identical) out.push(...diffLines(ex.configDiff, c));
-  if (ex?.signature) {
+  const diffKey = ex?.configDiff ? `${ex.configDiff.from} ${ex.configDiff.to}` : '';
+  if (ex?.configDiff && !ex.configDiff.identical && !shown.diffs.has(diffKey)) {
+    shown.diffs.add(diffKey);
+    out.push(...diffLines(ex.configDiff, c));
+  }
+  if (ex?.signature && shown.signatures.has(ex.signature.id)) {
+    out.push(`  ${c.bold('Signature')} ${ex.signature.id} (as above)`);
+  } else if (ex?.signature) {
+    shown.signatures.add(ex.signature.id);
     out.push(`  ${c.bold('Signature')} ${ex.signature.id}: ${ex.signature.title}`);
     out.push(...wrap(ex.signature.detail, 96).map((l) => `    ${c.dim(l)}`));
     for (const r of ex.signature.references) out.push(`    ${r}`);

@@ -1,6 +1,7 @@
 import type { ClusterHistory, Interval } from '../model/history.js';
 import type { HistoryParts } from '../sources/types.js';
 import { deriveIntervals, latestTime } from './derive.js';
+import { objectKey } from './locator.js';
 
 /** Merge monitor intervals with intervals derived from objects, sort them, and compute the span. */
 export function buildHistory(parts: HistoryParts): ClusterHistory {
@@ -16,7 +17,7 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
   }
   const derived = deriveIntervals(parts.objects, Number.isFinite(to) ? to : undefined);
   for (const i of derived) if (i.from < from) from = i.from;
-  const intervals: Interval[] = parts.monitorIntervals.concat(derived);
+  const intervals: Interval[] = dropEchoes(parts.monitorIntervals).concat(derived);
   intervals.sort(byTime);
   return {
     objects: parts.objects,
@@ -27,6 +28,30 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
     span: Number.isFinite(from) && Number.isFinite(to) ? { from, to } : undefined,
     notes: parts.notes,
   };
+}
+
+/**
+ * The build log and the intervals JSON of one run record the same monitor events, the log with
+ * milliseconds and the JSON truncated to seconds. Keep the log's copy of each and drop its echo, so
+ * every event is counted once.
+ */
+export function dropEchoes(intervals: readonly Interval[]): Interval[] {
+  const logged = new Map<string, number[]>();
+  const keyOf = (i: Interval) =>
+    `${objectKey(i.locator)}\u0000${i.message.humanMessage}\u0000${i.message.annotations.condition ?? ''}\u0000${i.message.annotations.status ?? ''}`;
+  for (const i of intervals) {
+    if (i.source !== 'build-log') continue;
+    const k = keyOf(i);
+    const list = logged.get(k);
+    if (list) list.push(i.from);
+    else logged.set(k, [i.from]);
+  }
+  if (logged.size === 0) return [...intervals];
+  return intervals.filter((i) => {
+    if (i.source === 'build-log') return true;
+    const times = logged.get(keyOf(i));
+    return !times?.some((t) => Math.floor(t / 1000) * 1000 === i.from || Math.abs(t - i.from) < 1000);
+  });
 }
 
 function byTime(a: Interval, b: Interval): number {
