@@ -161,6 +161,8 @@ export interface ClusterHistory {
   readonly span: { readonly from: Millis; readonly to: Millis } | undefined;
   /** Things a reader noticed but could live with (an unknown file skipped, a year guessed). */
   readonly notes: readonly string[];
+  /** Firing alerts, when the inputs hold them (must-gather monitoring/alerts.json, oc's -alerts.json). */
+  readonly alerts?: readonly unknown[];
 }
 
 export function emptySnapshot(): ObjectSnapshot {

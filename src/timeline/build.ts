@@ -27,6 +27,7 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
     inputs: parts.inputs,
     span: Number.isFinite(from) && Number.isFinite(to) ? { from, to } : undefined,
     notes: parts.notes,
+    ...(parts.alerts ? { alerts: parts.alerts } : {}),
   };
 }
 

@@ -24,6 +24,8 @@ export interface VersionChange {
 
 interface Index {
   byObject: Map<string, Interval[]>;
+  /** Kube events by reason, for the few reasons analyses look up. */
+  eventsByReason: Map<string, Interval[]>;
 }
 
 const indexes = new WeakMap<ClusterHistory, Index>();
@@ -33,19 +35,26 @@ function indexOf(history: ClusterHistory): Index {
   let idx = indexes.get(history);
   if (!idx) {
     const byObject = new Map<string, Interval[]>();
+    const eventsByReason = new Map<string, Interval[]>();
     for (const i of history.intervals) {
-      const key = objectKey(i.locator);
-      let list = byObject.get(key);
-      if (!list) {
-        list = [];
-        byObject.set(key, list);
-      }
-      list.push(i);
+      push(byObject, objectKey(i.locator), i);
+      if (i.locator.type === 'KubeEvent') push(eventsByReason, i.message.reason, i);
     }
-    idx = { byObject };
+    idx = { byObject, eventsByReason };
     indexes.set(history, idx);
   }
   return idx;
+}
+
+function push(map: Map<string, Interval[]>, key: string, i: Interval): void {
+  const list = map.get(key);
+  if (list) list.push(i);
+  else map.set(key, [i]);
+}
+
+/** Kube events (as intervals) with this reason, in time order. */
+export function eventsWithReason(history: ClusterHistory, reason: string): readonly Interval[] {
+  return indexOf(history).eventsByReason.get(reason) ?? [];
 }
 
 export function intervalsOf(history: ClusterHistory, key: string): readonly Interval[] {
@@ -112,8 +121,7 @@ export function versionChanges(history: ClusterHistory, operator: string): Versi
         out.push({ at: i.from, name: p[1], from: p[2], to: p[3], source: i.source, ref: i.ref });
     }
   }
-  for (const i of history.intervals) {
-    if (i.locator.type !== 'KubeEvent' || i.message.reason !== 'OperatorVersionChanged') continue;
+  for (const i of eventsWithReason(history, 'OperatorVersionChanged')) {
     if (i.message.annotations.name !== operator) continue;
     const m = EVENT_RE.exec(i.message.humanMessage);
     if (!m) continue;

@@ -1,0 +1,144 @@
+/**
+ * `atlevel status -o json`: the UpdateStatus in a stable, versioned shape (docs/status.md). Every key
+ * is always present (null when unknown) so scripts need no existence checks; times are RFC 3339 UTC,
+ * durations whole seconds. Add fields freely; rename or remove only with a schemaVersion bump.
+ */
+import type { SourceRef } from '../model/history.js';
+import { formatTime, type Millis } from '../model/time.js';
+import type { Insight, NodeStatus, PoolStatus, UpdateStatus } from '../status/index.js';
+import { formatRef } from './refs.js';
+
+export const STATUS_SCHEMA_VERSION = 1;
+
+function time(ms: Millis | undefined): string | null {
+  return ms === undefined ? null : formatTime(Math.floor(ms));
+}
+
+function seconds(ms: Millis | undefined): number | null {
+  return ms === undefined ? null : Math.round(ms / 1000);
+}
+
+function source(ref: SourceRef): string {
+  return formatRef(ref);
+}
+
+function nodeJson(n: NodeStatus) {
+  return {
+    name: n.name,
+    pool: n.pool,
+    assessment: n.assessment,
+    phase: n.phase,
+    version: n.version ?? null,
+    versionSource: n.versionSource ?? null,
+    timeLeftSeconds: seconds(n.timeLeft),
+    message: n.message,
+    currentConfig: n.currentConfig ?? null,
+    desiredConfig: n.desiredConfig ?? null,
+    daemonState: n.daemonState ?? null,
+    updated: n.updated,
+    updating: n.updating,
+    unavailable: n.unavailable,
+    degraded: n.degraded,
+    source: source(n.ref),
+  };
+}
+
+function poolJson(p: PoolStatus) {
+  return {
+    name: p.name,
+    controlPlane: p.controlPlane,
+    paused: p.paused,
+    assessment: p.assessment,
+    updated: p.updated,
+    total: p.total,
+    completionPercent: p.completionPercent,
+    counts: { ...p.counts },
+    targetConfig: p.targetConfig ?? null,
+    nodesOffTargetConfig: p.nodesOffTargetConfig,
+    nodes: p.nodes.map(nodeJson),
+    source: source(p.ref),
+  };
+}
+
+function insightJson(i: Insight) {
+  return {
+    kind: i.kind,
+    level: i.level,
+    impact: i.impact,
+    scope: i.scope,
+    since: time(i.since),
+    message: i.message,
+    description: i.description,
+    reference: i.reference ?? null,
+    objects: i.objects.map((o) => ({ kind: o.kind, name: o.name, namespace: o.namespace ?? null })),
+    sources: i.refs.map(source),
+  };
+}
+
+/** The JSON document, as a plain object (tests read it without parsing text). */
+export function statusToJson(status: UpdateStatus) {
+  const cp = status.controlPlane;
+  const req = status.request;
+  return {
+    schemaVersion: STATUS_SCHEMA_VERSION,
+    kind: 'AtlevelUpdateStatus',
+    evaluatedAt: time(status.evaluatedAt),
+    evaluatedAtSource: status.evaluatedAtSource,
+    state: status.state,
+    updating: status.updating,
+    currentVersion: status.currentVersion ?? null,
+    request: req
+      ? {
+          version: req.version ?? null,
+          image: req.image ?? null,
+          accepted: req.accepted ?? null,
+          reason: req.reason ?? null,
+          message: req.message ?? null,
+          since: time(req.since),
+        }
+      : null,
+    controlPlane: {
+      assessment: cp.assessment,
+      targetVersion: cp.targetVersion,
+      targetImage: cp.targetImage ?? null,
+      previousVersion: cp.previousVersion ?? null,
+      previousPartial: cp.previousPartial,
+      newInstall: cp.newInstall,
+      startedAt: time(cp.startedAt),
+      completedAt: time(cp.completedAt),
+      durationSeconds: seconds(cp.duration),
+      completionPercent: cp.completionPercent,
+      operators: {
+        total: cp.operators.total,
+        updated: cp.operators.updated,
+        updating: cp.operators.updating,
+        waiting: cp.operators.waiting,
+        healthy: cp.operators.healthy,
+        unavailable: cp.operators.unavailable,
+        degraded: cp.operators.degraded,
+        updatingOperators: cp.operators.updatingOperators.map((o) => ({
+          name: o.name,
+          since: time(o.since),
+          reason: o.reason,
+          message: o.message,
+        })),
+      },
+      estimate: {
+        timeLeftSeconds: seconds(cp.estimate.timeLeft),
+        totalDurationSeconds: seconds(cp.estimate.totalDuration),
+        basis: cp.estimate.basis,
+        withheldBecause: cp.estimate.withheldBecause ?? null,
+      },
+      blockers: [...cp.blockers],
+    },
+    pools: status.pools.map(poolJson),
+    insights: status.insights.map(insightJson),
+    notes: [...status.notes],
+  };
+}
+
+export type StatusJson = ReturnType<typeof statusToJson>;
+
+export function renderStatusJson(status: UpdateStatus): string {
+  return `${JSON.stringify(statusToJson(status), null, 2)}\n`;
+}

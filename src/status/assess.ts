@@ -1,0 +1,186 @@
+/**
+ * Put the parts together: one ClusterHistory and a moment in, one UpdateStatus out. Pure: no files,
+ * no clock, no network, so a live cluster (a later source) gets the same analysis.
+ */
+import { findCondition } from '../model/conditions.js';
+import type { ClusterHistory, Observed } from '../model/history.js';
+import type { ClusterVersion, Node } from '../model/objects.js';
+import type { Millis } from '../model/time.js';
+import { alertInsights, normalizeAlerts } from './alerts.js';
+import { assessControlPlane } from './controlplane.js';
+import { drainInsights } from './drain.js';
+import { isSerious, sortInsights } from './insights.js';
+import { assessNode, compareNodes } from './nodes.js';
+import { snapshotNow } from './now.js';
+import { assessPool, assignNodesToPools } from './pools.js';
+import { pendingRequest, requestInsight } from './request.js';
+import type { ControlPlaneStatus, Insight, PoolStatus, UpdateState, UpdateStatus } from './types.js';
+import { configVersions } from './versions.js';
+
+export interface StatusOptions {
+  /** The moment to assess; default: the latest condition change in the snapshot. */
+  readonly now?: Millis;
+}
+
+function clusterVersionOf(history: ClusterHistory): Observed<ClusterVersion> | undefined {
+  const all = history.objects.clusterVersions;
+  return all.find((c) => c.object.metadata.name === 'version') ?? all[0];
+}
+
+/** What the snapshot lacks for a status, in words for the user; undefined when it has enough. */
+export function statusPrerequisites(history: ClusterHistory, opts: StatusOptions = {}): string | undefined {
+  const cv = clusterVersionOf(history);
+  if (!cv) return 'no ClusterVersion found, so there is no update to assess';
+  if (history.objects.clusterOperators.length === 0) return 'no ClusterOperators found';
+  if (
+    opts.now === undefined &&
+    snapshotNow(
+      cv.object,
+      history.objects.clusterOperators.map((o) => o.object),
+    ) === undefined
+  ) {
+    return 'no condition in the snapshot carries a time, so "now" is unknown';
+  }
+  return undefined;
+}
+
+/** Alerts, when the source captured them (an optional field sources may add to the history). */
+function alertsOf(history: ClusterHistory): unknown {
+  return (history as ClusterHistory & { readonly alerts?: unknown }).alerts;
+}
+
+export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}): UpdateStatus {
+  const problem = statusPrerequisites(history, opts);
+  const cvSeen = clusterVersionOf(history);
+  if (problem !== undefined || !cvSeen) throw new Error(`cannot assess status: ${problem}`);
+  const cv = cvSeen.object;
+  const operators = history.objects.clusterOperators;
+  const snapshotMoment = snapshotNow(
+    cv,
+    operators.map((o) => o.object),
+  );
+  const now = opts.now ?? (snapshotMoment as Millis);
+
+  const controlPlane = assessControlPlane(cvSeen, operators, now);
+  const targetVersion = cv.status?.history?.[0]?.version || undefined;
+  const versions = configVersions(history, cv);
+
+  const membership = assignNodesToPools(history.objects.machineConfigPools, history.objects.nodes);
+  const pools: PoolStatus[] = [];
+  const poolInsights: Insight[] = [...membership.insights];
+  for (const poolSeen of history.objects.machineConfigPools) {
+    const members = membership.byPool.get(poolSeen.object.metadata.name) ?? [];
+    const nodeStatuses = members.map((n) => {
+      const analysis = assessNode(n, { pool: poolSeen.object, targetVersion, configVersions: versions, now });
+      poolInsights.push(...analysis.insights);
+      return analysis.status;
+    });
+    nodeStatuses.sort(compareNodes);
+    const pool = assessPool(poolSeen, nodeStatuses);
+    poolInsights.push(...pool.insights);
+    pools.push(pool.status);
+  }
+  // Control plane first, then pools by name: the order oc prints them in.
+  pools.sort((a, b) => Number(b.controlPlane) - Number(a.controlPlane) || (a.name < b.name ? -1 : 1));
+
+  const progressing = findCondition(cv, 'Progressing')?.status === 'True';
+  const workerOutdated = pools.some((p) => !p.controlPlane && p.total > 0 && p.updated < p.total);
+  const updating = progressing || workerOutdated;
+  const request = pendingRequest(cv);
+  const state: UpdateState = updating ? 'updating' : request ? 'requested' : 'idle';
+
+  const insights: Insight[] = [];
+  if (request) insights.push(requestInsight(cvSeen, request));
+  if (updating) insights.push(...controlPlane.insights, ...poolInsights);
+  // A drain can hang a MachineConfig rollout even with no version change, so this runs either way;
+  // only an update in progress looks ahead at the drains still to come.
+  const nodeObjects = new Map<string, Observed<Node>>(
+    history.objects.nodes.map((n) => [n.object.metadata.name, n]),
+  );
+  insights.push(
+    ...drainInsights(
+      history,
+      pools.flatMap((p) => p.nodes),
+      nodeObjects,
+      updating,
+    ),
+  );
+  if (updating) {
+    insights.push(...alertInsights(normalizeAlerts(alertsOf(history)), controlPlane.status.startedAt));
+  }
+  const sorted = sortInsights(insights);
+
+  return {
+    evaluatedAt: now,
+    evaluatedAtSource: opts.now !== undefined ? 'flag' : 'snapshot',
+    state,
+    updating,
+    ...currentVersionOf(cv),
+    ...(request ? { request } : {}),
+    controlPlane: withBlockers(controlPlane.status, cv, sorted),
+    pools,
+    insights: sorted,
+    notes: notesFor(state, pools, membership.unassigned),
+  };
+}
+
+function currentVersionOf(cv: ClusterVersion): { currentVersion?: string } {
+  const completed = cv.status?.history?.find((h) => h.state === 'Completed')?.version;
+  return completed ? { currentVersion: completed } : {};
+}
+
+/**
+ * oc keeps printing a shrinking "<10m" while an update is blocked (peers.md 1.6). atlevel gives no
+ * time left when the control plane cannot proceed: the CVO reports Failing=True, a control-plane
+ * insight stalls the update at Error level, or an operator has been unavailable for 20 minutes.
+ * Such an update is Stalled, whatever the clock says.
+ */
+function withBlockers(
+  cp: ControlPlaneStatus,
+  cv: ClusterVersion,
+  insights: readonly Insight[],
+): ControlPlaneStatus {
+  if (cp.assessment === 'Completed') return cp;
+  const blockers: string[] = [];
+  const failing = findCondition(cv, 'Failing');
+  if (failing?.status === 'True') {
+    const detail = (failing.message ?? '').split('\n')[0];
+    blockers.push(
+      `ClusterVersion is Failing${failing.reason ? ` (${failing.reason})` : ''}${detail ? `: ${detail}` : ''}`,
+    );
+  }
+  for (const i of insights) {
+    if (i.scope !== 'ControlPlane') continue;
+    const stalls = isSerious(i) && i.impact === 'Update Stalled';
+    const down = i.kind === 'operator-unavailable' && isSerious(i);
+    if (stalls || down) blockers.push(i.message);
+  }
+  if (blockers.length === 0) return cp;
+  const more = blockers.length > 1 ? ` (and ${blockers.length - 1} more)` : '';
+  const { timeLeft: _dropped, ...estimate } = cp.estimate;
+  return {
+    ...cp,
+    assessment: 'Stalled',
+    estimate: { ...estimate, withheldBecause: `${blockers[0]}${more}` },
+    blockers,
+  };
+}
+
+function notesFor(state: UpdateState, pools: readonly PoolStatus[], unassigned: readonly string[]): string[] {
+  const notes: string[] = [];
+  if (pools.length === 0) notes.push('The snapshot has no MachineConfigPools: node progress is unknown.');
+  for (const p of pools) {
+    if (p.nodesOffTargetConfig === 0 || p.total === 0) continue;
+    const on = p.total - p.nodesOffTargetConfig;
+    const noVersion = state === 'idle' ? ' with no version change' : '';
+    notes.push(
+      `Pool ${p.name} is rolling out ${p.targetConfig}${noVersion}: ${on} of ${p.total} nodes have it${p.paused ? ' (the pool is paused)' : ''}.`,
+    );
+  }
+  if (unassigned.length > 0) {
+    notes.push(
+      `No MachineConfigPool selects ${unassigned.length === 1 ? 'node' : 'nodes'} ${unassigned.join(', ')}.`,
+    );
+  }
+  return notes;
+}

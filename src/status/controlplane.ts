@@ -1,0 +1,272 @@
+/**
+ * The control plane's side of an update: which ClusterOperators reached the target version, which
+ * are updating or waiting, their health, the update's duration and time left, and the insights oc
+ * derives from ClusterVersion and ClusterOperator conditions (peers.md 1.3, 1.5, 1.6).
+ */
+import { findCondition } from '../model/conditions.js';
+import type { Observed } from '../model/history.js';
+import type { ClusterOperator, ClusterVersion, Condition } from '../model/objects.js';
+import { type Millis, parseTime } from '../model/time.js';
+import { baselineDuration, estimateTimeLeft, roundTo, TIME, truncateTo } from './estimate.js';
+import { REFERENCES } from './insights.js';
+import type {
+  ControlPlaneAssessment,
+  ControlPlaneStatus,
+  Estimate,
+  Insight,
+  OperatorCounts,
+  UpdatingOperator,
+} from './types.js';
+
+const UNAVAILABLE_WARNING = 5 * TIME.MINUTE;
+const UNAVAILABLE_ERROR = 20 * TIME.MINUTE;
+const DEGRADED_WARNING = 5 * TIME.MINUTE;
+const DEGRADED_ERROR = 40 * TIME.MINUTE;
+
+/** A payload-managed operator carries an include/exclude.release.openshift.io annotation; add-ons do not. */
+export function isPlatformOperator(co: ClusterOperator): boolean {
+  return Object.keys(co.metadata.annotations ?? {}).some(
+    (key) =>
+      key.startsWith('include.release.openshift.io/') || key.startsWith('exclude.release.openshift.io/'),
+  );
+}
+
+export function operatorVersion(co: ClusterOperator): string | undefined {
+  return co.status?.versions?.find((v) => v.name === 'operator')?.version;
+}
+
+export interface ControlPlaneAnalysis {
+  readonly status: ControlPlaneStatus;
+  readonly insights: Insight[];
+}
+
+interface VersionFacts {
+  readonly target: string;
+  readonly previous?: string;
+  readonly previousPartial: boolean;
+  readonly newInstall: boolean;
+  readonly lastComplete?: string;
+}
+
+export function versionFacts(cv: ClusterVersion): VersionFacts {
+  const history = cv.status?.history ?? [];
+  const target = history[0]?.version || cv.status?.desired?.version || 'unknown';
+  const previousEntry = history[1];
+  if (history.length <= 1) return { target, previousPartial: false, newInstall: history.length === 1 };
+  const lastComplete = history.slice(2).find((h) => h.state === 'Completed')?.version;
+  return {
+    target,
+    previous: previousEntry?.version || 'unknown',
+    previousPartial: previousEntry?.state === 'Partial',
+    newInstall: false,
+    ...(lastComplete ? { lastComplete } : {}),
+  };
+}
+
+export function assessControlPlane(
+  cvSeen: Observed<ClusterVersion>,
+  operatorsSeen: readonly Observed<ClusterOperator>[],
+  now: Millis,
+): ControlPlaneAnalysis {
+  const cv = cvSeen.object;
+  const insights: Insight[] = [];
+  const cvObject = { kind: 'ClusterVersion', name: cv.metadata.name };
+  const failing = findCondition(cv, 'Failing');
+  if (!failing) {
+    insights.push({
+      kind: 'clusterversion-no-failing-condition',
+      level: 'Warning',
+      impact: 'Update Stalled',
+      scope: 'ControlPlane',
+      since: now,
+      message: `Cluster Version ${cv.metadata.name} has no Failing condition`,
+      description:
+        "Whether the CVO is reconciling the update is unclear; see 'oc -n openshift-cluster-version logs -l k8s-app=cluster-version-operator'.",
+      reference: REFERENCES.operatorDegraded,
+      objects: [cvObject],
+      refs: [cvSeen.ref],
+    });
+  } else if (failing.status !== 'False') {
+    const since = parseTime(failing.lastTransitionTime);
+    const verb = failing.status === 'True' ? 'is failing' : 'may be failing';
+    insights.push({
+      kind: 'clusterversion-failing',
+      level: 'Warning',
+      impact: 'Update Stalled',
+      scope: 'ControlPlane',
+      ...(since !== undefined ? { since } : {}),
+      message: `Cluster Version ${cv.metadata.name} ${verb} to proceed with the update${failing.reason ? ` (${failing.reason})` : ''}`,
+      description: failing.message || '<no message>',
+      reference: REFERENCES.operatorDegraded,
+      objects: [cvObject],
+      refs: [cvSeen.ref],
+    });
+  }
+
+  const targetVersion = cv.status?.desired?.version ?? '';
+  let updated = 0;
+  let total = 0;
+  let waiting = 0;
+  let unavailable = 0;
+  let degradedCount = 0;
+  const updatingOperators: UpdatingOperator[] = [];
+  let lastProgress: Millis | undefined;
+  let mcoStartedUpdating: Millis | undefined;
+
+  for (const seen of operatorsSeen) {
+    const co = seen.object;
+    if (!isPlatformOperator(co)) continue;
+    total++;
+    const isUpdated = targetVersion !== '' && operatorVersion(co) === targetVersion;
+    if (isUpdated) updated++;
+    const available = findCondition(co, 'Available');
+    const degraded = findCondition(co, 'Degraded');
+    const progressing = findCondition(co, 'Progressing');
+    if (progressing) {
+      const at = parseTime(progressing.lastTransitionTime);
+      if (at !== undefined && (lastProgress === undefined || at > lastProgress)) lastProgress = at;
+      if (!isUpdated && progressing.status === 'True') {
+        updatingOperators.push({
+          name: co.metadata.name,
+          ...(at !== undefined ? { since: at } : {}),
+          reason: progressing.reason ?? '',
+          message: progressing.message ?? '',
+        });
+        if (co.metadata.name === 'machine-config') mcoStartedUpdating = at;
+      }
+      if (!isUpdated && progressing.status === 'False') waiting++;
+    }
+    if (available?.status !== 'True') unavailable++;
+    else if (degraded?.status === 'True') degradedCount++;
+    insights.push(...operatorInsights(seen, available, degraded, now));
+  }
+
+  // When the machine-config operator is the last one, its start is the last real progress: daemonset
+  // operators flap Progressing while nodes reboot, which would otherwise look like progress.
+  if (mcoStartedUpdating !== undefined && total - updated === 1) lastProgress = mcoStartedUpdating;
+
+  const operators: OperatorCounts = {
+    total,
+    updated,
+    updating: updatingOperators.length,
+    waiting,
+    healthy: total - unavailable - degradedCount,
+    unavailable,
+    degraded: degradedCount,
+    updatingOperators,
+  };
+  const completed = updated === total;
+  const versions = versionFacts(cv);
+  const history = cv.status?.history ?? [];
+  const current = history[0];
+  const startedAt = parseTime(current?.startedTime);
+  const completedAt = current?.state === 'Completed' ? parseTime(current.completionTime) : undefined;
+
+  let elapsed: Millis | undefined;
+  let toLastProgress = 0;
+  if (startedAt !== undefined) {
+    const progressAt = lastProgress !== undefined && lastProgress > startedAt ? lastProgress : now;
+    toLastProgress = progressAt - startedAt;
+    elapsed = (completedAt ?? now) - startedAt;
+  }
+  const duration =
+    elapsed === undefined
+      ? undefined
+      : elapsed > 10 * TIME.MINUTE
+        ? roundTo(elapsed, TIME.MINUTE)
+        : roundTo(elapsed, TIME.SECOND);
+
+  if (!completed && versions.previousPartial) {
+    insights.push({
+      kind: 'previous-update-incomplete',
+      level: 'Warning',
+      impact: 'None',
+      scope: 'ControlPlane',
+      ...(startedAt !== undefined ? { since: startedAt } : {}),
+      message: `Previous update to ${versions.previous} never completed, last complete update was ${versions.lastComplete ?? 'unknown'}`,
+      description: `Current update to ${versions.target} was initiated while the previous update to version ${versions.previous} was still in progress`,
+      reference: REFERENCES.updateHistory,
+      objects: [cvObject],
+      refs: [cvSeen.ref],
+    });
+  }
+
+  const fraction = total === 0 ? 1 : updated / total;
+  let assessment: ControlPlaneAssessment = completed ? 'Completed' : 'Progressing';
+  let estimate: Estimate = { timeLeft: 0, basis: 'complete' };
+  if (!completed) {
+    const baseline = baselineDuration(history);
+    const spent = elapsed ?? 0;
+    const { timeLeft, basis } = estimateTimeLeft({
+      baseline: baseline.duration,
+      baselineBasis: baseline.basis,
+      toLastProgress,
+      elapsed: spent,
+      operatorFraction: fraction,
+    });
+    estimate = { timeLeft, totalDuration: truncateTo(spent + timeLeft, TIME.MINUTE), basis };
+    if (timeLeft < -10 * TIME.MINUTE) assessment = 'Stalled';
+    else if (timeLeft < 0) assessment = 'Progressing - Slow';
+  }
+
+  const percent = Math.round(fraction * 100);
+  const status: ControlPlaneStatus = {
+    assessment,
+    targetVersion: versions.target,
+    ...(cv.status?.desired?.image ? { targetImage: cv.status.desired.image } : {}),
+    ...(versions.previous !== undefined ? { previousVersion: versions.previous } : {}),
+    previousPartial: versions.previousPartial,
+    newInstall: versions.newInstall,
+    ...(startedAt !== undefined ? { startedAt } : {}),
+    ...(completedAt !== undefined ? { completedAt } : {}),
+    ...(duration !== undefined ? { duration } : {}),
+    completionPercent: completed ? percent : Math.min(percent, 99),
+    operators,
+    estimate,
+    blockers: [],
+  };
+  return { status, insights };
+}
+
+function operatorInsights(
+  seen: Observed<ClusterOperator>,
+  available: Condition | undefined,
+  degraded: Condition | undefined,
+  now: Millis,
+): Insight[] {
+  const name = seen.object.metadata.name;
+  const out: Insight[] = [];
+  const objects = [{ kind: 'ClusterOperator', name }];
+  const unavailableSince =
+    available?.status === 'False' ? parseTime(available.lastTransitionTime) : undefined;
+  if (unavailableSince !== undefined && now > unavailableSince + UNAVAILABLE_WARNING) {
+    out.push({
+      kind: 'operator-unavailable',
+      level: now > unavailableSince + UNAVAILABLE_ERROR ? 'Error' : 'Warning',
+      impact: 'API Availability',
+      scope: 'ControlPlane',
+      since: unavailableSince,
+      message: `Cluster Operator ${name} is unavailable${available?.reason ? ` (${available.reason})` : ''}`,
+      description: available?.message || '<no message>',
+      reference: REFERENCES.operatorDown,
+      objects,
+      refs: [seen.ref],
+    });
+  }
+  const degradedSince = degraded?.status === 'True' ? parseTime(degraded.lastTransitionTime) : undefined;
+  if (degradedSince !== undefined && now > degradedSince + DEGRADED_WARNING) {
+    out.push({
+      kind: 'operator-degraded',
+      level: now > degradedSince + DEGRADED_ERROR ? 'Error' : 'Warning',
+      impact: 'API Availability',
+      scope: 'ControlPlane',
+      since: degradedSince,
+      message: `Cluster Operator ${name} is degraded${degraded?.reason ? ` (${degraded.reason})` : ''}`,
+      description: degraded?.message || '<no message>',
+      reference: REFERENCES.operatorDegraded,
+      objects,
+      refs: [seen.ref],
+    });
+  }
+  return out;
+}

@@ -1,0 +1,226 @@
+/**
+ * The result of assessing one moment of a cluster update. These types are what the status
+ * reporters print; their JSON form (report/status-json.ts) is the public, versioned schema
+ * documented in docs/status.md.
+ */
+import type { SourceRef } from '../model/history.js';
+import type { Millis } from '../model/time.js';
+
+export type InsightLevel = 'Info' | 'Warning' | 'Error' | 'Critical';
+
+/** The impact vocabulary of `oc adm upgrade status` (peers.md 1.3), kept so that users see the same words. */
+export type InsightImpact =
+  | 'None'
+  | 'Unknown'
+  | 'API Availability'
+  | 'Cluster Capacity'
+  | 'Application Availability'
+  | 'Application Outage'
+  | 'Data Loss'
+  | 'Update Speed'
+  | 'Update Stalled';
+
+/** What part of the update an insight is about. */
+export type InsightScope = 'ControlPlane' | 'WorkerPool' | 'Cluster';
+
+/** Stable identifiers of the kinds of insight, for scripts that filter on them. */
+export type InsightKind =
+  | 'operator-unavailable'
+  | 'operator-degraded'
+  | 'clusterversion-failing'
+  | 'clusterversion-no-failing-condition'
+  | 'previous-update-incomplete'
+  | 'update-not-accepted'
+  | 'node-degraded'
+  | 'node-unavailable'
+  | 'pool-paused'
+  | 'pool-render-degraded'
+  | 'node-pool-conflict'
+  | 'drain-blocked'
+  | 'drain-will-block'
+  | 'alert';
+
+export interface InsightObject {
+  /** `ClusterOperator`, `ClusterVersion`, `Node`, `MachineConfigPool`, `Pod`, `PodDisruptionBudget`, `Alert`. */
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+}
+
+export interface Insight {
+  readonly kind: InsightKind;
+  readonly level: InsightLevel;
+  readonly impact: InsightImpact;
+  readonly scope: InsightScope;
+  /** When the condition behind it began, when known. */
+  readonly since?: Millis;
+  /** One line: what is wrong. */
+  readonly message: string;
+  /** The long form: the operator's or daemon's own words, or atlevel's explanation. */
+  readonly description: string;
+  /** A runbook or documentation page. */
+  readonly reference?: string;
+  readonly objects: readonly InsightObject[];
+  /** Files the facts were read from. */
+  readonly refs: readonly SourceRef[];
+}
+
+export type ControlPlaneAssessment = 'Progressing' | 'Progressing - Slow' | 'Stalled' | 'Completed';
+
+export interface UpdatingOperator {
+  readonly name: string;
+  /** Progressing=True since. */
+  readonly since?: Millis;
+  readonly reason: string;
+  readonly message: string;
+}
+
+export interface OperatorCounts {
+  /** Platform ClusterOperators (those a release payload manages). */
+  readonly total: number;
+  /** Reporting the target version as `operator`. */
+  readonly updated: number;
+  /** Not at the target version and Progressing=True. */
+  readonly updating: number;
+  /** Not at the target version and Progressing=False. */
+  readonly waiting: number;
+  readonly healthy: number;
+  /** Available is not True. */
+  readonly unavailable: number;
+  /** Available but Degraded=True. */
+  readonly degraded: number;
+  readonly updatingOperators: readonly UpdatingOperator[];
+}
+
+/** How the time left was worked out. */
+export type EstimateBasis = 'projection' | 'previous-update' | 'default-hour' | 'complete';
+
+export interface Estimate {
+  /** Time left; undefined when it is withheld (see `withheldBecause`) or the update is complete. */
+  readonly timeLeft?: Millis;
+  /** What the whole update was expected to take (elapsed + left), truncated to minutes. */
+  readonly totalDuration?: Millis;
+  readonly basis: EstimateBasis;
+  /** Why no time left is given although the update is not complete. */
+  readonly withheldBecause?: string;
+}
+
+export interface ControlPlaneStatus {
+  readonly assessment: ControlPlaneAssessment;
+  /** The version the cluster is updating to (ClusterVersion history[0]; `status.desired` when history is empty). */
+  readonly targetVersion: string;
+  readonly targetImage?: string;
+  /** The version it came from (history[1]), absent for a new install. */
+  readonly previousVersion?: string;
+  /** history[1] never completed. */
+  readonly previousPartial: boolean;
+  readonly newInstall: boolean;
+  readonly startedAt?: Millis;
+  /** history[0].completionTime, when the control plane finished. */
+  readonly completedAt?: Millis;
+  /** From start to completion (or to now), rounded as oc does: seconds under 10 min, minutes above. */
+  readonly duration?: Millis;
+  /** Operators updated / total × 100, rounded; never 100 until all are updated. */
+  readonly completionPercent: number;
+  readonly operators: OperatorCounts;
+  readonly estimate: Estimate;
+  /** Facts that stop the update from proceeding (what `withheldBecause` summarises). */
+  readonly blockers: readonly string[];
+}
+
+export type NodePhase = 'Draining' | 'Updating' | 'Rebooting' | 'Paused' | 'Pending' | 'Updated';
+export type NodeAssessment =
+  | 'Degraded'
+  | 'Unavailable'
+  | 'Progressing'
+  | 'Excluded'
+  | 'Outdated'
+  | 'Completed';
+
+export interface NodeStatus {
+  readonly name: string;
+  readonly pool: string;
+  readonly assessment: NodeAssessment;
+  readonly phase: NodePhase;
+  /** OpenShift version of the node's current rendered config (`release-image-version`). */
+  readonly version?: string;
+  /**
+   * How the version is known: `annotation` (release-image-version on the rendered config) or
+   * `controller` (no annotation: the config was rendered by the running controller, versions.ts).
+   */
+  readonly versionSource?: 'annotation' | 'controller';
+  /** Fixed guesses as oc gives them: 10 min draining, 5 min updating or rebooting, 0 when done, unknown when pending. */
+  readonly timeLeft?: Millis;
+  readonly message: string;
+  readonly currentConfig?: string;
+  readonly desiredConfig?: string;
+  /** The machine-config daemon's `state` annotation. */
+  readonly daemonState?: string;
+  readonly updated: boolean;
+  readonly updating: boolean;
+  readonly unavailable: boolean;
+  readonly degraded: boolean;
+  readonly ref: SourceRef;
+}
+
+export type PoolAssessment = 'Completed' | 'Pending' | 'Degraded' | 'Excluded' | 'Progressing' | 'Empty';
+
+export interface NodeCounts {
+  readonly available: number;
+  readonly progressing: number;
+  readonly draining: number;
+  readonly excluded: number;
+  readonly degraded: number;
+  readonly outdated: number;
+}
+
+export interface PoolStatus {
+  readonly name: string;
+  /** The master pool: its nodes are the control plane's. */
+  readonly controlPlane: boolean;
+  readonly paused: boolean;
+  readonly assessment: PoolAssessment;
+  /** Nodes whose current config carries the target version. */
+  readonly updated: number;
+  readonly total: number;
+  readonly completionPercent: number;
+  readonly counts: NodeCounts;
+  /** spec.configuration.name: the rendered config the pool rolls out. */
+  readonly targetConfig?: string;
+  /** Nodes not yet on targetConfig (a config rollout, which may happen with no version change). */
+  readonly nodesOffTargetConfig: number;
+  readonly nodes: readonly NodeStatus[];
+  readonly ref: SourceRef;
+}
+
+/** An update was asked for (spec.desiredUpdate) but the CVO has not begun it. */
+export interface UpdateRequest {
+  readonly version?: string;
+  readonly image?: string;
+  /** ReleaseAccepted: false when the CVO refused or could not load the payload. */
+  readonly accepted: boolean | undefined;
+  readonly reason?: string;
+  readonly message?: string;
+  readonly since?: Millis;
+}
+
+/** `idle`: no update in progress; `requested`: asked for but not started; `updating`: in progress. */
+export type UpdateState = 'idle' | 'requested' | 'updating';
+
+export interface UpdateStatus {
+  /** The moment assessed. */
+  readonly evaluatedAt: Millis;
+  /** `flag`: given with --now; `snapshot`: the latest condition change in the snapshot (as oc does). */
+  readonly evaluatedAtSource: 'flag' | 'snapshot';
+  readonly state: UpdateState;
+  readonly updating: boolean;
+  /** The version the cluster runs or last completed, when known. */
+  readonly currentVersion?: string;
+  readonly request?: UpdateRequest;
+  readonly controlPlane: ControlPlaneStatus;
+  readonly pools: readonly PoolStatus[];
+  /** Sorted: most severe first, then most recent first. Empty when the update is proceeding well. */
+  readonly insights: readonly Insight[];
+  /** Things worth knowing that are not problems (a config rollout with no version change, nodes in no pool). */
+  readonly notes: readonly string[];
+}

@@ -1,0 +1,54 @@
+/**
+ * Which OpenShift version each rendered MachineConfig carries. Recent MCOs write it on the config
+ * (`release-image-version`); older ones (4.12 and before, e.g. the 4.8 and 4.9 must-gathers) do not,
+ * so atlevel falls back on who rendered it: a config made by the running machine-config controller
+ * (its `generated-by-controller-version` is the ControllerConfig's git hash) belongs to the release
+ * that controller came from — the ControllerConfig's releaseImage found in the ClusterVersion
+ * history, or, once the last update completed, that update's version.
+ */
+import type { ClusterHistory } from '../model/history.js';
+import { type ClusterVersion, MCO } from '../model/objects.js';
+
+export type VersionSource = 'annotation' | 'controller';
+
+export interface ConfigVersion {
+  readonly version: string;
+  readonly source: VersionSource;
+}
+
+const CONTROLLER_BUILD = 'machineconfiguration.openshift.io/generated-by-version';
+
+function runningControllerRelease(
+  history: ClusterHistory,
+  cv: ClusterVersion,
+): { hash: string; version: string } | undefined {
+  const controller = history.objects.controllerConfigs[0]?.object;
+  if (!controller) return undefined;
+  const hash = /\.git\.([0-9a-f]{7,40})/.exec(controller.metadata.annotations?.[CONTROLLER_BUILD] ?? '')?.[1];
+  if (!hash) return undefined;
+  const entries = cv.status?.history ?? [];
+  const image = controller.spec?.releaseImage;
+  const byImage = image ? entries.find((h) => h.image === image)?.version : undefined;
+  const latest = entries[0];
+  const version = byImage || (latest?.state === 'Completed' ? latest.version : undefined);
+  return version ? { hash, version } : undefined;
+}
+
+/** Rendered config name → the version it carries, for every config whose version can be known. */
+export function configVersions(history: ClusterHistory, cv: ClusterVersion): Map<string, ConfigVersion> {
+  const out = new Map<string, ConfigVersion>();
+  const running = runningControllerRelease(history, cv);
+  for (const { object } of history.objects.machineConfigs) {
+    const a = object.metadata.annotations ?? {};
+    const annotated = a[MCO.releaseImageVersion];
+    if (annotated) {
+      out.set(object.metadata.name, { version: annotated, source: 'annotation' });
+      continue;
+    }
+    const renderedBy = a[MCO.generatedByControllerVersion];
+    if (running && renderedBy?.startsWith(running.hash)) {
+      out.set(object.metadata.name, { version: running.version, source: 'controller' });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
+
+const EXAMPLES = 'openshift__oc/pkg/cli/admin/upgrade/status/examples';
+const dir = mkdtempSync(join(tmpdir(), 'atlevel-status-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let stderr: string;
+beforeEach(() => {
+  stderr = '';
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+});
+afterEach(() => vi.restoreAllMocks());
+
+async function run(...args: string[]): Promise<{ code: number; out: string }> {
+  const out = join(dir, `out-${Math.random().toString(36).slice(2)}`);
+  const code = await main(['status', ...args, '--out', out]);
+  let text = '';
+  try {
+    text = readFileSync(out, 'utf8');
+  } catch {
+    // nothing written
+  }
+  return { code, out: text };
+}
+
+describeFixtures('atlevel status on oc examples', () => {
+  it('exits 1 when an Error insight exists, and writes the versioned JSON', async () => {
+    const { code, out } = await run(fixture(EXAMPLES, '4.14.1-degraded'), '-o', 'json');
+    expect(code).toBe(1);
+    const json = JSON.parse(out);
+    expect(json.schemaVersion).toBe(1);
+    expect(json.kind).toBe('AtlevelUpdateStatus');
+    expect(json.controlPlane).toMatchObject({
+      assessment: 'Stalled',
+      completionPercent: 97,
+      targetVersion: '4.14.1',
+    });
+    expect(json.controlPlane.operators).toMatchObject({ updated: 32, updating: 1, waiting: 0 });
+    expect(json.updating).toBe(true);
+    expect(
+      json.pools.map((p: { name: string; updated: number; total: number }) => [p.name, p.updated, p.total]),
+    ).toEqual([
+      ['master', 0, 3],
+      ['worker', 0, 3],
+    ]);
+  });
+
+  it('exits 0 for an update with warnings only, and for no update', async () => {
+    expect((await run(fixture(EXAMPLES, '4.14.1-paused-worker-pool'))).code).toBe(0);
+    const idle = await run(fixture(EXAMPLES, 'not-upgrading'), '--width', '80');
+    expect(idle.code).toBe(0);
+    expect(idle.out).toContain('The cluster is not updating.');
+  });
+
+  it('--now moves the moment assessed', async () => {
+    const { out } = await run(
+      fixture(EXAMPLES, '4.14.1-paused-worker-pool'),
+      '-o',
+      'json',
+      '--now',
+      '2024-02-07T17:31:09Z',
+    );
+    const json = JSON.parse(out);
+    expect(json.evaluatedAt).toBe('2024-02-07T17:31:09Z');
+    expect(json.evaluatedAtSource).toBe('flag');
+    expect(json.controlPlane.durationSeconds).toBe(3600);
+  });
+
+  it('--details=all lists every node and describes every insight', async () => {
+    const { out } = await run(
+      fixture(EXAMPLES, '4.14.1-paused-worker-pool'),
+      '--details',
+      'all',
+      '--width',
+      '200',
+    );
+    expect(out).toContain("Message: Outdated nodes in a paused pool 'worker' will not be updated");
+    expect(out).toContain('  Description: Pool is paused, which stops all changes to the nodes in the pool');
+  });
+});
+
+describe('atlevel status on bad input exits 2', () => {
+  it('a time that is not a time', async () => {
+    const { code } = await run(join(projectRoot, 'test/fixtures/status/not-accepted'), '--now', 'yesterday');
+    expect(code).toBe(2);
+    expect(stderr).toContain('--now "yesterday" is not a time');
+  });
+
+  it('an unknown --details or output format, or a silly width', async () => {
+    const path = join(projectRoot, 'test/fixtures/status/not-accepted');
+    expect((await run(path, '--details', 'everything')).code).toBe(2);
+    expect((await run(path, '-o', 'yaml')).code).toBe(2);
+    expect((await run(path, '--width', '12')).code).toBe(2);
+  });
+
+  it('a snapshot with no ClusterVersion names the path and the problem', async () => {
+    const nodesOnly = join(dir, 'nodes-only');
+    rmSync(nodesOnly, { recursive: true, force: true });
+    mkdirSync(nodesOnly);
+    writeFileSync(
+      join(nodesOnly, 'nodes.yaml'),
+      'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: n1\n',
+    );
+    const { code, out } = await run(nodesOnly);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(stderr).toMatch(/nodes-only: no ClusterVersion found/);
+  });
+
+  it('a path that does not exist', async () => {
+    expect((await run(join(dir, 'missing'))).code).toBe(2);
+    expect(stderr.split('\n').filter((l) => l !== '')).toHaveLength(1);
+  });
+});
