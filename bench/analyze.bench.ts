@@ -18,16 +18,21 @@ if (!existsSync(join(dir, 'build-log.txt'))) {
   writeLargeRun(dir);
   process.stdout.write(`generated ${dir} in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
 }
-if (!existsSync(join(root, 'dist/cli/main.js'))) execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
+if (!existsSync(join(root, 'dist/cli/main.js')))
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
 
 function files(d: string): string[] {
-  return readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(d, e.name)) : [join(d, e.name)]));
+  return readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(d, e.name)) : [join(d, e.name)],
+  );
 }
 const all = files(dir);
 const sizes = all.map((f) => statSync(f).size);
 const total = sizes.reduce((a, b) => a + b, 0);
 const largest = Math.max(...sizes);
-process.stdout.write(`input: ${all.length} files, ${(total / 1e6).toFixed(1)} MB, largest ${(largest / 1e6).toFixed(1)} MB\n`);
+process.stdout.write(
+  `input: ${all.length} files, ${(total / 1e6).toFixed(1)} MB, largest ${(largest / 1e6).toFixed(1)} MB\n`,
+);
 
 const floorScript = `
 const fs = require('node:fs');
@@ -45,7 +50,8 @@ function timed(args: string[]): Sample {
   const r = spawnSync('/usr/bin/time', ['-f', '%e %M', ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
   const last = r.stderr.trim().split('\n').at(-1) ?? '';
   const [secs, kb] = last.split(' ').map(Number);
-  if (secs === undefined || kb === undefined || Number.isNaN(secs)) throw new Error(`could not time ${args.join(' ')}: ${r.stderr}`);
+  if (secs === undefined || kb === undefined || Number.isNaN(secs))
+    throw new Error(`could not time ${args.join(' ')}: ${r.stderr}`);
   return { seconds: secs, maxRssMb: kb / 1024 };
 }
 
@@ -54,13 +60,29 @@ const floor: Sample[] = [];
 const analyze: Sample[] = [];
 for (let i = 0; i < 3; i++) {
   floor.push(timed([process.execPath, '-e', floorScript]));
-  analyze.push(timed([process.execPath, join(root, 'bin/atlevel.js'), 'analyze', dir, '-o', 'json', '--out', '/dev/null', '--exit-zero']));
+  analyze.push(
+    timed([
+      process.execPath,
+      join(root, 'bin/atlevel.js'),
+      'analyze',
+      dir,
+      '-o',
+      'json',
+      '--out',
+      '/dev/null',
+      '--exit-zero',
+    ]),
+  );
 }
 const f = median(floor.map((s) => s.seconds));
 const a = median(analyze.map((s) => s.seconds));
 const rss = Math.max(...analyze.map((s) => s.maxRssMb));
 const budget = (2 * largest) / 1e6 + 200;
-process.stdout.write(`floor (read + JSON.parse):   ${f.toFixed(2)} s, peak ${median(floor.map((s) => s.maxRssMb)).toFixed(0)} MB\n`);
+process.stdout.write(
+  `floor (read + JSON.parse):   ${f.toFixed(2)} s, peak ${median(floor.map((s) => s.maxRssMb)).toFixed(0)} MB\n`,
+);
 process.stdout.write(`atlevel analyze -o json:     ${a.toFixed(2)} s, peak ${rss.toFixed(0)} MB\n`);
 process.stdout.write(`ratio to floor: ${(a / f).toFixed(2)}x (goal <= 1.5x)\n`);
-process.stdout.write(`peak memory: ${rss.toFixed(0)} MB of a ${budget.toFixed(0)} MB budget (2x largest input + 200 MB)\n`);
+process.stdout.write(
+  `peak memory: ${rss.toFixed(0)} MB of a ${budget.toFixed(0)} MB budget (2x largest input + 200 MB)\n`,
+);

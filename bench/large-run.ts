@@ -14,7 +14,12 @@ export interface LargeRunSize {
   events: number;
 }
 
-export const DEFAULT_SIZE: LargeRunSize = { intervals: 100_000, renderedPerPool: 112, nodes: 250, events: 30_000 };
+export const DEFAULT_SIZE: LargeRunSize = {
+  intervals: 100_000,
+  renderedPerPool: 112,
+  nodes: 250,
+  events: 30_000,
+};
 
 const A = '4.10.0-0.nightly-2021-11-02-191632';
 const B = '4.10.0-0.nightly-2021-11-03-020416';
@@ -52,9 +57,19 @@ function renderedConfig(name: string, pool: string, created: number, pod: string
   const files = [];
   for (let i = 0; i < 90; i++) {
     const body = `# generated file ${i} for ${pool}\n${'key=value-'.repeat(40 + Math.floor(r() * 200))}\n`;
-    files.push({ path: `/etc/atlevel-bench/${pool}/file-${i}.conf`, mode: 420, overwrite: true, contents: { source: `data:,${encodeURIComponent(body)}` } });
+    files.push({
+      path: `/etc/atlevel-bench/${pool}/file-${i}.conf`,
+      mode: 420,
+      overwrite: true,
+      contents: { source: `data:,${encodeURIComponent(body)}` },
+    });
   }
-  files.push({ path: '/etc/crio/crio.conf.d/00-default', mode: 420, overwrite: true, contents: { source: `data:,${encodeURIComponent(`[crio.image]\npause_image = "${pod}"\n`)}` } });
+  files.push({
+    path: '/etc/crio/crio.conf.d/00-default',
+    mode: 420,
+    overwrite: true,
+    contents: { source: `data:,${encodeURIComponent(`[crio.image]\npause_image = "${pod}"\n`)}` },
+  });
   const kubelet = `[Unit]\nDescription=Kubernetes Kubelet\n[Service]\nExecStart=/usr/bin/hyperkube kubelet \\\n      --config=/etc/kubernetes/kubelet.conf \\\n      --pod-infra-container-image=${pod} \\\n      --v=2\n`;
   return {
     apiVersion: 'machineconfiguration.openshift.io/v1',
@@ -62,14 +77,36 @@ function renderedConfig(name: string, pool: string, created: number, pod: string
     metadata: {
       name,
       creationTimestamp: iso(created),
-      annotations: { 'machineconfiguration.openshift.io/generated-by-controller-version': 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678' },
-      ownerReferences: [{ apiVersion: 'machineconfiguration.openshift.io/v1', kind: 'MachineConfigPool', name: pool, uid: `uid-${pool}`, controller: true, blockOwnerDeletion: true }],
+      annotations: {
+        'machineconfiguration.openshift.io/generated-by-controller-version':
+          'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+      },
+      ownerReferences: [
+        {
+          apiVersion: 'machineconfiguration.openshift.io/v1',
+          kind: 'MachineConfigPool',
+          name: pool,
+          uid: `uid-${pool}`,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
       resourceVersion: String(1000 + Math.floor(r() * 1e6)),
       uid: hex(r, 32),
     },
     spec: {
-      osImageURL: 'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:1111111111111111111111111111111111111111111111111111111111111111',
-      config: { ignition: { version: '3.2.0' }, storage: { files }, systemd: { units: [{ name: 'kubelet.service', enabled: true, contents: kubelet }, { name: 'crio.service', enabled: true, contents: '[Service]\nExecStart=/usr/bin/crio\n' }] } },
+      osImageURL:
+        'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:1111111111111111111111111111111111111111111111111111111111111111',
+      config: {
+        ignition: { version: '3.2.0' },
+        storage: { files },
+        systemd: {
+          units: [
+            { name: 'kubelet.service', enabled: true, contents: kubelet },
+            { name: 'crio.service', enabled: true, contents: '[Service]\nExecStart=/usr/bin/crio\n' },
+          ],
+        },
+      },
       kernelArguments: [],
       extensions: [],
       fips: false,
@@ -78,7 +115,8 @@ function renderedConfig(name: string, pool: string, created: number, pod: string
   };
 }
 
-const list = (items: unknown[]) => JSON.stringify({ apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion: '' } }, null, 4);
+const list = (items: unknown[]) =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion: '' } }, null, 4);
 
 export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): void {
   const r = rng(42);
@@ -86,8 +124,10 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
   const junit = join(dir, 'artifacts/e2e-aws-upgrade/openshift-e2e-test/artifacts/junit');
   mkdirSync(ge, { recursive: true });
   mkdirSync(junit, { recursive: true });
-  const podA = 'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:ef6684475a8fc4eb898dc5170dbf883dad2c2883b924cb3d86a4f3b2cb746639';
-  const podB = 'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:0adaefcf3675fa153e7d3917c7a24563e9da81922cac6c3eed3edd4b57bf98bb';
+  const podA =
+    'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:ef6684475a8fc4eb898dc5170dbf883dad2c2883b924cb3d86a4f3b2cb746639';
+  const podB =
+    'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:0adaefcf3675fa153e7d3917c7a24563e9da81922cac6c3eed3edd4b57bf98bb';
 
   // Rendered configs: a long history of earlier configs per pool, then the race pair.
   const mcs = [];
@@ -98,14 +138,20 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
     }
     mcs.push(renderedConfig(`rendered-${pool}-${hex(r, 32)}`, pool, RENDER, podB, r));
   }
-  const lastMaster = mcs.filter((m) => m.metadata.name.startsWith('rendered-master-')).at(-1)?.metadata.name ?? '';
-  const lastWorker = mcs.filter((m) => m.metadata.name.startsWith('rendered-worker-')).at(-1)?.metadata.name ?? '';
+  const lastMaster =
+    mcs.filter((m) => m.metadata.name.startsWith('rendered-master-')).at(-1)?.metadata.name ?? '';
+  const lastWorker =
+    mcs.filter((m) => m.metadata.name.startsWith('rendered-worker-')).at(-1)?.metadata.name ?? '';
   writeFileSync(join(ge, 'machineconfigs.json'), list(mcs));
 
   const poolObj = (name: string, cfg: string, finished: number, count: number) => ({
     apiVersion: 'machineconfiguration.openshift.io/v1',
     kind: 'MachineConfigPool',
-    metadata: { name, labels: name === 'master' ? { 'operator.machineconfiguration.openshift.io/required-for-upgrade': '' } : {} },
+    metadata: {
+      name,
+      labels:
+        name === 'master' ? { 'operator.machineconfiguration.openshift.io/required-for-upgrade': '' } : {},
+    },
     spec: { configuration: { name: cfg }, paused: false },
     status: {
       configuration: { name: cfg },
@@ -115,15 +161,30 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
       unavailableMachineCount: 0,
       degradedMachineCount: 0,
       conditions: [
-        { type: 'Updated', status: 'True', lastTransitionTime: iso(finished), reason: '', message: `All nodes are updated with ${cfg}` },
+        {
+          type: 'Updated',
+          status: 'True',
+          lastTransitionTime: iso(finished),
+          reason: '',
+          message: `All nodes are updated with ${cfg}`,
+        },
         { type: 'Updating', status: 'False', lastTransitionTime: iso(finished), reason: '', message: '' },
-        { type: 'Degraded', status: 'False', lastTransitionTime: iso(START - 86_400_000), reason: '', message: '' },
+        {
+          type: 'Degraded',
+          status: 'False',
+          lastTransitionTime: iso(START - 86_400_000),
+          reason: '',
+          message: '',
+        },
       ],
     },
   });
   writeFileSync(
     join(ge, 'machineconfigpools.json'),
-    list([poolObj('master', lastMaster, Date.parse('2021-11-03T03:35:52Z'), 3), poolObj('worker', lastWorker, Date.parse('2021-11-03T04:30:00Z'), size.nodes - 3)]),
+    list([
+      poolObj('master', lastMaster, Date.parse('2021-11-03T03:35:52Z'), 3),
+      poolObj('worker', lastWorker, Date.parse('2021-11-03T04:30:00Z'), size.nodes - 3),
+    ]),
   );
 
   const nodes = [];
@@ -135,7 +196,11 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
       kind: 'Node',
       metadata: {
         name: `ip-10-0-${Math.floor(i / 250)}-${i % 250}.us-east-2.compute.internal`,
-        labels: { [`node-role.kubernetes.io/${master ? 'master' : 'worker'}`]: '', 'kubernetes.io/os': 'linux', 'topology.kubernetes.io/zone': `us-east-2${'abc'[i % 3]}` },
+        labels: {
+          [`node-role.kubernetes.io/${master ? 'master' : 'worker'}`]: '',
+          'kubernetes.io/os': 'linux',
+          'topology.kubernetes.io/zone': `us-east-2${'abc'[i % 3]}`,
+        },
         annotations: {
           'machineconfiguration.openshift.io/currentConfig': cfg,
           'machineconfiguration.openshift.io/desiredConfig': cfg,
@@ -146,8 +211,20 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
       spec: {},
       status: {
         conditions: [
-          { type: 'MemoryPressure', status: 'False', lastTransitionTime: iso(START), reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' },
-          { type: 'Ready', status: 'True', lastTransitionTime: iso(RENDER + 60_000 * (i + 1)), reason: 'KubeletReady', message: 'kubelet is posting ready status' },
+          {
+            type: 'MemoryPressure',
+            status: 'False',
+            lastTransitionTime: iso(START),
+            reason: 'KubeletHasSufficientMemory',
+            message: 'kubelet has sufficient memory available',
+          },
+          {
+            type: 'Ready',
+            status: 'True',
+            lastTransitionTime: iso(RENDER + 60_000 * (i + 1)),
+            reason: 'KubeletReady',
+            message: 'kubelet is posting ready status',
+          },
         ],
         nodeInfo: { kubeletVersion: 'v1.22.1+b9be6e9', osImage: 'Red Hat Enterprise Linux CoreOS 410.84' },
       },
@@ -164,9 +241,27 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
       metadata: { name },
       status: {
         conditions: [
-          { type: 'Available', status: 'True', lastTransitionTime: iso(START - 3_600_000), reason: 'AsExpected', message: 'ok' },
-          { type: 'Progressing', status: 'False', lastTransitionTime: iso(LEVEL + 1000), reason: 'AsExpected', message: `Cluster version is ${B}` },
-          { type: 'Degraded', status: 'False', lastTransitionTime: iso(START - 3_600_000), reason: 'AsExpected', message: '' },
+          {
+            type: 'Available',
+            status: 'True',
+            lastTransitionTime: iso(START - 3_600_000),
+            reason: 'AsExpected',
+            message: 'ok',
+          },
+          {
+            type: 'Progressing',
+            status: 'False',
+            lastTransitionTime: iso(LEVEL + 1000),
+            reason: 'AsExpected',
+            message: `Cluster version is ${B}`,
+          },
+          {
+            type: 'Degraded',
+            status: 'False',
+            lastTransitionTime: iso(START - 3_600_000),
+            reason: 'AsExpected',
+            message: '',
+          },
         ],
         versions: [{ name: 'operator', version: B }],
       },
@@ -184,12 +279,36 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
         status: {
           desired: { version: B, image: `registry/release:${B}` },
           history: [
-            { state: 'Completed', startedTime: iso(START), completionTime: iso(DONE), version: B, image: `registry/release:${B}`, verified: false },
-            { state: 'Completed', startedTime: iso(START - 7_200_000), completionTime: iso(START - 3_600_000), version: A, image: `registry/release:${A}`, verified: false },
+            {
+              state: 'Completed',
+              startedTime: iso(START),
+              completionTime: iso(DONE),
+              version: B,
+              image: `registry/release:${B}`,
+              verified: false,
+            },
+            {
+              state: 'Completed',
+              startedTime: iso(START - 7_200_000),
+              completionTime: iso(START - 3_600_000),
+              version: A,
+              image: `registry/release:${A}`,
+              verified: false,
+            },
           ],
           conditions: [
-            { type: 'Available', status: 'True', lastTransitionTime: iso(START - 3_600_000), message: `Done applying ${B}` },
-            { type: 'Progressing', status: 'False', lastTransitionTime: iso(DONE), message: `Cluster version is ${B}` },
+            {
+              type: 'Available',
+              status: 'True',
+              lastTransitionTime: iso(START - 3_600_000),
+              message: `Done applying ${B}`,
+            },
+            {
+              type: 'Progressing',
+              status: 'False',
+              lastTransitionTime: iso(DONE),
+              message: `Cluster version is ${B}`,
+            },
           ],
         },
       },
@@ -203,7 +322,12 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
     events.push({
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: `${node}.${hex(r, 16)}`, namespace: 'openshift-machine-config-operator', creationTimestamp: iso(at), resourceVersion: String(i) },
+      metadata: {
+        name: `${node}.${hex(r, 16)}`,
+        namespace: 'openshift-machine-config-operator',
+        creationTimestamp: iso(at),
+        resourceVersion: String(i),
+      },
       involvedObject: { kind: 'Node', name: node },
       reason: ['Drain', 'Reboot', 'OSUpdateStarted', 'NodeReady'][i % 4],
       message: `synthetic event ${i} for ${node} ${'x'.repeat(Math.floor(r() * 400))}`,
@@ -217,7 +341,10 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
   writeFileSync(join(ge, 'events.json'), list(events));
 
   // Monitor intervals: the same stream as build-log text and as e2e-intervals JSON (current schema).
-  const lines: string[] = ['2021/11/03 02:49:59 ci-operator version v20211102', 'Running multi-stage test e2e-aws-upgrade'];
+  const lines: string[] = [
+    '2021/11/03 02:49:59 ci-operator version v20211102',
+    'Running multi-stage test e2e-aws-upgrade',
+  ];
   const items = [];
   for (let i = 0; i < size.intervals; i++) {
     const at = START + Math.floor((i / size.intervals) * 6_000_000);
@@ -231,7 +358,12 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
       source: 'ClusterOperatorMonitor',
       display: true,
       locator: { type: 'ClusterOperator', keys: { clusteroperator: co } },
-      message: { reason: 'Reconciling', cause: '', humanMessage: `synthetic ${i}`, annotations: { condition: 'Progressing', status, reason: 'Reconciling' } },
+      message: {
+        reason: 'Reconciling',
+        cause: '',
+        humanMessage: `synthetic ${i}`,
+        annotations: { condition: 'Progressing', status, reason: 'Reconciling' },
+      },
       from: iso(at),
       to: iso(at + 1000),
     });

@@ -13,6 +13,12 @@ export interface HistoryParts {
   releases: { from?: ReleasePayload; to?: ReleasePayload };
   inputs: InputFile[];
   notes: string[];
+  /**
+   * Prometheus alerts captured with a snapshot (oc examples `CASE-alerts.json`, must-gather
+   * `monitoring/alerts.json`, `oc adm inspect-alerts` output), flattened to the alert objects
+   * (`{labels, annotations, state, activeAt, ...}`); src/status/alerts.ts interprets them.
+   */
+  alerts?: unknown[];
 }
 
 export interface LoadOptions {

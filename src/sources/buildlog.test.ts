@@ -1,0 +1,194 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BuildLogReader, parseBuildLogLine } from './buildlog.js';
+import { resolveYears, runStartFromName } from './year.js';
+
+const ref = { file: 'build-log.txt', line: 1 };
+const T = (iso: string) => Date.parse(iso);
+
+function read(text: string, chunkSize = 7): BuildLogReader {
+  const reader = new BuildLogReader('build-log.txt');
+  const bytes = Buffer.from(text);
+  for (let i = 0; i < bytes.length; i += chunkSize) reader.write(bytes.subarray(i, i + chunkSize));
+  reader.end();
+  return reader;
+}
+
+describe('parseBuildLogLine', () => {
+  it('reads an instant monitor line', () => {
+    const e = parseBuildLogLine(
+      'Nov 03 03:23:09.856 I clusteroperator/machine-config versions: operator A -> B',
+      ref,
+    );
+    expect(e?.stamp).toEqual({ month: 10, day: 3, msOfDay: ((3 * 60 + 23) * 60 + 9) * 1000 + 856 });
+    expect(e?.durationMs).toBe(0);
+    const i = e?.interval;
+    if (!i) throw new Error('expected an interval');
+    expect(i.level).toBe('Info');
+    expect(i.locator).toEqual({ type: 'ClusterOperator', keys: { clusteroperator: 'machine-config' } });
+    expect(i.message.annotations).toEqual({ versions: 'operator A -> B' });
+    expect(i.source).toBe('build-log');
+  });
+
+  it('reads interval lines with second and millisecond durations', () => {
+    const s = parseBuildLogLine(
+      'Nov 03 03:23:03.719 - 6s    W clusteroperator/machine-config condition/Progressing status/True reason/Working towards B',
+      ref,
+    );
+    expect(s?.interval && s.durationMs).toBe(6000);
+    const ms = parseBuildLogLine('  Nov 03 03:30:02.500 - 450ms I ns/x pod/y reason/Killing Stopping', ref);
+    expect(ms?.interval && ms.durationMs).toBe(450);
+  });
+
+  it('reads the test lines, with a space-padded day', () => {
+    // Times are filled in later (year.ts); a parsed line carries 0.
+    const at = 0;
+    const make = (line: string) => parseBuildLogLine(line, ref)?.test;
+    expect(make('Nov  3 03:28:35.858: INFO: Completed upgrade to registry/release@sha256:51f2')).toEqual({
+      kind: 'upgrade-completed',
+      at,
+      target: 'registry/release@sha256:51f2',
+      ref,
+    });
+    expect(
+      make(
+        'Nov  3 03:28:36.063: INFO: Pool master is still reporting (Updated: false, Updating: true, Degraded: false)',
+      ),
+    ).toEqual({
+      kind: 'pool-status',
+      at,
+      pool: 'master',
+      updated: false,
+      updating: true,
+      degraded: false,
+      paused: false,
+      ref,
+    });
+    expect(
+      make(
+        'Nov  3 03:28:36.063: INFO: Pool infra is paused, treating as up-to-date (Updated: true, Updating: false, Degraded: false)',
+      ),
+    ).toMatchObject({
+      kind: 'pool-status',
+      pool: 'infra',
+      updated: true,
+      paused: true,
+    });
+    expect(
+      make(
+        'Nov  3 02:50:00.101: INFO: Starting upgrade to version=4.10.0-b image=reg/release@sha256:1 attempt=abc',
+      ),
+    ).toMatchObject({
+      kind: 'upgrade-started',
+      target: '4.10.0-b',
+    });
+    expect(
+      make('Nov  3 02:50:00.101: INFO: Starting upgrade to version= image=reg/release@sha256:1'),
+    ).toMatchObject({
+      kind: 'upgrade-started',
+      target: 'reg/release@sha256:1',
+    });
+    expect(
+      make('Nov  3 03:10:11.404: INFO: cluster upgrade is Progressing: Working towards B: 666 of 745 done'),
+    ).toMatchObject({
+      kind: 'cluster-upgrade-condition',
+      condition: 'Progressing',
+      message: 'Working towards B: 666 of 745 done',
+    });
+    expect(
+      make('Nov  3 03:28:36.063: INFO: Invariant violation detected: the "master" pool should be updated'),
+    ).toMatchObject({
+      kind: 'invariant-violation',
+      text: 'the "master" pool should be updated',
+    });
+    expect(make('Nov  3 03:28:35.931: INFO: Waiting on pools to be upgraded')).toMatchObject({
+      kind: 'waiting-on-pools',
+    });
+    expect(make('Nov  3 03:36:36.324: INFO: All pools completed upgrade')).toMatchObject({
+      kind: 'pools-completed',
+    });
+    expect(make('Nov  3 03:36:36.324: INFO: something else')).toBeUndefined();
+  });
+
+  it('ignores other lines', () => {
+    for (const line of [
+      'INFO[2021-11-03T02:15:30Z] Running step',
+      'Nov 03 03:23:09.856 X clusteroperator/x bad level',
+      'Nov 33 03:23:09.856 I clusteroperator/x bad day',
+      'Nov 03 25:23:09.856 I clusteroperator/x bad hour',
+      'Timeline:',
+      '',
+    ]) {
+      expect(parseBuildLogLine(line, ref)).toBeUndefined();
+    }
+  });
+});
+
+describe('BuildLogReader', () => {
+  it('splits lines across chunks, counts lines and drops repeated lines', () => {
+    const text =
+      'noise\r\nNov 03 03:23:09.856 I clusteroperator/a versions: operator A -> B\r\n' +
+      'Nov 03 03:23:09.856 I clusteroperator/a versions: operator A -> B\n' +
+      'Nov  3 03:28:35.931: INFO: Waiting on pools to be upgraded';
+    const reader = read(text, 5);
+    expect(reader.lines).toBe(4);
+    expect(reader.duplicates).toBe(1);
+    expect(reader.entries.map((e) => (e.interval ? 'interval' : 'test'))).toEqual(['interval', 'test']);
+    expect(reader.entries[0]?.interval?.ref).toEqual({ file: 'build-log.txt', line: 2 });
+  });
+
+  it('skips an over-long line without keeping it', () => {
+    const long = `Nov 03 03:23:09.856 I node/x ${'y'.repeat(2 * 1024 * 1024)}`;
+    const reader = read(`${long}\nNov 03 03:23:10.000 I node/z reason/Ok fine\n`, 64 * 1024);
+    expect(reader.entries).toHaveLength(1);
+    expect(reader.lines).toBe(2);
+  });
+
+  it('gives the same entries whatever the chunking', () => {
+    const text =
+      'Nov 03 03:23:09.856 I clusteroperator/a versions: operator A -> B\nxx\n' +
+      'Nov  3 03:28:36.063: INFO: Pool master is still reporting (Updated: false, Updating: true, Degraded: false)\n';
+    const reference = read(text, 1 << 20).entries.length;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 64 }), (size) => read(text, size).entries.length === reference),
+    );
+  });
+});
+
+describe('year resolution', () => {
+  it('takes the run start from an e2e file name', () => {
+    expect(runStartFromName('e2e-events_20211103-021533.json')).toBe(T('2021-11-03T02:15:33Z'));
+    expect(runStartFromName('e2e-timelines_spyglass_20211103-021533.json.gz')).toBe(
+      T('2021-11-03T02:15:33Z'),
+    );
+    expect(runStartFromName('e2e-events_20211399-021533.json')).toBeUndefined();
+    expect(runStartFromName('events.json')).toBeUndefined();
+  });
+
+  it('counts forward across New Year', () => {
+    const reader = read(
+      'Dec 31 23:59:58.000 I node/a reason/A one\nJan 01 00:00:01.000 I node/a reason/B two\nJan 01 00:00:02.000 I node/a reason/C three\n',
+    );
+    const resolved = resolveYears(reader.entries, { at: T('2021-12-31T23:00:00Z'), from: 'test' }, 0);
+    expect(resolved.year).toBe(2021);
+    expect(resolved.intervals.map((i) => i.from)).toEqual([
+      T('2021-12-31T23:59:58Z'),
+      T('2022-01-01T00:00:01Z'),
+      T('2022-01-01T00:00:02Z'),
+    ]);
+  });
+
+  it('picks the year nearest the hint, even across a year boundary', () => {
+    const reader = read('Dec 31 23:59:58.000 I node/a reason/A one\n');
+    // The hint (the gather, just after midnight) is in the next year.
+    const resolved = resolveYears(reader.entries, { at: T('2022-01-01T01:00:00Z'), from: 'objects' }, 0);
+    expect(resolved.intervals[0]?.from).toBe(T('2021-12-31T23:59:58Z'));
+  });
+
+  it('falls back to the current year and says so', () => {
+    const reader = read('Mar 03 10:00:00.000 I node/a reason/A one\n');
+    const resolved = resolveYears(reader.entries, undefined, T('2030-03-10T00:00:00Z'));
+    expect(resolved.year).toBe(2030);
+    expect(resolved.basis).toMatch(/current year/);
+  });
+});

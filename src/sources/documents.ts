@@ -1,0 +1,258 @@
+/**
+ * Text → documents. JSON files are parsed with JSON.parse (duplicate keys: the last one wins, which
+ * is what origin's interval files need); YAML files may hold several documents. Errors name the
+ * position (JSON) or line (YAML) and never echo raw input bytes to the terminal.
+ */
+import yaml from 'js-yaml';
+import { InputError, printable } from '../model/errors.js';
+
+export interface Document {
+  readonly value: unknown;
+  /** 1-based line of the document start, when known. */
+  readonly line?: number;
+}
+
+/** Parse JSON; on failure, throw InputError with the position of the first syntax error. */
+export function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    if (err instanceof RangeError) throw new InputError(file, 'invalid JSON: nesting too deep');
+    throw new InputError(file, `invalid JSON: ${describeJsonError(text, err)}`);
+  }
+}
+
+function describeJsonError(text: string, err: unknown): string {
+  const raw = err instanceof Error ? err.message : String(err);
+  const position = findJsonErrorPosition(text);
+  if (/Unexpected end of JSON input/.test(raw) || position === text.length) {
+    return `Unexpected end of JSON input at position ${text.length}`;
+  }
+  // V8 quotes the input in some messages; keep only its description of the problem.
+  const what = raw.replace(/,\s*".*"\s*is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
+  const where = position === undefined ? '' : ` at position ${position} (${lineColumn(text, position)})`;
+  return `${printable(what, 120)}${where}`;
+}
+
+function lineColumn(text: string, position: number): string {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < position; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return `line ${line} column ${position - lineStart + 1}`;
+}
+
+/**
+ * Offset of the first JSON syntax error, found by a small iterative scanner (only run once
+ * JSON.parse has failed, so its speed does not matter much). Undefined when the scanner finds none.
+ */
+export function findJsonErrorPosition(text: string): number | undefined {
+  let i = 0;
+  const n = text.length;
+  // Stack of containers: '{' or '['; `expect` is what the grammar wants next.
+  const stack: string[] = [];
+  type Expect = 'value' | 'key' | 'colon' | 'commaOrEnd' | 'valueOrEnd' | 'keyOrEnd' | 'eof';
+  let expect: Expect = 'value';
+  const ws = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+  const afterValue = (): Expect => (stack.length === 0 ? 'eof' : 'commaOrEnd');
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (ws(c)) {
+      i++;
+      continue;
+    }
+    const ch = text[i];
+    switch (expect) {
+      case 'eof':
+        return i;
+      case 'colon':
+        if (ch !== ':') return i;
+        i++;
+        expect = 'value';
+        continue;
+      case 'commaOrEnd': {
+        const top = stack[stack.length - 1];
+        if (ch === ',') {
+          i++;
+          expect = top === '{' ? 'key' : 'value';
+          continue;
+        }
+        if ((ch === '}' && top === '{') || (ch === ']' && top === '[')) {
+          stack.pop();
+          i++;
+          expect = afterValue();
+          continue;
+        }
+        return i;
+      }
+      case 'key':
+      case 'keyOrEnd':
+        if (ch === '}' && expect === 'keyOrEnd') {
+          stack.pop();
+          i++;
+          expect = afterValue();
+          continue;
+        }
+        if (ch !== '"') return i;
+        {
+          const end = scanString(text, i);
+          if (end < 0) return -end - 1;
+          i = end;
+        }
+        expect = 'colon';
+        continue;
+      default: {
+        // value or valueOrEnd
+        if (ch === ']' && expect === 'valueOrEnd') {
+          stack.pop();
+          i++;
+          expect = afterValue();
+          continue;
+        }
+        if (ch === '{') {
+          stack.push('{');
+          i++;
+          expect = 'keyOrEnd';
+          continue;
+        }
+        if (ch === '[') {
+          stack.push('[');
+          i++;
+          expect = 'valueOrEnd';
+          continue;
+        }
+        if (ch === '"') {
+          const end = scanString(text, i);
+          if (end < 0) return -end - 1;
+          i = end;
+          expect = afterValue();
+          continue;
+        }
+        const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(
+          text.slice(i, i + 400),
+        );
+        if (!literal) return i;
+        i += literal[0].length;
+        expect = afterValue();
+      }
+    }
+  }
+  return expect === 'eof' ? undefined : n;
+}
+
+/** End offset (exclusive) of the string starting at `start`, or -(errorOffset+1). */
+function scanString(text: string, start: number): number {
+  let i = start + 1;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return i + 1;
+    if (c < 0x20) return -(i + 1);
+    if (c === 0x5c) {
+      const next = text[i + 1];
+      if (next === 'u') {
+        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return -(i + 1);
+        i += 6;
+        continue;
+      }
+      if (next === undefined || !'"\\/bfnrt'.includes(next)) return -(i + 1);
+      i += 2;
+      continue;
+    }
+    i++;
+  }
+  return -(text.length + 1);
+}
+
+/**
+ * Parse YAML (which includes JSON) into its documents, each with the line it starts on. js-yaml's
+ * CORE_SCHEMA keeps `on`/`yes` and timestamps as strings, as Kubernetes does.
+ */
+export function parseYamlDocuments(text: string, file: string): Document[] {
+  let values: unknown[];
+  try {
+    values = yaml.loadAll(text, undefined, { schema: yaml.CORE_SCHEMA, json: true });
+  } catch (err) {
+    if (err instanceof yaml.YAMLException) {
+      const mark = err.mark ? ` at line ${err.mark.line + 1} column ${err.mark.column + 1}` : '';
+      throw new InputError(file, `invalid YAML: ${printable(err.reason || 'syntax error', 120)}${mark}`);
+    }
+    if (err instanceof RangeError) throw new InputError(file, 'invalid YAML: nesting too deep');
+    throw new InputError(
+      file,
+      `invalid YAML: ${printable(err instanceof Error ? err.message : String(err), 120)}`,
+    );
+  }
+  // Aliases can make a small text expand into a huge tree; every later walk would pay for it.
+  if (text.includes('*')) for (const v of values) assertTreeSize(v, text.length + 1000, file);
+  const starts = documentStartLines(text, values.length);
+  return values
+    .map((value, index) => {
+      const line = starts?.[index];
+      return line === undefined ? { value } : { value, line };
+    })
+    .filter((d) => d.value !== null && d.value !== undefined);
+}
+
+/** Lines of the `---` markers, matched to documents when their count allows it. */
+function documentStartLines(text: string, count: number): number[] | undefined {
+  const markers: number[] = [];
+  let line = 1;
+  let pos = 0;
+  let firstContentLine: number | undefined;
+  while (pos <= text.length) {
+    const nl = text.indexOf('\n', pos);
+    const end = nl === -1 ? text.length : nl;
+    const row = text.slice(pos, Math.min(end, pos + 4));
+    if (/^---(?:\s|$)/.test(row)) markers.push(line);
+    else if (
+      firstContentLine === undefined &&
+      !/^\s*(?:#.*)?$/.test(text.slice(pos, end)) &&
+      !row.startsWith('%')
+    )
+      firstContentLine = line;
+    if (nl === -1) break;
+    pos = nl + 1;
+    line++;
+  }
+  if (markers.length === count) return markers;
+  // The first document may have no marker.
+  if (
+    firstContentLine !== undefined &&
+    markers.length === count - 1 &&
+    (markers[0] ?? Infinity) > firstContentLine
+  )
+    return [firstContentLine, ...markers];
+  if (count === 1 && markers.length === 0 && firstContentLine !== undefined) return [firstContentLine];
+  return undefined;
+}
+
+/** Count nodes (with repetition through aliases) and refuse trees larger than `budget`. */
+export function assertTreeSize(value: unknown, budget: number, file: string): void {
+  const stack: unknown[] = [value];
+  let seen = 0;
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (++seen > budget) throw new InputError(file, 'YAML aliases expand into a tree too large to read');
+    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) stack.push(x);
+  }
+}
+
+/** JSON for `.json` names and text that starts like JSON; YAML documents otherwise. */
+export function parseDocuments(text: string, file: string, jsonByName: boolean): Document[] {
+  const trimmed = text.trimStart();
+  if (jsonByName) {
+    if (trimmed === '') throw new InputError(file, 'empty file');
+    return [{ value: parseJson(text, file) }];
+  }
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return [{ value: JSON.parse(text) }];
+    } catch {
+      // YAML flow syntax is not always JSON; fall through.
+    }
+  }
+  return parseYamlDocuments(text, file);
+}

@@ -1,0 +1,104 @@
+/**
+ * Listing the regular files below a folder: symlinks are followed, a symlink loop is an error,
+ * special files (FIFOs, sockets, devices) are never opened, unreadable folders are an error.
+ */
+import type { Dirent, Stats } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InputError } from '../model/errors.js';
+
+export interface ListedFile {
+  /** Relative to the folder, `/`-separated. */
+  readonly rel: string;
+  readonly abs: string;
+  readonly size: number;
+}
+
+export interface Listing {
+  readonly files: ListedFile[];
+  /** Dangling symlinks and special files: skipped, reported in a note. */
+  readonly skipped: string[];
+}
+
+const MAX_DEPTH = 64;
+const MAX_FILES = 2_000_000;
+
+export function fsProblem(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ELOOP':
+      return 'symlink loop (too many levels of symbolic links)';
+    case 'ENOTDIR':
+      return 'not a directory';
+    case 'EISDIR':
+      return 'is a directory';
+    default:
+      return `cannot read (${code ?? (err instanceof Error ? err.message : String(err))})`;
+  }
+}
+
+export async function listFolder(root: string): Promise<Listing> {
+  const files: ListedFile[] = [];
+  const skipped: string[] = [];
+  const rootReal = await realpath(root).catch((err: unknown) => {
+    throw new InputError(root, fsProblem(err));
+  });
+  // Real paths of the folders on the current descent path: meeting one again is a loop.
+  const walk = async (abs: string, rel: string, real: string, ancestors: Set<string>, depth: number) => {
+    if (depth > MAX_DEPTH) throw new InputError(abs, `folders nested deeper than ${MAX_DEPTH} levels`);
+    let entries: Dirent[];
+    try {
+      entries = await readdir(abs, { withFileTypes: true });
+    } catch (err) {
+      throw new InputError(abs, fsProblem(err));
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const childAbs = join(abs, entry.name);
+      const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      let info: Stats;
+      if (entry.isSymbolicLink()) {
+        try {
+          info = await stat(childAbs);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === 'ELOOP') throw new InputError(childAbs, fsProblem(err));
+          skipped.push(`${childRel} (dangling symlink)`);
+          continue;
+        }
+      } else if (entry.isDirectory() || entry.isFile()) {
+        info = await stat(childAbs).catch((err: unknown) => {
+          throw new InputError(childAbs, fsProblem(err));
+        });
+      } else {
+        skipped.push(`${childRel} (not a regular file)`);
+        continue;
+      }
+      if (info.isDirectory()) {
+        const childReal = entry.isSymbolicLink()
+          ? await realpath(childAbs).catch((err: unknown) => {
+              throw new InputError(childAbs, fsProblem(err));
+            })
+          : join(real, entry.name);
+        if (ancestors.has(childReal)) {
+          throw new InputError(childAbs, 'symlink loop: it points back to a folder above it');
+        }
+        ancestors.add(childReal);
+        await walk(childAbs, childRel, childReal, ancestors, depth + 1);
+        ancestors.delete(childReal);
+      } else if (info.isFile()) {
+        files.push({ rel: childRel, abs: childAbs, size: info.size });
+        if (files.length > MAX_FILES) throw new InputError(root, `more than ${MAX_FILES} files`);
+      } else {
+        skipped.push(`${childRel} (not a regular file)`);
+      }
+    }
+  };
+  await walk(root, '', rootReal, new Set([rootReal]), 0);
+  return { files, skipped };
+}

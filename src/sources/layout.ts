@@ -1,0 +1,179 @@
+/**
+ * Layout detection: given the files under one input (a folder or an archive), decide which reader
+ * reads each file and which files are ignored. Works on relative paths only, so a folder and a tar
+ * of that folder get the same plan.
+ *
+ * - CI run: gather-extra `List` files by name, `build-log.txt`, `e2e-{events,intervals,timelines}*.json`,
+ *   anywhere below the root (CI nests them under `artifacts/<target>/...`).
+ * - must-gather: below a folder holding `cluster-scoped-resources/` or `namespaces/`, the YAML files
+ *   of the resources atlevel reads (by resource name), and `monitoring/alerts.json`.
+ * - oc get files: any other `*.yaml`, `*.yml`, `*.json` (optionally `.gz`), read by content.
+ */
+import type { KnownKind } from '../model/objects.js';
+import { intervalSourceOf } from './intervals-json.js';
+
+export type ReaderSpec =
+  | { readonly reader: 'gather-extra'; readonly expect: KnownKind }
+  | { readonly reader: 'oc-example'; readonly expect: KnownKind }
+  | { readonly reader: 'must-gather' }
+  | { readonly reader: 'build-log' }
+  | { readonly reader: 'e2e-intervals'; readonly source: string }
+  | { readonly reader: 'alerts' }
+  /** Read by content: objects, intervals, release payloads, alerts. `strict`: a file that does not parse is an error. */
+  | { readonly reader: 'oc-get'; readonly strict: boolean };
+
+export interface PlannedFile {
+  readonly rel: string;
+  readonly spec: ReaderSpec;
+}
+
+export interface Plan {
+  /** Which layouts were recognised, for the notes. */
+  readonly layouts: readonly string[];
+  readonly files: readonly PlannedFile[];
+  readonly ignored: readonly string[];
+  /** Archives found inside a folder: not opened (they would duplicate what is beside them). */
+  readonly nestedArchives: readonly string[];
+}
+
+/** gather-extra's `oc get <resource> -o json` dumps (domain.md 7.4), and the kind each holds. */
+export const GATHER_EXTRA: Readonly<Record<string, KnownKind>> = {
+  'clusterversion.json': 'ClusterVersion',
+  'clusteroperators.json': 'ClusterOperator',
+  'machineconfigpools.json': 'MachineConfigPool',
+  'machineconfigs.json': 'MachineConfig',
+  'nodes.json': 'Node',
+  'events.json': 'Event',
+  'pods.json': 'Pod',
+  'poddisruptionbudgets.json': 'PodDisruptionBudget',
+  'controllerconfigs.json': 'ControllerConfig',
+};
+
+/** Resource names whose must-gather files are read (as a folder or a `<resource>.yaml` List). */
+const MUST_GATHER_RESOURCES = new Set([
+  'clusterversions',
+  'clusteroperators',
+  'machineconfigpools',
+  'machineconfigs',
+  'nodes',
+  'events',
+  'pods',
+  'poddisruptionbudgets',
+  'controllerconfigs',
+]);
+
+const BUILD_LOG = /^build-log\.txt(\.gz)?$/;
+const E2E_INTERVALS = /^e2e-(events|intervals|timelines).*\.json(\.gz)?$/;
+const ARCHIVE = /\.(tar|tar\.gz|tgz)$/i;
+const OBJECT_FILE = /\.(ya?ml|json)(\.gz)?$/i;
+
+export function baseName(rel: string): string {
+  const i = rel.lastIndexOf('/');
+  return i === -1 ? rel : rel.slice(i + 1);
+}
+
+function dirName(rel: string): string {
+  const i = rel.lastIndexOf('/');
+  return i === -1 ? '' : rel.slice(0, i);
+}
+
+export function isArchiveName(name: string): boolean {
+  return ARCHIVE.test(name);
+}
+
+/** The reader a file's name alone selects (CI names), or undefined. */
+export function readerByName(name: string): ReaderSpec | undefined {
+  const plain = name.endsWith('.gz') ? name.slice(0, -3) : name;
+  const kind = GATHER_EXTRA[plain];
+  if (kind) return { reader: 'gather-extra', expect: kind };
+  if (BUILD_LOG.test(name)) return { reader: 'build-log' };
+  if (E2E_INTERVALS.test(name)) return { reader: 'e2e-intervals', source: intervalSourceOf(name) };
+  return undefined;
+}
+
+/** The must-gather root a path is under (the folder holding cluster-scoped-resources/ or namespaces/). */
+function mustGatherRoot(rel: string): string | undefined {
+  const parts = rel.split('/');
+  for (let i = 0; i < parts.length - 1; i++) {
+    const p = parts[i];
+    if (p === 'cluster-scoped-resources' || (p === 'namespaces' && parts.length - i >= 4)) {
+      return parts.slice(0, i).join('/');
+    }
+  }
+  return undefined;
+}
+
+function mustGatherSpec(rel: string, root: string): ReaderSpec | undefined {
+  const inside = root === '' ? rel : rel.slice(root.length + 1);
+  if (inside === 'monitoring/alerts.json') return { reader: 'alerts' };
+  if (!/\.ya?ml$/i.test(inside)) return undefined;
+  const parts = inside.split('/');
+  const stem = (parts[parts.length - 1] ?? '').replace(/\.ya?ml$/i, '');
+  const dirs = parts.slice(0, -1);
+  if (MUST_GATHER_RESOURCES.has(stem) || dirs.some((d) => MUST_GATHER_RESOURCES.has(d))) {
+    return { reader: 'must-gather' };
+  }
+  return undefined;
+}
+
+/** Plan how to read the files of one folder or archive. `rels` are relative, `/`-separated. */
+export function planFiles(rels: readonly string[]): Plan {
+  const sorted = [...rels].sort();
+  const roots = new Set<string>();
+  for (const rel of sorted) {
+    const root = mustGatherRoot(rel);
+    if (root !== undefined) roots.add(root);
+  }
+  const ciDirs = new Set<string>();
+  for (const rel of sorted) {
+    const spec = readerByName(baseName(rel));
+    if (spec && spec.reader !== 'build-log') ciDirs.add(dirName(rel));
+  }
+
+  const files: PlannedFile[] = [];
+  const ignored: string[] = [];
+  const nestedArchives: string[] = [];
+  const layouts = new Set<string>();
+  for (const rel of sorted) {
+    const name = baseName(rel);
+    const byName = readerByName(name);
+    if (byName) {
+      files.push({ rel, spec: byName });
+      layouts.add('CI run');
+      continue;
+    }
+    const root = [...roots].find((r) => r === '' || rel.startsWith(`${r}/`));
+    if (root !== undefined) {
+      const spec = mustGatherSpec(rel, root);
+      if (spec) {
+        files.push({ rel, spec });
+        layouts.add('must-gather');
+      } else ignored.push(rel);
+      continue;
+    }
+    if (isArchiveName(name)) {
+      nestedArchives.push(rel);
+      continue;
+    }
+    // Beside gather-extra's dumps are dozens of other `oc get` dumps atlevel does not read.
+    if (OBJECT_FILE.test(name) && !ciDirs.has(dirName(rel))) {
+      files.push({ rel, spec: { reader: 'oc-get', strict: false } });
+      continue;
+    }
+    if (name === 'image-references') {
+      files.push({ rel, spec: { reader: 'oc-get', strict: false } });
+      continue;
+    }
+    ignored.push(rel);
+  }
+  // With no CI or must-gather file, the folder is a folder of `oc get` output: every file must parse.
+  const pureOcGet = layouts.size === 0;
+  const final = pureOcGet
+    ? files.map((f) =>
+        f.spec.reader === 'oc-get' ? { rel: f.rel, spec: { reader: 'oc-get', strict: true } as const } : f,
+      )
+    : files;
+  if (final.some((f) => f.spec.reader === 'oc-get'))
+    layouts.add(pureOcGet ? 'oc get files' : 'other YAML/JSON');
+  return { layouts: [...layouts], files: final, ignored, nestedArchives };
+}

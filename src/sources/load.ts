@@ -1,0 +1,433 @@
+/**
+ * loadHistoryParts: detect what each path is (folder, archive, single file, oc examples prefix),
+ * read every file that matters once, and put the results together in a stable order (so a folder
+ * and a tar of it give the same parts).
+ */
+import { createReadStream, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { InputError, printable } from '../model/errors.js';
+import type { InputFile, Interval, ObjectSnapshot, ReleasePayload, TestLogEntry } from '../model/history.js';
+import type { ClusterVersion, KnownKind } from '../model/objects.js';
+import { type Millis, parseTime } from '../model/time.js';
+import { loadReleasePayload } from '../release/load.js';
+import { parseReleasePayload } from '../release/parse.js';
+import { append } from './append.js';
+import { listArchive, readArchive } from './archive.js';
+import { DEFAULT_MAX_FILE_BYTES, formatBytes, MAX_PARSED_BYTES, readAllText } from './bytes.js';
+import { fsProblem, listFolder } from './folder.js';
+import { intervalIdentity } from './intervals-json.js';
+import { baseName, isArchiveName, type Plan, planFiles, type ReaderSpec, readerByName } from './layout.js';
+import { contribution, type FileResult, type ReadLimits, readInput } from './readers.js';
+import { assignReleases } from './releases.js';
+import { ObjectStore } from './store.js';
+import type { HistoryParts, LoadOptions } from './types.js';
+import { resolveYears, type YearHint } from './year.js';
+
+export const NO_INPUTS_HINT =
+  'expected gather-extra JSON Lists, build-log.txt, e2e-*.json intervals, a must-gather, oc get YAML/JSON, or a .tar(.gz) of these';
+
+/** oc's `examples/CASE-*.yaml` inputs (oc pkg/cli/admin/upgrade/status/examples/README.md). */
+const OC_EXAMPLE_SUFFIXES: readonly (readonly [string, KnownKind])[] = [
+  ['-cv.yaml', 'ClusterVersion'],
+  ['-co.yaml', 'ClusterOperator'],
+  ['-mcp.yaml', 'MachineConfigPool'],
+  ['-mc.yaml', 'MachineConfig'],
+  ['-node.yaml', 'Node'],
+];
+
+interface PathResult {
+  readonly results: FileResult[];
+  readonly notes: string[];
+}
+
+export async function loadHistoryParts(
+  paths: readonly string[],
+  opts: LoadOptions = {},
+): Promise<HistoryParts> {
+  if (paths.length === 0) throw new InputError('(no path)', 'no input given', NO_INPUTS_HINT);
+  const limits: ReadLimits = { maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES };
+  const results: FileResult[] = [];
+  const notes: string[] = [];
+  for (const path of paths) {
+    const one = await loadPath(path, limits);
+    append(results, one.results);
+    append(notes, one.notes);
+  }
+  const explicit: { from?: ReleasePayload; to?: ReleasePayload } = {};
+  const explicitInputs: InputFile[] = [];
+  for (const slot of ['from', 'to'] as const) {
+    const file = slot === 'from' ? opts.releaseFrom : opts.releaseTo;
+    if (file === undefined) continue;
+    const payload = await loadReleaseOption(file, limits);
+    explicit[slot] = payload;
+    explicitInputs.push({
+      path: file,
+      reader: 'release',
+      bytes: await stat(file).then(
+        (s) => s.size,
+        () => 0,
+      ),
+      contributed: `release ${printable(payload.version, 100)} (${payload.components.length} components), given as --release-${slot}`,
+    });
+  }
+  return assemble(results, notes, explicit, explicitInputs);
+}
+
+async function loadPath(path: string, limits: ReadLimits): Promise<PathResult> {
+  let info: Stats;
+  try {
+    info = await stat(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      const cv = await stat(`${path}-cv.yaml`).catch(() => undefined);
+      if (cv?.isFile()) return loadOcExample(path, limits);
+    }
+    throw new InputError(path, fsProblem(err));
+  }
+  if (info.isDirectory()) return loadFolder(path, limits);
+  if (!info.isFile()) throw new InputError(path, 'not a regular file or folder');
+  const name = baseName(path);
+  if (isArchiveName(name)) return loadArchive(path, limits);
+  const spec = readerForGivenFile(name);
+  if (!spec) throw new InputError(path, 'not an atlevel input', NO_INPUTS_HINT);
+  const result = await readOne(spec, path, name, info.size, path, limits);
+  requireSomething(path, [result]);
+  return { results: [result], notes: [] };
+}
+
+/** A file named on the command line: CI names by name, text logs as build logs, YAML/JSON by content. */
+function readerForGivenFile(name: string): ReaderSpec | undefined {
+  const byName = readerByName(name);
+  if (byName) return byName;
+  if (/\.(ya?ml|json)(\.gz)?$/i.test(name) || name === 'image-references')
+    return { reader: 'oc-get', strict: true };
+  if (/\.(txt|log)(\.gz)?$/i.test(name)) return { reader: 'build-log' };
+  return undefined;
+}
+
+async function readOne(
+  spec: ReaderSpec,
+  display: string,
+  name: string,
+  size: number,
+  abs: string,
+  limits: ReadLimits,
+): Promise<FileResult> {
+  const stream = createReadStream(abs);
+  const opened = new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', (err) => reject(new InputError(display, fsProblem(err))));
+  });
+  try {
+    await opened;
+    return await readInput(spec, display, name, size, stream, limits);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    if (code !== undefined) throw new InputError(display, fsProblem(err));
+    throw err;
+  } finally {
+    stream.destroy();
+  }
+}
+
+function joinDisplay(root: string, rel: string): string {
+  return `${root.replace(/\/+$/, '') || '/'}/${rel}`.replace(/^\/\//, '/');
+}
+
+async function loadFolder(path: string, limits: ReadLimits): Promise<PathResult> {
+  const listing = await listFolder(path);
+  const plan = planFiles(listing.files.map((f) => f.rel));
+  if (plan.files.length === 0) throw new InputError(path, 'no atlevel inputs found', NO_INPUTS_HINT);
+  const byRel = new Map(listing.files.map((f) => [f.rel, f]));
+  const results: FileResult[] = [];
+  for (const planned of plan.files) {
+    const f = byRel.get(planned.rel);
+    if (!f) continue;
+    results.push(
+      await readOne(planned.spec, joinDisplay(path, f.rel), baseName(f.rel), f.size, f.abs, limits),
+    );
+  }
+  const notes = planNotes(path, plan);
+  for (const s of listing.skipped.slice(0, 5)) notes.push(`${path}: skipped ${printable(s)}`);
+  if (listing.skipped.length > 5)
+    notes.push(`${path}: skipped ${listing.skipped.length - 5} more special files or dangling symlinks`);
+  requireSomething(path, results, plan);
+  return { results, notes };
+}
+
+async function loadArchive(path: string, limits: ReadLimits): Promise<PathResult> {
+  const { files, warnings } = await listArchive(path, path);
+  const plan = planFiles([...new Set(files.map((f) => f.rel))]);
+  if (plan.files.length === 0)
+    throw new InputError(path, 'no atlevel inputs found in the archive', NO_INPUTS_HINT);
+  const specs = new Map(plan.files.map((f) => [f.rel, f.spec]));
+  const byRel = new Map<string, FileResult>();
+  await readArchive(
+    path,
+    path,
+    (rel) => specs.has(rel),
+    async (rel, size, stream) => {
+      const spec = specs.get(rel);
+      if (!spec) return;
+      byRel.set(rel, await readInput(spec, `${path}!${rel}`, baseName(rel), size, stream, limits));
+    },
+    limits.maxFileBytes,
+  );
+  // Archive order is whatever the packer chose; use the plan's (sorted) order.
+  const results = plan.files.map((f) => byRel.get(f.rel)).filter((r): r is FileResult => r !== undefined);
+  const notes = planNotes(path, plan);
+  for (const w of warnings.slice(0, 3)) notes.push(`${path}: tar warning ${w}`);
+  requireSomething(path, results, plan);
+  return { results, notes };
+}
+
+async function loadOcExample(prefix: string, limits: ReadLimits): Promise<PathResult> {
+  const results: FileResult[] = [];
+  const missing: string[] = [];
+  const files: [string, ReaderSpec][] = [
+    ...OC_EXAMPLE_SUFFIXES.map(([suffix, kind]): [string, ReaderSpec] => [
+      suffix,
+      { reader: 'oc-example', expect: kind },
+    ]),
+    ['-alerts.json', { reader: 'alerts' }],
+  ];
+  for (const [suffix, spec] of files) {
+    const file = `${prefix}${suffix}`;
+    const info = await stat(file).catch(() => undefined);
+    if (!info) {
+      if (suffix !== '-alerts.json') missing.push(suffix);
+      continue;
+    }
+    if (!info.isFile()) throw new InputError(file, 'not a regular file');
+    results.push(await readOne(spec, file, baseName(file), info.size, file, limits));
+  }
+  const notes = [
+    `${prefix}: read as an oc examples case (${baseName(prefix)}-cv.yaml, -co.yaml, -mcp.yaml, -mc.yaml, -node.yaml)`,
+  ];
+  if (missing.length > 0)
+    notes.push(`${prefix}: no ${missing.map((s) => `${baseName(prefix)}${s}`).join(', ')}`);
+  return { results, notes };
+}
+
+/** The last two segments of a long relative path: enough to recognise it in a note. */
+function shortPath(rel: string): string {
+  if (rel.length <= 60) return printable(rel);
+  const parts = rel.split('/');
+  return printable(`…/${parts.slice(-2).join('/')}`, 80);
+}
+
+function planNotes(path: string, plan: Plan): string[] {
+  const notes: string[] = [];
+  if (plan.layouts.length > 0) notes.push(`${path}: read as ${plan.layouts.join(' + ')}`);
+  if (plan.ignored.length > 0) {
+    const examples = plan.ignored.slice(0, 3).map(shortPath);
+    notes.push(
+      `${path}: ignored ${plan.ignored.length} file${plan.ignored.length === 1 ? '' : 's'} atlevel does not read (e.g. ${examples.join(', ')})`,
+    );
+  }
+  for (const a of plan.nestedArchives.slice(0, 3)) {
+    notes.push(`${path}: archive ${printable(a, 120)} not opened; pass it as its own input to read it`);
+  }
+  return notes;
+}
+
+function isUseful(r: FileResult): boolean {
+  return r.objects.length > 0 || r.intervals.length > 0 || r.releases.length > 0 || r.alerts.length > 0;
+}
+
+/** A file read for what its name says counts even when empty (an empty events List is still events.json). */
+function hasContent(r: FileResult): boolean {
+  return (
+    (r.reader !== 'oc-get' && r.skippedBecause === undefined) ||
+    r.objects.length > 0 ||
+    r.intervals.length > 0 ||
+    r.pending.length > 0 ||
+    r.releases.length > 0 ||
+    r.alerts.length > 0 ||
+    r.lines !== undefined
+  );
+}
+
+/** A folder of YAML/JSON where nothing is of a kind atlevel reads is not an input. */
+function requireSomething(path: string, results: readonly FileResult[], plan?: Plan): void {
+  if (results.some(hasContent)) return;
+  const kinds = new Map<string, number>();
+  for (const r of results) for (const [k, n] of r.skippedKinds) kinds.set(k, (kinds.get(k) ?? 0) + n);
+  const found = [...kinds.keys()].slice(0, 4).join(', ');
+  const layouts = plan?.layouts.length ? ` (${plan.layouts.join(' + ')})` : '';
+  throw new InputError(
+    path,
+    `no atlevel inputs found${layouts}: read ${results.length} file${results.length === 1 ? '' : 's'}${found ? `, found only ${found}` : ''}`,
+    NO_INPUTS_HINT,
+  );
+}
+
+async function loadReleaseOption(file: string, limits: ReadLimits): Promise<ReleasePayload> {
+  const info = await stat(file).catch((err: unknown) => {
+    throw new InputError(file, fsProblem(err));
+  });
+  if (info.isDirectory()) return loadReleasePayload(file);
+  const maxBytes = Math.min(limits.maxFileBytes, MAX_PARSED_BYTES);
+  if (info.size > maxBytes) throw new InputError(file, `size exceeds ${formatBytes(maxBytes)}`);
+  const stream = createReadStream(file);
+  try {
+    const text = await readAllText(stream, { file, maxBytes, nameSaysGzip: /\.gz$/i.test(file) });
+    return parseReleasePayload(text, file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    if (!(err instanceof InputError) && code !== undefined) throw new InputError(file, fsProblem(err));
+    throw err;
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** Put the per-file results together: dedupe, settle build-log years, assign releases. */
+function assemble(
+  results: readonly FileResult[],
+  notes: string[],
+  explicit: { from?: ReleasePayload; to?: ReleasePayload },
+  explicitInputs: readonly InputFile[],
+): HistoryParts {
+  const store = new ObjectStore();
+  const monitorIntervals: Interval[] = [];
+  const testLog: TestLogEntry[] = [];
+  const found: ReleasePayload[] = [];
+  const alerts: unknown[] = [];
+  const inputs: InputFile[] = [];
+  const seenIntervals = new Set<string>();
+  let duplicateIntervals = 0;
+  const skippedKinds = new Map<string, number>();
+  let unused = 0;
+
+  for (const r of results) {
+    for (const o of r.objects) store.put(o.kind, o.object, o.ref);
+    for (const i of r.intervals) {
+      const id = intervalIdentity(i);
+      if (seenIntervals.has(id)) {
+        duplicateIntervals++;
+        continue;
+      }
+      seenIntervals.add(id);
+      monitorIntervals.push(i);
+    }
+    append(found, r.releases);
+    append(alerts, r.alerts);
+    for (const [k, n] of r.skippedKinds) skippedKinds.set(k, (skippedKinds.get(k) ?? 0) + n);
+    append(notes, r.notes);
+    if (r.skippedBecause !== undefined) notes.push(`${r.file}: skipped, ${r.skippedBecause}`);
+    if (r.incidental && !isUseful(r)) {
+      unused++;
+      continue;
+    }
+    inputs.push({ path: r.file, reader: r.reader, bytes: r.bytes, contributed: contribution(r) });
+  }
+  if (unused > 0) {
+    notes.push(
+      `read ${unused} other YAML/JSON file${unused === 1 ? '' : 's'} that held nothing atlevel uses`,
+    );
+  }
+  const objects = store.snapshot();
+  if (store.duplicates > 0) {
+    notes.push(
+      `${store.duplicates} object${store.duplicates === 1 ? ' was' : 's were'} seen more than once; kept the newest snapshot of each`,
+    );
+  }
+  if (duplicateIntervals > 0) {
+    notes.push(
+      `${duplicateIntervals} interval${duplicateIntervals === 1 ? '' : 's'} appeared in more than one intervals file; kept one copy`,
+    );
+  }
+  if (skippedKinds.size > 0) {
+    const total = [...skippedKinds.values()].reduce((a, b) => a + b, 0);
+    const kinds = [...skippedKinds.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([k]) => k);
+    notes.push(
+      `skipped ${total} object${total === 1 ? '' : 's'} of kinds atlevel does not read (${kinds.join(', ')})`,
+    );
+  }
+
+  const logs = results.filter((r) => r.lines !== undefined);
+  if (logs.length > 0) {
+    const hint = yearHint(results, monitorIntervals, objects);
+    for (const log of logs) {
+      const resolved = resolveYears(log.pending, hint, Date.now());
+      append(monitorIntervals, resolved.intervals);
+      append(testLog, resolved.testLog);
+      if (log.pending.length > 0) {
+        notes.push(`${log.file}: lines carry no year; used ${resolved.year}, from ${resolved.basis}`);
+      }
+      if ((log.duplicateLines ?? 0) > 0) {
+        notes.push(
+          `${log.file}: ${log.duplicateLines} repeated line${log.duplicateLines === 1 ? '' : 's'} read once`,
+        );
+      }
+    }
+  }
+
+  const cv = objects.clusterVersions[0]?.object as ClusterVersion | undefined;
+  const releases = assignReleases(found, explicit, cv, notes);
+  append(inputs, explicitInputs);
+  return {
+    objects,
+    monitorIntervals,
+    testLog,
+    releases,
+    inputs,
+    notes,
+    ...(alerts.length > 0 ? { alerts } : {}),
+  };
+}
+
+/** When the other inputs say the run happened: run start in a file name, interval JSON, objects. */
+function yearHint(
+  results: readonly FileResult[],
+  intervals: readonly Interval[],
+  objects: ObjectSnapshot,
+): YearHint | undefined {
+  for (const r of results) if (r.hints[0]) return r.hints[0];
+  let earliest: Interval | undefined;
+  for (const i of intervals) if (!earliest || i.from < earliest.from) earliest = i;
+  if (earliest) return { at: earliest.from, from: `the intervals in ${baseName(earliest.ref.file)}` };
+  const latest = latestObjectTime(objects);
+  if (latest) return latest;
+  return undefined;
+}
+
+function latestObjectTime(objects: ObjectSnapshot): YearHint | undefined {
+  let best: { at: Millis; file: string } | undefined;
+  const see = (v: unknown, file: string) => {
+    const t = parseTime(v);
+    if (t !== undefined && (!best || t > best.at)) best = { at: t, file };
+  };
+  for (const list of Object.values(objects) as { object: unknown; ref: { file: string } }[][]) {
+    for (const o of list) {
+      const obj = o.object as {
+        metadata?: { creationTimestamp?: unknown };
+        status?: { conditions?: unknown; history?: unknown };
+        lastTimestamp?: unknown;
+        eventTime?: unknown;
+      };
+      see(obj.metadata?.creationTimestamp, o.ref.file);
+      see(obj.lastTimestamp, o.ref.file);
+      see(obj.eventTime, o.ref.file);
+      const conditions = obj.status?.conditions;
+      if (Array.isArray(conditions))
+        for (const c of conditions)
+          see((c as { lastTransitionTime?: unknown })?.lastTransitionTime, o.ref.file);
+      const history = obj.status?.history;
+      if (Array.isArray(history)) {
+        for (const h of history) {
+          see((h as { startedTime?: unknown })?.startedTime, o.ref.file);
+          see((h as { completionTime?: unknown })?.completionTime, o.ref.file);
+        }
+      }
+    }
+  }
+  const found = best as { at: Millis; file: string } | undefined;
+  return found ? { at: found.at, from: `the object timestamps in ${baseName(found.file)}` } : undefined;
+}

@@ -1,0 +1,157 @@
+/**
+ * origin's monitor text forms (domain.md 7.1, 7.2): a locator such as `ns/x pod/y` or
+ * `clusteroperator/machine-config`, and a message such as
+ * `condition/Progressing status/True reason/X changed: text`. Used for build-log lines and for the
+ * 4.10-era JSON intervals whose locator and message are plain strings.
+ */
+import type { IntervalMessage, Locator } from '../model/history.js';
+
+/**
+ * Keys that start a message rather than continue a locator. Everything else of the form `key/value`
+ * at the start of a line's text belongs to the locator.
+ */
+const MESSAGE_KEYS = new Set([
+  'reason',
+  'cause',
+  'condition',
+  'status',
+  'config',
+  'roles',
+  'role',
+  'phase',
+  'state',
+  'constructed',
+  'interesting',
+  'severity',
+  'alertstate',
+  'count',
+  'pathological',
+  'duration',
+  'container-exit-code',
+  'container-reason',
+  'firstTimestamp',
+  'lastTimestamp',
+]);
+
+/** One `key/value` token; e2e-test values are quoted and may hold spaces. Sticky: matched at `lastIndex`. */
+const TOKEN = /([a-zA-Z][a-zA-Z0-9_.-]*)\/("(?:[^"\\]|\\.)*"|\S*)(?:\s+|$)/y;
+
+interface Token {
+  readonly key: string;
+  readonly value: string;
+  readonly length: number;
+}
+
+function readToken(text: string, at: number): Token | undefined {
+  TOKEN.lastIndex = at;
+  const m = TOKEN.exec(text);
+  if (!m?.[1] || m[2] === undefined) return undefined;
+  let value = m[2];
+  if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) {
+    try {
+      value = JSON.parse(value) as string;
+    } catch {
+      value = value.slice(1, -1);
+    }
+  }
+  return { key: m[1], value, length: m[0].length };
+}
+
+/** Split `clusteroperator/x condition/Progressing ...` into the locator text and the message text. */
+export function splitLocatorAndMessage(text: string): { locator: string; message: string } {
+  let at = 0;
+  while (at < text.length) {
+    const token = readToken(text, at);
+    if (!token || MESSAGE_KEYS.has(token.key)) break;
+    at += token.length;
+  }
+  return { locator: text.slice(0, at).trimEnd(), message: text.slice(at) };
+}
+
+/** A locator's text as origin's structured locator: type plus keys (`ns` becomes `namespace`). */
+export function parseLocatorText(text: string): Locator {
+  const keys: Record<string, string> = {};
+  let at = 0;
+  const trimmed = text.trim();
+  while (at < trimmed.length) {
+    const token = readToken(trimmed, at);
+    if (!token) break;
+    const key = token.key === 'ns' ? 'namespace' : token.key;
+    if (key !== '__proto__') keys[key] = token.value;
+    at += token.length;
+  }
+  if (at < trimmed.length && Object.keys(keys).length === 0) {
+    return { type: 'Unknown', keys: { text: trimmed } };
+  }
+  return { type: locatorType(keys), keys };
+}
+
+function locatorType(keys: Record<string, string>): string {
+  const has = (k: string) => Object.hasOwn(keys, k);
+  if (has('e2e-test')) return 'E2ETest';
+  if (has('alert')) return 'Alert';
+  if (has('disruption') || has('backend-disruption-name')) return 'Disruption';
+  if (has('container')) return 'Container';
+  if (has('pod')) return 'Pod';
+  if (has('clusteroperator')) return 'ClusterOperator';
+  if (has('clusterversion')) return 'ClusterVersion';
+  if (has('machineconfigpool')) return 'MachineConfigPool';
+  if (has('machineconfig')) return 'MachineConfig';
+  const objectKeys = Object.keys(keys).filter((k) => !['namespace', 'hmsg', 'row', 'uid'].includes(k));
+  if (has('node') && objectKeys.length === 1) return 'Node';
+  if (has('namespace') && objectKeys.length > 0) return 'KubeEvent';
+  if (objectKeys.length === 0 && has('namespace')) return 'Namespace';
+  return Object.keys(keys).length === 0 ? 'Unknown' : 'KubeEvent';
+}
+
+const CONDITION_CHANGED = /^condition\/(\S+) status\/(\S+)(?: reason\/(\S+))? changed:(?: (.*))?$/s;
+/** The 4.10 derived condition interval puts the condition's *message* in the reason slot. */
+const CONDITION_INTERVAL = /^condition\/(\S+) status\/(\S+) reason\/(.*)$/s;
+const CV_CHANGED = /^changed (\S+) to (\S+?)(?:: (.*))?$/s;
+const CAMEL = /^[A-Z][A-Za-z0-9]*$/;
+
+/**
+ * A message's text as origin's structured message. `interval` says the line spans time (it has a
+ * duration), which is how the 4.10 derived condition intervals can be told apart from instants.
+ */
+export function parseMessageText(text: string, interval: boolean): IntervalMessage {
+  const message = text.trim();
+  let m = CONDITION_CHANGED.exec(message);
+  if (m?.[1] && m[2]) {
+    const annotations: Record<string, string> = { condition: m[1], status: m[2] };
+    if (m[3]) annotations.reason = m[3];
+    return { reason: m[3] ?? '', humanMessage: m[4] ?? '', annotations };
+  }
+  m = interval ? CONDITION_INTERVAL.exec(message) : null;
+  if (m?.[1] && m[2] && m[3] !== undefined && !m[3].includes(' status/')) {
+    return { reason: '', humanMessage: m[3], annotations: { condition: m[1], status: m[2] } };
+  }
+  if (message.startsWith('versions: ')) {
+    return {
+      reason: '',
+      humanMessage: message,
+      annotations: { versions: message.slice('versions: '.length) },
+    };
+  }
+  m = CV_CHANGED.exec(message);
+  if (m?.[1] && m[2] && CAMEL.test(m[1])) {
+    const annotations: Record<string, string> = { condition: m[1], status: m[2] };
+    let human = m[3] ?? '';
+    const reasonSplit = /^(\S+?)(?:: (.*))?$/s.exec(human);
+    if (reasonSplit?.[1] && CAMEL.test(reasonSplit[1])) {
+      annotations.reason = reasonSplit[1];
+      human = reasonSplit[2] ?? '';
+    }
+    return { reason: annotations.reason ?? '', humanMessage: human, annotations };
+  }
+  // Structured-era text: sorted `key/value` annotations, then the human message.
+  const annotations: Record<string, string> = {};
+  let at = 0;
+  while (at < message.length) {
+    const token = readToken(message, at);
+    if (!token || /^[A-Z]/.test(token.key)) break;
+    if (token.key !== '__proto__') annotations[token.key] = token.value;
+    at += token.length;
+  }
+  return { reason: annotations.reason ?? '', humanMessage: message.slice(at), annotations };
+}

@@ -1,0 +1,326 @@
+/**
+ * One reader per kind of file: each turns the bytes of one file into a FileResult (objects,
+ * intervals, build-log entries awaiting their year, release payloads, alerts). Readers do not know
+ * whether the bytes come from a folder or an archive.
+ */
+import { InputError, printable } from '../model/errors.js';
+import type { Interval, ReleasePayload, SourceRef } from '../model/history.js';
+import { isKnownKind, type KnownKind } from '../model/objects.js';
+import { parseReleasePayload } from '../release/parse.js';
+import { alertsOf } from './alerts.js';
+import { append } from './append.js';
+import { BuildLogReader, type PendingEntry } from './buildlog.js';
+import {
+  assertText,
+  type DecodeOptions,
+  type DecodeStats,
+  decodedChunks,
+  formatBytes,
+  MAX_PARSED_BYTES,
+  readAllText,
+} from './bytes.js';
+import { type Document, parseDocuments } from './documents.js';
+import { looksLikeIntervals, parseIntervalsDocument } from './intervals-json.js';
+import type { ReaderSpec } from './layout.js';
+import { validateObject } from './validate.js';
+import { runStartFromName, type YearHint } from './year.js';
+
+export interface ObjectRecord {
+  readonly kind: KnownKind;
+  readonly object: unknown;
+  readonly ref: SourceRef;
+}
+
+export interface FileResult {
+  readonly file: string;
+  readonly reader: string;
+  readonly bytes: number;
+  readonly objects: ObjectRecord[];
+  readonly intervals: Interval[];
+  readonly pending: PendingEntry[];
+  readonly releases: ReleasePayload[];
+  readonly alerts: unknown[];
+  /** Objects of kinds atlevel does not read, by kind. */
+  readonly skippedKinds: Map<string, number>;
+  readonly hints: YearHint[];
+  readonly notes: string[];
+  /** Found incidentally (a YAML/JSON file beside CI or must-gather files): may be skipped, may hold nothing. */
+  readonly incidental: boolean;
+  /** Set when an incidental file could not be read and was skipped instead. */
+  skippedBecause?: string;
+  /** build-log only. */
+  lines?: number;
+  duplicateLines?: number;
+}
+
+export interface ReadLimits {
+  readonly maxFileBytes: number;
+}
+
+function emptyResult(file: string, reader: string, bytes: number, incidental: boolean): FileResult {
+  return {
+    file,
+    reader,
+    bytes,
+    incidental,
+    objects: [],
+    intervals: [],
+    pending: [],
+    releases: [],
+    alerts: [],
+    skippedKinds: new Map(),
+    hints: [],
+    notes: [],
+  };
+}
+
+type Loose = Record<string, unknown>;
+
+function isObject(v: unknown): v is Loose {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (isObject(v))
+    return typeof v.kind === 'string' ? `kind ${printable(v.kind, 60)}` : 'an object without kind';
+  return `a ${typeof v}`;
+}
+
+/** `List`, `ClusterOperatorList`, or a kind-less `{items: [...]}`. */
+function isList(doc: Loose): boolean {
+  if (!Array.isArray(doc.items)) return false;
+  return doc.kind === undefined || (typeof doc.kind === 'string' && doc.kind.endsWith('List'));
+}
+
+const READER_NAMES: Record<ReaderSpec['reader'], string> = {
+  'gather-extra': 'gather-extra',
+  'oc-example': 'oc-example',
+  'must-gather': 'must-gather',
+  'build-log': 'build-log',
+  'e2e-intervals': 'e2e-intervals',
+  alerts: 'alerts',
+  'oc-get': 'oc-get',
+};
+
+/**
+ * Read one file. `name` is its base name (for gzip and run-start detection), `size` its size as
+ * stored. Throws InputError for a broken file, except for files found incidentally (`oc-get` with
+ * `strict: false`), which are reported as skipped.
+ */
+export async function readInput(
+  spec: ReaderSpec,
+  file: string,
+  name: string,
+  size: number,
+  source: AsyncIterable<Buffer>,
+  limits: ReadLimits,
+): Promise<FileResult> {
+  const lenient = spec.reader === 'oc-get' && !spec.strict;
+  const result = emptyResult(file, READER_NAMES[spec.reader], size, lenient);
+  const nameSaysGzip = /\.gz$/i.test(name);
+  const runStart = runStartFromName(name);
+  if (runStart !== undefined) result.hints.push({ at: runStart, from: `the run start in ${name}` });
+
+  if (spec.reader === 'build-log') {
+    if (size > limits.maxFileBytes) {
+      throw new InputError(
+        file,
+        `size exceeds ${formatBytes(limits.maxFileBytes)}`,
+        'raise the limit with maxFileBytes',
+      );
+    }
+    await readBuildLog(result, source, { file, maxBytes: limits.maxFileBytes, nameSaysGzip, streamed: true });
+    return result;
+  }
+
+  const maxBytes = Math.min(limits.maxFileBytes, MAX_PARSED_BYTES);
+  try {
+    if (size > maxBytes) {
+      throw new InputError(
+        file,
+        `size exceeds ${formatBytes(maxBytes)}, the most atlevel parses as one document`,
+      );
+    }
+    const stats: DecodeStats = { gzip: false, bytesIn: 0, bytesOut: 0 };
+    const text = await readAllText(source, { file, maxBytes, nameSaysGzip }, stats);
+    const plainName = name.replace(/\.gz$/i, '');
+    const jsonByName = /\.json$/i.test(plainName);
+    const docs = parseDocuments(text, file, jsonByName);
+    switch (spec.reader) {
+      case 'gather-extra':
+      case 'oc-example':
+        readExpected(result, docs, file, spec.expect);
+        break;
+      case 'must-gather':
+        for (const doc of docs) collectObjects(result, doc, file, undefined);
+        break;
+      case 'e2e-intervals':
+        if (docs.length !== 1)
+          throw new InputError(file, 'not an intervals file: expected one JSON document');
+        append(result.intervals, parseIntervalsDocument(docs[0]?.value, file, spec.source));
+        break;
+      case 'alerts': {
+        const alerts = alertsOf(docs[0]?.value);
+        if (docs.length !== 1 || alerts === undefined) {
+          throw new InputError(file, `not an alerts file: found ${describe(docs[0]?.value)}`);
+        }
+        append(result.alerts, alerts);
+        break;
+      }
+      case 'oc-get':
+        readByContent(result, docs, text, file);
+        break;
+    }
+  } catch (err) {
+    if (lenient && err instanceof InputError) {
+      result.skippedBecause = err.problem;
+      return result;
+    }
+    throw err;
+  }
+  return result;
+}
+
+async function readBuildLog(
+  result: FileResult,
+  source: AsyncIterable<Buffer>,
+  opts: DecodeOptions,
+): Promise<void> {
+  const reader = new BuildLogReader(opts.file);
+  let first = true;
+  for await (const chunk of decodedChunks(source, opts)) {
+    if (first) {
+      assertText(chunk, opts.file);
+      first = false;
+    }
+    reader.write(chunk);
+  }
+  reader.end();
+  append(result.pending, reader.entries);
+  result.lines = reader.lines;
+  result.duplicateLines = reader.duplicates;
+}
+
+/** A file whose name says what it holds: a List of `expect` (or one such object). */
+function readExpected(result: FileResult, docs: Document[], file: string, expect: KnownKind): void {
+  if (docs.length === 0) throw new InputError(file, `empty file, expected a List of ${expect}`);
+  for (const doc of docs) {
+    if (!isObject(doc.value)) {
+      throw new InputError(file, `expected a List of ${expect}, found ${describe(doc.value)}`);
+    }
+    if (!isList(doc.value) && doc.value.kind !== expect) {
+      throw new InputError(
+        file,
+        `found ${describe(doc.value)} where ${expect} (or a List of them) was expected`,
+      );
+    }
+    collectObjects(result, doc, file, expect);
+  }
+}
+
+/** Objects of a document: a List's items or the document itself. */
+function collectObjects(
+  result: FileResult,
+  doc: Document,
+  file: string,
+  expect: KnownKind | undefined,
+): void {
+  const value = doc.value;
+  const base: SourceRef = doc.line !== undefined ? { file, line: doc.line } : { file };
+  if (!isObject(value)) {
+    count(result.skippedKinds, '(not an object)');
+    return;
+  }
+  if (isList(value)) {
+    (value.items as unknown[]).forEach((item, index) => {
+      collectOne(result, item, { ...base, path: `items[${index}]` }, expect);
+    });
+    return;
+  }
+  collectOne(result, value, base, expect);
+}
+
+function collectOne(result: FileResult, item: unknown, ref: SourceRef, expect: KnownKind | undefined): void {
+  const where = ref.path ?? (ref.line !== undefined ? `document at line ${ref.line}` : '');
+  if (!isObject(item)) {
+    throw new InputError(ref.file, `${where ? `${where}: ` : ''}expected an object, found ${describe(item)}`);
+  }
+  let raw: Loose = item;
+  let kind = item.kind;
+  if (expect !== undefined) {
+    if (kind === undefined) {
+      raw = { ...item, kind: expect };
+      kind = expect;
+    } else if (kind !== expect) {
+      throw new InputError(
+        ref.file,
+        `${where ? `${where}: ` : ''}found kind ${printable(String(kind), 60)} where ${expect} was expected`,
+      );
+    }
+  }
+  if (!isKnownKind(kind)) {
+    count(result.skippedKinds, typeof kind === 'string' ? printable(kind, 60) : '(no kind)');
+    return;
+  }
+  const object = validateObject(kind, raw, ref.file, where);
+  result.objects.push({ kind, object, ref });
+}
+
+function count(map: Map<string, number>, key: string): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+function isReleaseDocument(doc: unknown): boolean {
+  if (!isObject(doc)) return false;
+  if (doc.kind === 'ImageStream') return true;
+  return doc.kind === undefined && isObject(doc.references) && doc.references.kind === 'ImageStream';
+}
+
+/** A file read by what is in it: intervals, a release payload, alerts, or Kubernetes objects. */
+function readByContent(result: FileResult, docs: Document[], text: string, file: string): void {
+  for (const doc of docs) {
+    const value = doc.value;
+    if (looksLikeIntervals(value)) {
+      append(result.intervals, parseIntervalsDocument(value, file, 'intervals-json'));
+      continue;
+    }
+    if (isReleaseDocument(value)) {
+      result.releases.push(parseReleasePayload(docs.length === 1 ? text : JSON.stringify(value), file));
+      continue;
+    }
+    const alerts = alertsOf(value);
+    if (alerts !== undefined) {
+      append(result.alerts, alerts);
+      continue;
+    }
+    collectObjects(result, doc, file, undefined);
+  }
+}
+
+/** What a file gave, in a few words, for the inputs list. */
+export function contribution(r: FileResult): string {
+  if (r.skippedBecause !== undefined) return `skipped: ${r.skippedBecause}`;
+  const parts: string[] = [];
+  if (r.objects.length > 0) parts.push(plural(r.objects.length, 'object'));
+  if (r.intervals.length > 0) parts.push(plural(r.intervals.length, 'interval'));
+  const monitorLines = r.pending.filter((p) => p.interval !== undefined).length;
+  const testLines = r.pending.length - monitorLines;
+  if (monitorLines > 0) parts.push(plural(monitorLines, 'interval'));
+  if (testLines > 0) parts.push(plural(testLines, 'test log line'));
+  for (const release of r.releases)
+    parts.push(
+      `release ${printable(release.version, 100)} (${plural(release.components.length, 'component')})`,
+    );
+  if (r.alerts.length > 0) parts.push(plural(r.alerts.length, 'alert'));
+  const skipped = [...r.skippedKinds.values()].reduce((a, b) => a + b, 0);
+  if (skipped > 0) parts.push(`${skipped} of other kinds skipped`);
+  if (r.lines !== undefined && parts.length === 0)
+    parts.push(`nothing atlevel reads in ${plural(r.lines, 'line')}`);
+  return parts.length > 0 ? parts.join(', ') : 'nothing';
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

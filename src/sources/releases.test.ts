@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { ReleasePayload } from '../model/history.js';
+import type { ClusterVersion } from '../model/objects.js';
+import { assignReleases, compareVersions } from './releases.js';
+
+const payload = (version: string, file = `${version}.json`): ReleasePayload => ({
+  version,
+  components: [],
+  ref: { file },
+});
+
+const cv = (desired: string, ...history: string[]): ClusterVersion => ({
+  kind: 'ClusterVersion',
+  metadata: { name: 'version' },
+  status: {
+    desired: { version: desired },
+    history: history.map((version) => ({ state: 'Completed', version })),
+  },
+});
+
+describe('assignReleases', () => {
+  it('matches the ClusterVersion history: to = desired, from = the entry before it', () => {
+    const notes: string[] = [];
+    const pair = assignReleases(
+      [payload('4.10.0-a'), payload('4.10.0-b')],
+      {},
+      cv('4.10.0-b', '4.10.0-b', '4.10.0-a'),
+      notes,
+    );
+    expect(pair.to?.version).toBe('4.10.0-b');
+    expect(pair.from?.version).toBe('4.10.0-a');
+    expect(notes).toEqual([
+      'release payload 4.10.0-b (4.10.0-b.json) taken as the release updated to: it is the ClusterVersion desired version',
+      'release payload 4.10.0-a (4.10.0-a.json) taken as the release updated from: it is the version before it in ClusterVersion history',
+    ]);
+  });
+
+  it('falls back to file names', () => {
+    const notes: string[] = [];
+    const pair = assignReleases(
+      [payload('x', 'run.tar.gz!release-to.json'), payload('y', 'dir/release_from.json')],
+      {},
+      undefined,
+      notes,
+    );
+    expect(pair.to?.version).toBe('x');
+    expect(pair.from?.version).toBe('y');
+    expect(notes.join('\n')).toMatch(/file name says "to"/);
+  });
+
+  it('does not read "to" inside other words', () => {
+    const pair = assignReleases(
+      [payload('4.9.1', 'custom.json'), payload('4.9.0', 'photos.json')],
+      {},
+      undefined,
+      [],
+    );
+    // Neither name says anything: the newer version is the target.
+    expect(pair.to?.version).toBe('4.9.1');
+    expect(pair.from?.version).toBe('4.9.0');
+  });
+
+  it('lets explicit files win and fills only the empty slot', () => {
+    const notes: string[] = [];
+    const pair = assignReleases(
+      [payload('4.9.0'), payload('4.9.2')],
+      { to: payload('4.9.1', 'given.json') },
+      undefined,
+      notes,
+    );
+    expect(pair.to?.ref.file).toBe('given.json');
+    expect(pair.from?.version).toBe('4.9.0');
+    expect(notes.some((n) => n.includes('4.9.2') && n.includes('ignored'))).toBe(true);
+  });
+
+  it('ignores a second file of the same version', () => {
+    const notes: string[] = [];
+    const pair = assignReleases(
+      [payload('4.9.0', 'a.json'), payload('4.9.0', 'b.json')],
+      {},
+      undefined,
+      notes,
+    );
+    expect(pair.to?.ref.file).toBe('a.json');
+    expect(pair.from).toBeUndefined();
+    expect(notes[0]).toMatch(/b\.json.*already read/);
+  });
+});
+
+describe('compareVersions', () => {
+  it.each([
+    ['4.10.0', '4.9.0', 1],
+    ['4.10.0-0.nightly-2021-11-02-191632', '4.10.0-0.nightly-2021-11-03-020416', -1],
+    ['4.14.0-rc.3', '4.14.0-rc.10', -1],
+    ['4.14.1', '4.14.1', 0],
+  ])('%s vs %s', (a, b, sign) => {
+    expect(Math.sign(compareVersions(a, b))).toBe(sign);
+  });
+});

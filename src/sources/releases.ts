@@ -1,0 +1,136 @@
+/**
+ * Which release payload is the one updated from and which the one updated to. Explicit
+ * `--release-from`/`--release-to` files win; payloads found among the inputs are matched against
+ * the ClusterVersion's history (to = the newest, from = the entry before it), then by file name
+ * (`…from…`, `…to…`), then by version order. Every decision is written to the notes.
+ */
+import { printable } from '../model/errors.js';
+import type { ReleasePayload } from '../model/history.js';
+import type { ClusterVersion } from '../model/objects.js';
+
+export interface ReleasePair {
+  from?: ReleasePayload;
+  to?: ReleasePayload;
+}
+
+function fileName(p: ReleasePayload): string {
+  const file = p.ref.file;
+  const bang = file.lastIndexOf('!');
+  const inner = bang === -1 ? file : file.slice(bang + 1);
+  return inner.slice(inner.lastIndexOf('/') + 1);
+}
+
+const FROM_WORD = /(^|[^a-z])from([^a-z]|$)/i;
+const TO_WORD = /(^|[^a-z])to([^a-z]|$)/i;
+
+/** Compare versions by their numeric and textual runs: 4.10.0-0.nightly-2021-11-02 < 4.10.0-0.nightly-2021-11-03. */
+export function compareVersions(a: string, b: string): number {
+  const ta = a.match(/\d+|\D+/g) ?? [];
+  const tb = b.match(/\d+|\D+/g) ?? [];
+  for (let i = 0; i < Math.min(ta.length, tb.length); i++) {
+    const x = ta[i] ?? '';
+    const y = tb[i] ?? '';
+    if (x === y) continue;
+    const nx = /^\d+$/.test(x);
+    const ny = /^\d+$/.test(y);
+    if (nx && ny) return Number(x) - Number(y) || x.length - y.length;
+    return x < y ? -1 : 1;
+  }
+  return ta.length - tb.length;
+}
+
+export function assignReleases(
+  found: readonly ReleasePayload[],
+  explicit: ReleasePair,
+  cv: ClusterVersion | undefined,
+  notes: string[],
+): ReleasePair {
+  const pair: ReleasePair = { ...explicit };
+  const describe = (p: ReleasePayload) => `${printable(p.version, 100)} (${printable(p.ref.file, 200)})`;
+  const seen = new Set<string>();
+  for (const p of [explicit.from, explicit.to]) if (p) seen.add(p.version);
+  const candidates: ReleasePayload[] = [];
+  for (const p of found) {
+    if (seen.has(p.version)) {
+      notes.push(`release payload ${describe(p)} ignored: version already read from another file`);
+      continue;
+    }
+    seen.add(p.version);
+    candidates.push(p);
+  }
+  if (candidates.length === 0) return pair;
+  if (pair.from && pair.to) {
+    for (const p of candidates)
+      notes.push(`release payload ${describe(p)} ignored: --release-from and --release-to were given`);
+    return pair;
+  }
+
+  let left = [...candidates];
+  const take = (p: ReleasePayload, slot: 'from' | 'to', how: string) => {
+    pair[slot] = p;
+    left = left.filter((x) => x !== p);
+    notes.push(`release payload ${describe(p)} taken as the release updated ${slot}: ${how}`);
+  };
+
+  // 1. ClusterVersion history: newest first.
+  const history = (cv?.status?.history ?? []).map((h) => h.version ?? '');
+  const desired = cv?.status?.desired?.version;
+  const order = desired && history[0] !== desired ? [desired, ...history] : history;
+  const matched = left
+    .map((p) => ({ p, index: order.indexOf(p.version) }))
+    .filter((m) => m.index !== -1)
+    .sort((a, b) => a.index - b.index);
+  let toIndex: number | undefined;
+  if (!pair.to && matched[0]) {
+    toIndex = matched[0].index;
+    take(
+      matched[0].p,
+      'to',
+      toIndex === 0
+        ? 'it is the ClusterVersion desired version'
+        : `it matches ClusterVersion history[${toIndex}]`,
+    );
+  } else if (pair.to) {
+    const i = order.indexOf(pair.to.version);
+    if (i !== -1) toIndex = i;
+  }
+  if (!pair.from) {
+    const after = matched.find((m) => left.includes(m.p) && (toIndex === undefined || m.index > toIndex));
+    if (after) {
+      const how =
+        toIndex !== undefined && after.index === toIndex + 1
+          ? 'it is the version before it in ClusterVersion history'
+          : `it matches ClusterVersion history[${after.index}]`;
+      take(after.p, 'from', how);
+    }
+  }
+
+  // 2. File names.
+  for (const p of [...left]) {
+    const name = fileName(p);
+    if (!pair.from && FROM_WORD.test(name) && !TO_WORD.test(name))
+      take(p, 'from', 'its file name says "from"');
+    else if (!pair.to && TO_WORD.test(name) && !FROM_WORD.test(name))
+      take(p, 'to', 'its file name says "to"');
+  }
+
+  // 3. Version order.
+  const byVersion = [...left].sort((a, b) => compareVersions(a.version, b.version));
+  if (!pair.from && !pair.to) {
+    const newer = byVersion[byVersion.length - 1];
+    const older = byVersion[byVersion.length - 2];
+    if (newer) take(newer, 'to', older ? 'it is the newest version' : 'assumed, nothing else tells');
+    if (older) take(older, 'from', 'it is the version before it');
+  } else if (!pair.from && pair.to) {
+    const to = pair.to;
+    const older = byVersion.filter((p) => compareVersions(p.version, to.version) < 0).pop();
+    if (older) take(older, 'from', 'it is the newest version older than the release updated to');
+  } else if (!pair.to && pair.from) {
+    const from = pair.from;
+    const newer = byVersion.filter((p) => compareVersions(p.version, from.version) > 0).pop();
+    if (newer) take(newer, 'to', 'it is the newest version newer than the release updated from');
+  }
+  for (const p of left)
+    notes.push(`release payload ${describe(p)} ignored: could not tell whether it is from or to`);
+  return pair;
+}

@@ -1,0 +1,87 @@
+/**
+ * The object snapshot under construction: every object validated once, keyed by kind and
+ * namespace/name, so that the same object seen twice (a must-gather List file and its per-object
+ * file, or two gathers) is kept once, the newest snapshot winning.
+ */
+import { emptySnapshot, type ObjectSnapshot, type Observed, type SourceRef } from '../model/history.js';
+import type { KnownKind } from '../model/objects.js';
+import { normalizeEvent } from './events.js';
+
+const FIELD: Record<KnownKind, keyof ObjectSnapshot> = {
+  ClusterVersion: 'clusterVersions',
+  ClusterOperator: 'clusterOperators',
+  MachineConfigPool: 'machineConfigPools',
+  MachineConfig: 'machineConfigs',
+  Node: 'nodes',
+  Event: 'events',
+  Pod: 'pods',
+  PodDisruptionBudget: 'podDisruptionBudgets',
+  ControllerConfig: 'controllerConfigs',
+};
+
+interface Entry {
+  readonly kind: KnownKind;
+  readonly observed: Observed<unknown>;
+  readonly resourceVersion: string | undefined;
+  /** Order of arrival: files are read in a stable order, so later means "later file". */
+  readonly seq: number;
+  /** Position in the output: where the object was first seen. */
+  readonly order: number;
+}
+
+export class ObjectStore {
+  readonly #entries = new Map<string, Entry>();
+  #seq = 0;
+  /** How many objects were dropped in favour of a newer snapshot of the same object. */
+  duplicates = 0;
+
+  /** Keep an object already validated against its kind's schema (see validate.ts). */
+  put(kind: KnownKind, validated: unknown, ref: SourceRef): void {
+    let object = validated;
+    if (kind === 'Event') object = normalizeEvent(object as Parameters<typeof normalizeEvent>[0]);
+    const meta = (object as { metadata: { name: string; namespace?: string; resourceVersion?: string } })
+      .metadata;
+    const key = `${kind}\u0000${meta.namespace ?? ''}\u0000${meta.name}`;
+    const seq = this.#seq++;
+    const entry: Entry = {
+      kind,
+      observed: { object, ref },
+      resourceVersion: meta.resourceVersion,
+      seq,
+      order: seq,
+    };
+    const previous = this.#entries.get(key);
+    if (previous) {
+      this.duplicates++;
+      if (!isNewer(entry, previous)) return;
+      // Keep the first-seen position so the output order does not depend on which copy won.
+      this.#entries.set(key, { ...entry, order: previous.order });
+      return;
+    }
+    this.#entries.set(key, entry);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  snapshot(): ObjectSnapshot {
+    const out = emptySnapshot();
+    const sorted = [...this.#entries.values()].sort((a, b) => a.order - b.order);
+    for (const e of sorted) (out[FIELD[e.kind]] as Observed<unknown>[]).push(e.observed);
+    return out;
+  }
+}
+
+/** resourceVersions compare as numbers when both are decimal; otherwise the later file wins. */
+function isNewer(candidate: Entry, current: Entry): boolean {
+  const a = candidate.resourceVersion;
+  const b = current.resourceVersion;
+  if (a !== undefined && b !== undefined && /^\d+$/.test(a) && /^\d+$/.test(b)) {
+    const x = a.replace(/^0+(?=\d)/, '');
+    const y = b.replace(/^0+(?=\d)/, '');
+    if (x.length !== y.length) return x.length > y.length;
+    if (x !== y) return x > y;
+  }
+  return candidate.seq > current.seq;
+}

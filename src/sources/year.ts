@@ -1,0 +1,91 @@
+/**
+ * build-log times have no year (domain.md 7.1). The year comes from the other inputs: the run
+ * start in an e2e file name (`_20211103-021533`), interval JSON times, object timestamps. Each line
+ * takes the year that puts it closest to the line before it, so a log that crosses New Year
+ * (Dec 31 → Jan 1) keeps counting forward.
+ */
+import type { Interval, TestLogEntry } from '../model/history.js';
+import type { Millis } from '../model/time.js';
+import type { PendingEntry, Stamp } from './buildlog.js';
+
+/** A moment known from another input, and where it came from (for the note). */
+export interface YearHint {
+  readonly at: Millis;
+  readonly from: string;
+}
+
+/** `e2e-events_20211103-021533.json` → 2021-11-03T02:15:33Z. */
+export function runStartFromName(name: string): Millis | undefined {
+  const m = /_(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})(?:\.|$)/.exec(name);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const at = Date.UTC(y, mo - 1, d, h, mi, s);
+  const check = new Date(at);
+  return check.getUTCMonth() === mo - 1 && check.getUTCDate() === d ? at : undefined;
+}
+
+function at(year: number, stamp: Stamp): Millis {
+  return Date.UTC(year, stamp.month, stamp.day) + stamp.msOfDay;
+}
+
+function closestYear(stamp: Stamp, reference: Millis): number {
+  const y = new Date(reference).getUTCFullYear();
+  let best = y;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of [y - 1, y, y + 1]) {
+    const distance = Math.abs(at(candidate, stamp) - reference);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+export interface Resolved {
+  readonly intervals: Interval[];
+  readonly testLog: TestLogEntry[];
+  /** The year of the first line, and where it was taken from. */
+  readonly year: number;
+  readonly basis: string;
+}
+
+/** Give every pending build-log entry its year, in file order. */
+export function resolveYears(
+  entries: readonly PendingEntry[],
+  hint: YearHint | undefined,
+  now: Millis,
+): Resolved {
+  const intervals: Interval[] = [];
+  const testLog: TestLogEntry[] = [];
+  const first = entries[0];
+  const reference = hint?.at ?? now;
+  const year = first ? closestYear(first.stamp, reference) : new Date(reference).getUTCFullYear();
+  let previous = first ? at(year, first.stamp) : reference;
+  let previousYear = year;
+  let previousMonth = first?.stamp.month;
+  for (const e of entries) {
+    // Within one month the year cannot change; only a month change can cross New Year.
+    const y = e.stamp.month === previousMonth ? previousYear : closestYear(e.stamp, previous);
+    const t = at(y, e.stamp);
+    previous = t;
+    previousYear = y;
+    previousMonth = e.stamp.month;
+    // The entries were built with times of 0 (see buildlog.ts); this is where they get their times.
+    if (e.interval) {
+      const interval = e.interval as { from: Millis; to: Millis };
+      interval.from = t;
+      interval.to = t + e.durationMs;
+      intervals.push(e.interval);
+    } else {
+      (e.test as { at: Millis }).at = t;
+      testLog.push(e.test);
+    }
+  }
+  return {
+    intervals,
+    testLog,
+    year,
+    basis: hint ? hint.from : 'the current year (no other input carries a date)',
+  };
+}

@@ -1,0 +1,288 @@
+/**
+ * Inputs that are wrong: each must give one InputError that names the file and the problem, and
+ * never hang or crash.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as tar from 'tar';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InputError } from '../../src/model/errors.js';
+import { type LoadOptions, loadHistoryParts } from '../../src/sources/index.js';
+
+const CI = 'test/fixtures/sources/ci-run';
+const GA = `${CI}/artifacts/e2e-aws-upgrade/gather-extra/artifacts`;
+let tmp: string;
+let n = 0;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'atlevel-bad-'));
+});
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+/** A fresh folder holding `files` (name → content). */
+async function folder(files: Record<string, string | Buffer>): Promise<string> {
+  const dir = join(tmp, `case-${n++}`);
+  await mkdir(dir, { recursive: true });
+  for (const [name, content] of Object.entries(files)) {
+    await mkdir(join(dir, name, '..'), { recursive: true });
+    await writeFile(join(dir, name), content);
+  }
+  return dir;
+}
+
+async function inputError(paths: string[], opts: LoadOptions = {}): Promise<InputError> {
+  try {
+    await loadHistoryParts(paths, opts);
+  } catch (err) {
+    if (err instanceof InputError) return err;
+    throw err;
+  }
+  throw new Error(`expected an InputError for ${paths.join(' ')}`);
+}
+
+const list = (items: unknown[]) => JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
+
+describe('paths', () => {
+  it('a missing path', async () => {
+    const err = await inputError([join(tmp, 'nope')]);
+    expect(err.message).toBe(`${join(tmp, 'nope')}: no such file or directory`);
+  });
+
+  it('an empty folder', async () => {
+    const dir = await folder({});
+    const err = await inputError([dir]);
+    expect(err.file).toBe(dir);
+    expect(err.problem).toBe('no atlevel inputs found');
+    expect(err.hint).toBe(
+      'expected gather-extra JSON Lists, build-log.txt, e2e-*.json intervals, a must-gather, oc get YAML/JSON, or a .tar(.gz) of these',
+    );
+  });
+
+  it('a folder of YAML with no kind atlevel reads', async () => {
+    const dir = await folder({ 'secret.yaml': 'kind: Secret\nmetadata:\n  name: s\n' });
+    const err = await inputError([dir]);
+    expect(err.problem).toBe('no atlevel inputs found (oc get files): read 1 file, found only Secret');
+  });
+
+  it('a file that is no input', async () => {
+    const dir = await folder({ 'photo.png': 'x' });
+    const err = await inputError([join(dir, 'photo.png')]);
+    expect(err.message).toMatch(/photo\.png: not an atlevel input/);
+  });
+
+  it('a symlink loop', async () => {
+    const dir = await folder({ 'nodes.json': list([]) });
+    await symlink(dir, join(dir, 'again'));
+    const err = await inputError([dir]);
+    expect(err.file).toBe(join(dir, 'again'));
+    expect(err.problem).toMatch(/symlink loop/);
+  });
+
+  it('a symlink to itself', async () => {
+    const dir = await folder({ 'nodes.json': list([]) });
+    await symlink(join(dir, 'self'), join(dir, 'self'));
+    const err = await inputError([dir]);
+    expect(err.message).toMatch(/self: symlink loop/);
+  });
+
+  it('a FIFO in a folder is skipped, not read (no hang)', async () => {
+    const dir = await folder({ 'nodes.json': list([]) });
+    execFileSync('mkfifo', [join(dir, 'pipe.json')]);
+    const parts = await loadHistoryParts([dir]);
+    expect(parts.notes.some((note) => note.includes('pipe.json (not a regular file)'))).toBe(true);
+    const err = await inputError([join(dir, 'pipe.json')]);
+    expect(err.problem).toBe('not a regular file or folder');
+  });
+
+  it.skipIf(process.getuid?.() === 0)('an unreadable folder', async () => {
+    const dir = await folder({ 'sub/nodes.json': list([]) });
+    await chmod(join(dir, 'sub'), 0o000);
+    try {
+      const err = await inputError([dir]);
+      expect(err.message).toBe(`${join(dir, 'sub')}: permission denied`);
+    } finally {
+      await chmod(join(dir, 'sub'), 0o755);
+    }
+  });
+});
+
+describe('broken files with known names', () => {
+  it('truncated JSON', async () => {
+    const text = await readFile(`${GA}/machineconfigpools.json`, 'utf8');
+    const dir = await folder({ 'machineconfigpools.json': text.slice(0, 1000) });
+    const err = await inputError([dir]);
+    expect(err.message).toBe(
+      `${dir}/machineconfigpools.json: invalid JSON: Unexpected end of JSON input at position 1000`,
+    );
+  });
+
+  it('a List of the wrong kind', async () => {
+    const dir = await folder({ 'machineconfigpools.json': list([{ kind: 'Pod', metadata: { name: 'p' } }]) });
+    const err = await inputError([dir]);
+    expect(err.message).toBe(
+      `${dir}/machineconfigpools.json: items[0]: found kind Pod where MachineConfigPool was expected`,
+    );
+  });
+
+  it('a malformed object', async () => {
+    const pools = [
+      { kind: 'MachineConfigPool', metadata: { name: 'worker' } },
+      { kind: 'MachineConfigPool', metadata: { name: 'master' }, status: { conditions: 'Updated' } },
+    ];
+    const dir = await folder({ 'machineconfigpools.json': list(pools) });
+    const err = await inputError([dir]);
+    expect(err.message).toBe(
+      `${dir}/machineconfigpools.json: items[1] (MachineConfigPool master): status.conditions: expected array`,
+    );
+  });
+
+  it('an object without a name', async () => {
+    const dir = await folder({ 'nodes.json': list([{ kind: 'Node', metadata: {} }]) });
+    const err = await inputError([dir]);
+    expect(err.problem).toBe('items[0] (Node ?): metadata.name: missing (expected string)');
+  });
+
+  it('a known file that is not a List', async () => {
+    const dir = await folder({ 'clusterversion.json': '[1, 2]' });
+    const err = await inputError([dir]);
+    expect(err.problem).toBe('expected a List of ClusterVersion, found a list');
+  });
+
+  it('an oc examples file of the wrong kind', async () => {
+    const dir = await folder({
+      'case-cv.yaml': 'kind: ClusterVersion\nmetadata:\n  name: version\n',
+      'case-mcp.yaml': 'kind: Node\nmetadata:\n  name: n1\n',
+    });
+    const err = await inputError([join(dir, 'case')]);
+    expect(err.message).toBe(
+      `${dir}/case-mcp.yaml: found kind Node where MachineConfigPool (or a List of them) was expected`,
+    );
+  });
+
+  it('a bad interval item', async () => {
+    const items = [
+      { level: 'Info', locator: 'node/a', message: 'x', from: '2021-11-03T03:00:00Z', to: null },
+      { level: 'Info', locator: 'node/a', message: 'x', from: 'yesterday', to: null },
+    ];
+    const dir = await folder({ 'e2e-events_20211103-021533.json': JSON.stringify({ items }) });
+    const err = await inputError([dir]);
+    expect(err.message).toBe(
+      `${dir}/e2e-events_20211103-021533.json: items[1]: from: expected an RFC 3339 time`,
+    );
+  });
+
+  it('invalid YAML in a must-gather', async () => {
+    const dir = await folder({
+      'mg/cluster-scoped-resources/core/nodes/n1.yaml': 'kind: Node\nmetadata: [oops\n',
+    });
+    const err = await inputError([dir]);
+    expect(err.file).toBe(`${dir}/mg/cluster-scoped-resources/core/nodes/n1.yaml`);
+    expect(err.problem).toMatch(/^invalid YAML: .* at line \d+ column \d+$/);
+  });
+
+  it('binary garbage under a known name', async () => {
+    const dir = await folder({ 'nodes.json': Buffer.from([0x7b, 0x00, 0xff, 0xfe, 0x01, 0x02]) });
+    const err = await inputError([dir]);
+    expect(err.message).toBe(`${dir}/nodes.json: binary data, not a text file`);
+  });
+
+  it('a .gz that is not gzip', async () => {
+    const dir = await folder({ 'events.json.gz': list([]) });
+    const err = await inputError([dir]);
+    expect(err.message).toBe(`${dir}/events.json.gz: not a gzip file`);
+  });
+
+  it('corrupt gzip data', async () => {
+    const gz = gzipSync(Buffer.from(list([])));
+    const dir = await folder({ 'events.json.gz': gz.subarray(0, gz.length - 12) });
+    const err = await inputError([dir]);
+    expect(err.message).toMatch(new RegExp(`^${dir}/events\\.json\\.gz: corrupt gzip data: `));
+  });
+
+  it('a decompression bomb, stopped at the cap', async () => {
+    const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x20));
+    const dir = await folder({ 'nodes.json.gz': bomb, 'build-log.txt.gz': bomb });
+    const err = await inputError([join(dir, 'nodes.json.gz')], { maxFileBytes: 1024 * 1024 });
+    expect(err.message).toMatch(/nodes\.json\.gz: decompressed size exceeds 1 MiB/);
+    const log = await inputError([join(dir, 'build-log.txt.gz')], { maxFileBytes: 1024 * 1024 });
+    expect(log.message).toMatch(/build-log\.txt\.gz: decompressed size exceeds 1 MiB/);
+  });
+
+  it('a file over the size cap', async () => {
+    const dir = await folder({ 'nodes.json': list([{ kind: 'Node', metadata: { name: 'x'.repeat(300) } }]) });
+    const err = await inputError([dir], { maxFileBytes: 100 });
+    expect(err.message).toMatch(/nodes\.json: size exceeds 100 bytes/);
+  });
+
+  it('an incidental file that does not parse is skipped with a note, not an error', async () => {
+    const dir = await folder({ 'build-log.txt': 'nothing\n', 'prowjob.json': '{"broken' });
+    const parts = await loadHistoryParts([dir]);
+    expect(parts.notes).toContain(
+      `${dir}/prowjob.json: skipped, invalid JSON: Unexpected end of JSON input at position 8`,
+    );
+    expect(parts.notes).toContain('read 1 other YAML/JSON file that held nothing atlevel uses');
+    expect(parts.inputs.map((i) => i.path)).toEqual([`${dir}/build-log.txt`]);
+  });
+
+  it('a release file given explicitly that is not a release', async () => {
+    const err = await inputError([CI], { releaseTo: `${GA}/nodes.json` });
+    expect(err.file).toBe(`${GA}/nodes.json`);
+    expect(err.problem).toMatch(/not a release payload: found kind List/);
+  });
+});
+
+describe('archives', () => {
+  it('random bytes named .tar.gz', async () => {
+    const dir = await folder({ 'x.tar.gz': Buffer.from('hello, not an archive') });
+    const err = await inputError([join(dir, 'x.tar.gz')]);
+    expect(err.message).toBe(`${dir}/x.tar.gz: not a gzip file`);
+  });
+
+  it('random bytes named .tar', async () => {
+    const dir = await folder({ 'x.tar': Buffer.alloc(2048, 7) });
+    const err = await inputError([join(dir, 'x.tar')]);
+    expect(err.file).toBe(`${dir}/x.tar`);
+    expect(err.problem).toMatch(/not a (valid )?tar archive/);
+  });
+
+  it('a truncated tar.gz', async () => {
+    const archive = join(tmp, 'whole.tar.gz');
+    await tar.c({ gzip: true, file: archive, cwd: 'test/fixtures/sources', portable: true }, ['ci-run']);
+    const bytes = await readFile(archive);
+    const dir = await folder({ 'cut.tar.gz': bytes.subarray(0, Math.floor(bytes.length / 2)) });
+    const err = await inputError([join(dir, 'cut.tar.gz')]);
+    expect(err.file.startsWith(`${dir}/cut.tar.gz`)).toBe(true);
+  });
+
+  it('a broken file inside an archive is named with its inner path', async () => {
+    const dir = await folder({ 'run/machineconfigpools.json': '{"items": [' });
+    const archive = join(tmp, 'broken-inside.tgz');
+    await tar.c({ gzip: true, file: archive, cwd: dir, portable: true }, ['run']);
+    const err = await inputError([archive]);
+    expect(err.message).toBe(
+      `${archive}!run/machineconfigpools.json: invalid JSON: Unexpected end of JSON input at position 11`,
+    );
+  });
+
+  it('an archive with nothing atlevel reads', async () => {
+    const dir = await folder({ 'a/readme.txt': 'hi' });
+    const archive = join(tmp, 'empty.tar');
+    await tar.c({ file: archive, cwd: dir, portable: true }, ['a']);
+    const err = await inputError([archive]);
+    expect(err.problem).toBe('no atlevel inputs found in the archive');
+  });
+
+  it('an archive entry over the size cap', async () => {
+    const dir = await folder({});
+    await copyFile(`${GA}/machineconfigs.json`, join(dir, 'machineconfigs.json'));
+    const archive = join(tmp, 'big.tar');
+    await tar.c({ file: archive, cwd: dir, portable: true }, ['machineconfigs.json']);
+    const err = await inputError([archive], { maxFileBytes: 1000 });
+    expect(err.message).toBe(`${archive}!machineconfigs.json: size exceeds 1000 bytes`);
+  });
+});
