@@ -59,10 +59,9 @@ export function findUpdates(history: ClusterHistory): UpdateRecord[] {
     const prev = entries[index - 1];
     const startedAt = parseTime(h.startedTime);
     const completion = h.state === 'Completed' ? parseTime(h.completionTime) : undefined;
-    const ref: SourceRef = {
-      ...(cv?.ref ?? { file: '?' }),
-      path: `status.history[${entries.length - 1 - index}]`,
-    };
+    const base: SourceRef = cv?.ref ?? { file: '?' };
+    const field = `status.history[${entries.length - 1 - index}]`;
+    const ref: SourceRef = { ...base, path: base.path ? `${base.path}.${field}` : field };
     const witnesses: CompletionWitness[] = [];
     if (completion !== undefined) {
       witnesses.push({ at: completion, by: 'history', text: `history entry ${target} Completed`, ref });
