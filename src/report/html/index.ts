@@ -1,0 +1,18 @@
+/**
+ * report/html owns the self-contained HTML report: history + findings → report data (report-data.ts,
+ * pure) → one HTML file with the data as inert JSON, the page script (page/, bundled at build time)
+ * and a CSP that forbids any network access. The page draws the findings and an interval chart.
+ */
+import { pageBundle } from './bundle.js';
+import { renderPage } from './render.js';
+import { buildReportData, type HtmlReportInput } from './report-data.js';
+
+export { escapeHtml, renderPage, scriptSafeJson } from './render.js';
+export type { HtmlReportInput } from './report-data.js';
+export { buildReportData } from './report-data.js';
+export type * from './report-data-types.js';
+
+/** `atlevel analyze -o html` / `atlevel report`: the whole report as one HTML document. */
+export function renderHtmlReport(input: HtmlReportInput): string {
+  return renderPage(buildReportData(input), pageBundle());
+}
