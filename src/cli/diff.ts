@@ -1,7 +1,235 @@
-import type { Command } from '@commander-js/extra-typings';
-import type { ExitBox } from './main.js';
+import { type Command, Option } from '@commander-js/extra-typings';
+import { diffMachineConfigs } from '../machineconfig/diff.js';
+import { loadMachineConfigFile } from '../machineconfig/load.js';
+import { PART_NAMES, parseParts } from '../machineconfig/parts.js';
+import {
+  poolsWithRenderedConfigs,
+  renderedConfigsAround,
+  renderedConfigsOfPool,
+} from '../machineconfig/pools.js';
+import { InputError, printable, UsageError } from '../model/errors.js';
+import type { Observed, ReleasePayload } from '../model/history.js';
+import type { MachineConfig } from '../model/objects.js';
+import { formatTime, parseTime } from '../model/time.js';
+import { loadReleasePayload } from '../release/load.js';
+import { type DiffJsonContext, renderDiffJson } from '../report/diff-json.js';
+import { renderDiffText } from '../report/diff-text.js';
+import { loadHistoryParts } from '../sources/index.js';
+import { EXIT, type ExitBox } from './main.js';
+import { emit, useColour } from './output.js';
 
-// Placeholder until the diff command lands; it is owned by its own issue.
-export function registerDiff(program: Command, _exit: ExitBox): void {
-  void program;
+const FORMATS = ['text', 'json'] as const;
+type Format = (typeof FORMATS)[number];
+
+interface DiffFlags {
+  from?: string;
+  pool?: string;
+  at?: string;
+  only?: string;
+  path?: string;
+  releaseFrom?: string;
+  releaseTo?: string;
+  output: Format;
+  out?: string;
+}
+
+interface Picked {
+  a: Observed<MachineConfig>;
+  b: Observed<MachineConfig>;
+  releases: { from?: ReleasePayload; to?: ReleasePayload };
+  how?: string;
+  selection: NonNullable<DiffJsonContext['selection']>;
+}
+
+export function registerDiff(program: Command, exit: ExitBox): void {
+  program
+    .command('diff')
+    .description(
+      'semantic diff of two MachineConfigs: files, units, kernel arguments, OS image, ... and the release components behind changed images',
+    )
+    .argument('[a]', 'MachineConfig name in --from SOURCE, or a MachineConfig file')
+    .argument('[b]', 'the other MachineConfig (name or file)')
+    .option(
+      '--from <source>',
+      'where to find the names: machineconfigs.json List, must-gather, folder, or tarball',
+    )
+    .option('--pool <pool>', 'compare the two newest rendered configs of this pool in --from SOURCE')
+    .option('--at <time>', 'with --pool: the rendered config in effect at TIME (RFC 3339) and the next one')
+    .option('--only <parts>', `compare only these parts, comma-separated (${PART_NAMES.join(', ')})`)
+    .option(
+      '--path <glob>',
+      'only changes whose path or unit name matches GLOB (e.g. /etc/crio/**, kubelet.service)',
+    )
+    .option(
+      '--release-from <file>',
+      'release of the older config (oc adm release info -o json, image-references, or payload folder)',
+    )
+    .option('--release-to <file>', 'release of the newer config')
+    .addOption(
+      new Option('-o, --output <format>', 'report format').choices(FORMATS).default('text' as Format),
+    )
+    .option('--out <file>', 'write the report to FILE instead of stdout')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 identical, 1 different, 2 bad input or usage.\n' +
+        'Examples:\n' +
+        '  atlevel diff --pool master --from machineconfigs.json\n' +
+        '  atlevel diff rendered-master-78d4 rendered-master-ebc4 --from must-gather/ --only units\n' +
+        '  atlevel diff old.yaml new.yaml --path kubelet.service --release-from a.json --release-to b.json',
+    )
+    .action(async (a, b, flags) => {
+      exit.code = await runDiff(a, b, flags as DiffFlags);
+    });
+}
+
+async function runDiff(a: string | undefined, b: string | undefined, flags: DiffFlags): Promise<number> {
+  const only = flags.only !== undefined ? parseParts(flags.only) : undefined;
+  const picked = await pick(a, b, flags);
+  const diff = diffMachineConfigs(picked.a.object, picked.b.object, {
+    ...(only ? { only } : {}),
+    ...(flags.path !== undefined ? { path: flags.path } : {}),
+    releases: picked.releases,
+    refs: { from: picked.a.ref, to: picked.b.ref },
+  });
+  const releasesGiven = picked.releases.from !== undefined || picked.releases.to !== undefined;
+  const text =
+    flags.output === 'json'
+      ? renderDiffJson(diff, { releases: picked.releases, selection: picked.selection })
+      : renderDiffText(diff, {
+          colour: flags.out === undefined && useColour(),
+          releasesGiven,
+          ...(picked.how ? { how: picked.how } : {}),
+        });
+  await emit(text, flags.out);
+  return diff.identical ? EXIT.ok : EXIT.failure;
+}
+
+async function pick(a: string | undefined, b: string | undefined, flags: DiffFlags): Promise<Picked> {
+  if (flags.at !== undefined && flags.pool === undefined) throw new UsageError('--at needs --pool');
+  if (flags.pool !== undefined) {
+    if (a !== undefined) throw new UsageError('give either two MachineConfigs or --pool, not both');
+    if (flags.from === undefined) throw new UsageError('--pool needs --from SOURCE');
+    return pickFromPool(flags.from, flags.pool, flags);
+  }
+  if (a === undefined || b === undefined) {
+    throw new UsageError('name two MachineConfigs (A B), or use --pool P --from SOURCE');
+  }
+  if (flags.from !== undefined) {
+    const { configs, releases } = await loadSource(flags.from, flags);
+    return {
+      a: byName(configs, a, flags.from),
+      b: byName(configs, b, flags.from),
+      releases,
+      selection: { mode: 'names' },
+    };
+  }
+  const [x, y, releases] = await Promise.all([onlyConfig(a), onlyConfig(b), explicitReleases(flags)]);
+  return { a: x, b: y, releases, selection: { mode: 'files' } };
+}
+
+async function loadSource(
+  source: string,
+  flags: DiffFlags,
+): Promise<{ configs: Observed<MachineConfig>[]; releases: Picked['releases'] }> {
+  const parts = await loadHistoryParts([source], {
+    ...(flags.releaseFrom ? { releaseFrom: flags.releaseFrom } : {}),
+    ...(flags.releaseTo ? { releaseTo: flags.releaseTo } : {}),
+  });
+  const configs = parts.objects.machineConfigs;
+  if (configs.length === 0) throw new InputError(source, 'no MachineConfigs found here');
+  return { configs, releases: parts.releases };
+}
+
+async function explicitReleases(flags: DiffFlags): Promise<Picked['releases']> {
+  const [from, to] = await Promise.all([
+    flags.releaseFrom ? loadReleasePayload(flags.releaseFrom) : undefined,
+    flags.releaseTo ? loadReleasePayload(flags.releaseTo) : undefined,
+  ]);
+  return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+}
+
+/** An exact name, or a prefix that names exactly one config (`rendered-master-78d4`). */
+function byName(
+  configs: readonly Observed<MachineConfig>[],
+  name: string,
+  source: string,
+): Observed<MachineConfig> {
+  const exact = configs.find((c) => c.object.metadata.name === name);
+  if (exact) return exact;
+  const prefixed = configs.filter((c) => c.object.metadata.name.startsWith(name));
+  if (prefixed.length === 1) return prefixed[0]!;
+  if (prefixed.length > 1) {
+    const names = prefixed.slice(0, 5).map((c) => c.object.metadata.name);
+    throw new InputError(
+      source,
+      `"${printable(name, 80)}" matches ${prefixed.length} MachineConfigs (${names.join(', ')}${prefixed.length > 5 ? ', …' : ''})`,
+    );
+  }
+  throw new InputError(
+    source,
+    `no MachineConfig named "${printable(name, 80)}" (${configs.length} MachineConfigs here)`,
+  );
+}
+
+async function onlyConfig(file: string): Promise<Observed<MachineConfig>> {
+  const configs = await loadMachineConfigFile(file);
+  if (configs.length > 1) {
+    throw new InputError(
+      file,
+      `holds ${configs.length} MachineConfigs`,
+      `name the two to compare: atlevel diff A B --from ${file}`,
+    );
+  }
+  return configs[0]!;
+}
+
+async function pickFromPool(source: string, pool: string, flags: DiffFlags): Promise<Picked> {
+  const { configs, releases } = await loadSource(source, flags);
+  const rendered = renderedConfigsOfPool(configs, pool);
+  if (rendered.length === 0) {
+    const pools = poolsWithRenderedConfigs(configs);
+    throw new InputError(
+      source,
+      `no rendered config of pool "${printable(pool, 60)}"`,
+      pools.length
+        ? `pools with rendered configs: ${pools.join(', ')}`
+        : 'there are no rendered configs here',
+    );
+  }
+  if (flags.at !== undefined) {
+    const at = parseTime(flags.at);
+    if (at === undefined)
+      throw new UsageError(
+        `--at: "${printable(flags.at, 60)}" is not an RFC 3339 time (e.g. 2021-11-03T03:23:10Z)`,
+      );
+    const { before, after } = renderedConfigsAround(rendered, at);
+    if (!before || !after) {
+      const span = rendered.map((c) => c.object.metadata.creationTimestamp ?? '?');
+      throw new InputError(
+        source,
+        `pool ${pool} has no rendered config ${before ? 'created after' : 'created at or before'} ${formatTime(at)}`,
+        `its ${rendered.length} rendered configs were created ${span[0]} to ${span.at(-1)}`,
+      );
+    }
+    return {
+      a: before,
+      b: after,
+      releases,
+      how: `pool ${pool} at ${formatTime(at)}: the rendered config in effect then, and the next one (${rendered.length} rendered configs)`,
+      selection: { mode: 'pool-at', pool, at: formatTime(at) },
+    };
+  }
+  if (rendered.length < 2) {
+    throw new InputError(
+      source,
+      `pool ${pool} has only one rendered config (${rendered[0]!.object.metadata.name}); nothing to compare`,
+    );
+  }
+  return {
+    a: rendered[rendered.length - 2]!,
+    b: rendered[rendered.length - 1]!,
+    releases,
+    how: `pool ${pool}: the two newest of ${rendered.length} rendered configs`,
+    selection: { mode: 'pool', pool },
+  };
 }

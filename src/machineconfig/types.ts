@@ -44,9 +44,27 @@ export interface ConfigChange {
   readonly images?: readonly ImageChange[];
 }
 
+/** Metadata of one side of a diff: not part of the config, but it says who rendered it and when. */
+export interface ConfigInfo {
+  readonly name: string;
+  readonly created?: string;
+  /** `machineconfiguration.openshift.io/generated-by-controller-version` (the MCO commit). */
+  readonly controllerVersion?: string;
+  /** `machineconfiguration.openshift.io/release-image-version` (absent before MCO PR #2918). */
+  readonly releaseImageVersion?: string;
+  readonly ignitionVersion?: string;
+  /** Where it was read from. */
+  readonly file?: string;
+}
+
 export interface MachineConfigDiff {
   readonly from: string;
   readonly to: string;
   readonly identical: boolean;
   readonly changes: readonly ConfigChange[];
+  /** Added (optional): metadata of each side. */
+  readonly fromInfo?: ConfigInfo;
+  readonly toInfo?: ConfigInfo;
+  /** Added (optional): the filters applied; `identical` then means identical within them. */
+  readonly filter?: { readonly only?: readonly ConfigPart[]; readonly path?: string };
 }

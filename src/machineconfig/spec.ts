@@ -1,0 +1,56 @@
+/**
+ * A MachineConfig spec normalised for comparison: the defaults the MCO applies when merging
+ * (domain.md 3.2: absent kernelType is `default`, null lists are empty, fips false) are made explicit,
+ * and the Ignition config is decoded.
+ */
+import type { SourceRef } from '../model/history.js';
+import type { MachineConfig } from '../model/objects.js';
+import { canonicalJson, type NormalIgnition, normalizeIgnition } from './ignition.js';
+
+export interface NormalSpec {
+  readonly osImageURL?: string;
+  readonly kernelArguments: readonly string[];
+  readonly extensions: readonly string[];
+  readonly fips: boolean;
+  readonly kernelType: string;
+  readonly ignition: NormalIgnition;
+  /** Spec fields this model does not interpret, canonical JSON by field name. */
+  readonly other: ReadonlyMap<string, string>;
+}
+
+const INTERPRETED_SPEC = new Set([
+  'osImageURL',
+  'config',
+  'kernelArguments',
+  'extensions',
+  'fips',
+  'kernelType',
+]);
+
+export function normalizeSpec(
+  mc: MachineConfig,
+  ref: SourceRef | undefined,
+  maxFileBytes: number,
+): NormalSpec {
+  const spec = mc.spec ?? {};
+  const other = new Map<string, string>();
+  for (const [key, value] of Object.entries(spec)) {
+    if (INTERPRETED_SPEC.has(key)) continue;
+    const json = canonicalJson(value);
+    if (json !== undefined) other.set(key, json);
+  }
+  return {
+    ...(spec.osImageURL ? { osImageURL: spec.osImageURL } : {}),
+    kernelArguments: spec.kernelArguments ?? [],
+    extensions: spec.extensions ?? [],
+    fips: spec.fips === true,
+    kernelType: spec.kernelType || 'default',
+    ignition: normalizeIgnition(spec.config, {
+      file: ref?.file ?? `MachineConfig/${mc.metadata.name}`,
+      at: ref?.path ? `${ref.path}.spec.config` : 'spec.config',
+      name: mc.metadata.name,
+      maxFileBytes,
+    }),
+    other,
+  };
+}

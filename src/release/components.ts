@@ -1,0 +1,75 @@
+/**
+ * Digest → component index over one or more release payloads: answers "which release component is
+ * this pull spec or digest?" (the reverse of `oc adm release info --image-for`).
+ */
+import type { ReleaseComponent, ReleasePayload } from '../model/history.js';
+
+export interface ComponentMatch {
+  readonly component: ReleaseComponent;
+  readonly release: ReleasePayload;
+  /** How it matched: the same digest, or the same pull spec by tag. */
+  readonly by: 'digest' | 'pullSpec';
+}
+
+/** The `sha256:<64 hex>` digest a pull spec or bare digest carries, if any. */
+export function digestOfReference(ref: string): string | undefined {
+  const at = ref.lastIndexOf('sha256:');
+  if (at === -1) return undefined;
+  const digest = ref.slice(at, at + 71);
+  return /^sha256:[0-9a-f]{64}$/.test(digest) ? digest : undefined;
+}
+
+export class ComponentIndex {
+  private readonly byDigest = new Map<string, ComponentMatch[]>();
+  private readonly byPullSpec = new Map<string, ComponentMatch[]>();
+  private readonly byName = new Map<string, ComponentMatch[]>();
+
+  constructor(releases: readonly (ReleasePayload | undefined)[]) {
+    for (const release of releases) {
+      if (!release) continue;
+      for (const component of release.components) {
+        const digest = component.digest ?? digestOfReference(component.pullSpec);
+        if (digest) add(this.byDigest, digest, { component, release, by: 'digest' });
+        add(this.byPullSpec, component.pullSpec, { component, release, by: 'pullSpec' });
+        add(this.byName, component.name, { component, release, by: 'pullSpec' });
+      }
+    }
+  }
+
+  /**
+   * Components a pull spec or bare digest belongs to. A digest identifies the image whatever registry
+   * mirrors it, so digests match first; a tag pull spec matches only exactly.
+   */
+  lookup(ref: string): ComponentMatch[] {
+    const digest = digestOfReference(ref);
+    if (digest) {
+      const hit = this.byDigest.get(digest);
+      if (hit) return hit;
+    }
+    return this.byPullSpec.get(ref) ?? [];
+  }
+
+  /** The component name for a reference, when every match agrees on one. */
+  componentOf(ref: string): string | undefined {
+    const names = new Set(this.lookup(ref).map((m) => m.component.name));
+    // One image can back several tags (e.g. `machine-os-content` and `rhel-coreos` in some releases).
+    return names.size === 0 ? undefined : [...names].sort().join('/');
+  }
+
+  /** `--image-for NAME`: the pull spec of a component, per release. */
+  imageFor(name: string): ComponentMatch[] {
+    return this.byName.get(name) ?? [];
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
+}
+
+function add<K>(map: Map<K, ComponentMatch[]>, key: K, match: ComponentMatch): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [match]);
+  else if (!list.some((m) => m.component.name === match.component.name && m.release === match.release)) {
+    list.push(match);
+  }
+}

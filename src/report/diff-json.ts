@@ -1,0 +1,43 @@
+/**
+ * `atlevel diff -o json`: the MachineConfigDiff with a schema version and a summary, as documented in
+ * docs/diff-json.md. Keys are stable; new optional keys may be added without a version bump.
+ */
+import type { ConfigPart, MachineConfigDiff } from '../machineconfig/types.js';
+import type { ReleasePayload } from '../model/history.js';
+
+export const DIFF_JSON_SCHEMA_VERSION = 1;
+
+export interface DiffJsonContext {
+  readonly releases?: { readonly from?: ReleasePayload; readonly to?: ReleasePayload };
+  /** How the two configs were chosen (`names`, `pool`, `pool-at`, `files`). */
+  readonly selection?: { readonly mode: string; readonly pool?: string; readonly at?: string };
+}
+
+export function renderDiffJson(d: MachineConfigDiff, ctx: DiffJsonContext = {}): string {
+  const byPart: Partial<Record<ConfigPart, number>> = {};
+  for (const ch of d.changes) byPart[ch.part] = (byPart[ch.part] ?? 0) + 1;
+  const components = [
+    ...new Set(
+      d.changes.flatMap((ch) => (ch.images ?? []).flatMap((i) => (i.component ? [i.component] : []))),
+    ),
+  ].sort();
+  const release = (p: ReleasePayload | undefined) =>
+    p ? { version: p.version, ...(p.image ? { image: p.image } : {}), file: p.ref.file } : undefined;
+  const doc = {
+    schemaVersion: DIFF_JSON_SCHEMA_VERSION,
+    kind: 'MachineConfigDiff',
+    from: d.from,
+    to: d.to,
+    identical: d.identical,
+    ...(d.fromInfo ? { fromInfo: d.fromInfo } : {}),
+    ...(d.toInfo ? { toInfo: d.toInfo } : {}),
+    ...(d.filter ? { filter: d.filter } : {}),
+    ...(ctx.selection ? { selection: ctx.selection } : {}),
+    ...(ctx.releases?.from || ctx.releases?.to
+      ? { releases: { from: release(ctx.releases.from), to: release(ctx.releases.to) } }
+      : {}),
+    summary: { changes: d.changes.length, byPart, components },
+    changes: d.changes,
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

@@ -1,0 +1,26 @@
+/**
+ * `atlevel release diff -o json` and `atlevel release info -o json`, documented in docs/diff-json.md.
+ */
+import type { ReleasePayload } from '../model/history.js';
+import type { ComponentMatch } from '../release/components.js';
+import type { ReleaseDiff } from '../release/diff.js';
+
+export const RELEASE_JSON_SCHEMA_VERSION = 1;
+
+export function renderReleaseDiffJson(d: ReleaseDiff): string {
+  return `${JSON.stringify({ schemaVersion: RELEASE_JSON_SCHEMA_VERSION, kind: 'ReleaseDiff', ...d }, null, 2)}\n`;
+}
+
+export function renderReleaseInfoJson(p: ReleasePayload, matches?: readonly ComponentMatch[]): string {
+  const doc = {
+    schemaVersion: RELEASE_JSON_SCHEMA_VERSION,
+    kind: 'ReleasePayload',
+    version: p.version,
+    ...(p.image ? { image: p.image } : {}),
+    file: p.ref.file,
+    ...(matches
+      ? { matches: matches.map((m) => m.component) }
+      : { components: [...p.components].sort((a, b) => a.name.localeCompare(b.name)) }),
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

@@ -1,0 +1,117 @@
+/**
+ * `atlevel release diff` and `atlevel release info` for a terminal: components changed/added/removed
+ * with both pull specs and commits, then what the change means for rendered configs and nodes.
+ */
+import pc from 'picocolors';
+import type { ReleaseComponent, ReleasePayload } from '../model/history.js';
+import type { ComponentMatch } from '../release/components.js';
+import type { ReleaseDiff } from '../release/diff.js';
+
+type Colours = ReturnType<typeof pc.createColors>;
+
+function clean(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+}
+
+function commitText(x: ReleaseComponent): string {
+  if (!x.commit) return '';
+  const where = x.sourceLocation ? ` ${clean(x.sourceLocation)}` : '';
+  return `${clean(x.commit.slice(0, 12))}${where}`;
+}
+
+function sideLine(label: string, s: ReleaseDiff['from'], c: Colours): string {
+  const image = s.image ? `, ${clean(s.image)}` : '';
+  return `${label} ${c.bold(clean(s.version))}${image} ${c.dim(`(${clean(s.file)}, ${s.components} components)`)}`;
+}
+
+export function renderReleaseDiffText(d: ReleaseDiff, opts: { colour: boolean }): string {
+  const c = pc.createColors(opts.colour);
+  const out: string[] = [sideLine('from', d.from, c), sideLine('to  ', d.to, c)];
+  out.push(
+    c.bold(
+      `components: ${d.changed.length} changed, ${d.added.length} added, ${d.removed.length} removed, ${d.unchanged} unchanged`,
+    ),
+  );
+  if (d.changed.length > 0) {
+    out.push('', c.bold(c.underline('changed')));
+    for (const ch of d.changed) {
+      out.push(`${c.yellow('~')} ${c.bold(clean(ch.name))}`);
+      out.push(`    ${c.red(`- ${clean(ch.before.pullSpec)}`)}`);
+      out.push(`    ${c.green(`+ ${clean(ch.after.pullSpec)}`)}`);
+      if (ch.before.commit || ch.after.commit) {
+        const same = ch.commitChanged === false ? ' (same commit: a rebuild)' : '';
+        out.push(`    commit ${commitText(ch.before) || '?'} → ${commitText(ch.after) || '?'}${same}`);
+      }
+    }
+  }
+  const list = (
+    title: string,
+    items: readonly ReleaseComponent[],
+    mark: string,
+    colour: (s: string) => string,
+  ) => {
+    if (items.length === 0) return;
+    out.push('', c.bold(c.underline(title)));
+    for (const x of items) out.push(`${colour(mark)} ${c.bold(clean(x.name))} ${clean(x.pullSpec)}`);
+  };
+  list('added', d.added, '+', c.green);
+  list('removed', d.removed, '-', c.red);
+
+  out.push('', c.bold(c.underline('rendered MachineConfigs')));
+  if (d.reachingConfigs.length === 0) {
+    out.push(
+      c.green(
+        'no component embedded in rendered configs changed: nodes will not roll (annotation-only update)',
+      ),
+    );
+  } else {
+    const verdict =
+      d.nodesWillRoll === 'yes'
+        ? c.yellow('rendered configs will change: every pool rolls its nodes (drain and reboot)')
+        : c.yellow(
+            'rendered configs will change on on-prem platforms only (baremetal, vSphere IPI, OpenStack, ...)',
+          );
+    out.push(verdict);
+    for (const r of d.reachingConfigs) {
+      const scope = r.reach === 'on-prem' ? c.dim(' [on-prem]') : '';
+      out.push(`  ${c.cyan(r.name)} ${c.dim(`(${r.change})`)}${scope}: ${r.embeddedIn}`);
+    }
+  }
+  const mco = d.machineConfigOperator;
+  const mcoText = !mco.imageChanged
+    ? 'image unchanged'
+    : mco.commitChanged === true
+      ? 'image and commit changed'
+      : mco.commitChanged === false
+        ? 'image rebuilt, same commit'
+        : 'image changed (commit not recorded)';
+  out.push(`machine-config-operator: ${mcoText}; OS image: ${d.osImageChanged ? 'changed' : 'unchanged'}`);
+  for (const w of d.warnings) out.push(c.bold(c.red(`warning: ${w}`)));
+  if (d.levelTooEarly === 'no' && d.reachingConfigs.length > 0) {
+    out.push(
+      c.dim(
+        "the machine-config operator's commit/OS guard sees this change; level is reported after the rollout",
+      ),
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
+
+export function renderReleaseInfoText(p: ReleasePayload, opts: { colour: boolean }): string {
+  const c = pc.createColors(opts.colour);
+  const out = [
+    `${c.bold(clean(p.version))}${p.image ? ` ${clean(p.image)}` : ''} ${c.dim(`(${clean(p.ref.file)})`)}`,
+  ];
+  out.push(`${p.components.length} components`);
+  const width = Math.min(40, Math.max(0, ...p.components.map((x) => x.name.length)));
+  for (const x of [...p.components].sort((a, b) => a.name.localeCompare(b.name))) {
+    const commit = x.commit ? c.dim(` ${clean(x.commit.slice(0, 12))}`) : '';
+    out.push(`  ${clean(x.name).padEnd(width)}  ${clean(x.pullSpec)}${commit}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** `--component-for`: one line per match, `name pullspec`. */
+export function renderComponentMatchesText(matches: readonly ComponentMatch[]): string {
+  return matches.map((m) => `${clean(m.component.name)} ${clean(m.component.pullSpec)}\n`).join('');
+}
