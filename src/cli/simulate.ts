@@ -1,7 +1,245 @@
-import type { Command } from '@commander-js/extra-typings';
-import type { ExitBox } from './main.js';
+/**
+ * `atlevel simulate`: run the model of the update control loop (src/sim). One run prints what
+ * happened and can be written as a CI run (`--out DIR`); `--runs N` explores seeds; `--exhaustive`
+ * explores every interleaving of the race window for one seed; `--schedule` replays one of them.
+ * Exit codes: 0 no run broke the invariant, 1 some run did, 2 bad input.
+ */
+import { type Command, Option } from '@commander-js/extra-typings';
+import cliProgress from 'cli-progress';
+import { UsageError } from '../model/errors.js';
+import { renderSimulationJson } from '../report/sim-json.js';
+import { renderSimulationText } from '../report/sim-text.js';
+import { renderArtifacts, writeArtifacts } from '../sim/artifacts/write.js';
+import { exploreExhaustive, exploreSeeds, replaySchedule } from '../sim/explore.js';
+import { POLICIES, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
+import { type RunResult, runSimulation } from '../sim/run.js';
+import { BUILTIN_SCENARIOS, builtinScenario, type Scenario } from '../sim/scenario.js';
+import { loadScenarioFile } from '../sim/scenario-file.js';
+import { type ArtifactsInfo, type SimulateOutcome, summarize } from '../sim/summary.js';
+import { EXIT, type ExitBox } from './main.js';
+import { emit, useColour } from './output.js';
 
-// Placeholder until the simulate command lands; it is owned by its own issue.
-export function registerSimulate(program: Command, _exit: ExitBox): void {
-  void program;
+const FORMATS = ['text', 'json'] as const;
+type Format = (typeof FORMATS)[number];
+
+interface SimulateFlags {
+  scenario: string;
+  policy: PolicyName;
+  seed: string;
+  runs?: string;
+  exhaustive?: boolean;
+  budget: string;
+  schedule?: string;
+  out?: string;
+  output: Format;
+}
+
+export function registerSimulate(program: Command, exit: ExitBox): void {
+  program
+    .command('simulate')
+    .description(
+      'run the model of the update control loop: reproduce the MCO race of bug 2019850 and show the fix',
+    )
+    .option(
+      '--scenario <name|file>',
+      `a built-in scenario (${BUILTIN_SCENARIOS.join(', ')}) or a scenario YAML file`,
+      'pause-image-only',
+    )
+    .addOption(
+      new Option('--policy <policy>', "the operator's required-pool validity check")
+        .choices(POLICY_NAMES)
+        .default('pre-fix-2021' as PolicyName),
+    )
+    .option('--seed <n>', 'seed of the run (the first seed with --runs)', '1')
+    .option('--runs <n>', 'explore N seeds, from --seed on')
+    .option('--exhaustive', 'explore every interleaving of the race window for --seed')
+    .option('--budget <n>', 'with --exhaustive: run at most N interleavings', '20000')
+    .option(
+      '--schedule <choices>',
+      'replay one interleaving printed by --exhaustive (comma-separated choices)',
+    )
+    .option(
+      '--out <dir>',
+      'write the run as CI artifacts into DIR (with --runs/--exhaustive: the first violating run)',
+    )
+    .addOption(
+      new Option('-o, --output <format>', 'summary format').choices(FORMATS).default('text' as Format),
+    )
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 no run broke the invariant, 1 some run did, 2 bad input or usage.\n' +
+        'Examples:\n' +
+        '  atlevel simulate --scenario pause-image-only --policy pre-fix-2021 --seed 1 --out run-1\n' +
+        '  atlevel simulate --scenario pause-image-only --policy fixed --runs 10000\n' +
+        '  atlevel simulate --scenario test/fixtures/sim/two-node-pause-image.yaml --exhaustive',
+    )
+    .action(async (flags) => {
+      exit.code = await runSimulate(flags as SimulateFlags);
+    });
+}
+
+function positiveInt(flag: string, value: string, min: number): number {
+  if (!/^\d+$/.test(value))
+    throw new UsageError(`${flag} wants a whole number, got ${JSON.stringify(value)}`);
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < min)
+    throw new UsageError(`${flag} must be at least ${min}, got ${value}`);
+  return n;
+}
+
+function parseSchedule(value: string): number[] {
+  const parts = value.split(',').map((p) => p.trim());
+  if (parts.some((p) => !/^\d+$/.test(p)))
+    throw new UsageError(`--schedule wants comma-separated whole numbers, got ${JSON.stringify(value)}`);
+  return parts.map(Number);
+}
+
+async function loadScenario(arg: string): Promise<Scenario> {
+  const builtin = builtinScenario(arg);
+  if (builtin) return builtin;
+  if (/\.ya?ml$/i.test(arg) || arg.includes('/')) return loadScenarioFile(arg);
+  throw new UsageError(
+    `unknown scenario ${JSON.stringify(arg)} (built in: ${BUILTIN_SCENARIOS.join(', ')}; or give a .yaml file)`,
+  );
+}
+
+/** Drop trailing zeros: replay takes the first choice wherever the schedule says nothing. */
+function compact(schedule: readonly number[]): number[] {
+  const out = [...schedule];
+  while (out.length > 0 && out[out.length - 1] === 0) out.pop();
+  return out;
+}
+
+function reproduceCommand(
+  scenarioArg: string,
+  policy: PolicyName,
+  seed: number,
+  schedule?: readonly number[],
+): string {
+  const scenario = /^[\w./-]+$/.test(scenarioArg) ? scenarioArg : `'${scenarioArg.replaceAll("'", "'\\''")}'`;
+  const sched = schedule ? ` --schedule ${compact(schedule).join(',') || '0'}` : '';
+  return `atlevel simulate --scenario ${scenario} --policy ${policy} --seed ${seed}${sched} --out run-${seed}`;
+}
+
+async function write(
+  run: RunResult,
+  dir: string,
+  schedule: readonly number[] | null,
+): Promise<ArtifactsInfo> {
+  const files = renderArtifacts(run);
+  await writeArtifacts(dir, files);
+  return { dir, files: files.size, seed: run.seed, schedule };
+}
+
+function progressBar(
+  total: number,
+  label: string,
+): { tick(done: number, violations: number): void; stop(): void } {
+  if (!process.stderr.isTTY || total < 50) return { tick: () => undefined, stop: () => undefined };
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format: `${label} [{bar}] {value}/{total} | violations {violations} | eta {eta_formatted}`,
+      hideCursor: true,
+      clearOnComplete: true,
+      etaBuffer: 200,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0, { violations: 0 });
+  let last = 0;
+  return {
+    tick(done, violations) {
+      if (done - last >= Math.max(1, Math.floor(total / 500)) || done === total) {
+        last = done;
+        bar.update(done, { violations });
+      }
+    },
+    stop: () => bar.stop(),
+  };
+}
+
+async function runSimulate(flags: SimulateFlags): Promise<number> {
+  const seed = positiveInt('--seed', flags.seed, 0);
+  const runs = flags.runs !== undefined ? positiveInt('--runs', flags.runs, 1) : undefined;
+  const budget = positiveInt('--budget', flags.budget, 1);
+  const schedule = flags.schedule !== undefined ? parseSchedule(flags.schedule) : undefined;
+  if (runs !== undefined && flags.exhaustive)
+    throw new UsageError('--runs and --exhaustive explore different things; give one');
+  if (schedule && (runs !== undefined || flags.exhaustive))
+    throw new UsageError('--schedule replays one run; it does not go with --runs or --exhaustive');
+  const scenario = await loadScenario(flags.scenario);
+  const policy = flags.policy;
+  const base = { description: scenario.description, policySummary: POLICIES[policy].summary };
+  let outcome: SimulateOutcome;
+  let violated: boolean;
+
+  if (flags.exhaustive) {
+    const started = performance.now();
+    const bar = progressBar(budget, 'interleavings');
+    const exploration = exploreExhaustive(scenario, policy, seed, budget, (n, v) => bar.tick(n, v));
+    bar.stop();
+    const elapsedMs = performance.now() - started;
+    const pick = exploration.firstViolatingSchedule ?? exploration.firstSafeSchedule;
+    const artifacts =
+      flags.out && pick
+        ? await write(replaySchedule(scenario, policy, seed, pick, true), flags.out, compact(pick))
+        : null;
+    outcome = {
+      mode: 'exhaustive',
+      ...base,
+      exploration,
+      artifacts,
+      reproduce: exploration.firstViolatingSchedule
+        ? reproduceCommand(flags.scenario, policy, seed, exploration.firstViolatingSchedule)
+        : null,
+      elapsedMs,
+    };
+    violated = exploration.violations > 0;
+  } else if (runs !== undefined) {
+    const started = performance.now();
+    const bar = progressBar(runs, 'runs');
+    const exploration = exploreSeeds(scenario, policy, seed, runs, (n, v) => bar.tick(n, v));
+    bar.stop();
+    const elapsedMs = performance.now() - started;
+    const pickSeed = exploration.firstViolatingSeed ?? seed;
+    const artifacts = flags.out
+      ? await write(runSimulation(scenario, policy, pickSeed, { record: true }), flags.out, null)
+      : null;
+    outcome = {
+      mode: 'seeds',
+      ...base,
+      exploration,
+      artifacts,
+      reproduce:
+        exploration.firstViolatingSeed !== null
+          ? reproduceCommand(flags.scenario, policy, exploration.firstViolatingSeed)
+          : null,
+      elapsedMs,
+    };
+    violated = exploration.violations > 0;
+  } else {
+    const record = flags.out !== undefined;
+    const run = schedule
+      ? replaySchedule(scenario, policy, seed, schedule, record)
+      : runSimulation(scenario, policy, seed, { record });
+    const artifacts = flags.out ? await write(run, flags.out, schedule ? compact(schedule) : null) : null;
+    const summary = summarize(run);
+    outcome = {
+      mode: 'run',
+      ...base,
+      summary,
+      schedule: schedule ? compact(schedule) : null,
+      artifacts,
+      reproduce: reproduceCommand(flags.scenario, policy, seed, schedule),
+    };
+    violated = summary.violated;
+  }
+
+  const text =
+    flags.output === 'json'
+      ? renderSimulationJson(outcome)
+      : renderSimulationText(outcome, { colour: useColour() });
+  await emit(text, undefined);
+  return violated ? EXIT.failure : EXIT.ok;
 }

@@ -1,0 +1,80 @@
+/**
+ * `atlevel simulate -o json`: a stable, versioned summary. Every mode has `runs`, `violations` and
+ * `firstViolatingSeed` (null when no run violated the invariant); the rest depends on the mode.
+ * Nothing time-dependent is included, so the same command prints the same JSON.
+ */
+import type { SimulateOutcome } from '../sim/summary.js';
+
+export const SIM_JSON_SCHEMA_VERSION = 1;
+
+export function renderSimulationJson(o: SimulateOutcome): string {
+  const common = { schemaVersion: SIM_JSON_SCHEMA_VERSION, mode: o.mode };
+  const artifacts = o.artifacts
+    ? {
+        dir: o.artifacts.dir,
+        files: o.artifacts.files,
+        seed: o.artifacts.seed,
+        schedule: o.artifacts.schedule,
+      }
+    : null;
+  let body: Record<string, unknown>;
+  switch (o.mode) {
+    case 'run': {
+      const s = o.summary;
+      body = {
+        scenario: s.scenario,
+        policy: s.policy,
+        seed: s.seed,
+        runs: 1,
+        violations: s.violated ? 1 : 0,
+        firstViolatingSeed: s.violated ? s.seed : null,
+        schedule: o.schedule,
+        run: s,
+        artifacts,
+        reproduce: o.reproduce,
+      };
+      break;
+    }
+    case 'seeds': {
+      const e = o.exploration;
+      body = {
+        scenario: e.scenario,
+        policy: e.policy,
+        firstSeed: e.firstSeed,
+        lastSeed: e.firstSeed + e.runs - 1,
+        runs: e.runs,
+        violations: e.violations,
+        firstViolatingSeed: e.firstViolatingSeed,
+        violatingSeeds: e.violatingSeeds,
+        detectedByTest: e.detectedByTest,
+        otherTestFailures: e.otherTestFailures,
+        operatorDegraded: e.operatorDegraded,
+        cvoIncomplete: e.cvoIncomplete,
+        artifacts,
+        reproduce: o.reproduce,
+      };
+      break;
+    }
+    case 'exhaustive': {
+      const e = o.exploration;
+      body = {
+        scenario: e.scenario,
+        policy: e.policy,
+        seed: e.seed,
+        runs: e.schedules,
+        violations: e.violations,
+        firstViolatingSeed: e.violations > 0 ? e.seed : null,
+        complete: e.complete,
+        pruned: e.pruned,
+        firstViolatingSchedule: e.firstViolatingSchedule,
+        firstSafeSchedule: e.firstSafeSchedule,
+        maxSteps: e.maxSteps,
+        maxCandidates: e.maxCandidates,
+        artifacts,
+        reproduce: o.reproduce,
+      };
+      break;
+    }
+  }
+  return `${JSON.stringify({ ...common, ...body }, null, 2)}\n`;
+}

@@ -1,0 +1,173 @@
+/**
+ * `atlevel simulate` for a terminal: for one run, the verdict and the race's key moments; for an
+ * exploration, how many runs (or interleavings) broke the invariant and how to reproduce the first.
+ */
+import pc from 'picocolors';
+import type { RunSummary, SimulateOutcome } from '../sim/summary.js';
+
+type Colours = ReturnType<typeof pc.createColors>;
+
+/** `2021-11-03T03:16:40.686Z` → `03:16:40.686`. */
+function clock(iso: string | null): string {
+  return iso === null ? '—' : iso.slice(11, 23);
+}
+
+function gap(fromIso: string | null, toIso: string | null): string {
+  if (fromIso === null || toIso === null) return '';
+  const ms = Date.parse(toIso) - Date.parse(fromIso);
+  const abs = Math.abs(ms);
+  const text =
+    abs < 1000
+      ? `${abs}ms`
+      : abs < 60_000
+        ? `${(abs / 1000).toFixed(1)}s`
+        : `${Math.floor(abs / 60_000)}m${String(Math.round((abs % 60_000) / 1000)).padStart(2, '0')}s`;
+  return ms >= 0 ? `${text} after` : `${text} before`;
+}
+
+function pct(n: number, of: number): string {
+  return of === 0 ? '0%' : `${((100 * n) / of).toFixed(1)}%`;
+}
+
+function header(o: SimulateOutcome, c: Colours, what: string): string[] {
+  return [
+    `${c.bold('atlevel simulate')}  ${what}`,
+    `  ${c.dim(o.description)}`,
+    `  ${c.dim(`policy: ${o.policySummary}`)}`,
+  ];
+}
+
+function timeline(s: RunSummary, c: Colours): string[] {
+  const rows: [string | null, string][] = [];
+  rows.push([s.upgradeRequestedAt, 'upgrade requested (spec.desiredUpdate set by the upgrade test)']);
+  rows.push([
+    s.controllerConfigWrittenAt,
+    'machine-config-operator wrote the new ControllerConfig (the race begins)',
+  ]);
+  rows.push([s.operatorLevelAt, `machine-config reported level (operator ${s.to})`]);
+  for (const r of s.renderedConfigs) {
+    const what = r.created ? `${r.name} created` : `${r.name} re-stamped for the new release (same content)`;
+    rows.push([
+      r.at,
+      `${what}${s.operatorLevelAt ? `, ${gap(s.operatorLevelAt, r.at)} the level report` : ''}`,
+    ]);
+  }
+  rows.push([s.cvoCompletedAt, `CVO completed the update to ${s.to}`]);
+  if (s.violationAt !== null)
+    rows.push([s.violationAt, c.red('master pool Updating=True after the CVO completed')]);
+  for (const d of s.operatorDegraded)
+    rows.push([d.at, c.yellow(`machine-config Degraded: ${d.message.slice(0, 140)}`)]);
+  if (s.masterUpdatedAt !== null) {
+    rows.push([
+      s.masterUpdatedAt,
+      `master pool Updated on its new config${s.cvoCompletedAt ? ` (${gap(s.cvoCompletedAt, s.masterUpdatedAt)} the CVO completed)` : ''}`,
+    ]);
+  }
+  if (s.poolsCompletedAt !== null)
+    rows.push([s.poolsCompletedAt, 'upgrade test: All pools completed upgrade']);
+  const dated = rows
+    .filter((r): r is [string, string] => r[0] !== null)
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const day = dated[0]?.[0].slice(0, 10) ?? '';
+  return [`  timeline (${day}, UTC)`, ...dated.map(([at, text]) => `    ${clock(at)}  ${text}`)];
+}
+
+export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean }): string {
+  const c = pc.createColors(opts.colour);
+  const out: string[] = [];
+  switch (o.mode) {
+    case 'run': {
+      const s = o.summary;
+      const schedule = o.schedule ? ` · schedule ${o.schedule.join(',') || '(time order)'}` : '';
+      out.push(...header(o, c, `${s.scenario} · policy ${s.policy} · seed ${s.seed}${schedule}`));
+      out.push(`  update ${s.from} → ${s.to}`);
+      out.push(`  changed components: ${s.changedComponents.join(', ') || 'none'}`);
+      out.push('');
+      if (s.violated) {
+        out.push(
+          `${c.red(c.bold('VIOLATION'))}  the master pool was still rolling out when the CVO reported the update complete`,
+        );
+        out.push(
+          s.testDetected
+            ? '           the upgrade test logged: Invariant violation detected'
+            : '           the upgrade test missed it (it polled the pools before the master pool flipped to Updating)',
+        );
+      } else {
+        out.push(
+          `${c.green(c.bold('OK'))}  the master pool had rolled out its new config before the CVO reported the update complete`,
+        );
+      }
+      if (s.testFailure !== null && !s.violated) out.push(`           upgrade test failed: ${s.testFailure}`);
+      if (s.raceMarginMs !== null && s.raceMarginMs > 0) {
+        out.push(
+          `           machine-config reported level ${(s.raceMarginMs / 1000).toFixed(1)}s before the master pool targeted the new config`,
+        );
+      }
+      out.push('', ...timeline(s, c), '');
+      if (o.artifacts) out.push(`  artifacts: ${o.artifacts.dir} (${o.artifacts.files} files)`);
+      out.push(`  reproduce: ${o.reproduce}`);
+      break;
+    }
+    case 'seeds': {
+      const e = o.exploration;
+      out.push(
+        ...header(
+          o,
+          c,
+          `${e.scenario} · policy ${e.policy} · seeds ${e.firstSeed}–${e.firstSeed + e.runs - 1}`,
+        ),
+        '',
+      );
+      if (e.violations > 0) {
+        out.push(
+          `${c.red(c.bold('VIOLATIONS'))}  ${e.violations} of ${e.runs} runs (${pct(e.violations, e.runs)}) broke the invariant; the upgrade test caught ${e.detectedByTest} of them`,
+        );
+        out.push(`  first violating seed: ${e.firstViolatingSeed}`);
+      } else {
+        out.push(`${c.green(c.bold('OK'))}  none of ${e.runs} runs broke the invariant`);
+      }
+      const other: string[] = [];
+      if (e.otherTestFailures > 0)
+        other.push(`${e.otherTestFailures} failed the upgrade test for another reason`);
+      if (e.operatorDegraded > 0)
+        other.push(`${e.operatorDegraded} had machine-config Degraded at some point`);
+      if (e.cvoIncomplete > 0) other.push(`${e.cvoIncomplete} never completed the update`);
+      if (other.length > 0) out.push(`  also: ${other.join('; ')}`);
+      if (o.artifacts)
+        out.push(`  artifacts of seed ${o.artifacts.seed}: ${o.artifacts.dir} (${o.artifacts.files} files)`);
+      if (o.reproduce) out.push(`  reproduce: ${o.reproduce}`);
+      const secs = o.elapsedMs / 1000;
+      out.push(c.dim(`  ${secs.toFixed(1)}s, ${(e.runs / Math.max(secs, 1e-3)).toFixed(0)} runs/s`));
+      break;
+    }
+    case 'exhaustive': {
+      const e = o.exploration;
+      out.push(
+        ...header(
+          o,
+          c,
+          `${e.scenario} · policy ${e.policy} · seed ${e.seed} · every interleaving of the race window`,
+        ),
+        '',
+      );
+      out.push(
+        `  ${e.schedules} interleavings run${e.complete ? ' (complete)' : ' (budget exhausted: incomplete)'}; ${e.pruned} redundant prefixes pruned; up to ${e.maxSteps} steps, ${e.maxCandidates} choices per step`,
+      );
+      if (e.violations > 0) {
+        out.push(
+          `${c.red(c.bold('VIOLATIONS'))}  ${e.violations} of ${e.schedules} interleavings (${pct(e.violations, e.schedules)}) broke the invariant`,
+        );
+      } else {
+        out.push(
+          `${c.green(c.bold('OK'))}  none of ${e.schedules} interleavings broke the invariant${e.complete ? '' : ' (of those explored)'}`,
+        );
+      }
+      if (o.artifacts)
+        out.push(`  artifacts of that schedule: ${o.artifacts.dir} (${o.artifacts.files} files)`);
+      if (o.reproduce) out.push(`  reproduce: ${o.reproduce}`);
+      out.push(c.dim(`  ${(o.elapsedMs / 1000).toFixed(1)}s`));
+      break;
+    }
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,266 @@
+/**
+ * User-defined scenarios: a small YAML file (schema in docs/simulate.md), validated with zod. Any
+ * problem is reported as one line naming the file and the offending field.
+ */
+import { readFile } from 'node:fs/promises';
+import yaml from 'js-yaml';
+import { z } from 'zod';
+import { InputError } from '../model/errors.js';
+import { DEFAULT_LATENCIES, LATENCY_KEYS, type Latencies } from './latency.js';
+import { CATALOG } from './release.js';
+import type { Dist } from './rng.js';
+import { BUILTIN_SCENARIOS, type BuiltinSpec, builtinSpec, makeScenario, type Scenario } from './scenario.js';
+
+const COMPONENTS = new Set(CATALOG.map(([name]) => name));
+const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** `250ms`, `5s`, `2m`, `1h`, or a number of milliseconds. */
+export function parseDuration(value: string | number): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value.trim());
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h'];
+  return n * unit;
+}
+
+const duration = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const ms = parseDuration(v);
+  if (ms === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected a duration like 250ms, 5s or 2m, got ${JSON.stringify(v)}`,
+    });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+/** A latency: a duration (constant), `{median, sigma[, min, max]}` (log-normal) or `{min, max}` (uniform). */
+const dist = z.unknown().transform((v, ctx): Dist => {
+  const fail = (message: string): never => {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER as never;
+  };
+  const ms = (x: unknown, what: string): number => {
+    const d = typeof x === 'string' || typeof x === 'number' ? parseDuration(x) : undefined;
+    return d === undefined
+      ? fail(`${what}: expected a duration like 250ms, 5s or 2m, got ${JSON.stringify(x)}`)
+      : d;
+  };
+  if (typeof v === 'string' || typeof v === 'number') return { kind: 'const', ms: ms(v, 'duration') };
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    return fail(`expected a duration, {median, sigma} or {min, max}, got ${JSON.stringify(v)}`);
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if ('median' in o) {
+    const extra = keys.filter((k) => !['median', 'sigma', 'min', 'max'].includes(k));
+    if (extra.length > 0)
+      return fail(`unknown key ${extra[0]} (a log-normal latency has median, sigma, min, max)`);
+    const sigma = o.sigma;
+    if (typeof sigma !== 'number' || sigma < 0 || sigma > 3)
+      return fail('sigma: expected a number from 0 to 3');
+    return {
+      kind: 'lognormal',
+      median: ms(o.median, 'median'),
+      sigma,
+      ...(o.min !== undefined ? { min: ms(o.min, 'min') } : {}),
+      ...(o.max !== undefined ? { max: ms(o.max, 'max') } : {}),
+    };
+  }
+  if ('min' in o && 'max' in o && keys.length === 2) {
+    const min = ms(o.min, 'min');
+    const max = ms(o.max, 'max');
+    return max < min ? fail('max is below min') : { kind: 'uniform', min, max };
+  }
+  return fail(`expected {median, sigma} or {min, max}, got keys ${keys.join(', ') || '(none)'}`);
+});
+
+const latencies = z.strictObject(
+  Object.fromEntries(LATENCY_KEYS.map((k) => [k, dist.optional()])) as Record<
+    keyof Latencies,
+    z.ZodOptional<typeof dist>
+  >,
+);
+
+const component = z.string().refine((c) => COMPONENTS.has(c), {
+  message: `unknown release component (known: ${[...COMPONENTS].join(', ')})`,
+});
+
+const pool = z.strictObject({
+  name: z.string().regex(NAME, 'a pool name is lower-case letters, digits and dashes'),
+  nodes: z.number().int().min(0).max(50),
+  paused: z.boolean().default(false),
+  maxUnavailable: z
+    .union([z.number().int().min(0), z.string().regex(/^\d+%$/, 'a percentage like "25%"')])
+    .default(1),
+});
+
+const SCENARIO = z
+  .strictObject({
+    name: z.string().regex(NAME, 'a scenario name is lower-case letters, digits and dashes'),
+    description: z.string().optional(),
+    base: z
+      .string()
+      .refine((b) => BUILTIN_SCENARIOS.includes(b), {
+        message: `unknown base scenario (built in: ${BUILTIN_SCENARIOS.join(', ')})`,
+      })
+      .optional(),
+    from: z.strictObject({ version: z.string().min(1) }).optional(),
+    to: z.strictObject({ version: z.string().min(1) }).optional(),
+    changed: z.array(component).optional(),
+    pools: z.array(pool).min(1).optional(),
+    failures: z
+      .array(
+        z.strictObject({
+          pool: z.string(),
+          index: z.number().int().min(0),
+          reason: z.string().min(1).default('unexpected on-disk state validating against {config}'),
+          recoverAfter: duration.optional(),
+        }),
+      )
+      .optional(),
+    machineConfigs: z
+      .array(
+        z.strictObject({
+          name: z.string().regex(NAME, 'a MachineConfig name is lower-case letters, digits and dashes'),
+          role: z.string().regex(NAME),
+          files: z
+            .array(
+              z.strictObject({
+                path: z.string().startsWith('/'),
+                contents: z.string(),
+                mode: z.number().int().min(0).max(0o7777).default(420),
+              }),
+            )
+            .default([]),
+          kernelArguments: z.array(z.string()).default([]),
+        }),
+      )
+      .optional(),
+    latencies: latencies.optional(),
+  })
+  .superRefine((s, ctx) => {
+    const pools = s.pools;
+    if (pools) {
+      const names = pools.map((p) => p.name);
+      for (const required of ['master', 'worker']) {
+        if (!names.includes(required))
+          ctx.addIssue({ code: 'custom', path: ['pools'], message: `a ${required} pool is required` });
+      }
+      if (new Set(names).size !== names.length)
+        ctx.addIssue({ code: 'custom', path: ['pools'], message: 'pool names must be unique' });
+      const master = pools.find((p) => p.name === 'master');
+      if (master && master.nodes < 1)
+        ctx.addIssue({ code: 'custom', path: ['pools'], message: 'the master pool needs at least one node' });
+    }
+    s.failures?.forEach((f, i) => {
+      const p = (
+        pools ?? [
+          { name: 'master', nodes: 3 },
+          { name: 'worker', nodes: 3 },
+        ]
+      ).find((x) => x.name === f.pool);
+      if (!p)
+        ctx.addIssue({ code: 'custom', path: ['failures', i, 'pool'], message: `no pool named ${f.pool}` });
+      else if (f.index >= p.nodes)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['failures', i, 'index'],
+          message: `pool ${f.pool} has only ${p.nodes} nodes`,
+        });
+    });
+  });
+
+export type ScenarioFile = z.output<typeof SCENARIO>;
+
+/** Turn a validated scenario document into a Scenario. */
+export function scenarioFromDocument(doc: ScenarioFile): Scenario {
+  const base: BuiltinSpec = (doc.base !== undefined ? builtinSpec(doc.base) : undefined) ?? {
+    description: '',
+    changed: [],
+  };
+  const lat: Record<string, Dist> = { ...DEFAULT_LATENCIES };
+  for (const [k, v] of Object.entries(doc.latencies ?? {})) if (v !== undefined) lat[k] = v;
+  const spec: BuiltinSpec = {
+    ...base,
+    description: doc.description ?? base.description ?? `user scenario ${doc.name}`,
+    changed: doc.changed ?? base.changed,
+    ...(doc.to ? { toVersion: doc.to.version } : {}),
+    ...(doc.from ? { fromVersion: doc.from.version } : {}),
+    ...(doc.pools
+      ? {
+          pools: doc.pools.map((p) => ({
+            name: p.name,
+            nodes: p.nodes,
+            paused: p.paused,
+            maxUnavailable: p.maxUnavailable,
+          })),
+        }
+      : {}),
+    ...(doc.failures
+      ? {
+          failures: doc.failures.map((f) => ({
+            pool: f.pool,
+            index: f.index,
+            reason: f.reason,
+            ...(f.recoverAfter !== undefined ? { recoverAfterMs: f.recoverAfter } : {}),
+          })),
+        }
+      : {}),
+    ...(doc.machineConfigs ? { machineConfigs: doc.machineConfigs } : {}),
+    latencies: lat as unknown as Latencies,
+  };
+  return makeScenario(doc.name, spec);
+}
+
+/** Parse and validate scenario YAML text; `file` names it in errors. */
+export function parseScenario(text: string, file: string): Scenario {
+  let raw: unknown;
+  try {
+    raw = yaml.load(text, { schema: yaml.CORE_SCHEMA, filename: file });
+  } catch (err) {
+    const reason = err instanceof yaml.YAMLException ? err.reason : String(err);
+    const line = err instanceof yaml.YAMLException && err.mark ? ` at line ${err.mark.line + 1}` : '';
+    throw new InputError(file, `not valid YAML${line}: ${reason}`);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new InputError(
+      file,
+      'a scenario file must be a YAML mapping',
+      'see docs/simulate.md for the schema',
+    );
+  }
+  const parsed = SCENARIO.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where =
+      issue && issue.path.length > 0
+        ? `${issue.path
+            .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+            .join('')
+            .replace(/^\./, '')}: `
+        : '';
+    throw new InputError(
+      file,
+      `invalid scenario: ${where}${issue?.message ?? 'unknown problem'}`,
+      'see docs/simulate.md for the schema',
+    );
+  }
+  return scenarioFromDocument(parsed.data);
+}
+
+export async function loadScenarioFile(file: string): Promise<Scenario> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(
+      file,
+      code === 'ENOENT' ? 'no such scenario file' : `cannot read the scenario file (${code ?? 'error'})`,
+    );
+  }
+  return parseScenario(text, file);
+}

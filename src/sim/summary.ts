@@ -1,0 +1,113 @@
+/**
+ * What a run showed, in wall-clock terms: did the invariant break, when the machine-config operator
+ * reported level, when the new rendered configs appeared, when the CVO completed, when the master
+ * pool really finished, and what the upgrade test saw. Reporters format it; the artifact writer
+ * stores it as the run's ground truth.
+ */
+import { DEFAULT_EPOCH } from './artifacts/timefmt.js';
+import type { ExhaustiveExploration, SeedExploration } from './explore.js';
+import { changedComponents } from './release.js';
+import type { RunResult } from './run.js';
+
+export interface RunSummary {
+  readonly scenario: string;
+  readonly policy: string;
+  readonly seed: number;
+  readonly from: string;
+  readonly to: string;
+  /** Release components whose image changed, by tag name. */
+  readonly changedComponents: readonly string[];
+  /** The invariant: the master pool was Updating at or after the CVO reported the update complete. */
+  readonly violated: boolean;
+  readonly violationAt: string | null;
+  /** The upgrade test logged "Invariant violation detected" (it can miss a violation it polls past). */
+  readonly testDetected: boolean;
+  readonly testFailure: string | null;
+  readonly upgradeRequestedAt: string | null;
+  readonly controllerConfigWrittenAt: string | null;
+  readonly operatorLevelAt: string | null;
+  readonly renderedConfigs: readonly { pool: string; name: string; at: string; created: boolean }[];
+  readonly masterTargetedAt: string | null;
+  readonly cvoCompletedAt: string | null;
+  readonly masterUpdatedAt: string | null;
+  readonly poolsCompletedAt: string | null;
+  /** ms from the operator reporting level to the master pool targeting the new config (positive: the race was lost). */
+  readonly raceMarginMs: number | null;
+  readonly operatorDegraded: readonly { at: string; message: string }[];
+  readonly endedAt: string;
+  readonly events: number;
+}
+
+export function summarize(run: RunResult, epoch = DEFAULT_EPOCH): RunSummary {
+  const f = run.facts;
+  const wall = (t: number | undefined): string | null =>
+    t === undefined ? null : new Date(epoch + t).toISOString();
+  const masterTarget = f.targets.find((t) => t.pool === 'master');
+  return {
+    scenario: run.scenario.name,
+    policy: run.policy,
+    seed: run.seed,
+    from: run.from.version,
+    to: run.to.version,
+    changedComponents: changedComponents(run.from, run.to),
+    violated: f.violation,
+    violationAt: wall(f.violationAt),
+    testDetected: f.testDetectedAt !== undefined,
+    testFailure: f.testFailure ?? null,
+    upgradeRequestedAt: wall(f.upgradeRequestedAt),
+    controllerConfigWrittenAt: wall(f.controllerConfigWrittenAt),
+    operatorLevelAt: wall(f.mcoLevelAt),
+    renderedConfigs: f.rendered.map((r) => ({
+      pool: r.pool,
+      name: r.name,
+      at: wall(r.at) as string,
+      created: r.created,
+    })),
+    masterTargetedAt: wall(masterTarget?.at),
+    cvoCompletedAt: wall(f.cvoCompletedAt),
+    masterUpdatedAt: wall(f.masterUpdatedAt),
+    poolsCompletedAt: wall(f.poolsCompletedAt),
+    raceMarginMs: masterTarget && f.mcoLevelAt !== undefined ? masterTarget.at - f.mcoLevelAt : null,
+    operatorDegraded: f.mcoDegraded.map((d) => ({ at: wall(d.at) as string, message: d.message })),
+    endedAt: wall(run.endAt) as string,
+    events: run.events,
+  };
+}
+
+/** Where a run's artifacts were written. */
+export interface ArtifactsInfo {
+  readonly dir: string;
+  readonly files: number;
+  readonly seed: number;
+  readonly schedule: readonly number[] | null;
+}
+
+/** Everything `atlevel simulate` reports, whichever mode ran. */
+export type SimulateOutcome =
+  | {
+      readonly mode: 'run';
+      readonly description: string;
+      readonly policySummary: string;
+      readonly summary: RunSummary;
+      readonly schedule: readonly number[] | null;
+      readonly artifacts: ArtifactsInfo | null;
+      readonly reproduce: string;
+    }
+  | {
+      readonly mode: 'seeds';
+      readonly description: string;
+      readonly policySummary: string;
+      readonly exploration: SeedExploration;
+      readonly artifacts: ArtifactsInfo | null;
+      readonly reproduce: string | null;
+      readonly elapsedMs: number;
+    }
+  | {
+      readonly mode: 'exhaustive';
+      readonly description: string;
+      readonly policySummary: string;
+      readonly exploration: ExhaustiveExploration;
+      readonly artifacts: ArtifactsInfo | null;
+      readonly reproduce: string | null;
+      readonly elapsedMs: number;
+    };

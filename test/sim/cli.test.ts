@@ -1,0 +1,152 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+
+let out = '';
+let err = '';
+let root: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'atlevel-sim-cli-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function capture(): void {
+  out = '';
+  err = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, cb?: unknown) => {
+    out += String(chunk);
+    if (typeof cb === 'function') (cb as () => void)();
+    return true;
+  }) as typeof process.stdout.write);
+  vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string | Uint8Array) => {
+    err += String(chunk);
+    return true;
+  }) as typeof process.stderr.write);
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('atlevel simulate', () => {
+  it('one pre-fix run of the seed scenario: exit 1, a summary, and a written CI run', async () => {
+    capture();
+    const dir = join(root, 'run-1');
+    const code = await main([
+      'simulate',
+      '--scenario',
+      'pause-image-only',
+      '--policy',
+      'pre-fix-2021',
+      '--seed',
+      '1',
+      '--out',
+      dir,
+    ]);
+    vi.restoreAllMocks();
+    expect(code).toBe(1);
+    expect(out).toContain('VIOLATION');
+    expect(out).toMatch(/machine-config reported level \(operator 4\.10\.0-0\.nightly-2021-11-03-020416\)/);
+    expect(out).toMatch(/rendered-master-[0-9a-f]{32} created, [\d.]+s after the level report/);
+    expect(out).toContain(
+      'reproduce: atlevel simulate --scenario pause-image-only --policy pre-fix-2021 --seed 1 --out run-1',
+    );
+    expect((await readdir(dir)).sort()).toEqual([
+      'artifacts',
+      'atlevel-simulation.json',
+      'build-log.txt',
+      'release',
+    ]);
+  });
+
+  it('the fixed operator: exit 0', async () => {
+    capture();
+    const code = await main(['simulate', '--policy', 'fixed', '--seed', '1']);
+    vi.restoreAllMocks();
+    expect(code).toBe(0);
+    expect(out).toContain('OK');
+  });
+
+  it('--runs with -o json reports runs, violations and the first violating seed', async () => {
+    capture();
+    const code = await main([
+      'simulate',
+      '--scenario',
+      'os-only',
+      '--policy',
+      'naive',
+      '--runs',
+      '6',
+      '--seed',
+      '10',
+      '-o',
+      'json',
+    ]);
+    vi.restoreAllMocks();
+    expect(code).toBe(1);
+    const j = JSON.parse(out);
+    expect(j).toMatchObject({
+      schemaVersion: 1,
+      mode: 'seeds',
+      scenario: 'os-only',
+      policy: 'naive',
+      runs: 6,
+      violations: 6,
+      firstViolatingSeed: 10,
+    });
+    expect(j.reproduce).toBe('atlevel simulate --scenario os-only --policy naive --seed 10 --out run-10');
+
+    capture();
+    const ok = await main([
+      'simulate',
+      '--scenario',
+      'os-only',
+      '--policy',
+      'pre-fix-2021',
+      '--runs',
+      '4',
+      '-o',
+      'json',
+    ]);
+    vi.restoreAllMocks();
+    expect(ok).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({
+      runs: 4,
+      violations: 0,
+      firstViolatingSeed: null,
+      reproduce: null,
+    });
+  });
+
+  it('a single run in JSON has the same three fields', async () => {
+    capture();
+    await main(['simulate', '--seed', '3', '-o', 'json']);
+    vi.restoreAllMocks();
+    const j = JSON.parse(out);
+    expect(j).toMatchObject({ mode: 'run', runs: 1, violations: 1, firstViolatingSeed: 3 });
+    expect(j.run.operatorLevelAt < j.run.masterTargetedAt).toBe(true);
+  });
+
+  it.each([
+    [['simulate', '--scenario', 'no-such-scenario'], /unknown scenario "no-such-scenario"/],
+    [
+      ['simulate', '--scenario', 'test/fixtures/sim/bad-pools.yaml'],
+      /bad-pools\.yaml: invalid scenario: pools: a master pool is required/,
+    ],
+    [['simulate', '--seed', 'x'], /--seed wants a whole number/],
+    [['simulate', '--runs', '3', '--exhaustive'], /--runs and --exhaustive/],
+    [['simulate', '--policy', 'lenient'], /Allowed choices are naive, pre-fix-2021, fixed/],
+  ])('bad input %j exits 2 with one line', async (argv, message) => {
+    capture();
+    const code = await main(argv);
+    vi.restoreAllMocks();
+    expect(code).toBe(2);
+    expect(err).toMatch(message);
+    expect(err.trim().split('\n').length).toBeLessThanOrEqual(2);
+  });
+});
