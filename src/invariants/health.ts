@@ -1,8 +1,8 @@
 import type { Finding } from '../model/finding.js';
 import type { ClusterHistory } from '../model/history.js';
 import { formatClock, formatDuration } from '../model/time.js';
-import { conditionTransitions } from '../timeline/query.js';
 import { poolHistory, poolStateAt } from '../timeline/pools.js';
+import { conditionTransitions } from '../timeline/query.js';
 import { findUpdates } from '../timeline/updates.js';
 import { operatorNames } from './clusteroperator-level-then-progressing.js';
 import { checked, defineRule, notApplicable } from './rule.js';

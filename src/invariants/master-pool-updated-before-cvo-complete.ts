@@ -86,7 +86,7 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
       }
 
       const stateText = `Updated=${fmt(state.updated)}, Updating=${fmt(state.updating)}${state.degraded ? ', Degraded=True' : ''}`;
-      const rolling = state.target ? `, rolling to ${state.target.name}` : '';
+      const rolling = state.target && state.updated !== true ? `, rolling to ${state.target.name}` : '';
       const late = finish
         ? `; the pool finished at ${formatClock(finish.at)}, ${formatDuration(finish.at - t)} later`
         : '';

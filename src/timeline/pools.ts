@@ -21,6 +21,8 @@ export interface PoolObservation {
   readonly updated?: boolean;
   readonly updating?: boolean;
   readonly degraded?: boolean;
+  /** A condition transition: the status changed at this moment, so it was different just before. */
+  readonly transition?: boolean;
   readonly text: string;
   readonly ref: SourceRef;
 }
@@ -91,6 +93,7 @@ export function poolHistory(history: ClusterHistory, name: string): PoolHistory 
           : type === 'Updating'
             ? { updating: value }
             : { degraded: value }),
+        transition: true,
         text: `${type}=${tr.status}${tr.message ? ` (${tr.message})` : ''}`,
         ref: tr.ref,
       });
@@ -127,13 +130,17 @@ export function poolHistory(history: ClusterHistory, name: string): PoolHistory 
   };
 }
 
-/** The first observation of each run of "updated" observations: the moments the pool finished a rollout. */
+/**
+ * The moments the pool finished a rollout: the first "updated" observation of each run of them. A
+ * transition to Updated=True starts a new run even inside one, because it proves the pool was not
+ * updated just before: an earlier "updated" poll then saw the pool before it noticed its new config.
+ */
 function firstOfRuns(observations: readonly PoolObservation[]): PoolObservation[] {
   const out: PoolObservation[] = [];
   let inRun = false;
   for (const o of observations) {
     if (o.updated === true && o.updating !== true) {
-      if (!inRun) out.push(o);
+      if (!inRun || o.transition === true) out.push(o);
       inRun = true;
     } else if (o.updated === false || o.updating === true) {
       inRun = false;
@@ -220,10 +227,17 @@ export function poolStateAt(ph: PoolHistory, t: Millis): PoolState {
   };
 }
 
-/** When the pool finished rolling out `config` (became Updated with it as target), if it did. */
+/**
+ * When the pool finished rolling out `config`: the last finish before the next config appeared (an
+ * earlier one in the same window was a poll that came before the pool flipped to Updating).
+ */
 export function finishedRollout(ph: PoolHistory, config: RenderedConfig): PoolObservation | undefined {
   const next = ph.rendered[ph.rendered.indexOf(config) + 1];
-  return ph.finishes.find((f) => f.at >= config.createdAt && (!next || f.at < next.createdAt));
+  let found: PoolObservation | undefined;
+  for (const f of ph.finishes) {
+    if (f.at >= config.createdAt && (!next || f.at < next.createdAt)) found = f;
+  }
+  return found;
 }
 
 /** Snapshot facts about a pool: its final Updated condition and configuration. */
