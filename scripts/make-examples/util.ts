@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 
 const DAY = Date.UTC(2021, 10, 3);
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** `03:23:03.719` (or `03:23:03`) on 2021-11-03, the day of the run, as epoch ms (UTC). */
 export function at(clock: string): number {
@@ -20,33 +19,25 @@ export function at(clock: string): number {
 export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
 
+/**
+ * The CI artifact time formats are shared with the simulator, which writes the same files:
+ * monitor interval stamps (`Nov 03 03:23:03.719`), the e2e framework's `Nov  3 03:28:35.858`, and
+ * Kubernetes whole-second RFC 3339.
+ */
+export {
+  logfStamp as testLogTime,
+  monitorStamp as monitorTime,
+  rfc3339 as k8sTime,
+} from '../../src/sim/artifacts/timefmt.js';
+
 function parts(ms: number) {
   const d = new Date(ms);
   const two = (n: number) => String(n).padStart(2, '0');
   return {
-    mon: MONTHS[d.getUTCMonth()] ?? '???',
-    day: d.getUTCDate(),
     hms: `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`,
     ms: String(d.getUTCMilliseconds()).padStart(3, '0'),
     iso: d.toISOString(),
   };
-}
-
-/** Monitor interval text time, Go layout `Jan 02 15:04:05.000`: `Nov 03 03:23:03.719`. */
-export function monitorTime(ms: number): string {
-  const p = parts(ms);
-  return `${p.mon} ${String(p.day).padStart(2, '0')} ${p.hms}.${p.ms}`;
-}
-
-/** e2e framework log time, Go layout `Jan _2 15:04:05.000`: `Nov  3 03:28:35.858`. */
-export function testLogTime(ms: number): string {
-  const p = parts(ms);
-  return `${p.mon} ${String(p.day).padStart(2, ' ')} ${p.hms}.${p.ms}`;
-}
-
-/** Kubernetes metav1.Time: RFC 3339, whole seconds, UTC (fractions are truncated, not rounded). */
-export function k8sTime(ms: number): string {
-  return `${parts(ms).iso.slice(0, 19)}Z`;
 }
 
 /** metav1.MicroTime (`eventTime`): six fractional digits; `micros` supplies the sub-millisecond part. */
