@@ -31,30 +31,13 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-function rawAlerts(raw: unknown): unknown[] {
-  if (Array.isArray(raw)) return raw;
-  const top = record(raw);
-  if (Array.isArray(top?.alerts)) return top.alerts;
-  const data = record(top?.data);
-  if (!data) return [];
-  if (Array.isArray(data.alerts)) return data.alerts;
-  if (!Array.isArray(data.groups)) return [];
-  const out: unknown[] = [];
-  for (const group of data.groups) {
-    const rules = record(group)?.rules;
-    if (!Array.isArray(rules)) continue;
-    for (const rule of rules) {
-      const alerts = record(rule)?.alerts;
-      if (Array.isArray(alerts)) out.push(...alerts);
-    }
-  }
-  return out;
-}
-
-/** Every alert in `raw` that has a name, in a uniform shape. Malformed entries are skipped. */
-export function normalizeAlerts(raw: unknown): FiringAlert[] {
+/**
+ * Every alert that has a name, in a uniform shape. Malformed entries are skipped. The sources have
+ * already flattened whatever document held them (inspect-alerts, the rules API) into one list.
+ */
+export function normalizeAlerts(alerts: readonly unknown[] | undefined): FiringAlert[] {
   const out: FiringAlert[] = [];
-  for (const item of rawAlerts(raw)) {
+  for (const item of alerts ?? []) {
     const alert = record(item);
     const labels = record(alert?.labels);
     const annotations = record(alert?.annotations) ?? {};

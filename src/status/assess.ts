@@ -44,11 +44,6 @@ export function statusPrerequisites(history: ClusterHistory, opts: StatusOptions
   return undefined;
 }
 
-/** Alerts, when the source captured them (an optional field sources may add to the history). */
-function alertsOf(history: ClusterHistory): unknown {
-  return (history as ClusterHistory & { readonly alerts?: unknown }).alerts;
-}
-
 export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}): UpdateStatus {
   const problem = statusPrerequisites(history, opts);
   const cvSeen = clusterVersionOf(history);
@@ -106,7 +101,7 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
     ),
   );
   if (updating) {
-    insights.push(...alertInsights(normalizeAlerts(alertsOf(history)), controlPlane.status.startedAt));
+    insights.push(...alertInsights(normalizeAlerts(history.alerts), controlPlane.status.startedAt));
   }
   const sorted = sortInsights(insights);
 

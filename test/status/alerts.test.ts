@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { alertsOf } from '../../src/sources/alerts.js';
 import { alertInsights, normalizeAlerts } from '../../src/status/alerts.js';
 import { projectRoot } from '../helpers/fixtures.js';
 
-const inspect = JSON.parse(
+const inspectDoc = JSON.parse(
   readFileSync(join(projectRoot, 'test/fixtures/status/alerts-inspect.json'), 'utf8'),
 );
+/** As the sources hand them over: flattened out of the inspect-alerts document. */
+const inspect = alertsOf(inspectDoc);
 const UPDATE_STARTED = Date.parse('2024-03-12T10:00:04Z');
 
 describe('alerts as insights', () => {
@@ -21,17 +24,17 @@ describe('alerts as insights', () => {
   });
 
   it('reads the rules API (must-gather monitoring/alerts.json), {alerts} and bare arrays alike', () => {
-    const alerts = inspect.data.alerts;
+    const alerts = inspectDoc.data.alerts;
     const rules = {
       status: 'success',
       data: { groups: [{ rules: [{ alerts: alerts.slice(0, 2) }, { alerts: alerts.slice(2) }] }] },
     };
-    const names = (raw: unknown) => normalizeAlerts(raw).map((a) => a.name);
+    const names = (raw: unknown) => normalizeAlerts(alertsOf(raw)).map((a) => a.name);
     expect(names(rules)).toEqual(names(inspect));
     expect(names({ alerts })).toEqual(names(inspect));
-    expect(names(alerts)).toEqual(names(inspect));
+    expect(normalizeAlerts(alerts).map((a) => a.name)).toEqual(names(inspectDoc));
     expect(normalizeAlerts(undefined)).toEqual([]);
-    expect(normalizeAlerts({ kind: 'ClusterVersion' })).toEqual([]);
+    expect(alertsOf({ kind: 'ClusterVersion' })).toBeUndefined();
   });
 
   it('keeps firing warning and critical alerts begun during the update, and PDB alerts however old', () => {
