@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { monitorStamp } from '../src/sim/artifacts/timefmt.js';
 
 export interface LargeRunSize {
   intervals: number;
@@ -40,13 +41,6 @@ function rng(seed: number): () => number {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-function logTime(ms: number): string {
-  const d = new Date(ms);
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${MONTHS[d.getUTCMonth()]} ${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.${p(d.getUTCMilliseconds(), 3)}`;
-}
-
 function hex(r: () => number, n: number): string {
   let s = '';
   while (s.length < n) s += Math.floor(r() * 16).toString(16);
@@ -351,7 +345,7 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
     const co = names[1 + (i % 31)] ?? 'operator-1';
     const status = i % 2 === 0 ? 'True' : 'False';
     const msg = `condition/Progressing status/${status} reason/Reconciling changed: synthetic ${i}`;
-    lines.push(`${logTime(at)} W clusteroperator/${co} ${msg}`);
+    lines.push(`${monitorStamp(at)} W clusteroperator/${co} ${msg}`);
     if (i % 10 === 0) lines.push(`INFO[2021-11-03T03:00:00Z] unrelated noise line ${i}`);
     items.push({
       level: 'Warning',
@@ -368,8 +362,8 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
       to: iso(at + 1000),
     });
   }
-  lines.push(`${logTime(LEVEL)} I clusteroperator/machine-config versions: operator ${A} -> ${B}`);
-  lines.push(`${logTime(DONE)} W clusterversion/version cluster reached ${B}`);
+  lines.push(`${monitorStamp(LEVEL)} I clusteroperator/machine-config versions: operator ${A} -> ${B}`);
+  lines.push(`${monitorStamp(DONE)} W clusterversion/version cluster reached ${B}`);
   writeFileSync(join(dir, 'build-log.txt'), `${lines.join('\n')}\n`);
   writeFileSync(join(junit, 'e2e-intervals_20211103-025000.json'), JSON.stringify({ items }, null, 4));
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BuildLogReader, parseBuildLogLine } from './buildlog.js';
+import { BuildLogReader, MONITOR_LINE, matchMonitorLine, parseBuildLogLine } from './buildlog.js';
 import { resolveYears, runStartFromName } from './year.js';
 
 const ref = { file: 'build-log.txt', line: 1 };
@@ -121,6 +121,126 @@ describe('parseBuildLogLine', () => {
     ]) {
       expect(parseBuildLogLine(line, ref)).toBeUndefined();
     }
+  });
+});
+
+describe('matchMonitorLine', () => {
+  /** What MONITOR_LINE captures, in matchMonitorLine's terms. */
+  function byPattern(line: string) {
+    const m = MONITOR_LINE.exec(line);
+    if (!m) return undefined;
+    const amount = m[7];
+    return {
+      month: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'].indexOf(
+        m[1] ?? '',
+      ),
+      day: Number(m[2]),
+      hour: Number(m[3]),
+      minute: Number(m[4]),
+      second: Number(m[5]),
+      milli: Number(m[6]),
+      amount,
+      millis: m[8] === 'ms',
+      level: m[9],
+      rest: m[10],
+    };
+  }
+  function byHand(line: string) {
+    const m = matchMonitorLine(line);
+    if (!m) return undefined;
+    const timed = m.amountStart >= 0;
+    return {
+      month: m.month,
+      day: m.day,
+      hour: m.hour,
+      minute: m.minute,
+      second: m.second,
+      milli: m.milli,
+      amount: timed ? line.slice(m.amountStart, m.amountEnd) : undefined,
+      millis: m.millis,
+      level: m.level,
+      rest: line.slice(m.rest),
+    };
+  }
+
+  it('reads what the pattern reads', () => {
+    for (const line of [
+      'Nov 03 03:23:09.856 I clusteroperator/machine-config versions: operator A -> B',
+      '  Nov  3 03:23:03.719 - 6s    W clusteroperator/x condition/Progressing status/True',
+      'Nov 03 03:30:02.500 - 450ms I ns/x pod/y reason/Killing Stopping',
+      'Nov 03 03:30:02.500 - 450mss I x/y',
+      'Nov 03 03:30:02.500 - s I x/y',
+      'Nov 03 03:30:02.500 -  5s I x/y',
+      'Nov 123 03:30:02.500 I x/y',
+      'Nov 03 03:30:02.500 I ',
+      'Nov 03 03:30:02.500 I a\rb',
+      '\u00a0\ufeffDec 31 23:59:60.999 E x',
+      'Nov 03 03:30:02.50 I x/y',
+      'N\u0100v 03 03:30:02.500 I x/y',
+    ]) {
+      expect(byHand(line), line).toEqual(byPattern(line));
+    }
+  });
+
+  it('agrees with the pattern on arbitrary lines', () => {
+    const pieces = fc.constantFrom(
+      'Nov',
+      'Dec',
+      'Jan',
+      'nov',
+      ' ',
+      '  ',
+      '\t',
+      '\u00a0',
+      '\u2028',
+      '\r',
+      '0',
+      '3',
+      '03',
+      '12',
+      '123',
+      ':',
+      '.',
+      '03:23:09.856',
+      '23:59:60.999',
+      ' - ',
+      '-',
+      '6',
+      'ms',
+      's',
+      'm',
+      'I',
+      'W',
+      'E',
+      'X',
+      'clusteroperator/x',
+      'reason/Y',
+      'é',
+    );
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 14 }), (parts) => {
+        const line = parts.join('');
+        expect(byHand(line)).toEqual(byPattern(line));
+      }),
+      { numRuns: 5000 },
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom('', ' ', '\t '),
+        fc.constantFrom('Nov', 'Feb'),
+        fc.constantFrom(' ', '  '),
+        fc.constantFrom('3', '03', '31', '0', '99'),
+        fc.constantFrom('03:23:09.856', '24:00:00.000', '03:23:9.856'),
+        fc.constantFrom(' ', '  ', ' - 6s ', ' - 450ms   ', ' - 6s', ' - ms '),
+        fc.constantFrom('I ', 'W ', 'E', 'Ix'),
+        fc.string({ maxLength: 6 }),
+        (lead, month, gap, day, time, middle, level, rest) => {
+          const line = `${lead}${month}${gap}${day} ${time}${middle}${level}${rest}`;
+          expect(byHand(line)).toEqual(byPattern(line));
+        },
+      ),
+      { numRuns: 5000 },
+    );
   });
 });
 

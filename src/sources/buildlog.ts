@@ -5,7 +5,8 @@
  * inputs (see year.ts), then turned into intervals and test log entries.
  */
 import type { Interval, IntervalLevel, SourceRef, TestLogEntry } from '../model/history.js';
-import { parseLocatorText, parseMessageText, splitLocatorAndMessage } from './monitor-text.js';
+import { detach, Interner } from '../model/intern.js';
+import { parseMessageText, splitLocator } from './monitor-text.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MONTH_INDEX = new Map(MONTHS.map((m, i) => [m, i]));
@@ -18,8 +19,9 @@ export interface Stamp {
 }
 
 /**
- * A parsed line waiting for its year. The interval or test entry is built once, with times of 0,
- * and given its times by year.ts (one object per line: logs can hold hundreds of thousands).
+ * A parsed line waiting for its year. The interval or test entry is built once, without its times
+ * (NaN for an interval, 0 for a test entry), and given them by year.ts (one object per line: logs
+ * can hold hundreds of thousands).
  */
 export type PendingEntry =
   | {
@@ -37,8 +39,11 @@ export type PendingEntry =
 
 const STAMP =
   '(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +(\\d{1,2}) (\\d{2}):(\\d{2}):(\\d{2})\\.(\\d{3})';
-/** `Nov 03 03:23:03.719 W locator message` and `Nov 03 03:23:03.719 - 6s    W locator message`. */
-const MONITOR_LINE = new RegExp(`^\\s*${STAMP}(?: - (\\d+)(ms|s) +| +)([IWE]) (.+)$`);
+/**
+ * `Nov 03 03:23:03.719 W locator message` and `Nov 03 03:23:03.719 - 6s    W locator message`.
+ * matchMonitorLine reads exactly this, by hand: it is the one pattern run on every line.
+ */
+export const MONITOR_LINE = new RegExp(`^\\s*${STAMP}(?: - (\\d+)(ms|s) +| +)([IWE]) (.+)$`);
 /** `Nov  3 03:28:35.858: INFO: message` (Go's `Jan _2 15:04:05.000`, as framework.Logf writes it). */
 const TEST_LINE = new RegExp(`^\\s*${STAMP}: INFO: (.*)$`);
 
@@ -52,22 +57,188 @@ function stampOf(m: RegExpExecArray): Stamp | undefined {
   return { month, day, msOfDay: ((h * 60 + min) * 60 + s) * 1000 + ms };
 }
 
+/** What MONITOR_LINE captures, as numbers and offsets instead of strings. */
+export interface MonitorMatch {
+  readonly month: number;
+  readonly day: number;
+  readonly hour: number;
+  readonly minute: number;
+  readonly second: number;
+  readonly milli: number;
+  /** The duration's digits (`text.slice(amountStart, amountEnd)`), absent on instant lines. */
+  readonly amountStart: number;
+  readonly amountEnd: number;
+  readonly millis: boolean;
+  readonly level: 'I' | 'W' | 'E';
+  /** Where the locator and message start; they run to the end of the line. */
+  readonly rest: number;
+}
+
+const MONTH_CODES = new Map(
+  MONTHS.map((m, i) => [(m.charCodeAt(0) << 16) | (m.charCodeAt(1) << 8) | m.charCodeAt(2), i]),
+);
+
+/** `\s` of a regular expression: WhiteSpace and LineTerminator. */
+function isPatternSpace(c: number): boolean {
+  return (
+    c === 0x20 ||
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+function isLineTerminator(c: number): boolean {
+  return c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
+}
+
+function digit(text: string, at: number): number {
+  const d = text.charCodeAt(at) - 0x30;
+  return d >= 0 && d <= 9 ? d : -1;
+}
+
+/** Two digits at `at` as a number, or -1. */
+function twoDigits(text: string, at: number): number {
+  const a = digit(text, at);
+  const b = digit(text, at + 1);
+  return a < 0 || b < 0 ? -1 : a * 10 + b;
+}
+
+/** MONITOR_LINE.exec without its strings: undefined where it finds no match. */
+export function matchMonitorLine(text: string): MonitorMatch | undefined {
+  const n = text.length;
+  let i = 0;
+  while (i < n && isPatternSpace(text.charCodeAt(i))) i++;
+  if (i + 3 > n) return undefined;
+  const c0 = text.charCodeAt(i);
+  const c1 = text.charCodeAt(i + 1);
+  const c2 = text.charCodeAt(i + 2);
+  if ((c0 | c1 | c2) > 0x7f) return undefined;
+  const month = MONTH_CODES.get((c0 << 16) | (c1 << 8) | c2);
+  if (month === undefined || text.charCodeAt(i + 3) !== 0x20) return undefined;
+  i += 4;
+  while (text.charCodeAt(i) === 0x20) i++;
+  let day = digit(text, i);
+  if (day < 0) return undefined;
+  i++;
+  const second = digit(text, i);
+  if (second >= 0) {
+    day = day * 10 + second;
+    i++;
+  }
+  if (text.charCodeAt(i) !== 0x20) return undefined;
+  i++;
+  const hour = twoDigits(text, i);
+  const minute = twoDigits(text, i + 3);
+  const sec = twoDigits(text, i + 6);
+  const centi = twoDigits(text, i + 9);
+  const last = digit(text, i + 11);
+  if (
+    hour < 0 ||
+    minute < 0 ||
+    sec < 0 ||
+    centi < 0 ||
+    last < 0 ||
+    text.charCodeAt(i + 2) !== 0x3a ||
+    text.charCodeAt(i + 5) !== 0x3a ||
+    text.charCodeAt(i + 8) !== 0x2e
+  )
+    return undefined;
+  const stampEnd = i + 12;
+  // `(?: - (\d+)(ms|s) +| +)`: a duration, else spaces; then `([IWE]) (.+)$`.
+  let amountStart = -1;
+  let amountEnd = -1;
+  let millis = false;
+  let levelAt = durationEnd(text, stampEnd);
+  if (levelAt >= 0 && levelOf(text, levelAt) !== undefined) {
+    amountStart = stampEnd + 3;
+    amountEnd = amountStart;
+    while (digit(text, amountEnd) >= 0) amountEnd++;
+    millis = text.charCodeAt(amountEnd) === 0x6d;
+  } else {
+    levelAt = stampEnd;
+    while (text.charCodeAt(levelAt) === 0x20) levelAt++;
+    if (levelAt === stampEnd) return undefined;
+  }
+  const level = levelOf(text, levelAt);
+  if (level === undefined) return undefined;
+  return {
+    month,
+    day,
+    hour,
+    minute,
+    second: sec,
+    milli: centi * 10 + last,
+    amountStart,
+    amountEnd,
+    millis,
+    level,
+    rest: levelAt + 2,
+  };
+}
+
+/** After ` - 6s    ` at `at`: where the spaces after the unit end, or -1. */
+function durationEnd(text: string, at: number): number {
+  if (text.charCodeAt(at) !== 0x20 || text.charCodeAt(at + 1) !== 0x2d || text.charCodeAt(at + 2) !== 0x20)
+    return -1;
+  let i = at + 3;
+  while (digit(text, i) >= 0) i++;
+  if (i === at + 3) return -1;
+  if (text.charCodeAt(i) === 0x6d && text.charCodeAt(i + 1) === 0x73) i += 2;
+  else if (text.charCodeAt(i) === 0x73) i++;
+  else return -1;
+  const spaces = i;
+  while (text.charCodeAt(i) === 0x20) i++;
+  return i === spaces ? -1 : i;
+}
+
+/** `([IWE]) (.+)$` at `at`: the level, when the rest of the line follows as the pattern wants. */
+function levelOf(text: string, at: number): 'I' | 'W' | 'E' | undefined {
+  const c = text.charCodeAt(at);
+  const level = c === 0x49 ? 'I' : c === 0x57 ? 'W' : c === 0x45 ? 'E' : undefined;
+  if (!level || text.charCodeAt(at + 1) !== 0x20 || at + 2 >= text.length) return undefined;
+  for (let i = at + 2; i < text.length; i++) if (isLineTerminator(text.charCodeAt(i))) return undefined;
+  return level;
+}
+
 /** Parse one line; undefined when it is neither a monitor line nor a test line atlevel reads. */
-export function parseBuildLogLine(text: string, ref: SourceRef): PendingEntry | undefined {
-  const monitor = MONITOR_LINE.exec(text);
+export function parseBuildLogLine(
+  text: string,
+  ref: SourceRef,
+  intern: Interner = new Interner(),
+): PendingEntry | undefined {
+  const monitor = matchMonitorLine(text);
   if (monitor) {
-    const stamp = stampOf(monitor);
-    if (!stamp) return undefined;
-    const amount = monitor[7];
-    const durationMs = amount === undefined ? 0 : Number(amount) * (monitor[8] === 'ms' ? 1 : 1000);
-    const { locator, message } = splitLocatorAndMessage(monitor[10] ?? '');
-    if (locator === '') return undefined;
+    const { month, day, hour, minute, second, milli } = monitor;
+    if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
+    const stamp: Stamp = { month, day, msOfDay: ((hour * 60 + minute) * 60 + second) * 1000 + milli };
+    const timed = monitor.amountStart >= 0;
+    const durationMs = timed
+      ? Number(text.slice(monitor.amountStart, monitor.amountEnd)) * (monitor.millis ? 1 : 1000)
+      : 0;
+    const split = splitLocator(text.slice(monitor.rest));
+    if (!split) return undefined;
+    const parsedLocator = split.locator;
+    const parsedMessage = parseMessageText(split.message, timed);
     const interval: Interval = {
-      from: 0,
-      to: 0,
-      level: LEVELS[monitor[9] ?? 'I'] ?? 'Info',
-      locator: parseLocatorText(locator),
-      message: parseMessageText(message, amount !== undefined),
+      // Settled with the year (year.ts). NaN, not 0: a number field that starts as a small integer
+      // and later holds a time changes the objects' shape, which costs V8 dearly on 100k objects.
+      from: Number.NaN,
+      to: Number.NaN,
+      level: LEVELS[monitor.level] ?? 'Info',
+      locator: intern.locator(parsedLocator.type, parsedLocator.keys),
+      message: {
+        reason: intern.string(parsedMessage.reason),
+        humanMessage: detach(parsedMessage.humanMessage),
+        annotations: intern.record(parsedMessage.annotations),
+      },
       source: 'build-log',
       ref,
     };
@@ -145,13 +316,15 @@ export class BuildLogReader {
   lines = 0;
   duplicates = 0;
   readonly #file: string;
+  readonly #intern: Interner;
   readonly #seen = new Set<string>();
   #carry: Buffer[] = [];
   #carryLength = 0;
   #skipping = false;
 
-  constructor(file: string) {
+  constructor(file: string, intern: Interner = new Interner()) {
     this.#file = file;
+    this.#intern = intern;
   }
 
   write(chunk: Buffer): void {
@@ -205,7 +378,7 @@ export class BuildLogReader {
     if (!bytes || !mayBeStamped(bytes)) return;
     let text = bytes.toString('utf8');
     if (text.endsWith('\r')) text = text.slice(0, -1);
-    const entry = parseBuildLogLine(text, { file: this.#file, line: this.lines });
+    const entry = parseBuildLogLine(text, { file: this.#file, line: this.lines }, this.#intern);
     if (!entry) return;
     if (this.#seen.has(text)) {
       this.duplicates++;

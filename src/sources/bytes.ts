@@ -71,7 +71,7 @@ export async function* decodedChunks(
     head.push(chunk);
     headLength += chunk.length;
   }
-  const first = Buffer.concat(head);
+  const first = head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head);
   stats.gzip = isGzipMagic(first);
   if (opts.nameSaysGzip && !stats.gzip) throw new InputError(opts.file, 'not a gzip file');
 
@@ -154,7 +154,9 @@ export async function readAllText(
 ): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of decodedChunks(source, opts, stats)) chunks.push(chunk);
-  const buffer = Buffer.concat(chunks);
+  // One chunk (a small file, or a file read whole) needs no copy.
+  const buffer = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+  chunks.length = 0;
   assertText(buffer, opts.file);
   const text = buffer.toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;

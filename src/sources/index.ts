@@ -15,5 +15,5 @@ export { loadHistoryParts };
 
 /** Read the inputs and build the ClusterHistory every analysis reads. */
 export async function loadHistory(paths: readonly string[], opts: LoadOptions = {}): Promise<ClusterHistory> {
-  return buildHistory(await loadHistoryParts(paths, opts));
+  return buildHistory(await loadHistoryParts(paths, opts, { dropEchoes: true }));
 }

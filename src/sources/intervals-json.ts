@@ -5,6 +5,7 @@
  */
 import { InputError } from '../model/errors.js';
 import type { Interval, IntervalLevel, IntervalMessage, Locator } from '../model/history.js';
+import { detach, Interner } from '../model/intern.js';
 import { parseTime } from '../model/time.js';
 import { parseLocatorText, parseMessageText } from './monitor-text.js';
 
@@ -30,58 +31,95 @@ export function intervalSourceOf(name: string): string {
 }
 
 /** Every interval of an interval file. Throws InputError naming the first malformed item. */
-export function parseIntervalsDocument(doc: unknown, file: string, source: string): Interval[] {
+export function parseIntervalsDocument(
+  doc: unknown,
+  file: string,
+  source: string,
+  intern: Interner = new Interner(),
+): Interval[] {
   if (!isObject(doc) || !Array.isArray(doc.items)) {
     throw new InputError(file, 'not an intervals file: expected {"items": [...]}');
   }
   const out: Interval[] = [];
   doc.items.forEach((item: unknown, index) => {
-    const path = `items[${index}]`;
-    if (!isObject(item)) throw new InputError(file, `${path}: expected an object`);
-    const from = parseTime(item.from);
-    if (from === undefined) throw new InputError(file, `${path}: from: expected an RFC 3339 time`);
-    const to = item.to === null || item.to === undefined || item.to === '' ? from : parseTime(item.to);
-    if (to === undefined) throw new InputError(file, `${path}: to: expected an RFC 3339 time or null`);
-    const level = item.level;
-    if (typeof level !== 'string' || !LEVELS.has(level as IntervalLevel)) {
-      throw new InputError(file, `${path}: level: expected Info, Warning or Error`);
-    }
-    out.push({
-      from,
-      to: Math.max(from, to),
-      level: level as IntervalLevel,
-      locator: locatorOf(item, file, path),
-      message: messageOf(item, from !== to, file, path),
-      source,
-      ref: { file, path },
-    });
+    out.push(parseIntervalItem(item, index, file, source, intern));
   });
   return out;
 }
 
-function locatorOf(item: Loose, file: string, path: string): Locator {
-  for (const candidate of [item.locator, item.tempStructuredLocator]) {
-    if (isObject(candidate) && typeof candidate.type === 'string' && candidate.type !== '') {
-      return { type: candidate.type, keys: stringRecord(candidate.keys) };
-    }
+/** `items[index]` of an interval file. Throws InputError naming it when it is malformed. */
+export function parseIntervalItem(
+  item: unknown,
+  index: number,
+  file: string,
+  source: string,
+  intern: Interner,
+): Interval {
+  const path = `items[${index}]`;
+  if (!isObject(item)) throw new InputError(file, `${path}: expected an object`);
+  const from = parseTime(item.from);
+  if (from === undefined) throw new InputError(file, `${path}: from: expected an RFC 3339 time`);
+  const to = item.to === null || item.to === undefined || item.to === '' ? from : parseTime(item.to);
+  if (to === undefined) throw new InputError(file, `${path}: to: expected an RFC 3339 time or null`);
+  const level = item.level;
+  if (typeof level !== 'string' || !LEVELS.has(level as IntervalLevel)) {
+    throw new InputError(file, `${path}: level: expected Info, Warning or Error`);
   }
-  if (typeof item.locator === 'string') return parseLocatorText(item.locator);
+  return {
+    from,
+    to: Math.max(from, to),
+    level: intern.string(level) as IntervalLevel,
+    locator: locatorOf(item, file, path, intern),
+    message: messageOf(item, from !== to, file, path, intern),
+    source,
+    ref: { file, path },
+  };
+}
+
+function isStructuredLocator(v: unknown): v is Loose & { type: string } {
+  return isObject(v) && typeof v.type === 'string' && v.type !== '';
+}
+
+function locatorOf(item: Loose, file: string, path: string, intern: Interner): Locator {
+  const structured = isStructuredLocator(item.locator)
+    ? item.locator
+    : isStructuredLocator(item.tempStructuredLocator)
+      ? item.tempStructuredLocator
+      : undefined;
+  if (structured) return intern.locator(structured.type, stringRecord(structured.keys));
+  if (typeof item.locator === 'string') {
+    const parsed = parseLocatorText(item.locator);
+    return intern.locator(parsed.type, parsed.keys);
+  }
   // A transitional item whose structured locator was left empty and whose string locator is gone.
   if (isObject(item.locator) || isObject(item.tempStructuredLocator)) {
     const keys = stringRecord(isObject(item.locator) ? item.locator.keys : undefined);
-    return { type: 'Unknown', keys };
+    return intern.locator('Unknown', keys);
   }
   throw new InputError(file, `${path}: locator: expected a string or {type, keys}`);
 }
 
-function messageOf(item: Loose, interval: boolean, file: string, path: string): IntervalMessage {
-  for (const candidate of [item.message, item.tempStructuredMessage]) {
-    if (isObject(candidate) && hasContent(candidate)) return structuredMessage(candidate);
+function messageOf(
+  item: Loose,
+  interval: boolean,
+  file: string,
+  path: string,
+  intern: Interner,
+): IntervalMessage {
+  if (isObject(item.message) && hasContent(item.message)) return structuredMessage(item.message, intern);
+  if (isObject(item.tempStructuredMessage) && hasContent(item.tempStructuredMessage))
+    return structuredMessage(item.tempStructuredMessage, intern);
+  if (typeof item.message === 'string') {
+    const parsed = parseMessageText(item.message, interval);
+    return {
+      reason: intern.string(parsed.reason),
+      humanMessage: detach(parsed.humanMessage),
+      annotations: intern.record(parsed.annotations),
+    };
   }
-  if (typeof item.message === 'string') return parseMessageText(item.message, interval);
-  if (isObject(item.message)) return structuredMessage(item.message);
+  if (isObject(item.message)) return structuredMessage(item.message, intern);
   if (item.message === undefined || item.message === null)
-    return { reason: '', humanMessage: '', annotations: {} };
+    return { reason: '', humanMessage: '', annotations: intern.record({}) };
   throw new InputError(file, `${path}: message: expected a string or {reason, humanMessage, annotations}`);
 }
 
@@ -89,25 +127,36 @@ function hasContent(m: Loose): boolean {
   return (
     (typeof m.reason === 'string' && m.reason !== '') ||
     (typeof m.humanMessage === 'string' && m.humanMessage !== '') ||
-    (isObject(m.annotations) && Object.keys(m.annotations).length > 0)
+    (isObject(m.annotations) && hasOwnKey(m.annotations))
   );
 }
 
-function structuredMessage(m: Loose): IntervalMessage {
+function structuredMessage(m: Loose, intern: Interner): IntervalMessage {
   const annotations = stringRecord(m.annotations);
-  const reason = typeof m.reason === 'string' ? m.reason : '';
+  const reason = typeof m.reason === 'string' ? intern.string(m.reason) : '';
   if (typeof m.cause === 'string' && m.cause !== '' && annotations.cause === undefined) {
     annotations.cause = m.cause;
   }
-  return { reason, humanMessage: typeof m.humanMessage === 'string' ? m.humanMessage : '', annotations };
+  return {
+    reason,
+    humanMessage: typeof m.humanMessage === 'string' ? m.humanMessage : '',
+    annotations: intern.record(annotations),
+  };
+}
+
+function hasOwnKey(o: Loose): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
 }
 
 /** Keys with string (or number/boolean) values; anything else is dropped. */
 function stringRecord(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (!isObject(value)) return out;
-  for (const [k, v] of Object.entries(value)) {
-    if (k === '__proto__') continue;
+  // for…in with an own-key check: the order of Object.entries, without its arrays.
+  for (const k in value) {
+    if (k === '__proto__' || !Object.hasOwn(value, k)) continue;
+    const v = value[k];
     if (typeof v === 'string') out[k] = v;
     else if (typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
   }
@@ -126,4 +175,16 @@ export function intervalIdentity(i: Interval): string {
     i.message.humanMessage,
     i.message.annotations,
   ]);
+}
+
+/**
+ * The same identity, cheaper to compute, for intervals whose locator and annotations `intern` made
+ * (equal shared objects mean equal keys in equal order, as JSON.stringify would see them).
+ */
+export function internedIdentity(i: Interval, intern: Interner): string {
+  const locator = intern.id(i.locator);
+  const annotations = intern.id(i.message.annotations);
+  if (locator === undefined || annotations === undefined) return intervalIdentity(i);
+  const { reason, humanMessage } = i.message;
+  return `${i.from} ${i.to} ${i.level} ${locator} ${annotations} ${reason.length}:${reason}${humanMessage}`;
 }

@@ -3,25 +3,36 @@
  * read every file that matters once, and put the results together in a stable order (so a folder
  * and a tar of it give the same parts).
  */
-import { createReadStream, type Stats } from 'node:fs';
+import { createReadStream, type ReadStream, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { InputError, printable } from '../model/errors.js';
 import type { InputFile, Interval, ObjectSnapshot, ReleasePayload, TestLogEntry } from '../model/history.js';
+import { Interner } from '../model/intern.js';
 import type { ClusterVersion, KnownKind } from '../model/objects.js';
 import { type Millis, parseTime } from '../model/time.js';
 import { loadReleasePayload } from '../release/load.js';
 import { parseReleasePayload } from '../release/parse.js';
+import { EchoIndex } from '../timeline/build.js';
 import { append } from './append.js';
 import { listArchive, readArchive } from './archive.js';
 import { DEFAULT_MAX_FILE_BYTES, formatBytes, MAX_PARSED_BYTES, readAllText } from './bytes.js';
+import { EchoFilter } from './echoes.js';
 import { fsProblem, listFolder } from './folder.js';
-import { intervalIdentity } from './intervals-json.js';
-import { baseName, isArchiveName, type Plan, planFiles, type ReaderSpec, readerByName } from './layout.js';
-import { contribution, type FileResult, type ReadLimits, readInput } from './readers.js';
+import { internedIdentity } from './intervals-json.js';
+import {
+  baseName,
+  isArchiveName,
+  type Plan,
+  type PlannedFile,
+  planFiles,
+  type ReaderSpec,
+  readerByName,
+} from './layout.js';
+import { contribution, type FileResult, intervalCount, type ReadLimits, readInput } from './readers.js';
 import { assignReleases } from './releases.js';
 import { ObjectStore } from './store.js';
 import type { HistoryParts, LoadOptions } from './types.js';
-import { resolveYears, type YearHint } from './year.js';
+import { resolveYears, runStartFromName, type YearHint } from './year.js';
 
 export const NO_INPUTS_HINT =
   'expected gather-extra JSON Lists, build-log.txt, e2e-*.json intervals, a must-gather, oc get YAML/JSON, or a .tar(.gz) of these';
@@ -35,23 +46,37 @@ const OC_EXAMPLE_SUFFIXES: readonly (readonly [string, KnownKind])[] = [
   ['-node.yaml', 'Node'],
 ];
 
+/** Files are read in pieces of this size (the default 64 KiB makes many more small buffers). */
+const READ_CHUNK_BYTES = 1024 * 1024;
+
 interface PathResult {
   readonly results: FileResult[];
   readonly notes: string[];
+  readonly echoes?: EchoFilter;
 }
 
+/**
+ * Read every input. With `dropEchoes` (for a history, which drops them anyway: timeline's
+ * dropEchoes), a CI run folder's build log is read first and interval-file copies of its lines are
+ * dropped as they are read; `monitorIntervals` then lacks them and `echoSpan` says when they were.
+ */
 export async function loadHistoryParts(
   paths: readonly string[],
   opts: LoadOptions = {},
+  { dropEchoes = false }: { dropEchoes?: boolean } = {},
 ): Promise<HistoryParts> {
   if (paths.length === 0) throw new InputError('(no path)', 'no input given', NO_INPUTS_HINT);
   const limits: ReadLimits = { maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES };
+  const intern = new Interner();
   const results: FileResult[] = [];
   const notes: string[] = [];
+  let echoes: EchoFilter | undefined;
   for (const path of paths) {
-    const one = await loadPath(path, limits);
+    // The log's years come from the first input's names only when it is the only input.
+    const one = await loadPath(path, limits, intern, dropEchoes && paths.length === 1);
     append(results, one.results);
     append(notes, one.notes);
+    echoes ??= one.echoes;
   }
   const explicit: { from?: ReleasePayload; to?: ReleasePayload } = {};
   const explicitInputs: InputFile[] = [];
@@ -70,10 +95,15 @@ export async function loadHistoryParts(
       contributed: `release ${printable(payload.version, 100)} (${payload.components.length} components), given as --release-${slot}`,
     });
   }
-  return assemble(results, notes, explicit, explicitInputs);
+  return assemble(results, notes, explicit, explicitInputs, intern, echoes);
 }
 
-async function loadPath(path: string, limits: ReadLimits): Promise<PathResult> {
+async function loadPath(
+  path: string,
+  limits: ReadLimits,
+  intern: Interner,
+  dropEchoes: boolean,
+): Promise<PathResult> {
   let info: Stats;
   try {
     info = await stat(path);
@@ -81,17 +111,17 @@ async function loadPath(path: string, limits: ReadLimits): Promise<PathResult> {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       const cv = await stat(`${path}-cv.yaml`).catch(() => undefined);
-      if (cv?.isFile()) return loadOcExample(path, limits);
+      if (cv?.isFile()) return loadOcExample(path, limits, intern);
     }
     throw new InputError(path, fsProblem(err));
   }
-  if (info.isDirectory()) return loadFolder(path, limits);
+  if (info.isDirectory()) return loadFolder(path, limits, intern, dropEchoes);
   if (!info.isFile()) throw new InputError(path, 'not a regular file or folder');
   const name = baseName(path);
-  if (isArchiveName(name)) return loadArchive(path, limits);
+  if (isArchiveName(name)) return loadArchive(path, limits, intern);
   const spec = readerForGivenFile(name);
   if (!spec) throw new InputError(path, 'not an atlevel input', NO_INPUTS_HINT);
-  const result = await readOne(spec, path, name, info.size, path, limits);
+  const result = await readOne(spec, path, name, info.size, path, limits, intern);
   requireSomething(path, [result]);
   return { results: [result], notes: [] };
 }
@@ -113,22 +143,34 @@ async function readOne(
   size: number,
   abs: string,
   limits: ReadLimits,
+  intern: Interner,
+  echoes?: EchoFilter,
 ): Promise<FileResult> {
-  const stream = createReadStream(abs);
+  const streams: ReadStream[] = [];
+  const open = (): ReadStream => {
+    const stream = createReadStream(abs, { highWaterMark: READ_CHUNK_BYTES });
+    streams.push(stream);
+    return stream;
+  };
+  const stream = open();
   const opened = new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
     stream.once('error', (err) => reject(new InputError(display, fsProblem(err))));
   });
   try {
     await opened;
-    return await readInput(spec, display, name, size, stream, limits);
+    return await readInput(spec, display, name, size, stream, limits, {
+      reopen: open,
+      intern,
+      ...(echoes ? { echoes } : {}),
+    });
   } catch (err) {
     if (err instanceof InputError) throw err;
     const code = (err as NodeJS.ErrnoException | undefined)?.code;
     if (code !== undefined) throw new InputError(display, fsProblem(err));
     throw err;
   } finally {
-    stream.destroy();
+    for (const s of streams) s.destroy();
   }
 }
 
@@ -136,28 +178,83 @@ function joinDisplay(root: string, rel: string): string {
   return `${root.replace(/\/+$/, '') || '/'}/${rel}`.replace(/^\/\//, '/');
 }
 
-async function loadFolder(path: string, limits: ReadLimits): Promise<PathResult> {
+async function loadFolder(
+  path: string,
+  limits: ReadLimits,
+  intern: Interner,
+  dropEchoes: boolean,
+): Promise<PathResult> {
   const listing = await listFolder(path);
   const plan = planFiles(listing.files.map((f) => f.rel));
   if (plan.files.length === 0) throw new InputError(path, 'no atlevel inputs found', NO_INPUTS_HINT);
   const byRel = new Map(listing.files.map((f) => [f.rel, f]));
-  const results: FileResult[] = [];
-  for (const planned of plan.files) {
+  const read = (planned: PlannedFile, echoes?: EchoFilter): Promise<FileResult> | undefined => {
     const f = byRel.get(planned.rel);
-    if (!f) continue;
-    results.push(
-      await readOne(planned.spec, joinDisplay(path, f.rel), baseName(f.rel), f.size, f.abs, limits),
+    if (!f) return undefined;
+    return readOne(
+      planned.spec,
+      joinDisplay(path, f.rel),
+      baseName(f.rel),
+      f.size,
+      f.abs,
+      limits,
+      intern,
+      echoes,
     );
+  };
+  const logs = dropEchoes ? await readLogsFirst(plan, read) : undefined;
+  const results: FileResult[] = [];
+  for (const [k, planned] of plan.files.entries()) {
+    const result = logs?.results.get(k) ?? (await read(planned, logs?.echoes));
+    if (result) results.push(result);
   }
   const notes = planNotes(path, plan);
   for (const s of listing.skipped.slice(0, 5)) notes.push(`${path}: skipped ${printable(s)}`);
   if (listing.skipped.length > 5)
     notes.push(`${path}: skipped ${listing.skipped.length - 5} more special files or dangling symlinks`);
   requireSomething(path, results, plan);
-  return { results, notes };
+  return logs ? { results, notes, echoes: logs.echoes } : { results, notes };
 }
 
-async function loadArchive(path: string, limits: ReadLimits): Promise<PathResult> {
+/**
+ * The build logs of a plan, read ahead of the other files with their years settled, and the
+ * filter that drops their echoes from the interval files. Only when the years come from a file
+ * name (as they will in assemble: the first name with a run start, in plan order), and only when
+ * the logs read cleanly; otherwise the files are read in plan order as usual and any error is the
+ * one that order meets first.
+ */
+async function readLogsFirst(
+  plan: Plan,
+  read: (planned: PlannedFile) => Promise<FileResult> | undefined,
+): Promise<{ results: Map<number, FileResult>; echoes: EchoFilter } | undefined> {
+  let hint: YearHint | undefined;
+  for (const f of plan.files) {
+    const name = baseName(f.rel);
+    const at = runStartFromName(name);
+    if (at !== undefined) {
+      hint = { at, from: `the run start in ${name}` };
+      break;
+    }
+  }
+  const logs = [...plan.files.entries()].filter(([, f]) => f.spec.reader === 'build-log');
+  if (!hint || logs.length === 0 || logs.length === plan.files.length) return undefined;
+  const results = new Map<number, FileResult>();
+  const index = new EchoIndex();
+  try {
+    for (const [k, planned] of logs) {
+      const result = await read(planned);
+      if (!result) continue;
+      results.set(k, result);
+      for (const i of resolveYears(result.pending, hint, Date.now()).intervals) index.add(i);
+    }
+  } catch (err) {
+    if (err instanceof InputError) return undefined;
+    throw err;
+  }
+  return { results, echoes: new EchoFilter(index) };
+}
+
+async function loadArchive(path: string, limits: ReadLimits, intern: Interner): Promise<PathResult> {
   const { files, warnings } = await listArchive(path, path);
   const plan = planFiles([...new Set(files.map((f) => f.rel))]);
   if (plan.files.length === 0)
@@ -171,7 +268,10 @@ async function loadArchive(path: string, limits: ReadLimits): Promise<PathResult
     async (rel, size, stream) => {
       const spec = specs.get(rel);
       if (!spec) return;
-      byRel.set(rel, await readInput(spec, `${path}!${rel}`, baseName(rel), size, stream, limits));
+      byRel.set(
+        rel,
+        await readInput(spec, `${path}!${rel}`, baseName(rel), size, stream, limits, { intern }),
+      );
     },
     limits.maxFileBytes,
   );
@@ -183,7 +283,7 @@ async function loadArchive(path: string, limits: ReadLimits): Promise<PathResult
   return { results, notes };
 }
 
-async function loadOcExample(prefix: string, limits: ReadLimits): Promise<PathResult> {
+async function loadOcExample(prefix: string, limits: ReadLimits, intern: Interner): Promise<PathResult> {
   const results: FileResult[] = [];
   const missing: string[] = [];
   const files: [string, ReaderSpec][] = [
@@ -201,7 +301,7 @@ async function loadOcExample(prefix: string, limits: ReadLimits): Promise<PathRe
       continue;
     }
     if (!info.isFile()) throw new InputError(file, 'not a regular file');
-    results.push(await readOne(spec, file, baseName(file), info.size, file, limits));
+    results.push(await readOne(spec, file, baseName(file), info.size, file, limits, intern));
   }
   const notes = [
     `${prefix}: read as an oc examples case (${baseName(prefix)}-cv.yaml, -co.yaml, -mcp.yaml, -mc.yaml, -node.yaml)`,
@@ -234,7 +334,7 @@ function planNotes(path: string, plan: Plan): string[] {
 }
 
 function isUseful(r: FileResult): boolean {
-  return r.objects.length > 0 || r.intervals.length > 0 || r.releases.length > 0 || r.alerts.length > 0;
+  return r.objects.length > 0 || intervalCount(r) > 0 || r.releases.length > 0 || r.alerts.length > 0;
 }
 
 /** A file read for what its name says counts even when empty (an empty events List is still events.json). */
@@ -242,7 +342,7 @@ function hasContent(r: FileResult): boolean {
   return (
     (r.reader !== 'oc-get' && r.skippedBecause === undefined) ||
     r.objects.length > 0 ||
-    r.intervals.length > 0 ||
+    intervalCount(r) > 0 ||
     r.pending.length > 0 ||
     r.releases.length > 0 ||
     r.alerts.length > 0 ||
@@ -290,6 +390,8 @@ function assemble(
   notes: string[],
   explicit: { from?: ReleasePayload; to?: ReleasePayload },
   explicitInputs: readonly InputFile[],
+  intern: Interner,
+  echoes: EchoFilter | undefined,
 ): HistoryParts {
   const store = new ObjectStore();
   const monitorIntervals: Interval[] = [];
@@ -298,14 +400,14 @@ function assemble(
   const alerts: unknown[] = [];
   const inputs: InputFile[] = [];
   const seenIntervals = new Set<string>();
-  let duplicateIntervals = 0;
+  let duplicateIntervals = echoes?.duplicates ?? 0;
   const skippedKinds = new Map<string, number>();
   let unused = 0;
 
   for (const r of results) {
     for (const o of r.objects) store.put(o.kind, o.object, o.ref);
     for (const i of r.intervals) {
-      const id = intervalIdentity(i);
+      const id = internedIdentity(i, intern);
       if (seenIntervals.has(id)) {
         duplicateIntervals++;
         continue;
@@ -380,6 +482,7 @@ function assemble(
     inputs,
     notes,
     ...(alerts.length > 0 ? { alerts } : {}),
+    ...(echoes?.span ? { echoSpan: echoes.span } : {}),
   };
 }
 

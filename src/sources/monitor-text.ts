@@ -68,6 +68,24 @@ export function splitLocatorAndMessage(text: string): { locator: string; message
   return { locator: text.slice(0, at).trimEnd(), message: text.slice(at) };
 }
 
+/**
+ * The locator at the start of a monitor line's text and where its message starts, tokenised once:
+ * the same as parseLocatorText of splitLocatorAndMessage's locator. Undefined when there is none.
+ */
+export function splitLocator(text: string): { locator: Locator; message: string } | undefined {
+  const keys: Record<string, string> = {};
+  let at = 0;
+  while (at < text.length) {
+    const token = readToken(text, at);
+    if (!token || MESSAGE_KEYS.has(token.key)) break;
+    const key = token.key === 'ns' ? 'namespace' : token.key;
+    if (key !== '__proto__') keys[key] = token.value;
+    at += token.length;
+  }
+  if (at === 0) return undefined;
+  return { locator: { type: locatorType(keys), keys }, message: text.slice(at) };
+}
+
 /** A locator's text as origin's structured locator: type plus keys (`ns` becomes `namespace`). */
 export function parseLocatorText(text: string): Locator {
   const keys: Record<string, string> = {};

@@ -5,6 +5,7 @@
  */
 import { InputError, printable } from '../model/errors.js';
 import type { Interval, ReleasePayload, SourceRef } from '../model/history.js';
+import { Interner } from '../model/intern.js';
 import { isKnownKind, type KnownKind } from '../model/objects.js';
 import { parseReleasePayload } from '../release/parse.js';
 import { alertsOf } from './alerts.js';
@@ -20,7 +21,9 @@ import {
   readAllText,
 } from './bytes.js';
 import { type Document, parseDocuments } from './documents.js';
-import { looksLikeIntervals, parseIntervalsDocument } from './intervals-json.js';
+import type { EchoFilter } from './echoes.js';
+import { looksLikeIntervals, parseIntervalItem, parseIntervalsDocument } from './intervals-json.js';
+import { JsonItemsReader, NotStreamable } from './json-items.js';
 import type { ReaderSpec } from './layout.js';
 import { validateObject } from './validate.js';
 import { runStartFromName, type YearHint } from './year.js';
@@ -48,6 +51,8 @@ export interface FileResult {
   readonly incidental: boolean;
   /** Set when an incidental file could not be read and was skipped instead. */
   skippedBecause?: string;
+  /** Intervals dropped as they were read, as echoes of build-log lines (see echoes.ts). */
+  echoes?: number;
   /** build-log only. */
   lines?: number;
   duplicateLines?: number;
@@ -55,6 +60,35 @@ export interface FileResult {
 
 export interface ReadLimits {
   readonly maxFileBytes: number;
+}
+
+/** What a reader may use besides the bytes. */
+export interface ReadContext {
+  /**
+   * The same bytes again from the start. When given, the large JSON files are streamed item by item
+   * and, should anything be off, read again whole, so every error is the whole-text reader's.
+   */
+  readonly reopen?: () => AsyncIterable<Buffer>;
+  /** Shared across the files of one load, so equal locators and annotations are one object. */
+  readonly intern?: Interner;
+  /** When set, intervals that echo a build-log line are dropped as they are read. */
+  readonly echoes?: EchoFilter;
+}
+
+/** Intervals a file gave, counting those dropped as echoes of the build log. */
+export function intervalCount(r: FileResult): number {
+  return r.intervals.length + (r.echoes ?? 0);
+}
+
+/** Keep `interval` unless it echoes a build-log line. */
+function keepInterval(result: FileResult, interval: Interval, echoes: EchoFilter | undefined): void {
+  if (echoes?.drop(interval)) result.echoes = (result.echoes ?? 0) + 1;
+  else result.intervals.push(interval);
+}
+
+function keepIntervals(result: FileResult, intervals: Interval[], echoes: EchoFilter | undefined): void {
+  if (!echoes) append(result.intervals, intervals);
+  else for (const i of intervals) keepInterval(result, i, echoes);
 }
 
 function emptyResult(file: string, reader: string, bytes: number, incidental: boolean): FileResult {
@@ -116,12 +150,18 @@ export async function readInput(
   size: number,
   source: AsyncIterable<Buffer>,
   limits: ReadLimits,
+  context: ReadContext = {},
 ): Promise<FileResult> {
   const lenient = spec.reader === 'oc-get' && !spec.strict;
-  const result = emptyResult(file, READER_NAMES[spec.reader], size, lenient);
+  const intern = context.intern ?? new Interner();
   const nameSaysGzip = /\.gz$/i.test(name);
-  const runStart = runStartFromName(name);
-  if (runStart !== undefined) result.hints.push({ at: runStart, from: `the run start in ${name}` });
+  const fresh = (): FileResult => {
+    const result = emptyResult(file, READER_NAMES[spec.reader], size, lenient);
+    const runStart = runStartFromName(name);
+    if (runStart !== undefined) result.hints.push({ at: runStart, from: `the run start in ${name}` });
+    return result;
+  };
+  let result = fresh();
 
   if (spec.reader === 'build-log') {
     if (size > limits.maxFileBytes) {
@@ -131,11 +171,29 @@ export async function readInput(
         'raise the limit with maxFileBytes',
       );
     }
-    await readBuildLog(result, source, { file, maxBytes: limits.maxFileBytes, nameSaysGzip, streamed: true });
+    await readBuildLog(
+      result,
+      source,
+      { file, maxBytes: limits.maxFileBytes, nameSaysGzip, streamed: true },
+      intern,
+    );
     return result;
   }
 
   const maxBytes = Math.min(limits.maxFileBytes, MAX_PARSED_BYTES);
+  const plainName = name.replace(/\.gz$/i, '');
+  const jsonByName = /\.json$/i.test(plainName);
+  const echoes = context.echoes;
+  echoes?.begin();
+  let input = source;
+  if (context.reopen && jsonByName && size <= maxBytes && STREAMED.has(spec.reader)) {
+    const opts = { file, maxBytes, nameSaysGzip };
+    if (await readItemsStreamed(result, spec, source, opts, intern, echoes)) return result;
+    // Read it again whole: the whole-text reader reports whatever was wrong.
+    echoes?.rollback();
+    input = context.reopen();
+    result = fresh();
+  }
   try {
     if (size > maxBytes) {
       throw new InputError(
@@ -144,9 +202,7 @@ export async function readInput(
       );
     }
     const stats: DecodeStats = { gzip: false, bytesIn: 0, bytesOut: 0 };
-    const text = await readAllText(source, { file, maxBytes, nameSaysGzip }, stats);
-    const plainName = name.replace(/\.gz$/i, '');
-    const jsonByName = /\.json$/i.test(plainName);
+    const text = await readAllText(input, { file, maxBytes, nameSaysGzip }, stats);
     const docs = parseDocuments(text, file, jsonByName);
     switch (spec.reader) {
       case 'gather-extra':
@@ -159,7 +215,7 @@ export async function readInput(
       case 'e2e-intervals':
         if (docs.length !== 1)
           throw new InputError(file, 'not an intervals file: expected one JSON document');
-        append(result.intervals, parseIntervalsDocument(docs[0]?.value, file, spec.source));
+        keepIntervals(result, parseIntervalsDocument(docs[0]?.value, file, spec.source, intern), echoes);
         break;
       case 'alerts': {
         const alerts = alertsOf(docs[0]?.value);
@@ -170,7 +226,7 @@ export async function readInput(
         break;
       }
       case 'oc-get':
-        readByContent(result, docs, text, file);
+        readByContent(result, docs, text, file, intern, echoes);
         break;
     }
   } catch (err) {
@@ -183,12 +239,63 @@ export async function readInput(
   return result;
 }
 
+/** The readers of files that are one big `items` array. */
+const STREAMED = new Set<ReaderSpec['reader']>(['gather-extra', 'e2e-intervals']);
+
+/**
+ * A gather-extra List or an interval file, one batch of items at a time. False when the file is
+ * not a plain List / items object or anything in it is wrong; `result` then holds partial work.
+ */
+async function readItemsStreamed(
+  result: FileResult,
+  spec: ReaderSpec,
+  source: AsyncIterable<Buffer>,
+  opts: DecodeOptions,
+  intern: Interner,
+  echoes: EchoFilter | undefined,
+): Promise<boolean> {
+  let onItem: (item: unknown, index: number) => void;
+  const file = opts.file;
+  switch (spec.reader) {
+    case 'gather-extra': {
+      const expect = spec.expect;
+      onItem = (item, index) => collectOne(result, item, { file, path: `items[${index}]` }, expect);
+      break;
+    }
+    case 'e2e-intervals': {
+      const source = spec.source;
+      onItem = (item, index) =>
+        keepInterval(result, parseIntervalItem(item, index, file, source, intern), echoes);
+      break;
+    }
+    default:
+      return false;
+  }
+  const reader = new JsonItemsReader((batch, first) => {
+    for (let k = 0; k < batch.length; k++) onItem(batch[k], first + k);
+  });
+  try {
+    for await (const chunk of decodedChunks(source, opts)) reader.write(chunk);
+    const doc = reader.end();
+    if (spec.reader === 'gather-extra') {
+      // readExpected: a List (kind absent or `…List`); an object of the expected kind is read whole.
+      const kind = doc.members.get('kind');
+      if (!(kind === undefined || (typeof kind === 'string' && kind.endsWith('List')))) return false;
+    }
+    return true;
+  } catch (err) {
+    if (err instanceof NotStreamable || err instanceof InputError) return false;
+    throw err;
+  }
+}
+
 async function readBuildLog(
   result: FileResult,
   source: AsyncIterable<Buffer>,
   opts: DecodeOptions,
+  intern: Interner,
 ): Promise<void> {
-  const reader = new BuildLogReader(opts.file);
+  const reader = new BuildLogReader(opts.file, intern);
   let first = true;
   for await (const chunk of decodedChunks(source, opts)) {
     if (first) {
@@ -279,11 +386,18 @@ function isReleaseDocument(doc: unknown): boolean {
 }
 
 /** A file read by what is in it: intervals, a release payload, alerts, or Kubernetes objects. */
-function readByContent(result: FileResult, docs: Document[], text: string, file: string): void {
+function readByContent(
+  result: FileResult,
+  docs: Document[],
+  text: string,
+  file: string,
+  intern: Interner,
+  echoes: EchoFilter | undefined,
+): void {
   for (const doc of docs) {
     const value = doc.value;
     if (looksLikeIntervals(value)) {
-      append(result.intervals, parseIntervalsDocument(value, file, 'intervals-json'));
+      keepIntervals(result, parseIntervalsDocument(value, file, 'intervals-json', intern), echoes);
       continue;
     }
     if (isReleaseDocument(value)) {
@@ -304,7 +418,7 @@ export function contribution(r: FileResult): string {
   if (r.skippedBecause !== undefined) return `skipped: ${r.skippedBecause}`;
   const parts: string[] = [];
   if (r.objects.length > 0) parts.push(plural(r.objects.length, 'object'));
-  if (r.intervals.length > 0) parts.push(plural(r.intervals.length, 'interval'));
+  if (intervalCount(r) > 0) parts.push(plural(intervalCount(r), 'interval'));
   const monitorLines = r.pending.filter((p) => p.interval !== undefined).length;
   const testLines = r.pending.length - monitorLines;
   if (monitorLines > 0) parts.push(plural(monitorLines, 'interval'));

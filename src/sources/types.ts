@@ -1,4 +1,5 @@
 import type { InputFile, Interval, ObjectSnapshot, ReleasePayload, TestLogEntry } from '../model/history.js';
+import type { Millis } from '../model/time.js';
 
 /**
  * What the readers hand to timeline/buildHistory: the raw material of a ClusterHistory, before
@@ -19,6 +20,12 @@ export interface HistoryParts {
    * (`{labels, annotations, state, activeAt, ...}`); src/status/alerts.ts interprets them.
    */
   alerts?: unknown[];
+  /**
+   * Set when interval-file copies of build-log lines were dropped while reading (loadHistory does
+   * this; timeline's dropEchoes would drop them anyway): the time they spanned, which still counts
+   * toward the history's span.
+   */
+  echoSpan?: { readonly from: Millis; readonly to: Millis };
 }
 
 export interface LoadOptions {

@@ -71,7 +71,7 @@ export function resolveYears(
     previous = t;
     previousYear = y;
     previousMonth = e.stamp.month;
-    // The entries were built with times of 0 (see buildlog.ts); this is where they get their times.
+    // The entries were built without their times (see buildlog.ts); this is where they get them.
     if (e.interval) {
       const interval = e.interval as { from: Millis; to: Millis };
       interval.from = t;

@@ -1,6 +1,7 @@
-import type { ClusterHistory, Interval } from '../model/history.js';
+import type { ClusterHistory, Interval, Locator } from '../model/history.js';
 import type { HistoryParts } from '../sources/types.js';
 import { deriveIntervals, latestTime } from './derive.js';
+import { rolloutIntervals } from './rollouts.js';
 import { objectKey } from './locator.js';
 
 /** Merge monitor intervals with intervals derived from objects, sort them, and compute the span. */
@@ -11,6 +12,10 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
     if (i.from < from) from = i.from;
     if (i.to > to) to = i.to;
   }
+  if (parts.echoSpan) {
+    if (parts.echoSpan.from < from) from = parts.echoSpan.from;
+    if (parts.echoSpan.to > to) to = parts.echoSpan.to;
+  }
   for (const e of parts.testLog) {
     if (e.at < from) from = e.at;
     if (e.at > to) to = e.at;
@@ -19,7 +24,7 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
   for (const i of derived) if (i.from < from) from = i.from;
   const intervals: Interval[] = dropEchoes(parts.monitorIntervals).concat(derived);
   intervals.sort(byTime);
-  return {
+  const history: ClusterHistory = {
     objects: parts.objects,
     intervals,
     testLog: [...parts.testLog].sort((a, b) => a.at - b.at),
@@ -29,6 +34,10 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
     notes: parts.notes,
     ...(parts.alerts ? { alerts: parts.alerts } : {}),
   };
+  // Rollouts are inferred from the pools' observations, so they need the merged history first.
+  const rollouts = rolloutIntervals(history);
+  if (rollouts.length === 0) return history;
+  return { ...history, intervals: intervals.concat(rollouts).sort(byTime) };
 }
 
 /**
@@ -37,22 +46,71 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
  * every event is counted once.
  */
 export function dropEchoes(intervals: readonly Interval[]): Interval[] {
-  const logged = new Map<string, number[]>();
-  const keyOf = (i: Interval) =>
-    `${objectKey(i.locator)}\u0000${i.message.humanMessage}\u0000${i.message.annotations.condition ?? ''}\u0000${i.message.annotations.status ?? ''}`;
-  for (const i of intervals) {
-    if (i.source !== 'build-log') continue;
-    const k = keyOf(i);
-    const list = logged.get(k);
-    if (list) list.push(i.from);
-    else logged.set(k, [i.from]);
-  }
+  const logged = new EchoIndex();
+  for (const i of intervals) if (i.source === 'build-log') logged.add(i);
   if (logged.size === 0) return [...intervals];
-  return intervals.filter((i) => {
-    if (i.source === 'build-log') return true;
-    const times = logged.get(keyOf(i));
-    return !times?.some((t) => Math.floor(t / 1000) * 1000 === i.from || Math.abs(t - i.from) < 1000);
-  });
+  return intervals.filter((i) => i.source === 'build-log' || !logged.isEcho(i));
+}
+
+/**
+ * The build log's intervals, indexed to answer "is this interval from another source an echo of
+ * one of them": same object, human message, condition and status, at the same second.
+ */
+export class EchoIndex {
+  /** object key → human message → the logged intervals. Keys are strings the intervals already hold. */
+  readonly #byObject = new Map<string, Map<string, Interval | Interval[]>>();
+  readonly #objectKeys = new Map<Locator, string>();
+  #size = 0;
+
+  get size(): number {
+    return this.#size;
+  }
+
+  add(logged: Interval): void {
+    const key = this.#objectKey(logged.locator);
+    let byMessage = this.#byObject.get(key);
+    if (!byMessage) {
+      byMessage = new Map();
+      this.#byObject.set(key, byMessage);
+    }
+    const message = logged.message.humanMessage;
+    const seen = byMessage.get(message);
+    if (seen === undefined) byMessage.set(message, logged);
+    else if (Array.isArray(seen)) seen.push(logged);
+    else byMessage.set(message, [seen, logged]);
+    this.#size++;
+  }
+
+  isEcho(i: Interval): boolean {
+    return this.echoOf(i) !== undefined;
+  }
+
+  /** The first logged interval that `i` echoes, if any. */
+  echoOf(i: Interval): Interval | undefined {
+    const seen = this.#byObject.get(this.#objectKey(i.locator))?.get(i.message.humanMessage);
+    if (seen === undefined) return undefined;
+    if (!Array.isArray(seen)) return echoes(seen, i) ? seen : undefined;
+    for (const logged of seen) if (echoes(logged, i)) return logged;
+    return undefined;
+  }
+
+  /** Locators are shared between intervals (sources intern them), so each key is made once. */
+  #objectKey(locator: Locator): string {
+    let key = this.#objectKeys.get(locator);
+    if (key === undefined) {
+      key = objectKey(locator);
+      this.#objectKeys.set(locator, key);
+    }
+    return key;
+  }
+}
+
+function echoes(logged: Interval, i: Interval): boolean {
+  const a = logged.message.annotations;
+  const b = i.message.annotations;
+  if ((a.condition ?? '') !== (b.condition ?? '') || (a.status ?? '') !== (b.status ?? '')) return false;
+  const t = logged.from;
+  return Math.floor(t / 1000) * 1000 === i.from || Math.abs(t - i.from) < 1000;
 }
 
 function byTime(a: Interval, b: Interval): number {

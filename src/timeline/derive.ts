@@ -6,6 +6,7 @@ import type {
   Observed,
   SourceRef,
 } from '../model/history.js';
+import { Interner } from '../model/intern.js';
 import type { Condition } from '../model/objects.js';
 import { type Millis, parseTime } from '../model/time.js';
 import { locators } from './locator.js';
@@ -18,19 +19,23 @@ import { locators } from './locator.js';
 export function deriveIntervals(objects: ObjectSnapshot, end?: Millis): Interval[] {
   const out: Interval[] = [];
   const until = end ?? latestTime(objects);
+  // Tens of thousands of events about a few hundred objects: share their locators and annotations.
+  const intern = new Interner();
   for (const cv of objects.clusterVersions) {
     const loc = locators.clusterVersion(cv.object.metadata.name);
-    conditionIntervals(out, loc, cv, 'ClusterVersion', until);
+    conditionIntervals(out, loc, cv, 'ClusterVersion', until, intern);
     historyIntervals(out, loc, cv, until);
   }
   for (const co of objects.clusterOperators) {
-    conditionIntervals(out, locators.clusterOperator(co.object.metadata.name), co, 'ClusterOperator', until);
+    const loc = locators.clusterOperator(co.object.metadata.name);
+    conditionIntervals(out, loc, co, 'ClusterOperator', until, intern);
   }
   for (const pool of objects.machineConfigPools) {
-    conditionIntervals(out, locators.pool(pool.object.metadata.name), pool, 'MachineConfigPool', until);
+    const loc = locators.pool(pool.object.metadata.name);
+    conditionIntervals(out, loc, pool, 'MachineConfigPool', until, intern);
   }
   for (const node of objects.nodes) {
-    conditionIntervals(out, locators.node(node.object.metadata.name), node, 'Node', until);
+    conditionIntervals(out, locators.node(node.object.metadata.name), node, 'Node', until, intern);
   }
   for (const mc of objects.machineConfigs) {
     const created = parseTime(mc.object.metadata.creationTimestamp);
@@ -66,11 +71,11 @@ export function deriveIntervals(objects: ObjectSnapshot, end?: Millis): Interval
       from: first,
       to: Math.max(first, last),
       level: e.type === 'Warning' ? 'Warning' : 'Info',
-      locator: { type: 'KubeEvent', keys },
+      locator: intern.locator('KubeEvent', keys),
       message: {
         reason,
         humanMessage: `${e.message ?? e.note ?? ''}${count > 1 ? ` (${count} times)` : ''}`,
-        annotations: { reason, kind: involved.kind ?? '', name: involved.name ?? '' },
+        annotations: intern.record({ reason, kind: involved.kind ?? '', name: involved.name ?? '' }),
       },
       source: 'derived:event',
       ref: ev.ref,
@@ -89,6 +94,7 @@ function conditionIntervals(
   observed: Observed<WithStatusConditions>,
   kind: string,
   until: Millis,
+  intern: Interner,
 ): void {
   const list = observed.object.status?.conditions ?? [];
   list.forEach((c, index) => {
@@ -101,7 +107,11 @@ function conditionIntervals(
       to: Math.max(since, until),
       level: conditionLevel(kind, c.type, c.status),
       locator,
-      message: { reason: c.reason ?? '', humanMessage: c.message ?? '', annotations },
+      message: {
+        reason: c.reason ?? '',
+        humanMessage: c.message ?? '',
+        annotations: intern.record(annotations),
+      },
       source: 'derived:condition',
       ref: withPath(observed.ref, `status.conditions[${index}]`),
     });
@@ -142,7 +152,8 @@ function historyIntervals(
       locator,
       message: {
         reason: 'UpdateHistory',
-        humanMessage: `${h.state} ${version}`,
+        // history is newest first; its last entry is the install
+        humanMessage: `${index === history.length - 1 ? 'install of' : 'update to'} ${version} (${h.state})`,
         annotations: { state: h.state, version, ...(completed === undefined ? { open: 'true' } : {}) },
       },
       source: 'derived:history',

@@ -1,4 +1,4 @@
-import type { ClusterHistory, Interval, SourceRef } from '../model/history.js';
+import type { ClusterHistory, Interval, Locator, SourceRef } from '../model/history.js';
 import type { Millis } from '../model/time.js';
 import { objectKey } from './locator.js';
 
@@ -36,8 +36,15 @@ function indexOf(history: ClusterHistory): Index {
   if (!idx) {
     const byObject = new Map<string, Interval[]>();
     const eventsByReason = new Map<string, Interval[]>();
+    // Intervals share locator objects (sources and derive intern them): make each key once.
+    const keys = new Map<Locator, string>();
     for (const i of history.intervals) {
-      push(byObject, objectKey(i.locator), i);
+      let key = keys.get(i.locator);
+      if (key === undefined) {
+        key = objectKey(i.locator);
+        keys.set(i.locator, key);
+      }
+      push(byObject, key, i);
       if (i.locator.type === 'KubeEvent') push(eventsByReason, i.message.reason, i);
     }
     idx = { byObject, eventsByReason };

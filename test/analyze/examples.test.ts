@@ -40,7 +40,9 @@ describe('the bundled bug-2019850 example', () => {
     expect(result.verdict).toBe('fail');
     const f = result.findings.find((x) => x.rule === 'master-pool-updated-before-cvo-complete');
     expect(f?.severity).toBe('failure');
-    expect(f?.summary).toMatch(/complete at 03:28:\d\d(\.\d+)? while the master pool was Updated=False, Updating=True/);
+    expect(f?.summary).toMatch(
+      /complete at 03:28:\d\d(\.\d+)? while the master pool was Updated=False, Updating=True/,
+    );
     expect(f?.summary).toContain('rolling to rendered-master-ebc4fc8c7b6a155d86684204394e4930');
     expect(f?.summary).toMatch(/the pool finished at 03:3\d:\d\d/);
   });

@@ -77,7 +77,7 @@ function race(fixed: boolean) {
   );
   const mco = {
     name: 'machine-config-operator',
-    pullSpec: 'quay.io/mco@sha256:' + '3'.repeat(64),
+    pullSpec: `quay.io/mco@sha256:${'3'.repeat(64)}`,
     digest: `sha256:${'3'.repeat(64)}`,
   };
   const release = (version: string, pod: string) => ({

@@ -1,0 +1,203 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type ItemsReaderSizes, JsonItemsReader, NotStreamable, parseLarge } from './json-items.js';
+
+interface Streamed {
+  items: unknown[];
+  members: Record<string, unknown>;
+}
+
+/** Stream `text` in chunks of `chunk` bytes; the items (checked to arrive in order) and other members. */
+function stream(text: string | Buffer, chunk: number, sizes: ItemsReaderSizes = {}): Streamed {
+  const items: unknown[] = [];
+  const reader = new JsonItemsReader((batch, first) => {
+    expect(first).toBe(items.length);
+    items.push(...batch);
+  }, sizes);
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+  for (let i = 0; i < bytes.length; i += chunk) reader.write(bytes.subarray(i, i + chunk));
+  const doc = reader.end();
+  expect(doc.items).toBe(items.length);
+  return { items, members: Object.fromEntries(doc.members) };
+}
+
+/** What JSON.parse makes of it, in the same terms. */
+function whole(text: string): Streamed {
+  const { items, ...members } = JSON.parse(text) as { items: unknown[] };
+  return { items, members };
+}
+
+/** Equal values with equal key order (what the readers' output depends on). */
+function expectSame(a: Streamed, b: Streamed): void {
+  expect(JSON.stringify(a.items)).toBe(JSON.stringify(b.items));
+  expect(a.items).toEqual(b.items);
+  expect(a.members).toEqual(b.members);
+}
+
+const tiny: ItemsReaderSizes = { batchBytes: 40, largeItemBytes: 60, pieceBytes: 16 };
+
+const item = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 });
+const doc = fc.record({
+  before: fc.dictionary(fc.constantFrom('apiVersion', 'kind', 'x', 'é'), fc.jsonValue({ maxDepth: 2 })),
+  items: fc.array(item, { maxLength: 8 }),
+  after: fc.dictionary(fc.constantFrom('metadata', 'kind', 'y'), fc.jsonValue({ maxDepth: 2 })),
+});
+const indent = fc.constantFrom(undefined, 1, 4, '\t');
+
+function render(d: { before: object; items: object[]; after: object }, space: string | number | undefined) {
+  const { items: _drop, ...before } = d.before as Record<string, unknown>;
+  const { items: _drop2, ...after } = d.after as Record<string, unknown>;
+  return JSON.stringify({ ...before, items: d.items, ...after }, null, space);
+}
+
+describe('JsonItemsReader', () => {
+  it('reads a List item by item, whatever the chunking and batch sizes', () => {
+    fc.assert(
+      fc.property(doc, indent, fc.integer({ min: 1, max: 50 }), fc.boolean(), (d, space, chunk, small) => {
+        const text = render(d, space);
+        expectSame(stream(text, chunk, small ? tiny : {}), whole(text));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('either reads what JSON.parse reads or gives up, on damaged text', () => {
+    fc.assert(
+      fc.property(
+        doc,
+        indent,
+        fc.nat(),
+        fc.constantFrom('', ',', '}', ']', '{', '[', '"', ':', '\\', 'x', '1', ' ', '\u0000'),
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: 1, max: 30 }),
+        (d, space, at, insert, remove, chunk) => {
+          const good = render(d, space);
+          const p = at % (good.length + 1);
+          const text = good.slice(0, p) + insert + good.slice(p + remove);
+          let expected: Streamed | undefined;
+          try {
+            const value = JSON.parse(text) as unknown;
+            const items = (value as { items?: unknown })?.items;
+            if (
+              typeof value === 'object' &&
+              value !== null &&
+              !Array.isArray(value) &&
+              Array.isArray(items) &&
+              items.every((i) => typeof i === 'object' && i !== null && !Array.isArray(i))
+            )
+              expected = whole(text);
+          } catch {
+            expected = undefined;
+          }
+          let got: Streamed | undefined;
+          try {
+            got = stream(text, chunk, tiny);
+          } catch (err) {
+            if (!(err instanceof NotStreamable)) throw err;
+          }
+          // Damage may leave a valid document that is no List (items twice, items not objects):
+          // giving up is always allowed; reading something JSON.parse rejects never is.
+          if (got !== undefined) {
+            expect(expected).toBeDefined();
+            if (expected) expectSame(got, expected);
+          }
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('gives up on anything stray between items, wherever the batches end', () => {
+    const text = JSON.stringify(
+      { kind: 'List', items: [{ a: 1 }, { b: [2] }, { c: { d: 3 } }, {}] },
+      null,
+      2,
+    );
+    for (const stray of ['x', '1', '{}', '"s"', ':']) {
+      for (let at = 0; at <= text.length; at++) {
+        if (text[at - 1] !== '}' && text[at - 1] !== ',' && text[at] !== ']') continue;
+        const damaged = text.slice(0, at) + stray + text.slice(at);
+        const valid = (() => {
+          try {
+            JSON.parse(damaged);
+            return true;
+          } catch {
+            return false;
+          }
+        })();
+        if (valid) continue;
+        for (const batchBytes of [1, 10, 1000])
+          expect(() => stream(damaged, 5, { ...tiny, batchBytes }), `${damaged} (${batchBytes})`).toThrow(
+            NotStreamable,
+          );
+      }
+    }
+  });
+
+  it('keeps the last of duplicate keys inside items, and an own __proto__ key', () => {
+    const text = `{"items": [{"a": 1, "b": 2, "a": 3}, {"__proto__": {"x": 1}, "big": "${'y'.repeat(200)}"}]}`;
+    for (const sizes of [{}, tiny]) {
+      const { items } = stream(text, 7, sizes);
+      expect(JSON.stringify(items)).toBe(JSON.stringify(JSON.parse(text).items));
+      const second = items[1] as Record<string, unknown>;
+      expect(Object.getPrototypeOf(second)).toBe(Object.prototype);
+      expect(Object.keys(second)).toEqual(['__proto__', 'big']);
+    }
+  });
+
+  it('decodes characters split between chunks', () => {
+    const text = JSON.stringify({ items: [{ name: 'héllo ☃ 😀', long: 'ü'.repeat(100) }] });
+    expectSame(stream(text, 1, tiny), whole(text));
+  });
+
+  it('skips a byte order mark, as the whole-text reader does', () => {
+    const text = '{"items": [{"a": 1}]}';
+    expect(stream(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), 64).items).toEqual([
+      { a: 1 },
+    ]);
+  });
+
+  it.each([
+    ['a second items key', '{"items": [{"a": 1}], "items": []}'],
+    ['items that are not objects', '{"items": [1, 2]}'],
+    ['items that are not an array', '{"items": {"a": 1}}'],
+    ['no items', '{"kind": "List"}'],
+    ['a top-level array', '[{"a": 1}]'],
+    ['a trailing comma', '{"items": [{"a": 1},]}'],
+    ['text after the object', '{"items": []} x'],
+    ['a truncated file', '{"items": [{"a": 1}'],
+    ['an empty file', ''],
+  ])('gives up on %s', (_what, text) => {
+    expect(() => stream(text, 3, tiny)).toThrow(NotStreamable);
+  });
+});
+
+describe('parseLarge', () => {
+  it('builds what JSON.parse builds, from small pieces', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 5 }),
+        indent,
+        fc.integer({ min: 2, max: 40 }),
+        (value, space, piece) => {
+          const text = JSON.stringify(value, null, space);
+          const bytes = Buffer.from(text);
+          expect(JSON.stringify(parseLarge(bytes, 0, bytes.length, piece))).toBe(
+            JSON.stringify(JSON.parse(text)),
+          );
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it.each([
+    ['mismatched brackets', '{"a": [1, 2}]'],
+    ['a missing colon', '{"a" 1, "b": 2}'],
+    ['two values in a row', '[1 2, 3, 4, 5]'],
+    ['an object key that is not a string', '{1: 2, "b": 3}'],
+  ])('gives up on %s', (_what, text) => {
+    const bytes = Buffer.from(text);
+    expect(() => parseLarge(bytes, 0, bytes.length, 2)).toThrow(NotStreamable);
+  });
+});

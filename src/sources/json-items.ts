@@ -1,0 +1,521 @@
+/**
+ * Streaming reader of the JSON files that hold one top-level object with an `items` array (a
+ * Kubernetes List, origin's interval files). The items are handed over in batches, each batch
+ * parsed by JSON.parse, so neither the whole text nor the whole parsed tree is ever in memory: the
+ * largest CI files (intervals, events, rendered configs) are 50–100 MB of text each.
+ *
+ * The scanner only finds where items and top-level members start and end; JSON.parse checks the
+ * syntax of every piece. Anything it does not expect (another shape, a syntax error, a second
+ * `items` key) throws NotStreamable, and the caller parses the whole text instead, so errors and
+ * edge cases behave exactly as on that path.
+ */
+
+/** The bytes are not a plain `{…, "items": […], …}` JSON object, or not valid JSON. */
+export class NotStreamable extends Error {}
+
+/** The top-level members other than `items`, and how many items there were. */
+export interface ItemsDocument {
+  readonly members: ReadonlyMap<string, unknown>;
+  readonly items: number;
+}
+
+/** Called with consecutive items; `firstIndex` is the index of `batch[0]` in the `items` array. */
+export type ItemsSink = (batch: unknown[], firstIndex: number) => void;
+
+enum State {
+  Begin,
+  KeyOrClose,
+  NextKey,
+  Key,
+  Colon,
+  Value,
+  MemberContainer,
+  MemberString,
+  MemberScalar,
+  AfterMember,
+  ItemOrClose,
+  NextItem,
+  Item,
+  AfterItem,
+  Done,
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/** Bytes that matter inside a string (quote, backslash), and outside one (quote, brackets). */
+const IN_STRING = new Uint8Array(256);
+const STRUCTURE = new Uint8Array(256);
+IN_STRING[QUOTE] = IN_STRING[BACKSLASH] = 1;
+for (const c of [QUOTE, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET]) STRUCTURE[c] = 1;
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/**
+ * Items are parsed a batch of about this many bytes at a time. Below V8's large-object size
+ * (128 KiB), so each batch's text and tree are made in the young generation, whose memory is
+ * reused: large strings each take fresh pages from the system, which costs more than parsing them.
+ */
+const DEFAULT_BATCH_BYTES = 48 * 1024;
+/** An item larger than this (a rendered MachineConfig) is parsed member by member (see parseLarge). */
+const LARGE_ITEM_BYTES = 64 * 1024;
+/** …down to pieces of at most this many bytes. */
+const PIECE_BYTES = 32 * 1024;
+
+/** Sizes, in bytes, that tests make small to reach every path with small documents. */
+export interface ItemsReaderSizes {
+  readonly batchBytes?: number;
+  readonly largeItemBytes?: number;
+  readonly pieceBytes?: number;
+}
+
+export class JsonItemsReader {
+  readonly #sink: ItemsSink;
+  readonly #batchBytes: number;
+  readonly #largeItemBytes: number;
+  readonly #pieceBytes: number;
+  readonly #members = new Map<string, unknown>();
+  #state = State.Begin;
+  #started = false;
+  /** Inside a container value: nesting depth, and string/escape state. */
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+  /** The piece being collected (a key, a member value, a batch of items): earlier chunks' slices… */
+  #parts: Buffer[] = [];
+  #partsBytes = 0;
+  /** …and where it starts in the current chunk (0 when it began in an earlier one); -1: none open. */
+  #openAt = -1;
+  #key = '';
+  #sawItems = false;
+  #itemCount = 0;
+  #batchFirst = 0;
+  /** Where the current item starts, in bytes from the start of the open batch. */
+  #itemAt = 0;
+
+  constructor(sink: ItemsSink, sizes: ItemsReaderSizes = {}) {
+    this.#sink = sink;
+    this.#batchBytes = sizes.batchBytes ?? DEFAULT_BATCH_BYTES;
+    this.#largeItemBytes = sizes.largeItemBytes ?? LARGE_ITEM_BYTES;
+    this.#pieceBytes = sizes.pieceBytes ?? PIECE_BYTES;
+  }
+
+  write(chunk: Buffer): void {
+    let i = 0;
+    const n = chunk.length;
+    if (!this.#started && n > 0) {
+      this.#started = true;
+      // A UTF-8 byte order mark, as the whole-text reader strips it.
+      if (n >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3;
+      else if (chunk[0] === 0xef) throw new NotStreamable('byte order mark split across chunks');
+    }
+    if (this.#openAt !== -1) this.#openAt = 0;
+    while (i < n) {
+      switch (this.#state) {
+        case State.Item: {
+          i = this.#scanContainer(chunk, i);
+          if (this.#depth === 0) {
+            this.#itemCount++;
+            this.#state = State.AfterItem;
+            const batchBytes = this.#partsBytes + (i - this.#openAt);
+            if (batchBytes - this.#itemAt > this.#largeItemBytes) this.#flushLarge(chunk, i);
+            else if (batchBytes >= this.#batchBytes) this.#flushBatch(chunk, i);
+          }
+          break;
+        }
+        case State.AfterItem: {
+          const c = chunk[i++]!;
+          if (c === COMMA) this.#state = State.NextItem;
+          else if (c === CLOSE_BRACKET) {
+            if (this.#openAt !== -1) this.#flushBatch(chunk, i - 1);
+            this.#state = State.AfterMember;
+          } else if (!isSpace(c)) throw new NotStreamable('expected , or ] after an item');
+          break;
+        }
+        case State.NextItem:
+        case State.ItemOrClose: {
+          const c = chunk[i]!;
+          if (c === OPEN_BRACE) {
+            if (this.#openAt === -1) {
+              this.#open(i);
+              this.#batchFirst = this.#itemCount;
+            }
+            this.#itemAt = this.#partsBytes + (i - this.#openAt);
+            this.#depth = 0;
+            this.#state = State.Item;
+          } else if (c === CLOSE_BRACKET && this.#state === State.ItemOrClose) {
+            i++;
+            this.#state = State.AfterMember;
+          } else if (isSpace(c)) i++;
+          else throw new NotStreamable('an item is not an object');
+          break;
+        }
+        default:
+          i = this.#structure(chunk, i);
+      }
+    }
+    if (this.#openAt !== -1) {
+      this.#parts.push(chunk.subarray(this.#openAt));
+      this.#partsBytes += n - this.#openAt;
+    }
+  }
+
+  /** Everything outside the items: the object's braces, keys and other members. */
+  #structure(chunk: Buffer, at: number): number {
+    let i = at;
+    const c = chunk[i]!;
+    switch (this.#state) {
+      case State.Begin:
+        if (c === OPEN_BRACE) this.#state = State.KeyOrClose;
+        else if (!isSpace(c)) throw new NotStreamable('not a JSON object');
+        return i + 1;
+      case State.KeyOrClose:
+      case State.NextKey:
+        if (c === QUOTE) {
+          this.#open(i);
+          this.#inString = true;
+          this.#escaped = false;
+          this.#state = State.Key;
+        } else if (c === CLOSE_BRACE && this.#state === State.KeyOrClose) this.#state = State.Done;
+        else if (!isSpace(c)) throw new NotStreamable('expected a key');
+        return i + 1;
+      case State.Key:
+        i = this.#scanString(chunk, i);
+        if (!this.#inString) {
+          const key = parse(this.#take(chunk, i));
+          this.#key = typeof key === 'string' ? key : '';
+          this.#state = State.Colon;
+        }
+        return i;
+      case State.Colon:
+        if (c === COLON) this.#state = State.Value;
+        else if (!isSpace(c)) throw new NotStreamable('expected :');
+        return i + 1;
+      case State.Value:
+        if (isSpace(c)) return i + 1;
+        if (this.#key === 'items') {
+          if (this.#sawItems) throw new NotStreamable('two items keys');
+          this.#sawItems = true;
+          if (c !== OPEN_BRACKET) throw new NotStreamable('items is not an array');
+          this.#state = State.ItemOrClose;
+          return i + 1;
+        }
+        this.#open(i);
+        if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+          this.#depth = 0;
+          this.#state = State.MemberContainer;
+          return i;
+        }
+        if (c === QUOTE) {
+          this.#inString = true;
+          this.#escaped = false;
+          this.#state = State.MemberString;
+          return i + 1;
+        }
+        this.#state = State.MemberScalar;
+        return i + 1;
+      case State.MemberContainer:
+        i = this.#scanContainer(chunk, i);
+        if (this.#depth === 0) this.#endMember(chunk, i);
+        return i;
+      case State.MemberString:
+        i = this.#scanString(chunk, i);
+        if (!this.#inString) this.#endMember(chunk, i);
+        return i;
+      case State.MemberScalar:
+        if (isSpace(c) || c === COMMA || c === CLOSE_BRACE) {
+          this.#endMember(chunk, i);
+          return i;
+        }
+        return i + 1;
+      case State.AfterMember:
+        if (c === COMMA) this.#state = State.NextKey;
+        else if (c === CLOSE_BRACE) this.#state = State.Done;
+        else if (!isSpace(c)) throw new NotStreamable('expected , or }');
+        return i + 1;
+      default:
+        if (!isSpace(c)) throw new NotStreamable('text after the top-level object');
+        return i + 1;
+    }
+  }
+
+  /** Advance through a container value; `#depth` is 0 again when it has closed. */
+  #scanContainer(chunk: Uint8Array, at: number): number {
+    let depth = this.#depth;
+    let inString = this.#inString;
+    const n = chunk.length;
+    let i = at;
+    if (this.#escaped) {
+      // The byte after a backslash that ended the last chunk.
+      this.#escaped = false;
+      i++;
+    }
+    while (i < n) {
+      if (inString) {
+        // Skip to the next quote or backslash: most of a file's bytes are inside strings.
+        while (i < n && IN_STRING[chunk[i]!] === 0) i++;
+        if (i >= n) break;
+        if (chunk[i] === BACKSLASH) {
+          i += 2;
+          if (i > n) {
+            this.#escaped = true;
+            i = n;
+          }
+          continue;
+        }
+        inString = false;
+        i++;
+        continue;
+      }
+      while (i < n && STRUCTURE[chunk[i]!] === 0) i++;
+      if (i >= n) break;
+      const c = chunk[i++]!;
+      if (c === QUOTE) inString = true;
+      else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+      else if (--depth <= 0) break;
+    }
+    if (depth < 0) throw new NotStreamable('unbalanced brackets');
+    this.#depth = depth;
+    this.#inString = inString;
+    return i;
+  }
+
+  /** Advance through a string whose opening quote is behind; `#inString` turns false at its end. */
+  #scanString(chunk: Uint8Array, at: number): number {
+    let escaped = this.#escaped;
+    const n = chunk.length;
+    for (let i = at; i < n; i++) {
+      const c = chunk[i]!;
+      if (escaped) escaped = false;
+      else if (c === BACKSLASH) escaped = true;
+      else if (c === QUOTE) {
+        this.#inString = false;
+        this.#escaped = false;
+        return i + 1;
+      }
+    }
+    this.#escaped = escaped;
+    return n;
+  }
+
+  #open(at: number): void {
+    this.#openAt = at;
+    this.#parts = [];
+    this.#partsBytes = 0;
+  }
+
+  /**
+   * The text of the open piece up to `end` in `chunk`; closes the piece. Decoded straight from the
+   * chunk when it lies in one; bytes are joined first only when it spans chunks (so a character
+   * split between two chunks decodes whole).
+   */
+  #take(chunk: Buffer, end: number): string {
+    const start = this.#openAt;
+    const parts = this.#parts;
+    this.#parts = [];
+    this.#partsBytes = 0;
+    this.#openAt = -1;
+    if (parts.length === 0) return chunk.toString('utf8', start, end);
+    parts.push(chunk.subarray(start, end));
+    return Buffer.concat(parts).toString('utf8');
+  }
+
+  #endMember(chunk: Buffer, end: number): void {
+    const value = parse(this.#take(chunk, end));
+    // Duplicate keys: the last one wins, as with JSON.parse.
+    this.#members.set(this.#key, value);
+    this.#state = State.AfterMember;
+  }
+
+  /**
+   * The batch ends with a large item: parse the items before it as a batch, and the item itself in
+   * pieces, so that no string or tree of its size is made at once.
+   */
+  #flushLarge(chunk: Buffer, end: number): void {
+    const itemAt = this.#itemAt;
+    const parts = this.#parts;
+    parts.push(chunk.subarray(this.#openAt, end));
+    this.#parts = [];
+    this.#partsBytes = 0;
+    this.#openAt = -1;
+    const bytes = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+    const first = this.#batchFirst;
+    if (itemAt > 0) {
+      // The items before it, up to the comma that separates them from it.
+      let comma = itemAt - 1;
+      while (comma > 0 && isSpace(bytes[comma]!)) comma--;
+      if (bytes[comma] !== COMMA) throw new NotStreamable('expected , between items');
+      const batch = parse(`[${bytes.toString('utf8', 0, comma)}]`);
+      if (!Array.isArray(batch)) throw new NotStreamable('items batch is not an array');
+      this.#sink(batch, first);
+    }
+    const item = parseLarge(bytes, itemAt, bytes.length, this.#pieceBytes);
+    this.#sink([item], this.#itemCount - 1);
+  }
+
+  #flushBatch(chunk: Buffer, end: number): void {
+    const batch = parse(`[${this.#take(chunk, end)}]`);
+    if (!Array.isArray(batch)) throw new NotStreamable('items batch is not an array');
+    this.#sink(batch, this.#batchFirst);
+  }
+
+  /** The document's other members; throws NotStreamable unless the whole object was read. */
+  end(): ItemsDocument {
+    if (this.#state !== State.Done) throw new NotStreamable('the object does not end');
+    if (!this.#sawItems) throw new NotStreamable('no items');
+    return { members: this.#members, items: this.#itemCount };
+  }
+}
+
+/** The end (exclusive) of the string whose opening quote is at `at`, within `bytes[…, end)`. */
+function stringEnd(bytes: Buffer, at: number, end: number): number {
+  let i = at + 1;
+  while (i < end) {
+    while (i < end && IN_STRING[bytes[i]!] === 0) i++;
+    if (i >= end) break;
+    if (bytes[i] === QUOTE) return i + 1;
+    i += 2;
+  }
+  throw new NotStreamable('unterminated string');
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new NotStreamable('a piece is not valid JSON');
+  }
+}
+
+/**
+ * The JSON value in `bytes[start, end)`, built from pieces of at most PIECE_BYTES each parsed by
+ * JSON.parse: objects and arrays larger than that are split into their members. The result is what
+ * JSON.parse of the whole would give (members in order, the last of duplicate keys winning).
+ */
+export function parseLarge(bytes: Buffer, start: number, end: number, pieceBytes = PIECE_BYTES): unknown {
+  try {
+    return new LargeValue(bytes, start, end, pieceBytes).value(start, end);
+  } catch (err) {
+    if (err instanceof NotStreamable) throw err;
+    // A RangeError from a deep nesting of large containers, for one: the whole-text reader decides.
+    throw new NotStreamable('a large item could not be parsed in pieces');
+  }
+}
+
+class LargeValue {
+  readonly #bytes: Buffer;
+  readonly #pieceBytes: number;
+  /** Where each container that starts in the range ends (exclusive), by its start. */
+  readonly #ends = new Map<number, number>();
+
+  constructor(bytes: Buffer, start: number, end: number, pieceBytes: number) {
+    this.#bytes = bytes;
+    this.#pieceBytes = pieceBytes;
+    const opens: number[] = [];
+    let i = start;
+    while (i < end) {
+      while (i < end && STRUCTURE[bytes[i]!] === 0) i++;
+      if (i >= end) break;
+      const c = bytes[i]!;
+      if (c === QUOTE) {
+        i = stringEnd(bytes, i, end);
+        continue;
+      }
+      if (c === OPEN_BRACE || c === OPEN_BRACKET) opens.push(i);
+      else {
+        const open = opens.pop();
+        // `{` closes with `}` (0x7b, 0x7d) and `[` with `]` (0x5b, 0x5d).
+        if (open === undefined || bytes[open] !== c - 2) throw new NotStreamable('unbalanced brackets');
+        this.#ends.set(open, i + 1);
+      }
+      i++;
+    }
+    if (opens.length > 0) throw new NotStreamable('unbalanced brackets');
+  }
+
+  value(start: number, end: number): unknown {
+    const c = this.#bytes[start];
+    if (end - start <= this.#pieceBytes || (c !== OPEN_BRACE && c !== OPEN_BRACKET))
+      return parse(this.#bytes.toString('utf8', start, end));
+    if (this.#ends.get(start) !== end) throw new NotStreamable('not one value');
+    return c === OPEN_BRACE ? this.#object(start, end) : this.#array(start, end);
+  }
+
+  #object(start: number, end: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    let i = this.#skipSpace(start + 1);
+    if (this.#bytes[i] === CLOSE_BRACE) return this.#closes(i, end, out);
+    for (;;) {
+      if (this.#bytes[i] !== QUOTE) throw new NotStreamable('expected a key');
+      const keyEnd = this.#stringEnd(i);
+      const key = parse(this.#bytes.toString('utf8', i, keyEnd)) as string;
+      i = this.#skipSpace(keyEnd);
+      if (this.#bytes[i] !== COLON) throw new NotStreamable('expected :');
+      i = this.#skipSpace(i + 1);
+      const valueEnd = this.#valueEnd(i, end);
+      const value = this.value(i, valueEnd);
+      // As JSON.parse: an own `__proto__` property, not the prototype.
+      if (key === '__proto__')
+        Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+      else out[key] = value;
+      i = this.#skipSpace(valueEnd);
+      if (this.#bytes[i] === COMMA) i = this.#skipSpace(i + 1);
+      else return this.#closes(i, end, out);
+    }
+  }
+
+  #array(start: number, end: number): unknown[] {
+    const out: unknown[] = [];
+    let i = this.#skipSpace(start + 1);
+    if (this.#bytes[i] === CLOSE_BRACKET) return this.#closes(i, end, out);
+    for (;;) {
+      const valueEnd = this.#valueEnd(i, end);
+      out.push(this.value(i, valueEnd));
+      i = this.#skipSpace(valueEnd);
+      if (this.#bytes[i] === COMMA) i = this.#skipSpace(i + 1);
+      else return this.#closes(i, end, out);
+    }
+  }
+
+  /** `value`, if `at` is the closing bracket that ends the container at `end`. */
+  #closes<T>(at: number, end: number, value: T): T {
+    if (at !== end - 1) throw new NotStreamable('expected , or a closing bracket');
+    return value;
+  }
+
+  #valueEnd(at: number, end: number): number {
+    const c = this.#bytes[at];
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      const close = this.#ends.get(at);
+      if (close === undefined || close > end) throw new NotStreamable('unbalanced brackets');
+      return close;
+    }
+    if (c === QUOTE) return this.#stringEnd(at);
+    let i = at;
+    while (i < end) {
+      const d = this.#bytes[i]!;
+      if (isSpace(d) || d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET) break;
+      i++;
+    }
+    if (i === at) throw new NotStreamable('expected a value');
+    return i;
+  }
+
+  #stringEnd(at: number): number {
+    return stringEnd(this.#bytes, at, this.#bytes.length);
+  }
+
+  #skipSpace(at: number): number {
+    let i = at;
+    while (i < this.#bytes.length && isSpace(this.#bytes[i]!)) i++;
+    return i;
+  }
+}
