@@ -20,8 +20,8 @@ export interface ExitBox {
 export function buildProgram(exit: ExitBox): Command {
   const program = new Command('atlevel')
     .description(
-      'Did every OpenShift component really reach level when it said it did? Reads CI artifacts, snapshots and\n' +
-        'clusters, rebuilds the update timeline, checks invariants and explains violations.',
+      'Did every OpenShift component really reach level when it said it did? Reads CI artifacts and ' +
+        'snapshots, rebuilds the update timeline, checks invariants and explains violations.',
     )
     .version(VERSION, '-V, --version')
     .showHelpAfterError('(run atlevel --help for usage)')
