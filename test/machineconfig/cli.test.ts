@@ -2,11 +2,10 @@
  * `atlevel diff` end to end, in-process: the bug-2019850 pair (test/fixtures/machineconfig), the
  * must-gathers through --from, two files, filters, exit codes, text and JSON output.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
+import { inProcessCli } from '../helpers/cli.js';
 import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
 
 const F = join(projectRoot, 'test/fixtures/machineconfig');
@@ -18,35 +17,8 @@ const OLD_POD =
 const NEW_POD =
   'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:0adaefcf3675fa153e7d3917c7a24563e9da81922cac6c3eed3edd4b57bf98bb';
 
-const dir = mkdtempSync(join(tmpdir(), 'atlevel-diff-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-
-let stderr: string;
-beforeEach(() => {
-  stderr = '';
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  process.env.NO_COLOR = '1';
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
-/** Run the CLI with `--out` to a temp file; returns the exit code and what it wrote. */
-async function run(...args: string[]): Promise<{ code: number; out: string }> {
-  const out = join(dir, `out-${n++}`);
-  const code = await main([...args, '--out', out]);
-  let text = '';
-  try {
-    text = readFileSync(out, 'utf8');
-  } catch {
-    // Nothing written (bad input).
-  }
-  return { code, out: text };
-}
+const cli = inProcessCli('diff');
+const { dir, run } = cli;
 
 interface DiffJson {
   schemaVersion: number;
@@ -159,7 +131,7 @@ describe('atlevel diff: the bug-2019850 example', () => {
     });
     const late = await run('diff', '--pool', 'master', '--at', '2021-11-03T04:00:00Z', '--from', CONFIGS);
     expect(late.code).toBe(2);
-    expect(stderr).toContain('pool master has no rendered config created after 2021-11-03T04:00:00Z');
+    expect(cli.stderr()).toContain('pool master has no rendered config created after 2021-11-03T04:00:00Z');
   });
 
   it('takes unique name prefixes; a config against itself is identical (exit 0)', async () => {
@@ -174,7 +146,7 @@ describe('atlevel diff: the bug-2019850 example', () => {
     expect(same.out).toContain('identical');
     const ambiguous = await run('diff', 'rendered-', 'rendered-master-78d4', '--from', CONFIGS);
     expect(ambiguous.code).toBe(2);
-    expect(stderr).toMatch(/"rendered-" matches 4 MachineConfigs/);
+    expect(cli.stderr()).toMatch(/"rendered-" matches 4 MachineConfigs/);
   });
 
   it('filters: outside --only or --path the configs are identical', async () => {
@@ -189,14 +161,14 @@ describe('atlevel diff: the bug-2019850 example', () => {
 
   it('bad input and usage exit 2 with one line', async () => {
     expect((await run('diff', '--pool', 'infra', '--from', CONFIGS)).code).toBe(2);
-    expect(stderr).toContain(
+    expect(cli.stderr()).toContain(
       'no rendered config of pool "infra" (pools with rendered configs: master, worker)',
     );
     expect((await run('diff', '--pool', 'master', '--from', CONFIGS, '--only', 'bogus')).code).toBe(2);
     expect((await run('diff', 'a.yaml')).code).toBe(2);
     expect((await run('diff', '--pool', 'master')).code).toBe(2);
     expect((await run('diff', join(dir, 'missing.yaml'), CONFIGS)).code).toBe(2);
-    expect(stderr).toContain('missing.yaml: no such file');
+    expect(cli.stderr()).toContain('missing.yaml: no such file');
   });
 });
 

@@ -2,47 +2,21 @@
  * Release payloads from real data (CVO payload folders, the MCO's and CVO's image-references, the
  * release controller's 380-tag ImageStreams) and `atlevel release diff|info` end to end.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
 import { ComponentIndex } from '../../src/release/components.js';
 import { diffReleases } from '../../src/release/diff.js';
 import { loadReleasePayload } from '../../src/release/load.js';
+import { inProcessCli } from '../helpers/cli.js';
 import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
 
 const F = join(projectRoot, 'test/fixtures/machineconfig');
 const FROM = join(F, 'image-references-4.10.0-0.nightly-2021-11-02-191632.json');
 const TO = join(F, 'image-references-4.10.0-0.nightly-2021-11-03-020416.json');
 
-const dir = mkdtempSync(join(tmpdir(), 'atlevel-release-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-let stderr = '';
-beforeEach(() => {
-  stderr = '';
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  process.env.NO_COLOR = '1';
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
-async function run(...args: string[]): Promise<{ code: number; out: string }> {
-  const out = join(dir, `out-${n++}`);
-  const code = await main([...args, '--out', out]);
-  let text = '';
-  try {
-    text = readFileSync(out, 'utf8');
-  } catch {
-    // nothing written
-  }
-  return { code, out: text };
-}
+const cli = inProcessCli('release');
+const { dir, run } = cli;
 
 describe('atlevel release: the bug-2019850 releases', () => {
   it('release diff: pod changed, nodes roll, the bug-1999556 warning', async () => {
@@ -102,14 +76,14 @@ describe('atlevel release: the bug-2019850 releases', () => {
       'sha256:0adaefcf3675fa153e7d3917c7a24563e9da81922cac6c3eed3edd4b57bf98bb',
     );
     expect(missing.code).toBe(1);
-    expect(stderr).toContain('no component with image "sha256:0adaefcf');
+    expect(cli.stderr()).toContain('no component with image "sha256:0adaefcf');
   });
 
   it('a release file of another kind is bad input', async () => {
     const file = join(dir, 'cv.yaml');
     writeFileSync(file, 'kind: ClusterVersion\nmetadata:\n  name: version\n');
     expect((await run('release', 'diff', file, TO)).code).toBe(2);
-    expect(stderr).toContain(`${file}: not a release payload: found kind ClusterVersion`);
+    expect(cli.stderr()).toContain(`${file}: not a release payload: found kind ClusterVersion`);
   });
 });
 

@@ -1,35 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
+import { inProcessCli } from '../helpers/cli.js';
 import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
 
 const EXAMPLES = 'openshift__oc/pkg/cli/admin/upgrade/status/examples';
-const dir = mkdtempSync(join(tmpdir(), 'atlevel-status-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-let stderr: string;
-beforeEach(() => {
-  stderr = '';
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-});
-afterEach(() => vi.restoreAllMocks());
-
-async function run(...args: string[]): Promise<{ code: number; out: string }> {
-  const out = join(dir, `out-${Math.random().toString(36).slice(2)}`);
-  const code = await main(['status', ...args, '--out', out]);
-  let text = '';
-  try {
-    text = readFileSync(out, 'utf8');
-  } catch {
-    // nothing written
-  }
-  return { code, out: text };
-}
+const cli = inProcessCli('status', ['status']);
+const { dir, run } = cli;
 
 describeFixtures('atlevel status on oc examples', () => {
   it('exits 1 when an Error insight exists, and writes the versioned JSON', async () => {
@@ -91,7 +68,7 @@ describe('atlevel status on bad input exits 2', () => {
   it('a time that is not a time', async () => {
     const { code } = await run(join(projectRoot, 'test/fixtures/status/not-accepted'), '--now', 'yesterday');
     expect(code).toBe(2);
-    expect(stderr).toContain('--now "yesterday" is not a time');
+    expect(cli.stderr()).toContain('--now "yesterday" is not a time');
   });
 
   it('an unknown --details or output format, or a silly width', async () => {
@@ -112,11 +89,16 @@ describe('atlevel status on bad input exits 2', () => {
     const { code, out } = await run(nodesOnly);
     expect(code).toBe(2);
     expect(out).toBe('');
-    expect(stderr).toMatch(/nodes-only: no ClusterVersion found/);
+    expect(cli.stderr()).toMatch(/nodes-only: no ClusterVersion found/);
   });
 
   it('a path that does not exist', async () => {
     expect((await run(join(dir, 'missing'))).code).toBe(2);
-    expect(stderr.split('\n').filter((l) => l !== '')).toHaveLength(1);
+    expect(
+      cli
+        .stderr()
+        .split('\n')
+        .filter((l) => l !== ''),
+    ).toHaveLength(1);
   });
 });
