@@ -13,23 +13,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rng } from './large-run.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const POOLS = ['master', 'worker'] as const;
 const PER_POOL = 110;
 const ART = 'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:';
-
-/** Deterministic PRNG (mulberry32): the same file every run. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function hex(r: () => number, n: number): string {
   let s = '';

@@ -29,7 +29,8 @@ const LEVEL = Date.parse('2021-11-03T03:23:09.856Z');
 const RENDER = Date.parse('2021-11-03T03:23:11Z');
 const DONE = Date.parse('2021-11-03T03:28:21Z');
 
-function rng(seed: number): () => number {
+/** Deterministic PRNG (mulberry32): the same bytes every run. The benchmarks share it. */
+export function rng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
