@@ -145,10 +145,11 @@ export interface NodeStatus {
   /** OpenShift version of the node's current rendered config (`release-image-version`). */
   readonly version?: string;
   /**
-   * How the version is known: `annotation` (release-image-version on the rendered config) or
-   * `controller` (no annotation: the config was rendered by the running controller, versions.ts).
+   * How the version is known: `annotation` (release-image-version on the rendered config),
+   * `controller` (no annotation: the config was rendered by the running controller) or `history`
+   * (neither: placed by its creation time in ClusterVersion history), see versions.ts.
    */
-  readonly versionSource?: 'annotation' | 'controller';
+  readonly versionSource?: 'annotation' | 'controller' | 'history';
   /** Fixed guesses as oc gives them: 10 min draining, 5 min updating or rebooting, 0 when done, unknown when pending. */
   readonly timeLeft?: Millis;
   readonly message: string;

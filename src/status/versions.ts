@@ -4,12 +4,14 @@
  * so atlevel falls back on who rendered it: a config made by the running machine-config controller
  * (its `generated-by-controller-version` is the ControllerConfig's git hash) belongs to the release
  * that controller came from — the ControllerConfig's releaseImage found in the ClusterVersion
- * history, or, once the last update completed, that update's version.
+ * history, or, once the last update completed, that update's version. Failing both, the config is
+ * placed by its creation time in ClusterVersion history.
  */
 import type { ClusterHistory } from '../model/history.js';
 import { type ClusterVersion, MCO } from '../model/objects.js';
+import { parseTime } from '../model/time.js';
 
-export type VersionSource = 'annotation' | 'controller';
+export type VersionSource = 'annotation' | 'controller' | 'history';
 
 export interface ConfigVersion {
   readonly version: string;
@@ -48,7 +50,30 @@ export function configVersions(history: ClusterHistory, cv: ClusterVersion): Map
     const renderedBy = a[MCO.generatedByControllerVersion];
     if (running && renderedBy?.startsWith(running.hash)) {
       out.set(object.metadata.name, { version: running.version, source: 'controller' });
+      continue;
+    }
+    const placed = versionByHistory(cv, parseTime(object.metadata.creationTimestamp));
+    if (placed && object.metadata.name.startsWith('rendered-')) {
+      out.set(object.metadata.name, { version: placed, source: 'history' });
     }
   }
   return out;
+}
+
+/**
+ * Last resort, for gather-extra runs with neither the annotation nor a ControllerConfig: a config
+ * belongs to the completed ClusterVersion history entry during whose span it was rendered (the
+ * render controller renders for a release only once that release's operator has written the
+ * ControllerConfig). Configs rendered while an entry is still Partial are not placed.
+ */
+function versionByHistory(cv: ClusterVersion, created: number | undefined): string | undefined {
+  if (created === undefined) return undefined;
+  const entries = cv.status?.history ?? []; // newest first
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const started = parseTime(e?.startedTime);
+    if (!e || started === undefined || created < started) continue;
+    return e.state === 'Completed' && e.version ? e.version : undefined;
+  }
+  return undefined;
 }
