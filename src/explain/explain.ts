@@ -108,7 +108,7 @@ export function explainFinding(history: ClusterHistory, finding: Finding): Findi
       title:
         changed.length === 0
           ? `${from.name} and ${to.name} have identical content`
-          : `${to.name} differs from ${from.name} in ${changed.length} place${changed.length === 1 ? '' : 's'}: ${changed.map((c) => `${c.part === 'units' ? 'unit' : c.part === 'files' ? 'file' : c.part} ${c.name}`).join(', ')}`,
+          : `${to.name} differs from ${from.name} in ${changed.length} place${changed.length === 1 ? '' : 's'}: ${changed.map(changeLabel).join(', ')}`,
       evidence: changed.map((c) => ({
         statement: describeChange(c),
         object: `MachineConfig/${to.name}`,
@@ -195,6 +195,13 @@ function renderEvents(history: ClusterHistory, pool: string, config: string): Ev
   return out;
 }
 
+/** `unit kubelet.service`, `file /etc/crio/crio.conf.d/00-default`, `osImageURL`. */
+function changeLabel(c: MachineConfigDiff['changes'][number]): string {
+  const kind =
+    c.part === 'units' ? 'unit' : c.part === 'files' ? 'file' : c.part === 'dropins' ? 'drop-in' : c.part;
+  return c.name === c.part ? kind : `${kind} ${c.name}`;
+}
+
 function describeChange(c: MachineConfigDiff['changes'][number]): string {
   const lines = (c.changedLines ?? [])
     .slice(0, 2)
@@ -202,7 +209,7 @@ function describeChange(c: MachineConfigDiff['changes'][number]): string {
       (l) =>
         `${l.before !== undefined ? `-${l.before.trim()}` : ''}${l.before !== undefined && l.after !== undefined ? ' → ' : ''}${l.after !== undefined ? `+${l.after.trim()}` : ''}`,
     );
-  const what = c.part === 'units' ? `unit ${c.name}` : c.part === 'files' ? `file ${c.name}` : c.part;
+  const what = changeLabel(c);
   return `${what} ${c.change}${lines.length > 0 ? `: ${lines.join('; ')}` : c.before !== undefined || c.after !== undefined ? `: ${c.before ?? '∅'} → ${c.after ?? '∅'}` : ''}`;
 }
 
