@@ -24,7 +24,7 @@ const POD_B =
   'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:0adaefcf3675fa153e7d3917c7a24563e9da81922cac6c3eed3edd4b57bf98bb';
 
 /** The facts of bug 2019850, as few as the rules need. `fixed` moves the level report after the rollout. */
-function race(fixed: boolean) {
+function race(fixed: boolean, change: 'pod' | 'os' = 'pod') {
   const p = parts();
   const levelAt = fixed ? '03:35:58.100' : '03:23:09.856';
   const cvDone = fixed ? '2021-11-03T03:38:40Z' : '2021-11-03T03:28:21Z';
@@ -54,7 +54,8 @@ function race(fixed: boolean) {
     },
     {
       object: rendered('rendered-master-ebc4fc8c7b6a155d86684204394e4930', '2021-11-03T03:23:11Z', {
-        kubeletImage: POD_B,
+        kubeletImage: change === 'pod' ? POD_B : POD_A,
+        ...(change === 'os' ? { os: `quay.io/os@sha256:${'2'.repeat(64)}` } : {}),
         ...rel(B),
       }),
       ref: ref('machineconfigs.json'),
@@ -141,6 +142,13 @@ describe('the bug-2019850 race', () => {
     const titles = master?.explanation?.steps.map((s) => s.title).join('\n') ?? '';
     expect(titles).toContain('machine-config reported level');
     expect(titles).toContain('the changed image is the release component pod');
+  });
+
+  it('names the osImageURL race (bug 1955929) when only the OS image changed', () => {
+    const result = analyzeHistory(race(false, 'os'));
+    const master = result.findings.find((f) => f.rule === 'master-pool-updated-before-cvo-complete');
+    expect(master?.explanation?.configDiff?.changes.map((c) => c.part)).toEqual(['osImageURL']);
+    expect(master?.explanation?.signature?.id).toBe('bug-1955929');
   });
 
   it('passes when the operator waits for the rollout (the fix)', () => {
