@@ -13,6 +13,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { textDataUrl } from '../src/machineconfig/write.js';
 import { rng } from './large-run.js';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -66,8 +67,6 @@ function scriptText(r: () => number, bytes: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-const dataUrl = (text: string) => `data:,${encodeURIComponent(text)}`;
-
 function kubelet(pool: string, pod: string): string {
   return `[Unit]\nDescription=Kubernetes Kubelet\nWants=rpc-statd.service network-online.target\nRequires=crio.service kubelet-auto-node-size.service\nAfter=network-online.target crio.service kubelet-auto-node-size.service\n\n[Service]\nType=notify\nExecStartPre=/bin/mkdir --parents /etc/kubernetes/manifests\nEnvironmentFile=/etc/os-release\nEnvironmentFile=-/etc/kubernetes/kubelet-workaround\n\nExecStart=/usr/bin/hyperkube \\\n    kubelet \\\n      --config=/etc/kubernetes/kubelet.conf \\\n      --kubeconfig=/var/lib/kubelet/kubeconfig \\\n      --container-runtime-endpoint=/var/run/crio/crio.sock \\\n      --node-labels=node-role.kubernetes.io/${pool},node.openshift.io/os_id=\${ID} \\\n      --pod-infra-container-image=${pod} \\\n      --v=\${KUBELET_LOG_LEVEL}\n\nRestart=always\nRestartSec=10\n\n[Install]\nWantedBy=multi-user.target\n`;
 }
@@ -87,14 +86,14 @@ function renderedConfig(
   for (let i = 0; i < 34; i++) {
     const size = i === 0 ? 100_000 : 500 + Math.floor(t() * 4_000);
     files.push({
-      contents: { source: dataUrl(scriptText(t, size)) },
+      contents: { source: textDataUrl(scriptText(t, size)) },
       mode: i % 5 === 0 ? 493 : 420,
       overwrite: true,
       path: `/usr/local/bin/template-${i}.sh`,
     });
   }
   files.push({
-    contents: { source: dataUrl(`[crio.image]\npause_image = "${pod}"\n`) },
+    contents: { source: textDataUrl(`[crio.image]\npause_image = "${pod}"\n`) },
     mode: 420,
     overwrite: true,
     path: '/etc/crio/crio.conf.d/00-default',

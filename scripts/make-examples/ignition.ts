@@ -8,9 +8,11 @@
  * kubelet.service and CRI-O's 00-default, the MCO image in machine-config-daemon-pull.service,
  * baremetal-runtimecfg in nodeip-configuration.service.
  */
+
+import { ignitionJson as writeIgnition } from '../../src/machineconfig/write.js';
 import { BASE_DOMAIN, CLUSTER_NAME, type Role } from './facts.js';
 import { image, type Side } from './release.js';
-import { base64Blob, dataUrl } from './util.js';
+import { base64Blob } from './util.js';
 
 export interface IgnFile {
   readonly path: string;
@@ -613,28 +615,8 @@ export function mergeConfigs(configs: readonly IgnConfig[]): IgnConfig {
 
 /** The Ignition object as it sits in `spec.config` (keys are sorted later, as `oc get -o json` prints maps). */
 export function ignitionJson(config: IgnConfig): Record<string, unknown> {
-  const out: Record<string, unknown> = { ignition: { version: '3.2.0' } };
-  if (config.sshKeys) out.passwd = { users: [{ name: 'core', sshAuthorizedKeys: config.sshKeys }] };
-  if (config.files.length > 0) {
-    out.storage = {
-      files: config.files.map((f) => ({
-        contents: { source: dataUrl(f.text) },
-        mode: f.mode,
-        overwrite: true,
-        path: f.path,
-      })),
-    };
-  }
-  if (config.units.length > 0) {
-    out.systemd = {
-      units: config.units.map((u) => ({
-        ...(u.contents !== undefined ? { contents: u.contents } : {}),
-        ...(u.dropins ? { dropins: u.dropins } : {}),
-        ...(u.enabled !== undefined ? { enabled: u.enabled } : {}),
-        ...(u.mask !== undefined ? { mask: u.mask } : {}),
-        name: u.name,
-      })),
-    };
-  }
-  return out;
+  return writeIgnition({
+    ...config,
+    files: config.files.map((f) => ({ path: f.path, mode: f.mode, contents: f.text })),
+  });
 }

@@ -133,8 +133,3 @@ export function goJson(value: unknown, indent: number, sortKeys: boolean): strin
   const text = JSON.stringify(sortKeys ? sortKeysDeep(value) : value, null, indent);
   return `${text.replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')}\n`;
 }
-
-/** Ignition inline contents as the MCO's templates produce them: `data:,` plus percent-escaping. */
-export function dataUrl(text: string): string {
-  return `data:,${encodeURIComponent(text)}`;
-}
