@@ -1,8 +1,8 @@
 import type { ClusterHistory, Interval, Locator } from '../model/history.js';
 import type { HistoryParts } from '../sources/types.js';
 import { deriveIntervals, latestTime } from './derive.js';
-import { rolloutIntervals } from './rollouts.js';
 import { objectKey } from './locator.js';
+import { rolloutIntervals } from './rollouts.js';
 
 /** Merge monitor intervals with intervals derived from objects, sort them, and compute the span. */
 export function buildHistory(parts: HistoryParts): ClusterHistory {
