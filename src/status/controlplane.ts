@@ -235,35 +235,41 @@ function operatorInsights(
   now: Millis,
 ): Insight[] {
   const name = seen.object.metadata.name;
-  const out: Insight[] = [];
   const objects = [{ kind: 'ClusterOperator', name }];
-  const unavailableSince =
-    available?.status === 'False' ? parseTime(available.lastTransitionTime) : undefined;
-  if (unavailableSince !== undefined && now > unavailableSince + UNAVAILABLE_WARNING) {
-    out.push({
+  // The two ways an operator hurts the control plane, each with oc's grace periods.
+  const checks = [
+    {
+      condition: available,
+      bad: 'False',
       kind: 'operator-unavailable',
-      level: now > unavailableSince + UNAVAILABLE_ERROR ? 'Error' : 'Warning',
-      impact: 'API Availability',
-      scope: 'ControlPlane',
-      since: unavailableSince,
-      message: `Cluster Operator ${name} is unavailable${available?.reason ? ` (${available.reason})` : ''}`,
-      description: available?.message || '<no message>',
+      word: 'unavailable',
+      warnAfter: UNAVAILABLE_WARNING,
+      errorAfter: UNAVAILABLE_ERROR,
       reference: REFERENCES.operatorDown,
-      objects,
-      refs: [seen.ref],
-    });
-  }
-  const degradedSince = degraded?.status === 'True' ? parseTime(degraded.lastTransitionTime) : undefined;
-  if (degradedSince !== undefined && now > degradedSince + DEGRADED_WARNING) {
-    out.push({
+    },
+    {
+      condition: degraded,
+      bad: 'True',
       kind: 'operator-degraded',
-      level: now > degradedSince + DEGRADED_ERROR ? 'Error' : 'Warning',
+      word: 'degraded',
+      warnAfter: DEGRADED_WARNING,
+      errorAfter: DEGRADED_ERROR,
+      reference: REFERENCES.operatorDegraded,
+    },
+  ] as const;
+  const out: Insight[] = [];
+  for (const c of checks) {
+    const since = c.condition?.status === c.bad ? parseTime(c.condition.lastTransitionTime) : undefined;
+    if (since === undefined || now <= since + c.warnAfter) continue;
+    out.push({
+      kind: c.kind,
+      level: now > since + c.errorAfter ? 'Error' : 'Warning',
       impact: 'API Availability',
       scope: 'ControlPlane',
-      since: degradedSince,
-      message: `Cluster Operator ${name} is degraded${degraded?.reason ? ` (${degraded.reason})` : ''}`,
-      description: degraded?.message || '<no message>',
-      reference: REFERENCES.operatorDegraded,
+      since,
+      message: `Cluster Operator ${name} is ${c.word}${c.condition?.reason ? ` (${c.condition.reason})` : ''}`,
+      description: c.condition?.message || '<no message>',
+      reference: c.reference,
       objects,
       refs: [seen.ref],
     });
