@@ -3,6 +3,8 @@
  * ClusterHistory that sources build and analyses read (history.ts), the Finding that analyses
  * return and reporters print (finding.ts), user-facing errors (errors.ts) and time helpers.
  */
+
+export * from './budget.js';
 export * from './conditions.js';
 export * from './errors.js';
 export * from './finding.js';
