@@ -1,0 +1,162 @@
+// The layering of src/, checked by `npm run lint` (docs/architecture.md draws the same map).
+//
+// A folder may import only from folders on its own layer or below, and only through the other
+// folder's index.ts. Files that touch the disk, decompress or talk to the network are named here
+// one by one, so an analysis that starts reading files fails the lint instead of a review.
+
+/** Lowest first. A folder may import from its own layer and the layers before it. */
+const LAYERS = [
+  ['model'],
+  ['timeline', 'status', 'release'],
+  ['invariants', 'machineconfig'],
+  // sources also holds the openers (path, archive, URL, live cluster); sim writes CI artifacts.
+  ['sources', 'sim', 'explain'],
+  ['analyze'],
+  // Consumers of a whole analysis: reporters, the read-only API server, the run store and the
+  // live-cluster watcher. They sit below cli, which wires them to commands.
+  ['report', 'serve', 'store', 'ingest', 'stats', 'live', 'watch'],
+  ['cli'],
+];
+
+/** Where node:fs, node:zlib and the network may be used, and why each place needs it. */
+const IO_ALLOWED = [
+  '^src/sources/', // open, read and decompress inputs: paths, archives, URLs, live clusters
+  '^src/cli/', // write --out files, read scenario and flag files
+  '^src/sim/artifacts/', // the one writer of the CI artifact layout
+  '^src/serve/', // the read-only Kubernetes API server (node:http)
+  '^src/store/', // the run store's database files
+  '^src/ingest/', // reads many runs into the store
+  '^src/live/', // the live-cluster client
+  '^src/watch/', // follows a live cluster
+];
+
+/**
+ * Single files outside those folders that may use one of those modules, each with its reason.
+ * Keep this list short: a new entry needs a reason an analysis could not do without.
+ */
+const IO_EXCEPTIONS = [
+  // Ignition data: URLs may be gzip-compressed ("compression": "gzip", Ignition spec v3.1+); decoding
+  // them is part of reading a MachineConfig, capped by the decoder's size limits.
+  '^src/machineconfig/dataurl\\.ts$',
+  // The HTML reporter reads its own packaged page script (dist/report/html/page.bundle.js), never input.
+  '^src/report/html/bundle\\.ts$',
+];
+
+const IO_MODULES = '^(node:)?(fs|fs/promises|zlib|http|https|http2|net|tls|dgram|dns|dns/promises)$';
+
+// Rules that the code does not meet yet: reported as warnings until the work that fixes them lands.
+// TODO(issue 9): switch each to 'error' when its violations are gone.
+const TODO = 'warn';
+
+/** Known upward imports, fixed by work in flight (issue 9): HistoryParts and rule subjects move into model/. */
+const TODO_UPWARD = [
+  { from: '^src/model/finding\\.ts$', to: '^src/machineconfig/' },
+  { from: '^src/timeline/build\\.ts$', to: '^src/sources/' },
+];
+/** Known cycles, all in cli/ (cli/*.ts ↔ cli/main.ts through EXIT); exit codes move into one module. */
+const TODO_CYCLES = ['^src/cli/'];
+/** Known file reading outside the edges: MachineConfig, release and scenario files move onto the input pipeline. */
+const TODO_IO = ['^src/machineconfig/load\\.ts$', '^src/release/load\\.ts$', '^src/sim/scenario-file\\.ts$'];
+
+const notTest = '\\.test\\.ts$';
+
+function upwardRules() {
+  const rules = [];
+  LAYERS.forEach((layer, i) => {
+    const above = LAYERS.slice(i + 1).flat();
+    if (above.length === 0) return;
+    const from = `^src/(${layer.join('|')})/`;
+    const to = { path: `^src/(${above.join('|')})/` };
+    const comment = `${layer.join(', ')} may not import from a higher layer (${above.join(', ')}).`;
+    rules.push({
+      name: `no-upward-from-${layer.join('-')}`,
+      comment,
+      severity: 'error',
+      from: { path: from, pathNot: [notTest, ...TODO_UPWARD.map((t) => t.from)] },
+      to,
+    });
+  });
+  return rules;
+}
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycles: each layer and each folder is understandable from below.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: [notTest, ...TODO_CYCLES] },
+      to: { circular: true },
+    },
+    {
+      name: 'todo-circular',
+      comment: 'No import cycles (known ones, being removed).',
+      severity: TODO,
+      from: { path: TODO_CYCLES, pathNot: notTest },
+      to: { circular: true },
+    },
+    ...upwardRules(),
+    ...TODO_UPWARD.map((t, i) => ({
+      name: `todo-upward-${i + 1}`,
+      comment: 'A known upward import, being removed.',
+      severity: TODO,
+      from: { path: t.from },
+      to: { path: t.to },
+    })),
+    {
+      name: 'unknown-folder',
+      comment: 'Every top-level folder of src/ has a place in LAYERS (.dependency-cruiser.cjs).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `^src/(${LAYERS.flat().join('|')})/` },
+      to: {},
+    },
+    {
+      name: 'cross-folder-through-index',
+      comment: "Another folder's files are reached only through its index.ts, the folder's contract.",
+      severity: TODO,
+      from: { path: '^src/([^/]+)/', pathNot: notTest },
+      to: { path: '^src/[^/]+/', pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'io-only-at-the-edges',
+      comment:
+        'Disk, decompression and network belong to sources/, cli/ and the artifact writer; an analysis never reads a file.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: [...IO_ALLOWED, ...IO_EXCEPTIONS, ...TODO_IO, notTest] },
+      to: { dependencyTypes: ['core'], path: IO_MODULES },
+    },
+    {
+      name: 'todo-io-only-at-the-edges',
+      comment: 'Disk access outside the edges (known places, moving onto the input pipeline).',
+      severity: TODO,
+      from: { path: TODO_IO, pathNot: notTest },
+      to: { dependencyTypes: ['core'], path: IO_MODULES },
+    },
+    {
+      name: 'not-to-test',
+      comment: 'Shipped code does not import tests.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: notTest },
+      to: { path: '\\.test\\.ts$' },
+    },
+    {
+      name: 'not-to-dev-dep',
+      comment: 'Shipped code imports only runtime dependencies (package.json "dependencies").',
+      severity: 'error',
+      from: { path: '^src/', pathNot: notTest },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^src/report/html/page\\.bundle' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};
