@@ -1,5 +1,5 @@
 #!/bin/bash
-# diff-machine-config.sh from ../shared/seed/bug-2019850.txt, the seed's own approach, for
+# diff-machine-config.sh from ../https://bugzilla.redhat.com/show_bug.cgi?id=2019850, the seed's own approach, for
 # bench/diff.bench.ts. The one change: it reads a local file ("$1") where the original ran
 # curl -s "${URI}". Usage: diff-machine-config.sh FILE NAME_A NAME_B [JQ]
 

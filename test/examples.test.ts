@@ -1,5 +1,5 @@
 /**
- * The bundled examples: the seed's facts (shared/seed/bug-2019850.txt) must hold in the checked-in
+ * The bundled examples: the seed's facts (https://bugzilla.redhat.com/show_bug.cgi?id=2019850) must hold in the checked-in
  * files exactly, the files must agree with each other, and they must be what the generator writes.
  * Everything is read straight from the JSON and text; no atlevel code is involved.
  */

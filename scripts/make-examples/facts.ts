@@ -1,7 +1,7 @@
 /**
  * The facts of the run. The first block is quoted from the bug report
- * (shared/seed/bug-2019850.txt) and must never change; everything after it is invented for the
- * reconstruction, chosen to be consistent with the seed and with domain.md.
+ * (https://bugzilla.redhat.com/show_bug.cgi?id=2019850) and must never change; everything after it is invented for the
+ * reconstruction, chosen to be consistent with the seed and with docs/domain.md.
  */
 import { at, commitId, digest } from './util.js';
 

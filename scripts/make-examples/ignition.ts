@@ -4,7 +4,7 @@
  * templates: Ignition 3.2.0, `data:,` percent-encoded files, systemd units with drop-ins). The
  * template MachineConfigs are 00-<role>, 01-<role>-container-runtime, 01-<role>-kubelet,
  * 99-<role>-generated-registries and 99-<role>-ssh; a rendered config merges them in name order.
- * Release images appear where the 4.10 templates put them (domain.md 3.6): the pause image in
+ * Release images appear where the 4.10 templates put them (docs/domain.md 3.6): the pause image in
  * kubelet.service and CRI-O's 00-default, the MCO image in machine-config-daemon-pull.service,
  * baremetal-runtimecfg in nodeip-configuration.service.
  */

@@ -26,7 +26,7 @@ export function sortedRecords(records: readonly MonitorRecord[]): MonitorRecord[
   );
 }
 
-/** One monitor record as the 4.10 monitor prints it (domain.md 7.1). */
+/** One monitor record as the 4.10 monitor prints it (docs/domain.md 7.1). */
 export function monitorLine(r: MonitorRecord): string {
   const letter = r.level.charAt(0);
   if (r.to === r.from) return `${monitorTime(r.from)} ${letter} ${r.locator} ${r.message}`;

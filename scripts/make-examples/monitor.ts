@@ -1,5 +1,5 @@
 /**
- * origin's monitor records for the scenario (domain.md 7.1, 7.2): ClusterOperator condition and
+ * origin's monitor records for the scenario (docs/domain.md 7.1, 7.2): ClusterOperator condition and
  * version changes, the derived "bad state" intervals, and the Kubernetes events it printed.
  */
 import type { CondChange, EventSpec, Level, MonitorRecord, OperatorRun } from './types.js';

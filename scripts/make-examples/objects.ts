@@ -277,7 +277,7 @@ function renderedConfig(
 ) {
   const merged = mergeConfigs(templateConfigs(role, side).map((t) => t.config));
   const annotations: Record<string, string> = { [ANNOTATION.controllerVersion]: MCO_COMMIT };
-  // The pre-fix MCO did not stamp the release version (domain.md 1.2); the fixed one does.
+  // The pre-fix MCO did not stamp the release version (docs/domain.md 1.2); the fixed one does.
   if (variant === 'fixed') annotations[ANNOTATION.releaseVersion] = side === 'from' ? FROM : TO;
   return {
     apiVersion: MC_API,

@@ -1,6 +1,6 @@
 /**
  * The ClusterOperators of a 4.10 AWS cluster and how each took the update, in run-level order
- * (domain.md 5.4). Operators whose images changed between the two nightlies (release.ts) roll their
+ * (docs/domain.md 5.4). Operators whose images changed between the two nightlies (release.ts) roll their
  * operands and go Progressing; the rest only bump their versions. machine-config is not here: its
  * story differs between the two examples and lives in scenario.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The two release payloads as `oc adm release info -o json` prints them (domain.md 8.2-8.4): a
+ * The two release payloads as `oc adm release info -o json` prints them (docs/domain.md 8.2-8.4): a
  * representative subset of the image-references tags. The seed fixes three things: `pod` changed
  * (ef66… → 0ada…), `machine-config-operator` and `machine-os-content` did not. Everything embedded
  * in a rendered MachineConfig besides `pod` (the MCO image, baremetal-runtimecfg) is unchanged too,

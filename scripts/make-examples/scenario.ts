@@ -41,7 +41,7 @@ export type { Scenario, Variant } from './types.js';
 
 // ---------------------------------------------------------------------------------------------
 // Node rollouts: maxUnavailable 1, one node per pool at a time; the next node is targeted once the
-// previous one is Done and Ready (domain.md 4.3). Each node takes about 4 minutes: drain, reboot,
+// previous one is Done and Ready (docs/domain.md 4.3). Each node takes about 4 minutes: drain, reboot,
 // Ready, Done.
 
 interface RolloutTimes {
@@ -164,7 +164,7 @@ function pools(variant: Variant): PoolRun[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The machine-config ClusterOperator (domain.md 1.5). Both runs start the same way: the new
+// The machine-config ClusterOperator (docs/domain.md 1.5). Both runs start the same way: the new
 // operator pod begins its first sync at 03:23:03.719 and goes Progressing.
 
 const MCO_UPDATING =

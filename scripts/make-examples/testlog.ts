@@ -1,4 +1,4 @@
-/** The upgrade test's log (domain.md 6): CVO polls every 10 s, then pool polls every 10 s. */
+/** The upgrade test's log (docs/domain.md 6): CVO polls every 10 s, then pool polls every 10 s. */
 import { MASTER_INVARIANT, TARGET_IMAGE, UPGRADE_REQUESTED } from './facts.js';
 import type { PoolRun, TestLine, Variant } from './types.js';
 import { at, rng, SECOND } from './util.js';

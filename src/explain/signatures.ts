@@ -1,6 +1,6 @@
 import type { Signature } from '../model/finding.js';
 
-/** Known ways the operator's level report can race its pools (domain.md 1.1, 1.2). */
+/** Known ways the operator's level report can race its pools (docs/domain.md 1.1, 1.2). */
 export const SIGNATURES = {
   bug1999556: {
     id: 'bug-1999556',

@@ -7,7 +7,7 @@ import { findUpdates } from '../timeline/updates.js';
 import { operatorLevelFor } from './operator-level.js';
 import { checked, defineRule, notApplicable } from './rule.js';
 
-/** Condition states that contradict "I am at level" (domain.md 5.2). */
+/** Condition states that contradict "I am at level" (docs/domain.md 5.2). */
 const BAD: readonly { type: string; status: string; severity: Severity }[] = [
   { type: 'Available', status: 'False', severity: 'failure' },
   { type: 'Degraded', status: 'True', severity: 'failure' },

@@ -31,7 +31,7 @@ export const operatorDegradedDuringUpdate = defineRule(
           if (!flip) continue;
           const recovered = transitions.find((tr) => tr.at > flip.at && tr.status !== badStatus);
           // machine-config in 4.10 gives up waiting for required pools after 10 minutes and reports
-          // Degraded (RequiredPoolsFailed) even while the pool is rolling out fine (domain.md 1.4).
+          // Degraded (RequiredPoolsFailed) even while the pool is rolling out fine (docs/domain.md 1.4).
           const waitingOnPool =
             co === 'machine-config' && type === 'Degraded' && recovered && /RequiredPools/.test(flip.reason)
               ? pools.find((ph) => poolStateAt(ph, flip.at).updating === true)
@@ -70,7 +70,7 @@ export const operatorDegradedDuringUpdate = defineRule(
   },
 );
 
-/** A pool that is degraded blocks the machine-config operator and every later update (domain.md 1.3). */
+/** A pool that is degraded blocks the machine-config operator and every later update (docs/domain.md 1.3). */
 export const poolDegraded = defineRule(
   'pool-degraded',
   'No MachineConfigPool is Degraded (NodeDegraded or RenderDegraded).',

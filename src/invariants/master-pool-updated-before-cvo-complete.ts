@@ -9,7 +9,7 @@ import { checked, defineRule, notApplicable } from './rule.js';
 const POOL = 'master';
 const POOL_KEY = `MachineConfigPool/${POOL}`;
 
-/** origin's upgrade invariant (domain.md 6), checked at the instant the CVO reported completion. */
+/** origin's upgrade invariant (docs/domain.md 6), checked at the instant the CVO reported completion. */
 export const masterPoolUpdatedBeforeCvoComplete = defineRule(
   'master-pool-updated-before-cvo-complete',
   'When the CVO reports an update complete, the master pool is Updated=True, Updating=False and on the rendered config made for the new release.',

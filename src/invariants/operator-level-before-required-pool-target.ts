@@ -11,7 +11,7 @@ const OPERATOR = 'machine-config';
 
 /**
  * The machine-config operator must not report its new version before every required pool has
- * rolled out the rendered config made for the new release (domain.md 1.2–1.4).
+ * rolled out the rendered config made for the new release (docs/domain.md 1.2–1.4).
  */
 export const operatorLevelBeforeRequiredPoolTarget = defineRule(
   'operator-level-before-required-pool-target',
@@ -144,7 +144,7 @@ function renderedAfter(r: RenderedConfig, t1: number): boolean {
   return r.createdAt > Math.floor(t1 / 1000) * 1000;
 }
 
-/** Pools labelled required-for-upgrade (domain.md 1.3); master when the pools themselves are missing. */
+/** Pools labelled required-for-upgrade (docs/domain.md 1.3); master when the pools themselves are missing. */
 function requiredPools(history: ClusterHistory): string[] {
   const pools = history.objects.machineConfigPools;
   if (pools.length === 0) return ['master'];

@@ -1,5 +1,5 @@
 /**
- * The semantic diff of two MachineConfigs (domain.md 3.4): Ignition files, directories and links by
+ * The semantic diff of two MachineConfigs (docs/domain.md 3.4): Ignition files, directories and links by
  * path, systemd units and drop-ins by name, kernel arguments as an ordered multiset, extensions,
  * osImageURL, FIPS, kernel type, users and their SSH keys, the Ignition version, and anything else the
  * config holds. Image references in changed lines are extracted and, given release payloads, named by

@@ -1,6 +1,6 @@
 /**
  * A MachineConfig spec normalised for comparison: the defaults the MCO applies when merging
- * (domain.md 3.2: absent kernelType is `default`, null lists are empty, fips false) are made explicit,
+ * (docs/domain.md 3.2: absent kernelType is `default`, null lists are empty, fips false) are made explicit,
  * and the Ignition config is decoded.
  */
 import type { SourceRef } from '../model/history.js';

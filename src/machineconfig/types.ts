@@ -1,5 +1,5 @@
 /**
- * The result of a semantic MachineConfig diff (domain.md 3.4). This is a public contract: it is the
+ * The result of a semantic MachineConfig diff (docs/domain.md 3.4). This is a public contract: it is the
  * `changes` array of `atlevel diff -o json` and it is embedded in analyze's explanations.
  */
 

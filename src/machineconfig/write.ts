@@ -1,5 +1,5 @@
 /**
- * Writing Ignition 3.2 as the MCO's templates produce it (domain.md 3.4): inline file contents as
+ * Writing Ignition 3.2 as the MCO's templates produce it (docs/domain.md 3.4): inline file contents as
  * `data:,` URLs with percent-escaping, mode, overwrite; units with contents, enablement, mask and
  * drop-ins; the core user's SSH keys. The simulator and the example generator both write configs
  * with it, so what they write is what src/machineconfig reads.

@@ -1,6 +1,6 @@
 /**
  * What analyses return and reporters print. The JSON form of these types is the public
- * `atlevel analyze -o json` schema (docs/json-schema.md); change it only with a schemaVersion bump.
+ * `atlevel analyze -o json` schema (docs/analyze-json.md); change it only with a schemaVersion bump.
  */
 import type { MachineConfigDiff } from '../machineconfig/types.js';
 import type { SourceRef } from './history.js';

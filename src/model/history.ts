@@ -79,7 +79,7 @@ export interface Interval {
 }
 
 /**
- * A line logged by origin's upgrade test (domain.md 6), parsed: these are the test's own
+ * A line logged by origin's upgrade test (docs/domain.md 6), parsed: these are the test's own
  * observations of the CVO and the pools, with millisecond times.
  */
 export type TestLogEntry =

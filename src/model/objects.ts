@@ -283,7 +283,7 @@ export function isKnownKind(kind: unknown): kind is KnownKind {
   return typeof kind === 'string' && Object.hasOwn(KIND_SCHEMAS, kind);
 }
 
-/** The annotation and label keys atlevel reads (domain.md 1.2, 1.3, 4.1). */
+/** The annotation and label keys atlevel reads (docs/domain.md 1.2, 1.3, 4.1). */
 export const MCO = {
   currentConfig: 'machineconfiguration.openshift.io/currentConfig',
   desiredConfig: 'machineconfiguration.openshift.io/desiredConfig',

@@ -1,5 +1,5 @@
 /**
- * Component-level diff of two release payloads, and what it means for nodes (domain.md 8.4, 8.6):
+ * Component-level diff of two release payloads, and what it means for nodes (docs/domain.md 8.4, 8.6):
  * which changed components are embedded in rendered MachineConfigs (so the update rolls nodes), and
  * whether the update is the bug-1999556 shape — rendered configs change while neither the MCO commit
  * nor the OS image does, which a machine-config operator without the `release-image-version` check
@@ -60,7 +60,7 @@ export function isOsImageTag(name: string): boolean {
   return /^(?:machine-os-content|rhel-coreos(?:-\d+)?)(?:-extensions)?$/.test(name);
 }
 
-/** Where each release tag lands in a rendered config (domain.md 3.5, 3.6, 8.6), for 4.10-era templates. */
+/** Where each release tag lands in a rendered config (docs/domain.md 3.5, 3.6, 8.6), for 4.10-era templates. */
 export function configEmbedding(name: string): { reach: Reach; embeddedIn: string } | undefined {
   if (isOsImageTag(name)) {
     return {

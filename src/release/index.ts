@@ -2,7 +2,7 @@
  * release/ owns release payloads: parsing `oc adm release info -o json` output, image-references
  * ImageStreams and payload folders into a ReleasePayload; the digest → component index that names
  * an image by its release tag; and the component-level diff of two payloads with its consequence for
- * rendered MachineConfigs (domain.md 8).
+ * rendered MachineConfigs (docs/domain.md 8).
  */
 export { ComponentIndex, type ComponentMatch, digestOfReference } from './components.js';
 export {

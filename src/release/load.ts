@@ -1,7 +1,7 @@
 /**
  * Read a release payload from disk for the CLI: a file (`oc adm release info -o json` output or an
  * image-references ImageStream) or a payload folder (`release-manifests/image-references` +
- * `release-metadata`, domain.md 8.1). Analyses never call this; they get a ReleasePayload.
+ * `release-metadata`, docs/domain.md 8.1). Analyses never call this; they get a ReleasePayload.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';

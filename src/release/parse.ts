@@ -2,7 +2,7 @@
  * Parse a release payload's component list from the two text forms people have at hand: the output
  * of `oc adm release info -o json` (a ReleaseInfo whose `references` is the image-references
  * ImageStream) and a bare `image-references` ImageStream (JSON as oc writes it, or YAML as operators
- * ship it). domain.md 8.2–8.4.
+ * ship it). docs/domain.md 8.2–8.4.
  */
 import yaml from 'js-yaml';
 import { InputError, printable } from '../model/errors.js';

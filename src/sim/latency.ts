@@ -2,7 +2,7 @@
  * Every delay in the model, as a distribution in milliseconds. The defaults are chosen so that a
  * simulated upgrade of a 6-node AWS-like cluster looks like the 4.10 CI runs of bug 2019850: about
  * 30 minutes until the machine-config operator's turn, about 2 minutes per node rollout, the
- * render controller's and node controller's fixed 5 s delays (domain.md 4.3, 4.5). A scenario file
+ * render controller's and node controller's fixed 5 s delays (docs/domain.md 4.3, 4.5). A scenario file
  * may override any of them.
  */
 import { constant, type Dist, lognormal, uniform } from './rng.js';

@@ -1,5 +1,5 @@
 /**
- * origin's upgrade test as an observer (domain.md 6; origin test/e2e/upgrade/upgrade.go and
+ * origin's upgrade test as an observer (docs/domain.md 6; origin test/e2e/upgrade/upgrade.go and
  * monitor.go): it sets spec.desiredUpdate, waits for the CVO to acknowledge it (5 s polls), polls
  * the ClusterVersion every 10 s until the update is Completed, then lists the pools every 10 s until
  * all are updated, recording the invariant violation when the master pool is Updating after the

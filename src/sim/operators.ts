@@ -1,5 +1,5 @@
 /**
- * The ClusterOperators of the simulated payload and their run levels (domain.md 5.4): a
+ * The ClusterOperators of the simulated payload and their run levels (docs/domain.md 5.4): a
  * representative 4.10 set, each with how long its own update usually takes. machine-config, at
  * level 80, is modelled in full by controllers/mco.ts; the others are generic.
  */

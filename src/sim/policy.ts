@@ -1,6 +1,6 @@
 /**
  * The machine-config operator's validity check for a required pool before it reports its new
- * version (`isMachineConfigPoolConfigurationValid`, domain.md 1.2), as three policies:
+ * version (`isMachineConfigPoolConfigurationValid`, docs/domain.md 1.2), as three policies:
  * - `naive`: no check of the rendered config at all; the pool's Updated condition decides (the
  *   guard as it was before 2019, MCO PR #265).
  * - `pre-fix-2021`: controller-version hash of the rendered config and its sources, and osImageURL

@@ -1,12 +1,12 @@
 /**
- * The node controller's view of a pool (domain.md 2.2–2.4, 4.3): which nodes belong to it, which
+ * The node controller's view of a pool (docs/domain.md 2.2–2.4, 4.3): which nodes belong to it, which
  * are updated, ready, unavailable or degraded, the resulting counts and conditions, and the
  * one-line summary the machine-config operator puts in its ClusterOperator extension.
  */
 import type { Cond, NodeObj, PoolObj, PoolStatus } from './objects.js';
 import { findCond, isTrue, setCond } from './objects.js';
 
-/** The pool a node belongs to first: a custom pool if one matches, else master, else worker (domain.md 4.4). */
+/** The pool a node belongs to first: a custom pool if one matches, else master, else worker (docs/domain.md 4.4). */
 export function primaryPoolName(node: NodeObj, pools: Iterable<PoolObj>): string | undefined {
   let master = false;
   let worker = false;
@@ -54,7 +54,7 @@ export function maxUnavailable(pool: PoolObj, nodeCount: number): number {
   return n;
 }
 
-/** calculateStatus: counts and conditions for `pool` given its nodes (domain.md 2.2, 2.3). */
+/** calculateStatus: counts and conditions for `pool` given its nodes (docs/domain.md 2.2, 2.3). */
 export function calculateStatus(pool: PoolObj, nodes: readonly NodeObj[], now: number): PoolStatus {
   const target = pool.spec.name;
   let updated = 0;
@@ -128,7 +128,7 @@ export function statusEqual(a: PoolStatus, b: PoolStatus): boolean {
   );
 }
 
-/** machineConfigPoolStatus: the ClusterOperator extension's one-line summary of a pool (domain.md 1.5). */
+/** machineConfigPoolStatus: the ClusterOperator extension's one-line summary of a pool (docs/domain.md 1.5). */
 export function poolSummary(pool: PoolObj): string {
   const s = pool.status;
   if (isTrue(s.conditions, 'RenderDegraded')) {

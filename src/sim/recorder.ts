@@ -1,6 +1,6 @@
 /**
  * Records what CI would have captured of a run, only when artifacts are written: origin's monitor
- * (ClusterOperator, ClusterVersion and node changes in the text of domain.md 7.2, seen at write
+ * (ClusterOperator, ClusterVersion and node changes in the text of docs/domain.md 7.2, seen at write
  * time), the upgrade test's log lines, and Kubernetes Events. It observes the store and never
  * draws from the run's random stream, so recording cannot change a run.
  */
@@ -48,7 +48,7 @@ interface Transition {
   readonly message: string;
 }
 
-/** Derived intervals (domain.md 7.2): the "bad" status of each condition, and the level it is shown at. */
+/** Derived intervals (docs/domain.md 7.2): the "bad" status of each condition, and the level it is shown at. */
 const DERIVED: ReadonlyArray<readonly [string, string, Level]> = [
   ['Available', 'False', 'Error'],
   ['Degraded', 'True', 'Error'],

@@ -1,6 +1,6 @@
 /**
  * Release payloads as the model needs them: the version, the release image, and the component
- * images of the payload's image-references (domain.md 8), including the ones the machine-config
+ * images of the payload's image-references (docs/domain.md 8), including the ones the machine-config
  * operator embeds in rendered configs (`pod`, `machine-config-operator`, `machine-os-content`, ...).
  */
 import { sha1Hex, sha256Hex } from './hash.js';
@@ -82,7 +82,7 @@ export const CATALOG: ReadonlyArray<readonly [string, string]> = [
   ['tests', 'origin'],
 ];
 
-/** Components whose image ends up in rendered MachineConfigs (domain.md 3.5, 3.6, 8.6). */
+/** Components whose image ends up in rendered MachineConfigs (docs/domain.md 3.5, 3.6, 8.6). */
 export const MCO_EMBEDDED = [
   'pod',
   'machine-config-operator',
@@ -167,7 +167,7 @@ export function changedComponents(from: Release, to: Release): string[] {
   return out;
 }
 
-/** The ControllerConfig `spec.images` map for a release (domain.md 3.5). */
+/** The ControllerConfig `spec.images` map for a release (docs/domain.md 3.5). */
 export function controllerConfigImages(release: Release): Record<string, string> {
   return {
     apiServerWatcherKey: pullSpec(release, 'machine-config-operator'),

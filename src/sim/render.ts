@@ -1,7 +1,7 @@
 /**
- * Rendering (domain.md 3.1–3.2): merge a pool's MachineConfigs in name order into one spec, name it
+ * Rendering (docs/domain.md 3.1–3.2): merge a pool's MachineConfigs in name order into one spec, name it
  * `rendered-<pool>-<hex MD5 of a salt and the merged spec>`, and decide what applying it to a node
- * takes (domain.md 3.6: any unit, OS, kernel argument, FIPS, kernel type or extension change reboots).
+ * takes (docs/domain.md 3.6: any unit, OS, kernel argument, FIPS, kernel type or extension change reboots).
  * Results are memoised by content identity, so exploring thousands of seeds renders each config once.
  */
 import { md5Hex } from './hash.js';
@@ -69,7 +69,7 @@ function merge(sources: readonly MachineConfigObj[], osImageURL: string): Machin
 
 export type PostConfigAction = 'none' | 'reload-crio' | 'reboot';
 
-/** Files whose change needs no reboot in 4.10 (domain.md 3.6). */
+/** Files whose change needs no reboot in 4.10 (docs/domain.md 3.6). */
 const NO_ACTION = new Set(['/etc/kubernetes/kubelet-ca.crt', '/var/lib/kubelet/config.json']);
 const RELOAD_CRIO = new Set(['/etc/containers/registries.conf', '/etc/containers/policy.json']);
 

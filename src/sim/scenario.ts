@@ -1,7 +1,7 @@
 /**
  * Scenarios: the two releases of an update (which payload components changed), the cluster's pools
  * and nodes, injected failures, and latency overrides. The built-in ones each isolate one reason the
- * rendered configs do or do not change (domain.md 8.6); scenario-file.ts reads user-defined ones.
+ * rendered configs do or do not change (docs/domain.md 8.6); scenario-file.ts reads user-defined ones.
  */
 import { DEFAULT_LATENCIES, type Latencies } from './latency.js';
 import type { ReleaseSpec } from './release.js';
@@ -44,7 +44,7 @@ export interface Scenario {
 export const FROM_VERSION = '4.10.0-0.nightly-2021-11-02-191632';
 export const TO_VERSION = '4.10.0-0.nightly-2021-11-03-020416';
 
-/** The pause image digests and target release image of bug 2019850 (shared/seed/bug-2019850.txt). */
+/** The pause image digests and target release image of bug 2019850 (https://bugzilla.redhat.com/show_bug.cgi?id=2019850). */
 const SEED = {
   podFrom: 'ef6684475a8fc4eb898dc5170dbf883dad2c2883b924cb3d86a4f3b2cb746639',
   podTo: '0adaefcf3675fa153e7d3917c7a24563e9da81922cac6c3eed3edd4b57bf98bb',

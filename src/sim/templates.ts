@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: unit files and scripts carry ${VAR} for systemd and bash, not for JavaScript
 /**
  * What the template controller generates from a ControllerConfig: the `00-<role>`,
- * `01-<role>-container-runtime` and `01-<role>-kubelet` MachineConfigs (domain.md 3.4–3.6), with
+ * `01-<role>-container-runtime` and `01-<role>-kubelet` MachineConfigs (docs/domain.md 3.4–3.6), with
  * realistic Ignition content. The images that matter land where the 4.10 templates put them: the
  * pause image in kubelet.service (`--pod-infra-container-image`) and CRI-O's `pause_image`, the MCO
  * image in machine-config-daemon-pull.service, baremetal-runtimecfg in nodeip-configuration.service.

@@ -1,6 +1,6 @@
 /**
- * build-log.txt: the monitor's interval lines (domain.md 7.1) and the upgrade test's own log lines
- * (domain.md 6). The log is streamed line by line; everything else in it is skipped. The lines carry
+ * build-log.txt: the monitor's interval lines (docs/domain.md 7.1) and the upgrade test's own log lines
+ * (docs/domain.md 6). The log is streamed line by line; everything else in it is skipped. The lines carry
  * no year, so they are kept as (month, day, time of day) until the year is settled from the other
  * inputs (see year.ts), then turned into intervals and test log entries.
  */

@@ -1,6 +1,6 @@
 /**
  * origin's interval JSON files (`e2e-events*.json`, `e2e-intervals*.json`, `e2e-timelines*.json`),
- * in all three schema generations (domain.md 7.3): 4.10 string locator/message; transitional with
+ * in all three schema generations (docs/domain.md 7.3): 4.10 string locator/message; transitional with
  * `tempStructuredLocator`/`tempStructuredMessage`; current structured `locator`/`message`.
  */
 import { InputError } from '../model/errors.js';

@@ -36,7 +36,7 @@ export interface Plan {
   readonly nestedArchives: readonly string[];
 }
 
-/** gather-extra's `oc get <resource> -o json` dumps (domain.md 7.4), and the kind each holds. */
+/** gather-extra's `oc get <resource> -o json` dumps (docs/domain.md 7.4), and the kind each holds. */
 export const GATHER_EXTRA: Readonly<Record<string, KnownKind>> = {
   'clusterversion.json': 'ClusterVersion',
   'clusteroperators.json': 'ClusterOperator',

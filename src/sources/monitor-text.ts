@@ -1,5 +1,5 @@
 /**
- * origin's monitor text forms (domain.md 7.1, 7.2): a locator such as `ns/x pod/y` or
+ * origin's monitor text forms (docs/domain.md 7.1, 7.2): a locator such as `ns/x pod/y` or
  * `clusteroperator/machine-config`, and a message such as
  * `condition/Progressing status/True reason/X changed: text`. Used for build-log lines and for the
  * 4.10-era JSON intervals whose locator and message are plain strings.

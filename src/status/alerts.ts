@@ -1,5 +1,5 @@
 /**
- * Firing Prometheus alerts as health insights (peers.md 1.5, oc `alerts.go`). Sources hand alerts
+ * Firing Prometheus alerts as health insights (docs/domain.md 9.3, oc `alerts.go`). Sources hand alerts
  * over in whatever shape they were captured: `oc adm inspect-alerts` / Thanos `{data: {alerts}}`,
  * the rules API `{data: {groups: [{rules: [{alerts}]}]}}` (must-gather `monitoring/alerts.json`),
  * `{alerts: [...]}` or a plain array (what src/sources flattens them to); anything else is ignored.

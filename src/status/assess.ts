@@ -125,7 +125,7 @@ function currentVersionOf(cv: ClusterVersion): { currentVersion?: string } {
 }
 
 /**
- * oc keeps printing a shrinking "<10m" while an update is blocked (peers.md 1.6). atlevel gives no
+ * oc keeps printing a shrinking "<10m" while an update is blocked (docs/domain.md 9.4). atlevel gives no
  * time left when the control plane cannot proceed: the CVO reports Failing=True, a control-plane
  * insight stalls the update at Error level, or an operator has been unavailable for 20 minutes.
  * Such an update is Stalled, whatever the clock says.

@@ -1,7 +1,7 @@
 /**
  * The control plane's side of an update: which ClusterOperators reached the target version, which
  * are updating or waiting, their health, the update's duration and time left, and the insights oc
- * derives from ClusterVersion and ClusterOperator conditions (peers.md 1.3, 1.5, 1.6).
+ * derives from ClusterVersion and ClusterOperator conditions (docs/domain.md 9.1, 9.3, 9.4).
  */
 import { findCondition } from '../model/conditions.js';
 import type { Observed } from '../model/history.js';

@@ -1,6 +1,6 @@
 /**
  * What keeps a node from draining. oc only sees PDB alerts and the daemon's "failed to drain node
- * … after 1 hour" message (peers.md 1.5); when the snapshot holds Pods, PodDisruptionBudgets or
+ * … after 1 hour" message (docs/domain.md 9.3); when the snapshot holds Pods, PodDisruptionBudgets or
  * Events (must-gather, gather-extra), atlevel names the pod and the budget that refuse eviction.
  */
 import type { ClusterHistory, Observed, SourceRef } from '../model/history.js';

@@ -1,6 +1,6 @@
 /**
  * Time-left estimate for the control plane, the same arithmetic as `oc adm upgrade status`
- * (peers.md 1.6) so that the numbers agree on the same snapshot. What atlevel changes is when the
+ * (docs/domain.md 9.4) so that the numbers agree on the same snapshot. What atlevel changes is when the
  * number is shown at all (see controlplane.ts: none while the update is blocked).
  */
 import type { UpdateHistoryEntry } from '../model/objects.js';

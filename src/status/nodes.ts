@@ -1,6 +1,6 @@
 /**
  * One node's place in the update, from the machine-config daemon's annotations and the rendered
- * configs they name (peers.md 1.4, domain.md 4.1–4.2). The version of a node is the
+ * configs they name (docs/domain.md 9.2, docs/domain.md 4.1–4.2). The version of a node is the
  * `release-image-version` of its current rendered config; the pool counters are not used, because
  * they count configs, not versions (in a paused pool they read 3/3 while every node is outdated).
  */

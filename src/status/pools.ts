@@ -1,6 +1,6 @@
 /**
  * MachineConfigPools: which nodes belong to which pool, and each pool's progress summed from its
- * nodes (peers.md 1.3–1.4, domain.md 4.4).
+ * nodes (docs/domain.md 9.1–9.2, docs/domain.md 4.4).
  */
 import { findCondition } from '../model/conditions.js';
 import type { Observed } from '../model/history.js';

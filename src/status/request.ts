@@ -1,7 +1,7 @@
 /**
  * "Requested but not started": spec.desiredUpdate names a release the CVO has not taken up (it is
  * not status.desired), or the CVO refused the payload (ReleaseAccepted=False, Invalid=True).
- * `oc adm upgrade status` prints "not updating" here (peers.md 1.3); atlevel says what was asked
+ * `oc adm upgrade status` prints "not updating" here (docs/domain.md 9.1); atlevel says what was asked
  * and why it has not begun.
  */
 import { findCondition } from '../model/conditions.js';

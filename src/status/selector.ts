@@ -2,7 +2,7 @@ import type { LabelSelector } from '../model/objects.js';
 
 /**
  * Kubernetes label-selector matching. A missing or empty selector matches nothing here: the MCO
- * only assigns nodes to pools whose nodeSelector is non-empty (domain.md 4.4), and a PDB without a
+ * only assigns nodes to pools whose nodeSelector is non-empty (docs/domain.md 4.4), and a PDB without a
  * selector protects no pod in practice.
  */
 export function selectorMatches(

@@ -8,7 +8,7 @@ import type { Millis } from '../model/time.js';
 
 export type InsightLevel = 'Info' | 'Warning' | 'Error' | 'Critical';
 
-/** The impact vocabulary of `oc adm upgrade status` (peers.md 1.3), kept so that users see the same words. */
+/** The impact vocabulary of `oc adm upgrade status` (docs/domain.md 9.1), kept so that users see the same words. */
 export type InsightImpact =
   | 'None'
   | 'Unknown'

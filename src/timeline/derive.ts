@@ -162,7 +162,7 @@ function historyIntervals(
   });
 }
 
-/** Which condition states are bad, by origin's monitor rules (domain.md 7.2), extended to pools and nodes. */
+/** Which condition states are bad, by origin's monitor rules (docs/domain.md 7.2), extended to pools and nodes. */
 export function conditionLevel(kind: string, type: string, status: string): IntervalLevel {
   if (type === 'Available' && status === 'False') return 'Error';
   if ((type === 'Degraded' || type === 'Failing') && status === 'True') return 'Error';

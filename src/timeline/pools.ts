@@ -161,7 +161,7 @@ export function targetAt(ph: PoolHistory, t: Millis): RenderedConfig | undefined
 
 /**
  * The pool's state at `t`. Direct observations at or before `t` win when they are recent; otherwise
- * the state is inferred from two facts the MCO guarantees (domain.md 2.4): a new rendered config makes
+ * the state is inferred from two facts the MCO guarantees (docs/domain.md 2.4): a new rendered config makes
  * the pool Updated=False from the moment it targets it, and Updated=True comes back only when every
  * node runs it.
  */

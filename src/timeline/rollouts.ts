@@ -5,7 +5,7 @@ import { finishedRollout, poolHistory } from './pools.js';
 
 /**
  * Each pool's rollouts, inferred: from the moment a rendered config appeared to the moment the pool
- * next reported Updated (domain.md 2.4). A snapshot holds only each condition's last transition, so
+ * next reported Updated (docs/domain.md 2.4). A snapshot holds only each condition's last transition, so
  * without these the stretch between a render and the first observation of the pool would look idle.
  * They carry a `phase`, not a `condition`, so no analysis mistakes them for an observation.
  */

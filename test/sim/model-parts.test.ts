@@ -147,7 +147,7 @@ function pool(name: string, current: MachineConfigObj, target = current, conds: 
   };
 }
 
-describe('validity policies (domain.md 1.2)', () => {
+describe('validity policies (docs/domain.md 1.2)', () => {
   const lookup = (mcs: MachineConfigObj[]) => (name: string) => mcs.find((m) => m.meta.name === name);
 
   it('pre-fix-2021 accepts the stale master config when only the pause image changed (the bug)', () => {
@@ -241,7 +241,7 @@ function node(
   };
 }
 
-describe('pool status (domain.md 2.2–2.4)', () => {
+describe('pool status (docs/domain.md 2.2–2.4)', () => {
   const a = rendered('master', from);
   const b = rendered('master', to);
 

@@ -6,7 +6,7 @@ import { baselineDuration, estimateTimeLeft, roundTo, timewiseComplete } from '.
 const MIN = 60_000;
 type Entry = UpdateHistoryEntry;
 
-describe('time-left estimate (peers.md 1.6)', () => {
+describe('time-left estimate (docs/domain.md 9.4)', () => {
   it('the baseline is the last completed update, skipping the current one and the install', () => {
     const h = (state: string, start: string, end: string): Entry => ({
       state,

@@ -22,7 +22,7 @@ function assess(spec: Parameters<typeof node>[0], paused = false) {
   return assessNode(node(spec), ctx(paused));
 }
 
-describe('node phase and assessment (peers.md 1.4)', () => {
+describe('node phase and assessment (docs/domain.md 9.2)', () => {
   it('a node on the target version is Updated / Completed', () => {
     const { status } = assess({ current: NEW, desired: NEW, state: 'Done' });
     expect(status).toMatchObject({

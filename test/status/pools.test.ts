@@ -3,7 +3,7 @@ import { assessPool, assignNodesToPools } from '../../src/status/pools.js';
 import type { NodeStatus } from '../../src/status/types.js';
 import { node, pool } from './build.js';
 
-describe('nodes are matched to pools by label selector (domain.md 4.4)', () => {
+describe('nodes are matched to pools by label selector (docs/domain.md 4.4)', () => {
   const pools = [pool('master'), pool('worker'), pool('infra'), pool('gpu')];
 
   it('master first, then a custom pool, then worker', () => {

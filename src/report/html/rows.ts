@@ -108,7 +108,7 @@ export function rowRank(row: RowIdentity, nodeRoles: ReadonlyMap<string, string>
 
 /**
  * origin's locator text: `key/value` pairs, with namespace, node, pod, uid, server, container,
- * shutdown and row first, then the other keys alphabetically (domain.md 7.1).
+ * shutdown and row first, then the other keys alphabetically (docs/domain.md 7.1).
  */
 export function locatorText(locator: Locator): string {
   const keys = Object.keys(locator.keys);

@@ -17,11 +17,11 @@ const BUSY_WHEN_TRUE = new Set(['Progressing', 'Updating']);
 /** Conditions whose False is worth noticing but is not a failure by itself. */
 const NOTE_WHEN_FALSE = new Set(['Upgradeable', 'Updated']);
 
-/** origin's node-state-analyzer phases (peers.md 2.2): all are work in progress except NotReady. */
+/** origin's node-state-analyzer phases (docs/domain.md 7.5): all are work in progress except NotReady. */
 const NODE_PHASES_BAD = new Set(['NotReady']);
 
 /**
- * The colour of an interval, by what its condition means (origin's monitor rules, domain.md 7.2,
+ * The colour of an interval, by what its condition means (origin's monitor rules, docs/domain.md 7.2,
  * extended to pools and nodes): red for Available=False / Degraded=True / Failing=True, amber for
  * Progressing=True / Updating=True, green for a known condition in its good state. Intervals
  * without a condition fall back to their level.

@@ -1,5 +1,5 @@
 /**
- * A release as `oc adm release info -o json` prints it (domain.md 8.4): the image, its digest, the
+ * A release as `oc adm release info -o json` prints it (docs/domain.md 8.4): the image, its digest, the
  * release metadata, and the image-references ImageStream whose tags name every component's pull
  * spec with its source commit.
  */

@@ -1,5 +1,5 @@
 /**
- * Writes one recorded run in the CI layout atlevel's sources read (DESIGN.md, domain.md 7.3, 7.4,
+ * Writes one recorded run in the CI layout atlevel's sources read (docs/architecture.md, docs/domain.md 7.3, 7.4,
  * 8.4): build-log.txt with monitor lines and the upgrade test's log, gather-extra Lists taken at the
  * end of the run, origin's e2e-events/e2e-intervals JSON (4.10 schema), the two releases' info, and
  * the run's ground truth. Every byte follows from the run, so the same seed writes the same files.
@@ -112,7 +112,7 @@ function levelLetter(level: MonitorRecord['level']): string {
   return level[0] as string;
 }
 
-/** The test output part of a CI build log: monitor lines (domain.md 7.1, 7.2) and the test's Logf lines. */
+/** The test output part of a CI build log: monitor lines (docs/domain.md 7.1, 7.2) and the test's Logf lines. */
 function buildLog(run: RunResult, epoch: number, intervals: MonitorRecord[]): string {
   const rec = run.rec as NonNullable<RunResult['rec']>;
   type Line = { at: number; order: number; seq: number; text: string };

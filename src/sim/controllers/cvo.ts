@@ -1,10 +1,10 @@
 /**
- * The cluster-version operator during an update (domain.md 5): it loads the payload named by
+ * The cluster-version operator during an update (docs/domain.md 5): it loads the payload named by
  * spec.desiredUpdate, prepends a Partial history entry, then walks the run levels in order. Within a
  * level each component's manifests are applied (rolling its operator), then the component's
  * ClusterOperator is checked from the CVO's informer cache and re-checked with backoff (≤ 15 s)
  * until it reports the new `operator` version while Available and not Degraded (Progressing is
- * ignored, domain.md 5.3). After the last level the history entry becomes Completed.
+ * ignored, docs/domain.md 5.3). After the last level the history entry becomes Completed.
  */
 import type { Actor } from '../engine.js';
 import type { Model } from '../model.js';
@@ -305,7 +305,7 @@ export class ClusterVersionOperator {
     });
   }
 
-  /** Aggregate ClusterOperator Upgradeable=False into the ClusterVersion's condition (domain.md 5.5). */
+  /** Aggregate ClusterOperator Upgradeable=False into the ClusterVersion's condition (docs/domain.md 5.5). */
   private upgradeable(conds: readonly Cond[]): readonly Cond[] {
     const now = this.model.engine.now;
     if (this.notUpgradeable.size === 0) return setCond(conds, 'Upgradeable', 'True', '', '', now);
@@ -353,7 +353,7 @@ export class ClusterVersionOperator {
   }
 }
 
-/** Why a ClusterOperator is not yet at level for `target` (domain.md 5.3), or undefined when it is. */
+/** Why a ClusterOperator is not yet at level for `target` (docs/domain.md 5.3), or undefined when it is. */
 export function levelState(co: ClusterOperatorObj | undefined, target: string): Blocked | undefined {
   if (!co) return 'missing';
   if (findCond(co.conditions, 'Available')?.status !== 'True') return 'unavailable';

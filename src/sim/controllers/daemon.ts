@@ -1,5 +1,5 @@
 /**
- * The machine-config daemon on one node (domain.md 4.2): when its node's desiredConfig differs from
+ * The machine-config daemon on one node (docs/domain.md 4.2): when its node's desiredConfig differs from
  * currentConfig it sets state Working, and, if the change needs a reboot, cordons and drains the
  * node, writes the files (staging a new OS image if osImageURL changed) and reboots; after the
  * kubelet is Ready again it sets currentConfig, state Done and uncordons. Changes that need no

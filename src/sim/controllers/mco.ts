@@ -1,5 +1,5 @@
 /**
- * The machine-config operator of the target release (domain.md 1.4, 1.5). Started when the CVO
+ * The machine-config operator of the target release (docs/domain.md 1.4, 1.5). Started when the CVO
  * rolls its Deployment at level 80; every watched event (pools, nodes, MachineConfigs, the
  * ControllerConfig, configmaps) queues a sync. A sync evaluates Progressing first, then runs
  * RenderConfig → MachineConfigPools → MachineConfigDaemon → MachineConfigController (rolls the
@@ -124,7 +124,7 @@ export class MachineConfigOperator implements Deployable {
     engine.schedule(engine.rng.sample(lat.operatorStep), this.actor, label, next);
   }
 
-  /** The sync functions in their fixed order (domain.md 1.5). */
+  /** The sync functions in their fixed order (docs/domain.md 1.5). */
   private step(i: number): void {
     const { engine, lat, store } = this.model;
     const rng = engine.rng;
@@ -294,7 +294,7 @@ export class MachineConfigOperator implements Deployable {
     );
   }
 
-  /** One iteration of syncRequiredMachineConfigPools over the operator's pool cache (domain.md 1.4). */
+  /** One iteration of syncRequiredMachineConfigPools over the operator's pool cache (docs/domain.md 1.4). */
   private checkRequiredPools(): string | undefined {
     const cache = this.informer?.cache;
     if (!cache) return 'caches not synced';
@@ -429,7 +429,7 @@ export class MachineConfigOperator implements Deployable {
     if (this.dirty) this.enqueue();
   }
 
-  /** syncUpgradeableStatus: PoolUpdating / DegradedPool (domain.md 1.5). */
+  /** syncUpgradeableStatus: PoolUpdating / DegradedPool (docs/domain.md 1.5). */
   private upgradeable(conds: readonly Cond[]): readonly Cond[] {
     const now = this.model.engine.now;
     let degraded = false;

@@ -1,5 +1,5 @@
 /**
- * The node controller (domain.md 2.2–2.4, 4.3): pool and node events enqueue the pool after its
+ * The node controller (docs/domain.md 2.2–2.4, 4.3): pool and node events enqueue the pool after its
  * 5 s `updateDelay`. A sync of an unpaused pool picks, within maxUnavailable, the nodes not yet
  * targeting the pool's config (in list order, as 4.10 did) and sets their desiredConfig, marking
  * the rest with the UpdateInProgress taint; then it recomputes the pool's status from its (possibly

@@ -1,5 +1,5 @@
 /**
- * The render controller (domain.md 3.2, 4.5): any pool, MachineConfig or ControllerConfig event
+ * The render controller (docs/domain.md 3.2, 4.5): any pool, MachineConfig or ControllerConfig event
  * enqueues the affected pools after `renderDelay` (5 s). A sync merges the pool's MachineConfigs
  * into a rendered config, creates it if new (event RenderedConfigGenerated) and points the pool's
  * spec.configuration at it; if the pool already targets that name it re-applies the annotations in
@@ -16,7 +16,7 @@ import { renderPool } from '../render.js';
 import { Informer } from '../store.js';
 import { WorkQueue } from './queue.js';
 
-/** ControllerConfig annotation with the MCO build that wrote it (domain.md 1.1, PR #2206). */
+/** ControllerConfig annotation with the MCO build that wrote it (docs/domain.md 1.1, PR #2206). */
 export const GENERATED_BY_VERSION = 'machineconfiguration.openshift.io/generated-by-version';
 
 export class RenderController {

@@ -2,7 +2,7 @@
  * The template controller (machine-config-controller): on every ControllerConfig change it
  * regenerates the template MachineConfigs of each built-in role from the ControllerConfig's images
  * and writes those whose content or controller-version annotation changed, then marks the
- * ControllerConfig `TemplateControllerCompleted` for its generation (domain.md 1.5, 3.4). It also
+ * ControllerConfig `TemplateControllerCompleted` for its generation (docs/domain.md 1.5, 3.4). It also
  * keeps the `99-<role>-generated-registries` configs current (the container-runtime-config
  * controller's job, folded in here because only its controller-version annotation matters).
  */
