@@ -3,10 +3,10 @@ import type { CauseStep, Evidence, Explanation, Finding, Signature } from '../mo
 import type { ClusterHistory, ReleaseComponent, ReleasePayload } from '../model/history.js';
 import { MCO } from '../model/objects.js';
 import { formatClock, gapAfter, parseTime } from '../model/time.js';
+import { matchCatalogue, signatureCatalogue } from '../signatures/index.js';
 import { type RenderedConfig, renderedConfigs } from '../timeline/pools.js';
 import { earliestPrecise, versionChanges } from '../timeline/query.js';
 import { diffConfigs } from './config-diff.js';
-import { SIGNATURES } from './signatures.js';
 
 const EXPLAINED_RULES = new Set([
   'master-pool-updated-before-cvo-complete',
@@ -280,8 +280,9 @@ const MCO_COMPONENT = 'machine-config-operator';
 const OS_COMPONENTS = ['machine-os-content', 'rhel-coreos'];
 
 /**
- * Which known failure the pair of configs matches. Config annotations come first (they are what the
- * operator itself compared); the releases, when given, confirm it from the payload side.
+ * Which known failure the pair of configs matches (signatures/*.json, first match in catalogue
+ * order). Config annotations come first (they are what the operator itself compared); the releases,
+ * when given, confirm it from the payload side.
  */
 function matchSignature(
   from: RenderedConfig,
@@ -290,22 +291,29 @@ function matchSignature(
   releases: ClusterHistory['releases'],
 ): Signature | undefined {
   if (diff?.identical) return undefined;
-  if (to.releaseImageVersion !== undefined) return SIGNATURES.postFix;
-  const sameController =
-    from.controllerVersion !== undefined && from.controllerVersion === to.controllerVersion;
-  const sameOs = (from.osImageURL ?? '') === (to.osImageURL ?? '');
-  const releaseSameMco = sameComponent(releases, [MCO_COMPONENT]);
-  const releaseSameOs = sameComponent(releases, OS_COMPONENTS);
-  if (
-    (sameController || releaseSameMco === true) &&
-    sameOs &&
-    releaseSameMco !== false &&
-    releaseSameOs !== false
-  ) {
-    return SIGNATURES.bug1999556;
-  }
-  if (sameController && !sameOs) return SIGNATURES.osImageRace;
-  return undefined;
+  return matchCatalogue(signatureCatalogue(), signatureFacts(from, to, releases))?.signature;
+}
+
+/** The facts a catalogue entry's `match` can test (docs/runs.md lists them). */
+export function signatureFacts(
+  from: RenderedConfig,
+  to: RenderedConfig,
+  releases: ClusterHistory['releases'],
+): Map<string, string> {
+  const sameOrChanged = (b: boolean | undefined): string =>
+    b === undefined ? 'unknown' : b ? 'same' : 'changed';
+  return new Map([
+    ['releaseImageVersion', to.releaseImageVersion !== undefined ? 'present' : 'absent'],
+    [
+      'controllerVersion',
+      from.controllerVersion === undefined || to.controllerVersion === undefined
+        ? 'unknown'
+        : sameOrChanged(from.controllerVersion === to.controllerVersion),
+    ],
+    ['osImageURL', sameOrChanged((from.osImageURL ?? '') === (to.osImageURL ?? ''))],
+    ['release.machine-config-operator', sameOrChanged(sameComponent(releases, [MCO_COMPONENT]))],
+    ['release.os', sameOrChanged(sameComponent(releases, OS_COMPONENTS))],
+  ]);
 }
 
 function sameComponent(releases: ClusterHistory['releases'], names: readonly string[]): boolean | undefined {
