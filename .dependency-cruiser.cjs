@@ -10,7 +10,7 @@ const LAYERS = [
   ['timeline', 'status', 'release'],
   ['invariants', 'machineconfig'],
   // sources also holds the openers (path, archive, URL, live cluster); sim writes CI artifacts.
-  ['sources', 'sim', 'explain'],
+  ['sources', 'sim', 'explain', 'signatures'],
   ['analyze'],
   // Consumers of a whole analysis: reporters, the read-only API server, the run store and the
   // live-cluster watcher. They sit below cli, which wires them to commands.
@@ -40,6 +40,8 @@ const IO_EXCEPTIONS = [
   '^src/machineconfig/dataurl\\.ts$',
   // The HTML reporter reads its own packaged page script (dist/report/html/page.bundle.js), never input.
   '^src/report/html/bundle\\.ts$',
+  // The signature catalogue is data shipped with atlevel (signatures/*.json), read once, never input.
+  '^src/signatures/catalogue\\.ts$',
 ];
 
 const IO_MODULES = '^(node:)?(fs|fs/promises|zlib|http|https|http2|net|tls|dgram|dns|dns/promises)$';

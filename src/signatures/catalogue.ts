@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Signature } from '../model/finding.js';
-import type { Condition } from './match.js';
+
+/** How an entry matches: a test of one fact, or `all` / `any` / `not` of conditions. */
+export type Condition =
+  | { readonly fact: string; readonly is: readonly string[] }
+  | { readonly all: readonly Condition[] }
+  | { readonly any: readonly Condition[] }
+  | { readonly not: Condition };
 
 export interface CatalogueEntry {
   /** What explain/ attaches to a finding (and what `analyze -o json` prints). */

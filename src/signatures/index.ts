@@ -4,5 +4,11 @@
  * fix), a loader that validates them, and the matcher that explain/ and the run store use. Adding a
  * signature is one file; docs/runs.md describes the format.
  */
-export { type CatalogueEntry, loadCatalogue, parseCatalogueEntry, signatureCatalogue } from './catalogue.js';
-export { type Condition, evaluate, type Facts, matchCatalogue, UNKNOWN_SIGNATURE } from './match.js';
+export {
+  type CatalogueEntry,
+  type Condition,
+  loadCatalogue,
+  parseCatalogueEntry,
+  signatureCatalogue,
+} from './catalogue.js';
+export { evaluate, type Facts, matchCatalogue, UNKNOWN_SIGNATURE } from './match.js';

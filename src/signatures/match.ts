@@ -3,13 +3,7 @@
  * from the two rendered configs and the two releases), e.g. `{ "fact": "osImageURL", "is": ["same"] }`,
  * combined with `all` / `any` / `not`. A fact that was not computed has the value `unknown`.
  */
-import type { CatalogueEntry } from './catalogue.js';
-
-export type Condition =
-  | { readonly fact: string; readonly is: readonly string[] }
-  | { readonly all: readonly Condition[] }
-  | { readonly any: readonly Condition[] }
-  | { readonly not: Condition };
+import type { CatalogueEntry, Condition } from './catalogue.js';
 
 /** Fact name → value (`same`, `changed`, `unknown`, `present`, `absent`, ...). */
 export type Facts = ReadonlyMap<string, string>;
