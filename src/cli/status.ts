@@ -1,11 +1,19 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import { InputError, UsageError } from '../model/errors.js';
 import type { ClusterHistory } from '../model/history.js';
-import { parseTime } from '../model/time.js';
+import { type Millis, parseTime } from '../model/time.js';
 import { renderStatusJson } from '../report/status-json.js';
 import { renderStatusText, type StatusDetails } from '../report/status-text.js';
 import { loadHistory } from '../sources/index.js';
-import { assessStatus, isSerious, type StatusOptions, statusPrerequisites } from '../status/index.js';
+import {
+  assessStatus,
+  assessStatusAt,
+  isSerious,
+  type StatusOptions,
+  statusPrerequisites,
+  type UpdateStatus,
+} from '../status/index.js';
+import { OutsideSpanError } from '../timeline/index.js';
 import { EXIT, type ExitBox } from './main.js';
 import { emit, useColour } from './output.js';
 
@@ -18,6 +26,7 @@ export interface StatusFlags {
   output: (typeof FORMATS)[number];
   details: StatusDetails;
   now?: string;
+  at?: string;
   out?: string;
   width?: string;
 }
@@ -40,9 +49,10 @@ export function registerStatus(program: Command, exit: ExitBox): void {
         .default('none' as StatusDetails),
     )
     .option(
-      '--now <time>',
-      'assess at this RFC 3339 time (default: the latest condition change in the snapshot)',
+      '--at <time>',
+      'rebuild the cluster as the timeline says it was at this RFC 3339 time and assess it (default: the latest condition change in the snapshot)',
     )
+    .option('--now <time>', 'the same as --at')
     .option('--out <file>', 'write the report to FILE instead of stdout')
     .option(
       '--width <columns>',
@@ -73,7 +83,8 @@ export async function runStatus(paths: string[], flags: StatusFlags, load: Histo
       'give a cluster snapshot with a ClusterVersion and ClusterOperators',
     );
   }
-  const status = assessStatus(history, options);
+  const status =
+    options.now === undefined ? assessStatus(history, options) : rewoundStatus(history, options.now, paths);
   const text =
     flags.output === 'json'
       ? renderStatusJson(status)
@@ -86,12 +97,28 @@ export async function runStatus(paths: string[], flags: StatusFlags, load: Histo
   return status.insights.some(isSerious) ? EXIT.failure : EXIT.ok;
 }
 
+function rewoundStatus(history: ClusterHistory, at: Millis, paths: readonly string[]): UpdateStatus {
+  try {
+    return assessStatusAt(history, at);
+  } catch (err) {
+    if (err instanceof OutsideSpanError) {
+      throw new InputError(paths.join(' '), err.message, 'give a --at time inside that span');
+    }
+    throw err;
+  }
+}
+
 function statusOptions(flags: StatusFlags): StatusOptions {
-  if (flags.now === undefined) return {};
-  const now = parseTime(flags.now);
+  const given = flags.at ?? flags.now;
+  if (given === undefined) return {};
+  const flag = flags.at !== undefined ? '--at' : '--now';
+  if (flags.at !== undefined && flags.now !== undefined && flags.at !== flags.now) {
+    throw new UsageError('--at and --now are the same option: give one of them');
+  }
+  const now = parseTime(given);
   if (now === undefined) {
     throw new UsageError(
-      `--now ${JSON.stringify(flags.now)} is not a time (use RFC 3339, e.g. 2024-02-07T16:31:09Z)`,
+      `${flag} ${JSON.stringify(given)} is not a time (use RFC 3339, e.g. 2024-02-07T16:31:09Z)`,
     );
   }
   return { now };

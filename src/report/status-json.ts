@@ -134,6 +134,7 @@ export function statusToJson(status: UpdateStatus) {
     pools: status.pools.map(poolJson),
     insights: status.insights.map(insightJson),
     notes: [...status.notes],
+    unrewound: status.unrewound.map((u) => ({ object: u.object, field: u.field, why: u.why })),
   };
 }
 

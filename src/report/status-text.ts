@@ -38,9 +38,11 @@ export function renderStatusText(status: UpdateStatus, opts: StatusTextOptions):
   const ctx: Ctx = { width, c, details: opts.details, now: status.evaluatedAt };
   const out: string[] = [];
   const when =
-    status.evaluatedAtSource === 'flag'
-      ? `Evaluated at ${formatTime(Math.floor(status.evaluatedAt))} (--now)`
-      : `Evaluated at ${formatTime(Math.floor(status.evaluatedAt))}, the latest condition change in the snapshot (--now to change)`;
+    status.evaluatedAtSource === 'rewound'
+      ? `Evaluated at ${formatTime(Math.floor(status.evaluatedAt))} (--at): the cluster as the timeline says it was then`
+      : status.evaluatedAtSource === 'flag'
+        ? `Evaluated at ${formatTime(Math.floor(status.evaluatedAt))} (--now)`
+        : `Evaluated at ${formatTime(Math.floor(status.evaluatedAt))}, the latest condition change in the snapshot (--at to change)`;
   out.push(...wrap(when, width).map((l) => c.dim(l)), '');
 
   if (status.state === 'idle') out.push(...idle(status, ctx));
@@ -50,6 +52,14 @@ export function renderStatusText(status: UpdateStatus, opts: StatusTextOptions):
   if (status.notes.length > 0) {
     out.push('', 'Notes:');
     for (const note of status.notes) out.push(...hanging(`- ${safe(note)}`, width, 2));
+  }
+  if (status.unrewound.length > 0) {
+    out.push(
+      '',
+      `Not rewound to ${formatTime(Math.floor(status.evaluatedAt))} (the inputs do not say what these were then):`,
+    );
+    for (const u of status.unrewound)
+      out.push(...hanging(`- ${safe(u.object)} ${safe(u.field)}: ${safe(u.why)}`, width, 2));
   }
   return `${out.join('\n')}\n`;
 }

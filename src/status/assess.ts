@@ -4,22 +4,27 @@
  */
 import { findCondition } from '../model/conditions.js';
 import type { ClusterHistory, Observed } from '../model/history.js';
-import type { ClusterVersion, Node } from '../model/objects.js';
-import type { Millis } from '../model/time.js';
+import { type ClusterVersion, type MachineConfigPool, MCO, type Node } from '../model/objects.js';
+import { formatTime, type Millis, parseTime } from '../model/time.js';
 import { alertInsights, normalizeAlerts } from './alerts.js';
 import { assessControlPlane } from './controlplane.js';
 import { drainInsights } from './drain.js';
-import { isSerious, sortInsights } from './insights.js';
+import { isSerious, REFERENCES, sortInsights } from './insights.js';
 import { assessNode, compareNodes } from './nodes.js';
 import { snapshotNow } from './now.js';
 import { assessPool, assignNodesToPools } from './pools.js';
 import { pendingRequest, requestInsight } from './request.js';
 import type { ControlPlaneStatus, Insight, PoolStatus, UpdateState, UpdateStatus } from './types.js';
-import { configVersions } from './versions.js';
+import { type ConfigVersion, configVersions } from './versions.js';
 
 export interface StatusOptions {
   /** The moment to assess; default: the latest condition change in the snapshot. */
   readonly now?: Millis;
+  /**
+   * Rendered config → version, when worked out on another history: a rendered config carries the
+   * same release whenever it is looked at, so status at a past moment uses what the whole inputs say.
+   */
+  readonly configVersions?: ReadonlyMap<string, ConfigVersion>;
 }
 
 function clusterVersionOf(history: ClusterHistory): Observed<ClusterVersion> | undefined {
@@ -58,7 +63,7 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
 
   const controlPlane = assessControlPlane(cvSeen, operators, now);
   const targetVersion = cv.status?.history?.[0]?.version || undefined;
-  const versions = configVersions(history, cv);
+  const versions = opts.configVersions ?? configVersions(history, cv);
 
   const membership = assignNodesToPools(history.objects.machineConfigPools, history.objects.nodes);
   const pools: PoolStatus[] = [];
@@ -80,13 +85,19 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
 
   const progressing = findCondition(cv, 'Progressing')?.status === 'True';
   const workerOutdated = pools.some((p) => !p.controlPlane && p.total > 0 && p.updated < p.total);
-  const updating = progressing || workerOutdated;
+  const contradictions = completedWhilePoolRolling(
+    cvSeen,
+    history.objects.machineConfigPools,
+    pools,
+    versions,
+  );
+  const updating = progressing || workerOutdated || contradictions.length > 0;
   const request = pendingRequest(cv);
   const state: UpdateState = updating ? 'updating' : request ? 'requested' : 'idle';
 
   const insights: Insight[] = [];
   if (request) insights.push(requestInsight(cvSeen, request));
-  if (updating) insights.push(...controlPlane.insights, ...poolInsights);
+  if (updating) insights.push(...contradictions, ...controlPlane.insights, ...poolInsights);
   // A drain can hang a MachineConfig rollout even with no version change, so this runs either way;
   // only an update in progress looks ahead at the drains still to come.
   const nodeObjects = new Map<string, Observed<Node>>(
@@ -108,6 +119,7 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
   return {
     evaluatedAt: now,
     evaluatedAtSource: opts.now !== undefined ? 'flag' : 'snapshot',
+    unrewound: [],
     state,
     updating,
     ...currentVersionOf(cv),
@@ -117,6 +129,46 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
     insights: sorted,
     notes: notesFor(state, pools, membership.unassigned),
   };
+}
+
+/**
+ * Beyond oc: the CVO reported the update Completed while a pool the update requires (master, or one
+ * labelled required-for-upgrade, domain.md 1.3) still rolls its nodes to the rendered config made for
+ * that version. oc prints "not updating" here; this is the race of bug 2019850 seen at one moment.
+ */
+function completedWhilePoolRolling(
+  cvSeen: Observed<ClusterVersion>,
+  poolObjects: readonly Observed<MachineConfigPool>[],
+  pools: readonly PoolStatus[],
+  versions: ReadonlyMap<string, { readonly version: string }>,
+): Insight[] {
+  const latest = cvSeen.object.status?.history?.[0];
+  const completedAt = latest?.state === 'Completed' ? parseTime(latest.completionTime) : undefined;
+  const version = latest?.version;
+  if (completedAt === undefined || !version) return [];
+  const out: Insight[] = [];
+  for (const p of pools) {
+    const seen = poolObjects.find((o) => o.object.metadata.name === p.name);
+    const required = p.controlPlane || seen?.object.metadata.labels?.[MCO.requiredForUpgrade] !== undefined;
+    if (!required || p.total === 0 || p.updated === p.total || !p.targetConfig) continue;
+    if (versions.get(p.targetConfig)?.version !== version) continue;
+    out.push({
+      kind: 'completed-while-pool-rolling',
+      level: 'Error',
+      impact: 'Unknown',
+      scope: p.controlPlane ? 'ControlPlane' : 'WorkerPool',
+      since: completedAt,
+      message: `The CVO completed ${version} at ${formatTime(completedAt)} while pool ${p.name} is still rolling out rendered config ${p.targetConfig}`,
+      description: `${p.updated} of ${p.total} nodes of pool ${p.name} run the config made for ${version}. The update is not at level until they all do; a pool the update requires must finish before the CVO reports completion (bug 2019850).`,
+      reference: REFERENCES.machineConfig,
+      objects: [
+        { kind: 'ClusterVersion', name: cvSeen.object.metadata.name },
+        { kind: 'MachineConfigPool', name: p.name },
+      ],
+      refs: [cvSeen.ref, p.ref],
+    });
+  }
+  return out;
 }
 
 function currentVersionOf(cv: ClusterVersion): { currentVersion?: string } {

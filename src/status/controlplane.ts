@@ -155,10 +155,12 @@ export function assessControlPlane(
     degraded: degradedCount,
     updatingOperators,
   };
-  const completed = updated === total;
   const versions = versionFacts(cv);
   const history = cv.status?.history ?? [];
   const current = history[0];
+  // Every operator at the target is not enough: the CVO still applies the manifests that follow the
+  // last operator's, and only its own history entry says it finished (docs/status.md).
+  const completed = updated === total && current?.state !== 'Partial';
   const startedAt = parseTime(current?.startedTime);
   const completedAt = current?.state === 'Completed' ? parseTime(current.completionTime) : undefined;
 

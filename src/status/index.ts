@@ -6,6 +6,7 @@
  */
 export { type FiringAlert, normalizeAlerts } from './alerts.js';
 export { assessStatus, type StatusOptions, statusPrerequisites } from './assess.js';
+export { assessStatusAt } from './at.js';
 export { isSerious, levelRank } from './insights.js';
 export { OC_NOW_OFFSET_MS, snapshotNow } from './now.js';
 export type * from './types.js';

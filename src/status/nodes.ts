@@ -7,6 +7,7 @@
 import type { Observed } from '../model/history.js';
 import { type MachineConfigPool, MCO, type Node } from '../model/objects.js';
 import { type Millis, parseTime } from '../model/time.js';
+import { NOT_REWOUND } from '../timeline/index.js';
 import { TIME } from './estimate.js';
 import { REFERENCES } from './insights.js';
 import type { Insight, NodeAssessment, NodePhase, NodeStatus } from './types.js';
@@ -33,6 +34,8 @@ interface UnavailableCause {
 export function unavailableCauses(node: Node): UnavailableCause[] {
   const causes: UnavailableCause[] = [];
   for (const c of node.status?.conditions ?? []) {
+    // A condition the timeline could not rewind (status --at) is unknown, not bad.
+    if (c.reason === NOT_REWOUND) continue;
     const since = parseTime(c.lastTransitionTime);
     const at = since !== undefined ? { since } : {};
     if (c.type === 'Ready' && c.status !== 'True') {

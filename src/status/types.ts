@@ -5,6 +5,7 @@
  */
 import type { SourceRef } from '../model/history.js';
 import type { Millis } from '../model/time.js';
+import type { Unrewound } from '../timeline/index.js';
 
 export type InsightLevel = 'Info' | 'Warning' | 'Error' | 'Critical';
 
@@ -38,6 +39,7 @@ export type InsightKind =
   | 'node-pool-conflict'
   | 'drain-blocked'
   | 'drain-will-block'
+  | 'completed-while-pool-rolling'
   | 'alert';
 
 export interface InsightObject {
@@ -211,8 +213,14 @@ export type UpdateState = 'idle' | 'requested' | 'updating';
 export interface UpdateStatus {
   /** The moment assessed. */
   readonly evaluatedAt: Millis;
-  /** `flag`: given with --now; `snapshot`: the latest condition change in the snapshot (as oc does). */
-  readonly evaluatedAtSource: 'flag' | 'snapshot';
+  /**
+   * `snapshot`: the latest condition change in the snapshot (as oc does); `flag`: given with --now
+   * and assessed on the snapshot as it is; `rewound`: given with --at, the cluster rebuilt as the
+   * timeline says it was then.
+   */
+  readonly evaluatedAtSource: 'flag' | 'snapshot' | 'rewound';
+  /** With --at: the fields the inputs do not let atlevel rewind (empty otherwise). */
+  readonly unrewound: readonly Unrewound[];
   readonly state: UpdateState;
   readonly updating: boolean;
   /** The version the cluster runs or last completed, when known. */

@@ -8,4 +8,13 @@ export { conditionLevel, deriveIntervals, latestTime } from './derive.js';
 export { locators, objectKey } from './locator.js';
 export * from './pools.js';
 export * from './query.js';
+export {
+  historyAt,
+  NOT_REWOUND,
+  OutsideSpanError,
+  objectsAt,
+  type Rewound,
+  rewindSpan,
+  type Unrewound,
+} from './rewind.js';
 export * from './updates.js';

@@ -37,18 +37,39 @@ describeFixtures('atlevel status on oc examples', () => {
     expect(idle.out).toContain('The cluster is not updating.');
   });
 
-  it('--now moves the moment assessed', async () => {
+  it('--at rebuilds the cluster at that moment; --now is its alias', async () => {
     const { out } = await run(
       fixture(EXAMPLES, '4.14.1-paused-worker-pool'),
       '-o',
       'json',
+      '--at',
+      '2024-02-07T16:31:06Z',
+    );
+    const json = JSON.parse(out);
+    expect(json.evaluatedAt).toBe('2024-02-07T16:31:06Z');
+    expect(json.evaluatedAtSource).toBe('rewound');
+    expect(json.controlPlane.durationSeconds).toBe(3);
+    expect(json.unrewound.length).toBeGreaterThan(0);
+    const alias = await run(
+      fixture(EXAMPLES, '4.14.1-paused-worker-pool'),
+      '-o',
+      'json',
+      '--now',
+      '2024-02-07T16:31:06Z',
+    );
+    expect(JSON.parse(alias.out)).toEqual(json);
+  });
+
+  it("a moment outside the inputs' span is bad input", async () => {
+    const { code } = await run(
+      fixture(EXAMPLES, '4.14.1-paused-worker-pool'),
       '--now',
       '2024-02-07T17:31:09Z',
     );
-    const json = JSON.parse(out);
-    expect(json.evaluatedAt).toBe('2024-02-07T17:31:09Z');
-    expect(json.evaluatedAtSource).toBe('flag');
-    expect(json.controlPlane.durationSeconds).toBe(3600);
+    expect(code).toBe(2);
+    expect(cli.stderr()).toContain(
+      "2024-02-07T17:31:09Z is outside the inputs' span, 2024-02-07T15:59:57Z to 2024-02-07T16:31:09Z",
+    );
   });
 
   it('--details=all lists every node and describes every insight', async () => {

@@ -1,0 +1,558 @@
+/**
+ * The cluster as the timeline says it was at one moment: the last snapshot of every object, wound
+ * back through the transitions the inputs recorded. Pure, so `status --at`, the Kubernetes API
+ * server that serves a past moment, and the tests all rebuild the same cluster.
+ *
+ * A field is rewound only from evidence: a condition's lastTransitionTime at or before the moment
+ * (it has not changed since), a recorded transition at or before it, or a recorded change after it
+ * (for a True/False condition the status before a change is the other one). Anything else is said in
+ * `unrewound`, per object and field, and is never silently taken from the later snapshot: such a
+ * condition reads `Unknown` with reason `NotRewound`.
+ */
+import type { ClusterHistory, ObjectSnapshot, Observed } from '../model/history.js';
+import type {
+  ClusterOperator,
+  ClusterVersion,
+  Condition,
+  MachineConfigPool,
+  Node,
+} from '../model/objects.js';
+import { MCO } from '../model/objects.js';
+import { formatTime, type Millis, parseTime } from '../model/time.js';
+import { poolHistory, poolStateAt } from './pools.js';
+import { conditionTransitions, intervalsOf, versionChanges } from './query.js';
+
+/** One field of one object that the inputs do not let atlevel rewind. */
+export interface Unrewound {
+  /** `ClusterOperator/dns`, `Node/ip-10-0-1-2`, or a kind (`Pod`) when it holds for every object of it. */
+  readonly object: string;
+  /** `status.conditions[Degraded]`, `metadata.annotations[…/currentConfig]`, `*` for the whole object. */
+  readonly field: string;
+  /** Why, in words, and what the field holds instead. */
+  readonly why: string;
+}
+
+export interface Rewound {
+  readonly at: Millis;
+  /** Same shapes as the history's snapshot; objects created after `at` are left out. */
+  readonly objects: ObjectSnapshot;
+  readonly unrewound: readonly Unrewound[];
+}
+
+/** The moments a history can be rewound to: its span. */
+export function rewindSpan(history: ClusterHistory): { from: Millis; to: Millis } | undefined {
+  return history.span;
+}
+
+/** Thrown when `at` lies outside the inputs' span: there is nothing to rebuild the cluster from. */
+export class OutsideSpanError extends Error {
+  override readonly name = 'OutsideSpanError';
+  constructor(
+    readonly at: Millis,
+    readonly span: { from: Millis; to: Millis } | undefined,
+  ) {
+    super(
+      span
+        ? `${formatTime(at)} is outside the inputs' span, ${formatTime(span.from)} to ${formatTime(span.to)}`
+        : `the inputs carry no times, so ${formatTime(at)} cannot be placed on their timeline`,
+    );
+  }
+}
+
+/** The reason of a condition that reads Unknown because the inputs do not say what it was. */
+export const NOT_REWOUND = 'NotRewound';
+
+export function objectsAt(history: ClusterHistory, at: Millis): Rewound {
+  const span = rewindSpan(history);
+  if (!span || at < span.from || at > span.to) throw new OutsideSpanError(at, span);
+  const r = new Rewinder(history, at);
+  const s = history.objects;
+  const objects: ObjectSnapshot = {
+    clusterVersions: s.clusterVersions.filter(r.existed).map((o) => r.clusterVersion(o)),
+    clusterOperators: s.clusterOperators.filter(r.existed).map((o) => r.clusterOperator(o)),
+    machineConfigs: s.machineConfigs.filter((o) => {
+      if (parseTime(o.object.metadata.creationTimestamp) === undefined) {
+        r.note(
+          `MachineConfig/${o.object.metadata.name}`,
+          'metadata.creationTimestamp',
+          'no creation time: kept, though it may not have existed yet',
+        );
+      }
+      return r.existed(o);
+    }),
+    nodes: [],
+    machineConfigPools: [],
+    events: s.events.filter((e) => {
+      const first =
+        parseTime(e.object.firstTimestamp) ??
+        parseTime(e.object.eventTime) ??
+        parseTime(e.object.metadata.creationTimestamp);
+      return first === undefined || first <= at;
+    }),
+    pods: s.pods,
+    podDisruptionBudgets: s.podDisruptionBudgets,
+    controllerConfigs: s.controllerConfigs,
+  };
+  objects.nodes = s.nodes.filter(r.existed).map((o) => r.node(o));
+  objects.machineConfigPools = s.machineConfigPools.filter(r.existed).map((o) => r.pool(o, objects.nodes));
+  if (s.pods.length > 0)
+    r.note('Pod', '*', `${s.pods.length} pods are as last seen: the inputs do not record their changes`);
+  if (s.podDisruptionBudgets.length > 0) {
+    r.note('PodDisruptionBudget', '*', 'as last seen: the inputs do not record their changes');
+  }
+  if (s.controllerConfigs.length > 0) {
+    r.note('ControllerConfig', '*', 'as last seen: the inputs do not record their changes');
+  }
+  return { at, objects, unrewound: r.unrewound };
+}
+
+/**
+ * The history as it stood at `at`: rewound objects, and only the intervals and test lines that had
+ * begun by then. Analyses that take a history (status) run on it unchanged.
+ */
+export function historyAt(
+  history: ClusterHistory,
+  at: Millis,
+): { history: ClusterHistory; unrewound: readonly Unrewound[] } {
+  const { objects, unrewound } = objectsAt(history, at);
+  const notes = [...history.notes];
+  const { alerts: _alerts, ...rest } = history;
+  const extra: Unrewound[] = [];
+  if (history.alerts && history.alerts.length > 0) {
+    extra.push({
+      object: 'Alert',
+      field: '*',
+      why: 'alerts are known only as firing when the inputs were taken: left out',
+    });
+  }
+  return {
+    history: {
+      ...rest,
+      objects,
+      intervals: history.intervals.filter((i) => i.from <= at),
+      testLog: history.testLog.filter((e) => e.at <= at),
+      span: { from: history.span?.from ?? at, to: at },
+      notes,
+    },
+    unrewound: [...unrewound, ...extra],
+  };
+}
+
+interface Transition {
+  readonly at: Millis;
+  readonly status: string;
+  readonly reason: string;
+  readonly message: string;
+}
+
+interface WithConditions {
+  metadata: { name: string; creationTimestamp?: string | null | undefined };
+  status?: { conditions?: Condition[] | null | undefined } | undefined;
+}
+
+class Rewinder {
+  readonly unrewound: Unrewound[] = [];
+  /** Monitor sources watched the cluster through this stretch: a change they did not record did not happen. */
+  readonly #watched: { from: Millis; to: Millis } | undefined;
+  /** Versions of updates that had not completed by `at` (begun or not): operators reach them later. */
+  readonly #unfinishedTargets = new Set<string>();
+
+  constructor(
+    readonly history: ClusterHistory,
+    readonly at: Millis,
+  ) {
+    let from = Number.POSITIVE_INFINITY;
+    let to = Number.NEGATIVE_INFINITY;
+    for (const i of history.intervals) {
+      if (i.source.startsWith('derived:')) continue;
+      if (i.from < from) from = i.from;
+      if (i.to > to) to = i.to;
+    }
+    this.#watched = Number.isFinite(from) ? { from, to } : undefined;
+    const entries = history.objects.clusterVersions[0]?.object.status?.history ?? [];
+    entries.forEach((h, index) => {
+      if (index === entries.length - 1 || !h.version) return; // the install
+      const completed = parseTime(h.completionTime);
+      if (completed === undefined || completed > at) this.#unfinishedTargets.add(h.version);
+    });
+  }
+
+  note(object: string, field: string, why: string): void {
+    this.unrewound.push({ object, field, why });
+  }
+
+  /** Whether a monitor watched the cluster from `at` to the end, so that silence means "no change". */
+  get watched(): boolean {
+    return this.#watched !== undefined && this.#watched.from <= this.at;
+  }
+
+  readonly existed = (
+    o: Observed<{ metadata: { creationTimestamp?: string | null | undefined } }>,
+  ): boolean => {
+    const created = parseTime(o.object.metadata.creationTimestamp);
+    return created === undefined || created <= this.at;
+  };
+
+  conditions(kind: string, object: WithConditions): Condition[] | undefined {
+    const list = object.status?.conditions;
+    if (!list) return undefined;
+    const key = `${kind}/${object.metadata.name}`;
+    return list.map((c) => this.condition(key, c));
+  }
+
+  condition(key: string, c: Condition, extra: readonly Transition[] = []): Condition {
+    const { condition, unrewound } = this.rewindCondition(key, c, extra);
+    if (unrewound) this.unrewound.push(unrewound);
+    return condition;
+  }
+
+  rewindCondition(
+    key: string,
+    c: Condition,
+    extra: readonly Transition[],
+  ): { condition: Condition; unrewound?: Unrewound } {
+    const since = parseTime(c.lastTransitionTime);
+    if (since !== undefined && since <= this.at) return { condition: c };
+    const recorded: Transition[] = [
+      ...conditionTransitions(this.history, key, c.type).filter((t) => !t.source.startsWith('derived:')),
+      ...extra,
+    ].sort((a, b) => a.at - b.at);
+    const before = recorded.filter((t) => t.at <= this.at).pop();
+    if (before) {
+      return {
+        condition: {
+          ...c,
+          status: before.status,
+          lastTransitionTime: formatTime(before.at),
+          reason: before.reason || c.reason,
+          message: before.message,
+        },
+      };
+    }
+    const after = recorded.find((t) => t.at > this.at);
+    if (after && (after.status === 'True' || after.status === 'False')) {
+      return {
+        condition: {
+          type: c.type,
+          status: after.status === 'True' ? 'False' : 'True',
+          lastTransitionTime: null,
+          reason: '',
+          message: '',
+        },
+        unrewound: {
+          object: key,
+          field: `status.conditions[${c.type}].lastTransitionTime`,
+          why: `the status before the change to ${after.status} at ${formatTime(after.at)} is known, not when it began`,
+        },
+      };
+    }
+    return {
+      condition: {
+        type: c.type,
+        status: 'Unknown',
+        lastTransitionTime: null,
+        reason: NOT_REWOUND,
+        message: `atlevel cannot tell this condition's status at ${formatTime(this.at)} from the inputs`,
+      },
+      unrewound: {
+        object: key,
+        field: `status.conditions[${c.type}]`,
+        why:
+          since === undefined
+            ? 'the condition carries no transition time and no change of it is recorded: reads Unknown'
+            : `last changed at ${formatTime(since)} and no earlier state is recorded: reads Unknown`,
+      },
+    };
+  }
+
+  clusterVersion(seen: Observed<ClusterVersion>): Observed<ClusterVersion> {
+    const cv = seen.object;
+    const key = `ClusterVersion/${cv.metadata.name}`;
+    const entries = (cv.status?.history ?? []).flatMap((h) => {
+      const started = parseTime(h.startedTime);
+      if (started === undefined) {
+        this.note(
+          key,
+          'status.history[].startedTime',
+          `entry ${h.version || h.image || '?'} has no start: kept`,
+        );
+        return [h];
+      }
+      if (started > this.at) return [];
+      const completed = parseTime(h.completionTime);
+      if (completed !== undefined && completed > this.at)
+        return [{ ...h, state: 'Partial', completionTime: null }];
+      return [h];
+    });
+    const newest = entries[0];
+    const dropped = (cv.status?.history?.length ?? 0) - entries.length;
+    const desired = newest
+      ? { version: newest.version ?? '', image: newest.image ?? '' }
+      : cv.status?.desired;
+    let spec = cv.spec;
+    if (dropped > 0 && cv.spec?.desiredUpdate) {
+      spec = {
+        ...cv.spec,
+        desiredUpdate: {
+          ...(newest?.version ? { version: newest.version } : {}),
+          ...(newest?.image ? { image: newest.image } : {}),
+        },
+      };
+      this.note(
+        key,
+        'spec.desiredUpdate',
+        'when the later update was requested is not recorded: taken as the release the CVO was on',
+      );
+    }
+    const conditions = this.conditions('ClusterVersion', cv);
+    const object: ClusterVersion = {
+      ...cv,
+      ...(spec ? { spec } : {}),
+      status: {
+        ...cv.status,
+        history: entries,
+        ...(desired ? { desired } : {}),
+        ...(conditions ? { conditions } : {}),
+      },
+    };
+    return { object, ref: seen.ref };
+  }
+
+  clusterOperator(seen: Observed<ClusterOperator>): Observed<ClusterOperator> {
+    const co = seen.object;
+    const name = co.metadata.name;
+    const key = `ClusterOperator/${name}`;
+    const changes = versionChanges(this.history, name);
+    const versions = co.status?.versions?.flatMap((v) => {
+      const mine = changes.filter((c) => c.name === v.name);
+      const before = mine.filter((c) => c.at <= this.at).pop();
+      if (before) return [{ ...v, version: before.to }];
+      const after = mine.find((c) => c.at > this.at);
+      if (after) return [{ ...v, version: after.from }];
+      // A version that an update not finished by then brought cannot be placed without a record.
+      if (this.#unfinishedTargets.has(v.version)) {
+        this.note(
+          key,
+          `status.versions[${v.name}]`,
+          `reported ${v.version} by the end, and when it did is not recorded: left out`,
+        );
+        return [];
+      }
+      return [v];
+    });
+    const conditions = this.conditions('ClusterOperator', co);
+    return {
+      object: {
+        ...co,
+        status: {
+          ...co.status,
+          ...(versions ? { versions } : {}),
+          ...(conditions ? { conditions } : {}),
+        },
+      },
+      ref: seen.ref,
+    };
+  }
+
+  node(seen: Observed<Node>): Observed<Node> {
+    const node = seen.object;
+    const name = node.metadata.name;
+    const key = `Node/${name}`;
+    const events = intervalsOf(this.history, key).filter((i) => !i.source.startsWith('derived:'));
+    const before = events.filter((i) => i.from <= this.at);
+    const after = events.filter((i) => i.from > this.at);
+    const a = { ...(node.metadata.annotations ?? {}) };
+    const lastOf = (list: typeof events, reason: string) =>
+      list.filter((i) => i.message.reason === reason).pop();
+    const firstOf = (list: typeof events, reason: string) => list.find((i) => i.message.reason === reason);
+
+    const changed = lastOf(before, 'MachineConfigChange');
+    const reached = lastOf(before, 'MachineConfigReached');
+    const laterChange = firstOf(after, 'MachineConfigChange');
+    const laterReach = firstOf(after, 'MachineConfigReached');
+    let desired = a[MCO.desiredConfig];
+    let current = a[MCO.currentConfig];
+    let known = true;
+    if (changed?.message.annotations.config) desired = changed.message.annotations.config;
+    else if (laterChange) {
+      // Before its first recorded change, the node wanted what it ran.
+      desired =
+        reached?.message.annotations.config ?? this.previousConfig(laterChange.message.annotations.config);
+      if (desired === undefined) known = false;
+    } else if (!this.watched && a[MCO.desiredConfig] !== undefined) known = false;
+    if (reached?.message.annotations.config && (!changed || reached.from >= changed.from)) {
+      current = reached.message.annotations.config;
+    } else if (laterReach) {
+      current =
+        this.previousConfig(laterReach.message.annotations.config) ?? reached?.message.annotations.config;
+      if (current === undefined) known = false;
+    } else if (reached?.message.annotations.config) current = reached.message.annotations.config;
+    else if (!this.watched && a[MCO.currentConfig] !== undefined) known = false;
+    // A config that did not exist yet cannot have been on the node.
+    for (const value of [current, desired]) {
+      const created = this.createdAt(value);
+      if (created !== undefined && created > this.at) known = false;
+    }
+    if (!known) {
+      for (const field of [MCO.currentConfig, MCO.desiredConfig, MCO.state]) {
+        this.note(
+          key,
+          `metadata.annotations[${field}]`,
+          'the inputs do not record when the node changed config: removed',
+        );
+        delete a[field];
+      }
+    } else {
+      if (current !== undefined) a[MCO.currentConfig] = current;
+      if (desired !== undefined) a[MCO.desiredConfig] = desired;
+      if (current !== undefined && desired !== undefined) {
+        const rebooting = lastOf(before, 'Reboot');
+        a[MCO.state] =
+          current === desired
+            ? 'Done'
+            : rebooting && changed && rebooting.from >= changed.from
+              ? 'Rebooting'
+              : 'Working';
+      }
+    }
+    const ready = events
+      .filter((i) => i.message.reason === 'NodeReady' || i.message.reason === 'NodeNotReady')
+      .map((i) => ({
+        at: i.from,
+        status: i.message.reason === 'NodeReady' ? 'True' : 'False',
+        reason: i.message.reason === 'NodeReady' ? 'KubeletReady' : 'NodeStatusUnknown',
+        message: i.message.humanMessage,
+      }));
+    const conditions = node.status?.conditions?.map((c) =>
+      this.condition(key, c, c.type === 'Ready' ? ready : []),
+    );
+    const unschedulable = node.spec?.unschedulable;
+    if (unschedulable !== undefined && (after.length > 0 || !this.watched)) {
+      this.note(key, 'spec.unschedulable', 'cordons are not recorded: kept as last seen');
+    }
+    return {
+      object: {
+        ...node,
+        metadata: { ...node.metadata, annotations: a },
+        status: { ...node.status, ...(conditions ? { conditions } : {}) },
+      },
+      ref: seen.ref,
+    };
+  }
+
+  pool(seen: Observed<MachineConfigPool>, nodes: readonly Observed<Node>[]): Observed<MachineConfigPool> {
+    const pool = seen.object;
+    const name = pool.metadata.name;
+    const key = `MachineConfigPool/${name}`;
+    const ph = poolHistory(this.history, name);
+    const state = poolStateAt(ph, this.at);
+    const conditions = pool.status?.conditions?.map((c) => {
+      const inferred =
+        c.type === 'Updated' ? state.updated : c.type === 'Updating' ? state.updating : undefined;
+      const rewound = this.rewindCondition(key, c, []);
+      const status = inferred === undefined ? undefined : inferred ? 'True' : 'False';
+      if (status === undefined || rewound.condition.status === status) {
+        if (rewound.unrewound) this.unrewound.push(rewound.unrewound);
+        return rewound.condition;
+      }
+      // The pool's own record beats an Unknown: poolStateAt reasons from renders and observations.
+      return {
+        type: c.type,
+        status,
+        lastTransitionTime: null,
+        reason: '',
+        message: state.reasoning.join('; '),
+      };
+    });
+    const target =
+      state.target?.name ??
+      this.configIfExisted(pool.spec?.configuration?.name, key, 'spec.configuration.name');
+    const current =
+      state.current?.name ??
+      (state.updated === true
+        ? target
+        : this.configIfExisted(pool.status?.configuration?.name, key, 'status.configuration.name'));
+    const prefix = `rendered-${name}-`;
+    const members = nodes.filter((n) => {
+      const a = n.object.metadata.annotations ?? {};
+      return (a[MCO.currentConfig] ?? a[MCO.desiredConfig] ?? '').startsWith(prefix);
+    });
+    // A node whose configs could not be rewound cannot be counted, nor placed in a pool.
+    const lost = nodes.some(
+      (n) =>
+        n.object.metadata.annotations?.[MCO.currentConfig] === undefined &&
+        this.history.objects.nodes.some(
+          (o) =>
+            o.object.metadata.name === n.object.metadata.name &&
+            o.object.metadata.annotations?.[MCO.currentConfig] !== undefined,
+        ),
+    );
+    const countsKnown = !lost;
+    const status: NonNullable<MachineConfigPool['status']> = { ...pool.status };
+    if (current !== undefined) status.configuration = { ...pool.status?.configuration, name: current };
+    if (conditions) status.conditions = conditions;
+    if (countsKnown) {
+      const on = (n: Observed<Node>, cfg: string | undefined) =>
+        n.object.metadata.annotations?.[MCO.currentConfig] === cfg;
+      const done = (n: Observed<Node>) => {
+        const a = n.object.metadata.annotations ?? {};
+        return a[MCO.currentConfig] === a[MCO.desiredConfig] && a[MCO.state] === 'Done';
+      };
+      status.machineCount = members.length;
+      status.updatedMachineCount = members.filter((n) => on(n, target) && done(n)).length;
+      status.readyMachineCount = members.filter((n) => on(n, target) && done(n)).length;
+      status.unavailableMachineCount = members.filter((n) => !done(n)).length;
+      status.degradedMachineCount = members.filter(
+        (n) => n.object.metadata.annotations?.[MCO.state] === 'Degraded',
+      ).length;
+    } else {
+      this.note(
+        key,
+        'status.*MachineCount',
+        "the pool's nodes cannot all be rewound: counts kept as last seen",
+      );
+    }
+    return {
+      object: {
+        ...pool,
+        spec: {
+          ...pool.spec,
+          ...(target !== undefined ? { configuration: { ...pool.spec?.configuration, name: target } } : {}),
+        },
+        status,
+      },
+      ref: seen.ref,
+    };
+  }
+
+  /** The rendered config of the same pool made just before `name`. */
+  previousConfig(name: string | undefined): string | undefined {
+    if (!name) return undefined;
+    const m = /^rendered-(.+)-[0-9a-f]{32}$/.exec(name);
+    if (!m?.[1]) return undefined;
+    const rendered = poolHistory(this.history, m[1]).rendered;
+    const i = rendered.findIndex((r) => r.name === name);
+    return i > 0 ? rendered[i - 1]?.name : undefined;
+  }
+
+  createdAt(name: string | undefined): Millis | undefined {
+    if (!name) return undefined;
+    const mc = this.history.objects.machineConfigs.find((m) => m.object.metadata.name === name);
+    return parseTime(mc?.object.metadata.creationTimestamp);
+  }
+
+  configIfExisted(name: string | undefined, key: string, field: string): string | undefined {
+    const created = this.createdAt(name);
+    if (name === undefined) return undefined;
+    if (created === undefined || created > this.at) {
+      this.note(
+        key,
+        field,
+        created === undefined
+          ? `${name} is not among the inputs' MachineConfigs, so when the pool took it is unknown: kept`
+          : `${name} did not exist yet and no earlier config is known: kept`,
+      );
+    }
+    return name;
+  }
+}
