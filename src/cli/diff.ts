@@ -1,4 +1,5 @@
-import { type Command, Option } from '@commander-js/extra-typings';
+/** `atlevel diff`: what changes between two MachineConfigs, and which release components behind it. */
+import type { Command } from '@commander-js/extra-typings';
 import { diffMachineConfigs } from '../machineconfig/diff.js';
 import { loadMachineConfigFile } from '../machineconfig/load.js';
 import { PART_NAMES, parseParts } from '../machineconfig/parts.js';
@@ -12,41 +13,24 @@ import type { Observed, ReleasePayload } from '../model/history.js';
 import type { MachineConfig } from '../model/objects.js';
 import { formatTime, parseTime } from '../model/time.js';
 import { loadReleasePayload } from '../release/load.js';
-import { type DiffJsonContext, renderDiffJson } from '../report/diff-json.js';
-import { renderDiffText } from '../report/diff-text.js';
+import { DIFF_FORMATS } from '../report/formats.js';
+import { render } from '../report/reporter.js';
+import type { DiffReport } from '../report/results.js';
 import { loadHistoryParts } from '../sources/index.js';
-import { EXIT, type ExitBox } from './main.js';
-import { emit, useColour } from './output.js';
-
-const FORMATS = ['text', 'json'] as const;
-type Format = (typeof FORMATS)[number];
-
-interface DiffFlags {
-  from?: string;
-  pool?: string;
-  at?: string;
-  only?: string;
-  path?: string;
-  releaseFrom?: string;
-  releaseTo?: string;
-  output: Format;
-  out?: string;
-}
+import { EXIT, type ExitBox, type ExitCode } from './exit.js';
+import { formatOption, textSettings } from './options.js';
+import { emit } from './output.js';
 
 interface Picked {
   a: Observed<MachineConfig>;
   b: Observed<MachineConfig>;
   releases: { from?: ReleasePayload; to?: ReleasePayload };
   how?: string;
-  selection: NonNullable<DiffJsonContext['selection']>;
+  selection: DiffReport['selection'];
 }
 
-export function registerDiff(program: Command, exit: ExitBox): void {
-  program
-    .command('diff')
-    .description(
-      'semantic diff of two MachineConfigs: files, units, kernel arguments, OS image, ... and the release components behind changed images',
-    )
+function diffOptions(cmd: Command) {
+  return cmd
     .argument('[a]', 'MachineConfig name in --from SOURCE, or a MachineConfig file')
     .argument('[b]', 'the other MachineConfig (name or file)')
     .option(
@@ -65,10 +49,14 @@ export function registerDiff(program: Command, exit: ExitBox): void {
       'release of the older config (oc adm release info -o json, image-references, or payload folder)',
     )
     .option('--release-to <file>', 'release of the newer config')
-    .addOption(
-      new Option('-o, --output <format>', 'report format').choices(FORMATS).default('text' as Format),
-    )
-    .option('--out <file>', 'write the report to FILE instead of stdout')
+    .addOption(formatOption(DIFF_FORMATS))
+    .option('--out <file>', 'write the report to FILE instead of stdout');
+}
+
+type DiffFlags = ReturnType<ReturnType<typeof diffOptions>['opts']>;
+
+export function defineDiff(cmd: Command, exit: ExitBox): void {
+  diffOptions(cmd)
     .addHelpText(
       'after',
       '\nExit codes: 0 identical, 1 different, 2 bad input or usage.\n' +
@@ -78,12 +66,13 @@ export function registerDiff(program: Command, exit: ExitBox): void {
         '  atlevel diff old.yaml new.yaml --path kubelet.service --release-from a.json --release-to b.json',
     )
     .action(async (a, b, flags) => {
-      exit.code = await runDiff(a, b, flags as DiffFlags);
+      exit.code = await runDiff(a, b, flags);
     });
 }
 
-async function runDiff(a: string | undefined, b: string | undefined, flags: DiffFlags): Promise<number> {
+async function runDiff(a: string | undefined, b: string | undefined, flags: DiffFlags): Promise<ExitCode> {
   const only = flags.only !== undefined ? parseParts(flags.only) : undefined;
+  const settings = textSettings(flags);
   const picked = await pick(a, b, flags);
   const diff = diffMachineConfigs(picked.a.object, picked.b.object, {
     ...(only ? { only } : {}),
@@ -91,16 +80,13 @@ async function runDiff(a: string | undefined, b: string | undefined, flags: Diff
     releases: picked.releases,
     refs: { from: picked.a.ref, to: picked.b.ref },
   });
-  const releasesGiven = picked.releases.from !== undefined || picked.releases.to !== undefined;
-  const text =
-    flags.output === 'json'
-      ? renderDiffJson(diff, { releases: picked.releases, selection: picked.selection })
-      : renderDiffText(diff, {
-          colour: flags.out === undefined && useColour(),
-          releasesGiven,
-          ...(picked.how ? { how: picked.how } : {}),
-        });
-  await emit(text, flags.out);
+  const report: DiffReport = {
+    diff,
+    releases: picked.releases,
+    selection: picked.selection,
+    ...(picked.how ? { how: picked.how } : {}),
+  };
+  await emit(await render(DIFF_FORMATS, flags.output, report, settings), flags.out);
   return diff.identical ? EXIT.ok : EXIT.failure;
 }
 

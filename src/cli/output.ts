@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InputError } from '../model/errors.js';
+import { isClosedPipe } from './pipe.js';
 
 /**
  * Write a report to `--out FILE` or stdout. A file is written to a temporary name beside it and
@@ -10,7 +11,7 @@ import { InputError } from '../model/errors.js';
 export async function emit(text: string, outPath: string | undefined): Promise<void> {
   if (outPath === undefined || outPath === '-') {
     await new Promise<void>((resolve, reject) => {
-      process.stdout.write(text, (err) => (err ? reject(err) : resolve()));
+      process.stdout.write(text, (err) => (err && !isClosedPipe(err) ? reject(err) : resolve()));
     });
     return;
   }

@@ -1,34 +1,26 @@
-import { type Command, Option } from '@commander-js/extra-typings';
+/** `atlevel release diff|info`: release payloads compared, listed and searched. */
+import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../model/errors.js';
 import { ComponentIndex } from '../release/components.js';
 import { diffReleases } from '../release/diff.js';
 import { loadReleasePayload } from '../release/load.js';
-import { renderReleaseDiffJson, renderReleaseInfoJson } from '../report/release-json.js';
-import {
-  renderComponentMatchesText,
-  renderReleaseDiffText,
-  renderReleaseInfoText,
-} from '../report/release-text.js';
-import { EXIT, type ExitBox } from './main.js';
-import { emit, useColour } from './output.js';
-
-const FORMATS = ['text', 'json'] as const;
-type Format = (typeof FORMATS)[number];
+import { RELEASE_DIFF_FORMATS, RELEASE_INFO_FORMATS } from '../report/formats.js';
+import { render } from '../report/reporter.js';
+import type { ReleaseInfoReport } from '../report/results.js';
+import { EXIT, type ExitBox } from './exit.js';
+import { formatOption, textSettings } from './options.js';
+import { emit } from './output.js';
 
 const SOURCES =
   '`oc adm release info -o json` output, an image-references file (JSON or YAML), or a release payload folder';
 
-export function registerRelease(program: Command, exit: ExitBox): void {
-  const release = program.command('release').description('release payloads: component diff and lookups');
-
+export function defineRelease(release: Command, exit: ExitBox): void {
   release
     .command('diff')
     .description('components added, removed and changed between two releases, and whether nodes will roll')
     .argument('<from>', `release updated from: ${SOURCES}`)
     .argument('<to>', 'release updated to, in any of the same forms')
-    .addOption(
-      new Option('-o, --output <format>', 'report format').choices(FORMATS).default('text' as Format),
-    )
+    .addOption(formatOption(RELEASE_DIFF_FORMATS))
     .option('--out <file>', 'write the report to FILE instead of stdout')
     .addHelpText(
       'after',
@@ -38,11 +30,7 @@ export function registerRelease(program: Command, exit: ExitBox): void {
     .action(async (from, to, flags) => {
       const [a, b] = await Promise.all([loadReleasePayload(from), loadReleasePayload(to)]);
       const d = diffReleases(a, b);
-      const text =
-        flags.output === 'json'
-          ? renderReleaseDiffJson(d)
-          : renderReleaseDiffText(d, { colour: flags.out === undefined && useColour() });
-      await emit(text, flags.out);
+      await emit(await render(RELEASE_DIFF_FORMATS, flags.output, d, textSettings(flags)), flags.out);
       exit.code = d.changed.length + d.added.length + d.removed.length === 0 ? EXIT.ok : EXIT.failure;
     });
 
@@ -55,9 +43,7 @@ export function registerRelease(program: Command, exit: ExitBox): void {
       'print the pull spec of component NAME (like oc adm release info --image-for)',
     )
     .option('--component-for <ref>', 'print the component(s) a digest (sha256:…) or pull spec belongs to')
-    .addOption(
-      new Option('-o, --output <format>', 'report format').choices(FORMATS).default('text' as Format),
-    )
+    .addOption(formatOption(RELEASE_INFO_FORMATS))
     .option('--out <file>', 'write the report to FILE instead of stdout')
     .addHelpText(
       'after',
@@ -68,32 +54,26 @@ export function registerRelease(program: Command, exit: ExitBox): void {
         throw new UsageError('give --image-for or --component-for, not both');
       }
       const payload = await loadReleasePayload(file);
-      const json = flags.output === 'json';
-      if (flags.imageFor === undefined && flags.componentFor === undefined) {
-        const text = json
-          ? renderReleaseInfoJson(payload)
-          : renderReleaseInfoText(payload, { colour: flags.out === undefined && useColour() });
-        await emit(text, flags.out);
-        exit.code = EXIT.ok;
-        return;
-      }
-      const index = new ComponentIndex([payload]);
-      const query = (flags.imageFor ?? flags.componentFor) as string;
-      const matches = flags.imageFor !== undefined ? index.imageFor(query) : index.lookup(query);
-      if (matches.length === 0) {
-        const what =
-          flags.imageFor !== undefined ? `no image tag "${query}"` : `no component with image "${query}"`;
-        process.stderr.write(`atlevel: ${what} in release ${payload.version} (${file})\n`);
-        if (json) await emit(renderReleaseInfoJson(payload, []), flags.out);
-        exit.code = EXIT.failure;
-        return;
-      }
-      const text = json
-        ? renderReleaseInfoJson(payload, matches)
-        : flags.imageFor !== undefined
-          ? matches.map((m) => `${m.component.pullSpec}\n`).join('')
-          : renderComponentMatchesText(matches);
-      await emit(text, flags.out);
+      let report: ReleaseInfoReport = { payload };
       exit.code = EXIT.ok;
+      if (flags.imageFor !== undefined || flags.componentFor !== undefined) {
+        const index = new ComponentIndex([payload]);
+        const lookup =
+          flags.imageFor !== undefined
+            ? { by: 'image-for' as const, matches: index.imageFor(flags.imageFor) }
+            : { by: 'component-for' as const, matches: index.lookup(flags.componentFor ?? '') };
+        report = { payload, lookup };
+        if (lookup.matches.length === 0) {
+          const what =
+            flags.imageFor !== undefined
+              ? `no image tag "${flags.imageFor}"`
+              : `no component with image "${flags.componentFor}"`;
+          process.stderr.write(`atlevel: ${what} in release ${payload.version} (${file})\n`);
+          exit.code = EXIT.failure;
+          // A text answer would be empty; JSON still says what was searched.
+          if (flags.output === 'text') return;
+        }
+      }
+      await emit(await render(RELEASE_INFO_FORMATS, flags.output, report, textSettings(flags)), flags.out);
     });
 }

@@ -1,14 +1,14 @@
 /**
  * `atlevel simulate`: run the model of the update control loop (src/sim). One run prints what
- * happened and can be written as a CI run (`--out DIR`); `--runs N` explores seeds; `--exhaustive`
+ * happened and can be written as a CI run (`--artifacts DIR`); `--runs N` explores seeds; `--exhaustive`
  * explores every interleaving of the race window for one seed; `--schedule` replays one of them.
  * Exit codes: 0 no run broke the invariant, 1 some run did, 2 bad input.
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import cliProgress from 'cli-progress';
 import { UsageError } from '../model/errors.js';
-import { renderSimulationJson } from '../report/sim-json.js';
-import { renderSimulationText } from '../report/sim-text.js';
+import { SIMULATE_FORMATS } from '../report/formats.js';
+import { render } from '../report/reporter.js';
 import { renderArtifacts, writeArtifacts } from '../sim/artifacts/write.js';
 import { exploreExhaustive, exploreSeeds, replaySchedule } from '../sim/explore.js';
 import { POLICIES, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
@@ -16,30 +16,12 @@ import { type RunResult, runSimulation } from '../sim/run.js';
 import { BUILTIN_SCENARIOS, builtinScenario, type Scenario } from '../sim/scenario.js';
 import { loadScenarioFile } from '../sim/scenario-file.js';
 import { type ArtifactsInfo, type SimulateOutcome, summarize } from '../sim/summary.js';
-import { EXIT, type ExitBox } from './main.js';
-import { emit, useColour } from './output.js';
+import { EXIT, type ExitBox, type ExitCode } from './exit.js';
+import { formatOption, textSettings } from './options.js';
+import { emit } from './output.js';
 
-const FORMATS = ['text', 'json'] as const;
-type Format = (typeof FORMATS)[number];
-
-interface SimulateFlags {
-  scenario: string;
-  policy: PolicyName;
-  seed: string;
-  runs?: string;
-  exhaustive?: boolean;
-  budget: string;
-  schedule?: string;
-  out?: string;
-  output: Format;
-}
-
-export function registerSimulate(program: Command, exit: ExitBox): void {
-  program
-    .command('simulate')
-    .description(
-      'run the model of the update control loop: reproduce the MCO race of bug 2019850 and show the fix',
-    )
+function simulateOptions(cmd: Command) {
+  return cmd
     .option(
       '--scenario <name|file>',
       `a built-in scenario (${BUILTIN_SCENARIOS.join(', ')}) or a scenario YAML file`,
@@ -59,22 +41,27 @@ export function registerSimulate(program: Command, exit: ExitBox): void {
       'replay one interleaving printed by --exhaustive (comma-separated choices)',
     )
     .option(
-      '--out <dir>',
+      '--artifacts <dir>',
       'write the run as CI artifacts into DIR (with --runs/--exhaustive: the first violating run)',
     )
-    .addOption(
-      new Option('-o, --output <format>', 'summary format').choices(FORMATS).default('text' as Format),
-    )
+    .addOption(formatOption(SIMULATE_FORMATS, 'summary format'))
+    .option('--out <file>', 'write the summary to FILE instead of stdout');
+}
+
+type SimulateFlags = ReturnType<ReturnType<typeof simulateOptions>['opts']>;
+
+export function defineSimulate(cmd: Command, exit: ExitBox): void {
+  simulateOptions(cmd)
     .addHelpText(
       'after',
       '\nExit codes: 0 no run broke the invariant, 1 some run did, 2 bad input or usage.\n' +
         'Examples:\n' +
-        '  atlevel simulate --scenario pause-image-only --policy pre-fix-2021 --seed 1 --out run-1\n' +
+        '  atlevel simulate --scenario pause-image-only --policy pre-fix-2021 --seed 1 --artifacts run-1\n' +
         '  atlevel simulate --scenario pause-image-only --policy fixed --runs 10000\n' +
-        '  atlevel simulate --scenario test/fixtures/sim/two-node-pause-image.yaml --exhaustive',
+        '  atlevel simulate --scenario my-scenario.yaml --exhaustive   (format: docs/simulate.md)',
     )
     .action(async (flags) => {
-      exit.code = await runSimulate(flags as SimulateFlags);
+      exit.code = await runSimulate(flags);
     });
 }
 
@@ -118,7 +105,7 @@ function reproduceCommand(
 ): string {
   const scenario = /^[\w./-]+$/.test(scenarioArg) ? scenarioArg : `'${scenarioArg.replaceAll("'", "'\\''")}'`;
   const sched = schedule ? ` --schedule ${compact(schedule).join(',') || '0'}` : '';
-  return `atlevel simulate --scenario ${scenario} --policy ${policy} --seed ${seed}${sched} --out run-${seed}`;
+  return `atlevel simulate --scenario ${scenario} --policy ${policy} --seed ${seed}${sched} --artifacts run-${seed}`;
 }
 
 async function write(
@@ -159,7 +146,8 @@ function progressBar(
   };
 }
 
-async function runSimulate(flags: SimulateFlags): Promise<number> {
+async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
+  const settings = textSettings(flags);
   const seed = positiveInt('--seed', flags.seed, 0);
   const runs = flags.runs !== undefined ? positiveInt('--runs', flags.runs, 1) : undefined;
   const budget = positiveInt('--budget', flags.budget, 1);
@@ -182,8 +170,8 @@ async function runSimulate(flags: SimulateFlags): Promise<number> {
     const elapsedMs = performance.now() - started;
     const pick = exploration.firstViolatingSchedule ?? exploration.firstSafeSchedule;
     const artifacts =
-      flags.out && pick
-        ? await write(replaySchedule(scenario, policy, seed, pick, true), flags.out, compact(pick))
+      flags.artifacts && pick
+        ? await write(replaySchedule(scenario, policy, seed, pick, true), flags.artifacts, compact(pick))
         : null;
     outcome = {
       mode: 'exhaustive',
@@ -203,8 +191,8 @@ async function runSimulate(flags: SimulateFlags): Promise<number> {
     bar.stop();
     const elapsedMs = performance.now() - started;
     const pickSeed = exploration.firstViolatingSeed ?? seed;
-    const artifacts = flags.out
-      ? await write(runSimulation(scenario, policy, pickSeed, { record: true }), flags.out, null)
+    const artifacts = flags.artifacts
+      ? await write(runSimulation(scenario, policy, pickSeed, { record: true }), flags.artifacts, null)
       : null;
     outcome = {
       mode: 'seeds',
@@ -219,11 +207,13 @@ async function runSimulate(flags: SimulateFlags): Promise<number> {
     };
     violated = exploration.violations > 0;
   } else {
-    const record = flags.out !== undefined;
+    const record = flags.artifacts !== undefined;
     const run = schedule
       ? replaySchedule(scenario, policy, seed, schedule, record)
       : runSimulation(scenario, policy, seed, { record });
-    const artifacts = flags.out ? await write(run, flags.out, schedule ? compact(schedule) : null) : null;
+    const artifacts = flags.artifacts
+      ? await write(run, flags.artifacts, schedule ? compact(schedule) : null)
+      : null;
     const summary = summarize(run);
     outcome = {
       mode: 'run',
@@ -236,10 +226,6 @@ async function runSimulate(flags: SimulateFlags): Promise<number> {
     violated = summary.violated;
   }
 
-  const text =
-    flags.output === 'json'
-      ? renderSimulationJson(outcome)
-      : renderSimulationText(outcome, { colour: useColour() });
-  await emit(text, undefined);
+  await emit(await render(SIMULATE_FORMATS, flags.output, outcome, settings), flags.out);
   return violated ? EXIT.failure : EXIT.ok;
 }

@@ -1,6 +1,8 @@
 import type { AnalysisResult } from '../analyze/index.js';
 import type { Evidence, Finding } from '../model/finding.js';
 import { formatTime, type Millis } from '../model/time.js';
+import type { Reporter } from './reporter.js';
+import type { AnalyzeReport } from './results.js';
 
 /**
  * `atlevel analyze -o json`. The shape is documented in docs/analyze-json.md; bump SCHEMA_VERSION on
@@ -88,3 +90,6 @@ function evidenceJson(e: Evidence) {
 function iso(ms: Millis | undefined): string | null {
   return ms === undefined ? null : formatTime(ms);
 }
+
+/** The JSON reporter of `atlevel analyze` (report/formats.ts). */
+export const analyzeJson: Reporter<AnalyzeReport, unknown> = (r) => renderAnalysisJson(r.result);

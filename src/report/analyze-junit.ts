@@ -2,6 +2,8 @@ import type { AnalysisResult } from '../analyze/index.js';
 import type { Finding } from '../model/finding.js';
 import { formatTime } from '../model/time.js';
 import { formatRef } from './refs.js';
+import type { Reporter } from './reporter.js';
+import type { AnalyzeReport } from './results.js';
 
 /** `atlevel analyze -o junit`: one testcase per invariant, so CI dashboards show each rule's verdict. */
 export function renderAnalysisJunit(result: AnalysisResult): string {
@@ -52,3 +54,6 @@ function xml(s: string): string {
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;');
 }
+
+/** The JUnit reporter of `atlevel analyze` (report/formats.ts). */
+export const analyzeJunit: Reporter<AnalyzeReport, unknown> = (r) => renderAnalysisJunit(r.result);

@@ -5,6 +5,8 @@ import { printable } from '../model/errors.js';
 import type { Evidence, Finding } from '../model/finding.js';
 import { formatClock, formatTime, type Millis } from '../model/time.js';
 import { formatRef } from './refs.js';
+import type { Reporter } from './reporter.js';
+import type { AnalyzeReport, AnalyzeSettings } from './results.js';
 
 export interface TextOptions {
   readonly colour: boolean;
@@ -180,3 +182,7 @@ function wrap(text: string, width: number): string[] {
   if (line) lines.push(line);
   return lines;
 }
+
+/** The text reporter of `atlevel analyze` (report/formats.ts). */
+export const analyzeText: Reporter<AnalyzeReport, AnalyzeSettings> = (r, o) =>
+  renderAnalysisText(r.result, { colour: o.colour, brief: o.brief });

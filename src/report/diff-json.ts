@@ -4,6 +4,8 @@
  */
 import type { ConfigPart, MachineConfigDiff } from '../machineconfig/types.js';
 import type { ReleasePayload } from '../model/history.js';
+import type { Reporter } from './reporter.js';
+import type { DiffReport } from './results.js';
 
 export const DIFF_JSON_SCHEMA_VERSION = 1;
 
@@ -41,3 +43,7 @@ export function renderDiffJson(d: MachineConfigDiff, ctx: DiffJsonContext = {}):
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
+
+/** The JSON reporter of `atlevel diff` (report/formats.ts). */
+export const diffJson: Reporter<DiffReport, unknown> = (r) =>
+  renderDiffJson(r.diff, { releases: r.releases, selection: r.selection });

@@ -10,6 +10,8 @@ import type {
   ImageChange,
   MachineConfigDiff,
 } from '../machineconfig/types.js';
+import type { Reporter } from './reporter.js';
+import type { DiffReport } from './results.js';
 
 export interface DiffTextOptions {
   readonly colour: boolean;
@@ -139,3 +141,11 @@ export function renderDiffText(d: MachineConfigDiff, opts: DiffTextOptions): str
   }
   return `${out.join('\n')}\n`;
 }
+
+/** The text reporter of `atlevel diff` (report/formats.ts). */
+export const diffText: Reporter<DiffReport> = (r, o) =>
+  renderDiffText(r.diff, {
+    colour: o.colour,
+    releasesGiven: r.releases.from !== undefined || r.releases.to !== undefined,
+    ...(r.how !== undefined ? { how: r.how } : {}),
+  });

@@ -4,6 +4,8 @@
 import type { ReleasePayload } from '../model/history.js';
 import type { ComponentMatch } from '../release/components.js';
 import type { ReleaseDiff } from '../release/diff.js';
+import type { Reporter } from './reporter.js';
+import type { ReleaseInfoReport } from './results.js';
 
 export const RELEASE_JSON_SCHEMA_VERSION = 1;
 
@@ -24,3 +26,7 @@ export function renderReleaseInfoJson(p: ReleasePayload, matches?: readonly Comp
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
+
+/** The JSON reporter of `atlevel release info` (report/formats.ts). */
+export const releaseInfoJson: Reporter<ReleaseInfoReport, unknown> = (r) =>
+  renderReleaseInfoJson(r.payload, r.lookup?.matches);

@@ -6,6 +6,8 @@ import pc from 'picocolors';
 import type { ReleaseComponent, ReleasePayload } from '../model/history.js';
 import type { ComponentMatch } from '../release/components.js';
 import type { ReleaseDiff } from '../release/diff.js';
+import type { Reporter } from './reporter.js';
+import type { ReleaseInfoReport } from './results.js';
 
 type Colours = ReturnType<typeof pc.createColors>;
 
@@ -115,3 +117,10 @@ export function renderReleaseInfoText(p: ReleasePayload, opts: { colour: boolean
 export function renderComponentMatchesText(matches: readonly ComponentMatch[]): string {
   return matches.map((m) => `${clean(m.component.name)} ${clean(m.component.pullSpec)}\n`).join('');
 }
+
+/** The text reporter of `atlevel release info` (report/formats.ts): the payload, or a lookup's answer. */
+export const releaseInfoText: Reporter<ReleaseInfoReport> = (r, o) => {
+  if (r.lookup === undefined) return renderReleaseInfoText(r.payload, o);
+  if (r.lookup.by === 'image-for') return r.lookup.matches.map((m) => `${m.component.pullSpec}\n`).join('');
+  return renderComponentMatchesText(r.lookup.matches);
+};

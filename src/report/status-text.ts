@@ -15,8 +15,9 @@ import type {
   UpdateRequest,
   UpdateStatus,
 } from '../status/index.js';
+import type { StatusDetails } from './results.js';
 
-export type StatusDetails = 'none' | 'nodes' | 'health' | 'operators' | 'all';
+export type { StatusDetails } from './results.js';
 
 export interface StatusTextOptions {
   /** Columns to fit; tables and long messages wrap to it. */

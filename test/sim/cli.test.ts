@@ -45,7 +45,7 @@ describe('atlevel simulate', () => {
       'pre-fix-2021',
       '--seed',
       '1',
-      '--out',
+      '--artifacts',
       dir,
     ]);
     vi.restoreAllMocks();
@@ -54,7 +54,7 @@ describe('atlevel simulate', () => {
     expect(out).toMatch(/machine-config reported level \(operator 4\.10\.0-0\.nightly-2021-11-03-020416\)/);
     expect(out).toMatch(/rendered-master-[0-9a-f]{32} created, [\d.]+s after the level report/);
     expect(out).toContain(
-      'reproduce: atlevel simulate --scenario pause-image-only --policy pre-fix-2021 --seed 1 --out run-1',
+      'reproduce: atlevel simulate --scenario pause-image-only --policy pre-fix-2021 --seed 1 --artifacts run-1',
     );
     expect((await readdir(dir)).sort()).toEqual([
       'artifacts',
@@ -99,7 +99,7 @@ describe('atlevel simulate', () => {
       violations: 6,
       firstViolatingSeed: 10,
     });
-    expect(j.reproduce).toBe('atlevel simulate --scenario os-only --policy naive --seed 10 --out run-10');
+    expect(j.reproduce).toBe('atlevel simulate --scenario os-only --policy naive --seed 10 --artifacts run-10');
 
     capture();
     const ok = await main([

@@ -3,6 +3,8 @@
  * pure) → one HTML file with the data as inert JSON, the page script (page/, bundled at build time)
  * and a CSP that forbids any network access. The page draws the findings and an interval chart.
  */
+import type { Reporter } from '../reporter.js';
+import type { AnalyzeReport } from '../results.js';
 import { pageBundle } from './bundle.js';
 import { renderPage } from './render.js';
 import { buildReportData, type HtmlReportInput } from './report-data.js';
@@ -16,3 +18,13 @@ export type * from './report-data-types.js';
 export function renderHtmlReport(input: HtmlReportInput): string {
   return renderPage(buildReportData(input), pageBundle());
 }
+
+/** The HTML reporter of `atlevel analyze` (report/formats.ts): the same argument shape as the others. */
+export const analyzeHtml: Reporter<AnalyzeReport, unknown> = (r) =>
+  renderHtmlReport({
+    history: r.history,
+    findings: r.result.findings,
+    rules: r.result.outcomes.map((o) => o.rule),
+    title: `atlevel: ${r.inputs.join(' ')}`,
+    generatedFrom: r.inputs,
+  });

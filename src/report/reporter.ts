@@ -1,0 +1,35 @@
+/**
+ * The shape every reporter has: one command's result in, the whole report out as a string. A command's
+ * output formats are one record of these (formats.ts); its `-o` choices are that record's keys.
+ * A reporter never computes: everything it prints is in the result.
+ */
+
+/** Where the text goes: a terminal (colour, its width) or a file or pipe. */
+export interface TextSettings {
+  readonly colour: boolean;
+  /** Columns to fit. */
+  readonly width: number;
+}
+
+export type Reporter<Result, Options = TextSettings> = (result: Result, options: Options) => string;
+
+/** Each reporter is imported only when its format is chosen: the HTML page is not loaded for text. */
+export type Reporters<Result, Options = TextSettings> = Readonly<
+  Record<string, () => Promise<Reporter<Result, Options>>>
+>;
+
+/** The `-o` choices of a record, in its order. */
+export function formatsOf<R extends Reporters<never, never>>(reporters: R): (keyof R & string)[] {
+  return Object.keys(reporters) as (keyof R & string)[];
+}
+
+export async function render<Result, Options>(
+  reporters: Reporters<Result, Options>,
+  format: string,
+  result: Result,
+  options: Options,
+): Promise<string> {
+  const load = Object.hasOwn(reporters, format) ? reporters[format] : undefined;
+  if (load === undefined) throw new Error(`no reporter for format ${format}`);
+  return (await load())(result, options);
+}

@@ -1,0 +1,145 @@
+/**
+ * The built CLI as a shell runs it: a pipe closed early, exit codes, completion scripts. `npm test`
+ * builds first (pretest).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/commands.js';
+import { EXIT } from '../../src/cli/exit.js';
+import { buildProgram } from '../../src/cli/main.js';
+import { projectRoot } from '../helpers/fixtures.js';
+
+const bin = join(projectRoot, 'bin/atlevel.js');
+const release = join(projectRoot, 'examples/bug-2019850/release');
+const work = mkdtempSync(join(tmpdir(), 'atlevel-unix-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function sh(script: string) {
+  const r = spawnSync('sh', ['-c', script], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, ATLEVEL: `${process.execPath} ${bin}`, NO_COLOR: '1' },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('a reader that closes the pipe early', () => {
+  it.each([
+    ['the HTML report', '$ATLEVEL analyze examples/bug-2019850 -o html | head -c 10', '<!doctype '],
+    [
+      'a release diff',
+      `$ATLEVEL release diff ${release}/release-from.json ${release}/release-to.json | head -1`,
+      'from 4.10.0',
+    ],
+    ['help', '$ATLEVEL help status | head -2', 'Usage: atlevel status'],
+  ])('%s: ends quietly, no trace', (_, command, start) => {
+    const r = sh(`cd ${projectRoot} && ${command}`);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.startsWith(start)).toBe(true);
+  });
+
+  it('keeps the exit code of the command (set -o pipefail sees it)', () => {
+    const r = sh(
+      `cd ${projectRoot} && bash -c 'set -o pipefail; $ATLEVEL release diff ${release}/release-from.json ${release}/release-to.json | head -c 1 >/dev/null; echo "$?"'`,
+    );
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe(String(EXIT.failure));
+  });
+});
+
+describe('exit codes', () => {
+  it('are the documented five', () => {
+    expect(EXIT).toEqual({ ok: 0, failure: 1, usage: 2, internal: 3, inconclusive: 4 });
+  });
+  it('2 and one prefixed line for a usage error from commander and from atlevel', () => {
+    for (const args of [
+      ['analyze'],
+      ['status', 'x', '--width', '3'],
+      ['analyze', 'x', '-o', 'json', '--brief'],
+    ]) {
+      const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+      expect(r.status, args.join(' ')).toBe(EXIT.usage);
+      expect(r.stderr, args.join(' ')).toMatch(/^atlevel: /);
+      expect(r.stderr).not.toMatch(/^error:/m);
+    }
+  });
+});
+
+describe('flags that shape text only', () => {
+  it('are refused with another format, naming the flag', () => {
+    const r = spawnSync(process.execPath, [bin, 'status', 'x', '-o', 'json', '--details', 'all'], {
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(EXIT.usage);
+    expect(r.stderr).toMatch(/--details shapes text output only/);
+  });
+});
+
+describe('start-up', () => {
+  it('--help lists every command of the table, with its summary, without loading them', async () => {
+    const program = await buildProgram({ code: EXIT.ok }, []);
+    const help = program.helpInformation({ error: false });
+    for (const name of Object.keys(COMMANDS)) expect(help).toMatch(new RegExp(`^  ${name} `, 'm'));
+  });
+  it("the table's usage terms are what the full definitions give", async () => {
+    const program = await buildProgram({ code: EXIT.ok }, 'all');
+    const plain = program.createHelp();
+    for (const cmd of program.commands) {
+      const entry = COMMANDS[cmd.name() as keyof typeof COMMANDS];
+      if (!entry) continue;
+      const real = plain.subcommandTerm(cmd).replace(/ \[command\]$/, ' <command>');
+      expect(`${cmd.name()} ${entry.usage}`).toBe(
+        real.replace(/^(\S+) \[options\] <command>$/, '$1 <command>'),
+      );
+    }
+  });
+});
+
+describe('atlevel completion', () => {
+  const script = join(work, 'atlevel.bash');
+  function bashComplete(words: string[]): string[] {
+    if (!existsSync(script)) {
+      const r = spawnSync(process.execPath, [bin, 'completion', 'bash'], { encoding: 'utf8' });
+      writeFileSync(script, r.stdout);
+    }
+    const q = words.map((w) => `'${w}'`).join(' ');
+    const out = spawnSync(
+      'bash',
+      [
+        '-c',
+        `source ${script}; COMP_WORDS=(${q}); COMP_CWORD=${words.length - 1}; _atlevel; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(out.stderr).toBe('');
+    return out.stdout.split('\n').filter(Boolean);
+  }
+
+  it('bash: commands, subcommands, flags and -o choices come from the definitions', () => {
+    expect(bashComplete(['atlevel', 'st'])).toEqual(['status']);
+    expect(bashComplete(['atlevel', 'release', ''])).toEqual(expect.arrayContaining(['diff', 'info']));
+    expect(bashComplete(['atlevel', 'analyze', '-o', ''])).toEqual(['text', 'json', 'junit', 'html']);
+    expect(bashComplete(['atlevel', 'status', '--det'])).toEqual(['--details']);
+    expect(bashComplete(['atlevel', 'release', 'info', '--comp'])).toEqual(['--component-for']);
+    expect(bashComplete(['atlevel', 'simulate', '--policy', ''])).toContain('fixed');
+  });
+
+  it('zsh and fish scripts name every command', () => {
+    for (const shell of ['zsh', 'fish']) {
+      const r = spawnSync(process.execPath, [bin, 'completion', shell], { encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      for (const name of Object.keys(COMMANDS)) expect(r.stdout).toContain(name);
+    }
+    const fish = spawnSync(process.execPath, [bin, 'completion', 'fish'], { encoding: 'utf8' }).stdout;
+    expect(fish).toContain("-s o -l output -x -a 'text json junit html'");
+  });
+
+  it('an unknown shell is a usage error', () => {
+    const r = spawnSync(process.execPath, [bin, 'completion', 'tcsh'], { encoding: 'utf8' });
+    expect(r.status).toBe(EXIT.usage);
+    expect(r.stderr).toMatch(/^atlevel: completion: unknown shell "tcsh"/);
+  });
+});
