@@ -9,7 +9,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stamp = join(root, 'dist/.build-stamp');
-const INPUTS = ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'scripts/build-report-bundle.mjs'];
+const INPUTS = [
+  'src',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'scripts/build.mjs',
+  'scripts/build-report-bundle.mjs',
+];
 
 /** The newest modification time among the build's inputs (folders too: a deleted file changes its folder). */
 function newest(path) {
@@ -32,7 +39,10 @@ if (upToDate) {
   if (process.env.ATLEVEL_QUIET_BUILD !== '1') process.stdout.write('build: dist/ is up to date\n');
 } else {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+    cwd: root,
+  });
   if (existsSync(join(root, 'scripts/build-report-bundle.mjs'))) {
     await import('./build-report-bundle.mjs');
   }

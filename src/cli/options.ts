@@ -9,7 +9,7 @@ import { formatsOf, type Reporters, type TextSettings } from '../report/reporter
 import { useColour } from './output.js';
 
 /** Width for text that does not go to a terminal: wide enough that tables keep one line per row. */
-export const PIPE_WIDTH = 200;
+const PIPE_WIDTH = 200;
 
 /** `-o, --output FORMAT`, its choices the keys of the command's reporter record, `text` by default. */
 export function formatOption<R extends Reporters<never, never>>(reporters: R, what = 'report format') {
@@ -42,7 +42,7 @@ export function textSettings(flags: { out?: string | undefined; width?: string |
   return { colour: flags.out === undefined && useColour(), width: textWidth(flags.width) };
 }
 
-export function textWidth(value: string | undefined): number {
+function textWidth(value: string | undefined): number {
   if (value !== undefined) {
     const n = Number(value);
     if (!Number.isInteger(n) || n < 40 || n > 1000) {

@@ -5,14 +5,13 @@
 import type { ConfigPart, MachineConfigDiff } from '../machineconfig/types.js';
 import type { ReleasePayload } from '../model/history.js';
 import type { Reporter } from './reporter.js';
-import type { DiffReport } from './results.js';
+import type { DiffReport, DiffSelection } from './results.js';
 
 export const DIFF_JSON_SCHEMA_VERSION = 1;
 
 export interface DiffJsonContext {
   readonly releases?: { readonly from?: ReleasePayload; readonly to?: ReleasePayload };
-  /** How the two configs were chosen (`names`, `pool`, `pool-at`, `files`). */
-  readonly selection?: { readonly mode: string; readonly pool?: string; readonly at?: string };
+  readonly selection?: DiffSelection;
 }
 
 export function renderDiffJson(d: MachineConfigDiff, ctx: DiffJsonContext = {}): string {

@@ -6,7 +6,6 @@ import type { AnalysisResult } from '../analyze/index.js';
 import type { MachineConfigDiff } from '../machineconfig/types.js';
 import type { ClusterHistory, ReleasePayload } from '../model/history.js';
 import type { ComponentMatch } from '../release/components.js';
-import type { DiffJsonContext } from './diff-json.js';
 import type { TextSettings } from './reporter.js';
 
 export interface AnalyzeSettings extends TextSettings {
@@ -30,11 +29,18 @@ export interface AnalyzeReport {
   readonly inputs: readonly string[];
 }
 
+/** How `atlevel diff` chose the two configs (`names`, `pool`, `pool-at`, `files`). */
+export interface DiffSelection {
+  readonly mode: string;
+  readonly pool?: string;
+  readonly at?: string;
+}
+
 /** `atlevel diff`. */
 export interface DiffReport {
   readonly diff: MachineConfigDiff;
   readonly releases: { readonly from?: ReleasePayload; readonly to?: ReleasePayload };
-  readonly selection: NonNullable<DiffJsonContext['selection']>;
+  readonly selection: DiffSelection;
   /** How the two configs were picked, in words, when atlevel picked them. */
   readonly how?: string;
 }

@@ -99,7 +99,9 @@ describe('atlevel simulate', () => {
       violations: 6,
       firstViolatingSeed: 10,
     });
-    expect(j.reproduce).toBe('atlevel simulate --scenario os-only --policy naive --seed 10 --artifacts run-10');
+    expect(j.reproduce).toBe(
+      'atlevel simulate --scenario os-only --policy naive --seed 10 --artifacts run-10',
+    );
 
     capture();
     const ok = await main([
