@@ -163,4 +163,3 @@ export function writeMachineConfigs(file: string): [string, string] {
   );
   return [newestMaster[0]!, newestMaster[1]!];
 }
-

@@ -27,5 +27,5 @@ export function timed(args: string[]): Sample {
   return { seconds: secs, cpu: user + sys, maxRssMb: kb / 1024 };
 }
 
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
-
+export const median = (xs: number[]) =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
