@@ -4,7 +4,7 @@
  */
 import { explainFindings } from '../explain/index.js';
 import { checkInvariants, type RuleOutcome } from '../invariants/index.js';
-import type { Finding, Severity } from '../model/finding.js';
+import { type Finding, SEVERITY_ORDER } from '../model/finding.js';
 import type { ClusterHistory, InputFile } from '../model/history.js';
 import type { Millis } from '../model/time.js';
 import { findUpdates, type UpdateRecord } from '../timeline/updates.js';
@@ -27,8 +27,6 @@ export interface AnalyzeOptions {
   readonly rules?: readonly string[];
 }
 
-const RANK: Record<Severity, number> = { failure: 0, warning: 1, info: 2 };
-
 export function analyzeHistory(history: ClusterHistory, opts: AnalyzeOptions = {}): AnalysisResult {
   const outcomes = checkInvariants(history, opts.rules).map((o) => ({
     ...o,
@@ -40,7 +38,7 @@ export function analyzeHistory(history: ClusterHistory, opts: AnalyzeOptions = {
     .flatMap((o) => o.findings)
     .sort(
       (a, b) =>
-        RANK[a.severity] - RANK[b.severity] ||
+        SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
         (order.get(a.rule) ?? 0) - (order.get(b.rule) ?? 0) ||
         (a.at ?? 0) - (b.at ?? 0),
     );

@@ -8,6 +8,9 @@ import type { Millis } from './time.js';
 
 export type Severity = 'failure' | 'warning' | 'info';
 
+/** Most severe first: the order every report lists findings in. */
+export const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { failure: 0, warning: 1, info: 2 };
+
 /** One fact that supports a finding, with where it was seen. */
 export interface Evidence {
   /** The fact, as a sentence fragment a human reads: `machine-config reported operator version 4.10…-020416`. */

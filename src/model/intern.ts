@@ -80,6 +80,34 @@ export class Interner {
 }
 
 /**
+ * A table of distinct strings numbered in first-use order: documents that repeat strings (the HTML
+ * report's data) store each once and refer to it by number.
+ */
+export class StringTable {
+  readonly #list: string[] = [];
+  readonly #ids = new Map<string, number>();
+
+  id(text: string): number {
+    let id = this.#ids.get(text);
+    if (id === undefined) {
+      id = this.#list.length;
+      this.#list.push(text);
+      this.#ids.set(text, id);
+    }
+    return id;
+  }
+
+  at(id: number): string {
+    return this.#list[id] ?? '';
+  }
+
+  /** Every string, at its number. */
+  all(): string[] {
+    return this.#list;
+  }
+}
+
+/**
  * A flat copy of a string cut out of a longer one. V8 keeps a slice or a regular-expression match
  * as a view that holds its whole parent alive: a kept message would keep its whole log line.
  */

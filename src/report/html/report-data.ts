@@ -1,5 +1,6 @@
-import type { Evidence, Finding, RuleInfo, Severity } from '../../model/finding.js';
+import { type Evidence, type Finding, type RuleInfo, SEVERITY_ORDER } from '../../model/finding.js';
 import type { ClusterHistory, Interval, SourceRef } from '../../model/history.js';
+import { StringTable } from '../../model/intern.js';
 import { objectKey } from '../../timeline/locator.js';
 import { formatRef } from '../refs.js';
 import type {
@@ -42,7 +43,6 @@ const WINDOW_PAD_MIN = 60_000;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 const TEST_ROW_KEY = `${TEST_GROUP}/upgrade test log`;
-const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { failure: 0, warning: 1, info: 2 };
 
 /**
  * History + findings → the report data the page draws. Pure and deterministic: the same input gives
@@ -52,7 +52,7 @@ const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { failure: 0, warning
 export function buildReportData(input: HtmlReportInput): ReportData {
   const { history } = input;
   const nodeRoles = nodeRolesOf(history.objects.nodes);
-  const strings = new Interner();
+  const strings = new StringTable();
   const rows = new RowTable(nodeRoles, strings);
   const bars: Mutable<ReportBar>[] = [];
   const marks: Mutable<ReportMark>[] = [];
@@ -164,7 +164,7 @@ export function buildReportData(input: HtmlReportInput): ReportData {
 }
 
 /** A source reference split so the file name, the same for thousands of intervals, is stored once. */
-function refOf(ref: SourceRef, strings: Interner): { file: number; line?: number; path?: number } {
+function refOf(ref: SourceRef, strings: StringTable): { file: number; line?: number; path?: number } {
   const out: { file: number; line?: number; path?: number } = { file: strings.id(ref.file) };
   if (ref.line !== undefined) out.line = ref.line;
   if (ref.path !== undefined) out.path = strings.id(ref.path);
@@ -182,7 +182,7 @@ function testRow(): RowIdentity {
 function completionMark(
   interval: Interval,
   row: number,
-  strings: Interner,
+  strings: StringTable,
 ): Omit<ReportMark, 'file' | 'line' | 'path' | 'source'> | undefined {
   const a = interval.message.annotations;
   if (interval.message.reason !== 'UpdateHistory' || a.state !== 'Completed' || a.open === 'true')
@@ -307,7 +307,7 @@ class RowTable {
 
   constructor(
     private readonly nodeRoles: ReadonlyMap<string, string>,
-    private readonly strings: Interner,
+    private readonly strings: StringTable,
   ) {}
 
   /** The row of an object key, made from the key on first sight (cheaper than an identity per interval). */
@@ -360,29 +360,5 @@ class RowTable {
         if (a.identity.group === 'MachineConfig' && a.first !== b.first) return a.first < b.first ? -1 : 1;
         return compareText(a.identity.label, b.identity.label) || compareText(a.identity.key, b.identity.key);
       });
-  }
-}
-
-/** Each distinct string once; ids in first-use order. */
-class Interner {
-  private readonly list: string[] = [];
-  private readonly ids = new Map<string, number>();
-
-  id(text: string): number {
-    let id = this.ids.get(text);
-    if (id === undefined) {
-      id = this.list.length;
-      this.list.push(text);
-      this.ids.set(text, id);
-    }
-    return id;
-  }
-
-  at(id: number): string {
-    return this.list[id] ?? '';
-  }
-
-  all(): string[] {
-    return this.list;
   }
 }
