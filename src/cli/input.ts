@@ -3,9 +3,15 @@
  * limit raised by the flag BUDGET_FLAGS names; docs/limits.md) and the one way a command turns its
  * input arguments into a ClusterHistory: sources/ read the parts, timeline/ builds the history.
  */
-import { BUDGET_FLAGS, Budget, type BudgetLimits, DEFAULT_BUDGET_LIMITS } from '../model/budget.js';
-import { UsageError } from '../model/errors.js';
-import type { ClusterHistory, HistoryParts } from '../model/history.js';
+import {
+  BUDGET_FLAGS,
+  Budget,
+  type BudgetLimits,
+  type ClusterHistory,
+  DEFAULT_BUDGET_LIMITS,
+  type HistoryParts,
+  UsageError,
+} from '../model/index.js';
 import { type LoadOptions, loadHistoryParts } from '../sources/index.js';
 import { buildHistory } from '../timeline/index.js';
 
