@@ -5,13 +5,13 @@ import { RULES } from '../invariants/index.js';
 import { UsageError } from '../model/errors.js';
 import { ANALYZE_FORMATS } from '../report/formats.js';
 import { render } from '../report/reporter.js';
-import { loadHistory } from '../sources/index.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
+import { addBudgetOptions, loadHistory } from './input.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 
 function analyzeOptions(cmd: Command) {
-  return cmd
+  return addBudgetOptions(cmd)
     .argument(
       '<paths...>',
       'CI run folder, must-gather, folder of oc get YAML/JSON, or a .tar/.tar.gz of these',
@@ -44,7 +44,7 @@ export function defineAnalyze(cmd: Command, exit: ExitBox): void {
 }
 
 export function defineReport(cmd: Command, exit: ExitBox): void {
-  cmd
+  addBudgetOptions(cmd)
     .argument('<paths...>', 'inputs, as for analyze')
     .option('--out <file>', 'where to write the report', 'atlevel-report.html')
     .option('--release-from <file>', 'release info of the version updated from')
@@ -64,7 +64,7 @@ async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCod
         `unknown rule ${unknown.join(', ')} (rules: ${RULES.map((r) => r.info.id).join(', ')})`,
       );
   }
-  const history = await loadHistory(paths, {
+  const history = await loadHistory(paths, flags, {
     ...(flags.releaseFrom ? { releaseFrom: flags.releaseFrom } : {}),
     ...(flags.releaseTo ? { releaseTo: flags.releaseTo } : {}),
   });

@@ -16,8 +16,8 @@ import { loadReleasePayload } from '../release/load.js';
 import { DIFF_FORMATS } from '../report/formats.js';
 import { render } from '../report/reporter.js';
 import type { DiffReport } from '../report/results.js';
-import { loadHistoryParts } from '../sources/index.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
+import { addBudgetOptions, loadParts } from './input.js';
 import { formatOption, textSettings } from './options.js';
 import { emit } from './output.js';
 
@@ -30,7 +30,7 @@ interface Picked {
 }
 
 function diffOptions(cmd: Command) {
-  return cmd
+  return addBudgetOptions(cmd)
     .argument('[a]', 'MachineConfig name in --from SOURCE, or a MachineConfig file')
     .argument('[b]', 'the other MachineConfig (name or file)')
     .option(
@@ -117,7 +117,7 @@ async function loadSource(
   source: string,
   flags: DiffFlags,
 ): Promise<{ configs: Observed<MachineConfig>[]; releases: Picked['releases'] }> {
-  const parts = await loadHistoryParts([source], {
+  const parts = await loadParts([source], flags, {
     ...(flags.releaseFrom ? { releaseFrom: flags.releaseFrom } : {}),
     ...(flags.releaseTo ? { releaseTo: flags.releaseTo } : {}),
   });

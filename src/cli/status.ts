@@ -6,7 +6,6 @@ import { type Millis, parseTime } from '../model/time.js';
 import { STATUS_FORMATS } from '../report/formats.js';
 import { render } from '../report/reporter.js';
 import type { StatusDetails } from '../report/results.js';
-import { loadHistory } from '../sources/index.js';
 import {
   assessStatus,
   assessStatusAt,
@@ -17,13 +16,14 @@ import {
 } from '../status/index.js';
 import { OutsideSpanError } from '../timeline/index.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
+import { addBudgetOptions, loadHistory } from './input.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 
 const DETAILS = ['none', 'nodes', 'health', 'operators', 'all'] as const satisfies readonly StatusDetails[];
 
 function statusOptions(cmd: Command) {
-  return cmd
+  return addBudgetOptions(cmd)
     .argument(
       '<paths...>',
       'must-gather, CI run folder, folder of oc get YAML/JSON, a .tar/.tar.gz of these, or DIR/CASE of oc examples',
@@ -62,7 +62,7 @@ async function runStatus(paths: string[], flags: StatusFlags): Promise<ExitCode>
   textOnly(flags.output, { '--details': flags.details, '--width': flags.width });
   const options = assessAt(flags.at, flags.now);
   const settings = { ...textSettings(flags), details: flags.details ?? 'none' };
-  const history = await loadHistory(paths, {});
+  const history = await loadHistory(paths, flags);
   const missing = statusPrerequisites(history, options);
   if (missing !== undefined) {
     throw new InputError(

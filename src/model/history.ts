@@ -2,17 +2,7 @@
  * ClusterHistory: everything known about one cluster over a span of time, whatever the source.
  * Sources build it; analyses read it and nothing else.
  */
-import type {
-  ClusterOperator,
-  ClusterVersion,
-  ControllerConfig,
-  KubeEvent,
-  MachineConfig,
-  MachineConfigPool,
-  Node,
-  Pod,
-  PodDisruptionBudget,
-} from './objects.js';
+import { KINDS, type KindField, type KindObject, KNOWN_KINDS, type KnownKind } from './kinds.js';
 import type { Millis } from './time.js';
 
 /** Where a fact came from, precise enough for a human to open the file and find it. */
@@ -31,18 +21,13 @@ export interface Observed<T> {
   readonly ref: SourceRef;
 }
 
-/** The last snapshot of every object, by kind. Names are unique within a kind (namespace/name for Events, Pods, PDBs). */
-export interface ObjectSnapshot {
-  clusterVersions: Observed<ClusterVersion>[];
-  clusterOperators: Observed<ClusterOperator>[];
-  machineConfigPools: Observed<MachineConfigPool>[];
-  machineConfigs: Observed<MachineConfig>[];
-  nodes: Observed<Node>[];
-  events: Observed<KubeEvent>[];
-  pods: Observed<Pod>[];
-  podDisruptionBudgets: Observed<PodDisruptionBudget>[];
-  controllerConfigs: Observed<ControllerConfig>[];
-}
+/**
+ * The last snapshot of every object, by kind (one field per entry of KINDS). Names are unique within a
+ * kind (namespace/name for Events, Pods, PDBs).
+ */
+export type ObjectSnapshot = {
+  [K in KnownKind as KindField<K>]: Observed<KindObject<K>>[];
+};
 
 export type IntervalLevel = 'Info' | 'Warning' | 'Error';
 
@@ -166,15 +151,33 @@ export interface ClusterHistory {
 }
 
 export function emptySnapshot(): ObjectSnapshot {
-  return {
-    clusterVersions: [],
-    clusterOperators: [],
-    machineConfigPools: [],
-    machineConfigs: [],
-    nodes: [],
-    events: [],
-    pods: [],
-    podDisruptionBudgets: [],
-    controllerConfigs: [],
-  };
+  const out: Record<string, Observed<unknown>[]> = {};
+  for (const k of KNOWN_KINDS) out[KINDS[k].field] = [];
+  return out as ObjectSnapshot;
+}
+
+/**
+ * The raw material of a ClusterHistory, before intervals are derived from objects and everything is
+ * merged and sorted: what sources/ produce from files (and the simulator and a live cluster produce
+ * directly), and what timeline's buildHistory turns into a ClusterHistory.
+ */
+export interface HistoryParts {
+  objects: ObjectSnapshot;
+  /**
+   * Intervals as recorded by origin's monitor (build-log lines, e2e-events/intervals/timelines JSON),
+   * each event once: an interval file's copy of a build-log line (its echo) is already dropped.
+   */
+  monitorIntervals: Interval[];
+  testLog: TestLogEntry[];
+  releases: { from?: ReleasePayload; to?: ReleasePayload };
+  inputs: InputFile[];
+  notes: string[];
+  /**
+   * Prometheus alerts captured with a snapshot (oc examples `CASE-alerts.json`, must-gather
+   * `monitoring/alerts.json`, `oc adm inspect-alerts` output), flattened to the alert objects
+   * (`{labels, annotations, state, activeAt, ...}`); src/status/alerts.ts interprets them.
+   */
+  alerts?: unknown[];
+  /** When echoes were dropped: the time they spanned, which still counts toward the history's span. */
+  echoSpan?: { readonly from: Millis; readonly to: Millis };
 }

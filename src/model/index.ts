@@ -9,5 +9,6 @@ export * from './conditions.js';
 export * from './errors.js';
 export * from './finding.js';
 export * from './history.js';
+export * from './kinds.js';
 export * from './objects.js';
 export * from './time.js';

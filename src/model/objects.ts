@@ -265,24 +265,6 @@ export const ControllerConfigSchema = z.looseObject({
 });
 export type ControllerConfig = z.infer<typeof ControllerConfigSchema>;
 
-/** The kinds atlevel understands, with the schema that validates each. */
-export const KIND_SCHEMAS = {
-  ClusterVersion: ClusterVersionSchema,
-  ClusterOperator: ClusterOperatorSchema,
-  MachineConfigPool: MachineConfigPoolSchema,
-  MachineConfig: MachineConfigSchema,
-  Node: NodeSchema,
-  Event: EventSchema,
-  Pod: PodSchema,
-  PodDisruptionBudget: PodDisruptionBudgetSchema,
-  ControllerConfig: ControllerConfigSchema,
-} as const;
-export type KnownKind = keyof typeof KIND_SCHEMAS;
-
-export function isKnownKind(kind: unknown): kind is KnownKind {
-  return typeof kind === 'string' && Object.hasOwn(KIND_SCHEMAS, kind);
-}
-
 /** The annotation and label keys atlevel reads (docs/domain.md 1.2, 1.3, 4.1). */
 export const MCO = {
   currentConfig: 'machineconfiguration.openshift.io/currentConfig',

@@ -3,17 +3,7 @@
  * folder of `oc get` YAML/JSON, oc examples case prefix, `.tar`/`.tar.gz` of any of these), the
  * readers for each file format (gather-extra Lists, build-log lines, origin interval JSON, release
  * payloads, alerts), gzip and size limits, and provenance (InputFile, SourceRef) for every fact.
+ * It does not build the ClusterHistory: the caller hands the parts to timeline's buildHistory.
  */
-import type { ClusterHistory } from '../model/history.js';
-import { buildHistory } from '../timeline/build.js';
-import { loadHistoryParts } from './load.js';
-import type { LoadOptions } from './types.js';
-
-export { NO_INPUTS_HINT } from './load.js';
-export type { HistoryParts, LoadOptions } from './types.js';
-export { loadHistoryParts };
-
-/** Read the inputs and build the ClusterHistory every analysis reads. */
-export async function loadHistory(paths: readonly string[], opts: LoadOptions = {}): Promise<ClusterHistory> {
-  return buildHistory(await loadHistoryParts(paths, opts, { dropEchoes: true }));
-}
+export { loadHistoryParts, NO_INPUTS_HINT } from './load.js';
+export type { LoadOptions } from './types.js';

@@ -9,7 +9,7 @@
  *   of the resources atlevel reads (by resource name), and `monitoring/alerts.json`.
  * - oc get files: any other `*.yaml`, `*.yml`, `*.json` (optionally `.gz`), read by content.
  */
-import type { KnownKind } from '../model/objects.js';
+import { isMustGatherResource, type KnownKind, kindOfGatherExtraFile } from '../model/kinds.js';
 import { intervalSourceOf } from './intervals-json.js';
 
 export type ReaderSpec =
@@ -36,32 +36,6 @@ export interface Plan {
   readonly nestedArchives: readonly string[];
 }
 
-/** gather-extra's `oc get <resource> -o json` dumps (docs/domain.md 7.4), and the kind each holds. */
-export const GATHER_EXTRA: Readonly<Record<string, KnownKind>> = {
-  'clusterversion.json': 'ClusterVersion',
-  'clusteroperators.json': 'ClusterOperator',
-  'machineconfigpools.json': 'MachineConfigPool',
-  'machineconfigs.json': 'MachineConfig',
-  'nodes.json': 'Node',
-  'events.json': 'Event',
-  'pods.json': 'Pod',
-  'poddisruptionbudgets.json': 'PodDisruptionBudget',
-  'controllerconfigs.json': 'ControllerConfig',
-};
-
-/** Resource names whose must-gather files are read (as a folder or a `<resource>.yaml` List). */
-const MUST_GATHER_RESOURCES = new Set([
-  'clusterversions',
-  'clusteroperators',
-  'machineconfigpools',
-  'machineconfigs',
-  'nodes',
-  'events',
-  'pods',
-  'poddisruptionbudgets',
-  'controllerconfigs',
-]);
-
 const BUILD_LOG = /^build-log\.txt(\.gz)?$/;
 const E2E_INTERVALS = /^e2e-(events|intervals|timelines).*\.json(\.gz)?$/;
 const ARCHIVE = /\.(tar|tar\.gz|tgz)$/i;
@@ -84,7 +58,7 @@ export function isArchiveName(name: string): boolean {
 /** The reader a file's name alone selects (CI names), or undefined. */
 export function readerByName(name: string): ReaderSpec | undefined {
   const plain = name.endsWith('.gz') ? name.slice(0, -3) : name;
-  const kind = GATHER_EXTRA[plain];
+  const kind = kindOfGatherExtraFile(plain);
   if (kind) return { reader: 'gather-extra', expect: kind };
   if (BUILD_LOG.test(name)) return { reader: 'build-log' };
   if (E2E_INTERVALS.test(name)) return { reader: 'e2e-intervals', source: intervalSourceOf(name) };
@@ -110,7 +84,7 @@ function mustGatherSpec(rel: string, root: string): ReaderSpec | undefined {
   const parts = inside.split('/');
   const stem = (parts[parts.length - 1] ?? '').replace(/\.ya?ml$/i, '');
   const dirs = parts.slice(0, -1);
-  if (MUST_GATHER_RESOURCES.has(stem) || dirs.some((d) => MUST_GATHER_RESOURCES.has(d))) {
+  if (isMustGatherResource(stem) || dirs.some(isMustGatherResource)) {
     return { reader: 'must-gather' };
   }
   return undefined;

@@ -6,13 +6,21 @@
 import { createReadStream, type ReadStream, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { InputError, printable } from '../model/errors.js';
-import type { InputFile, Interval, ObjectSnapshot, ReleasePayload, TestLogEntry } from '../model/history.js';
+import type {
+  HistoryParts,
+  InputFile,
+  Interval,
+  ObjectSnapshot,
+  ReleasePayload,
+  TestLogEntry,
+} from '../model/history.js';
 import { Interner } from '../model/intern.js';
-import type { ClusterVersion, KnownKind } from '../model/objects.js';
+import type { KnownKind } from '../model/kinds.js';
+import type { ClusterVersion } from '../model/objects.js';
 import { type Millis, parseTime } from '../model/time.js';
 import { loadReleasePayload } from '../release/load.js';
 import { parseReleasePayload } from '../release/parse.js';
-import { EchoIndex } from '../timeline/build.js';
+import { dropEchoes, EchoIndex } from '../timeline/build.js';
 import { append } from './append.js';
 import { listArchive, readArchive } from './archive.js';
 import { DEFAULT_MAX_FILE_BYTES, formatBytes, MAX_PARSED_BYTES, readAllText } from './bytes.js';
@@ -31,7 +39,7 @@ import {
 import { contribution, type FileResult, intervalCount, type ReadLimits, readInput } from './readers.js';
 import { assignReleases } from './releases.js';
 import { ObjectStore } from './store.js';
-import type { HistoryParts, LoadOptions } from './types.js';
+import type { LoadOptions } from './types.js';
 import { resolveYears, runStartFromName, type YearHint } from './year.js';
 
 export const NO_INPUTS_HINT =
@@ -62,8 +70,8 @@ interface PathResult {
  */
 export async function loadHistoryParts(
   paths: readonly string[],
-  opts: LoadOptions = {},
-  { dropEchoes = false }: { dropEchoes?: boolean } = {},
+  opts: LoadOptions,
+  { streamEchoes = true }: { streamEchoes?: boolean } = {},
 ): Promise<HistoryParts> {
   if (paths.length === 0) throw new InputError('(no path)', 'no input given', NO_INPUTS_HINT);
   const limits: ReadLimits = { maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES };
@@ -73,7 +81,7 @@ export async function loadHistoryParts(
   let echoes: EchoFilter | undefined;
   for (const path of paths) {
     // The log's years come from the first input's names only when it is the only input.
-    const one = await loadPath(path, limits, intern, dropEchoes && paths.length === 1);
+    const one = await loadPath(path, limits, intern, streamEchoes && paths.length === 1, opts.now);
     append(results, one.results);
     append(notes, one.notes);
     echoes ??= one.echoes;
@@ -95,7 +103,7 @@ export async function loadHistoryParts(
       contributed: `release ${printable(payload.version, 100)} (${payload.components.length} components), given as --release-${slot}`,
     });
   }
-  return assemble(results, notes, explicit, explicitInputs, intern, echoes);
+  return assemble(results, notes, explicit, explicitInputs, intern, echoes, opts.now);
 }
 
 async function loadPath(
@@ -103,6 +111,7 @@ async function loadPath(
   limits: ReadLimits,
   intern: Interner,
   dropEchoes: boolean,
+  now: Millis,
 ): Promise<PathResult> {
   let info: Stats;
   try {
@@ -115,7 +124,7 @@ async function loadPath(
     }
     throw new InputError(path, fsProblem(err));
   }
-  if (info.isDirectory()) return loadFolder(path, limits, intern, dropEchoes);
+  if (info.isDirectory()) return loadFolder(path, limits, intern, dropEchoes, now);
   if (!info.isFile()) throw new InputError(path, 'not a regular file or folder');
   const name = baseName(path);
   if (isArchiveName(name)) return loadArchive(path, limits, intern);
@@ -183,6 +192,7 @@ async function loadFolder(
   limits: ReadLimits,
   intern: Interner,
   dropEchoes: boolean,
+  now: Millis,
 ): Promise<PathResult> {
   const listing = await listFolder(path);
   const plan = planFiles(listing.files.map((f) => f.rel));
@@ -202,7 +212,7 @@ async function loadFolder(
       echoes,
     );
   };
-  const logs = dropEchoes ? await readLogsFirst(plan, read) : undefined;
+  const logs = dropEchoes ? await readLogsFirst(plan, read, now) : undefined;
   const results: FileResult[] = [];
   for (const [k, planned] of plan.files.entries()) {
     const result = logs?.results.get(k) ?? (await read(planned, logs?.echoes));
@@ -226,6 +236,7 @@ async function loadFolder(
 async function readLogsFirst(
   plan: Plan,
   read: (planned: PlannedFile) => Promise<FileResult> | undefined,
+  now: Millis,
 ): Promise<{ results: Map<number, FileResult>; echoes: EchoFilter } | undefined> {
   let hint: YearHint | undefined;
   for (const f of plan.files) {
@@ -245,7 +256,7 @@ async function readLogsFirst(
       const result = await read(planned);
       if (!result) continue;
       results.set(k, result);
-      for (const i of resolveYears(result.pending, hint, Date.now()).intervals) index.add(i);
+      for (const i of resolveYears(result.pending, hint, now).intervals) index.add(i);
     }
   } catch (err) {
     if (err instanceof InputError) return undefined;
@@ -392,6 +403,7 @@ function assemble(
   explicitInputs: readonly InputFile[],
   intern: Interner,
   echoes: EchoFilter | undefined,
+  now: Millis,
 ): HistoryParts {
   const store = new ObjectStore();
   const monitorIntervals: Interval[] = [];
@@ -457,7 +469,7 @@ function assemble(
   if (logs.length > 0) {
     const hint = yearHint(results, monitorIntervals, objects);
     for (const log of logs) {
-      const resolved = resolveYears(log.pending, hint, Date.now());
+      const resolved = resolveYears(log.pending, hint, now);
       append(monitorIntervals, resolved.intervals);
       append(testLog, resolved.testLog);
       if (log.pending.length > 0) {
@@ -471,19 +483,30 @@ function assemble(
     }
   }
 
+  // Echoes not dropped while reading (several inputs, an archive, no run start to date the log by).
+  const kept = dropEchoes(monitorIntervals);
+  const echoSpan = spanOf(echoes?.span, kept.droppedSpan);
+
   const cv = objects.clusterVersions[0]?.object as ClusterVersion | undefined;
   const releases = assignReleases(found, explicit, cv, notes);
   append(inputs, explicitInputs);
   return {
     objects,
-    monitorIntervals,
+    monitorIntervals: kept.intervals,
     testLog,
     releases,
     inputs,
     notes,
     ...(alerts.length > 0 ? { alerts } : {}),
-    ...(echoes?.span ? { echoSpan: echoes.span } : {}),
+    ...(echoSpan ? { echoSpan } : {}),
   };
+}
+
+type Span = { from: Millis; to: Millis };
+
+function spanOf(a: Span | undefined, b: Span | undefined): Span | undefined {
+  if (!a || !b) return a ?? b;
+  return { from: Math.min(a.from, b.from), to: Math.max(a.to, b.to) };
 }
 
 /** When the other inputs say the run happened: run start in a file name, interval JSON, objects. */

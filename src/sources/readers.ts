@@ -6,7 +6,7 @@
 import { InputError, printable } from '../model/errors.js';
 import type { Interval, ReleasePayload, SourceRef } from '../model/history.js';
 import { Interner } from '../model/intern.js';
-import { isKnownKind, type KnownKind } from '../model/objects.js';
+import { isKnownKind, type KnownKind } from '../model/kinds.js';
 import { parseReleasePayload } from '../release/parse.js';
 import { alertsOf } from './alerts.js';
 import { append } from './append.js';

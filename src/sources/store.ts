@@ -4,20 +4,7 @@
  * file, or two gathers) is kept once, the newest snapshot winning.
  */
 import { emptySnapshot, type ObjectSnapshot, type Observed, type SourceRef } from '../model/history.js';
-import type { KnownKind } from '../model/objects.js';
-import { normalizeEvent } from './events.js';
-
-const FIELD: Record<KnownKind, keyof ObjectSnapshot> = {
-  ClusterVersion: 'clusterVersions',
-  ClusterOperator: 'clusterOperators',
-  MachineConfigPool: 'machineConfigPools',
-  MachineConfig: 'machineConfigs',
-  Node: 'nodes',
-  Event: 'events',
-  Pod: 'pods',
-  PodDisruptionBudget: 'podDisruptionBudgets',
-  ControllerConfig: 'controllerConfigs',
-};
+import { KINDS, type KindFacts, type KnownKind } from '../model/kinds.js';
 
 interface Entry {
   readonly kind: KnownKind;
@@ -37,8 +24,8 @@ export class ObjectStore {
 
   /** Keep an object already validated against its kind's schema (see validate.ts). */
   put(kind: KnownKind, validated: unknown, ref: SourceRef): void {
-    let object = validated;
-    if (kind === 'Event') object = normalizeEvent(object as Parameters<typeof normalizeEvent>[0]);
+    const facts: KindFacts = KINDS[kind];
+    const object = facts.normalize ? facts.normalize(validated) : validated;
     const meta = (object as { metadata: { name: string; namespace?: string; resourceVersion?: string } })
       .metadata;
     const key = `${kind}\u0000${meta.namespace ?? ''}\u0000${meta.name}`;
@@ -68,7 +55,7 @@ export class ObjectStore {
   snapshot(): ObjectSnapshot {
     const out = emptySnapshot();
     const sorted = [...this.#entries.values()].sort((a, b) => a.order - b.order);
-    for (const e of sorted) (out[FIELD[e.kind]] as Observed<unknown>[]).push(e.observed);
+    for (const e of sorted) (out[KINDS[e.kind].field] as Observed<unknown>[]).push(e.observed);
     return out;
   }
 }

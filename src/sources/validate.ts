@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { InputError, printable } from '../model/errors.js';
-import { KIND_SCHEMAS, type KnownKind } from '../model/objects.js';
+import { KINDS, type KindObject, type KnownKind } from '../model/kinds.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -56,9 +56,9 @@ export function validateObject<K extends KnownKind>(
   raw: unknown,
   file: string,
   where: string,
-): z.infer<(typeof KIND_SCHEMAS)[K]> {
-  const result = KIND_SCHEMAS[kind].safeParse(raw);
-  if (result.success) return result.data as z.infer<(typeof KIND_SCHEMAS)[K]>;
+): KindObject<K> {
+  const result = KINDS[kind].schema.safeParse(raw);
+  if (result.success) return result.data as KindObject<K>;
   const issue = result.error.issues[0];
   const field = issue ? issuePath(issue.path) : '';
   const problem = issue ? describeIssue(issue, raw) : 'invalid';

@@ -1,10 +1,13 @@
-import type { ClusterHistory, Interval, Locator } from '../model/history.js';
-import type { HistoryParts } from '../sources/types.js';
+import type { ClusterHistory, HistoryParts, Interval, Locator } from '../model/history.js';
+import type { Millis } from '../model/time.js';
 import { deriveIntervals, latestTime } from './derive.js';
 import { objectKey } from './locator.js';
 import { rolloutIntervals } from './rollouts.js';
 
-/** Merge monitor intervals with intervals derived from objects, sort them, and compute the span. */
+/**
+ * Merge monitor intervals with intervals derived from objects, sort them, and compute the span. The
+ * parts' monitor intervals hold no echoes (whoever made the parts dropped them, see dropEchoes).
+ */
 export function buildHistory(parts: HistoryParts): ClusterHistory {
   let from = Number.POSITIVE_INFINITY;
   let to = latestTime(parts.objects);
@@ -22,7 +25,7 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
   }
   const derived = deriveIntervals(parts.objects, Number.isFinite(to) ? to : undefined);
   for (const i of derived) if (i.from < from) from = i.from;
-  const intervals: Interval[] = dropEchoes(parts.monitorIntervals).concat(derived);
+  const intervals: Interval[] = parts.monitorIntervals.concat(derived);
   intervals.sort(byTime);
   const history: ClusterHistory = {
     objects: parts.objects,
@@ -45,11 +48,24 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
  * milliseconds and the JSON truncated to seconds. Keep the log's copy of each and drop its echo, so
  * every event is counted once.
  */
-export function dropEchoes(intervals: readonly Interval[]): Interval[] {
+export function dropEchoes(intervals: Interval[]): {
+  intervals: Interval[];
+  droppedSpan: { from: Millis; to: Millis } | undefined;
+} {
   const logged = new EchoIndex();
   for (const i of intervals) if (i.source === 'build-log') logged.add(i);
-  if (logged.size === 0) return [...intervals];
-  return intervals.filter((i) => i.source === 'build-log' || !logged.isEcho(i));
+  if (logged.size === 0) return { intervals, droppedSpan: undefined };
+  let droppedSpan: { from: Millis; to: Millis } | undefined;
+  const kept = intervals.filter((i) => {
+    if (i.source === 'build-log' || !logged.isEcho(i)) return true;
+    if (!droppedSpan) droppedSpan = { from: i.from, to: i.to };
+    else {
+      if (i.from < droppedSpan.from) droppedSpan.from = i.from;
+      if (i.to > droppedSpan.to) droppedSpan.to = i.to;
+    }
+    return false;
+  });
+  return { intervals: kept, droppedSpan };
 }
 
 /**

@@ -5,8 +5,8 @@ import { analyzeHistory } from '../../src/analyze/index.js';
 import { renderAnalysisJson } from '../../src/report/analyze-json.js';
 import { renderAnalysisJunit } from '../../src/report/analyze-junit.js';
 import { renderAnalysisText } from '../../src/report/analyze-text.js';
-import { loadHistory } from '../../src/sources/index.js';
 import { projectRoot } from '../helpers/fixtures.js';
+import { loadHistory } from '../helpers/load.js';
 
 const GOLDEN = join(projectRoot, 'test/fixtures/analyze');
 

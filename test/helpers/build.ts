@@ -2,7 +2,7 @@
  * Small constructors for hand-made histories, so analysis tests state their facts in a few lines
  * instead of going through files.
  */
-import type { Interval, IntervalLevel, TestLogEntry } from '../../src/model/history.js';
+import type { HistoryParts, Interval, IntervalLevel, TestLogEntry } from '../../src/model/history.js';
 import { emptySnapshot } from '../../src/model/history.js';
 import type {
   ClusterOperator,
@@ -11,7 +11,6 @@ import type {
   MachineConfig,
   MachineConfigPool,
 } from '../../src/model/objects.js';
-import type { HistoryParts } from '../../src/sources/types.js';
 
 export const T = (clock: string, day = '2021-11-03'): number => Date.parse(`${day}T${clock}Z`);
 

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
 import { renderHtmlReport } from '../../src/report/html/index.js';
 import { TONE_FILL } from '../../src/report/html/page/palette.js';
-import { loadHistory } from '../../src/sources/index.js';
 import { projectRoot } from '../helpers/fixtures.js';
+import { loadHistory } from '../helpers/load.js';
 import { buildPageBundle } from './bundle.js';
 import {
   artifactsDir,

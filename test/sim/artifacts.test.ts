@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATHER_DIR, JUNIT_DIR, renderArtifacts, writeArtifacts } from '../../src/sim/artifacts/write.js';
 import { runSimulation } from '../../src/sim/run.js';
 import { builtinScenario } from '../../src/sim/scenario.js';
-import { loadHistoryParts } from '../../src/sources/index.js';
+import { loadHistoryParts } from '../helpers/load.js';
 
 const scenario = builtinScenario('pause-image-only');
 if (!scenario) throw new Error('missing scenario');

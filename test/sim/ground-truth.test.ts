@@ -12,7 +12,7 @@ import { renderArtifacts, writeArtifacts } from '../../src/sim/artifacts/write.j
 import type { PolicyName } from '../../src/sim/policy.js';
 import { runSimulation } from '../../src/sim/run.js';
 import { builtinScenario } from '../../src/sim/scenario.js';
-import { loadHistory } from '../../src/sources/index.js';
+import { loadHistory } from '../helpers/load.js';
 
 const RULE = 'master-pool-updated-before-cvo-complete';
 let root: string;

@@ -10,7 +10,8 @@ import { gzipSync } from 'node:zlib';
 import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/model/errors.js';
-import { type LoadOptions, loadHistoryParts } from '../../src/sources/index.js';
+import type { LoadOptions } from '../../src/sources/index.js';
+import { loadHistoryParts } from '../helpers/load.js';
 
 const CI = 'test/fixtures/sources/ci-run';
 const GA = `${CI}/artifacts/e2e-aws-upgrade/gather-extra/artifacts`;
@@ -35,7 +36,7 @@ async function folder(files: Record<string, string | Buffer>): Promise<string> {
   return dir;
 }
 
-async function inputError(paths: string[], opts: LoadOptions = {}): Promise<InputError> {
+async function inputError(paths: string[], opts: Partial<LoadOptions> = {}): Promise<InputError> {
   try {
     await loadHistoryParts(paths, opts);
   } catch (err) {

@@ -12,7 +12,7 @@ import yaml from 'js-yaml';
 import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/model/errors.js';
-import { loadHistoryParts } from '../../src/sources/index.js';
+import { loadHistoryParts } from '../helpers/load.js';
 
 let tmp: string;
 let n = 0;

@@ -1,7 +1,7 @@
 /** The real public data in ../shared/fixtures: every layout it has loads, with the counts it really holds. */
 import { expect, it } from 'vitest';
-import { loadHistoryParts } from '../../src/sources/index.js';
 import { describeFixtures, fixture } from '../helpers/fixtures.js';
+import { loadHistoryParts } from '../helpers/load.js';
 
 const examples = (name: string) => fixture('openshift__oc/pkg/cli/admin/upgrade/status/examples', name);
 const mustGather = (name: string) =>

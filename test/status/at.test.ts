@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterHistory } from '../../src/model/history.js';
 import { MCO } from '../../src/model/objects.js';
-import { loadHistory } from '../../src/sources/index.js';
 import { assessStatusAt } from '../../src/status/index.js';
 import { OutsideSpanError, objectsAt } from '../../src/timeline/index.js';
 import { projectRoot } from '../helpers/fixtures.js';
+import { loadHistory } from '../helpers/load.js';
 
 const EXAMPLE = join(projectRoot, 'examples/bug-2019850');
 const NEW = '4.10.0-0.nightly-2021-11-03-020416';

@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type StatusJson, statusToJson } from '../../src/report/status-json.js';
 import { shortDuration } from '../../src/report/status-text.js';
-import { loadHistory } from '../../src/sources/index.js';
 import { assessStatus } from '../../src/status/index.js';
 import { describeFixtures, fixture } from '../helpers/fixtures.js';
+import { loadHistory } from '../helpers/load.js';
 import { type OcStatus, parseOcStatus } from './oc-output.js';
 
 const EXAMPLES = 'openshift__oc/pkg/cli/admin/upgrade/status/examples';

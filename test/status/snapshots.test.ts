@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type StatusJson, statusToJson } from '../../src/report/status-json.js';
 import { renderStatusText } from '../../src/report/status-text.js';
-import { loadHistory } from '../../src/sources/index.js';
 import { assessStatus, isSerious, type UpdateStatus } from '../../src/status/index.js';
 import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
+import { loadHistory } from '../helpers/load.js';
 
 const MUST_GATHERS = 'openshift__must-gather-clean/test/files/extracted-subset';
 const ours = (name: string) => join(projectRoot, 'test/fixtures/status', name);

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderStatusText, shortDuration, wrap } from '../../src/report/status-text.js';
-import { loadHistory } from '../../src/sources/index.js';
 import { assessStatus } from '../../src/status/index.js';
 import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
+import { loadHistory } from '../helpers/load.js';
 
 const EXAMPLES = 'openshift__oc/pkg/cli/admin/upgrade/status/examples';
 const CASES = [

@@ -3,7 +3,7 @@
  * `involvedObject`, `note` for `message`, `deprecated*` for the counters). Analyses read the core/v1
  * names, so both shapes are brought to them here; the original fields stay on the object.
  */
-import type { KubeEvent } from '../model/objects.js';
+import type { KubeEvent } from './objects.js';
 
 type Loose = Record<string, unknown>;
 
