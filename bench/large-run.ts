@@ -5,8 +5,13 @@
  * Deterministic: the same arguments write the same bytes.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { monitorStamp } from '../src/sim/artifacts/timefmt.js';
+import { dirname, join } from 'node:path';
+import {
+  CiRun,
+  monitorLine,
+  type StructuredRecord,
+  structuredIntervalsJson,
+} from '../src/sim/artifacts/ci-layout.js';
 
 export interface LargeRunSize {
   intervals: number;
@@ -110,15 +115,9 @@ function renderedConfig(name: string, pool: string, created: number, pod: string
   };
 }
 
-const list = (items: unknown[]) =>
-  JSON.stringify({ apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion: '' } }, null, 4);
-
 export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): void {
   const r = rng(42);
-  const ge = join(dir, 'artifacts/e2e-aws-upgrade/gather-extra/artifacts');
-  const junit = join(dir, 'artifacts/e2e-aws-upgrade/openshift-e2e-test/artifacts/junit');
-  mkdirSync(ge, { recursive: true });
-  mkdirSync(junit, { recursive: true });
+  const run = new CiRun('e2e-aws-upgrade');
   const podA =
     'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:ef6684475a8fc4eb898dc5170dbf883dad2c2883b924cb3d86a4f3b2cb746639';
   const podB =
@@ -137,7 +136,7 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
     mcs.filter((m) => m.metadata.name.startsWith('rendered-master-')).at(-1)?.metadata.name ?? '';
   const lastWorker =
     mcs.filter((m) => m.metadata.name.startsWith('rendered-worker-')).at(-1)?.metadata.name ?? '';
-  writeFileSync(join(ge, 'machineconfigs.json'), list(mcs));
+  run.gatherList('MachineConfig', mcs);
 
   const poolObj = (name: string, cfg: string, finished: number, count: number) => ({
     apiVersion: 'machineconfiguration.openshift.io/v1',
@@ -174,13 +173,10 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
       ],
     },
   });
-  writeFileSync(
-    join(ge, 'machineconfigpools.json'),
-    list([
-      poolObj('master', lastMaster, Date.parse('2021-11-03T03:35:52Z'), 3),
-      poolObj('worker', lastWorker, Date.parse('2021-11-03T04:30:00Z'), size.nodes - 3),
-    ]),
-  );
+  run.gatherList('MachineConfigPool', [
+    poolObj('master', lastMaster, Date.parse('2021-11-03T03:35:52Z'), 3),
+    poolObj('worker', lastWorker, Date.parse('2021-11-03T04:30:00Z'), size.nodes - 3),
+  ]);
 
   const nodes = [];
   for (let i = 0; i < size.nodes; i++) {
@@ -225,7 +221,7 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
       },
     });
   }
-  writeFileSync(join(ge, 'nodes.json'), list(nodes));
+  run.gatherList('Node', nodes);
 
   const cos = [];
   const names = Array.from({ length: 32 }, (_, i) => (i === 0 ? 'machine-config' : `operator-${i}`));
@@ -262,53 +258,50 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
       },
     });
   }
-  writeFileSync(join(ge, 'clusteroperators.json'), list(cos));
-  writeFileSync(
-    join(ge, 'clusterversion.json'),
-    list([
-      {
-        apiVersion: 'config.openshift.io/v1',
-        kind: 'ClusterVersion',
-        metadata: { name: 'version' },
-        spec: { desiredUpdate: { version: B, image: `registry/release:${B}`, force: true } },
-        status: {
-          desired: { version: B, image: `registry/release:${B}` },
-          history: [
-            {
-              state: 'Completed',
-              startedTime: iso(START),
-              completionTime: iso(DONE),
-              version: B,
-              image: `registry/release:${B}`,
-              verified: false,
-            },
-            {
-              state: 'Completed',
-              startedTime: iso(START - 7_200_000),
-              completionTime: iso(START - 3_600_000),
-              version: A,
-              image: `registry/release:${A}`,
-              verified: false,
-            },
-          ],
-          conditions: [
-            {
-              type: 'Available',
-              status: 'True',
-              lastTransitionTime: iso(START - 3_600_000),
-              message: `Done applying ${B}`,
-            },
-            {
-              type: 'Progressing',
-              status: 'False',
-              lastTransitionTime: iso(DONE),
-              message: `Cluster version is ${B}`,
-            },
-          ],
-        },
+  run.gatherList('ClusterOperator', cos);
+  run.gatherList('ClusterVersion', [
+    {
+      apiVersion: 'config.openshift.io/v1',
+      kind: 'ClusterVersion',
+      metadata: { name: 'version' },
+      spec: { desiredUpdate: { version: B, image: `registry/release:${B}`, force: true } },
+      status: {
+        desired: { version: B, image: `registry/release:${B}` },
+        history: [
+          {
+            state: 'Completed',
+            startedTime: iso(START),
+            completionTime: iso(DONE),
+            version: B,
+            image: `registry/release:${B}`,
+            verified: false,
+          },
+          {
+            state: 'Completed',
+            startedTime: iso(START - 7_200_000),
+            completionTime: iso(START - 3_600_000),
+            version: A,
+            image: `registry/release:${A}`,
+            verified: false,
+          },
+        ],
+        conditions: [
+          {
+            type: 'Available',
+            status: 'True',
+            lastTransitionTime: iso(START - 3_600_000),
+            message: `Done applying ${B}`,
+          },
+          {
+            type: 'Progressing',
+            status: 'False',
+            lastTransitionTime: iso(DONE),
+            message: `Cluster version is ${B}`,
+          },
+        ],
       },
-    ]),
-  );
+    },
+  ]);
 
   const events = [];
   for (let i = 0; i < size.events; i++) {
@@ -333,20 +326,22 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
       type: 'Normal',
     });
   }
-  writeFileSync(join(ge, 'events.json'), list(events));
+  run.gatherList('Event', events);
 
   // Monitor intervals: the same stream as build-log text and as e2e-intervals JSON (current schema).
   const lines: string[] = [
     '2021/11/03 02:49:59 ci-operator version v20211102',
     'Running multi-stage test e2e-aws-upgrade',
   ];
-  const items = [];
+  const items: StructuredRecord[] = [];
   for (let i = 0; i < size.intervals; i++) {
     const at = START + Math.floor((i / size.intervals) * 6_000_000);
     const co = names[1 + (i % 31)] ?? 'operator-1';
     const status = i % 2 === 0 ? 'True' : 'False';
     const msg = `condition/Progressing status/${status} reason/Reconciling changed: synthetic ${i}`;
-    lines.push(`${monitorStamp(at)} W clusteroperator/${co} ${msg}`);
+    lines.push(
+      monitorLine({ from: at, to: at, level: 'Warning', locator: `clusteroperator/${co}`, message: msg }),
+    );
     if (i % 10 === 0) lines.push(`INFO[2021-11-03T03:00:00Z] unrelated noise line ${i}`);
     items.push({
       level: 'Warning',
@@ -359,12 +354,30 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
         humanMessage: `synthetic ${i}`,
         annotations: { condition: 'Progressing', status, reason: 'Reconciling' },
       },
-      from: iso(at),
-      to: iso(at + 1000),
+      from: at,
+      to: at + 1000,
     });
   }
-  lines.push(`${monitorStamp(LEVEL)} I clusteroperator/machine-config versions: operator ${A} -> ${B}`);
-  lines.push(`${monitorStamp(DONE)} W clusterversion/version cluster reached ${B}`);
-  writeFileSync(join(dir, 'build-log.txt'), `${lines.join('\n')}\n`);
-  writeFileSync(join(junit, 'e2e-intervals_20211103-025000.json'), JSON.stringify({ items }, null, 4));
+  lines.push(
+    monitorLine({
+      from: LEVEL,
+      to: LEVEL,
+      level: 'Info',
+      locator: 'clusteroperator/machine-config',
+      message: `versions: operator ${A} -> ${B}`,
+    }),
+    monitorLine({
+      from: DONE,
+      to: DONE,
+      level: 'Warning',
+      locator: 'clusterversion/version',
+      message: `cluster reached ${B}`,
+    }),
+  );
+  run.buildLog(`${lines.join('\n')}\n`);
+  run.add(`${run.paths.junit}/e2e-intervals_20211103-025000.json`, structuredIntervalsJson(items));
+  for (const [path, text] of run.files) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
 }

@@ -1,4 +1,9 @@
-/** The files of one example folder, path → content, rendered from its scenario. */
+/**
+ * The files of one example folder, path → content, rendered from its scenario. The formats (Lists,
+ * monitor and test lines, interval JSON, release info) come from the one CI layout writer,
+ * src/sim/artifacts/ci-layout.ts; this generator holds the scenario's facts.
+ */
+import { ciPaths, GATHER_FILES } from '../../src/sim/artifacts/ci-layout.js';
 import { INTERVALS_FILE, TEST_DURATION, TEST_STARTED } from './facts.js';
 import { buildLog, intervalsJson } from './logs.js';
 import {
@@ -14,8 +19,9 @@ import { releaseInfoJson } from './release.js';
 import { buildScenario, type Scenario, type Variant } from './scenario.js';
 
 export const FOLDERS: Readonly<Record<Variant, string>> = { bug: 'bug-2019850', fixed: 'bug-2019850-fixed' };
-export const GATHER_DIR = 'artifacts/e2e-aws-upgrade/gather-extra/artifacts';
-export const JUNIT_DIR = 'artifacts/e2e-aws-upgrade/openshift-e2e-test/artifacts/junit';
+const PATHS = ciPaths('e2e-aws-upgrade');
+export const GATHER_DIR = PATHS.gather;
+export const JUNIT_DIR = PATHS.junit;
 export const MAX_EXAMPLE_BYTES = 1_500_000;
 
 /** Facts the scenario must reproduce; a failure here means the timeline drifted from the seed. */
@@ -35,12 +41,12 @@ export function exampleFiles(variant: Variant): Record<string, string> {
   const out: Record<string, string> = {
     'README.md': readme(s),
     'build-log.txt': buildLog(s),
-    [`${GATHER_DIR}/clusterversion.json`]: clusterVersionJson(s),
-    [`${GATHER_DIR}/clusteroperators.json`]: clusterOperatorsJson(s),
-    [`${GATHER_DIR}/machineconfigpools.json`]: machineConfigPoolsJson(s),
-    [`${GATHER_DIR}/machineconfigs.json`]: machineConfigsJson(s),
-    [`${GATHER_DIR}/nodes.json`]: nodesJson(s),
-    [`${GATHER_DIR}/events.json`]: eventsJson(s),
+    [`${GATHER_DIR}/${GATHER_FILES.ClusterVersion}`]: clusterVersionJson(s),
+    [`${GATHER_DIR}/${GATHER_FILES.ClusterOperator}`]: clusterOperatorsJson(s),
+    [`${GATHER_DIR}/${GATHER_FILES.MachineConfigPool}`]: machineConfigPoolsJson(s),
+    [`${GATHER_DIR}/${GATHER_FILES.MachineConfig}`]: machineConfigsJson(s),
+    [`${GATHER_DIR}/${GATHER_FILES.Node}`]: nodesJson(s),
+    [`${GATHER_DIR}/${GATHER_FILES.Event}`]: eventsJson(s),
     [`${JUNIT_DIR}/${INTERVALS_FILE}`]: intervalsJson(s),
     'release/release-from.json': releaseInfoJson('from'),
     'release/release-to.json': releaseInfoJson('to'),

@@ -2,6 +2,13 @@
  * The text artifacts: the job's build-log.txt (ci-operator lines, the test container's output with
  * the upgrade test's log and the monitor timeline) and origin's 4.10-era intervals JSON.
  */
+
+import {
+  monitorLine,
+  sortedRecords,
+  testLogLine,
+  intervalsJson as writeIntervals,
+} from '../../src/sim/artifacts/ci-layout.js';
 import {
   BUILD_ID,
   CI_NAMESPACE,
@@ -16,24 +23,8 @@ import {
   TEST_STARTED,
   TO,
 } from './facts.js';
-import type { MonitorRecord, Scenario } from './types.js';
-import { at, goJson, k8sTime, klogTime, MINUTE, monitorTime, rng, SECOND, testLogTime } from './util.js';
-
-/** Time order; at the same instant by locator, then instants before intervals (as the seed shows). */
-export function sortedRecords(records: readonly MonitorRecord[]): MonitorRecord[] {
-  return [...records].sort(
-    (a, b) => a.from - b.from || (a.locator < b.locator ? -1 : a.locator > b.locator ? 1 : 0) || a.to - b.to,
-  );
-}
-
-/** One monitor record as the 4.10 monitor prints it (docs/domain.md 7.1). */
-export function monitorLine(r: MonitorRecord): string {
-  const letter = r.level.charAt(0);
-  if (r.to === r.from) return `${monitorTime(r.from)} ${letter} ${r.locator} ${r.message}`;
-  const ms = r.to - r.from;
-  const dur = ms < SECOND ? `${ms}ms` : `${Math.floor(ms / SECOND)}s`;
-  return `${monitorTime(r.from)} - ${dur.padEnd(5)} ${letter} ${r.locator} ${r.message.replace(/\n/g, '\\n')}`;
-}
+import type { Scenario } from './types.js';
+import { at, k8sTime, klogTime, MINUTE, rng, SECOND, testLogTime } from './util.js';
 
 const ci = (t: number, text: string, level = 'INFO') => `${level}[${k8sTime(t)}] ${text}`;
 
@@ -45,7 +36,7 @@ function duration(ms: number): string {
 }
 
 function testOutput(s: Scenario): string[] {
-  const log = (t: number, text: string) => `${testLogTime(t)}: INFO: ${text}`;
+  const log = testLogLine;
   const out: string[] = [
     '[BeforeEach] [Top Level]',
     '  github.com/openshift/origin/test/extended/util/framework.go:1489',
@@ -217,16 +208,9 @@ function junitStamp(t: number): string {
     .replace('T', '-');
 }
 
-/** origin's 4.10 serialisation: `{items: [{level, locator, message, from, to}]}`, 4-space indent. */
+/** origin's 4.10 serialisation of the scenario's monitor records. */
 export function intervalsJson(s: Scenario): string {
-  const items = sortedRecords(s.monitor).map((r) => ({
-    level: r.level,
-    locator: r.locator,
-    message: r.message,
-    from: k8sTime(r.from),
-    to: k8sTime(r.to),
-  }));
-  return goJson({ items }, 4, false);
+  return writeIntervals(s.monitor);
 }
 
 /** Where the seed's job lives, for the README. */

@@ -3,6 +3,7 @@
  * whose objects reflect the end state of the scenario, with transition times taken from it.
  */
 
+import { listJson } from '../../src/sim/artifacts/ci-layout.js';
 import { POOL_UIDS } from './events.js';
 import {
   FROM,
@@ -26,7 +27,7 @@ import { ignitionJson, mergeConfigs, templateConfigs } from './ignition.js';
 import type { CondSpec } from './operators.js';
 import { image, type Side } from './release.js';
 import type { OperatorRun, Scenario } from './types.js';
-import { at, commitId, goJson, k8sTime, microTime, rng, uuid } from './util.js';
+import { at, commitId, k8sTime, microTime, rng, uuid } from './util.js';
 
 const MC_API = 'machineconfiguration.openshift.io/v1';
 const ANNOTATION = {
@@ -37,14 +38,6 @@ const ANNOTATION = {
 /** A resourceVersion that grows with the time of the object's last write. */
 function resourceVersion(t: number, salt = 0): string {
   return String(Math.floor(9_000 + ((t - INSTALL_STARTED) / 1000) * 37) + salt);
-}
-
-function list(items: unknown[]): string {
-  return goJson(
-    { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '', selfLink: '' } },
-    4,
-    true,
-  );
 }
 
 // ---- ClusterVersion ----
@@ -119,7 +112,7 @@ export function clusterVersionJson(s: Scenario): string {
       versionHash: 'h4MgWdpVZzI=',
     },
   };
-  return list([cv]);
+  return listJson([cv]);
 }
 
 // ---- ClusterOperators ----
@@ -179,7 +172,7 @@ export function clusterOperatorsJson(s: Scenario): string {
         },
       };
     });
-  return list(items);
+  return listJson(items);
 }
 
 // ---- MachineConfigPools ----
@@ -251,7 +244,7 @@ export function machineConfigPoolsJson(s: Scenario): string {
       },
     };
   });
-  return list(items);
+  return listJson(items);
 }
 
 // ---- MachineConfigs ----
@@ -349,7 +342,7 @@ export function machineConfigsJson(s: Scenario): string {
     renderedConfig('master', 'to', RENDERED.masterNew, RENDERED_NEW_AT, s.variant),
     renderedConfig('worker', 'to', RENDERED.workerNew, RENDERED_NEW_AT, s.variant),
   ].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
-  return list(items);
+  return listJson(items);
 }
 
 // ---- Nodes ----
@@ -490,7 +483,7 @@ function nodeItem(n: NodeDef, s: Scenario) {
 }
 
 export function nodesJson(s: Scenario): string {
-  return list([...NODES].sort((a, b) => (a.name < b.name ? -1 : 1)).map((n) => nodeItem(n, s)));
+  return listJson([...NODES].sort((a, b) => (a.name < b.name ? -1 : 1)).map((n) => nodeItem(n, s)));
 }
 
 // ---- Events ----
@@ -549,5 +542,5 @@ export function eventsJson(s: Scenario): string {
     const kb = `${b.metadata.namespace}/${b.metadata.name}`;
     return ka < kb ? -1 : ka > kb ? 1 : 0;
   });
-  return list(items);
+  return listJson(items);
 }

@@ -6,8 +6,10 @@
  * so the rendered configs differ only in the pause image. Other components changed as an
  * openshift/kubernetes merge (hyperkube, pod, tests) and a few unrelated merges would make them.
  */
+
+import { releaseInfoJson as writeReleaseInfo } from '../../src/sim/artifacts/ci-layout.js';
 import { ART_REPO, FROM, KUBERNETES_VERSION, POD_FROM, POD_TO, RHCOS_VERSION, TO } from './facts.js';
-import { at, commitId, digest, goJson, k8sTime } from './util.js';
+import { at, commitId, digest } from './util.js';
 
 export type Side = 'from' | 'to';
 
@@ -88,72 +90,27 @@ const RELEASE_DIGEST: Record<Side, string> = {
   to: 'sha256:51f2f24726c8153cae4bf9978a5d04088e88479ab4f5618c1111e0e69176ad2f',
 };
 
-function tagEntry(def: TagDef, side: Side) {
-  const annotations: Record<string, string> = {
-    'io.openshift.build.commit.id': commit(def.name, side),
-    'io.openshift.build.commit.ref': '',
-    'io.openshift.build.source-location': `https://github.com/${def.repo}`,
-  };
-  if (def.displayNames) annotations['io.openshift.build.version-display-names'] = def.displayNames;
-  if (def.versions) annotations['io.openshift.build.versions'] = def.versions;
-  return {
-    name: def.name,
-    annotations,
-    from: { kind: 'DockerImage', name: image(def.name, side) },
-    generation: null,
-    importPolicy: {},
-    referencePolicy: { type: 'Source' },
-  };
-}
-
-function displayVersions(): Record<string, { Version: string; DisplayName: string }> {
-  const out: Record<string, { Version: string; DisplayName: string }> = {};
-  for (const def of TAGS) {
-    if (!def.versions) continue;
-    for (const pair of def.versions.split(',')) {
-      const [component = '', version = ''] = pair.split('=');
-      const display = def.displayNames
-        ?.split(',')
-        .map((p) => p.split('='))
-        .find(([c]) => c === component)?.[1];
-      out[component] = { Version: version, DisplayName: display ?? '' };
-    }
-  }
-  return out;
-}
-
 /** `oc adm release info -o json registry.ci.openshift.org/ocp/release:<version>`. */
 export function releaseInfoJson(side: Side): string {
   const version = side === 'from' ? FROM : TO;
   const created = RELEASE_CREATED[side];
-  const info = {
+  return writeReleaseInfo({
     image: `registry.ci.openshift.org/ocp/release:${version}`,
+    version,
     digest: RELEASE_DIGEST[side],
-    contentDigest: RELEASE_DIGEST[side],
-    config: {
-      created: k8sTime(created),
-      architecture: 'amd64',
-      os: 'linux',
-      config: {
-        Labels: {
-          'io.openshift.release': version,
-          'io.openshift.release.base-image-digest': `sha256:${digest('cluster-version-operator-base')}`,
-        },
-      },
-    },
-    metadata: { kind: 'cincinnati-metadata-v0', version, previous: [], metadata: {} },
-    references: {
-      kind: 'ImageStream',
-      apiVersion: 'image.openshift.io/v1',
-      metadata: {
-        name: version,
-        creationTimestamp: k8sTime(created - 40_000),
-        annotations: { 'release.openshift.io/from-image-stream': 'ocp/4.10-art-latest' },
-      },
-      spec: { lookupPolicy: { local: false }, tags: TAGS.map((t) => tagEntry(t, side)) },
-      status: { dockerImageRepository: '' },
-    },
-    displayVersions: displayVersions(),
-  };
-  return goJson(info, 2, false);
+    created,
+    referencesCreated: created - 40_000,
+    baseImageDigest: `sha256:${digest('cluster-version-operator-base')}`,
+    previous: [],
+    fromImageStream: 'ocp/4.10-art-latest',
+    generation: null,
+    tags: TAGS.map((def) => ({
+      name: def.name,
+      pullSpec: image(def.name, side),
+      commit: commit(def.name, side),
+      sourceLocation: `https://github.com/${def.repo}`,
+      ...(def.versions ? { versions: def.versions } : {}),
+      ...(def.displayNames ? { displayNames: def.displayNames } : {}),
+    })),
+  });
 }

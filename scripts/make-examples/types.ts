@@ -4,16 +4,11 @@ import type { NodeDef, Role } from './facts.js';
 import type { CondSpec, Related } from './operators.js';
 
 export type Variant = 'bug' | 'fixed';
-export type Level = 'Info' | 'Warning' | 'Error';
 
-/** One monitor record; an instant has `to === from`. */
-export interface MonitorRecord {
-  readonly from: number;
-  readonly to: number;
-  readonly level: Level;
-  readonly locator: string;
-  readonly message: string;
-}
+import type { MonitorLevel, MonitorRecord } from '../../src/sim/artifacts/ci-layout.js';
+
+export type Level = MonitorLevel;
+export type { MonitorRecord };
 
 export interface CondChange {
   readonly at: number;

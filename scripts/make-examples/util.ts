@@ -1,7 +1,6 @@
 /**
  * Deterministic building blocks for the example generator: clock arithmetic on the day of the run,
- * the time formats each artifact uses, seeded pseudo-random numbers, stable ids, and JSON written
- * the way Go's encoding/json writes it. Nothing here reads the wall clock or Math.random, so the
+ * the time formats each artifact uses, seeded pseudo-random numbers and stable ids. Nothing here reads the wall clock or Math.random, so the
  * generator's output is byte-identical on every run.
  */
 import { createHash } from 'node:crypto';
@@ -110,26 +109,4 @@ export function suffix(r: Rng, length: number): string {
   let out = '';
   for (let i = 0; i < length; i += 1) out += r.pick([...alphabet]);
   return out;
-}
-
-function sortKeysDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeysDeep);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      out[key] = sortKeysDeep((value as Record<string, unknown>)[key]);
-    }
-    return out;
-  }
-  return value;
-}
-
-/**
- * JSON as Go's json.MarshalIndent writes it: `<`, `>` and `&` escaped as \u003c, \u003e, \u0026.
- * `sortKeys` mimics objects decoded into maps (everything `oc get -o json` prints); without it, key
- * order is the order the object was built in (Go struct field order).
- */
-export function goJson(value: unknown, indent: number, sortKeys: boolean): string {
-  const text = JSON.stringify(sortKeys ? sortKeysDeep(value) : value, null, indent);
-  return `${text.replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')}\n`;
 }

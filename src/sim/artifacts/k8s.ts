@@ -356,8 +356,3 @@ export function eventJson(clock: Clock, ev: RecordedEvent, index: number): Json 
     type: ev.type,
   };
 }
-
-/** `oc get <type> -o json` without names: a v1 List. */
-export function list(items: Json[]): Json {
-  return { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '', selfLink: '' } };
-}

@@ -1,30 +1,41 @@
 /**
- * Writes one recorded run in the CI layout atlevel's sources read (docs/architecture.md, docs/domain.md 7.3, 7.4,
- * 8.4): build-log.txt with monitor lines and the upgrade test's log, gather-extra Lists taken at the
- * end of the run, origin's e2e-events/e2e-intervals JSON (4.10 schema), the two releases' info, and
- * the run's ground truth. Every byte follows from the run, so the same seed writes the same files.
+ * Writes one recorded run in the CI layout atlevel's sources read, through the one CI layout writer
+ * (ci-layout.ts): build-log.txt with the upgrade test's log and the monitor timeline, gather-extra Lists
+ * taken at the end of the run, origin's e2e-events/e2e-intervals JSON (4.10 schema), the two releases'
+ * info, and the run's ground truth. Every byte follows from the run, so the same seed writes the same
+ * files.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InputError } from '../../model/errors.js';
-import type { MonitorRecord } from '../recorder.js';
+import type { MonitorRecord as SimMonitorRecord } from '../recorder.js';
 import type { RunResult } from '../run.js';
 import { summarize } from '../summary.js';
+import {
+  CiRun,
+  ciPaths,
+  intervalFileNames,
+  type MonitorRecord,
+  monitorLine,
+  sortedRecords,
+  testLogLine,
+} from './ci-layout.js';
 import {
   type Clock,
   clusterOperatorJson,
   clusterVersionJson,
   eventJson,
-  list,
   machineConfigJson,
   nodeJson,
   poolJson,
 } from './k8s.js';
-import { releaseInfoJson } from './release-info.js';
-import { DEFAULT_EPOCH, fileStamp, logfStamp, monitorDuration, monitorStamp, rfc3339 } from './timefmt.js';
+import { releaseInfo } from './release-info.js';
+import { DEFAULT_EPOCH, rfc3339 } from './timefmt.js';
 
-export const GATHER_DIR = 'artifacts/e2e-upgrade/gather-extra/artifacts';
-export const JUNIT_DIR = 'artifacts/e2e-upgrade/openshift-e2e-test/artifacts/junit';
+const TARGET = 'e2e-upgrade';
+const PATHS = ciPaths(TARGET);
+export const GATHER_DIR = PATHS.gather;
+export const JUNIT_DIR = PATHS.junit;
 export const GROUND_TRUTH = 'atlevel-simulation.json';
 
 /** Every file of a run, path (relative to the run folder) → content. */
@@ -32,69 +43,60 @@ export function renderArtifacts(run: RunResult, epoch = DEFAULT_EPOCH): Map<stri
   const rec = run.rec;
   if (!rec) throw new Error('renderArtifacts needs a run made with { record: true }');
   const clock: Clock = { epoch, end: run.endAt };
-  const files = new Map<string, string>();
   const store = run.store;
-  const oc = (value: unknown): string => `${JSON.stringify(value, null, 4)}\n`;
+  const out = new CiRun(TARGET)
+    .gatherList(
+      'ClusterVersion',
+      [...store.list('ClusterVersion')].map((o) => clusterVersionJson(clock, o)),
+    )
+    .gatherList(
+      'ClusterOperator',
+      byName([...store.list('ClusterOperator')]).map((o) => clusterOperatorJson(clock, o)),
+    )
+    .gatherList(
+      'MachineConfigPool',
+      byName([...store.list('MachineConfigPool')]).map((o) => poolJson(clock, o)),
+    )
+    .gatherList(
+      'MachineConfig',
+      byName([...store.list('MachineConfig')]).map((o) => machineConfigJson(clock, o)),
+    )
+    .gatherList(
+      'Node',
+      byName([...store.list('Node')]).map((o, i) => nodeJson(clock, o, i)),
+    )
+    .gatherList('Event', rec.events.map((e, i) => eventJson(clock, e, i)).sort(compareEvents));
 
-  files.set(
-    `${GATHER_DIR}/clusterversion.json`,
-    oc(list([...store.list('ClusterVersion')].map((o) => clusterVersionJson(clock, o)))),
+  // The recorder's times are virtual (ms since the run's start); the artifacts carry wall-clock times.
+  const wall = (m: SimMonitorRecord): MonitorRecord => ({ ...m, from: epoch + m.from, to: epoch + m.to });
+  const instants = rec.monitor.map(wall);
+  const intervals = rec.derivedIntervals(run.endAt).map(wall);
+  const names = intervalFileNames(epoch);
+  out.intervals(names.events, [...instants, ...intervals]);
+  out.intervals(
+    names.intervals,
+    intervals.filter((m) => m.to !== m.from),
   );
-  files.set(
-    `${GATHER_DIR}/clusteroperators.json`,
-    oc(list(byName([...store.list('ClusterOperator')]).map((o) => clusterOperatorJson(clock, o)))),
-  );
-  files.set(
-    `${GATHER_DIR}/machineconfigpools.json`,
-    oc(list(byName([...store.list('MachineConfigPool')]).map((o) => poolJson(clock, o)))),
-  );
-  files.set(
-    `${GATHER_DIR}/machineconfigs.json`,
-    oc(list(byName([...store.list('MachineConfig')]).map((o) => machineConfigJson(clock, o)))),
-  );
-  files.set(
-    `${GATHER_DIR}/nodes.json`,
-    oc(list(byName([...store.list('Node')]).map((o, i) => nodeJson(clock, o, i)))),
-  );
-  const events = rec.events.map((e, i) => eventJson(clock, e, i));
-  events.sort((a, b) => compareEvents(a, b));
-  files.set(`${GATHER_DIR}/events.json`, oc(list(events)));
-
-  const instants = rec.monitor;
-  const intervals = rec.derivedIntervals(run.endAt);
-  const stamp = fileStamp(epoch);
-  const e2e = (items: MonitorRecord[]): string => {
-    const sorted = [...items].sort(
-      (a, b) => a.from - b.from || (a.locator < b.locator ? -1 : a.locator > b.locator ? 1 : 0),
-    );
-    const json = sorted.map((m) => ({
-      level: m.level,
-      locator: m.locator,
-      message: m.message,
-      from: rfc3339(epoch + m.from),
-      to: rfc3339(epoch + m.to),
-    }));
-    return `${JSON.stringify({ items: json }, null, 4)}\n`;
-  };
-  files.set(`${JUNIT_DIR}/e2e-events_${stamp}.json`, e2e([...instants, ...intervals]));
-  files.set(`${JUNIT_DIR}/e2e-intervals_${stamp}.json`, e2e(intervals.filter((m) => m.to !== m.from)));
-
-  files.set('build-log.txt', buildLog(run, epoch, intervals));
-  files.set('release/release-from.json', oc(releaseInfoJson(run.from, epoch - 30 * 3600_000)));
-  files.set('release/release-to.json', oc(releaseInfoJson(run.to, epoch - 3 * 3600_000)));
-  files.set(
+  out.buildLog(buildLog(run, epoch, [...instants, ...intervals]));
+  out.release('from', releaseInfo(run.from, epoch - 30 * 3600_000));
+  out.release('to', releaseInfo(run.to, epoch - 3 * 3600_000));
+  out.add(
     GROUND_TRUTH,
-    oc({
-      kind: 'AtlevelSimulation',
-      note: 'A simulated CI run written by `atlevel simulate`; not from a real cluster.',
-      scenario: run.scenario.name,
-      policy: run.policy,
-      seed: run.seed,
-      epoch: new Date(epoch).toISOString(),
-      summary: summarize(run, epoch),
-    }),
+    `${JSON.stringify(
+      {
+        kind: 'AtlevelSimulation',
+        note: 'A simulated CI run written by `atlevel simulate`; not from a real cluster.',
+        scenario: run.scenario.name,
+        policy: run.policy,
+        seed: run.seed,
+        epoch: new Date(epoch).toISOString(),
+        summary: summarize(run, epoch),
+      },
+      null,
+      4,
+    )}\n`,
   );
-  return files;
+  return out.files;
 }
 
 function byName<T extends { meta: { name: string } }>(items: T[]): T[] {
@@ -108,52 +110,25 @@ function compareEvents(a: Record<string, unknown>, b: Record<string, unknown>): 
   return ma.name < mb.name ? -1 : ma.name > mb.name ? 1 : 0;
 }
 
-function levelLetter(level: MonitorRecord['level']): string {
-  return level[0] as string;
-}
-
-/** The test output part of a CI build log: monitor lines (docs/domain.md 7.1, 7.2) and the test's Logf lines. */
-function buildLog(run: RunResult, epoch: number, intervals: MonitorRecord[]): string {
+/**
+ * The test step's part of a CI build log, laid out as openshift-tests prints it: the upgrade test's
+ * log lines (docs/domain.md 6), its result, then the monitor timeline (docs/domain.md 7.1, 7.2).
+ */
+function buildLog(run: RunResult, epoch: number, monitor: readonly MonitorRecord[]): string {
   const rec = run.rec as NonNullable<RunResult['rec']>;
-  type Line = { at: number; order: number; seq: number; text: string };
-  const lines: Line[] = [];
-  let seq = 0;
-  const oneLine = (s: string): string => s.replaceAll('\n', '\\n');
-  for (const m of rec.monitor) {
-    lines.push({
-      at: m.from,
-      order: 0,
-      seq: seq++,
-      text: `${monitorStamp(epoch + m.from)} ${levelLetter(m.level)} ${m.locator} ${oneLine(m.message)}`,
-    });
-  }
-  for (const m of intervals) {
-    const dur = monitorDuration(m.to - m.from).padEnd(5, ' ');
-    lines.push({
-      at: m.from,
-      order: 1,
-      seq: seq++,
-      text: `${monitorStamp(epoch + m.from)} - ${dur} ${levelLetter(m.level)} ${m.locator} ${oneLine(m.message)}`,
-    });
-  }
-  for (const t of rec.testLog)
-    lines.push({
-      at: t.at,
-      order: 2,
-      seq: seq++,
-      text: `${logfStamp(epoch + t.at)}: INFO: ${oneLine(t.text)}`,
-    });
-  lines.sort((a, b) => a.at - b.at || a.order - b.order || a.seq - b.seq);
-  const header = [
-    `INFO[${rfc3339(epoch)}] atlevel simulate: simulated CI run (not a real cluster): scenario ${run.scenario.name}, policy ${run.policy}, seed ${run.seed}`,
-    `INFO[${rfc3339(epoch)}] Running step e2e-upgrade-openshift-e2e-test.`,
-  ];
-  const footer: string[] = [];
-  const failure = run.facts.testFailure;
   const test =
     '[sig-arch][Feature:ClusterUpgrade] Cluster should remain functional during upgrade [Disruptive] [Serial]';
+  const minutes = Math.round(run.endAt / 60_000);
+  const failure = run.facts.testFailure;
+  const lines = [
+    `INFO[${rfc3339(epoch)}] atlevel simulate: simulated CI run (not a real cluster): scenario ${run.scenario.name}, policy ${run.policy}, seed ${run.seed}`,
+    `INFO[${rfc3339(epoch)}] Running step ${TARGET}-openshift-e2e-test.`,
+    `started: (0/1/1) "${test}"`,
+    '',
+    ...rec.testLog.map((t) => testLogLine(epoch + t.at, t.text)),
+  ];
   if (failure !== undefined) {
-    footer.push(
+    lines.push(
       `fail [github.com/openshift/origin/test/e2e/upgrade/upgrade.go:160]: during upgrade to ${run.to.image}`,
       'Unexpected error:',
       '    <*errors.errorString | 0xc0027f5d80>: {',
@@ -161,16 +136,17 @@ function buildLog(run: RunResult, epoch: number, intervals: MonitorRecord[]): st
       '    }',
       `    ${failure}`,
       'occurred',
-      `failed: (${Math.round(run.endAt / 60_000)}m) "${test}"`,
-      `INFO[${rfc3339(epoch + run.endAt)}] Step e2e-upgrade-openshift-e2e-test failed.`,
+      '',
+      `failed: (${minutes}m) "${test}"`,
     );
   } else {
-    footer.push(
-      `passed: (${Math.round(run.endAt / 60_000)}m) "${test}"`,
-      `INFO[${rfc3339(epoch + run.endAt)}] Step e2e-upgrade-openshift-e2e-test succeeded.`,
-    );
+    lines.push('', `passed: (${minutes}m) "${test}"`);
   }
-  return `${[...header, ...lines.map((l) => l.text), ...footer].join('\n')}\n`;
+  lines.push('', 'Timeline:', '', ...sortedRecords(monitor).map(monitorLine), '');
+  lines.push(
+    `INFO[${rfc3339(epoch + run.endAt)}] Step ${TARGET}-openshift-e2e-test ${failure !== undefined ? 'failed' : 'succeeded'}.`,
+  );
+  return `${lines.join('\n')}\n`;
 }
 
 /** Write `files` under `dir`, creating folders; a failure names the path and stops. */
