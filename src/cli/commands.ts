@@ -53,6 +53,11 @@ export const COMMANDS = {
     usage: '[options]',
     load: async () => (await import('./simulate.js')).defineSimulate,
   },
+  serve: {
+    summary: 'serve the inputs as a read-only Kubernetes API, at any moment or with the update replayed',
+    usage: '[options] <paths...>',
+    load: async () => (await import('./serve.js')).defineServe,
+  },
   completion: {
     summary: 'print a shell completion script (bash, zsh or fish)',
     usage: '<shell>',

@@ -1,0 +1,136 @@
+/**
+ * `atlevel serve PATH...`: a read-only Kubernetes API over the inputs (docs/serve.md). It runs until
+ * SIGINT or SIGTERM, then closes every connection and exits 0.
+ */
+import { stat, writeFile } from 'node:fs/promises';
+import type { Command } from '@commander-js/extra-typings';
+import { UsageError } from '../model/errors.js';
+import { parseTime } from '../model/time.js';
+import { collectExtras, kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
+import { loadHistory } from '../sources/index.js';
+import { EXIT, type ExitBox, type ExitCode } from './exit.js';
+
+export interface ServeFlags {
+  at?: string;
+  replay?: boolean;
+  speed: string;
+  port: string;
+  bind: string;
+  kubeconfigOut?: string;
+  startAfter: string;
+}
+
+export function defineServe(cmd: Command, exit: ExitBox): void {
+  cmd
+    .argument(
+      '<paths...>',
+      'must-gather, CI run folder, folder of oc get YAML/JSON, a .tar/.tar.gz of these, a simulator run',
+    )
+    .option('--at <time>', 'serve the cluster as it was at this RFC 3339 time')
+    .option('--replay', 'serve the state at the update start, then replay the timeline as watch events')
+    .option('--speed <n>', 'replay speed: recorded seconds per wall-clock second', '1')
+    .option('--port <port>', 'TCP port (0 picks a free one)', '0')
+    .option('--bind <addr>', 'address to listen on (anything but 127.0.0.1 exposes the inputs)', '127.0.0.1')
+    .option(
+      '--start-after <seconds>',
+      'with --replay: wait this long before replaying (time to start your watches)',
+      '0',
+    )
+    .option(
+      '--kubeconfig-out <file>',
+      'write a kubeconfig for the server here (default: print its path in a temp dir)',
+    )
+    .addHelpText(
+      'after',
+      '\nExample: atlevel serve examples/bug-2019850 --replay --speed 60 --kubeconfig-out kc && kubectl --kubeconfig kc get mcp -w',
+    )
+    .action(async (paths, flags) => {
+      exit.code = await runServe(paths, flags as ServeFlags);
+    });
+}
+
+function parseFlags(flags: ServeFlags): { at?: number; speed: number; port: number; startAfter: number } {
+  const startAfter = Number(flags.startAfter);
+  if (!Number.isFinite(startAfter) || startAfter < 0)
+    throw new UsageError(`--start-after ${flags.startAfter}: expected a number of seconds`);
+  const speed = Number(flags.speed);
+  if (!Number.isFinite(speed) || speed <= 0)
+    throw new UsageError(`--speed ${flags.speed}: expected a positive number`);
+  const port = Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port ${flags.port}: expected 0-65535`);
+  if (flags.at !== undefined && flags.replay) throw new UsageError('--at and --replay cannot be combined');
+  let at: number | undefined;
+  if (flags.at !== undefined) {
+    at = parseTime(flags.at);
+    if (at === undefined)
+      throw new UsageError(`--at ${flags.at}: expected an RFC 3339 time, e.g. 2021-11-03T03:25:00Z`);
+  }
+  return { ...(at !== undefined ? { at } : {}), speed, port, startAfter };
+}
+
+async function isFolder(p: string): Promise<boolean> {
+  return stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+}
+
+export async function runServe(paths: readonly string[], flags: ServeFlags): Promise<ExitCode> {
+  const { at, speed, port, startAfter } = parseFlags(flags);
+  const history = await loadHistory(paths);
+  const extras = await collectExtras(paths, isFolder);
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      history,
+      extra: extras.objects,
+      logs: extras.logs,
+      ...(at !== undefined ? { at } : {}),
+      replay: flags.replay === true,
+      speed,
+      port,
+      bind: flags.bind,
+      holdReplay: true,
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new UsageError(
+        `cannot listen on ${flags.bind}:${port} (${code}); choose another --port or --bind`,
+      );
+    }
+    throw err;
+  }
+  const kubeconfig =
+    flags.kubeconfigOut ?? `${process.env.TMPDIR ?? '/tmp'}/atlevel-serve-${server.port}.kubeconfig`;
+  await writeFile(kubeconfig, kubeconfigFor(server.url), { mode: 0o600 });
+  const objects = server.store
+    .types()
+    .reduce((n, t) => n + server.store.list(`${t.group}/${t.version}/${t.plural}`).length, 0);
+  process.stdout.write(
+    `atlevel serve: ${server.url}  (${objects} objects, ${server.store.types().length} resource types)\n`,
+  );
+  process.stdout.write(
+    `kubeconfig: ${kubeconfig}   e.g. kubectl --kubeconfig ${kubeconfig} get clusterversion,co,mcp\n`,
+  );
+  if (server.replay) {
+    const p = server.replay.plan;
+    process.stdout.write(
+      `replay: ${new Date(p.start).toISOString()} → ${new Date(p.end).toISOString()}, ${p.revisions.length} changes at ${speed}×\n`,
+    );
+    void server.replay.done.then(() => process.stdout.write('replay: done; serving the final state\n'));
+  }
+  const replay = server.replay;
+  const timer = replay ? setTimeout(() => replay.start(), startAfter * 1000) : undefined;
+  for (const note of extras.notes.slice(0, 5)) process.stderr.write(`atlevel serve: note: ${note}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  if (timer) clearTimeout(timer);
+  await server.close();
+  process.stdout.write('atlevel serve: stopped\n');
+  return EXIT.ok;
+}

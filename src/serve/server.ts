@@ -1,0 +1,604 @@
+/**
+ * The HTTP side: a read-only Kubernetes API over a ServedStore, on node:http. Routing accepts only
+ * the shapes of Kubernetes API paths and looks every name up in memory; nothing is ever read from a
+ * path taken from a URL (pod logs come from an index built at load time). Writes are 405, unknown
+ * paths 404, bad selectors 400. Non-watch requests time out; a watch that cannot keep up (its
+ * unsent buffer grows past a cap) is closed, and its client resumes from the last resourceVersion it
+ * saw, which the change log still holds, so nothing is lost.
+ */
+import { open } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import type { LogFiles } from './extras.js';
+import { apiVersionOf, type ResourceType, typeKey } from './resources.js';
+import { type Matcher, parseFieldSelector, parseLabelSelector, SelectorError } from './selectors.js';
+import { ApiError, badRequest, expired, methodNotAllowed, notFound } from './status.js';
+import type { Change, KubeObject, ServedStore } from './store.js';
+import { parseIncludeObject, toTable } from './table.js';
+
+export interface HttpOptions {
+  readonly store: ServedStore;
+  readonly logs: ReadonlyMap<string, LogFiles>;
+  /** The recorded moment being served (ages in tables count from it). */
+  readonly now: () => number;
+  readonly version: Record<string, string>;
+  /** Extra read-only JSON at `/atlevel/...` (replay progress). */
+  readonly extra?: (path: string) => unknown;
+  readonly limits?: Partial<Limits>;
+}
+
+export interface Limits {
+  readonly maxUrlBytes: number;
+  readonly maxLimit: number;
+  /** A non-watch request (headers and response) must be done within this. */
+  readonly requestTimeoutMs: number;
+  /** A connection with no request in flight is closed after this. */
+  readonly idleTimeoutMs: number;
+  /** Longest watch before the server ends it (clients re-watch). */
+  readonly maxWatchSeconds: number;
+  /** Unsent bytes a watch may have queued before it is cut. */
+  readonly maxWatchBufferBytes: number;
+  readonly bookmarkIntervalMs: number;
+  readonly maxLogBytes: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  maxUrlBytes: 8192,
+  maxLimit: 10_000,
+  requestTimeoutMs: 30_000,
+  idleTimeoutMs: 60_000,
+  maxWatchSeconds: 1800,
+  maxWatchBufferBytes: 32 * 1024 * 1024,
+  bookmarkIntervalMs: 10_000,
+  maxLogBytes: 64 * 1024 * 1024,
+};
+
+export interface Watches {
+  /** Cut every open watch (fault injection: clients must resume). */
+  dropAll(): number;
+  readonly count: number;
+}
+
+interface Target {
+  readonly type: ResourceType;
+  readonly namespace?: string;
+  readonly name?: string;
+  readonly subresource?: string;
+}
+
+/** A path segment as Kubernetes names allow it: no `.`/`..`, no slashes, no control characters. */
+const SEGMENT = /^[A-Za-z0-9][-A-Za-z0-9_.:]*$/;
+
+function segments(pathname: string): string[] | undefined {
+  if (!pathname.startsWith('/')) return undefined;
+  const raw = pathname.slice(1).replace(/\/$/, '');
+  if (raw === '') return [];
+  const out: string[] = [];
+  for (const part of raw.split('/')) {
+    let s: string;
+    try {
+      s = decodeURIComponent(part);
+    } catch {
+      return undefined;
+    }
+    if (!SEGMENT.test(s) || s.includes('..')) return undefined;
+    out.push(s);
+  }
+  return out;
+}
+
+function wantsTable(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? '';
+  return accept.split(',').some((a) => /as=Table/.test(a) && /g=meta\.k8s\.io/.test(a));
+}
+
+function sendJson(res: ServerResponse, code: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, err: ApiError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendJson(res, err.code, err.body());
+}
+
+interface ContinueToken {
+  readonly rv: number;
+  readonly start: number;
+}
+
+function encodeContinue(t: ContinueToken): string {
+  return Buffer.from(JSON.stringify(t)).toString('base64url');
+}
+
+function decodeContinue(s: string): ContinueToken {
+  try {
+    const v = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown;
+    if (v && typeof v === 'object') {
+      const { rv, start } = v as Record<string, unknown>;
+      if (Number.isSafeInteger(rv) && Number.isSafeInteger(start) && (start as number) >= 0)
+        return { rv: rv as number, start: start as number };
+    }
+  } catch {
+    // fall through
+  }
+  throw badRequest('invalid continue token');
+}
+
+export class ApiServer {
+  readonly #opts: HttpOptions;
+  readonly #limits: Limits;
+  readonly #server: Server;
+  readonly #sockets = new Set<Socket>();
+  readonly #watches = new Set<ServerResponse>();
+  /** List snapshots by `rv typeKey selectors`, for continue tokens. */
+  readonly #snapshots = new Map<string, readonly KubeObject[]>();
+
+  constructor(opts: HttpOptions) {
+    this.#opts = opts;
+    this.#limits = { ...DEFAULT_LIMITS, ...opts.limits };
+    this.#server = createServer(
+      {
+        requestTimeout: this.#limits.requestTimeoutMs,
+        headersTimeout: Math.min(this.#limits.requestTimeoutMs, 10_000),
+        keepAliveTimeout: 5_000,
+        maxHeaderSize: 16 * 1024,
+      },
+      (req, res) => this.#handle(req, res),
+    );
+    this.#server.on('connection', (socket) => {
+      this.#sockets.add(socket);
+      socket.setTimeout(this.#limits.idleTimeoutMs, () => socket.destroy());
+      socket.on('close', () => this.#sockets.delete(socket));
+    });
+  }
+
+  listen(port: number, host: string): Promise<AddressInfo> {
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      this.#server.once('error', onError);
+      this.#server.listen(port, host, () => {
+        this.#server.off('error', onError);
+        resolve(this.#server.address() as AddressInfo);
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#server.close(() => resolve());
+      for (const w of this.#watches) w.destroy();
+      for (const s of this.#sockets) s.destroy();
+    });
+  }
+
+  readonly watches: Watches = {
+    dropAll: () => {
+      const n = this.#watches.size;
+      for (const w of this.#watches) w.destroy();
+      return n;
+    },
+    get count() {
+      return 0;
+    },
+  };
+
+  get watchCount(): number {
+    return this.#watches.size;
+  }
+
+  #handle(req: IncomingMessage, res: ServerResponse): void {
+    try {
+      this.#route(req, res);
+    } catch (err) {
+      if (err instanceof ApiError) sendError(res, err);
+      else if (err instanceof SelectorError) sendError(res, badRequest(err.message));
+      else {
+        sendError(res, new ApiError(500, 'InternalError', `internal error: ${(err as Error).message}`));
+      }
+    }
+  }
+
+  #route(req: IncomingMessage, res: ServerResponse): void {
+    const rawUrl = req.url ?? '/';
+    if (Buffer.byteLength(rawUrl) > this.#limits.maxUrlBytes) {
+      throw new ApiError(414, 'RequestURITooLong', 'request URI too long');
+    }
+    if (req.method !== 'GET') {
+      // Never read a body: answer and close, so a large upload costs nothing.
+      res.setHeader('Connection', 'close');
+      throw methodNotAllowed(req.method ?? '?');
+    }
+    const url = new URL(rawUrl, 'http://localhost');
+    const segs = segments(url.pathname);
+    if (!segs) throw notFound(`the server could not find the requested resource`);
+    const path = segs.join('/');
+    const store = this.#opts.store;
+    const types = store.types();
+    if (path === 'version') {
+      sendJson(res, 200, this.#opts.version);
+      return;
+    }
+    if (path === 'healthz' || path === 'readyz' || path === 'livez') {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end('ok');
+      return;
+    }
+    if (segs[0] === 'atlevel' && this.#opts.extra) {
+      const body = this.#opts.extra(segs.slice(1).join('/'));
+      if (body !== undefined) {
+        sendJson(res, 200, body);
+        return;
+      }
+      throw notFound('the server could not find the requested resource');
+    }
+    if (path === 'api') {
+      sendJson(res, 200, apiVersions());
+      return;
+    }
+    if (path === 'apis') {
+      sendJson(res, 200, apiGroupList(types));
+      return;
+    }
+    const hasLogs = this.#opts.logs.size > 0;
+    let group: string;
+    let version: string;
+    let rest: string[];
+    if (segs[0] === 'api' && segs[1] === 'v1') {
+      group = '';
+      version = 'v1';
+      rest = segs.slice(2);
+    } else if (segs[0] === 'apis' && segs[1] !== undefined) {
+      if (segs.length === 2) {
+        const doc = apiGroup(types, segs[1]);
+        if (!doc) throw notFound('the server could not find the requested resource');
+        sendJson(res, 200, doc);
+        return;
+      }
+      group = segs[1];
+      version = segs[2] ?? '';
+      rest = segs.slice(3);
+    } else {
+      throw notFound('the server could not find the requested resource');
+    }
+    if (rest.length === 0) {
+      const doc = apiResourceList(types, group, version, hasLogs);
+      if (!doc) throw notFound('the server could not find the requested resource');
+      sendJson(res, 200, doc);
+      return;
+    }
+    const target = this.#target(group, version, rest);
+    const q = url.searchParams;
+    if (target.subresource === 'log') {
+      void this.#log(res, target, q);
+      return;
+    }
+    if (target.subresource !== undefined) throw notFound('the server could not find the requested resource');
+    const watch = q.get('watch');
+    if (watch === 'true' || watch === '1') {
+      if (target.name !== undefined) throw methodNotAllowed('watch of a single object by path');
+      this.#watch(req, res, target, q);
+      return;
+    }
+    if (target.name !== undefined) {
+      this.#get(req, res, target);
+      return;
+    }
+    this.#list(req, res, target, q);
+  }
+
+  #target(group: string, version: string, rest: readonly string[]): Target {
+    const store = this.#opts.store;
+    const find = (plural: string) => store.type(typeKey({ group, version, plural }));
+    const missing = (plural: string) =>
+      notFound(`the server doesn't have a resource type "${plural}"`, {
+        ...(group ? { group } : {}),
+        kind: plural,
+      });
+    // /namespaces/NS/PLURAL[/NAME[/SUB]]
+    if (rest[0] === 'namespaces' && rest.length >= 3) {
+      const namespace = rest[1] as string;
+      const plural = rest[2] as string;
+      const type = find(plural);
+      if (!type) throw missing(plural);
+      if (!type.namespaced) throw notFound(`${plural} is not namespaced`);
+      if (rest.length > 5) throw notFound('the server could not find the requested resource');
+      return {
+        type,
+        namespace,
+        ...(rest[3] !== undefined ? { name: rest[3] } : {}),
+        ...(rest[4] !== undefined ? { subresource: rest[4] } : {}),
+      };
+    }
+    const plural = rest[0] as string;
+    const type = find(plural);
+    if (!type) throw missing(plural);
+    if (rest.length > 3) throw notFound('the server could not find the requested resource');
+    if (type.namespaced && rest.length > 1)
+      throw notFound('the server could not find the requested resource');
+    return {
+      type,
+      ...(rest[1] !== undefined ? { name: rest[1] } : {}),
+      ...(rest[2] !== undefined ? { subresource: rest[2] } : {}),
+    };
+  }
+
+  #get(req: IncomingMessage, res: ServerResponse, t: Target): void {
+    const o = this.#opts.store.get(typeKey(t.type), t.namespace, t.name as string);
+    if (!o) {
+      throw notFound(`${t.type.plural}${t.type.group ? `.${t.type.group}` : ''} "${t.name}" not found`, {
+        name: t.name as string,
+        ...(t.type.group ? { group: t.type.group } : {}),
+        kind: t.type.plural,
+      });
+    }
+    if (wantsTable(req)) {
+      const include = parseIncludeObject(
+        new URL(req.url ?? '/', 'http://x').searchParams.get('includeObject'),
+      );
+      sendJson(
+        res,
+        200,
+        toTable(t.type.kind, [o], {
+          now: this.#opts.now(),
+          include: include ?? 'Metadata',
+          resourceVersion: String(o.metadata.resourceVersion ?? ''),
+        }),
+      );
+      return;
+    }
+    sendJson(res, 200, o);
+  }
+
+  #matchers(t: Target, q: URLSearchParams): Matcher {
+    const labels = parseLabelSelector(q.get('labelSelector'));
+    const fields = parseFieldSelector(q.get('fieldSelector'), t.type.kind);
+    const ns = t.namespace;
+    return (o) =>
+      (ns === undefined || o.metadata.namespace === ns) && (!labels || labels(o)) && (!fields || fields(o));
+  }
+
+  #list(req: IncomingMessage, res: ServerResponse, t: Target, q: URLSearchParams): void {
+    const store = this.#opts.store;
+    const match = this.#matchers(t, q);
+    const rvParam = q.get('resourceVersion');
+    if (rvParam !== null && rvParam !== '' && !/^\d+$/.test(rvParam)) {
+      throw badRequest(`invalid resourceVersion ${JSON.stringify(rvParam.slice(0, 40))}`);
+    }
+    const limitParam = q.get('limit');
+    let limit = 0;
+    if (limitParam !== null && limitParam !== '') {
+      if (!/^\d+$/.test(limitParam)) throw badRequest('limit must be a non-negative integer');
+      limit = Math.min(Number(limitParam), this.#limits.maxLimit);
+    }
+    const include = parseIncludeObject(q.get('includeObject'));
+    if (!include) throw badRequest('includeObject must be None, Metadata or Object');
+    const key = `${typeKey(t.type)} ${t.namespace ?? ''} ${q.get('labelSelector') ?? ''} ${q.get('fieldSelector') ?? ''}`;
+    const cont = q.get('continue');
+    let rv = store.resourceVersion;
+    let start = 0;
+    let items: readonly KubeObject[];
+    if (cont) {
+      const token = decodeContinue(cont);
+      const cached = this.#snapshots.get(`${token.rv} ${key}`);
+      if (cached) items = cached;
+      else if (token.rv === store.resourceVersion) items = store.list(typeKey(t.type)).filter(match);
+      else
+        throw expired(
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+        );
+      rv = token.rv;
+      start = token.start;
+    } else {
+      items = store.list(typeKey(t.type)).filter(match);
+    }
+    let page = items;
+    let next: string | undefined;
+    let remaining: number | undefined;
+    if (limit > 0 && start + limit < items.length) {
+      page = items.slice(start, start + limit);
+      next = encodeContinue({ rv, start: start + limit });
+      remaining = items.length - start - limit;
+      this.#remember(`${rv} ${key}`, items);
+    } else if (start > 0) {
+      page = items.slice(start);
+    }
+    const meta = {
+      resourceVersion: String(rv),
+      ...(next ? { continue: next } : {}),
+      ...(remaining !== undefined ? { remainingItemCount: remaining } : {}),
+    };
+    if (wantsTable(req)) {
+      sendJson(
+        res,
+        200,
+        toTable(t.type.kind, page, {
+          now: this.#opts.now(),
+          include,
+          resourceVersion: meta.resourceVersion,
+          ...(next ? { continueToken: next } : {}),
+          ...(remaining !== undefined ? { remaining } : {}),
+        }),
+      );
+      return;
+    }
+    this.#streamList(res, t.type, page, meta);
+  }
+
+  /** A large list is written in pieces, so a 30k-event list never becomes one giant string. */
+  #streamList(
+    res: ServerResponse,
+    type: ResourceType,
+    items: readonly KubeObject[],
+    meta: Record<string, unknown>,
+  ): void {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    const head = JSON.stringify({ kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata: meta });
+    res.write(`${head.slice(0, -1)},"items":[`);
+    let i = 0;
+    const pump = () => {
+      while (i < items.length) {
+        let chunk = '';
+        const stop = Math.min(items.length, i + 500);
+        for (; i < stop; i++) chunk += (i > 0 ? ',' : '') + JSON.stringify(items[i]);
+        if (!res.write(chunk)) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+      res.end(']}');
+    };
+    pump();
+  }
+
+  #remember(key: string, items: readonly KubeObject[]): void {
+    this.#snapshots.set(key, items);
+    while (this.#snapshots.size > 32) {
+      const first = this.#snapshots.keys().next().value;
+      if (first === undefined) break;
+      this.#snapshots.delete(first);
+    }
+  }
+
+  #watch(req: IncomingMessage, res: ServerResponse, t: Target, q: URLSearchParams): void {
+    const store = this.#opts.store;
+    const match = this.#matchers(t, q);
+    const key = typeKey(t.type);
+    const table = wantsTable(req);
+    const include = parseIncludeObject(q.get('includeObject')) ?? 'Metadata';
+    const rvParam = q.get('resourceVersion');
+    if (rvParam !== null && rvParam !== '' && !/^\d+$/.test(rvParam)) {
+      throw badRequest(`invalid resourceVersion ${JSON.stringify(rvParam.slice(0, 40))}`);
+    }
+    const timeoutParam = q.get('timeoutSeconds');
+    let seconds = this.#limits.maxWatchSeconds;
+    if (timeoutParam !== null && timeoutParam !== '') {
+      if (!/^\d+$/.test(timeoutParam)) throw badRequest('timeoutSeconds must be a non-negative integer');
+      seconds = Math.min(Number(timeoutParam), seconds);
+    }
+    const bookmarks = q.get('allowWatchBookmarks') === 'true' && !table;
+    req.socket.setTimeout(0);
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
+    res.flushHeaders();
+    this.#watches.add(res);
+    let first = true;
+    const send = (type: string, object: unknown) => {
+      let body = object;
+      if (table && type !== 'ERROR' && type !== 'BOOKMARK') {
+        body = toTable(t.type.kind, [object as KubeObject], {
+          now: this.#opts.now(),
+          include,
+          resourceVersion: String((object as KubeObject).metadata.resourceVersion ?? ''),
+          withColumns: first,
+        });
+        first = false;
+      }
+      res.write(`${JSON.stringify({ type, object: body })}\n`);
+      if (res.writableLength > this.#limits.maxWatchBufferBytes) res.destroy();
+    };
+    const deliver = (c: Change) => {
+      if (c.typeKey !== key) return;
+      const now = match(c.object);
+      const before = c.previous !== undefined && match(c.previous);
+      if (c.type === 'MODIFIED') {
+        if (now && before) send('MODIFIED', c.object);
+        else if (now) send('ADDED', c.object);
+        else if (before) send('DELETED', c.object);
+      } else if (now || before) send(c.type, c.object);
+    };
+    // Subscribe before reading the backlog: both happen in this tick, so nothing falls between.
+    const unsubscribe = store.subscribe(deliver);
+    let bookmarkTimer: NodeJS.Timeout | undefined;
+    const timeout = setTimeout(() => res.end(), seconds * 1000);
+    const cleanup = () => {
+      unsubscribe();
+      clearTimeout(timeout);
+      if (bookmarkTimer) clearInterval(bookmarkTimer);
+      this.#watches.delete(res);
+    };
+    res.on('close', cleanup);
+    if (rvParam === null || rvParam === '' || rvParam === '0') {
+      for (const o of store.list(key)) if (match(o)) send('ADDED', o);
+    } else {
+      const from = Number(rvParam);
+      const backlog = from > store.resourceVersion ? [] : store.changesSince(from);
+      if (!backlog) {
+        send('ERROR', expired(`too old resource version: ${from} (${store.oldestResumable})`).body());
+        res.end();
+        return;
+      }
+      for (const c of backlog) deliver(c);
+    }
+    if (bookmarks) {
+      bookmarkTimer = setInterval(() => {
+        send('BOOKMARK', {
+          kind: t.type.kind,
+          apiVersion: apiVersionOf(t.type),
+          metadata: { resourceVersion: String(store.resourceVersion) },
+        });
+      }, this.#limits.bookmarkIntervalMs);
+    }
+  }
+
+  async #log(res: ServerResponse, t: Target, q: URLSearchParams): Promise<void> {
+    try {
+      if (t.type.kind !== 'Pod' || t.namespace === undefined || t.name === undefined) {
+        throw notFound('the server could not find the requested resource');
+      }
+      const pod = this.#opts.store.get(typeKey(t.type), t.namespace, t.name);
+      if (!pod) throw notFound(`pods "${t.name}" not found`, { name: t.name, kind: 'pods' });
+      const containers = ((pod.spec as { containers?: { name?: unknown }[] } | undefined)?.containers ?? [])
+        .map((c) => c.name)
+        .filter((n): n is string => typeof n === 'string');
+      const container = q.get('container') ?? (containers.length === 1 ? containers[0] : undefined);
+      if (container === undefined) {
+        throw badRequest(
+          `a container name must be specified for pod ${t.name}, choose one of: [${containers.join(' ')}]`,
+        );
+      }
+      const files = this.#opts.logs.get(`${t.namespace}/${t.name}/${container}`);
+      const previous = q.get('previous') === 'true';
+      const file = previous ? files?.previous : files?.current;
+      if (!file) {
+        throw badRequest(
+          `the input holds no ${previous ? 'previous ' : ''}log for container "${container}" in pod "${t.name}"`,
+        );
+      }
+      const text = await this.#readLog(file, q);
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(text) });
+      res.end(text);
+    } catch (err) {
+      if (err instanceof ApiError) sendError(res, err);
+      else sendError(res, new ApiError(500, 'InternalError', 'the log could not be read'));
+    }
+  }
+
+  async #readLog(file: string, q: URLSearchParams): Promise<string> {
+    const limitBytes = Number(q.get('limitBytes') ?? '0');
+    const cap = limitBytes > 0 ? Math.min(limitBytes, this.#limits.maxLogBytes) : this.#limits.maxLogBytes;
+    const handle = await open(file, 'r');
+    try {
+      const size = (await handle.stat()).size;
+      const tail = q.get('tailLines');
+      const want = Math.min(size, cap);
+      // tailLines reads from the end; otherwise from the start, as the kubelet does.
+      const from = tail !== null ? size - want : 0;
+      const buf = Buffer.alloc(want);
+      await handle.read(buf, 0, want, from);
+      let text = buf.toString('utf8');
+      if (tail !== null && /^\d+$/.test(tail)) {
+        const lines = text.split('\n');
+        if (lines[lines.length - 1] === '') lines.pop();
+        text = `${lines.slice(-Number(tail)).join('\n')}${lines.length > 0 ? '\n' : ''}`;
+      }
+      return text;
+    } finally {
+      await handle.close();
+    }
+  }
+}
