@@ -180,7 +180,8 @@ export class ApiServer {
   readonly watches: Watches = {
     dropAll: () => {
       const n = this.#watches.size;
-      for (const w of this.#watches) w.destroy();
+      // Cut the connection itself, as a restarting server or a broken network does.
+      for (const w of this.#watches) w.socket?.destroy();
       return n;
     },
     get count() {
@@ -214,8 +215,10 @@ export class ApiServer {
       res.setHeader('Connection', 'close');
       throw methodNotAllowed(req.method ?? '?');
     }
-    const url = new URL(rawUrl, 'http://localhost');
-    const segs = segments(url.pathname);
+    // Segments come from the raw path: URL parsing would resolve `..` before anyone could refuse it.
+    const q = rawUrl.indexOf('?');
+    const segs = segments(q === -1 ? rawUrl : rawUrl.slice(0, q));
+    const url = new URL(rawUrl.startsWith('/') ? rawUrl : '/', 'http://localhost');
     if (!segs) throw notFound(`the server could not find the requested resource`);
     const path = segs.join('/');
     const store = this.#opts.store;
@@ -273,23 +276,23 @@ export class ApiServer {
       return;
     }
     const target = this.#target(group, version, rest);
-    const q = url.searchParams;
+    const params = url.searchParams;
     if (target.subresource === 'log') {
-      void this.#log(res, target, q);
+      void this.#log(res, target, params);
       return;
     }
     if (target.subresource !== undefined) throw notFound('the server could not find the requested resource');
-    const watch = q.get('watch');
+    const watch = params.get('watch');
     if (watch === 'true' || watch === '1') {
       if (target.name !== undefined) throw methodNotAllowed('watch of a single object by path');
-      this.#watch(req, res, target, q);
+      this.#watch(req, res, target, params);
       return;
     }
     if (target.name !== undefined) {
       this.#get(req, res, target);
       return;
     }
-    this.#list(req, res, target, q);
+    this.#list(req, res, target, params);
   }
 
   #target(group: string, version: string, rest: readonly string[]): Target {
