@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/serve/index.js';
-import { getJson, serve, watchEvents } from './helpers.js';
+import { getJson, type Json, serve, watchEvents } from './helpers.js';
 import { makeMustGather } from './make-must-gather.js';
 
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
@@ -41,22 +41,22 @@ function raw(method: string, path: string, body?: string): Promise<{ status: num
 describe('discovery', () => {
   it('announces the kinds present, with scope, read-only verbs and short names', async () => {
     const core = await getJson(`${server.url}/api/v1`);
-    const nodes = core.body.resources.find((r: any) => r.name === 'nodes');
+    const nodes = core.body.resources.find((r: Json) => r.name === 'nodes');
     expect(nodes).toMatchObject({ kind: 'Node', namespaced: false, verbs: ['get', 'list', 'watch'] });
-    expect(core.body.resources.find((r: any) => r.name === 'pods')).toMatchObject({ namespaced: true });
-    expect(core.body.resources.map((r: any) => r.name)).toContain('pods/log');
+    expect(core.body.resources.find((r: Json) => r.name === 'pods')).toMatchObject({ namespaced: true });
+    expect(core.body.resources.map((r: Json) => r.name)).toContain('pods/log');
     const groups = await getJson(`${server.url}/apis`);
-    const names = groups.body.groups.map((g: any) => g.name);
+    const names = groups.body.groups.map((g: Json) => g.name);
     expect(names).toEqual(
       expect.arrayContaining(['config.openshift.io', 'machineconfiguration.openshift.io', 'apps']),
     );
     const mco = await getJson(`${server.url}/apis/machineconfiguration.openshift.io/v1`);
-    const short = Object.fromEntries(mco.body.resources.map((r: any) => [r.name, r.shortNames]));
+    const short = Object.fromEntries(mco.body.resources.map((r: Json) => [r.name, r.shortNames]));
     expect(short).toMatchObject({ machineconfigpools: ['mcp'], machineconfigs: ['mc'] });
     const config = await getJson(`${server.url}/apis/config.openshift.io/v1`);
-    expect(config.body.resources.find((r: any) => r.name === 'clusteroperators').shortNames).toEqual(['co']);
+    expect(config.body.resources.find((r: Json) => r.name === 'clusteroperators').shortNames).toEqual(['co']);
     // A kind atlevel does not model, served from the must-gather as is.
-    expect(config.body.resources.map((r: any) => r.name)).toContain('infrastructures');
+    expect(config.body.resources.map((r: Json) => r.name)).toContain('infrastructures');
     expect((await getJson(`${server.url}/version`)).body).toMatchObject({ major: '1', minor: '29' });
   });
 });
@@ -70,7 +70,7 @@ describe('get and list', () => {
     expect(all.body.items).toHaveLength(40);
     const one = await getJson(`${server.url}/api/v1/namespaces/openshift-ns-1/events`);
     expect(one.body.items.length).toBeGreaterThan(0);
-    expect(one.body.items.every((e: any) => e.metadata.namespace === 'openshift-ns-1')).toBe(true);
+    expect(one.body.items.every((e: Json) => e.metadata.namespace === 'openshift-ns-1')).toBe(true);
     const co = await getJson(`${server.url}/apis/config.openshift.io/v1/clusteroperators/etcd`);
     expect(co.body).toMatchObject({ kind: 'ClusterOperator', apiVersion: 'config.openshift.io/v1' });
     expect(Number(co.body.metadata.resourceVersion)).toBeGreaterThan(0);
@@ -80,7 +80,7 @@ describe('get and list', () => {
     const masters = await getJson(
       `${server.url}/api/v1/nodes?labelSelector=${encodeURIComponent('node-role.kubernetes.io/master')}`,
     );
-    expect(masters.body.items.map((n: any) => n.metadata.name)).toEqual([
+    expect(masters.body.items.map((n: Json) => n.metadata.name)).toEqual([
       'master-0.example.internal',
       'master-1.example.internal',
       'master-2.example.internal',
@@ -92,17 +92,17 @@ describe('get and list', () => {
     const pods = await getJson(
       `${server.url}/api/v1/pods?labelSelector=${encodeURIComponent('app in (mcd,nothing)')}`,
     );
-    expect(pods.body.items.map((p: any) => p.metadata.namespace)).toEqual([
+    expect(pods.body.items.map((p: Json) => p.metadata.namespace)).toEqual([
       'openshift-machine-config-operator',
     ]);
     const byName = await getJson(
       `${server.url}/api/v1/nodes?fieldSelector=metadata.name%3Dworker-4.example.internal`,
     );
-    expect(byName.body.items.map((n: any) => n.metadata.name)).toEqual(['worker-4.example.internal']);
+    expect(byName.body.items.map((n: Json) => n.metadata.name)).toEqual(['worker-4.example.internal']);
     const byNs = await getJson(
       `${server.url}/api/v1/events?fieldSelector=metadata.namespace!%3Dopenshift-ns-1`,
     );
-    expect(byNs.body.items.some((e: any) => e.metadata.namespace === 'openshift-ns-1')).toBe(false);
+    expect(byNs.body.items.some((e: Json) => e.metadata.namespace === 'openshift-ns-1')).toBe(false);
   });
 
   it('pages with limit and continue, and caps limit', async () => {
@@ -112,7 +112,7 @@ describe('get and list', () => {
     do {
       const page = await getJson(`${server.url}/api/v1/events?limit=15${cont ? `&continue=${cont}` : ''}`);
       expect(page.status).toBe(200);
-      seen.push(...page.body.items.map((e: any) => e.metadata.name));
+      seen.push(...page.body.items.map((e: Json) => e.metadata.name));
       cont = page.body.metadata.continue ?? '';
       pages++;
     } while (cont);
@@ -128,7 +128,7 @@ describe('get and list', () => {
       Accept: TABLE,
     });
     expect(t.body.kind).toBe('Table');
-    expect(t.body.columnDefinitions.map((c: any) => c.name)).toEqual([
+    expect(t.body.columnDefinitions.map((c: Json) => c.name)).toEqual([
       'Name',
       'Config',
       'Updated',

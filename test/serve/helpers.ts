@@ -14,6 +14,10 @@ import {
 } from '../../src/serve/index.js';
 import { loadHistory } from '../../src/sources/index.js';
 
+/** JSON as the server under test sent it: the tests check its shape. */
+// biome-ignore lint/suspicious/noExplicitAny: JSON read back from the server under test
+export type Json = any;
+
 export const KUBECTL = '/usr/bin/kubectl';
 export const hasKubectl = existsSync(KUBECTL);
 
@@ -61,7 +65,7 @@ export async function kubectl(
 export async function getJson(
   url: string,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: Json }> {
   const res = await fetch(url, { headers });
   const text = await res.text();
   let body: unknown = text;
@@ -76,12 +80,12 @@ export async function getJson(
 /** Read a watch stream's events until `until` says stop (or the stream ends). */
 export async function watchEvents(
   url: string,
-  until: (events: { type: string; object: any }[]) => boolean,
+  until: (events: { type: string; object: Json }[]) => boolean,
   headers: Record<string, string> = {},
-): Promise<{ type: string; object: any }[]> {
+): Promise<{ type: string; object: Json }[]> {
   const controller = new AbortController();
   const res = await fetch(url, { headers, signal: controller.signal });
-  const events: { type: string; object: any }[] = [];
+  const events: { type: string; object: Json }[] = [];
   const reader = res.body?.getReader();
   if (!reader) return events;
   const decoder = new TextDecoder();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/serve/index.js';
 import { NOT_REWOUND, REWOUND_TO } from '../../src/serve/moment.js';
-import { getJson, serve, watchEvents } from './helpers.js';
+import { getJson, type Json, serve, watchEvents } from './helpers.js';
 
 const EXAMPLE = 'examples/bug-2019850';
 const MCP = '/apis/machineconfiguration.openshift.io/v1/machineconfigpools';
@@ -13,7 +13,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const cond = (o: any, type: string) => o.status.conditions.find((c: any) => c.type === type)?.status;
+const cond = (o: Json, type: string) => o.status.conditions.find((c: Json) => c.type === type)?.status;
 
 describe('replay of bug 2019850', () => {
   it('plans the CVO completing while the master pool is still updating', async () => {
@@ -42,7 +42,7 @@ describe('replay of bug 2019850', () => {
     // The initial state is before the new rendered configs: they are added during the replay.
     const mcs = (await getJson(`${server.url}/apis/machineconfiguration.openshift.io/v1/machineconfigs`)).body
       .items;
-    expect(mcs.map((m: any) => m.metadata.name)).not.toContain(
+    expect(mcs.map((m: Json) => m.metadata.name)).not.toContain(
       'rendered-master-ebc4fc8c7b6a155d86684204394e4930',
     );
   });
@@ -107,7 +107,7 @@ describe('replay of bug 2019850', () => {
     const gone = await watchEvents(`${s.url}${MCP}?watch=true&resourceVersion=${from}`, (e) => e.length >= 1);
     expect(gone[0]).toMatchObject({ type: 'ERROR', object: { code: 410, reason: 'Expired' } });
     await s.faults.restart();
-    // The client's pooled connection died with the restart: like any client, retry once.
+    // The client's pooled connection died with the restart: like Json client, retry once.
     const after = await getJson(`${s.url}${CV}/version`).catch(() => getJson(`${s.url}${CV}/version`));
     expect(after.status).toBe(200);
   });
@@ -131,7 +131,7 @@ describe('--at', () => {
     server = await serve([EXAMPLE], { at: before });
     const mcs = (await getJson(`${server.url}/apis/machineconfiguration.openshift.io/v1/machineconfigs`)).body
       .items;
-    expect(mcs.map((m: any) => m.metadata.name)).not.toContain(
+    expect(mcs.map((m: Json) => m.metadata.name)).not.toContain(
       'rendered-master-ebc4fc8c7b6a155d86684204394e4930',
     );
     const early = (await getJson(`${server.url}${CV}/version`)).body;
