@@ -94,6 +94,8 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
       holdReplay: true,
     });
   } catch (err) {
+    if (err instanceof Error && err.name === 'OutsideSpanError')
+      throw new UsageError(`--at ${flags.at}: ${err.message}`);
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
       throw new UsageError(

@@ -8,7 +8,7 @@
 import type { ClusterHistory } from '../model/history.js';
 import type { Millis } from '../model/time.js';
 import { findUpdates } from '../timeline/updates.js';
-import { appearing, CHANGING_KINDS, type KindObject, Rewinder } from './moment.js';
+import { appearing, CHANGING_KINDS, changingAt, type KindObject } from './moment.js';
 import type { ChangeType } from './store.js';
 
 export interface Revision {
@@ -24,6 +24,18 @@ export interface ReplayPlan {
   readonly initial: readonly KindObject[];
   /** After `start`, oldest first. */
   readonly revisions: readonly Revision[];
+}
+
+/**
+ * What makes two moments of an object different for a watcher. Condition messages are left out: the
+ * rewind explains an inferred status in words that name the moment, which is not a change of state.
+ */
+function signature(item: KindObject): string {
+  return JSON.stringify(item.object, (key, value) =>
+    key === 'conditions' && Array.isArray(value)
+      ? value.map((c) => (c && typeof c === 'object' ? { ...c, message: undefined } : c))
+      : value,
+  );
 }
 
 function idOf(item: KindObject): string {
@@ -70,20 +82,19 @@ export function planReplay(
 ): ReplayPlan {
   const start = range.from ?? replayStart(history) ?? Date.now();
   const end = range.to ?? history.span?.to ?? start;
-  const rewinder = new Rewinder(history);
   const initial: KindObject[] = [];
   const revisions: Revision[] = [];
   const previous = new Map<string, string>();
-  for (const item of rewinder.changingAt(start)) {
+  for (const item of changingAt(history, start)) {
     initial.push(item);
-    previous.set(idOf(item), JSON.stringify(item.object));
+    previous.set(idOf(item), signature(item));
   }
   for (const t of breakpoints(history, start, end)) {
     const seen = new Set<string>();
-    for (const item of rewinder.changingAt(t)) {
+    for (const item of changingAt(history, t)) {
       const id = idOf(item);
       seen.add(id);
-      const json = JSON.stringify(item.object);
+      const json = signature(item);
       const before = previous.get(id);
       if (before === json) continue;
       previous.set(id, json);
