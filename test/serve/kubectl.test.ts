@@ -1,0 +1,181 @@
+/** Real kubectl (/usr/bin/kubectl, 1.32) against atlevel serve: what an engineer would type. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../src/serve/index.js';
+import { hasKubectl, KUBECTL, kubeconfig, kubectl, serve } from './helpers.js';
+import { makeMustGather } from './make-must-gather.js';
+
+const describeKubectl = hasKubectl ? describe : describe.skip;
+
+describeKubectl('kubectl on a must-gather', () => {
+  let dir: string;
+  let server: RunningServer;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'atlevel-serve-kubectl-'));
+    server = await serve([makeMustGather(dir, { nodes: 5, renderedConfigs: 4, events: 30, namespaces: 3 })]);
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const lines = (s: string) => s.trimEnd().split('\n');
+  const cols = (line: string) => line.trim().split(/\s{2,}/);
+
+  it('get clusterversion, co, mcp, mc', async () => {
+    const cv = await kubectl(server, ['get', 'clusterversion']);
+    expect(cv.code, cv.stderr).toBe(0);
+    expect(cols(lines(cv.stdout)[0]!)).toEqual([
+      'NAME',
+      'VERSION',
+      'AVAILABLE',
+      'PROGRESSING',
+      'SINCE',
+      'STATUS',
+    ]);
+    expect(cols(lines(cv.stdout)[1]!)).toEqual([
+      'version',
+      '4.16.3',
+      'True',
+      'False',
+      '0s',
+      'Cluster version is 4.16.3',
+    ]);
+    const co = await kubectl(server, ['get', 'co']);
+    expect(cols(lines(co.stdout)[0]!)).toEqual([
+      'NAME',
+      'VERSION',
+      'AVAILABLE',
+      'PROGRESSING',
+      'DEGRADED',
+      'SINCE',
+    ]);
+    expect(
+      lines(co.stdout)
+        .slice(1)
+        .map((l) => cols(l)[0]),
+    ).toEqual(['authentication', 'etcd', 'kube-apiserver', 'machine-config', 'network']);
+    const mcp = await kubectl(server, ['get', 'mcp']);
+    expect(cols(lines(mcp.stdout)[1]!).slice(0, 9)).toEqual([
+      'master',
+      'rendered-master-00000000000000000000000000000002',
+      'True',
+      'False',
+      'False',
+      '3',
+      '3',
+      '3',
+      '0',
+    ]);
+    const mc = await kubectl(server, ['get', 'mc']);
+    expect(cols(lines(mc.stdout)[0]!)).toEqual(['NAME', 'GENERATEDBYCONTROLLER', 'IGNITIONVERSION', 'AGE']);
+    expect(lines(mc.stdout)).toHaveLength(5);
+  });
+
+  it('get nodes -o wide, pods -A, events -A, and a kind atlevel does not model', async () => {
+    const nodes = await kubectl(server, ['get', 'nodes', '-o', 'wide']);
+    expect(cols(lines(nodes.stdout)[0]!)).toEqual([
+      'NAME',
+      'STATUS',
+      'ROLES',
+      'AGE',
+      'VERSION',
+      'INTERNAL-IP',
+      'EXTERNAL-IP',
+      'OS-IMAGE',
+      'KERNEL-VERSION',
+      'CONTAINER-RUNTIME',
+    ]);
+    expect(cols(lines(nodes.stdout)[1]!).slice(0, 3)).toEqual([
+      'master-0.example.internal',
+      'Ready',
+      'master',
+    ]);
+    const pods = await kubectl(server, ['get', 'pods', '-A']);
+    expect(cols(lines(pods.stdout)[0]!)).toEqual(['NAMESPACE', 'NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
+    expect(lines(pods.stdout)).toHaveLength(4);
+    const events = await kubectl(server, ['get', 'events', '-A']);
+    expect(cols(lines(events.stdout)[0]!)).toEqual([
+      'NAMESPACE',
+      'LAST SEEN',
+      'TYPE',
+      'REASON',
+      'OBJECT',
+      'MESSAGE',
+    ]);
+    expect(lines(events.stdout)).toHaveLength(31);
+    const deploy = await kubectl(server, ['get', 'deployments', '-n', 'openshift-ns-1', '-o', 'name']);
+    expect(deploy.stdout.trim()).toBe('deployment.apps/ns-1-pod-0-deploy');
+  });
+
+  it('logs, current and previous', async () => {
+    const cur = await kubectl(server, ['logs', '-n', 'openshift-ns-2', 'ns-2-pod-0']);
+    expect(cur.stdout).toBe('line one of ns-2-pod-0\nline two of ns-2-pod-0\n');
+    const prev = await kubectl(server, ['logs', '-n', 'openshift-ns-2', 'ns-2-pod-0', '--previous']);
+    expect(prev.stdout).toBe('before the restart of ns-2-pod-0\n');
+  });
+
+  it('refuses create and delete', async () => {
+    const create = await kubectl(server, ['create', 'namespace', 'intruder']);
+    expect(create.code).not.toBe(0);
+    expect(create.stderr).toContain('MethodNotAllowed');
+    const del = await kubectl(server, ['delete', 'co', 'etcd']);
+    expect(del.code).not.toBe(0);
+    expect(del.stderr).toContain('MethodNotAllowed');
+    expect((await kubectl(server, ['get', 'co', 'etcd', '-o', 'name'])).stdout.trim()).toBe(
+      'clusteroperator.config.openshift.io/etcd',
+    );
+    expect((await kubectl(server, ['get', 'ns', 'intruder'])).code).not.toBe(0);
+  });
+});
+
+describeKubectl('kubectl get mcp -w during a replay of bug 2019850', () => {
+  it("receives the master pool's transitions in order", async () => {
+    const server = await serve(['examples/bug-2019850'], { replay: true, holdReplay: true, speed: 3000 });
+    try {
+      const { file, home } = kubeconfig(server);
+      const child = spawn(KUBECTL, ['--kubeconfig', file, 'get', 'mcp', 'master', '-w', '--no-headers'], {
+        env: { PATH: process.env.PATH ?? '', HOME: home },
+      });
+      let out = '';
+      child.stdout.on('data', (c) => {
+        out += String(c);
+      });
+      // The initial row, then the watch is open.
+      while (!out.includes('\n') || server.watchCount() < 1) await new Promise((r) => setTimeout(r, 20));
+      server.replay!.start();
+      await server.replay!.done;
+      const expected = server.replay!.plan.revisions.filter(
+        (r) => r.item.kind === 'MachineConfigPool' && r.item.object.metadata.name === 'master',
+      ).length;
+      const deadline = Date.now() + 10_000;
+      while (out.trimEnd().split('\n').length < expected + 1 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      child.kill();
+      const rows = out
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/));
+      expect(rows).toHaveLength(expected + 1);
+      // UPDATED/UPDATING as kubectl printed them, collapsed to the transitions.
+      const states: string[] = [];
+      for (const r of rows) {
+        const s = `Updated=${r[2]} Updating=${r[3]} ${r[7]}/3`;
+        if (states.at(-1) !== s) states.push(s);
+      }
+      expect(states).toEqual([
+        'Updated=True Updating=False 3/3',
+        'Updated=False Updating=True 0/3',
+        'Updated=False Updating=True 1/3',
+        'Updated=False Updating=True 2/3',
+        'Updated=False Updating=True 3/3',
+        'Updated=True Updating=False 3/3',
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
