@@ -7,8 +7,8 @@ import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../model/errors.js';
 import { parseTime } from '../model/time.js';
 import { collectExtras, kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
-import { loadHistory } from '../sources/index.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
+import { addBudgetOptions, loadHistory } from './input.js';
 
 export interface ServeFlags {
   at?: string;
@@ -21,7 +21,7 @@ export interface ServeFlags {
 }
 
 export function defineServe(cmd: Command, exit: ExitBox): void {
-  cmd
+  addBudgetOptions(cmd)
     .argument(
       '<paths...>',
       'must-gather, CI run folder, folder of oc get YAML/JSON, a .tar/.tar.gz of these, a simulator run',
@@ -78,7 +78,7 @@ async function isFolder(p: string): Promise<boolean> {
 
 export async function runServe(paths: readonly string[], flags: ServeFlags): Promise<ExitCode> {
   const { at, speed, port, startAfter } = parseFlags(flags);
-  const history = await loadHistory(paths);
+  const history = await loadHistory(paths, flags);
   const extras = await collectExtras(paths, isFolder);
   let server: RunningServer;
   try {

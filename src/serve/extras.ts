@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../model/errors.js';
-import { isKnownKind } from '../model/objects.js';
+import { isKnownKind } from '../model/kinds.js';
 import { parseDocuments } from '../sources/documents.js';
 import { listFolder } from '../sources/folder.js';
 import type { KindObject } from './moment.js';

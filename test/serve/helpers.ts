@@ -12,7 +12,8 @@ import {
   type StartOptions,
   startServer,
 } from '../../src/serve/index.js';
-import { loadHistory } from '../../src/sources/index.js';
+import { loadHistoryParts } from '../../src/sources/index.js';
+import { buildHistory } from '../../src/timeline/index.js';
 
 /** JSON as the server under test sent it: the tests check its shape. */
 // biome-ignore lint/suspicious/noExplicitAny: JSON read back from the server under test
@@ -25,7 +26,7 @@ export async function serve(
   paths: readonly string[],
   opts: Omit<StartOptions, 'history'> = {},
 ): Promise<RunningServer> {
-  const history = await loadHistory(paths);
+  const history = buildHistory(await loadHistoryParts(paths, { now: Date.now() }));
   const extras = await collectExtras(paths, (p) =>
     stat(p).then(
       (s) => s.isDirectory(),
