@@ -67,7 +67,7 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
         : 'holds';
     out.push(`  ${mark} ${o.rule.id.padEnd(44)} ${tail}`);
   }
-  for (const n of result.notes) out.push(c.dim(`note: ${safe(n)}`));
+  for (const n of result.notes) out.push(c.dim(`note: ${elide(n, 400)}`));
   return `${out.join('\n')}\n`;
 }
 
@@ -119,7 +119,7 @@ function findingText(f: Finding, c: Colours, brief: boolean, shown: Shown): stri
 
 function evidenceLines(e: Evidence, c: Colours, indent: string): string[] {
   const when = e.at !== undefined ? `${clock(e.at)} ` : '';
-  const where = e.ref ? c.dim(`  [${safe(formatRef(e.ref), 160)}]`) : '';
+  const where = e.ref ? c.dim(`  [${elide(formatRef(e.ref), 300)}]`) : '';
   const name = e.object?.slice(e.object.indexOf('/') + 1);
   const repeats = name !== undefined && e.statement.includes(name);
   const obj = e.object && !repeats ? `${c.cyan(safe(e.object, 120))} ` : '';
@@ -164,6 +164,14 @@ function clock(ms: Millis): string {
 
 function safe(s: string, max = 200): string {
   return printable(s, max);
+}
+
+/** Refs and notes start with a path (a gs:// one runs to 150 characters): cut the middle, keep the end. */
+function elide(s: string, max: number): string {
+  const clean = printable(s, Number.MAX_SAFE_INTEGER);
+  if (clean.length <= max) return clean;
+  const head = Math.floor(max * 0.4);
+  return `${clean.slice(0, head)}…${clean.slice(clean.length - (max - head - 1))}`;
 }
 
 function plural(n: number, word: string): string {

@@ -4,6 +4,7 @@
  * of that folder get the same plan.
  *
  * - CI run: gather-extra `List` files by name, `build-log.txt`, `e2e-{events,intervals,timelines}*.json`,
+ *   ci-operator's `release-images-{initial,latest}`,
  *   anywhere below the root (CI nests them under `artifacts/<target>/...`).
  * - must-gather: below a folder holding `cluster-scoped-resources/` or `namespaces/`, the YAML files
  *   of the resources atlevel reads (by resource name), and `monitoring/alerts.json`.
@@ -37,6 +38,12 @@ export interface Plan {
 }
 
 const BUILD_LOG = /^build-log\.txt(\.gz)?$/;
+/**
+ * ci-operator writes the image-references ImageStream of each release it imports (`initial`, `latest`,
+ * per architecture) to `artifacts/release/artifacts/release-images-NAME` (openshift/ci-tools
+ * pkg/steps/release/import_release.go): the payloads an upgrade run went from and to.
+ */
+const RELEASE_IMAGES = /^release-images-[a-z0-9][a-z0-9-]*$/;
 const E2E_INTERVALS = /^e2e-(events|intervals|timelines).*\.json(\.gz)?$/;
 const ARCHIVE = /\.(tar|tar\.gz|tgz)$/i;
 const OBJECT_FILE = /\.(ya?ml|json)(\.gz)?$/i;
@@ -62,6 +69,7 @@ export function readerByName(name: string): ReaderSpec | undefined {
   if (kind) return { reader: 'gather-extra', expect: kind };
   if (BUILD_LOG.test(name)) return { reader: 'build-log' };
   if (E2E_INTERVALS.test(name)) return { reader: 'e2e-intervals', source: intervalSourceOf(name) };
+  if (RELEASE_IMAGES.test(name)) return { reader: 'oc-get', strict: false };
   return undefined;
 }
 

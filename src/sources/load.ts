@@ -25,7 +25,7 @@ import { append } from './append.js';
 import { listArchive, readArchive } from './archive.js';
 import { DEFAULT_MAX_FILE_BYTES, formatBytes, MAX_PARSED_BYTES, readAllText } from './bytes.js';
 import { EchoFilter } from './echoes.js';
-import { fsProblem, listFolder } from './folder.js';
+import { fsProblem, type Listing, listFolder } from './folder.js';
 import { internedIdentity } from './intervals-json.js';
 import {
   baseName,
@@ -40,6 +40,7 @@ import { contribution, type FileResult, intervalCount, type ReadLimits, readInpu
 import { assignReleases } from './releases.js';
 import { ObjectStore } from './store.js';
 import type { LoadOptions } from './types.js';
+import { looksLikeUrl, type RemoteInput, RemoteSession } from './url/index.js';
 import { resolveYears, runStartFromName, type YearHint } from './year.js';
 
 export const NO_INPUTS_HINT =
@@ -79,31 +80,48 @@ export async function loadHistoryParts(
   const results: FileResult[] = [];
   const notes: string[] = [];
   let echoes: EchoFilter | undefined;
-  for (const path of paths) {
-    // The log's years come from the first input's names only when it is the only input.
-    const one = await loadPath(path, limits, intern, streamEchoes && paths.length === 1, opts.now);
-    append(results, one.results);
-    append(notes, one.notes);
-    echoes ??= one.echoes;
+  // URL inputs share one session (storage client and cache), closed when everything is read.
+  let session: RemoteSession | undefined;
+  const remote = (): RemoteSession => {
+    session ??= new RemoteSession({ ...opts.remote, maxFileBytes: limits.maxFileBytes });
+    return session;
+  };
+  try {
+    for (const path of paths) {
+      // The log's years come from the first input's names only when it is the only input.
+      const dropEchoes = streamEchoes && paths.length === 1;
+      const one = await loadPath(path, limits, intern, dropEchoes, opts.now, remote);
+      append(results, one.results);
+      append(notes, one.notes);
+      echoes ??= one.echoes;
+    }
+    const explicit: { from?: ReleasePayload; to?: ReleasePayload } = {};
+    const explicitInputs: InputFile[] = [];
+    for (const slot of ['from', 'to'] as const) {
+      const given = slot === 'from' ? opts.releaseFrom : opts.releaseTo;
+      if (given === undefined) continue;
+      const fetched = looksLikeUrl(given) ? await remote().open(given) : undefined;
+      if (fetched?.kind === 'tree')
+        throw new InputError(fetched.display, 'a folder, not a release info file');
+      const file = fetched?.path ?? given;
+      const display = fetched?.display ?? given;
+      const payload = await loadReleaseOption(file, limits, display);
+      explicit[slot] = payload;
+      explicitInputs.push({
+        path: display,
+        reader: 'release',
+        bytes: await stat(file).then(
+          (s) => s.size,
+          () => 0,
+        ),
+        contributed: `release ${printable(payload.version, 100)} (${payload.components.length} components), given as --release-${slot}`,
+      });
+    }
+    return assemble(results, notes, explicit, explicitInputs, intern, echoes, opts.now);
+  } finally {
+    session?.close();
+    if (session && opts.remote?.onStats) opts.remote.onStats(session.stats);
   }
-  const explicit: { from?: ReleasePayload; to?: ReleasePayload } = {};
-  const explicitInputs: InputFile[] = [];
-  for (const slot of ['from', 'to'] as const) {
-    const file = slot === 'from' ? opts.releaseFrom : opts.releaseTo;
-    if (file === undefined) continue;
-    const payload = await loadReleaseOption(file, limits);
-    explicit[slot] = payload;
-    explicitInputs.push({
-      path: file,
-      reader: 'release',
-      bytes: await stat(file).then(
-        (s) => s.size,
-        () => 0,
-      ),
-      contributed: `release ${printable(payload.version, 100)} (${payload.components.length} components), given as --release-${slot}`,
-    });
-  }
-  return assemble(results, notes, explicit, explicitInputs, intern, echoes, opts.now);
 }
 
 async function loadPath(
@@ -112,7 +130,9 @@ async function loadPath(
   intern: Interner,
   dropEchoes: boolean,
   now: Millis,
+  remote: () => RemoteSession,
 ): Promise<PathResult> {
+  if (looksLikeUrl(path)) return loadRemote(await remote().open(path), limits, intern, dropEchoes, now);
   let info: Stats;
   try {
     info = await stat(path);
@@ -133,6 +153,49 @@ async function loadPath(
   const result = await readOne(spec, path, name, info.size, path, limits, intern);
   requireSomething(path, [result]);
   return { results: [result], notes: [] };
+}
+
+/**
+ * A URL input, its objects fetched into the cache: read like the file or folder it names, under its
+ * `gs://` name. A run's must-gather tarballs (with --must-gather) are read as inputs of their own.
+ */
+async function loadRemote(
+  input: RemoteInput,
+  limits: ReadLimits,
+  intern: Interner,
+  dropEchoes: boolean,
+  now: Millis,
+): Promise<PathResult> {
+  if (input.kind === 'file') {
+    if (isArchiveName(input.name)) {
+      const one = await loadArchive(input.path, limits, intern, input.display);
+      return { results: one.results, notes: [...input.notes, ...one.notes] };
+    }
+    const spec = readerForGivenFile(input.name);
+    if (!spec) throw new InputError(input.display, 'not an atlevel input', NO_INPUTS_HINT);
+    const result = await readOne(spec, input.display, input.name, input.size, input.path, limits, intern);
+    requireSomething(input.display, [result]);
+    return { results: [result], notes: input.notes };
+  }
+  const listing: Listing = {
+    files: input.files.map((f) => ({ rel: f.rel, abs: f.path, size: f.size })),
+    skipped: [],
+  };
+  const results: FileResult[] = [];
+  const notes = [...input.notes];
+  let echoes: EchoFilter | undefined;
+  if (listing.files.length > 0) {
+    const one = await loadFolder(input.display, limits, intern, dropEchoes, now, listing);
+    append(results, one.results);
+    append(notes, one.notes);
+    echoes = one.echoes;
+  }
+  for (const a of input.archives) {
+    const one = await loadArchive(a.path, limits, intern, a.display);
+    append(results, one.results);
+    append(notes, one.notes);
+  }
+  return echoes ? { results, notes, echoes } : { results, notes };
 }
 
 /** A file named on the command line: CI names by name, text logs as build logs, YAML/JSON by content. */
@@ -193,8 +256,9 @@ async function loadFolder(
   intern: Interner,
   dropEchoes: boolean,
   now: Millis,
+  given?: Listing,
 ): Promise<PathResult> {
-  const listing = await listFolder(path);
+  const listing = given ?? (await listFolder(path));
   const plan = planFiles(listing.files.map((f) => f.rel));
   if (plan.files.length === 0) throw new InputError(path, 'no atlevel inputs found', NO_INPUTS_HINT);
   const byRel = new Map(listing.files.map((f) => [f.rel, f]));
@@ -265,15 +329,20 @@ async function readLogsFirst(
   return { results, echoes: new EchoFilter(index) };
 }
 
-async function loadArchive(path: string, limits: ReadLimits, intern: Interner): Promise<PathResult> {
-  const { files, warnings } = await listArchive(path, path);
+async function loadArchive(
+  file: string,
+  limits: ReadLimits,
+  intern: Interner,
+  path: string = file,
+): Promise<PathResult> {
+  const { files, warnings } = await listArchive(file, path);
   const plan = planFiles([...new Set(files.map((f) => f.rel))]);
   if (plan.files.length === 0)
     throw new InputError(path, 'no atlevel inputs found in the archive', NO_INPUTS_HINT);
   const specs = new Map(plan.files.map((f) => [f.rel, f.spec]));
   const byRel = new Map<string, FileResult>();
   await readArchive(
-    path,
+    file,
     path,
     (rel) => specs.has(rel),
     async (rel, size, stream) => {
@@ -375,20 +444,20 @@ function requireSomething(path: string, results: readonly FileResult[], plan?: P
   );
 }
 
-async function loadReleaseOption(file: string, limits: ReadLimits): Promise<ReleasePayload> {
+async function loadReleaseOption(file: string, limits: ReadLimits, display = file): Promise<ReleasePayload> {
   const info = await stat(file).catch((err: unknown) => {
-    throw new InputError(file, fsProblem(err));
+    throw new InputError(display, fsProblem(err));
   });
   if (info.isDirectory()) return loadReleasePayload(file);
   const maxBytes = Math.min(limits.maxFileBytes, MAX_PARSED_BYTES);
-  if (info.size > maxBytes) throw new InputError(file, `size exceeds ${formatBytes(maxBytes)}`);
+  if (info.size > maxBytes) throw new InputError(display, `size exceeds ${formatBytes(maxBytes)}`);
   const stream = createReadStream(file);
   try {
-    const text = await readAllText(stream, { file, maxBytes, nameSaysGzip: /\.gz$/i.test(file) });
-    return parseReleasePayload(text, file);
+    const text = await readAllText(stream, { file: display, maxBytes, nameSaysGzip: /\.gz$/i.test(display) });
+    return parseReleasePayload(text, display);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException | undefined)?.code;
-    if (!(err instanceof InputError) && code !== undefined) throw new InputError(file, fsProblem(err));
+    if (!(err instanceof InputError) && code !== undefined) throw new InputError(display, fsProblem(err));
     throw err;
   } finally {
     stream.destroy();

@@ -1,5 +1,6 @@
 import type { Budget } from '../model/budget.js';
 import type { Millis } from '../model/time.js';
+import type { FetchStats, RemoteOptions } from './url/index.js';
 
 export interface LoadOptions {
   /** `--release-from F` / `--release-to F`: release info files given explicitly. */
@@ -14,4 +15,6 @@ export interface LoadOptions {
   readonly now: Millis;
   /** The run's resource budget (model/budget.ts), shared by every input of the run. */
   readonly budget?: Budget;
+  /** How URL inputs are fetched (endpoint, cache, --offline, progress); defaults apply when absent. */
+  readonly remote?: RemoteOptions & { readonly onStats?: (stats: FetchStats) => void };
 }

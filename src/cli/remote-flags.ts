@@ -1,0 +1,76 @@
+/**
+ * The flags every command that reads inputs shares for URL inputs (docs/urls.md): where the cache is,
+ * offline mode, the storage endpoint, --verbose and --must-gather. One helper, so that each command
+ * adds them with one line and reads them with one call.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import { InputError } from '../model/errors.js';
+import {
+  ENDPOINT_ENV,
+  type FetchStats,
+  fetchFile,
+  looksLikeUrl,
+  type RemoteOptions,
+} from '../sources/url/index.js';
+import { fetchProgress } from './fetch-progress.js';
+
+export interface RemoteFlags {
+  cacheDir?: string;
+  offline?: boolean;
+  storageEndpoint?: string;
+  verbose?: boolean;
+  mustGather?: boolean;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: commander's typed Command differs per command; the flags are read through RemoteFlags.
+export function addRemoteFlags<C extends Command<any, any, any>>(cmd: C, { mustGather = true } = {}): C {
+  cmd
+    .option('--cache-dir <dir>', 'where URL downloads are cached (default $XDG_CACHE_HOME/atlevel)')
+    .option('--offline', 'for URL inputs, use only the cache; never touch the network')
+    .option(
+      '--storage-endpoint <url>',
+      `Cloud Storage JSON API endpoint for URL inputs (default $${ENDPOINT_ENV}, else https://storage.googleapis.com)`,
+    )
+    .option('-v, --verbose', 'say what was fetched, retried and skipped for URL inputs');
+  if (mustGather) cmd.option('--must-gather', "also fetch and read a CI run's must-gather tarballs");
+  return cmd;
+}
+
+/** RemoteOptions from the shared flags: progress bar on a TTY, --verbose lines on stderr. */
+export function remoteOptions(flags: RemoteFlags): RemoteOptions & { onStats: (s: FetchStats) => void } {
+  const verbose = flags.verbose ? (line: string) => process.stderr.write(`atlevel: ${line}\n`) : undefined;
+  const progress = fetchProgress();
+  return {
+    ...(flags.cacheDir !== undefined ? { cacheDir: flags.cacheDir } : {}),
+    ...(flags.offline ? { offline: true } : {}),
+    ...(flags.storageEndpoint !== undefined ? { endpoint: flags.storageEndpoint } : {}),
+    ...(flags.mustGather ? { mustGather: true } : {}),
+    ...(verbose ? { verbose } : {}),
+    ...(progress ? { progress } : {}),
+    onStats: (s) =>
+      verbose?.(
+        `URL inputs: ${s.requests} requests, ${s.downloadedFiles} files downloaded (${s.downloadedBytes} bytes), ${s.cachedFiles} read from the cache`,
+      ),
+  };
+}
+
+/**
+ * Run `read` on a file argument that may be a URL: a URL is fetched into the cache first, and errors
+ * about the cached copy are reported under the URL's gs:// name.
+ */
+export async function readMaybeUrl<T>(
+  arg: string,
+  flags: RemoteFlags,
+  read: (path: string) => Promise<T>,
+): Promise<T> {
+  if (!looksLikeUrl(arg)) return read(arg);
+  const file = await fetchFile(arg, remoteOptions(flags));
+  try {
+    return await read(file.path);
+  } catch (err) {
+    if (err instanceof InputError && err.file.startsWith(file.path)) {
+      throw new InputError(file.display + err.file.slice(file.path.length), err.problem, err.hint);
+    }
+    throw err;
+  }
+}

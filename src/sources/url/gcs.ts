@@ -1,0 +1,371 @@
+/**
+ * The part of Cloud Storage's JSON API that atlevel uses, anonymously (public buckets):
+ *
+ * - objects list: GET {endpoint}/storage/v1/b/BUCKET/o?prefix=P&delimiter=/&pageToken=T
+ *   → { items: [object resource], prefixes: [string], nextPageToken }
+ * - object metadata: GET {endpoint}/storage/v1/b/BUCKET/o/NAME → object resource
+ * - media download: GET {endpoint}/storage/v1/b/BUCKET/o/NAME?alt=media&generation=G
+ *
+ * (https://cloud.google.com/storage/docs/json_api/v1/objects/list, …/objects/get.) Downloads ask for
+ * `Accept-Encoding: gzip`, so an object stored gzip-encoded arrives as stored (not transcoded) and its
+ * size and MD5/CRC32C can be checked; readers recognise gzip by its magic bytes and decode it with
+ * their size caps. Every response is validated here, at the edge: a listing is untrusted input.
+ */
+import type { Writable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { z } from 'zod';
+import { printable } from '../../model/errors.js';
+import { Checksums } from './checksum.js';
+import { Connections, HttpStatusError, retryAfterSeconds, TransientError } from './http.js';
+import { Limiter } from './limit.js';
+import { DEFAULT_RETRY, type RetryPolicy, withRetry } from './retry.js';
+
+/** What atlevel keeps of an object resource. */
+export interface ObjectInfo {
+  readonly bucket: string;
+  readonly name: string;
+  /** Stored bytes (compressed, for a gzip-encoded object). */
+  readonly size: number;
+  readonly generation?: string;
+  readonly etag?: string;
+  readonly md5Hash?: string;
+  readonly crc32c?: string;
+  readonly contentEncoding?: string;
+  readonly updated?: string;
+}
+
+export interface Listing {
+  readonly items: ObjectInfo[];
+  /** Sub-folders (with the delimiter): full prefixes ending in the delimiter. */
+  readonly prefixes: string[];
+}
+
+export interface StorageClientOptions {
+  /** e.g. https://storage.googleapis.com, or http://127.0.0.1:PORT for a mirror or a test fake. */
+  readonly endpoint: string;
+  /** Requests in flight at once (listings and downloads together). */
+  readonly concurrency: number;
+  readonly retry?: RetryPolicy;
+  readonly idleTimeoutMs?: number;
+  /** Pages of one listing before giving up (a folder of 1000 × this many entries). */
+  readonly maxListPages?: number;
+  /** Called for every retry, for --verbose. */
+  readonly onRetry?: (what: string, reason: string, attempt: number) => void;
+  /** Called with each chunk's size as download bytes arrive, for the progress bar. */
+  readonly onBytes?: (n: number) => void;
+}
+
+/** A storage error a user can act on: which URL, what status or failure. Becomes an InputError. */
+export class StorageError extends Error {
+  override readonly name = 'StorageError';
+  constructor(
+    readonly url: string,
+    readonly problem: string,
+    readonly status?: number,
+  ) {
+    super(`${url}: ${problem}`);
+  }
+}
+
+const MAX_NAME_BYTES = 1024;
+const SIZE = z.union([z.string().regex(/^\d{1,16}$/), z.number().int().nonnegative()]);
+
+const OBJECT = z.object({
+  name: z.string().min(1),
+  size: SIZE,
+  generation: z.union([z.string().regex(/^\d{1,32}$/), z.number().int()]).optional(),
+  etag: z.string().max(200).optional(),
+  md5Hash: z.string().max(64).optional(),
+  crc32c: z.string().max(16).optional(),
+  contentEncoding: z.string().max(100).optional(),
+  updated: z.string().max(64).optional(),
+});
+
+const LIST = z.object({
+  items: z.array(z.unknown()).optional(),
+  prefixes: z.array(z.string()).optional(),
+  nextPageToken: z.string().max(4096).optional(),
+});
+
+export class StorageClient {
+  readonly endpoint: string;
+  readonly #limiter: Limiter;
+  readonly #http: Connections;
+  readonly #retry: RetryPolicy;
+  readonly #idleTimeoutMs: number;
+  readonly #maxListPages: number;
+  readonly #opts: StorageClientOptions;
+  /** Requests sent, for --verbose and the bench. */
+  requests = 0;
+  #closed = false;
+
+  constructor(opts: StorageClientOptions) {
+    this.endpoint = opts.endpoint.replace(/\/+$/, '');
+    this.#limiter = new Limiter(opts.concurrency);
+    this.#http = new Connections(opts.concurrency);
+    this.#retry = opts.retry ?? DEFAULT_RETRY;
+    this.#idleTimeoutMs = opts.idleTimeoutMs ?? 30_000;
+    this.#maxListPages = opts.maxListPages ?? 200;
+    this.#opts = opts;
+  }
+
+  objectUrl(bucket: string, name: string): string {
+    return `${this.endpoint}/storage/v1/b/${encodeURIComponent(bucket)}/o/${encodeURIComponent(name)}`;
+  }
+
+  /** All entries under `prefix` (one folder level with a delimiter), following nextPageToken. */
+  async list(bucket: string, prefix: string, delimiter?: string): Promise<Listing> {
+    const items: ObjectInfo[] = [];
+    const prefixes: string[] = [];
+    let token: string | undefined;
+    for (let page = 0; ; page++) {
+      if (page >= this.#maxListPages) {
+        throw new StorageError(
+          this.#listUrl(bucket, prefix, delimiter),
+          `more than ${this.#maxListPages} pages of entries; give a URL further down the tree`,
+        );
+      }
+      const url = this.#listUrl(bucket, prefix, delimiter, token);
+      const body = await this.#getJson(url);
+      const parsed = LIST.safeParse(body);
+      if (!parsed.success) throw new StorageError(url, 'the listing is not an objects list response');
+      for (const raw of parsed.data.items ?? []) {
+        const item = toObjectInfo(bucket, raw);
+        if (!item) throw new StorageError(url, 'the listing holds an entry that is not an object resource');
+        if (item.name.startsWith(prefix)) items.push(item);
+      }
+      for (const p of parsed.data.prefixes ?? []) if (p.startsWith(prefix) && p !== prefix) prefixes.push(p);
+      token = parsed.data.nextPageToken;
+      if (!token) break;
+    }
+    return { items, prefixes };
+  }
+
+  /** The object resource of `name`, or undefined when there is no such object (404). */
+  async metadata(bucket: string, name: string): Promise<ObjectInfo | undefined> {
+    const url = this.objectUrl(bucket, name);
+    let body: unknown;
+    try {
+      body = await this.#getJson(url);
+    } catch (err) {
+      if (err instanceof StorageError && err.status === 404) return undefined;
+      throw err;
+    }
+    const info = toObjectInfo(bucket, body);
+    if (!info) throw new StorageError(url, 'the answer is not an object resource');
+    return info;
+  }
+
+  /**
+   * Write the stored bytes of `obj` (the generation listed) to `sink`, checked against its size and
+   * digests. On a transient failure the attempt is retried from the start with a fresh sink from
+   * `openSink`; the previous one is discarded by the caller's `discard`. Resolves with the byte count.
+   */
+  async download(
+    obj: ObjectInfo,
+    openSink: () => Promise<Writable>,
+    discard: (sink: Writable) => Promise<void>,
+  ): Promise<number> {
+    const params = new URLSearchParams({ alt: 'media' });
+    if (obj.generation !== undefined) params.set('generation', obj.generation);
+    const url = `${this.objectUrl(obj.bucket, obj.name)}?${params}`;
+    return this.#limiter.run(() =>
+      withRetry(
+        this.#retry,
+        async () => {
+          const sink = await openSink();
+          try {
+            return await this.#downloadOnce(url, obj, sink);
+          } catch (err) {
+            await discard(sink);
+            throw err;
+          }
+        },
+        (err, n) => this.#opts.onRetry?.(url, err.message, n),
+      ).catch((err: unknown) => {
+        throw toStorageError(url, err);
+      }),
+    );
+  }
+
+  /** Stop: requests in flight fail, and no attempt starts again. */
+  close(): void {
+    this.#closed = true;
+    this.#http.close();
+  }
+
+  #checkOpen(url: string): void {
+    if (this.#closed) throw new StorageError(url, 'cancelled: another download failed');
+  }
+
+  async #downloadOnce(url: string, obj: ObjectInfo, sink: Writable): Promise<number> {
+    this.#checkOpen(url);
+    this.requests += 1;
+    const res = await this.#http.get(
+      url,
+      { 'accept-encoding': 'gzip' },
+      { idleTimeoutMs: this.#idleTimeoutMs },
+    );
+    if (res.status !== 200) {
+      res.body.resume();
+      throw statusError(res.url, res.status, res.body.statusMessage ?? '', res.headers['retry-after']);
+    }
+    const answered = String(res.headers['content-encoding'] ?? '').toLowerCase();
+    const stored = (obj.contentEncoding ?? '').toLowerCase();
+    // A server that gzips on the fly (a proxy, a mirror) sends the stored bytes compressed: undo it.
+    const dynamicGzip = answered.includes('gzip') && !stored.includes('gzip');
+    // A server that decodes a gzip-stored object anyway (ignoring Accept-Encoding) sends other bytes
+    // than the ones listed: only the HTTP framing (Content-Length) can be checked then.
+    const transcoded = stored.includes('gzip') && !answered.includes('gzip');
+    const sums = new Checksums(obj);
+    const declared = Number(res.headers['content-length'] ?? Number.NaN);
+    let received = 0;
+    const source: AsyncIterable<Buffer> = dynamicGzip ? res.body.pipe(createGunzip()) : res.body;
+    try {
+      for await (const chunk of source) {
+        received += chunk.length;
+        sums.update(chunk);
+        this.#opts.onBytes?.(chunk.length);
+        if (!transcoded && sums.bytes > obj.size) {
+          throw new TransientError(`received more than the ${obj.size} bytes the listing gave`);
+        }
+        if (!sink.write(chunk)) await new Promise<void>((resolve) => sink.once('drain', resolve));
+      }
+    } catch (err) {
+      res.body.destroy();
+      if (err instanceof TransientError) throw err;
+      throw new TransientError(`the download broke off after ${received} bytes (${describe(err)})`);
+    }
+    if (!dynamicGzip && Number.isFinite(declared) && received !== declared) {
+      throw new TransientError(`received ${received} bytes where Content-Length said ${declared}`);
+    }
+    if (!transcoded) {
+      if (sums.bytes !== obj.size) {
+        throw new TransientError(
+          `received ${sums.bytes} bytes of ${obj.size} (a cut-off or wrong-length answer)`,
+        );
+      }
+      const bad = sums.mismatch();
+      if (bad) throw new TransientError(`corrupt download: ${bad}`);
+    }
+    await new Promise<void>((resolve, reject) =>
+      sink.end((err?: Error | null) => (err ? reject(err) : resolve())),
+    );
+    return sums.bytes;
+  }
+
+  #listUrl(bucket: string, prefix: string, delimiter?: string, token?: string): string {
+    const params = new URLSearchParams({ prefix });
+    if (delimiter) params.set('delimiter', delimiter);
+    if (token) params.set('pageToken', token);
+    params.set(
+      'fields',
+      'items(name,size,generation,etag,md5Hash,crc32c,contentEncoding,updated),prefixes,nextPageToken',
+    );
+    return `${this.endpoint}/storage/v1/b/${encodeURIComponent(bucket)}/o?${params}`;
+  }
+
+  /** GET a JSON document (listings, metadata): small, read whole, capped at 32 MiB. */
+  #getJson(url: string): Promise<unknown> {
+    return this.#limiter
+      .run(() =>
+        withRetry(
+          this.#retry,
+          async () => {
+            this.#checkOpen(url);
+            this.requests += 1;
+            const res = await this.#http.get(
+              url,
+              { accept: 'application/json' },
+              { idleTimeoutMs: this.#idleTimeoutMs },
+            );
+            if (res.status !== 200) {
+              res.body.resume();
+              throw statusError(
+                res.url,
+                res.status,
+                res.body.statusMessage ?? '',
+                res.headers['retry-after'],
+              );
+            }
+            const chunks: Buffer[] = [];
+            let length = 0;
+            try {
+              for await (const chunk of res.body as AsyncIterable<Buffer>) {
+                length += chunk.length;
+                if (length > 32 * 1024 * 1024) {
+                  res.body.destroy();
+                  throw new StorageError(url, 'the answer is larger than 32 MiB; not a listing');
+                }
+                chunks.push(chunk);
+              }
+            } catch (err) {
+              if (err instanceof StorageError) throw err;
+              throw new TransientError(`the answer broke off (${describe(err)})`);
+            }
+            const declared = Number(res.headers['content-length'] ?? Number.NaN);
+            if (Number.isFinite(declared) && declared !== length) {
+              throw new TransientError(`received ${length} bytes where Content-Length said ${declared}`);
+            }
+            try {
+              return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+            } catch {
+              // A cut-off body that still matched its (wrong) length: worth another try.
+              throw new TransientError('the answer is not valid JSON');
+            }
+          },
+          (err, n) => this.#opts.onRetry?.(url, err.message, n),
+        ),
+      )
+      .catch((err: unknown) => {
+        throw toStorageError(url, err);
+      });
+  }
+}
+
+function statusError(
+  url: string,
+  status: number,
+  text: string,
+  retryAfter: string | string[] | undefined,
+): Error {
+  if (status === 429 || status === 408 || status >= 500) {
+    const after = retryAfterSeconds(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+    return new TransientError(`HTTP ${status}${text ? ` ${text}` : ''}`, after);
+  }
+  return new HttpStatusError(url, status, text);
+}
+
+function toStorageError(url: string, err: unknown): Error {
+  if (err instanceof StorageError) return err;
+  if (err instanceof HttpStatusError) return new StorageError(err.url, err.message, err.status);
+  if (err instanceof TransientError) return new StorageError(url, err.message);
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+function describe(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const message = err instanceof Error ? err.message : String(err);
+  return printable(code ? `${code}: ${message}` : message, 120);
+}
+
+/** An object resource as atlevel keeps it, or undefined when it is not one. */
+function toObjectInfo(bucket: string, raw: unknown): ObjectInfo | undefined {
+  const parsed = OBJECT.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const o = parsed.data;
+  if (Buffer.byteLength(o.name, 'utf8') > MAX_NAME_BYTES || /[\r\n\0]/.test(o.name)) return undefined;
+  const size = Number(o.size);
+  if (!Number.isSafeInteger(size)) return undefined;
+  return {
+    bucket,
+    name: o.name,
+    size,
+    ...(o.generation !== undefined ? { generation: String(o.generation) } : {}),
+    ...(o.etag !== undefined ? { etag: o.etag } : {}),
+    ...(o.md5Hash !== undefined ? { md5Hash: o.md5Hash } : {}),
+    ...(o.crc32c !== undefined ? { crc32c: o.crc32c } : {}),
+    ...(o.contentEncoding !== undefined ? { contentEncoding: o.contentEncoding } : {}),
+    ...(o.updated !== undefined ? { updated: o.updated } : {}),
+  };
+}
