@@ -158,7 +158,12 @@ export class ObjectCache {
     try {
       await client.download(
         o,
-        async () => createWriteStream(file, { flags: 'w' }),
+        async () => {
+          const sink = createWriteStream(file, { flags: 'w' });
+          // Errors reach the download through write/end callbacks; a discarded sink's late ones are moot.
+          sink.on('error', () => undefined);
+          return sink;
+        },
         async (sink: Writable) => {
           await new Promise<void>((resolve) => {
             if (sink.destroyed) resolve();
@@ -201,6 +206,8 @@ export class ObjectCache {
     try {
       const parsed = TREE.safeParse(JSON.parse(await readFile(this.#treePath(bucket, key), 'utf8')));
       if (!parsed.success || parsed.data.bucket !== bucket || parsed.data.key !== key) return undefined;
+      const now = new Date();
+      await utimes(this.#treePath(bucket, key), now, now).catch(() => undefined);
       return { ...parsed.data, objects: parsed.data.objects.map(stripUndefined) };
     } catch {
       return undefined;

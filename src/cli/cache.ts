@@ -1,0 +1,71 @@
+/**
+ * `atlevel cache ls|prune`: what the URL download cache holds (docs/urls.md), and removing entries
+ * not used for a while. Exit codes: 0 done, 2 bad usage.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import { UsageError } from '../model/errors.js';
+import { formatBytes } from '../sources/bytes.js';
+import { cacheRoot, ObjectCache, pruneCache } from '../sources/url/index.js';
+import { EXIT, type ExitBox } from './main.js';
+import { emit } from './output.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function registerCache(program: Command, exit: ExitBox): void {
+  const cache = program.command('cache').description('the cache of CI URL downloads: list or prune it');
+  cache
+    .command('ls')
+    .description('list cached objects (gs:// name, generation, size, last use) and cached run listings')
+    .option('--cache-dir <dir>', 'the cache folder (default $XDG_CACHE_HOME/atlevel)')
+    .option('--out <file>', 'write the list to FILE instead of stdout')
+    .action(async (flags) => {
+      const c = new ObjectCache(cacheRoot(flags.cacheDir));
+      const { objects, trees, partial } = await c.list();
+      const lines = [`cache ${c.root}`];
+      let bytes = 0;
+      for (const o of objects) {
+        if (!o.object) {
+          lines.push(`  broken entry ${o.dir} (removed by prune)`);
+          continue;
+        }
+        bytes += o.bytes;
+        const gen = o.object.generation ? `#${o.object.generation}` : '';
+        lines.push(
+          `  gs://${o.object.bucket}/${o.object.name}${gen}  ${formatBytes(o.bytes)}  used ${new Date(o.usedAt).toISOString()}`,
+        );
+      }
+      for (const t of trees) {
+        const r = t.record;
+        lines.push(
+          r
+            ? `  listing gs://${r.bucket}/${r.key} (${r.kind}, ${r.objects.length} objects, listed ${r.listedAt})`
+            : `  broken listing ${t.path} (removed by prune)`,
+        );
+      }
+      if (partial.length > 0)
+        lines.push(`  ${partial.length} unfinished download folder(s) in tmp/ (removed by prune)`);
+      lines.push(`${objects.length} objects, ${formatBytes(bytes)}; ${trees.length} run listings`);
+      await emit(`${lines.join('\n')}\n`, flags.out);
+      exit.code = EXIT.ok;
+    });
+  cache
+    .command('prune')
+    .description('remove cached objects and listings not used for a while, and unfinished downloads')
+    .option('--cache-dir <dir>', 'the cache folder (default $XDG_CACHE_HOME/atlevel)')
+    .option('--older-than <days>', 'remove what was not used for this many days', '30')
+    .option('--all', 'empty the cache')
+    .action(async (flags) => {
+      const days = Number(flags.olderThan);
+      if (!Number.isFinite(days) || days < 0) {
+        throw new UsageError(
+          `--older-than ${JSON.stringify(flags.olderThan)} must be a number of days (e.g. 30, 0.5)`,
+        );
+      }
+      const c = new ObjectCache(cacheRoot(flags.cacheDir));
+      const r = await pruneCache(c, { olderThanMs: days * DAY_MS, all: flags.all === true });
+      process.stderr.write(
+        `atlevel: removed ${r.removedObjects} objects (${formatBytes(r.removedBytes)}), ${r.removedTrees} run listings, ${r.removedPartial} unfinished downloads; kept ${r.keptObjects} objects\n`,
+      );
+      exit.code = EXIT.ok;
+    });
+}
