@@ -9,12 +9,13 @@ import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, loadHistory } from './input.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
+import { mustGatherFlag, remoteFlags } from './remote-flags.js';
 
 function analyzeOptions(cmd: Command) {
-  return addBudgetOptions(cmd)
+  const c = addBudgetOptions(cmd)
     .argument(
       '<paths...>',
-      'CI run folder, must-gather, folder of oc get YAML/JSON, or a .tar/.tar.gz of these',
+      'CI run folder, must-gather, folder of oc get YAML/JSON, a .tar/.tar.gz of these, or a CI URL (Prow, gcsweb, storage.googleapis.com, gs://: docs/urls.md)',
     )
     .addOption(formatOption(ANALYZE_FORMATS))
     .option('--out <file>', 'write the report to FILE instead of stdout')
@@ -27,6 +28,7 @@ function analyzeOptions(cmd: Command) {
     .option('--brief', 'text output: summaries only, no evidence or cause chain')
     .addOption(widthOption())
     .option('--exit-zero', 'exit 0 even when violations are found (bad input still exits 2)');
+  return mustGatherFlag(remoteFlags(c));
 }
 
 type AnalyzeFlags = ReturnType<ReturnType<typeof analyzeOptions>['opts']>;
@@ -44,15 +46,15 @@ export function defineAnalyze(cmd: Command, exit: ExitBox): void {
 }
 
 export function defineReport(cmd: Command, exit: ExitBox): void {
-  addBudgetOptions(cmd)
+  const c = addBudgetOptions(cmd)
     .argument('<paths...>', 'inputs, as for analyze')
     .option('--out <file>', 'where to write the report', 'atlevel-report.html')
     .option('--release-from <file>', 'release info of the version updated from')
-    .option('--release-to <file>', 'release info of the version updated to')
-    .action(async (paths, flags) => {
-      exit.code = await runAnalyze(paths, { ...flags, output: 'html', exitZero: true });
-      if (exit.code === EXIT.ok) process.stderr.write(`atlevel: wrote ${flags.out}\n`);
-    });
+    .option('--release-to <file>', 'release info of the version updated to');
+  mustGatherFlag(remoteFlags(c)).action(async (paths, flags) => {
+    exit.code = await runAnalyze(paths, { ...flags, output: 'html', exitZero: true });
+    if (exit.code === EXIT.ok) process.stderr.write(`atlevel: wrote ${flags.out}\n`);
+  });
 }
 
 async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCode> {

@@ -6,13 +6,12 @@ import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../model/errors.js';
 import { formatBytes } from '../sources/bytes.js';
 import { cacheRoot, ObjectCache, pruneCache } from '../sources/url/index.js';
-import { EXIT, type ExitBox } from './main.js';
+import { EXIT, type ExitBox } from './exit.js';
 import { emit } from './output.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export function registerCache(program: Command, exit: ExitBox): void {
-  const cache = program.command('cache').description('the cache of CI URL downloads: list or prune it');
+export function defineCache(cache: Command, exit: ExitBox): void {
   cache
     .command('ls')
     .description('list cached objects (gs:// name, generation, size, last use) and cached run listings')

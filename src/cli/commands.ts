@@ -58,6 +58,11 @@ export const COMMANDS = {
     usage: '[options] <paths...>',
     load: async () => (await import('./serve.js')).defineServe,
   },
+  cache: {
+    summary: 'the cache of CI URL downloads: fetch into it, list or prune it',
+    usage: '<command>',
+    load: async () => (await import('./cache.js')).defineCache,
+  },
   completion: {
     summary: 'print a shell completion script (bash, zsh or fish)',
     usage: '<shell>',

@@ -20,6 +20,7 @@ import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, loadParts } from './input.js';
 import { formatOption, textSettings } from './options.js';
 import { emit } from './output.js';
+import { readMaybeUrl, remoteFlags } from './remote-flags.js';
 
 interface Picked {
   a: Observed<MachineConfig>;
@@ -30,12 +31,12 @@ interface Picked {
 }
 
 function diffOptions(cmd: Command) {
-  return addBudgetOptions(cmd)
+  const c = addBudgetOptions(cmd)
     .argument('[a]', 'MachineConfig name in --from SOURCE, or a MachineConfig file')
     .argument('[b]', 'the other MachineConfig (name or file)')
     .option(
       '--from <source>',
-      'where to find the names: machineconfigs.json List, must-gather, folder, or tarball',
+      'where to find the names: machineconfigs.json List, must-gather, folder, tarball, or a URL of any of these',
     )
     .option('--pool <pool>', 'compare the two newest rendered configs of this pool in --from SOURCE')
     .option('--at <time>', 'with --pool: the rendered config in effect at TIME (RFC 3339) and the next one')
@@ -51,6 +52,7 @@ function diffOptions(cmd: Command) {
     .option('--release-to <file>', 'release of the newer config')
     .addOption(formatOption(DIFF_FORMATS))
     .option('--out <file>', 'write the report to FILE instead of stdout');
+  return remoteFlags(c);
 }
 
 type DiffFlags = ReturnType<ReturnType<typeof diffOptions>['opts']>;
@@ -109,7 +111,11 @@ async function pick(a: string | undefined, b: string | undefined, flags: DiffFla
       selection: { mode: 'names' },
     };
   }
-  const [x, y, releases] = await Promise.all([onlyConfig(a), onlyConfig(b), explicitReleases(flags)]);
+  const [x, y, releases] = await Promise.all([
+    onlyConfig(a, flags),
+    onlyConfig(b, flags),
+    explicitReleases(flags),
+  ]);
   return { a: x, b: y, releases, selection: { mode: 'files' } };
 }
 
@@ -128,8 +134,8 @@ async function loadSource(
 
 async function explicitReleases(flags: DiffFlags): Promise<Picked['releases']> {
   const [from, to] = await Promise.all([
-    flags.releaseFrom ? loadReleasePayload(flags.releaseFrom) : undefined,
-    flags.releaseTo ? loadReleasePayload(flags.releaseTo) : undefined,
+    flags.releaseFrom ? readMaybeUrl(flags.releaseFrom, flags, loadReleasePayload) : undefined,
+    flags.releaseTo ? readMaybeUrl(flags.releaseTo, flags, loadReleasePayload) : undefined,
   ]);
   return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
 }
@@ -157,8 +163,8 @@ function byName(
   );
 }
 
-async function onlyConfig(file: string): Promise<Observed<MachineConfig>> {
-  const configs = await loadMachineConfigFile(file);
+async function onlyConfig(file: string, flags: DiffFlags): Promise<Observed<MachineConfig>> {
+  const configs = await readMaybeUrl(file, flags, loadMachineConfigFile);
   if (configs.length > 1) {
     throw new InputError(
       file,

@@ -14,6 +14,7 @@ import {
 } from '../model/index.js';
 import { type LoadOptions, loadHistoryParts } from '../sources/index.js';
 import { buildHistory } from '../timeline/index.js';
+import { type RemoteFlags, remoteOptions } from './remote-flags.js';
 
 const LIMITS = Object.keys(BUDGET_FLAGS) as (keyof BudgetLimits)[];
 
@@ -123,7 +124,9 @@ export function loadParts(
   flags: object,
   opts: Partial<Omit<LoadOptions, 'now' | 'budget'>> = {},
 ): Promise<HistoryParts> {
-  return loadHistoryParts(paths, { ...opts, now: Date.now(), budget: budgetFromFlags(flags) });
+  // URL inputs (docs/urls.md) are fetched as the command's remoteFlags say.
+  const remote = remoteOptions(flags as RemoteFlags);
+  return loadHistoryParts(paths, { remote, ...opts, now: Date.now(), budget: budgetFromFlags(flags) });
 }
 
 /** Read the inputs and build the ClusterHistory every analysis reads. */

@@ -10,12 +10,13 @@ import type { ReleaseInfoReport } from '../report/results.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { formatOption, textSettings } from './options.js';
 import { emit } from './output.js';
+import { readMaybeUrl, remoteFlags } from './remote-flags.js';
 
 const SOURCES =
   '`oc adm release info -o json` output, an image-references file (JSON or YAML), or a release payload folder';
 
 export function defineRelease(release: Command, exit: ExitBox): void {
-  release
+  const diff = release
     .command('diff')
     .description('components added, removed and changed between two releases, and whether nodes will roll')
     .argument('<from>', `release updated from: ${SOURCES}`)
@@ -26,15 +27,18 @@ export function defineRelease(release: Command, exit: ExitBox): void {
       'after',
       '\nExit codes: 0 same components, 1 components differ, 2 bad input or usage.\n' +
         'Example: atlevel release diff old-release.json new-release.json',
-    )
-    .action(async (from, to, flags) => {
-      const [a, b] = await Promise.all([loadReleasePayload(from), loadReleasePayload(to)]);
-      const d = diffReleases(a, b);
-      await emit(await render(RELEASE_DIFF_FORMATS, flags.output, d, textSettings(flags)), flags.out);
-      exit.code = d.changed.length + d.added.length + d.removed.length === 0 ? EXIT.ok : EXIT.failure;
-    });
+    );
+  remoteFlags(diff).action(async (from, to, flags) => {
+    const [a, b] = await Promise.all([
+      readMaybeUrl(from, flags, loadReleasePayload),
+      readMaybeUrl(to, flags, loadReleasePayload),
+    ]);
+    const d = diffReleases(a, b);
+    await emit(await render(RELEASE_DIFF_FORMATS, flags.output, d, textSettings(flags)), flags.out);
+    exit.code = d.changed.length + d.added.length + d.removed.length === 0 ? EXIT.ok : EXIT.failure;
+  });
 
-  release
+  const info = release
     .command('info')
     .description('list a release payload, or look up one component by name or by image')
     .argument('<release>', SOURCES)
@@ -48,32 +52,32 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     .addHelpText(
       'after',
       '\nExit codes: 0 found, 1 no such component or image in the release, 2 bad input or usage.',
-    )
-    .action(async (file, flags) => {
-      if (flags.imageFor !== undefined && flags.componentFor !== undefined) {
-        throw new UsageError('give --image-for or --component-for, not both');
-      }
-      const payload = await loadReleasePayload(file);
-      let report: ReleaseInfoReport = { payload };
-      exit.code = EXIT.ok;
-      if (flags.imageFor !== undefined || flags.componentFor !== undefined) {
-        const index = new ComponentIndex([payload]);
-        const lookup =
+    );
+  remoteFlags(info).action(async (file, flags) => {
+    if (flags.imageFor !== undefined && flags.componentFor !== undefined) {
+      throw new UsageError('give --image-for or --component-for, not both');
+    }
+    const payload = await readMaybeUrl(file, flags, loadReleasePayload);
+    let report: ReleaseInfoReport = { payload };
+    exit.code = EXIT.ok;
+    if (flags.imageFor !== undefined || flags.componentFor !== undefined) {
+      const index = new ComponentIndex([payload]);
+      const lookup =
+        flags.imageFor !== undefined
+          ? { by: 'image-for' as const, matches: index.imageFor(flags.imageFor) }
+          : { by: 'component-for' as const, matches: index.lookup(flags.componentFor ?? '') };
+      report = { payload, lookup };
+      if (lookup.matches.length === 0) {
+        const what =
           flags.imageFor !== undefined
-            ? { by: 'image-for' as const, matches: index.imageFor(flags.imageFor) }
-            : { by: 'component-for' as const, matches: index.lookup(flags.componentFor ?? '') };
-        report = { payload, lookup };
-        if (lookup.matches.length === 0) {
-          const what =
-            flags.imageFor !== undefined
-              ? `no image tag "${flags.imageFor}"`
-              : `no component with image "${flags.componentFor}"`;
-          process.stderr.write(`atlevel: ${what} in release ${payload.version} (${file})\n`);
-          exit.code = EXIT.failure;
-          // A text answer would be empty; JSON still says what was searched.
-          if (flags.output === 'text') return;
-        }
+            ? `no image tag "${flags.imageFor}"`
+            : `no component with image "${flags.componentFor}"`;
+        process.stderr.write(`atlevel: ${what} in release ${payload.version} (${file})\n`);
+        exit.code = EXIT.failure;
+        // A text answer would be empty; JSON still says what was searched.
+        if (flags.output === 'text') return;
       }
-      await emit(await render(RELEASE_INFO_FORMATS, flags.output, report, textSettings(flags)), flags.out);
-    });
+    }
+    await emit(await render(RELEASE_INFO_FORMATS, flags.output, report, textSettings(flags)), flags.out);
+  });
 }

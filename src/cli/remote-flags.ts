@@ -3,7 +3,7 @@
  * offline mode, the storage endpoint, --verbose and --must-gather. One helper, so that each command
  * adds them with one line and reads them with one call.
  */
-import type { Command } from '@commander-js/extra-typings';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { InputError } from '../model/errors.js';
 import {
   ENDPOINT_ENV,
@@ -15,16 +15,18 @@ import {
 import { fetchProgress } from './fetch-progress.js';
 
 export interface RemoteFlags {
-  cacheDir?: string;
-  offline?: boolean;
-  storageEndpoint?: string;
-  verbose?: boolean;
-  mustGather?: boolean;
+  cacheDir?: string | undefined;
+  offline?: true | undefined;
+  storageEndpoint?: string | undefined;
+  verbose?: true | undefined;
+  mustGather?: true | undefined;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: commander's typed Command differs per command; the flags are read through RemoteFlags.
-export function addRemoteFlags<C extends Command<any, any, any>>(cmd: C, { mustGather = true } = {}): C {
-  cmd
+/** Adds the shared URL flags to a command; the returned command's typed flags include them. */
+export function remoteFlags<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  cmd: Command<Args, Opts, Globals>,
+) {
+  return cmd
     .option('--cache-dir <dir>', 'where URL downloads are cached (default $XDG_CACHE_HOME/atlevel)')
     .option('--offline', 'for URL inputs, use only the cache; never touch the network')
     .option(
@@ -32,8 +34,15 @@ export function addRemoteFlags<C extends Command<any, any, any>>(cmd: C, { mustG
       `Cloud Storage JSON API endpoint for URL inputs (default $${ENDPOINT_ENV}, else https://storage.googleapis.com)`,
     )
     .option('-v, --verbose', 'say what was fetched, retried and skipped for URL inputs');
-  if (mustGather) cmd.option('--must-gather', "also fetch and read a CI run's must-gather tarballs");
-  return cmd;
+}
+
+/** `--must-gather`, for the commands that read whole runs. */
+export function mustGatherFlag<
+  Args extends unknown[],
+  Opts extends OptionValues,
+  Globals extends OptionValues,
+>(cmd: Command<Args, Opts, Globals>) {
+  return cmd.option('--must-gather', "for a CI run's URL, also fetch and read its must-gather tarballs");
 }
 
 /** RemoteOptions from the shared flags: progress bar on a TTY, --verbose lines on stderr. */

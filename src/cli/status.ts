@@ -19,14 +19,15 @@ import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, loadHistory } from './input.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
+import { mustGatherFlag, remoteFlags } from './remote-flags.js';
 
 const DETAILS = ['none', 'nodes', 'health', 'operators', 'all'] as const satisfies readonly StatusDetails[];
 
 function statusOptions(cmd: Command) {
-  return addBudgetOptions(cmd)
+  const c = addBudgetOptions(cmd)
     .argument(
       '<paths...>',
-      'must-gather, CI run folder, folder of oc get YAML/JSON, a .tar/.tar.gz of these, or DIR/CASE of oc examples',
+      'must-gather, CI run folder, folder of oc get YAML/JSON, a .tar/.tar.gz of these, DIR/CASE of oc examples, or a CI URL',
     )
     .addOption(formatOption(STATUS_FORMATS))
     .addOption(
@@ -42,6 +43,7 @@ function statusOptions(cmd: Command) {
     .option('--now <time>', 'the same as --at')
     .option('--out <file>', 'write the report to FILE instead of stdout')
     .addOption(widthOption());
+  return mustGatherFlag(remoteFlags(c));
 }
 
 type StatusFlags = ReturnType<ReturnType<typeof statusOptions>['opts']>;
