@@ -9,7 +9,20 @@ import type { ClusterHistory, InputFile } from '../model/history.js';
 import type { Millis } from '../model/time.js';
 import { findUpdates, type UpdateRecord } from '../timeline/updates.js';
 
-export type Verdict = 'fail' | 'warn' | 'pass';
+/**
+ * The one verdict on an input (docs/analyze-json.md), the same whichever command gives it:
+ * `fail` when any rule was violated; else `no-update` when the inputs hold no update at all; else
+ * `inconclusive` when a rule that applies to the update could not be checked for lack of data;
+ * else `pass`, every applicable rule checked and holding. Warnings never change it.
+ */
+export type Verdict = 'fail' | 'inconclusive' | 'pass' | 'no-update';
+
+export function verdictOf(outcomes: readonly RuleOutcome[], updates: readonly UpdateRecord[]): Verdict {
+  if (outcomes.some((o) => o.state === 'violated')) return 'fail';
+  if (updates.length === 0) return 'no-update';
+  if (outcomes.some((o) => o.state === 'not-checked' && o.missing.length > 0)) return 'inconclusive';
+  return 'pass';
+}
 
 export interface AnalysisResult {
   readonly verdict: Verdict;
@@ -42,16 +55,12 @@ export function analyzeHistory(history: ClusterHistory, opts: AnalyzeOptions = {
         (order.get(a.rule) ?? 0) - (order.get(b.rule) ?? 0) ||
         (a.at ?? 0) - (b.at ?? 0),
     );
-  const verdict: Verdict = findings.some((f) => f.severity === 'failure')
-    ? 'fail'
-    : findings.some((f) => f.severity === 'warning')
-      ? 'warn'
-      : 'pass';
+  const updates = findUpdates(history);
   return {
-    verdict,
+    verdict: verdictOf(outcomes, updates),
     inputs: history.inputs,
     span: history.span,
-    updates: findUpdates(history),
+    updates,
     outcomes,
     findings,
     notes: history.notes,

@@ -1,6 +1,6 @@
 /** `atlevel analyze` and its HTML shorthand `atlevel report`. */
 import type { Command } from '@commander-js/extra-typings';
-import { analyzeHistory } from '../analyze/index.js';
+import { analyzeHistory, type Verdict } from '../analyze/index.js';
 import { RULES } from '../invariants/index.js';
 import { UsageError } from '../model/errors.js';
 import { ANALYZE_FORMATS } from '../report/formats.js';
@@ -37,7 +37,7 @@ export function defineAnalyze(cmd: Command, exit: ExitBox): void {
   analyzeOptions(cmd)
     .addHelpText(
       'after',
-      '\nExit codes: 0 no failure found, 1 an invariant was violated, 2 bad input or usage, 3 internal error.\n' +
+      '\nExit codes: 0 pass or no update, 1 an invariant was violated, 2 bad input or usage, 3 internal error, 4 inconclusive (a rule that applies could not be checked).\n' +
         'Example: atlevel analyze examples/bug-2019850',
     )
     .action(async (paths, flags) => {
@@ -50,11 +50,18 @@ export function defineReport(cmd: Command, exit: ExitBox): void {
     .argument('<paths...>', 'inputs, as for analyze')
     .option('--out <file>', 'where to write the report', 'atlevel-report.html')
     .option('--release-from <file>', 'release info of the version updated from')
-    .option('--release-to <file>', 'release info of the version updated to');
-  mustGatherFlag(remoteFlags(c)).action(async (paths, flags) => {
-    exit.code = await runAnalyze(paths, { ...flags, output: 'html', exitZero: true });
-    if (exit.code === EXIT.ok) process.stderr.write(`atlevel: wrote ${flags.out}\n`);
-  });
+    .option('--release-to <file>', 'release info of the version updated to')
+    .option('--exit-zero', 'exit 0 whatever the verdict (bad input still exits 2)');
+  // The same exit codes as `analyze -o html`: the page is written whatever the verdict.
+  mustGatherFlag(remoteFlags(c))
+    .addHelpText(
+      'after',
+      '\nExit codes: as for analyze (0 pass or no update, 1 fail, 2 bad input, 3 internal error, 4 inconclusive).',
+    )
+    .action(async (paths, flags) => {
+      exit.code = await runAnalyze(paths, { ...flags, output: 'html' });
+      process.stderr.write(`atlevel: wrote ${flags.out}\n`);
+    });
 }
 
 async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCode> {
@@ -79,5 +86,10 @@ async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCod
   );
   await emit(text, flags.out);
   if (flags.exitZero) return EXIT.ok;
-  return result.verdict === 'fail' ? EXIT.failure : EXIT.ok;
+  return verdictExit(result.verdict);
+}
+
+/** The exit code of a verdict (README.md, "Exit codes"): the same for analyze, report and simulate. */
+export function verdictExit(verdict: Verdict): ExitCode {
+  return verdict === 'fail' ? EXIT.failure : verdict === 'inconclusive' ? EXIT.inconclusive : EXIT.ok;
 }

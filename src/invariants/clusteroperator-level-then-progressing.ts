@@ -5,7 +5,7 @@ import { poolHistory, poolStateAt } from '../timeline/pools.js';
 import { conditionTransitions } from '../timeline/query.js';
 import { findUpdates } from '../timeline/updates.js';
 import { operatorLevelFor } from './operator-level.js';
-import { checked, defineRule, notApplicable } from './rule.js';
+import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
 /** Condition states that contradict "I am at level" (docs/domain.md 5.2). */
 const BAD: readonly { type: string; status: string; severity: Severity }[] = [
@@ -81,7 +81,15 @@ export const clusterOperatorLevelThenProgressing = defineRule(
         }
       }
     }
-    if (levels === 0) return notApplicable(rule, 'no operator version reports for an update in the inputs');
+    if (levels === 0) {
+      // Operators report the new version before the CVO completes: a completed update without any
+      // such report means the reports are missing from the inputs, not that none were made.
+      return updates.some((u) => u.state === 'Completed')
+        ? notChecked(rule, 'no operator version reports for the completed update in the inputs', [
+            NEEDS.operatorVersions,
+          ])
+        : notApplicable(rule, 'no operator version reports for an update in the inputs');
+    }
     return checked(rule, findings);
   },
 );

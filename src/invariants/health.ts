@@ -5,15 +5,20 @@ import { poolHistory, poolStateAt } from '../timeline/pools.js';
 import { conditionTransitions } from '../timeline/query.js';
 import { findUpdates } from '../timeline/updates.js';
 import { operatorNames } from './clusteroperator-level-then-progressing.js';
-import { checked, defineRule, notApplicable } from './rule.js';
+import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
 /** An operator broke (Degraded=True or Available=False) while an update was running. */
 export const operatorDegradedDuringUpdate = defineRule(
   'operator-degraded-during-update',
   'No ClusterOperator is Degraded=True or Available=False while an update is in progress.',
   (history: ClusterHistory, rule) => {
-    const updates = findUpdates(history).filter((u) => u.startedAt !== undefined);
-    if (updates.length === 0) return notApplicable(rule, 'no update with a start time in the inputs');
+    const all = findUpdates(history);
+    if (all.length === 0) return notApplicable(rule, 'no update in the inputs');
+    const updates = all.filter((u) => u.startedAt !== undefined);
+    if (updates.length === 0)
+      return notChecked(rule, 'no update with a start time in the inputs', [NEEDS.updateStart]);
+    if (operatorNames(history).length === 0)
+      return notChecked(rule, 'no ClusterOperator in the inputs', [NEEDS.operators]);
     const end = history.span?.to ?? Number.POSITIVE_INFINITY;
     const findings: Finding[] = [];
     const pools = history.objects.machineConfigPools.map((p) => poolHistory(history, p.object.metadata.name));
@@ -80,7 +85,11 @@ export const poolDegraded = defineRule(
       if (i.locator.type === 'MachineConfigPool' && i.locator.keys.machineconfigpool)
         pools.add(i.locator.keys.machineconfigpool);
     }
-    if (pools.size === 0) return notApplicable(rule, 'no MachineConfigPools in the inputs');
+    if (pools.size === 0) {
+      return findUpdates(history).length > 0
+        ? notChecked(rule, 'no MachineConfigPools in the inputs', [NEEDS.pools])
+        : notApplicable(rule, 'no MachineConfigPools in the inputs');
+    }
     const findings: Finding[] = [];
     for (const pool of [...pools].sort()) {
       const key = `MachineConfigPool/${pool}`;

@@ -4,7 +4,7 @@ import { formatClock, formatDuration } from '../model/time.js';
 import { finishedRollout, poolHistory, poolStateAt } from '../timeline/pools.js';
 import { findUpdates } from '../timeline/updates.js';
 import { configForRelease } from './release-configs.js';
-import { checked, defineRule, notApplicable } from './rule.js';
+import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
 const POOL = 'master';
 const POOL_KEY = `MachineConfigPool/${POOL}`;
@@ -18,10 +18,12 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
     const completed = updates.filter((u) => u.completedAt !== undefined);
     if (completed.length === 0) return notApplicable(rule, 'no completed update in the inputs');
     const ph = poolHistory(history, POOL);
-    if (!ph.pool && ph.rendered.length === 0 && ph.observations.length === 0) {
-      return notApplicable(rule, 'nothing in the inputs describes the master pool');
+    const testPool = history.testLog.some((e) => e.kind === 'pool-status' && e.pool === POOL);
+    if (!ph.pool && ph.rendered.length === 0 && ph.observations.length === 0 && !testPool) {
+      return notChecked(rule, 'nothing in the inputs describes the master pool', [NEEDS.pools]);
     }
     const findings: Finding[] = [];
+    let unknown = 0;
     for (const update of completed) {
       const t = update.completedAt as number;
       const next = updates[updates.indexOf(update) + 1];
@@ -31,9 +33,21 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
         (e) => e.kind === 'invariant-violation' && e.at >= t && (!next?.startedAt || e.at < next.startedAt),
       );
       const onWanted = !wanted || state.target?.name === wanted.config.name;
+      // What the upgrade test itself saw of the pool, the first poll at or after completion: the
+      // evidence when nothing else describes the pool (build-log.txt alone).
+      const testPoll = history.testLog.find(
+        (e): e is Extract<typeof e, { kind: 'pool-status' }> =>
+          e.kind === 'pool-status' &&
+          e.pool === POOL &&
+          e.at >= t &&
+          (!next?.startedAt || e.at < next.startedAt),
+      );
       const ok = state.updated === true && state.updating !== true && onWanted;
       if (ok && !testSaw) continue;
-      if (state.updated === undefined && !testSaw) continue; // nothing to go on
+      if (state.updated === undefined && !testSaw) {
+        unknown += 1; // nothing to go on: this update is not checked
+        continue;
+      }
 
       const finish = wanted ? finishedRollout(ph, wanted.config) : undefined;
       const evidence: Evidence[] = [];
@@ -85,7 +99,21 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
         });
       }
 
-      const stateText = `Updated=${fmt(state.updated)}, Updating=${fmt(state.updating)}${state.degraded ? ', Degraded=True' : ''}`;
+      const seen =
+        state.updated === undefined && testPoll
+          ? { updated: testPoll.updated, updating: testPoll.updating, degraded: testPoll.degraded }
+          : state;
+      if (seen !== state && testPoll) {
+        evidence.push({
+          statement: `the upgrade test saw pool ${POOL} Updated=${fmt(testPoll.updated)}, Updating=${fmt(testPoll.updating)}, Degraded=${fmt(testPoll.degraded)}`,
+          at: testPoll.at,
+          object: POOL_KEY,
+          ref: testPoll.ref,
+        });
+      }
+      const asSeen =
+        seen !== state && testPoll ? ` (as the upgrade test saw it at ${formatClock(testPoll.at)})` : '';
+      const stateText = `Updated=${fmt(seen.updated)}, Updating=${fmt(seen.updating)}${seen.degraded ? ', Degraded=True' : ''}${asSeen}`;
       const rolling = state.target && state.updated !== true ? `, rolling to ${state.target.name}` : '';
       const late = finish
         ? `; the pool finished at ${formatClock(finish.at)}, ${formatDuration(finish.at - t)} later`
@@ -129,6 +157,13 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
           cvoCompletedAt: t,
         },
       });
+    }
+    if (findings.length === 0 && unknown > 0) {
+      return notChecked(
+        rule,
+        'the inputs do not say what state the master pool was in when the CVO reported completion',
+        [NEEDS.pools],
+      );
     }
     return checked(rule, findings);
   },

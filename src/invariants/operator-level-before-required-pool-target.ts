@@ -5,7 +5,7 @@ import { formatClock, gapAfter } from '../model/time.js';
 import { poolHistory, poolStateAt, type RenderedConfig } from '../timeline/pools.js';
 import { findUpdates } from '../timeline/updates.js';
 import { operatorLevelFor } from './operator-level.js';
-import { checked, defineRule, notApplicable } from './rule.js';
+import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
 const OPERATOR = 'machine-config';
 
@@ -21,15 +21,23 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
     const pools = requiredPools(history);
     const findings: Finding[] = [];
     let sawLevel = false;
+    let poolsChecked = 0;
+    let completedWithoutLevel = false;
     for (const update of updates) {
       const level = operatorLevelFor(history, OPERATOR, update);
-      if (!level) continue;
+      if (!level) {
+        if (update.state === 'Completed') completedWithoutLevel = true;
+        continue;
+      }
       sawLevel = true;
       const t1 = level.at;
       const next = updates[updates.indexOf(update) + 1];
       for (const pool of pools) {
         const ph = poolHistory(history, pool);
-        if (ph.rendered.length === 0 && !ph.pool) continue;
+        // Without the rendered configs there is nothing to compare the level report with: the
+        // pool's conditions alone cannot say which release its config was made for.
+        if (ph.rendered.length === 0) continue;
+        poolsChecked += 1;
         const evidence: Evidence[] = [
           {
             statement: `${OPERATOR} reported operator version ${level.from} -> ${level.to}`,
@@ -134,7 +142,21 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
         });
       }
     }
-    if (!sawLevel) return notApplicable(rule, `no version report by ${OPERATOR} for an update in the inputs`);
+    if (!sawLevel) {
+      // A completed update whose operator version reports are missing could have broken the rule.
+      return completedWithoutLevel
+        ? notChecked(rule, `no version report by ${OPERATOR} for the completed update in the inputs`, [
+            NEEDS.operatorVersions,
+          ])
+        : notApplicable(rule, `no version report by ${OPERATOR} for an update in the inputs`);
+    }
+    if (poolsChecked === 0 && findings.length === 0) {
+      return notChecked(
+        rule,
+        `no rendered config of a required pool (${pools.join(', ') || 'master'}) in the inputs`,
+        [NEEDS.renderedConfigs],
+      );
+    }
     return checked(rule, findings);
   },
 );

@@ -1,12 +1,27 @@
 import type { Finding, RuleInfo } from '../model/finding.js';
 import type { ClusterHistory } from '../model/history.js';
 
+/**
+ * A rule's state on one input (docs/analyze-json.md): `holds` when it was checked and nothing broke it
+ * (warnings may remain), `violated` when a finding of severity failure broke it, `not-checked` when
+ * the inputs did not let it be checked. Never "holds" without a check (docs/architecture.md).
+ */
+export type RuleState = 'holds' | 'violated' | 'not-checked';
+
 /** What one rule concluded: its findings, or why it could not be checked on this history. */
 export interface RuleOutcome {
   readonly rule: RuleInfo;
-  /** False when the inputs hold nothing the rule can be checked against (e.g. no pools at all). */
+  /** True only when the rule was really checked (state is holds or violated). */
   readonly applicable: boolean;
+  readonly state: RuleState;
+  /** Why the rule was not checked, in words. */
   readonly reason?: string;
+  /**
+   * The data the rule needed and the inputs lack, each naming where it usually comes from. Empty when
+   * the rule was checked, or when it does not apply to these inputs at all (no update of the kind it
+   * is about): only missing data makes a verdict inconclusive.
+   */
+  readonly missing: readonly string[];
   readonly findings: readonly Finding[];
 }
 
@@ -24,10 +39,30 @@ export function defineRule(
   return { info, check: (history) => check(history, info) };
 }
 
+/** The rule does not apply to these inputs (e.g. no update of the kind it checks): not checked, nothing missing. */
 export function notApplicable(rule: RuleInfo, reason: string): RuleOutcome {
-  return { rule, applicable: false, reason, findings: [] };
+  return { rule, applicable: false, state: 'not-checked', reason, missing: [], findings: [] };
+}
+
+/** The rule applies to the update in the inputs but the data it needs is not there. */
+export function notChecked(rule: RuleInfo, reason: string, missing: readonly string[]): RuleOutcome {
+  return { rule, applicable: false, state: 'not-checked', reason, missing, findings: [] };
 }
 
 export function checked(rule: RuleInfo, findings: Finding[]): RuleOutcome {
-  return { rule, applicable: true, findings };
+  const violated = findings.some((f) => f.severity === 'failure');
+  return { rule, applicable: true, state: violated ? 'violated' : 'holds', missing: [], findings };
 }
+
+/** What each rule may need, in the words every report uses (where the data usually comes from). */
+export const NEEDS = {
+  renderedConfigs: 'the rendered MachineConfigs (gather-extra machineconfigs.json, or a must-gather)',
+  pools:
+    'the MachineConfigPools and their conditions (gather-extra machineconfigpools.json, a must-gather, or the monitor lines of build-log.txt)',
+  operatorVersions:
+    "the ClusterOperators' version reports (gather-extra clusteroperators.json, a must-gather, or the monitor lines of build-log.txt)",
+  operators:
+    "the ClusterOperators' conditions (gather-extra clusteroperators.json, a must-gather, or the monitor lines of build-log.txt)",
+  updateStart:
+    "the update's start time (ClusterVersion status.history, or the upgrade test's log in build-log.txt)",
+} as const;

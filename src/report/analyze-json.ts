@@ -8,7 +8,7 @@ import type { AnalyzeReport } from './results.js';
  * `atlevel analyze -o json`. The shape is documented in docs/analyze-json.md; bump SCHEMA_VERSION on
  * any change that could break a consumer (removing or renaming a field, changing a type).
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export function renderAnalysisJson(result: AnalysisResult): string {
   const doc = {
@@ -35,6 +35,8 @@ export function renderAnalysisJson(result: AnalysisResult): string {
       statement: o.rule.statement,
       doc: o.rule.doc,
       applicable: o.applicable,
+      state: o.state,
+      missing: o.missing,
       reason: o.reason ?? null,
       failures: o.findings.filter((f) => f.severity === 'failure').length,
       warnings: o.findings.filter((f) => f.severity === 'warning').length,

@@ -12,15 +12,19 @@ export function renderAnalysisJunit(result: AnalysisResult): string {
     const failures = o.findings.filter((f) => f.severity === 'failure');
     const others = o.findings.filter((f) => f.severity !== 'failure');
     let body = '';
-    if (!o.applicable) body += `<skipped message="${xml(o.reason ?? 'not applicable')}"/>`;
+    // Not checked is skipped, never passed, and says why and what data it needed.
+    if (o.state === 'not-checked') {
+      const needs = o.missing.length > 0 ? `; needs ${o.missing.join('; ')}` : '';
+      body += `<skipped message="${xml(`not checked: ${o.reason ?? 'the inputs do not let it be checked'}${needs}`)}"/>`;
+    }
     for (const f of failures)
       body += `<failure message="${xml(f.summary)}" type="${xml(f.rule)}">${xml(details(f))}</failure>`;
     if (others.length > 0)
       body += `<system-out>${xml(others.map((f) => `${f.severity}: ${f.summary}\n${details(f)}`).join('\n'))}</system-out>`;
     return `    <testcase classname="atlevel" name="${xml(name)}">${body}</testcase>`;
   });
-  const failed = result.outcomes.filter((o) => o.findings.some((f) => f.severity === 'failure')).length;
-  const skipped = result.outcomes.filter((o) => !o.applicable).length;
+  const failed = result.outcomes.filter((o) => o.state === 'violated').length;
+  const skipped = result.outcomes.filter((o) => o.state === 'not-checked').length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites tests="${result.outcomes.length}" failures="${failed}" skipped="${skipped}">`,

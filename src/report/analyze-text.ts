@@ -24,6 +24,8 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
   const warnings = result.findings.filter((f) => f.severity === 'warning').length;
   const update = result.updates[result.updates.length - 1];
   const what = update ? ` in the update ${safe(update.previous ?? '?')} → ${safe(update.target)}` : '';
+  const notChecked = result.outcomes.filter((o) => o.state === 'not-checked' && o.missing.length > 0);
+  const withWarnings = warnings ? ` with ${plural(warnings, 'warning')}` : '';
   const verdict =
     result.verdict === 'fail'
       ? c.bold(
@@ -31,9 +33,17 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
             `FAIL: ${plural(failures, 'invariant violation')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}${what}`,
           ),
         )
-      : result.verdict === 'warn'
-        ? c.bold(c.yellow(`PASS with ${plural(warnings, 'warning')}${what}`))
-        : c.bold(c.green(`PASS: no invariant violated${what}`));
+      : result.verdict === 'inconclusive'
+        ? c.bold(
+            c.yellow(
+              `INCONCLUSIVE: no invariant violated, but ${plural(notChecked.length, 'rule')} could not be checked${what}`,
+            ),
+          )
+        : result.verdict === 'no-update'
+          ? c.bold(`NO UPDATE: the inputs hold no cluster update to check${withWarnings}`)
+          : warnings
+            ? c.bold(c.yellow(`PASS${withWarnings}${what}`))
+            : c.bold(c.green(`PASS: every invariant checked and held${what}`));
   out.push(verdict);
   if (result.span) {
     out.push(
@@ -59,13 +69,16 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
   for (const o of result.outcomes) {
     const fails = o.findings.filter((f) => f.severity === 'failure').length;
     const warns = o.findings.filter((f) => f.severity === 'warning').length;
-    const mark = !o.applicable ? c.dim('–') : fails ? c.red('✗') : warns ? c.yellow('!') : c.green('✓');
-    const tail = !o.applicable
-      ? c.dim(`not checked: ${o.reason ?? ''}`)
-      : fails || warns
-        ? `${fails ? plural(fails, 'failure') : ''}${fails && warns ? ', ' : ''}${warns ? plural(warns, 'warning') : ''}`
-        : 'holds';
+    const mark =
+      o.state === 'not-checked' ? c.dim('–') : fails ? c.red('✗') : warns ? c.yellow('!') : c.green('✓');
+    const tail =
+      o.state === 'not-checked'
+        ? c.dim(`not checked: ${o.reason ?? ''}`)
+        : fails || warns
+          ? `${o.state === 'violated' ? '' : 'holds, '}${fails ? plural(fails, 'failure') : ''}${fails && warns ? ', ' : ''}${warns ? plural(warns, 'warning') : ''}`
+          : 'holds';
     out.push(`  ${mark} ${o.rule.id.padEnd(44)} ${tail}`);
+    for (const m of o.missing) out.push(c.dim(`      needs ${safe(m, 300)}`));
   }
   for (const n of result.notes) out.push(c.dim(`note: ${elide(n, 400)}`));
   return `${out.join('\n')}\n`;

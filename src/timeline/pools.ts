@@ -185,8 +185,13 @@ export function poolStateAt(ph: PoolHistory, t: Millis): PoolState {
   let current: RenderedConfig | undefined;
   const finish = target ? finishedRollout(ph, target) : undefined;
   if (seen) {
-    updated = seen.updated ?? (seen.updating === true ? false : undefined);
-    updating = seen.updating ?? (seen.updated === true ? false : undefined);
+    // Conditions of one status write share a time (Updated=True and Updating=False at 03:35:52):
+    // read them together, or the one listed last hides the other.
+    const same = ph.observations.filter((o) => o.at === seen.at);
+    const seenUpdated = same.find((o) => o.updated !== undefined)?.updated;
+    const seenUpdating = same.find((o) => o.updating !== undefined)?.updating;
+    updated = seenUpdated ?? (seenUpdating === true ? false : undefined);
+    updating = seenUpdating ?? (seenUpdated === true ? false : undefined);
     reasoning.push(`last observed at ${formatClock(seen.at)}: ${seen.text}`);
   } else if (target && finish && finish.at > t) {
     updated = false;

@@ -220,10 +220,13 @@ describeBrowser('HTML report in chromium', () => {
       ...empty,
       history: { ...empty.history, intervals: [], testLog: [], span: undefined },
       findings: [],
+      verdict: 'no-update',
       title: 'empty',
     });
     const { page, log } = await openReport(browser, writeArtifact('report-html/empty.html', html).url);
-    expect(await page.locator('.verdict').textContent()).toBe('PASS: no invariant violated');
+    expect(await page.locator('.verdict').textContent()).toBe(
+      'NO UPDATE: the inputs hold no cluster update to check',
+    );
     expect(await page.locator('.findings-section .empty').textContent()).toBe(
       'No rule found anything wrong in these inputs.',
     );

@@ -25,6 +25,13 @@ export const analyzeHtml: Reporter<AnalyzeReport, unknown> = (r) =>
     history: r.history,
     findings: r.result.findings,
     rules: r.result.outcomes.map((o) => o.rule),
+    outcomes: new Map(
+      r.result.outcomes.map((o) => [
+        o.rule.id,
+        { state: o.state, missing: o.missing, ...(o.reason !== undefined ? { reason: o.reason } : {}) },
+      ]),
+    ),
+    verdict: r.result.verdict,
     title: `atlevel: ${r.inputs.join(' ')}`,
     generatedFrom: r.inputs,
   });

@@ -13,7 +13,7 @@ code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberatio
 .noscript{padding:12px;border:1px solid var(--line);background:var(--panel)}
 .meta{color:var(--muted);margin:0 0 12px;overflow-wrap:anywhere}
 .verdict{display:inline-block;font-weight:600;padding:4px 10px;border-radius:4px;margin:4px 0 12px}
-.verdict.fail{background:#fdecea;color:var(--fail)}.verdict.warn{background:#fff4e0;color:var(--warn)}.verdict.pass{background:#e8f5e9;color:#2e7d32}
+.verdict.fail{background:#fdecea;color:var(--fail)}.verdict.warn{background:#fff4e0;color:var(--warn)}.verdict.pass{background:#e8f5e9;color:#2e7d32}.verdict.inconclusive{background:#fff4e0;color:var(--warn)}.verdict.none{background:#eceff1;color:#37474f}tr.rule.not-checked td{color:#616161}
 h2{font-size:16px;margin:20px 0 8px}
 .findings{display:flex;flex-direction:column;gap:10px}
 .finding{border:1px solid var(--line);border-left:5px solid var(--info);border-radius:6px;background:var(--bg)}

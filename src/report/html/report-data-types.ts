@@ -107,12 +107,24 @@ export interface ReportFinding {
   readonly window?: { readonly from: number; readonly to: number };
 }
 
+/** A rule's state as analyze concluded it (docs/analyze-json.md): holds, violated or not checked. */
+export type ReportRuleState = 'holds' | 'violated' | 'not-checked';
+
 export interface ReportRule {
   readonly id: string;
   readonly statement: string;
   readonly doc: string;
   readonly findings: number;
+  /** Absent when the report was built from findings alone, without analyze's outcomes. */
+  readonly state?: ReportRuleState;
+  /** Why the rule was not checked. */
+  readonly reason?: string;
+  /** The data it needed and the inputs lack. */
+  readonly missing?: readonly string[];
 }
+
+/** analyze's verdict (docs/analyze-json.md). */
+export type ReportVerdict = 'fail' | 'inconclusive' | 'pass' | 'no-update';
 
 export interface ReportInput {
   readonly path: string;
@@ -130,6 +142,8 @@ export interface ReportData {
   readonly inputs: readonly ReportInput[];
   readonly notes: readonly string[];
   readonly rules: readonly ReportRule[];
+  /** analyze's verdict; absent when the report was built from findings alone. */
+  readonly verdict?: ReportVerdict;
   readonly findings: readonly ReportFinding[];
   readonly groups: readonly ReportGroup[];
   readonly rows: readonly ReportRow[];

@@ -11,6 +11,8 @@ import type {
   ReportGroup,
   ReportMark,
   ReportRow,
+  ReportRuleState,
+  ReportVerdict,
 } from './report-data-types.js';
 import {
   compareGroups,
@@ -31,6 +33,12 @@ export interface HtmlReportInput {
   readonly history: ClusterHistory;
   readonly findings: readonly Finding[];
   readonly rules: readonly RuleInfo[];
+  /** analyze's outcome per rule id and its verdict, shown as they are (the page never recomputes them). */
+  readonly outcomes?: ReadonlyMap<
+    string,
+    { readonly state: ReportRuleState; readonly reason?: string; readonly missing: readonly string[] }
+  >;
+  readonly verdict?: ReportVerdict;
   readonly title: string;
   readonly generatedFrom: readonly string[];
 }
@@ -148,12 +156,18 @@ export function buildReportData(input: HtmlReportInput): ReportData {
       contributed: i.contributed,
     })),
     notes: [...history.notes],
-    rules: input.rules.map((r) => ({
-      id: r.id,
-      statement: r.statement,
-      doc: r.doc,
-      findings: input.findings.filter((f) => f.rule === r.id).length,
-    })),
+    rules: input.rules.map((r) => {
+      const o = input.outcomes?.get(r.id);
+      return {
+        id: r.id,
+        statement: r.statement,
+        doc: r.doc,
+        findings: input.findings.filter((f) => f.rule === r.id).length,
+        ...(o ? { state: o.state, missing: [...o.missing] } : {}),
+        ...(o?.reason !== undefined ? { reason: o.reason } : {}),
+      };
+    }),
+    ...(input.verdict ? { verdict: input.verdict } : {}),
     findings,
     groups: groupsOf(finalRows),
     rows: finalRows,

@@ -43,16 +43,41 @@ function readData(): ReportData {
 function header(data: ReportData): HTMLElement {
   const failures = data.findings.filter((f) => f.severity === 'failure').length;
   const warnings = data.findings.filter((f) => f.severity === 'warning').length;
+  const warned = warnings ? ` with ${warnings} warning${warnings === 1 ? '' : 's'}` : '';
+  const unchecked = data.rules.filter(
+    (r) => r.state === 'not-checked' && (r.missing?.length ?? 0) > 0,
+  ).length;
+  const verdictOf = data.verdict ?? (failures > 0 ? 'fail' : undefined);
   const verdict =
-    failures > 0
+    verdictOf === 'fail'
       ? el(
           'span',
           { class: 'verdict fail' },
           `FAIL: ${failures} invariant violation${failures === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`,
         )
-      : warnings > 0
-        ? el('span', { class: 'verdict warn' }, `PASS with ${warnings} warning${warnings === 1 ? '' : 's'}`)
-        : el('span', { class: 'verdict pass' }, 'PASS: no invariant violated');
+      : verdictOf === 'inconclusive'
+        ? el(
+            'span',
+            { class: 'verdict inconclusive' },
+            `INCONCLUSIVE: no invariant violated, but ${unchecked} rule${unchecked === 1 ? '' : 's'} could not be checked`,
+          )
+        : verdictOf === 'no-update'
+          ? el(
+              'span',
+              { class: 'verdict none' },
+              `NO UPDATE: the inputs hold no cluster update to check${warned}`,
+            )
+          : verdictOf === 'pass'
+            ? el(
+                'span',
+                { class: warnings ? 'verdict warn' : 'verdict pass' },
+                `PASS${warned || ': every invariant checked and held'}`,
+              )
+            : el(
+                'span',
+                { class: 'verdict none' },
+                `${failures} failures, ${warnings} warnings (no verdict given)`,
+              );
   const span = data.span
     ? `${dateTime(data.span.from)} to ${dateTime(data.span.to)} (${duration(data.span.to - data.span.from)})`
     : 'no times in the inputs';
@@ -76,18 +101,37 @@ function rulesSection(data: ReportData): HTMLElement {
     el(
       'table',
       { class: 'inputs' },
-      el('tr', null, el('th', null, 'rule'), el('th', null, 'findings'), el('th', null, 'statement')),
+      el(
+        'tr',
+        null,
+        el('th', null, 'rule'),
+        el('th', null, 'state'),
+        el('th', null, 'findings'),
+        el('th', null, 'statement'),
+      ),
       ...data.rules.map((r) =>
         el(
           'tr',
-          null,
+          { class: `rule ${r.state ?? 'unknown'}` },
           el('td', { class: 'mono' }, r.id),
+          el('td', null, ruleStateText(r)),
           el('td', null, r.findings),
           el('td', null, r.statement),
         ),
       ),
     ),
   );
+}
+
+/** A rule's state in words: not checked says why and what data it needed. */
+function ruleStateText(r: ReportData['rules'][number]): string {
+  if (r.state === 'holds') return 'holds';
+  if (r.state === 'violated') return 'violated';
+  if (r.state === 'not-checked') {
+    const needs = r.missing && r.missing.length > 0 ? `; needs ${r.missing.join('; ')}` : '';
+    return `not checked: ${r.reason ?? ''}${needs}`;
+  }
+  return '–';
 }
 
 function inputsSection(data: ReportData): HTMLElement {
