@@ -52,7 +52,6 @@ const TODO = 'warn';
 
 /** Known upward imports, fixed by work in flight (issue 9): HistoryParts and rule subjects move into model/. */
 const TODO_UPWARD = [
-  { from: '^src/model/finding\\.ts$', to: '^src/machineconfig/' },
   { from: '^src/timeline/build\\.ts$', to: '^src/sources/' },
 ];
 /** Known cycles, all in cli/ (cli/*.ts ↔ cli/main.ts through EXIT); exit codes move into one module. */

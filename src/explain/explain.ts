@@ -1,20 +1,25 @@
+import { operatorLevelFor, RULE_RECORD } from '../invariants/index.js';
 import type { MachineConfigDiff } from '../machineconfig/types.js';
-import type { CauseStep, Evidence, Explanation, Finding, Signature } from '../model/finding.js';
+import type { CauseStep, Evidence, ExplainHook, Explanation, Finding, Signature } from '../model/finding.js';
 import type { ClusterHistory, ReleaseComponent, ReleasePayload } from '../model/history.js';
 import { MCO } from '../model/objects.js';
 import { formatClock, gapAfter, parseTime } from '../model/time.js';
 import { matchCatalogue, signatureCatalogue } from '../signatures/index.js';
-import { type RenderedConfig, renderedConfigs } from '../timeline/pools.js';
-import { earliestPrecise, versionChanges } from '../timeline/query.js';
+import { findUpdates, type RenderedConfig, renderedConfigs } from '../timeline/index.js';
 import { diffConfigs } from './config-diff.js';
 
-const EXPLAINED_RULES = new Set([
-  'master-pool-updated-before-cvo-complete',
-  'operator-level-before-required-pool-target',
-]);
+/** Each explain hook a rule may name (model/finding.ts ExplainHook), and the cause chain it builds. */
+const HOOKS: Readonly<Record<ExplainHook, (history: ClusterHistory, finding: Finding) => Finding>> = {
+  'pool-rollout': (history, finding) => explainFinding(history, finding),
+  'pool-rollout-at-completion': (history, finding) => explainFinding(history, finding, { completion: true }),
+};
 
+/** Explain each finding through its rule's hook in the rule record (invariants/ RULE_RECORD). */
 export function explainFindings(history: ClusterHistory, findings: readonly Finding[]): Finding[] {
-  return findings.map((f) => (EXPLAINED_RULES.has(f.rule) ? explainFinding(history, f) : f));
+  return findings.map((f) => {
+    const hook = RULE_RECORD.get(f.rule)?.info.explain;
+    return hook ? HOOKS[hook](history, f) : f;
+  });
 }
 
 /**
@@ -22,7 +27,11 @@ export function explainFindings(history: ClusterHistory, findings: readonly Find
  * sat on, the config rendered for the new release and when, what changed between them, which release
  * component changed it, and the known signature it matches.
  */
-export function explainFinding(history: ClusterHistory, finding: Finding): Finding {
+export function explainFinding(
+  history: ClusterHistory,
+  finding: Finding,
+  opts: { readonly completion?: boolean } = {},
+): Finding {
   const s = finding.subject;
   if (!s?.pool) return finding;
   const configs = renderedConfigs(history, s.pool);
@@ -34,21 +43,10 @@ export function explainFinding(history: ClusterHistory, finding: Finding): Findi
       : undefined;
   const steps: CauseStep[] = [];
 
-  const level =
-    s.operatorLevelAt !== undefined
-      ? { at: s.operatorLevelAt }
-      : s.target
-        ? earliestPrecise(
-            versionChanges(history, 'machine-config').filter(
-              (c) => c.name === 'operator' && c.to === s.target,
-            ),
-          )
-        : undefined;
-  const levelChange = s.target
-    ? earliestPrecise(
-        versionChanges(history, 'machine-config').filter((c) => c.name === 'operator' && c.to === s.target),
-      )
-    : undefined;
+  // The level report is the one the invariants computed (invariants/operator-level.ts), not a second guess.
+  const update = s.target ? findUpdates(history).find((u) => u.target === s.target) : undefined;
+  const levelChange = update ? operatorLevelFor(history, 'machine-config', update) : undefined;
+  const level = s.operatorLevelAt !== undefined ? { at: s.operatorLevelAt } : levelChange;
   if (levelChange) {
     steps.push({
       title: `machine-config reported level (operator ${levelChange.to}) at ${formatClock(levelChange.at)}`,
@@ -92,7 +90,7 @@ export function explainFinding(history: ClusterHistory, finding: Finding): Findi
     });
   }
 
-  if (s.cvoCompletedAt !== undefined && finding.rule === 'master-pool-updated-before-cvo-complete') {
+  if (s.cvoCompletedAt !== undefined && opts.completion === true) {
     steps.push({
       title: `the CVO saw machine-config at level and completed ${s.target ?? 'the update'} at ${formatClock(s.cvoCompletedAt)} while the pool was still rolling out`,
       at: s.cvoCompletedAt,

@@ -4,7 +4,7 @@ import { formatClock, formatDuration } from '../model/time.js';
 import { poolHistory, poolStateAt } from '../timeline/pools.js';
 import { conditionTransitions } from '../timeline/query.js';
 import { findUpdates } from '../timeline/updates.js';
-import { operatorLevelFor } from './operator-level.js';
+import { atVersion, operatorLevelFor } from './operator-level.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
 /** Condition states that contradict "I am at level" (docs/domain.md 5.2). */
@@ -21,6 +21,10 @@ const BAD: readonly { type: string; status: string; severity: Severity }[] = [
 export const clusterOperatorLevelThenProgressing = defineRule(
   'clusteroperator-level-then-progressing',
   'A ClusterOperator that reported the new version does not go Progressing=True, Available=False or Degraded=True before the CVO completes the update.',
+  {
+    severityPolicy:
+      'failure: Available=False or Degraded=True after the level report; warning: Progressing=True; info: Progressing=True while a pool rolls out its nodes',
+  },
   (history: ClusterHistory, rule) => {
     const updates = findUpdates(history);
     if (updates.length === 0) return notApplicable(rule, 'no update in the inputs');
@@ -84,8 +88,12 @@ export const clusterOperatorLevelThenProgressing = defineRule(
     if (levels === 0) {
       // Operators report the new version before the CVO completes: a completed update without any
       // such report means the reports are missing from the inputs, not that none were made.
-      return updates.some((u) => u.state === 'Completed')
-        ? notChecked(rule, 'no operator version reports for the completed update in the inputs', [
+      const last = updates[updates.length - 1];
+      const reached =
+        last !== undefined &&
+        (last.state === 'Completed' || operatorNames(history).some((co) => atVersion(history, co, last)));
+      return reached
+        ? notChecked(rule, 'the inputs do not say when the operators reported the new version', [
             NEEDS.operatorVersions,
           ])
         : notApplicable(rule, 'no operator version reports for an update in the inputs');

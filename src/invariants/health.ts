@@ -11,6 +11,10 @@ import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js
 export const operatorDegradedDuringUpdate = defineRule(
   'operator-degraded-during-update',
   'No ClusterOperator is Degraded=True or Available=False while an update is in progress.',
+  {
+    severityPolicy:
+      "warning: an operator broke during the update; info: machine-config's wait for required pools ran out while a pool was rolling out",
+  },
   (history: ClusterHistory, rule) => {
     const all = findUpdates(history);
     if (all.length === 0) return notApplicable(rule, 'no update in the inputs');
@@ -79,6 +83,7 @@ export const operatorDegradedDuringUpdate = defineRule(
 export const poolDegraded = defineRule(
   'pool-degraded',
   'No MachineConfigPool is Degraded (NodeDegraded or RenderDegraded).',
+  { severityPolicy: 'failure: still Degraded at the end of the inputs; warning: Degraded and recovered' },
   (history: ClusterHistory, rule) => {
     const pools = new Set(history.objects.machineConfigPools.map((p) => p.object.metadata.name));
     for (const i of history.intervals) {
@@ -126,6 +131,7 @@ export const poolDegraded = defineRule(
 export const updateCompleted = defineRule(
   'update-completed',
   'The update that the inputs show reaches Completed in ClusterVersion history.',
+  { severityPolicy: 'warning: the newest update is still Partial at the end of the inputs' },
   (history: ClusterHistory, rule) => {
     const updates = findUpdates(history);
     const last = updates[updates.length - 1];

@@ -6,10 +6,12 @@ import type { ClusterHistory } from '../model/history.js';
 import { clusterOperatorLevelThenProgressing } from './clusteroperator-level-then-progressing.js';
 import { operatorDegradedDuringUpdate, poolDegraded, updateCompleted } from './health.js';
 import { masterPoolUpdatedBeforeCvoComplete } from './master-pool-updated-before-cvo-complete.js';
+import { noSeriousInsight } from './no-serious-insight.js';
 import { operatorLevelBeforeRequiredPoolTarget } from './operator-level-before-required-pool-target.js';
 import type { Rule, RuleOutcome } from './rule.js';
 
-export type { Rule, RuleOutcome } from './rule.js';
+export { operatorLevelFor } from './operator-level.js';
+export type { Rule, RuleOutcome, RuleState } from './rule.js';
 
 /** Every rule, in the order reports list them. */
 export const RULES: readonly Rule[] = [
@@ -19,7 +21,17 @@ export const RULES: readonly Rule[] = [
   operatorDegradedDuringUpdate,
   poolDegraded,
   updateCompleted,
+  noSeriousInsight,
 ];
+
+/**
+ * The rules keyed by id: the one record of rule metadata (id, title, severity policy, doc page,
+ * explain hook) that explain/ dispatches through and `--rule` is validated against.
+ */
+export const RULE_RECORD: ReadonlyMap<string, Rule> = new Map(RULES.map((r) => [r.info.id, r]));
+
+/** The rule ids, in report order (the choices of `--rule`). */
+export const RULE_IDS: readonly string[] = RULES.map((r) => r.info.id);
 
 export function checkInvariants(history: ClusterHistory, only?: readonly string[]): RuleOutcome[] {
   return RULES.filter((r) => !only || only.includes(r.info.id)).map((r) => r.check(history));

@@ -4,7 +4,7 @@ import { MCO } from '../model/objects.js';
 import { formatClock, gapAfter } from '../model/time.js';
 import { poolHistory, poolStateAt, type RenderedConfig } from '../timeline/pools.js';
 import { findUpdates } from '../timeline/updates.js';
-import { operatorLevelFor } from './operator-level.js';
+import { atVersion, operatorLevelFor } from './operator-level.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
 const OPERATOR = 'machine-config';
@@ -16,6 +16,11 @@ const OPERATOR = 'machine-config';
 export const operatorLevelBeforeRequiredPoolTarget = defineRule(
   'operator-level-before-required-pool-target',
   'machine-config reports its new operator version only after every required pool targets, and has rolled out, the rendered config for the new release.',
+  {
+    severityPolicy:
+      "failure: a config for a required pool was rendered after the level report, or the pool's config is stamped for another release; warning: the config carries no release-image-version",
+    explain: 'pool-rollout',
+  },
   (history: ClusterHistory, rule) => {
     const updates = findUpdates(history);
     const pools = requiredPools(history);
@@ -26,7 +31,13 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
     for (const update of updates) {
       const level = operatorLevelFor(history, OPERATOR, update);
       if (!level) {
-        if (update.state === 'Completed') completedWithoutLevel = true;
+        // Only the newest update is the one the inputs are about; older entries are context.
+        // A snapshot shows the operator already at the new version but not when it got there.
+        if (
+          update === updates[updates.length - 1] &&
+          (update.state === 'Completed' || atVersion(history, OPERATOR, update))
+        )
+          completedWithoutLevel = true;
         continue;
       }
       sawLevel = true;
@@ -145,7 +156,7 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
     if (!sawLevel) {
       // A completed update whose operator version reports are missing could have broken the rule.
       return completedWithoutLevel
-        ? notChecked(rule, `no version report by ${OPERATOR} for the completed update in the inputs`, [
+        ? notChecked(rule, `the inputs do not say when ${OPERATOR} reported the new version`, [
             NEEDS.operatorVersions,
           ])
         : notApplicable(rule, `no version report by ${OPERATOR} for an update in the inputs`);

@@ -15,3 +15,10 @@ export function operatorLevelFor(
   );
   return earliestPrecise(changes);
 }
+
+/** The operator's final `operator` version (the snapshot) is the update's target. */
+export function atVersion(history: ClusterHistory, operator: string, update: UpdateRecord): boolean {
+  const co = history.objects.clusterOperators.find((c) => c.object.metadata.name === operator);
+  const v = co?.object.status?.versions?.find((x) => x.name === 'operator')?.version;
+  return v !== undefined && (v === update.target || (update.image !== undefined && v === update.image));
+}

@@ -1,4 +1,4 @@
-import type { Finding, RuleInfo } from '../model/finding.js';
+import type { ExplainHook, Finding, RuleInfo } from '../model/finding.js';
 import type { ClusterHistory } from '../model/history.js';
 
 /**
@@ -30,12 +30,19 @@ export interface Rule {
   check(history: ClusterHistory): RuleOutcome;
 }
 
+/** What a rule declares besides its id and statement (model/finding.ts RuleInfo). */
+export interface RuleMeta {
+  readonly severityPolicy: string;
+  readonly explain?: ExplainHook;
+}
+
 export function defineRule(
   id: string,
   statement: string,
+  meta: RuleMeta,
   check: (history: ClusterHistory, info: RuleInfo) => RuleOutcome,
 ): Rule {
-  const info: RuleInfo = { id, statement, doc: `docs/rules/${id}.md` };
+  const info: RuleInfo = { id, statement, doc: `docs/rules/${id}.md`, ...meta };
   return { info, check: (history) => check(history, info) };
 }
 
@@ -60,9 +67,11 @@ export const NEEDS = {
   pools:
     'the MachineConfigPools and their conditions (gather-extra machineconfigpools.json, a must-gather, or the monitor lines of build-log.txt)',
   operatorVersions:
-    "the ClusterOperators' version reports (gather-extra clusteroperators.json, a must-gather, or the monitor lines of build-log.txt)",
+    "when each ClusterOperator reported its new version (the monitor lines of build-log.txt, or origin's e2e-intervals JSON; a snapshot holds only the final versions)",
   operators:
     "the ClusterOperators' conditions (gather-extra clusteroperators.json, a must-gather, or the monitor lines of build-log.txt)",
+  snapshot:
+    'a snapshot of the ClusterVersion and ClusterOperators with their conditions (gather-extra clusterversion.json and clusteroperators.json, or a must-gather)',
   updateStart:
     "the update's start time (ClusterVersion status.history, or the upgrade test's log in build-log.txt)",
 } as const;

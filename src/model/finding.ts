@@ -2,7 +2,7 @@
  * What analyses return and reporters print. The JSON form of these types is the public
  * `atlevel analyze -o json` schema (docs/analyze-json.md); change it only with a schemaVersion bump.
  */
-import type { MachineConfigDiff } from '../machineconfig/types.js';
+import type { MachineConfigDiff } from './config-diff.js';
 import type { SourceRef } from './history.js';
 import type { Millis } from './time.js';
 
@@ -69,6 +69,8 @@ export interface FindingSubject {
   /** When the CVO completed, and when the operator reported the new version. */
   readonly cvoCompletedAt?: Millis;
   readonly operatorLevelAt?: Millis;
+  /** The kind of status insight the finding repeats (`operator-degraded`, `node-degraded`, ...). */
+  readonly insight?: string;
 }
 
 export interface Finding {
@@ -85,10 +87,22 @@ export interface Finding {
   readonly subject?: FindingSubject;
 }
 
-/** An invariant: a stable id, a one-line statement, and a check over a history. */
+/**
+ * How explain/ builds a rule's cause chain: `pool-rollout` joins a pool-versus-level finding to the
+ * config the pool rolled to, what changed in it and which release component changed it;
+ * `pool-rollout-at-completion` adds the CVO's completion while the pool still rolled out.
+ */
+export type ExplainHook = 'pool-rollout' | 'pool-rollout-at-completion';
+
+/** An invariant's metadata: a stable id, a one-line statement, its severity policy, doc page and explain hook. */
 export interface RuleInfo {
   readonly id: string;
+  /** The rule's title: one line saying what must hold. */
   readonly statement: string;
   /** docs/rules/<id>.md */
   readonly doc: string;
+  /** Which severity a finding of this rule gets, and when (the rule's doc page argues it). */
+  readonly severityPolicy: string;
+  /** How explain/ adds a cause chain to this rule's findings; none when absent. */
+  readonly explain?: ExplainHook;
 }

@@ -23,7 +23,11 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
   const failures = result.findings.filter((f) => f.severity === 'failure').length;
   const warnings = result.findings.filter((f) => f.severity === 'warning').length;
   const update = result.updates[result.updates.length - 1];
-  const what = update ? ` in the update ${safe(update.previous ?? '?')} → ${safe(update.target)}` : '';
+  const what = update
+    ? update.previous
+      ? ` in the update ${safe(update.previous)} → ${safe(update.target)}`
+      : ` in the update to ${safe(update.target)}`
+    : '';
   const notChecked = result.outcomes.filter((o) => o.state === 'not-checked' && o.missing.length > 0);
   const withWarnings = warnings ? ` with ${plural(warnings, 'warning')}` : '';
   const verdict =

@@ -87,14 +87,25 @@ export function findUpdates(history: ClusterHistory): UpdateRecord[] {
       const t = REACHED_RE.exec(r.text)?.[1] ?? '';
       byTarget.set(t, [...(byTarget.get(t) ?? []), r]);
     }
+    // The test names its target by pull spec, the monitor by version: one update seen by both. When
+    // the monitor saw exactly one version reached, the test's completion is of that update too; the
+    // test's pull spec is then the update's image.
+    const images = new Map<string, string>();
+    const reachedTargets = [...byTarget.keys()];
     for (const t of tested) {
-      const key = [...byTarget.keys()].find((k) => matchesTarget(t.target, k, undefined)) ?? t.target;
+      const key =
+        reachedTargets.find((k) => matchesTarget(t.target, k, undefined)) ??
+        (reachedTargets.length === 1 ? reachedTargets[0] : undefined) ??
+        t.target;
+      if (key !== t.target && t.target.includes('@sha256:')) images.set(key, t.target);
       byTarget.set(key, [...(byTarget.get(key) ?? []), t]);
     }
     for (const [target, witnesses] of byTarget) {
       const started = history.testLog.find((e) => e.kind === 'upgrade-started');
+      const image = images.get(target);
       updates.push({
         target,
+        ...(image ? { image } : {}),
         ...(started ? { startedAt: started.at } : {}),
         ...cvoCompletion(witnesses),
         witnesses,

@@ -390,17 +390,20 @@ export const RULES: RuleInfo[] = [
     statement:
       'When the CVO reports an update complete, the master pool is Updated=True, Updating=False and on the rendered config made for the new release.',
     doc: 'docs/rules/master-pool-updated-before-cvo-complete.md',
+    severityPolicy: 'failure',
   },
   {
     id: 'operator-level-before-required-pool-target',
     statement:
       'machine-config reports the new version only after the master pool targets a rendered config made for that release.',
     doc: 'docs/rules/operator-level-before-required-pool-target.md',
+    severityPolicy: 'failure',
   },
   {
     id: 'update-completed',
     statement: 'The update the inputs show reached Completed.',
     doc: 'docs/rules/update-completed.md',
+    severityPolicy: 'failure',
   },
 ];
 
@@ -713,7 +716,7 @@ export function hostileInput(): HtmlReportInput {
       inputs: [{ path: XSS_NAME, reader: XSS_IMG, bytes: 1, contributed: XSS_SCRIPT }],
     },
     findings,
-    rules: [...base.rules, { id: XSS_IMG, statement: evil('rule'), doc: XSS_SCRIPT }],
+    rules: [...base.rules, { id: XSS_IMG, statement: evil('rule'), doc: XSS_SCRIPT, severityPolicy: XSS_IMG }],
     title: `</title>${XSS_NAME}`,
     generatedFrom: [XSS_NAME],
   };
