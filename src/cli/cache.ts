@@ -3,9 +3,8 @@
  * not used for a while. Exit codes: 0 done, 2 bad usage.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { UsageError } from '../model/errors.js';
-import { formatBytes } from '../sources/bytes.js';
-import { cacheRoot, ObjectCache, pruneCache } from '../sources/url/index.js';
+import { UsageError } from '../model/index.js';
+import { cacheRoot, formatBytes, ObjectCache, pruneCache } from '../sources/index.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { emit } from './output.js';
 

@@ -3,8 +3,7 @@
  * redirected stderr gets nothing, so logs and tests stay clean).
  */
 import cliProgress from 'cli-progress';
-import { formatBytes } from '../sources/bytes.js';
-import type { ProgressSink } from '../sources/url/index.js';
+import { formatBytes, type ProgressSink } from '../sources/index.js';
 
 export function fetchProgress(stream: NodeJS.WriteStream = process.stderr): ProgressSink | undefined {
   if (!stream.isTTY) return undefined;

@@ -4,14 +4,14 @@
  * adds them with one line and reads them with one call.
  */
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { InputError } from '../model/errors.js';
+import { InputError } from '../model/index.js';
 import {
   ENDPOINT_ENV,
   type FetchStats,
   fetchFile,
   looksLikeUrl,
   type RemoteOptions,
-} from '../sources/url/index.js';
+} from '../sources/index.js';
 import { fetchProgress } from './fetch-progress.js';
 
 export interface RemoteFlags {

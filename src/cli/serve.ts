@@ -4,13 +4,13 @@
  */
 import { stat, writeFile } from 'node:fs/promises';
 import type { Command } from '@commander-js/extra-typings';
-import { UsageError } from '../model/errors.js';
-import { parseTime } from '../model/time.js';
+import { parseTime, UsageError } from '../model/index.js';
 import { collectExtras, kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, loadHistory } from './input.js';
+import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
 
-export interface ServeFlags {
+export interface ServeFlags extends RemoteFlags {
   at?: string;
   replay?: boolean;
   speed: string;
@@ -21,10 +21,11 @@ export interface ServeFlags {
 }
 
 export function defineServe(cmd: Command, exit: ExitBox): void {
-  addBudgetOptions(cmd)
+  // URL inputs (docs/urls.md) take the same flags as in analyze.
+  mustGatherFlag(remoteFlags(addBudgetOptions(cmd)))
     .argument(
       '<paths...>',
-      'must-gather, CI run folder, folder of oc get YAML/JSON, a .tar/.tar.gz of these, a simulator run',
+      'must-gather, CI run folder or its URL, folder of oc get YAML/JSON, a .tar/.tar.gz of these, a simulator run',
     )
     .option('--at <time>', 'serve the cluster as it was at this RFC 3339 time')
     .option('--replay', 'serve the state at the update start, then replay the timeline as watch events')

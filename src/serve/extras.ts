@@ -6,10 +6,8 @@
  * are read; log files are indexed by path here and read on request, never by a path from a URL.
  */
 import { readFile } from 'node:fs/promises';
-import { InputError } from '../model/errors.js';
-import { isKnownKind } from '../model/kinds.js';
-import { parseDocuments } from '../sources/documents.js';
-import { listFolder } from '../sources/folder.js';
+import { InputError, isKnownKind } from '../model/index.js';
+import { listFolder, parseDocuments } from '../sources/index.js';
 import type { KindObject } from './moment.js';
 
 export interface LogFiles {

@@ -5,8 +5,7 @@
  * run against: startServer gives a URL, and `faults` drops watches, expires resourceVersions and
  * restarts the listener. See docs/serve.md.
  */
-import type { ClusterHistory } from '../model/history.js';
-import type { Millis } from '../model/time.js';
+import type { ClusterHistory, Millis } from '../model/index.js';
 import type { LogFiles } from './extras.js';
 import { extraAt, type KindObject, kubeTime, lastSeen, objectsAt, REWOUND_TO } from './moment.js';
 import { planReplay, Replayer, type ReplayPlan, type ReplayProgress } from './replay.js';

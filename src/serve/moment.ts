@@ -7,9 +7,8 @@
  * served as last seen and named in the `atlevel.io/not-rewound` annotation, so a client is never
  * told more than the evidence shows.
  */
-import type { ClusterHistory, Observed } from '../model/history.js';
-import { type Millis, parseTime } from '../model/time.js';
-import { objectsAt as rewind, type Unrewound } from '../timeline/rewind.js';
+import { type ClusterHistory, type Millis, type Observed, parseTime } from '../model/index.js';
+import { objectsAt as rewind, type Unrewound } from '../timeline/index.js';
 
 export const NOT_REWOUND = 'atlevel.io/not-rewound';
 export const REWOUND_TO = 'atlevel.io/rewound-to';
@@ -25,10 +24,6 @@ export interface KindObject {
 /** RFC 3339 at second precision, as the API server writes metav1.Time. */
 export function kubeTime(ms: Millis): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
-
-function clone<T>(v: T): T {
-  return structuredClone(v);
 }
 
 function createdAt(o: { metadata: Loose }): Millis | undefined {
@@ -48,16 +43,6 @@ function kindObject(kind: string, o: Loose): KindObject {
     apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : undefined,
     object: o as KindObject['object'],
   };
-}
-
-function alive<T extends { object: { metadata: { creationTimestamp?: string | null | undefined } } }>(
-  list: readonly T[],
-  t: Millis,
-): T[] {
-  return list.filter((x) => {
-    const c = parseTime(x.object.metadata.creationTimestamp);
-    return c === undefined || c <= t;
-  });
 }
 
 /** The kinds whose state changes over an update: ClusterVersion, ClusterOperators, Nodes, pools. */

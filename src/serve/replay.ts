@@ -5,9 +5,8 @@
  * otherwise the changing kinds are rewound at every moment the timeline records something about
  * them, and each object that differs from its previous state becomes a MODIFIED event.
  */
-import type { ClusterHistory } from '../model/history.js';
-import type { Millis } from '../model/time.js';
-import { findUpdates } from '../timeline/updates.js';
+import type { ClusterHistory, Millis } from '../model/index.js';
+import { findUpdates } from '../timeline/index.js';
 import { appearing, CHANGING_KINDS, changingAt, type KindObject } from './moment.js';
 import type { ChangeType } from './store.js';
 

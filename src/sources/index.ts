@@ -5,5 +5,21 @@
  * payloads, alerts), gzip and size limits, and provenance (InputFile, SourceRef) for every fact.
  * It does not build the ClusterHistory: the caller hands the parts to timeline's buildHistory.
  */
+
+// For serve's must-gather extras, the cache command and the fetch progress bar (docs/serve.md, docs/urls.md).
+export { formatBytes } from './bytes.js';
+export { parseDocuments } from './documents.js';
+export { listFolder } from './folder.js';
 export { loadHistoryParts, NO_INPUTS_HINT } from './load.js';
 export type { LoadOptions } from './types.js';
+export {
+  cacheRoot,
+  ENDPOINT_ENV,
+  type FetchStats,
+  fetchFile,
+  looksLikeUrl,
+  ObjectCache,
+  type ProgressSink,
+  pruneCache,
+  type RemoteOptions,
+} from './url/index.js';

@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { describe } from 'vitest';
 import {
   collectExtras,
   kubeconfigFor,
@@ -19,8 +20,19 @@ import { buildHistory } from '../../src/timeline/index.js';
 // biome-ignore lint/suspicious/noExplicitAny: JSON read back from the server under test
 export type Json = any;
 
-export const KUBECTL = '/usr/bin/kubectl';
+/** The real kubectl (.ci/run installs Debian's `kubectl` package); ATLEVEL_KUBECTL points elsewhere. */
+export const KUBECTL = process.env.ATLEVEL_KUBECTL || '/usr/bin/kubectl';
 export const hasKubectl = existsSync(KUBECTL);
+/** Appended to the name of a kubectl test when there is no kubectl, so the skip says why. */
+export const NO_KUBECTL = hasKubectl
+  ? ''
+  : ` (skipped: ${KUBECTL} not found; .ci/run installs it with apt-get)`;
+
+/** `describe` for tests that drive kubectl: skipped, with the reason in its name, without one. */
+export function describeKubectl(name: string, body: () => void): void {
+  if (hasKubectl) describe(name, body);
+  else describe.skip(`${name}${NO_KUBECTL}`, body);
+}
 
 export async function serve(
   paths: readonly string[],

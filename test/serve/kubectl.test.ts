@@ -3,12 +3,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/serve/index.js';
-import { hasKubectl, KUBECTL, kubeconfig, kubectl, serve } from './helpers.js';
+import { describeKubectl, KUBECTL, kubeconfig, kubectl, serve } from './helpers.js';
 import { makeMustGather } from './make-must-gather.js';
-
-const describeKubectl = hasKubectl ? describe : describe.skip;
 
 describeKubectl('kubectl on a must-gather', () => {
   let dir: string;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { expect, it } from 'vitest';
 import { describeFixtures, fixture } from '../helpers/fixtures.js';
-import { hasKubectl, type Json, kubectl, serve } from './helpers.js';
+import { hasKubectl, type Json, kubectl, NO_KUBECTL, serve } from './helpers.js';
 
 const CASES = [
   'not-upgrading',
@@ -36,7 +36,7 @@ function expected(file: string): string[] {
 
 describeFixtures('kubectl get co on the oc examples', () => {
   for (const name of CASES) {
-    it.skipIf(!hasKubectl)(name, async () => {
+    it.skipIf(!hasKubectl)(`${name}${NO_KUBECTL}`, async () => {
       const server = await serve([`${dir()}/${name}`]);
       try {
         const table = await kubectl(server, ['get', 'co', '--no-headers']);

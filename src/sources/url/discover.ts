@@ -14,7 +14,7 @@
  * Everything else (pod logs, audit logs, metrics, must-gather contents) is never listed, let alone
  * fetched; the folders passed over are returned for --verbose.
  */
-import { InputError, printable } from '../../model/errors.js';
+import { InputError, printable } from '../../model/index.js';
 import type { ObjectInfo, StorageClient } from './gcs.js';
 import { gsUri } from './location.js';
 

@@ -14,7 +14,7 @@
 import type { Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
-import { printable } from '../../model/errors.js';
+import { printable } from '../../model/index.js';
 import { Checksums } from './checksum.js';
 import { Connections, HttpStatusError, retryAfterSeconds, TransientError } from './http.js';
 import { Limiter } from './limit.js';

@@ -14,7 +14,7 @@ import {
   type IncomingMessage,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { printable } from '../../model/errors.js';
+import { printable } from '../../model/index.js';
 
 /** A failure that may pass on a new attempt: connection errors, timeouts, 429, 5xx, cut-off bodies. */
 export class TransientError extends Error {

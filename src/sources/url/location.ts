@@ -10,7 +10,7 @@
  * The Prow and gcsweb forms are recognised by their path on any host (mirrors and the tests' fake
  * serve them too); where the bytes come from is the storage endpoint's business (see options.ts).
  */
-import { InputError, printable } from '../../model/errors.js';
+import { InputError, printable } from '../../model/index.js';
 
 export interface GcsLocation {
   readonly bucket: string;

@@ -4,7 +4,7 @@
  * display names (`gs://BUCKET/PATH`). A finished run is listed once: its listing is cached with the
  * objects, so a second run of the same URL sends no request at all.
  */
-import { InputError, printable } from '../../model/errors.js';
+import { InputError, printable } from '../../model/index.js';
 import { formatBytes } from '../bytes.js';
 import { cacheRoot, ObjectCache, type TreeRecord } from './cache.js';
 import { type Discovery, discover } from './discover.js';

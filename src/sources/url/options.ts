@@ -3,7 +3,7 @@
  * hooks through which the CLI shows progress and --verbose lines (the library never writes to a
  * terminal itself).
  */
-import { InputError, printable } from '../../model/errors.js';
+import { InputError, printable } from '../../model/index.js';
 import type { RetryPolicy } from './retry.js';
 
 /** Cloud Storage's public endpoint: anonymous reads of public buckets such as origin-ci-test. */
