@@ -4,19 +4,14 @@
  */
 import { explainFindings } from '../explain/index.js';
 import { checkInvariants, type RuleOutcome } from '../invariants/index.js';
-import { type Finding, SEVERITY_ORDER } from '../model/finding.js';
+import { type Finding, SEVERITY_ORDER, type Verdict } from '../model/finding.js';
 import type { ClusterHistory, InputFile } from '../model/history.js';
 import type { Millis } from '../model/time.js';
 import { findUpdates, type UpdateRecord } from '../timeline/updates.js';
 
-/**
- * The one verdict on an input (docs/analyze-json.md), the same whichever command gives it:
- * `fail` when any rule was violated; else `no-update` when the inputs hold no update at all; else
- * `inconclusive` when a rule that applies to the update could not be checked for lack of data;
- * else `pass`, every applicable rule checked and holding. Warnings never change it.
- */
-export type Verdict = 'fail' | 'inconclusive' | 'pass' | 'no-update';
+export type { Verdict } from '../model/finding.js';
 
+/** Warnings never change the verdict; only violated rules, the update's presence and missing data do. */
 export function verdictOf(outcomes: readonly RuleOutcome[], updates: readonly UpdateRecord[]): Verdict {
   if (outcomes.some((o) => o.state === 'violated')) return 'fail';
   if (updates.length === 0) return 'no-update';

@@ -2,7 +2,8 @@
  * `atlevel simulate`: run the model of the update control loop (src/sim). One run prints what
  * happened and can be written as a CI run (`--artifacts DIR`); `--runs N` explores seeds; `--exhaustive`
  * explores every interleaving of the race window for one seed; `--schedule` replays one of them.
- * Exit codes: 0 no run broke the invariant, 1 some run did, 2 bad input.
+ * Exit codes: one run exits with analyze's verdict on the run it wrote (0 pass, 1 fail, 4 inconclusive);
+ * --runs and --exhaustive exit 0 when no run broke the invariant, 1 when some run did; 2 bad input.
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import cliProgress from 'cli-progress';
@@ -16,9 +17,11 @@ import { type RunResult, runSimulation } from '../sim/run.js';
 import { BUILTIN_SCENARIOS, builtinScenario, type Scenario } from '../sim/scenario.js';
 import { loadScenarioFile } from '../sim/scenario-file.js';
 import { type ArtifactsInfo, type SimulateOutcome, summarize } from '../sim/summary.js';
+import { verdictExit } from './analyze.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { formatOption, textSettings } from './options.js';
 import { emit } from './output.js';
+import { verdictOfRun } from './run-verdict.js';
 
 function simulateOptions(cmd: Command) {
   return cmd
@@ -54,7 +57,7 @@ export function defineSimulate(cmd: Command, exit: ExitBox): void {
   simulateOptions(cmd)
     .addHelpText(
       'after',
-      '\nExit codes: 0 no run broke the invariant, 1 some run did, 2 bad input or usage.\n' +
+      "\nExit codes: one run: analyze's verdict on the run it wrote (0 pass, 1 fail, 4 inconclusive); --runs/--exhaustive: 0 no run broke the invariant, 1 some run did; 2 bad input or usage.\n" +
         'Examples:\n' +
         '  atlevel simulate --scenario pause-image-only --policy pre-fix-2021 --seed 1 --artifacts run-1\n' +
         '  atlevel simulate --scenario pause-image-only --policy fixed --runs 10000\n' +
@@ -207,23 +210,31 @@ async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
     };
     violated = exploration.violations > 0;
   } else {
-    const record = flags.artifacts !== undefined;
+    // The run is always recorded: its verdict is analyze's verdict on the artifacts it writes.
     const run = schedule
-      ? replaySchedule(scenario, policy, seed, schedule, record)
-      : runSimulation(scenario, policy, seed, { record });
+      ? replaySchedule(scenario, policy, seed, schedule, true)
+      : runSimulation(scenario, policy, seed, { record: true });
+    const judged = await verdictOfRun(run, flags.artifacts);
     const artifacts = flags.artifacts
-      ? await write(run, flags.artifacts, schedule ? compact(schedule) : null)
+      ? {
+          dir: flags.artifacts,
+          files: judged.files,
+          seed: run.seed,
+          schedule: schedule ? compact(schedule) : null,
+        }
       : null;
     const summary = summarize(run);
     outcome = {
       mode: 'run',
       ...base,
       summary,
+      verdict: judged.verdict,
       schedule: schedule ? compact(schedule) : null,
       artifacts,
       reproduce: reproduceCommand(flags.scenario, policy, seed, schedule),
     };
-    violated = summary.violated;
+    await emit(await render(SIMULATE_FORMATS, flags.output, outcome, settings), flags.out);
+    return verdictExit(judged.verdict.verdict);
   }
 
   await emit(await render(SIMULATE_FORMATS, flags.output, outcome, settings), flags.out);

@@ -8,6 +8,13 @@ import type { Millis } from './time.js';
 
 export type Severity = 'failure' | 'warning' | 'info';
 
+/**
+ * The one verdict on an input, whichever command gives it (docs/analyze-json.md): `fail` when a rule
+ * was violated; `no-update` when the inputs hold no update; `inconclusive` when a rule that applies
+ * could not be checked; `pass` when every applicable rule held.
+ */
+export type Verdict = 'fail' | 'inconclusive' | 'pass' | 'no-update';
+
 /** Most severe first: the order every report lists findings in. */
 export const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { failure: 0, warning: 1, info: 2 };
 

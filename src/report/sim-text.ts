@@ -3,7 +3,7 @@
  * exploration, how many runs (or interleavings) broke the invariant and how to reproduce the first.
  */
 import pc from 'picocolors';
-import type { RunSummary, SimulateOutcome } from '../sim/summary.js';
+import type { RunSummary, RunVerdict, SimulateOutcome } from '../sim/summary.js';
 
 type Colours = ReturnType<typeof pc.createColors>;
 
@@ -72,6 +72,21 @@ function timeline(s: RunSummary, c: Colours): string[] {
   return [`  timeline (${day}, UTC)`, ...dated.map(([at, text]) => `    ${clock(at)}  ${text}`)];
 }
 
+/** The run's verdict: analyze's verdict on the artifacts the run wrote (sim/summary.ts RunVerdict). */
+function verdictLine(v: RunVerdict, c: ReturnType<typeof pc.createColors>): string {
+  const why = "analyze's verdict on the run it wrote";
+  switch (v.verdict) {
+    case 'fail':
+      return `${c.red(c.bold('FAIL'))}  ${why}: ${v.violated.join(', ')} violated`;
+    case 'inconclusive':
+      return `${c.yellow(c.bold('INCONCLUSIVE'))}  ${why}: ${v.notChecked.join(', ')} could not be checked`;
+    case 'no-update':
+      return `${c.bold('NO UPDATE')}  ${why}: the run shows no update`;
+    default:
+      return `${c.green(c.bold('PASS'))}  ${why}: every invariant checked and held`;
+  }
+}
+
 export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean }): string {
   const c = pc.createColors(opts.colour);
   const out: string[] = [];
@@ -83,6 +98,7 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
       out.push(`  update ${s.from} → ${s.to}`);
       out.push(`  changed components: ${s.changedComponents.join(', ') || 'none'}`);
       out.push('');
+      out.push(verdictLine(o.verdict, c));
       if (s.violated) {
         out.push(
           `${c.red(c.bold('VIOLATION'))}  the master pool was still rolling out when the CVO reported the update complete`,

@@ -4,6 +4,7 @@
  * pool really finished, and what the upgrade test saw. Reporters format it; the artifact writer
  * stores it as the run's ground truth.
  */
+import type { Verdict } from '../model/index.js';
 import { DEFAULT_EPOCH } from './artifacts/timefmt.js';
 import type { ExhaustiveExploration, SeedExploration } from './explore.js';
 import { changedComponents } from './release.js';
@@ -82,6 +83,18 @@ export interface ArtifactsInfo {
   readonly schedule: readonly number[] | null;
 }
 
+/**
+ * simulate's verdict on one run is, by definition, analyze's verdict on the CI run it wrote: the
+ * artifacts are read back through the same sources and rules as `atlevel analyze DIR`.
+ */
+export interface RunVerdict {
+  readonly verdict: Verdict;
+  /** Rule ids violated, in report order. */
+  readonly violated: readonly string[];
+  /** Rule ids that applied but could not be checked. */
+  readonly notChecked: readonly string[];
+}
+
 /** Everything `atlevel simulate` reports, whichever mode ran. */
 export type SimulateOutcome =
   | {
@@ -89,6 +102,7 @@ export type SimulateOutcome =
       readonly description: string;
       readonly policySummary: string;
       readonly summary: RunSummary;
+      readonly verdict: RunVerdict;
       readonly schedule: readonly number[] | null;
       readonly artifacts: ArtifactsInfo | null;
       readonly reproduce: string;

@@ -1,0 +1,35 @@
+/**
+ * simulate's verdict on one run: the run's CI artifacts read back exactly as `atlevel analyze DIR`
+ * reads them (same sources, same rules), so the two commands cannot disagree about a run.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { analyzeHistory } from '../analyze/index.js';
+import { type RunResult, type RunVerdict, renderArtifacts, writeArtifacts } from '../sim/index.js';
+import { loadHistory } from './input.js';
+
+/** Analyze's verdict on the artifacts of `run`, written to `dir` (kept) or to a temporary folder (removed). */
+export async function verdictOfRun(
+  run: RunResult,
+  dir?: string,
+): Promise<{ readonly verdict: RunVerdict; readonly files: number }> {
+  const files = renderArtifacts(run);
+  const target = dir ?? (await mkdtemp(join(tmpdir(), 'atlevel-sim-')));
+  try {
+    await writeArtifacts(target, files);
+    const result = analyzeHistory(await loadHistory([target], {}));
+    return {
+      verdict: {
+        verdict: result.verdict,
+        violated: result.outcomes.filter((o) => o.state === 'violated').map((o) => o.rule.id),
+        notChecked: result.outcomes
+          .filter((o) => o.state === 'not-checked' && o.missing.length > 0)
+          .map((o) => o.rule.id),
+      },
+      files: files.size,
+    };
+  } finally {
+    if (dir === undefined) await rm(target, { recursive: true, force: true });
+  }
+}
