@@ -1,0 +1,127 @@
+/**
+ * Verdicts never claim more than the evidence (issue 11): a rule that could not be checked says so and
+ * names the data it needed; inputs with no update say "no-update"; the bundled examples keep failing
+ * and passing; and status and analyze agree on every oc example (one assessment of the moment).
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzeHistory } from '../../src/analyze/index.js';
+import { renderAnalysisJunit } from '../../src/report/analyze-junit.js';
+import { renderAnalysisText } from '../../src/report/analyze-text.js';
+import { assessStatus, isSerious, statusPrerequisites } from '../../src/status/index.js';
+import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
+import { loadHistory } from '../helpers/load.js';
+
+const EXAMPLES = join(projectRoot, 'examples');
+const OC = 'openshift__oc/pkg/cli/admin/upgrade/status/examples';
+const OC_CASES = [
+  'not-upgrading',
+  'no-version-upgrading',
+  '4.14.1-degraded',
+  '4.14.1-paused-worker-pool',
+  '4.15.0-ec2-early',
+  '4.16.0-compact',
+  '4.16.0-single-node',
+] as const;
+
+async function analyze(paths: string[]) {
+  return analyzeHistory(await loadHistory(paths));
+}
+
+describe('the bundled examples', () => {
+  it('bug-2019850 fails on both race rules', async () => {
+    const r = await analyze([join(EXAMPLES, 'bug-2019850')]);
+    expect(r.verdict).toBe('fail');
+    const states = Object.fromEntries(r.outcomes.map((o) => [o.rule.id, o.state]));
+    expect(states['master-pool-updated-before-cvo-complete']).toBe('violated');
+    expect(states['operator-level-before-required-pool-target']).toBe('violated');
+  });
+
+  it('bug-2019850-fixed passes: every rule checked and held', async () => {
+    const r = await analyze([join(EXAMPLES, 'bug-2019850-fixed')]);
+    expect(r.verdict).toBe('pass');
+    expect(r.outcomes.filter((o) => o.missing.length > 0)).toEqual([]);
+    expect(r.outcomes.find((o) => o.rule.id === 'master-pool-updated-before-cvo-complete')?.state).toBe(
+      'holds',
+    );
+  });
+
+  it('build-log.txt alone: the operator-level rule is not checked, naming the rendered configs; one update', async () => {
+    const r = await analyze([join(EXAMPLES, 'bug-2019850/build-log.txt')]);
+    const level = r.outcomes.find((o) => o.rule.id === 'operator-level-before-required-pool-target');
+    expect(level?.state).toBe('not-checked');
+    expect(level?.applicable).toBe(false);
+    expect(level?.missing).toEqual([
+      'the rendered MachineConfigs (gather-extra machineconfigs.json, or a must-gather)',
+    ]);
+    expect(r.updates).toHaveLength(1);
+    expect(r.updates[0]?.target).toBe('4.10.0-0.nightly-2021-11-03-020416');
+    expect(r.updates[0]?.image).toMatch(/@sha256:51f2f247/);
+    const master = r.findings.find((f) => f.rule === 'master-pool-updated-before-cvo-complete');
+    expect(master?.summary).not.toContain('unknown');
+    expect(master?.summary).toContain(
+      'Updated=False, Updating=True (as the upgrade test saw it at 03:28:36.063)',
+    );
+    // text and JUnit show the same state
+    const text = renderAnalysisText(r, { colour: false });
+    expect(text).toMatch(/– operator-level-before-required-pool-target +not checked: /);
+    expect(text).toContain('needs the rendered MachineConfigs');
+    expect(text).not.toMatch(/✓ operator-level-before-required-pool-target/);
+    const junit = renderAnalysisJunit(r);
+    expect(junit).toMatch(
+      /name="atlevel invariant operator-level-before-required-pool-target"><skipped message="not checked: [^"]*needs the rendered MachineConfigs/,
+    );
+  });
+});
+
+describeFixtures('inputs that cannot give a pass', () => {
+  it('drain-01 startingEvents.json: no update, never pass', async () => {
+    const r = await analyze([
+      fixture(
+        'openshift__origin/pkg/monitortests/node/nodestateanalyzer/nodeTest/drain-01/startingEvents.json',
+      ),
+    ]);
+    expect(r.verdict).toBe('no-update');
+    expect(r.outcomes.filter((o) => o.applicable)).toEqual([]);
+    expect(renderAnalysisText(r, { colour: false })).toMatch(/^NO UPDATE: /);
+  });
+
+  it('must-gather-aws: only the install in history, so no update', async () => {
+    const r = await analyze([
+      fixture('openshift__must-gather-clean/test/files/extracted-subset/must-gather-aws'),
+    ]);
+    expect(r.verdict).toBe('no-update');
+    expect(r.updates).toEqual([]);
+  });
+});
+
+describeFixtures('status and analyze agree on the oc examples', () => {
+  it.each(OC_CASES)(
+    '%s: every Error or Critical insight is an analyze failure on the same objects',
+    async (name) => {
+      const history = await loadHistory([fixture(OC, name)]);
+      expect(statusPrerequisites(history)).toBeUndefined();
+      const status = assessStatus(history);
+      const result = analyzeHistory(history);
+      const serious = status.insights.filter(isSerious);
+      const failures = result.findings.filter((f) => f.severity === 'failure');
+      for (const i of serious) {
+        const objects = i.objects.map((o) => `${o.kind}/${o.name}`);
+        const match = failures.find(
+          (f) => f.summary === i.message && objects.every((o) => f.subject?.objects?.includes(o)),
+        );
+        expect(match, `${name}: ${i.message}`).toBeDefined();
+      }
+      // one verdict: status's Error insights mean analyze fails; analyze's insight failures are status's
+      if (serious.length > 0) expect(result.verdict).toBe('fail');
+      const fromStatus = failures.filter((f) => f.rule === 'no-serious-insight');
+      expect(fromStatus.length).toBe(serious.length);
+    },
+  );
+
+  it('4.14.1-degraded: status Error insights, analyze fail (was PASS with 6 warnings)', async () => {
+    const r = await analyze([fixture(OC, '4.14.1-degraded')]);
+    expect(r.verdict).toBe('fail');
+    expect(r.findings.filter((f) => f.rule === 'no-serious-insight').length).toBeGreaterThan(0);
+  });
+});
