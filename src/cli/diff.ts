@@ -17,7 +17,7 @@ import { DIFF_FORMATS } from '../report/formats.js';
 import { render } from '../report/reporter.js';
 import type { DiffReport } from '../report/results.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
-import { addBudgetOptions, loadParts } from './input.js';
+import { addBudgetOptions, budgetFromFlags, loadParts } from './input.js';
 import { formatOption, textSettings } from './options.js';
 import { emit } from './output.js';
 import { readMaybeUrl, remoteFlags } from './remote-flags.js';
@@ -81,6 +81,7 @@ async function runDiff(a: string | undefined, b: string | undefined, flags: Diff
     ...(flags.path !== undefined ? { path: flags.path } : {}),
     releases: picked.releases,
     refs: { from: picked.a.ref, to: picked.b.ref },
+    budget: budgetFromFlags(flags),
   });
   const report: DiffReport = {
     diff,

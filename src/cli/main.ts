@@ -4,9 +4,10 @@
  * loaded lazily, are listed in commands.ts.
  */
 import { Command, Help } from '@commander-js/extra-typings';
-import { InputError, UsageError } from '../model/errors.js';
+import { InputError, terminalSafe, UsageError } from '../model/errors.js';
 import { COMMANDS, type CommandName, commandEntry } from './commands.js';
 import { EXIT, type ExitBox, exitCodeOf } from './exit.js';
+import { noteCommandLine } from './output.js';
 import { isClosedPipe, quietOnClosedPipe } from './pipe.js';
 import { VERSION } from './version.js';
 
@@ -27,7 +28,7 @@ export async function buildProgram(exit: ExitBox, load: 'all' | readonly string[
     .configureOutput({
       writeErr: (s) => process.stderr.write(s),
       // Commander's own messages get the same prefix as atlevel's.
-      outputError: (s, write) => write(s.replace(/^error: /, 'atlevel: ')),
+      outputError: (s, write) => write(terminalSafe(s.replace(/^error: /, 'atlevel: '))),
     })
     .configureHelp({
       subcommandTerm(cmd) {
@@ -54,6 +55,7 @@ export function commandOf(argv: readonly string[]): CommandName | undefined {
 /** Run the CLI; returns the exit code instead of exiting, so tests can call it in-process. */
 export async function main(argv: readonly string[]): Promise<number> {
   quietOnClosedPipe();
+  noteCommandLine(argv);
   const exit: ExitBox = { code: EXIT.ok };
   try {
     const name = commandOf(argv);
@@ -84,6 +86,7 @@ function reportError(err: unknown): number {
   return code;
 }
 
+/** Every error line passes the one sanitiser (model/terminal.ts): messages quote input names. */
 function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ').slice(0, 1000);
+  return terminalSafe(s.replace(/\s*\n\s*/g, ' ')).slice(0, 1000);
 }

@@ -1,12 +1,112 @@
 import { randomBytes } from 'node:crypto';
+import { lstatSync, realpathSync, type Stats, statSync, unlinkSync } from 'node:fs';
 import { rename, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { InputError } from '../model/errors.js';
 import { isClosedPipe } from './pipe.js';
 
 /**
+ * The command line of this run, so that `--out` can tell an input from an output. Every path-looking
+ * argument except the `--out` value counts as an input: atlevel never replaces one.
+ */
+let commandLine: readonly string[] = [];
+
+/** Record the run's arguments (cli/main.ts calls this once, before any command runs). */
+export function noteCommandLine(argv: readonly string[]): void {
+  commandLine = argv;
+}
+
+/** The arguments that may name inputs: everything but `--out`'s own value. */
+function inputArguments(): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < commandLine.length; i++) {
+    const arg = commandLine[i]!;
+    if (arg === '--out') {
+      i++;
+      continue;
+    }
+    if (arg.startsWith('--out=')) continue;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    out.push(eq === -1 ? arg : arg.slice(eq + 1));
+  }
+  return out;
+}
+
+function kindOf(info: Stats): string {
+  if (info.isSymbolicLink()) return 'a symbolic link';
+  if (info.isDirectory()) return 'a folder';
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  if (info.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * Refuse an `--out` target that is not a regular file (a device, FIFO, socket, folder or symlink:
+ * the rename would replace the node itself, so `--out /dev/null` as root would destroy /dev/null),
+ * or that is one of the run's inputs, or a file inside an input folder.
+ */
+function checkTarget(outPath: string): void {
+  let info: Stats;
+  try {
+    info = lstatSync(outPath);
+  } catch {
+    return; // nothing there yet: a new file replaces nothing
+  }
+  if (!info.isFile()) {
+    throw new InputError(
+      outPath,
+      `--out names ${kindOf(info)}, not a regular file`,
+      'atlevel only replaces regular files; name a new or regular file, or leave out --out to print to stdout',
+    );
+  }
+  const target = realpathSync(outPath);
+  for (const arg of inputArguments()) {
+    let input: Stats;
+    try {
+      input = statSync(arg);
+    } catch {
+      continue;
+    }
+    const same = input.dev === info.dev && input.ino === info.ino;
+    const inside = input.isDirectory() && target.startsWith(`${realpathSync(arg)}${sep}`);
+    if (same || inside) {
+      throw new InputError(
+        outPath,
+        same ? '--out names one of the inputs' : `--out would replace a file inside the input folder ${arg}`,
+        'write the report somewhere else; atlevel never overwrites its inputs',
+      );
+    }
+  }
+}
+
+const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * Remove `tmp` if the process is interrupted while it exists, then end by the same signal (so the
+ * shell sees the usual 130/143). Returns the function that stops watching.
+ */
+function cleanOnSignal(tmp: string): () => void {
+  const handler = (signal: NodeJS.Signals): void => {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already renamed into place, or never created
+    }
+    stop();
+    process.kill(process.pid, signal);
+  };
+  const stop = (): void => {
+    for (const s of SIGNALS) process.off(s, handler);
+  };
+  for (const s of SIGNALS) process.on(s, handler);
+  return stop;
+}
+
+/**
  * Write a report to `--out FILE` or stdout. A file is written to a temporary name beside it and
- * renamed, so a failure never leaves half a report (nor clobbers the previous one).
+ * renamed, so a failure never leaves half a report (nor clobbers the previous one); an interrupt
+ * removes the temporary file; and the target must be a regular file that is not an input.
  */
 export async function emit(text: string, outPath: string | undefined): Promise<void> {
   if (outPath === undefined || outPath === '-') {
@@ -15,18 +115,26 @@ export async function emit(text: string, outPath: string | undefined): Promise<v
     });
     return;
   }
-  const tmp = join(dirname(outPath), `.${randomBytes(6).toString('hex')}.atlevel.tmp`);
+  checkTarget(outPath);
+  const tmp = join(dirname(resolve(outPath)), `.${randomBytes(6).toString('hex')}.atlevel.tmp`);
+  const stop = cleanOnSignal(tmp);
   try {
-    await writeFile(tmp, text);
+    // `wx`: never follow or reuse something already at the temporary name.
+    await writeFile(tmp, text, { flag: 'wx' });
+    // Check again just before the rename: the target may have changed while the report was written.
+    checkTarget(outPath);
     await rename(tmp, outPath);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
+    if (err instanceof InputError) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
     throw new InputError(
       outPath,
       `cannot write the output file (${code})`,
       'check that the folder exists and is writable',
     );
+  } finally {
+    stop();
   }
 }
 

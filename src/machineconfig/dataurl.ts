@@ -9,6 +9,13 @@ import { gunzipSync } from 'node:zlib';
 /** Why a data URL could not be decoded; the caller knows the file and Ignition path to name. */
 export class DataUrlError extends Error {
   override readonly name = 'DataUrlError';
+  constructor(
+    message: string,
+    /** True when the contents were refused for passing the byte cap (not for being malformed). */
+    readonly overCap = false,
+  ) {
+    super(message);
+  }
 }
 
 export interface DecodedDataUrl {
@@ -116,7 +123,7 @@ function declaredGzipSize(bytes: Buffer): number | undefined {
 export function decompress(bytes: Buffer, compression: string | undefined, maxBytes: number): Buffer {
   if (compression === undefined || compression === '') {
     if (bytes.length > maxBytes) {
-      throw new DataUrlError(`contents are ${bytes.length} bytes, over the ${maxBytes}-byte cap`);
+      throw new DataUrlError(`contents are ${bytes.length} bytes, over the ${maxBytes}-byte cap`, true);
     }
     return bytes;
   }
@@ -125,6 +132,7 @@ export function decompress(bytes: Buffer, compression: string | undefined, maxBy
   if (declared !== undefined && declared > maxBytes) {
     throw new DataUrlError(
       `gzip contents declare ${declared} bytes, over the ${maxBytes}-byte cap (refused without inflating)`,
+      true,
     );
   }
   try {
@@ -133,7 +141,10 @@ export function decompress(bytes: Buffer, compression: string | undefined, maxBy
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new DataUrlError(`gzip contents expand past the ${maxBytes}-byte cap (a compression bomb?)`);
+      throw new DataUrlError(
+        `gzip contents expand past the ${maxBytes}-byte cap (a compression bomb?)`,
+        true,
+      );
     }
     throw new DataUrlError(`gzip contents do not inflate (${code ?? (err as Error).message})`);
   }

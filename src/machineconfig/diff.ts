@@ -6,6 +6,7 @@
  * their release component.
  */
 import { createHash } from 'node:crypto';
+import { Budget } from '../model/budget.js';
 import type { ReleasePayload, SourceRef } from '../model/history.js';
 import type { MachineConfig } from '../model/objects.js';
 import { MCO } from '../model/objects.js';
@@ -15,7 +16,7 @@ import { globToRegExp } from './glob.js';
 import type { FileContents, NormalFile, NormalUnit, NormalUser, StorageNode } from './ignition.js';
 import { imageChangesInLines } from './images.js';
 import { type NormalSpec, normalizeSpec } from './spec.js';
-import { allLines, DEFAULT_TEXT_DIFF, diffText, type TextDiffOptions } from './text.js';
+import { allLines, DEFAULT_TEXT_DIFF, type DiffClock, diffText, type TextDiffOptions } from './text.js';
 import type { ConfigChange, ConfigInfo, ConfigPart, ImageChange, MachineConfigDiff } from './types.js';
 
 export interface DiffOptions {
@@ -32,6 +33,8 @@ export interface DiffOptions {
   readonly text?: Partial<TextDiffOptions>;
   /** Added or removed text is shown whole up to this many lines. */
   readonly maxWholeLines?: number;
+  /** The run's budget: data: URL bytes, tree depth and nodes, and text-diff time over the run. */
+  readonly budget?: Budget;
 }
 
 export const PART_ORDER: readonly ConfigPart[] = [
@@ -55,6 +58,7 @@ interface Ctx {
   readonly text: TextDiffOptions;
   readonly maxWholeLines: number;
   readonly wants: (part: ConfigPart, name: string) => boolean;
+  readonly clock: DiffClock;
 }
 
 const TEXT = new TextDecoder('utf-8', { fatal: true });
@@ -140,7 +144,7 @@ function textFields(
   let lines: { before?: string; after?: string }[];
   let hunks: string | undefined;
   if (before !== undefined && after !== undefined) {
-    const d = diffText(before, after, ctx.text);
+    const d = diffText(before, after, ctx.text, ctx.clock);
     lines = d.changedLines;
     hunks = d.hunks;
     if (hunks === undefined) {
@@ -151,7 +155,7 @@ function textFields(
     const text = before ?? after ?? '';
     lines = allLines(text, before !== undefined ? 'before' : 'after');
     if (lineCount(text) <= ctx.maxWholeLines) {
-      hunks = diffText(before ?? '', after ?? '', ctx.text).hunks;
+      hunks = diffText(before ?? '', after ?? '', ctx.text, ctx.clock).hunks;
     }
   }
   const images = imageChangesInLines(lines);
@@ -620,12 +624,16 @@ export function diffMachineConfigs(
   opts: DiffOptions = {},
 ): MachineConfigDiff {
   const maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_DECODED_BYTES;
-  const x = normalizeSpec(a, opts.refs?.from, maxFileBytes);
-  const y = normalizeSpec(b, opts.refs?.to, maxFileBytes);
+  const budget = opts.budget ?? new Budget();
+  const x = normalizeSpec(a, opts.refs?.from, maxFileBytes, budget);
+  const y = normalizeSpec(b, opts.refs?.to, maxFileBytes, budget);
+  const file = opts.refs?.to?.file ?? opts.refs?.from?.file ?? `MachineConfig/${b.metadata.name}`;
   const ctx: Ctx = {
     text: { ...DEFAULT_TEXT_DIFF, ...opts.text },
     maxWholeLines: opts.maxWholeLines ?? 200,
     wants: matcher(opts),
+    // Without a run budget (a library call), this one diff gets the documented defaults to itself.
+    clock: { budget, file },
   };
   const changes: Change[] = [];
   diffScalars(x, y, ctx, changes);

@@ -5,6 +5,7 @@
  * Spec differences (2.x `filesystem`, `append: true`, `enable`, overwrite defaults) are resolved here
  * so that a 2.x and a 3.x config saying the same thing compare equal.
  */
+import { Budget } from '../model/budget.js';
 import { InputError } from '../model/errors.js';
 import { DataUrlError, decodeDataUrl, decompress, isDataUrl } from './dataurl.js';
 
@@ -92,6 +93,8 @@ export interface DecodeContext {
   /** The MachineConfig's name, so that an error inside a List names the object too. */
   readonly name?: string;
   readonly maxFileBytes: number;
+  /** The run's budget: decoded data: URL bytes per config and in total, tree depth and nodes. */
+  readonly budget?: Budget;
 }
 
 function isObject(value: unknown): value is Json {
@@ -106,28 +109,91 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** JSON with sorted keys and empty values dropped, so `{}`/`[]`/`null`/absent compare equal. */
-export function canonicalJson(value: unknown): string | undefined {
-  const pruned = prune(value);
-  return pruned === undefined ? undefined : JSON.stringify(pruned);
+/** Where a canonical walk may go: the run's depth and node limits, and the file to name when over. */
+export interface WalkLimits {
+  readonly budget?: Budget;
+  readonly file?: string;
 }
 
-function prune(value: unknown): unknown {
-  if (value === null || value === undefined) return undefined;
-  if (Array.isArray(value)) {
-    const items = value.map(prune).filter((v) => v !== undefined);
-    return items.length === 0 ? undefined : items;
-  }
-  if (isObject(value)) {
-    const out: Json = {};
-    for (const key of Object.keys(value).sort()) {
-      const v = prune(value[key]);
-      if (v !== undefined) out[key] = v;
-    }
-    return Object.keys(out).length === 0 ? undefined : out;
-  }
-  return value;
+interface Frame {
+  readonly value: object;
+  /** The key this node sits under in its parent object (undefined in an array or at the top). */
+  readonly key: string | undefined;
+  readonly keys: readonly string[] | undefined;
+  next: number;
+  readonly parts: string[];
 }
+
+/**
+ * JSON with sorted keys and empty values dropped, so `{}`/`[]`/`null`/absent compare equal.
+ *
+ * The config is untrusted: it may nest thousands deep, repeat one YAML anchor a billion times, or hold
+ * an alias cycle. So the walk keeps its own stack (never the call stack), counts every node it visits
+ * (after alias expansion) against the run's tree-node limit, caps depth at the tree-depth limit, and
+ * refuses a node that contains itself.
+ */
+export function canonicalJson(value: unknown, limits: WalkLimits = {}): string | undefined {
+  const budget = limits.budget ?? DEFAULT_WALK_BUDGET;
+  const file = limits.file ?? 'MachineConfig';
+  const maxDepth = budget.limits.treeDepth;
+  const maxNodes = budget.limits.treeNodes;
+  let nodes = 0;
+  const onPath = new Set<object>();
+  const stack: Frame[] = [];
+  let result: string | undefined;
+  // `done` hands a finished child's text to its parent frame (or to the result at the top).
+  const done = (text: string | undefined, key: string | undefined): void => {
+    const parent = stack.at(-1);
+    if (parent === undefined) result = text;
+    else if (text !== undefined)
+      parent.parts.push(key === undefined ? text : `${JSON.stringify(key)}:${text}`);
+  };
+  const visit = (v: unknown, key: string | undefined): void => {
+    if (++nodes > maxNodes) budget.over('treeNodes', file);
+    if (v === null || v === undefined || typeof v === 'function' || typeof v === 'symbol')
+      return done(undefined, key);
+    if (typeof v !== 'object') {
+      // bigint is not JSON; YAML's core schema never makes one, but say something rather than throw.
+      return done(typeof v === 'bigint' ? JSON.stringify(String(v)) : JSON.stringify(v), key);
+    }
+    if (onPath.has(v)) {
+      throw new InputError(file, 'the config contains itself (a YAML alias cycle)', 'remove the cycle');
+    }
+    if (stack.length >= maxDepth) budget.over('treeDepth', file);
+    onPath.add(v);
+    stack.push({
+      value: v,
+      key,
+      keys: Array.isArray(v) ? undefined : Object.keys(v).sort(),
+      next: 0,
+      parts: [],
+    });
+  };
+  visit(value, undefined);
+  while (stack.length > 0) {
+    const top = stack.at(-1)!;
+    const arr = top.keys === undefined ? (top.value as unknown[]) : undefined;
+    const size = arr ? arr.length : top.keys!.length;
+    if (top.next < size) {
+      const i = top.next++;
+      if (arr) visit(arr[i], undefined);
+      else {
+        const k = top.keys![i]!;
+        visit((top.value as Json)[k], k);
+      }
+      continue;
+    }
+    stack.pop();
+    onPath.delete(top.value);
+    const text =
+      top.parts.length === 0 ? undefined : arr ? `[${top.parts.join(',')}]` : `{${top.parts.join(',')}}`;
+    done(text, top.key);
+  }
+  return result;
+}
+
+/** Limits for a walk whose caller has no run budget (library use, tests): the documented defaults. */
+const DEFAULT_WALK_BUDGET = new Budget();
 
 /** `core`, `id 0`, or `core (id 0)`. */
 function owner(value: unknown): string | undefined {
@@ -145,7 +211,46 @@ function mode(value: unknown): number | undefined {
 }
 
 class Decoder {
-  constructor(private readonly ctx: DecodeContext) {}
+  /** Decoded data: URL bytes of this config so far, charged against the per-config limit. */
+  #configBytes = 0;
+  readonly budget: Budget;
+
+  constructor(private readonly ctx: DecodeContext) {
+    this.budget = ctx.budget ?? DEFAULT_WALK_BUDGET;
+  }
+
+  get walk(): WalkLimits {
+    return { budget: this.budget, file: this.ctx.file };
+  }
+
+  /**
+   * Decode one data: URL's contents within both caps: the per-file cap, and what is left of the
+   * run's data: URL budget (per config and in total). Inflating stops at the smaller, so a config of
+   * many small bombs cannot grow the process past the budget either.
+   */
+  #decode(bytes: Buffer, compression: string | undefined): Buffer {
+    const { dataUrlBytesPerConfig } = this.budget.limits;
+    const perConfigLeft = dataUrlBytesPerConfig - this.#configBytes;
+    const totalLeft = this.budget.dataUrlTotalLeft();
+    const budgetLeft = Math.max(0, Math.min(perConfigLeft, totalLeft));
+    const byBudget = budgetLeft < this.ctx.maxFileBytes;
+    let out: Buffer;
+    try {
+      // One byte over what is left is enough to know the budget is spent.
+      out = decompress(bytes, compression, byBudget ? budgetLeft + 1 : this.ctx.maxFileBytes);
+    } catch (err) {
+      if (byBudget && err instanceof DataUrlError && err.overCap) {
+        this.budget.over(
+          perConfigLeft <= totalLeft ? 'dataUrlBytesPerConfig' : 'dataUrlBytesTotal',
+          this.ctx.file,
+        );
+      }
+      throw err;
+    }
+    this.#configBytes += out.length;
+    this.budget.chargeDataUrl(out.length, this.#configBytes, this.ctx.file);
+    return out;
+  }
 
   fail(at: string, problem: string): never {
     throw new InputError(this.ctx.file, `${where(this.ctx)}.${at}: ${problem}`);
@@ -165,7 +270,7 @@ class Decoder {
     if (!isDataUrl(source)) return { remote: source, ...extra };
     try {
       const decoded = decodeDataUrl(source);
-      return { bytes: decompress(decoded.bytes, compression, this.ctx.maxFileBytes), ...extra };
+      return { bytes: this.#decode(decoded.bytes, compression), ...extra };
     } catch (err) {
       if (err instanceof DataUrlError) this.fail(`${at}.source`, `${label}: ${err.message}`);
       throw err;
@@ -274,7 +379,7 @@ class Decoder {
       name: raw.name,
       sshAuthorizedKeys: keys,
       ...(typeof passwordHash === 'string' && passwordHash !== '' ? { passwordHash } : {}),
-      rest: canonicalJson(rest) ?? '',
+      rest: canonicalJson(rest, this.walk) ?? '',
     };
   }
 }
@@ -285,26 +390,27 @@ function overwriteOf(value: unknown, specMajor: number | undefined): boolean {
   return specMajor === 2;
 }
 
-const INTERPRETED: Readonly<Record<string, readonly string[]>> = {
-  ignition: ['version'],
-  storage: ['files', 'directories', 'links'],
-  systemd: ['units'],
-  passwd: ['users'],
-  kernelArguments: ['shouldExist', 'shouldNotExist'],
-};
+/** The sections (and their keys) this model interprets. A Map: section names come from the input. */
+const INTERPRETED: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['ignition', new Set(['version'])],
+  ['storage', new Set(['files', 'directories', 'links'])],
+  ['systemd', new Set(['units'])],
+  ['passwd', new Set(['users'])],
+  ['kernelArguments', new Set(['shouldExist', 'shouldNotExist'])],
+]);
 
-function otherSections(config: Json): Map<string, string> {
+function otherSections(config: Json, walk: WalkLimits): Map<string, string> {
   const other = new Map<string, string>();
   for (const [section, value] of Object.entries(config)) {
-    const known = INTERPRETED[section];
+    const known = INTERPRETED.get(section);
     if (known && isObject(value)) {
       for (const [key, inner] of Object.entries(value)) {
-        if (known.includes(key)) continue;
-        const json = canonicalJson(inner);
+        if (known.has(key)) continue;
+        const json = canonicalJson(inner, walk);
         if (json !== undefined) other.set(`${section}.${key}`, json);
       }
     } else if (!known) {
-      const json = canonicalJson(value);
+      const json = canonicalJson(value, walk);
       if (json !== undefined) other.set(section, json);
     }
   }
@@ -377,6 +483,6 @@ export function normalizeIgnition(raw: unknown, ctx: DecodeContext): NormalIgnit
     units,
     users,
     kernelArguments: { shouldExist: strings(ka.shouldExist), shouldNotExist: strings(ka.shouldNotExist) },
-    other: otherSections(config),
+    other: otherSections(config, d.walk),
   };
 }

@@ -3,6 +3,7 @@
  * (docs/domain.md 3.2: absent kernelType is `default`, null lists are empty, fips false) are made explicit,
  * and the Ignition config is decoded.
  */
+import type { Budget } from '../model/budget.js';
 import type { SourceRef } from '../model/history.js';
 import type { MachineConfig } from '../model/objects.js';
 import { canonicalJson, type NormalIgnition, normalizeIgnition } from './ignition.js';
@@ -31,12 +32,14 @@ export function normalizeSpec(
   mc: MachineConfig,
   ref: SourceRef | undefined,
   maxFileBytes: number,
+  budget?: Budget,
 ): NormalSpec {
   const spec = mc.spec ?? {};
   const other = new Map<string, string>();
+  const file = ref?.file ?? `MachineConfig/${mc.metadata.name}`;
   for (const [key, value] of Object.entries(spec)) {
     if (INTERPRETED_SPEC.has(key)) continue;
-    const json = canonicalJson(value);
+    const json = canonicalJson(value, { ...(budget ? { budget } : {}), file });
     if (json !== undefined) other.set(key, json);
   }
   return {
@@ -46,10 +49,11 @@ export function normalizeSpec(
     fips: spec.fips === true,
     kernelType: spec.kernelType || 'default',
     ignition: normalizeIgnition(spec.config, {
-      file: ref?.file ?? `MachineConfig/${mc.metadata.name}`,
+      file,
       at: ref?.path ? `${ref.path}.spec.config` : 'spec.config',
       name: mc.metadata.name,
       maxFileBytes,
+      ...(budget ? { budget } : {}),
     }),
     other,
   };

@@ -3,6 +3,7 @@
  * megabyte files cannot stall the command; past the bounds the change is reported without hunks.
  */
 import { structuredPatch } from 'diff';
+import type { Budget } from '../model/budget.js';
 
 export interface TextDiffOptions {
   /** Lines of context around each hunk, like `diff -U`. */
@@ -24,12 +25,38 @@ export interface TextDiff {
 
 const NO_NEWLINE = '\\ No newline at end of file';
 
-export function diffText(before: string, after: string, opts: TextDiffOptions = DEFAULT_TEXT_DIFF): TextDiff {
+/** The run's text-diff time: each diff gets at most what is left, and is charged what it took. */
+export interface DiffClock {
+  readonly budget: Budget;
+  /** The file to name when the run's text-diff time is spent. */
+  readonly file: string;
+}
+
+export function diffText(
+  before: string,
+  after: string,
+  opts: TextDiffOptions = DEFAULT_TEXT_DIFF,
+  clock?: DiffClock,
+): TextDiff {
+  let timeout = opts.timeoutMs;
+  if (clock) {
+    const left = clock.budget.diffMillisLeft();
+    if (left <= 0) clock.budget.over('textDiffMillis', clock.file);
+    timeout = Math.min(timeout, left);
+  }
+  const started = performance.now();
   const patch = structuredPatch('a', 'b', before, after, undefined, undefined, {
     context: opts.context,
     maxEditLength: opts.maxEditLength,
-    timeout: opts.timeoutMs,
+    timeout,
   });
+  if (clock) {
+    clock.budget.chargeDiffMillis(performance.now() - started);
+    // A diff cut short by the run's budget (not by its own per-file cap) ends the run: the report
+    // would otherwise silently lack the hunks of every later file.
+    if (patch === undefined && clock.budget.diffMillisLeft() <= 0)
+      clock.budget.over('textDiffMillis', clock.file);
+  }
   if (patch === undefined) return { changedLines: [] };
   const out: string[] = [];
   const changedLines: { before?: string; after?: string }[] = [];

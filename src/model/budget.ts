@@ -67,6 +67,11 @@ export class Budget {
     if (this.#dataUrlTotal > this.limits.dataUrlBytesTotal) this.#over('dataUrlBytesTotal', file);
   }
 
+  /** Decoded data: URL bytes left for the run (0 when spent). */
+  dataUrlTotalLeft(): number {
+    return Math.max(0, this.limits.dataUrlBytesTotal - this.#dataUrlTotal);
+  }
+
   /** Milliseconds of text-diff time left for the run (0 when spent). */
   diffMillisLeft(): number {
     return Math.max(0, this.limits.textDiffMillis - this.#diffMillis);

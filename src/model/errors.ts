@@ -2,6 +2,10 @@
  * Errors a user can act on. Anything thrown that is not one of these is a bug in atlevel and is
  * reported as such by the CLI.
  */
+import { terminalSafe } from './terminal.js';
+
+// The one terminal sanitiser, exported with the errors whose messages it guards (model/index.ts).
+export { terminalSafe };
 
 /** The input (a file, a folder, an object in a file) is wrong. Exit code 2. */
 export class InputError extends Error {
@@ -23,8 +27,8 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** Strip control characters and cap length so that a hostile string in an input cannot garble the terminal. */
+/** Strip control characters (terminal.ts) and cap length so that a hostile string in an input cannot garble the terminal. */
 export function printable(value: string, max = 200): string {
-  const clean = value.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?').replace(/\n/g, '\\n');
+  const clean = terminalSafe(value).replace(/\n/g, '\\n');
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }

@@ -10,6 +10,7 @@ import type {
   ImageChange,
   MachineConfigDiff,
 } from '../machineconfig/types.js';
+import { terminalSafe } from '../model/index.js';
 import type { Reporter } from './reporter.js';
 import type { DiffReport } from './results.js';
 
@@ -39,10 +40,8 @@ const PART_TITLES: Record<ConfigPart, string> = {
 
 const MARK = { added: '+', removed: '-', modified: '~' } as const;
 
-/** Control characters from an input must not reach the terminal; tabs are kept. */
-function clean(s: string): string {
-  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
-}
+/** Control characters from an input must not reach the terminal (model/terminal.ts); tabs are kept. */
+const clean = terminalSafe;
 
 /** `sha256:ef6684475a8f…` for a digest reference, the pull spec as is otherwise. */
 export function shortImage(ref: string): string {

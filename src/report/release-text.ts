@@ -4,6 +4,7 @@
  */
 import pc from 'picocolors';
 import type { ReleaseComponent, ReleasePayload } from '../model/history.js';
+import { terminalSafe } from '../model/index.js';
 import type { ComponentMatch } from '../release/components.js';
 import type { ReleaseDiff } from '../release/diff.js';
 import type { Reporter } from './reporter.js';
@@ -11,9 +12,8 @@ import type { ReleaseInfoReport } from './results.js';
 
 type Colours = ReturnType<typeof pc.createColors>;
 
-function clean(s: string): string {
-  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
-}
+/** Control characters from an input must not reach the terminal (model/terminal.ts); tabs are kept. */
+const clean = terminalSafe;
 
 function commitText(x: ReleaseComponent): string {
   if (!x.commit) return '';

@@ -5,8 +5,10 @@
  * info, and the run's ground truth. Every byte follows from the run, so the same seed writes the same
  * files.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../../model/errors.js';
 import type { MonitorRecord as SimMonitorRecord } from '../recorder.js';
 import type { RunResult } from '../run.js';
@@ -149,23 +151,89 @@ function buildLog(run: RunResult, epoch: number, monitor: readonly MonitorRecord
   return `${lines.join('\n')}\n`;
 }
 
-/** Write `files` under `dir`, creating folders; a failure names the path and stops. */
+/**
+ * Write `files` as the folder `dir`. The folder is built beside it under a temporary name and renamed
+ * into place once complete, so a failure (or an interrupt) never leaves half a run where a reader
+ * would take it for a whole one. `dir` may be absent or an empty folder; anything else is refused
+ * rather than merged into or replaced.
+ */
 export async function writeArtifacts(dir: string, files: Map<string, string>): Promise<string[]> {
+  const target = resolve(dir);
+  await checkArtifactsTarget(dir, target);
+  const parent = dirname(target);
+  const tmp = join(parent, `.${basename(target)}.${randomBytes(6).toString('hex')}.atlevel.tmp`);
+  const stop = removeOnSignal(tmp);
   const written: string[] = [];
-  for (const [rel, content] of files) {
-    const path = join(dir, rel);
+  try {
     try {
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, content);
+      await mkdir(parent, { recursive: true });
+      await mkdir(tmp);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      throw new InputError(
-        path,
-        `cannot write the simulated run (${code})`,
-        'check that --out names a writable folder',
-      );
+      throw cannotWrite(dir, err);
     }
-    written.push(path);
+    for (const [rel, content] of files) {
+      const path = join(tmp, rel);
+      try {
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, content, { flag: 'wx' });
+      } catch (err) {
+        throw cannotWrite(join(dir, rel), err);
+      }
+      written.push(join(dir, rel));
+    }
+    try {
+      // rename(2) replaces an empty folder and refuses a non-empty one (ENOTEMPTY/EEXIST).
+      await rename(tmp, target);
+    } catch (err) {
+      throw cannotWrite(dir, err);
+    }
+    return written;
+  } catch (err) {
+    await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+    throw err;
+  } finally {
+    stop();
   }
-  return written;
+}
+
+function cannotWrite(path: string, err: unknown): InputError {
+  const code = (err as NodeJS.ErrnoException).code ?? 'error';
+  const full = code === 'ENOTEMPTY' || code === 'EEXIST';
+  return new InputError(
+    path,
+    full ? 'the artifacts folder is not empty' : `cannot write the simulated run (${code})`,
+    full ? 'name a new or empty folder' : 'check that --artifacts names a writable folder',
+  );
+}
+
+/** The target of a run's folder: absent, or an empty folder (never a file, link or device). */
+async function checkArtifactsTarget(dir: string, target: string): Promise<void> {
+  let info: Awaited<ReturnType<typeof lstat>>;
+  try {
+    info = await lstat(target);
+  } catch {
+    return;
+  }
+  if (!info.isDirectory()) {
+    throw new InputError(dir, 'is not a folder', 'name a new or empty folder for the simulated run');
+  }
+  if ((await readdir(target)).length > 0) {
+    throw new InputError(dir, 'the artifacts folder is not empty', 'name a new or empty folder');
+  }
+}
+
+const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** Remove the half-built folder if the process is interrupted, then end by the same signal. */
+function removeOnSignal(tmp: string): () => void {
+  const handler = (signal: NodeJS.Signals): void => {
+    rmSync(tmp, { recursive: true, force: true });
+    stop();
+    process.kill(process.pid, signal);
+  };
+  const stop = (): void => {
+    for (const s of SIGNALS) process.off(s, handler);
+  };
+  for (const s of SIGNALS) process.on(s, handler);
+  return stop;
 }
