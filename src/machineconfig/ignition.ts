@@ -150,11 +150,14 @@ export function canonicalJson(value: unknown, limits: WalkLimits = {}): string |
   };
   const visit = (v: unknown, key: string | undefined): void => {
     if (++nodes > maxNodes) budget.over('treeNodes', file);
-    if (v === null || v === undefined || typeof v === 'function' || typeof v === 'symbol')
-      return done(undefined, key);
+    if (v === null || v === undefined || typeof v === 'function' || typeof v === 'symbol') {
+      done(undefined, key);
+      return;
+    }
     if (typeof v !== 'object') {
       // bigint is not JSON; YAML's core schema never makes one, but say something rather than throw.
-      return done(typeof v === 'bigint' ? JSON.stringify(String(v)) : JSON.stringify(v), key);
+      done(typeof v === 'bigint' ? JSON.stringify(String(v)) : JSON.stringify(v), key);
+      return;
     }
     if (onPath.has(v)) {
       throw new InputError(file, 'the config contains itself (a YAML alias cycle)', 'remove the cycle');
