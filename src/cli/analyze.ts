@@ -9,6 +9,7 @@ import { addBudgetOptions, loadHistory } from './input.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { mustGatherFlag, remoteFlags } from './remote-flags.js';
+import { assertOneCluster } from './same-cluster.js';
 
 function analyzeOptions(cmd: Command) {
   const c = addBudgetOptions(cmd)
@@ -65,6 +66,7 @@ export function defineReport(cmd: Command, exit: ExitBox): void {
 
 async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCode> {
   textOnly(flags.output, { '--brief': flags.brief, '--width': flags.width });
+  await assertOneCluster(paths, flags);
   const history = await loadHistory(paths, flags, {
     ...(flags.releaseFrom ? { releaseFrom: flags.releaseFrom } : {}),
     ...(flags.releaseTo ? { releaseTo: flags.releaseTo } : {}),

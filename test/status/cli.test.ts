@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { inProcessCli } from '../helpers/cli.js';
 import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
 
@@ -83,6 +84,26 @@ describeFixtures('atlevel status on oc examples', () => {
     expect(out).toContain("Message: Outdated nodes in a paused pool 'worker' will not be updated");
     expect(out).toContain('  Description: Pool is paused, which stops all changes to the nodes in the pool');
   });
+});
+
+describeFixtures('inputs from two clusters', () => {
+  const MG = 'openshift__must-gather-clean/test/files/extracted-subset';
+  it.each([['status'], ['analyze']])(
+    '%s refuses them with exit 2, naming both clusterIDs and files',
+    async (command) => {
+      const aws = fixture(MG, 'must-gather-aws');
+      const metal = fixture(MG, 'must-gather-metal');
+      const code = await main([command, aws, metal]);
+      expect(code).toBe(2);
+      const line = cli.stderr().trim();
+      expect(line.split('\n')).toHaveLength(1);
+      expect(line).toContain('96eb6c40-16e8-4718-ade6-5d7c6f05e120');
+      expect(line).toContain('1d754610-c657-4a11-ad51-733c3196dc6c');
+      expect(line).toContain(aws);
+      expect(line).toContain(metal);
+      expect(line).not.toMatch(/\n\s+at /);
+    },
+  );
 });
 
 describe('atlevel status on bad input exits 2', () => {
