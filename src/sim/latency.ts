@@ -80,4 +80,11 @@ export const DEFAULT_LATENCIES: Latencies = {
   mcdFinish: lognormal(8_000, 0.4, 1_000),
 };
 
+/**
+ * The longest latency a scenario may set: a run stops after 4 hours of virtual time (run.ts
+ * RUN_LIMIT_MS), so a longer delay could never fire, and the run would report an invariant that was
+ * never exercised as holding.
+ */
+export const MAX_LATENCY_MS = 4 * 60 * 60_000;
+
 export const LATENCY_KEYS = Object.keys(DEFAULT_LATENCIES) as (keyof Latencies)[];

@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import yaml from 'js-yaml';
 import { z } from 'zod';
 import { InputError } from '../model/errors.js';
-import { DEFAULT_LATENCIES, LATENCY_KEYS, type Latencies } from './latency.js';
+import { DEFAULT_LATENCIES, LATENCY_KEYS, type Latencies, MAX_LATENCY_MS } from './latency.js';
+import { preview } from './preview.js';
 import { CATALOG } from './release.js';
 import type { Dist } from './rng.js';
 import { BUILTIN_SCENARIOS, type BuiltinSpec, builtinSpec, makeScenario, type Scenario } from './scenario.js';
@@ -16,12 +17,15 @@ const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** `250ms`, `5s`, `2m`, `1h`, or a number of milliseconds. */
 export function parseDuration(value: string | number): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
+  // Longer than a whole run (latency.ts MAX_LATENCY_MS) can never be observed: refused, not run vacuously.
+  if (typeof value === 'number')
+    return Number.isFinite(value) && value >= 0 && value <= MAX_LATENCY_MS ? value : undefined;
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value.trim());
   if (!m) return undefined;
   const n = Number(m[1]);
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h'];
-  return n * unit;
+  const ms = n * unit;
+  return ms <= MAX_LATENCY_MS ? ms : undefined;
 }
 
 const duration = z.union([z.number(), z.string()]).transform((v, ctx) => {
@@ -29,7 +33,7 @@ const duration = z.union([z.number(), z.string()]).transform((v, ctx) => {
   if (ms === undefined) {
     ctx.addIssue({
       code: 'custom',
-      message: `expected a duration like 250ms, 5s or 2m, got ${JSON.stringify(v)}`,
+      message: `expected a duration like 250ms, 5s or 2m (at most 4h, a whole run), got ${preview(v)}`,
     });
     return z.NEVER;
   }
@@ -45,12 +49,12 @@ const dist = z.unknown().transform((v, ctx): Dist => {
   const ms = (x: unknown, what: string): number => {
     const d = typeof x === 'string' || typeof x === 'number' ? parseDuration(x) : undefined;
     return d === undefined
-      ? fail(`${what}: expected a duration like 250ms, 5s or 2m, got ${JSON.stringify(x)}`)
+      ? fail(`${what}: expected a duration like 250ms, 5s or 2m (at most 4h, a whole run), got ${preview(x)}`)
       : d;
   };
   if (typeof v === 'string' || typeof v === 'number') return { kind: 'const', ms: ms(v, 'duration') };
   if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-    return fail(`expected a duration, {median, sigma} or {min, max}, got ${JSON.stringify(v)}`);
+    return fail(`expected a duration, {median, sigma} or {min, max}, got ${preview(v)}`);
   }
   const o = v as Record<string, unknown>;
   const keys = Object.keys(o);
