@@ -83,9 +83,11 @@ function idle(status: UpdateStatus, ctx: Ctx): string[] {
   const cp = status.controlPlane;
   const out = ['The cluster is not updating.', ''];
   const version = status.currentVersion ?? cp.targetVersion;
+  // The only history entry is the installation, never an update.
+  const what = cp.newInstall ? 'installed' : 'update completed';
   const done =
     cp.completedAt !== undefined
-      ? ` (update completed at ${formatTime(cp.completedAt)}${cp.duration !== undefined ? `, took ${shortDuration(cp.duration)}` : ''})`
+      ? ` (${what} at ${formatTime(cp.completedAt)}${cp.duration !== undefined ? `, took ${shortDuration(cp.duration)}` : ''})`
       : '';
   out.push(...field('Version:', `${safe(version)}${done}`, ctx.width));
   const pools = status.pools.map((p) => `${safe(p.name)} ${p.updated}/${p.total} ${p.assessment}`);

@@ -46,13 +46,14 @@ describeFixtures('steady-state must-gathers', () => {
     });
   });
 
-  it('prints "not updating" with the version and pool totals', async () => {
+  it('prints "not updating" with the version and pool totals, and calls the install an install', async () => {
     const status = assessStatus(await loadHistory([fixture(MUST_GATHERS, 'must-gather-aws')]));
     const text = renderStatusText(status, { width: 200, details: 'none', colour: false });
     expect(text).toContain('The cluster is not updating.');
-    expect(text).toContain(
-      '4.8.0-0.nightly-2021-07-31-065602 (update completed at 2021-08-03T09:45:28Z, took 30m)',
-    );
+    // The only history entry is the installation: never called an update (issue 11).
+    expect(text).toContain('4.8.0-0.nightly-2021-07-31-065602 (installed at 2021-08-03T09:45:28Z, took 30m)');
+    expect(text).not.toContain('update completed');
+    expect(status.controlPlane.newInstall).toBe(true);
     expect(text).toContain('Pools:           master 3/3 Completed, worker 3/3 Completed');
   });
 });
