@@ -34,7 +34,9 @@ export function parseParts(value: string): ConfigPart[] {
   const out = new Set<ConfigPart>();
   for (const raw of value.split(/[,\s]+/)) {
     if (raw === '') continue;
-    const parts = ALIASES[raw.toLowerCase()];
+    // Own keys only: `--only constructor` must not find Object.prototype's.
+    const key = raw.toLowerCase();
+    const parts = Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined;
     if (!parts) throw new UsageError(`--only: unknown part "${raw}" (known: ${PART_NAMES.join(', ')})`);
     for (const p of parts) out.add(p);
   }

@@ -154,11 +154,12 @@ const BUILTIN_SPECS: Readonly<Record<string, BuiltinSpec>> = {
 
 export const BUILTIN_SCENARIOS: readonly string[] = Object.keys(BUILTIN_SPECS);
 
+/** Own keys only: `--scenario constructor` must not find Object.prototype's. */
 export function builtinSpec(name: string): BuiltinSpec | undefined {
-  return BUILTIN_SPECS[name];
+  return Object.hasOwn(BUILTIN_SPECS, name) ? BUILTIN_SPECS[name] : undefined;
 }
 
 export function builtinScenario(name: string): Scenario | undefined {
-  const spec = BUILTIN_SPECS[name];
+  const spec = builtinSpec(name);
   return spec ? makeScenario(name, spec) : undefined;
 }

@@ -37,7 +37,7 @@ const GROUP_LABELS: Readonly<Record<string, string>> = {
 };
 
 export function groupLabel(group: string): string {
-  return GROUP_LABELS[group] ?? group;
+  return (Object.hasOwn(GROUP_LABELS, group) ? GROUP_LABELS[group] : undefined) ?? group;
 }
 
 /** Sort key for groups: known kinds in GROUP_ORDER, unknown ones after them by name. */
