@@ -7,7 +7,7 @@ import { checkInvariants, type RuleOutcome } from '../invariants/index.js';
 import { type Finding, SEVERITY_ORDER, type Verdict } from '../model/finding.js';
 import type { ClusterHistory, InputFile } from '../model/history.js';
 import type { Millis } from '../model/time.js';
-import { findUpdates, type UpdateRecord } from '../timeline/updates.js';
+import { findUpdates, type UpdateRecord, updateWindow, windowNote } from '../timeline/index.js';
 
 export type { Verdict } from '../model/finding.js';
 
@@ -51,13 +51,17 @@ export function analyzeHistory(history: ClusterHistory, opts: AnalyzeOptions = {
         (a.at ?? 0) - (b.at ?? 0),
     );
   const updates = findUpdates(history);
+  // The span analysed is the update's window (ClusterVersion history and the monitored run); objects
+  // dated outside it are context and say so in a note, they never stretch it.
+  const window = updateWindow(history);
+  const note = window ? windowNote(window) : undefined;
   return {
     verdict: verdictOf(outcomes, updates),
     inputs: history.inputs,
-    span: history.span,
+    span: window ? { from: window.from, to: window.to } : history.span,
     updates,
     outcomes,
     findings,
-    notes: history.notes,
+    notes: note ? [...history.notes, note] : history.notes,
   };
 }

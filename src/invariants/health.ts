@@ -1,9 +1,9 @@
 import type { Finding } from '../model/finding.js';
 import type { ClusterHistory } from '../model/history.js';
 import { formatClock, formatDuration } from '../model/time.js';
+import { findUpdates, updateWindow } from '../timeline/index.js';
 import { poolHistory, poolStateAt } from '../timeline/pools.js';
 import { conditionTransitions } from '../timeline/query.js';
-import { findUpdates } from '../timeline/updates.js';
 import { operatorNames } from './clusteroperator-level-then-progressing.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
@@ -23,7 +23,7 @@ export const operatorDegradedDuringUpdate = defineRule(
       return notChecked(rule, 'no update with a start time in the inputs', [NEEDS.updateStart]);
     if (operatorNames(history).length === 0)
       return notChecked(rule, 'no ClusterOperator in the inputs', [NEEDS.operators]);
-    const end = history.span?.to ?? Number.POSITIVE_INFINITY;
+    const end = updateWindow(history)?.to ?? history.span?.to ?? Number.POSITIVE_INFINITY;
     const findings: Finding[] = [];
     const pools = history.objects.machineConfigPools.map((p) => poolHistory(history, p.object.metadata.name));
     for (const update of updates) {
@@ -137,12 +137,14 @@ export const updateCompleted = defineRule(
     const last = updates[updates.length - 1];
     if (!last) return notApplicable(rule, 'no update in the inputs');
     if (last.state !== 'Partial') return checked(rule, []);
+    // The end of the update's window, not of the latest timestamp anywhere in the inputs.
+    const end = updateWindow(history)?.to ?? history.span?.to;
     return checked(rule, [
       {
         rule: rule.id,
         severity: 'warning',
-        summary: `the update to ${last.target} is still Partial at the end of the inputs${last.startedAt !== undefined && history.span ? ` (${formatDuration(history.span.to - last.startedAt)} after it started)` : ''}`,
-        ...(history.span ? { at: history.span.to } : {}),
+        summary: `the update to ${last.target} is still Partial at the end of the inputs${last.startedAt !== undefined && end !== undefined ? ` (${formatDuration(end - last.startedAt)} after it started)` : ''}`,
+        ...(end !== undefined ? { at: end } : {}),
         evidence: [
           {
             statement: `ClusterVersion history entry ${last.target} is Partial`,

@@ -18,3 +18,4 @@ export {
   type Unrewound,
 } from './rewind.js';
 export * from './updates.js';
+export { type OutsideWindow, type UpdateWindow, updateWindow, windowNote } from './window.js';

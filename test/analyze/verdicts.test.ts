@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
 import { renderAnalysisJunit } from '../../src/report/analyze-junit.js';
 import { renderAnalysisText } from '../../src/report/analyze-text.js';
+import { buildReportData } from '../../src/report/html/index.js';
 import { assessStatus, isSerious, statusPrerequisites } from '../../src/status/index.js';
 import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
@@ -118,6 +119,29 @@ describeFixtures('status and analyze agree on the oc examples', () => {
       expect(fromStatus.length).toBe(serious.length);
     },
   );
+
+  it('4.14.1-degraded: a MachineConfig from another year is context, never stretches the span or the chart', async () => {
+    const history = await loadHistory([fixture(OC, '4.14.1-degraded')]);
+    const r = analyzeHistory(history);
+    expect(r.span).toEqual({
+      from: Date.parse('2023-11-03T15:28:04Z'),
+      to: Date.parse('2023-11-03T17:26:54Z'),
+    });
+    expect(r.notes.some((n) => /dated after the update window .* MachineConfig\/.* 2024-02-07/.test(n))).toBe(
+      true,
+    );
+    const partial = r.findings.find((f) => f.rule === 'update-completed');
+    expect(partial?.summary).toContain('(1h58m after it started)');
+    const data = buildReportData({
+      history,
+      findings: r.findings,
+      rules: r.outcomes.map((o) => o.rule),
+      ...(r.span ? { window: r.span } : {}),
+      title: 't',
+      generatedFrom: [],
+    });
+    expect(data.span).toEqual(r.span);
+  });
 
   it('4.14.1-degraded: status Error insights, analyze fail (was PASS with 6 warnings)', async () => {
     const r = await analyze([fixture(OC, '4.14.1-degraded')]);

@@ -32,6 +32,7 @@ export const analyzeHtml: Reporter<AnalyzeReport, unknown> = (r) =>
       ]),
     ),
     verdict: r.result.verdict,
+    ...(r.result.span ? { window: r.result.span } : {}),
     title: `atlevel: ${r.inputs.join(' ')}`,
     generatedFrom: r.inputs,
   });

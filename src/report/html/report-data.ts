@@ -39,6 +39,11 @@ export interface HtmlReportInput {
     { readonly state: ReportRuleState; readonly reason?: string; readonly missing: readonly string[] }
   >;
   readonly verdict?: ReportVerdict;
+  /**
+   * The update's window as analyze worked it out: the chart's reset view. Bars and marks outside it are
+   * drawn as context but do not stretch it. Absent: the span of everything drawn.
+   */
+  readonly window?: { readonly from: number; readonly to: number };
   readonly title: string;
   readonly generatedFrom: readonly string[];
 }
@@ -148,7 +153,7 @@ export function buildReportData(input: HtmlReportInput): ReportData {
     schema: 1,
     title: input.title,
     generatedFrom: [...input.generatedFrom],
-    ...spanOf(history, finalBars, finalMarks, findings),
+    ...(input.window ? { span: { ...input.window } } : spanOf(history, finalBars, finalMarks, findings)),
     inputs: history.inputs.map((i) => ({
       path: i.path,
       reader: i.reader,
