@@ -235,6 +235,39 @@ describeBrowser('HTML report in chromium', () => {
     expect(log.errors).toEqual([]);
   });
 
+  it('shows the three rule states and the verdict as analyze gave them', async () => {
+    const base = bugInput();
+    const [a, b, c] = base.rules;
+    const html = renderHtmlReport({
+      ...base,
+      verdict: 'inconclusive',
+      findings: [],
+      outcomes: new Map([
+        [a?.id ?? '', { state: 'holds' as const, missing: [] }],
+        [b?.id ?? '', { state: 'violated' as const, missing: [] }],
+        [
+          c?.id ?? '',
+          {
+            state: 'not-checked' as const,
+            reason: 'no rendered config',
+            missing: ['the rendered MachineConfigs (gather-extra machineconfigs.json, or a must-gather)'],
+          },
+        ],
+      ]),
+      title: 'states',
+    });
+    const { page, log } = await openReport(browser, writeArtifact('report-html/states.html', html).url);
+    expect(await page.locator('.verdict').textContent()).toBe(
+      'INCONCLUSIVE: no invariant violated, but 1 rule could not be checked',
+    );
+    expect(await page.locator('tr.rule.holds td').nth(1).textContent()).toBe('holds');
+    expect(await page.locator('tr.rule.violated td').nth(1).textContent()).toBe('violated');
+    expect(await page.locator('tr.rule.not-checked td').nth(1).textContent()).toBe(
+      'not checked: no rendered config; needs the rendered MachineConfigs (gather-extra machineconfigs.json, or a must-gather)',
+    );
+    expect(log.errors).toEqual([]);
+  });
+
   it('shows hostile names and messages as text and never runs them', async () => {
     const { page, log } = await openReport(browser, hostileUrl);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();

@@ -176,6 +176,32 @@ describe('report data of the bug-2019850 history', () => {
 });
 
 describe('report data edge cases', () => {
+  it('carries analyze verdict and each rule state, reason and missing data as given; a window is the reset view', () => {
+    const base = bugInput();
+    const [a, b] = base.rules;
+    const data = buildReportData({
+      ...base,
+      verdict: 'inconclusive',
+      outcomes: new Map([
+        [a?.id ?? '', { state: 'holds' as const, missing: [] }],
+        [
+          b?.id ?? '',
+          { state: 'not-checked' as const, reason: 'why', missing: ['the rendered MachineConfigs'] },
+        ],
+      ]),
+      window: { from: T('03:00:00'), to: T('03:10:00') },
+    });
+    expect(data.verdict).toBe('inconclusive');
+    expect(data.rules[0]).toMatchObject({ state: 'holds', missing: [] });
+    expect(data.rules[1]).toMatchObject({
+      state: 'not-checked',
+      reason: 'why',
+      missing: ['the rendered MachineConfigs'],
+    });
+    expect(data.rules[2]?.state).toBeUndefined();
+    expect(data.span).toEqual({ from: T('03:00:00'), to: T('03:10:00') });
+  });
+
   const history = bugInput().history;
 
   it('gives an object a finding names an empty row, so its moment has somewhere to be drawn', () => {
