@@ -63,6 +63,16 @@ export const COMMANDS = {
     usage: '<command>',
     load: async () => (await import('./cache.js')).defineCache,
   },
+  ingest: {
+    summary: 'analyse many runs (folders, tarballs, listings, CI URLs) into the run store, in parallel',
+    usage: '[options] <inputs...>',
+    load: async () => (await import('./ingest.js')).defineIngest,
+  },
+  stats: {
+    summary: 'which rules break across the stored runs, how often, since when and why',
+    usage: '[options]',
+    load: async () => (await import('./stats.js')).defineStats,
+  },
   completion: {
     summary: 'print a shell completion script (bash, zsh or fish)',
     usage: '<shell>',

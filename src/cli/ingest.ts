@@ -1,0 +1,156 @@
+/**
+ * `atlevel ingest PATH|URL...`: analyse many runs into the run store (docs/runs.md). The runs are
+ * analysed on every core by a tinypool worker pool whose workers run this same module's default
+ * export: each loads one run through cli/input.ts like every other command, analyses it and returns
+ * the record the main thread writes. Exit codes: 0 the batch ran (runs that failed are recorded as
+ * ingest errors and listed), 2 bad arguments or an unusable store, 3 internal error.
+ */
+import { availableParallelism } from 'node:os';
+import type { Command } from '@commander-js/extra-typings';
+import cliProgress from 'cli-progress';
+import { analyzeHistory } from '../analyze/index.js';
+import {
+  type Analyser,
+  expandInputs,
+  type IngestProgress,
+  ingestRuns,
+  inShard,
+  parseShard,
+  type RunIdentity,
+  runRecord,
+} from '../ingest/index.js';
+import { UsageError } from '../model/index.js';
+import { defaultDbPath, type RunRecord, RunStore } from '../store/index.js';
+import { EXIT, type ExitBox } from './exit.js';
+import { addBudgetOptions, loadHistory } from './input.js';
+import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
+
+/** What a worker is sent: the run and the command's input flags (strings only, so they cross threads). */
+export interface IngestTask {
+  readonly who: RunIdentity;
+  readonly flags: Readonly<Record<string, string | boolean>>;
+}
+
+/** One run, in a worker (or in-process with --jobs 1): load, analyse, build the record. */
+export default async function analyseRun(task: IngestTask): Promise<RunRecord> {
+  const history = await loadHistory([task.who.source], { ...task.flags } as RemoteFlags);
+  return runRecord(task.who, history, analyzeHistory(history));
+}
+
+function ingestOptions(cmd: Command) {
+  const c = addBudgetOptions(cmd)
+    .argument(
+      '<inputs...>',
+      'run folders, folders of runs, .tar/.tar.gz runs, listing files (.txt/.list: one path or URL a line), CI URLs',
+    )
+    .option(
+      '--db <path|url>',
+      `the run store: a folder for PGlite, or postgres://… (default ${defaultDbPath()})`,
+    )
+    .option(
+      '--shard <I/N>',
+      'ingest only shard I of N (every ingester given the same inputs agrees on the split)',
+    )
+    .option('-j, --jobs <n>', `analyse N runs at once (default: the cores, ${availableParallelism()})`)
+    .option('--reanalyze', 'analyse runs already stored again and replace them')
+    .option('-q, --quiet', 'no progress bar and no per-error lines, only the closing line');
+  return mustGatherFlag(remoteFlags(c));
+}
+
+/** The flags a worker needs (budget and URL flags), as plain values. */
+function inputFlags(flags: Record<string, unknown>): Record<string, string | boolean> {
+  const out: Record<string, string | boolean> = {};
+  for (const [k, v] of Object.entries(flags)) {
+    if (['db', 'shard', 'jobs', 'reanalyze', 'quiet'].includes(k)) continue;
+    if (typeof v === 'string' || typeof v === 'boolean') out[k] = v;
+  }
+  return out;
+}
+
+function progressBar(quiet: boolean): { update(p: IngestProgress): void; stop(): void } {
+  if (quiet || !process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format:
+        'ingest [{bar}] {value}/{total} | stored {stored} | skipped {skipped} | errors {errors} | eta {eta_formatted}',
+      hideCursor: true,
+      clearOnComplete: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update(p) {
+      if (!started) bar.start(p.total, p.done, { ...p });
+      started = true;
+      bar.setTotal(p.total);
+      bar.update(p.done, { ...p });
+    },
+    stop: () => bar.stop(),
+  };
+}
+
+export function defineIngest(cmd: Command, exit: ExitBox): void {
+  ingestOptions(cmd)
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 the batch ran (runs that could not be read are recorded as ingest errors), 2 bad input or usage, 3 internal error.\n' +
+        'Examples:\n' +
+        '  atlevel ingest runs/                       every run under runs/, into the default store\n' +
+        '  atlevel ingest --db postgres://ci@db/atlevel --shard 3/8 runs.txt',
+    )
+    .action(async (inputs, flags) => {
+      const jobs = flags.jobs === undefined ? availableParallelism() : Number(flags.jobs);
+      if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)
+        throw new UsageError(`--jobs ${JSON.stringify(flags.jobs)} wants a whole number from 1 to 256`);
+      const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+      const all = await expandInputs(inputs);
+      const runs = shard ? all.filter((r) => inShard(r, shard)) : all;
+      const started = performance.now();
+      const store = await RunStore.open(flags.db ?? defaultDbPath());
+      const shared = inputFlags(flags as Record<string, unknown>);
+      let analyse: Analyser = (who) => analyseRun({ who, flags: shared });
+      let destroy = async () => undefined as unknown;
+      if (jobs > 1 && runs.length > 1) {
+        const { Tinypool } = await import('tinypool');
+        const pool = new Tinypool({
+          filename: new URL(import.meta.url).href,
+          minThreads: Math.min(jobs, runs.length),
+          maxThreads: Math.min(jobs, runs.length),
+        });
+        analyse = (who) => pool.run({ who, flags: shared } satisfies IngestTask) as Promise<RunRecord>;
+        destroy = () => pool.destroy();
+      }
+      const bar = progressBar(flags.quiet === true);
+      try {
+        const summary = await ingestRuns(runs, {
+          store,
+          analyse,
+          parallel: jobs + 1,
+          reanalyse: flags.reanalyze === true,
+          onProgress: (p) => bar.update(p),
+          onError: (source, message) => {
+            if (!flags.quiet) process.stderr.write(`atlevel: ingest error: ${source}: ${message}\n`);
+          },
+        });
+        bar.stop();
+        const seconds = (performance.now() - started) / 1000;
+        const analysed = summary.stored + summary.errors;
+        process.stdout.write(
+          `ingested ${summary.total} run${summary.total === 1 ? '' : 's'}${shard ? ` (shard ${shard.index}/${shard.count} of ${all.length})` : ''} into ${store.where}: ` +
+            `${summary.stored} stored${summary.replaced ? ` (${summary.replaced} replaced)` : ''}, ${summary.skipped} already there, ${summary.errors} ingest error${summary.errors === 1 ? '' : 's'}` +
+            `${summary.duplicates ? `, ${summary.duplicates} named twice` : ''}; ${seconds.toFixed(1)}s` +
+            (analysed > 0
+              ? `, ${(analysed / seconds).toFixed(1)} runs/s on ${jobs} worker${jobs === 1 ? '' : 's'}`
+              : '') +
+            '\n',
+        );
+        exit.code = EXIT.ok;
+      } finally {
+        bar.stop();
+        await destroy();
+        await store.close();
+      }
+    });
+}

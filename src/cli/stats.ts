@@ -1,0 +1,81 @@
+/**
+ * `atlevel stats`: what the run store says across runs (docs/runs.md): failure rate per rule by
+ * stream, platform and week, runs by signature, changed components and the race, duration
+ * percentiles. Exit codes: 0 the figures were printed, 2 bad flags or no store there, 3 internal error.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Command } from '@commander-js/extra-typings';
+import { InputError, UsageError } from '../model/index.js';
+import { render } from '../report/reporter.js';
+import { collectStats, STATS_FORMATS, type StatsFilter } from '../stats/index.js';
+import { defaultDbPath, isPostgresUrl, RunStore } from '../store/index.js';
+import { EXIT, type ExitBox } from './exit.js';
+import { formatOption } from './options.js';
+import { emit } from './output.js';
+
+const UNITS: Readonly<Record<string, number>> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/** `2021-11-01`, `2021-11-01T12:00:00Z`, or `30d` / `4w` / `12h` before now. */
+export function parseSince(text: string, now: number): number {
+  const rel = /^(\d+)([hdw])$/.exec(text.trim());
+  if (rel) return now - Number(rel[1]) * (UNITS[rel[2] as string] ?? 0);
+  const t = /^\d{4}-\d{2}-\d{2}/.test(text)
+    ? Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text)
+    : Number.NaN;
+  if (Number.isNaN(t))
+    throw new UsageError(
+      `--since ${JSON.stringify(text)}: want a date (2021-11-01), a time (ISO 8601) or an age (30d, 4w, 12h)`,
+    );
+  return t;
+}
+
+/** `4.9→4.10`, `4.9->4.10`, `4.9-4.10` or `4.9:4.10` → `4.9→4.10`. */
+export function parseStream(text: string): string {
+  const m = /^\s*(\d+\.\d+)\s*(?:→|->|-|:)\s*(\d+\.\d+)\s*$/.exec(text);
+  if (!m)
+    throw new UsageError(`--stream ${JSON.stringify(text)}: want FROM→TO minors, e.g. 4.9→4.10 or 4.9-4.10`);
+  return `${m[1]}→${m[2]}`;
+}
+
+export function defineStats(cmd: Command, exit: ExitBox): void {
+  cmd
+    .option('--db <path|url>', `the run store: a PGlite folder or postgres://… (default ${defaultDbPath()})`)
+    .addOption(formatOption(STATS_FORMATS))
+    .option('--out <file>', 'write to FILE instead of stdout')
+    .option(
+      '--since <when>',
+      'only runs whose update started since: a date, an ISO time, or an age (30d, 4w)',
+    )
+    .option('--job <pattern...>', 'only these jobs (* matches anything)')
+    .option('--stream <from→to...>', 'only these version streams, e.g. 4.9→4.10 (or 4.9-4.10)')
+    .option('--rule <id...>', 'only these rules (the first one is the race in the components table)')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 printed, 2 bad flags or no run store, 3 internal error.\nExample: atlevel stats --stream 4.9-4.10 --since 30d -o html --out stats.html',
+    )
+    .action(async (flags) => {
+      const spec = flags.db ?? defaultDbPath();
+      if (!isPostgresUrl(spec) && !existsSync(join(resolve(spec), 'pgdata'))) {
+        throw new InputError(
+          spec,
+          'no run store here',
+          'ingest runs first (atlevel ingest RUNS --db …), or pass --db',
+        );
+      }
+      const filter: StatsFilter = {
+        ...(flags.since !== undefined ? { since: parseSince(flags.since, Date.now()) } : {}),
+        ...(flags.job ? { jobs: flags.job } : {}),
+        ...(flags.stream ? { streams: flags.stream.map(parseStream) } : {}),
+        ...(flags.rule ? { rules: flags.rule } : {}),
+      };
+      const store = await RunStore.open(spec);
+      try {
+        const result = await collectStats(store.db, store.where, filter);
+        await emit(await render(STATS_FORMATS, flags.output, result, undefined), flags.out);
+      } finally {
+        await store.close();
+      }
+      exit.code = EXIT.ok;
+    });
+}

@@ -1,0 +1,138 @@
+/**
+ * The ingest loop: name every run (Prow id, else content hash), skip the ones the store has, analyse
+ * the rest in parallel (the caller passes the analyser: a worker pool in the CLI, a plain call in
+ * tests), and write each run as soon as its analysis is back, so that a kill loses at most the runs
+ * in flight and the next ingest resumes where this one stopped. A run whose analysis throws is
+ * recorded as an ingest error and the batch goes on.
+ */
+import type { PutOutcome, RunRecord, RunStore } from '../store/index.js';
+import type { RunInput } from './expand.js';
+import { contentHash, prowRunId, urlHash } from './identity.js';
+import type { RunIdentity } from './record.js';
+
+/** Analyse one run: load it, run analyze, build its record. Must not need anything but its argument. */
+export type Analyser = (who: RunIdentity) => Promise<RunRecord>;
+
+export interface IngestProgress {
+  readonly total: number;
+  readonly done: number;
+  readonly stored: number;
+  readonly skipped: number;
+  readonly errors: number;
+}
+
+export interface IngestOptions {
+  readonly store: RunStore;
+  readonly analyse: Analyser;
+  /** Runs in flight at once (the pool's size; a little more keeps every worker busy). */
+  readonly parallel: number;
+  /** Analyse and replace runs already stored (after atlevel's analysis changed). */
+  readonly reanalyse?: boolean;
+  readonly onProgress?: (p: IngestProgress) => void;
+  /** Said once per run that failed: its source and the error's first line. */
+  readonly onError?: (source: string, message: string) => void;
+}
+
+export interface IngestSummary extends IngestProgress {
+  /** Runs named twice in the inputs (same Prow id or content), ingested once. */
+  readonly duplicates: number;
+  readonly replaced: number;
+}
+
+export async function identify(r: RunInput): Promise<RunIdentity> {
+  if (r.prow) {
+    return {
+      id: prowRunId(r.prow),
+      source: r.source,
+      identity: 'prow',
+      job: r.prow.job,
+      buildId: r.prow.buildId,
+    };
+  }
+  const id = r.kind === 'url' ? urlHash(r.source) : await contentHash(r.source);
+  return { id, source: r.source, identity: 'content' };
+}
+
+function firstLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return (text.split('\n')[0] ?? '').slice(0, 2000) || 'unknown error';
+}
+
+/** Run `fn` over `items` with at most `limit` calls in flight. */
+async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      await fn(item);
+    }
+  });
+  await Promise.all(lanes);
+}
+
+export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOptions): Promise<IngestSummary> {
+  const ids: RunIdentity[] = [];
+  const seen = new Set<string>();
+  let duplicates = 0;
+  // Hashing reads every file of a run; a few at a time keeps the disk busy without thrashing it.
+  const named: (RunIdentity | Error)[] = new Array(inputs.length);
+  await eachLimited(
+    inputs.map((r, i) => ({ r, i })),
+    4,
+    async ({ r, i }) => {
+      named[i] = await identify(r).catch((err: unknown) => new Error(firstLine(err)));
+    },
+  );
+  const unreadable: { source: string; error: Error }[] = [];
+  named.forEach((n, i) => {
+    if (n instanceof Error) unreadable.push({ source: (inputs[i] as RunInput).source, error: n });
+    else if (seen.has(n.id)) duplicates += 1;
+    else {
+      seen.add(n.id);
+      ids.push(n);
+    }
+  });
+  const stored = opts.reanalyse ? new Set<string>() : await opts.store.storedIds(ids.map((w) => w.id));
+  const todo = ids.filter((w) => !stored.has(w.id));
+  const p = {
+    total: ids.length + unreadable.length,
+    done: stored.size,
+    stored: 0,
+    skipped: stored.size,
+    errors: 0,
+  };
+  let replaced = 0;
+  opts.onProgress?.({ ...p });
+  for (const u of unreadable) {
+    // Without an identity there is no run id: the error is kept under the source's own name.
+    await opts.store.putError(`source:${u.source}`, u.source, u.error.message);
+    opts.onError?.(u.source, u.error.message);
+    p.errors += 1;
+    p.done += 1;
+  }
+  await eachLimited(todo, opts.parallel, async (who) => {
+    let record: RunRecord | undefined;
+    try {
+      record = await opts.analyse(who);
+    } catch (err) {
+      const message = firstLine(err);
+      await opts.store.putError(who.id, who.source, message);
+      opts.onError?.(who.source, message);
+      p.errors += 1;
+    }
+    if (record) {
+      const outcome: PutOutcome = await opts.store.putRun(record, opts.reanalyse === true);
+      if (outcome === 'present') p.skipped += 1;
+      else p.stored += 1;
+      if (outcome === 'replaced') replaced += 1;
+    }
+    p.done += 1;
+    opts.onProgress?.({ ...p });
+  });
+  return { ...p, duplicates, replaced };
+}

@@ -1,0 +1,62 @@
+/**
+ * `atlevel stats -o csv`: every figure as one row of a long table (section, subject, dimension, key,
+ * measure, value), so a spreadsheet or pandas can pivot it any way. RFC 4180 quoting.
+ */
+import type { Percentiles, StatsResult } from './query.js';
+
+function cell(v: string | number | null): string {
+  const s = v === null ? '' : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function statsCsv(s: StatsResult): string {
+  const rows: (string | number | null)[][] = [['section', 'subject', 'dimension', 'key', 'measure', 'value']];
+  for (const r of s.rates) {
+    for (const [m, v] of [
+      ['runs', r.runs],
+      ['checked', r.checked],
+      ['violated', r.violated],
+      ['not-checked', r.notChecked],
+      ['rate', r.rate],
+    ] as const)
+      rows.push(['rate', r.rule, r.by, r.key, m, v]);
+  }
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  for (const g of s.signatures) {
+    for (const [m, v] of [
+      ['runs', g.runs],
+      ['findings', g.findings],
+      ['first-seen', iso(g.firstSeen)],
+      ['last-seen', iso(g.lastSeen)],
+    ] as const)
+      rows.push(['signature', g.signature, 'label', g.label, m, v]);
+  }
+  for (const c of s.components) {
+    const key = `changed=${c.changed};unchanged=${c.unchanged}`;
+    for (const [m, v] of [
+      ['runs', c.runs],
+      ['race', c.race],
+      ['not-checked', c.notChecked],
+    ] as const)
+      rows.push(['components', s.raceRule, `fix=${c.fix}`, key, m, v]);
+  }
+  const pct = (section: string, subject: string, p: Percentiles) => {
+    for (const [m, v] of [
+      ['n', p.n],
+      ['p50-ms', p.p50],
+      ['p90-ms', p.p90],
+      ['p99-ms', p.p99],
+      ['max-ms', p.max],
+    ] as const)
+      rows.push([section, subject, '', '', m, v]);
+  };
+  pct('update-duration', 'all', s.updateMs);
+  for (const p of s.levelGapMs) pct('level-report-to-pool-finish', p.name, p);
+  for (const p of s.rolloutMs) pct('pool-rollout', p.name, p);
+  for (const p of s.operatorLevelMs) pct('operator-level-since-start', p.name, p);
+  rows.push(
+    ['totals', 'runs', '', '', 'count', s.runs],
+    ['totals', 'ingest-errors', '', '', 'count', s.ingestErrors],
+  );
+  return `${rows.map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
+}

@@ -1,0 +1,134 @@
+/**
+ * `atlevel stats -o html`: one self-contained page on the report's shell and styles (report/html):
+ * the same stylesheet, a Content-Security-Policy that allows only that stylesheet (by hash) and
+ * nothing else (no script at all, no network), and the tables of the text report with bars drawn as
+ * inline SVG (SVG attributes are not CSS, so the strict style-src holds).
+ */
+import { cspHash, escapeHtml, PAGE_CSS } from '../report/html/index.js';
+import type { RateRow, StatsResult } from './query.js';
+import { componentList, day, duration, groupComponents, pct } from './text.js';
+
+const STATS_CSS = `
+table.stats{border-collapse:collapse;margin:4px 0 16px;min-width:40%}
+table.stats th,table.stats td{border-bottom:1px solid var(--line);padding:4px 10px;text-align:left;vertical-align:middle}
+table.stats th{background:var(--panel);font-weight:600}
+table.stats td.n{text-align:right;font-variant-numeric:tabular-nums}
+.bar rect.bg{fill:#eceff1}.bar rect.fg{fill:var(--fail)}.bar rect.ok{fill:#2e7d32}
+section.block{margin:0 0 8px}
+p.lead{color:var(--muted);margin:0 0 8px}
+`;
+const CSS = PAGE_CSS + STATS_CSS;
+
+const e = escapeHtml;
+
+function bar(rate: number | null): string {
+  const w = 120;
+  const fill = rate === null ? 0 : Math.max(rate > 0 ? 1 : 0, Math.round(rate * w));
+  return `<svg class="bar" width="${w}" height="10" role="img" aria-label="${rate === null ? 'not checked' : `${(rate * 100).toFixed(1)}%`}"><rect class="bg" width="${w}" height="10"/><rect class="fg" width="${fill}" height="10"/></svg>`;
+}
+
+function rateTable(rows: readonly RateRow[], by: RateRow['by']): string {
+  const sel = rows.filter((r) => r.by === by && r.checked + r.notChecked > 0);
+  if (sel.length === 0) return '<p class="lead">nothing</p>';
+  const head = `<tr><th>rule</th>${by === 'all' ? '' : `<th>${e(by)}</th>`}<th>violated</th><th>checked</th><th>rate</th><th></th><th>not checked</th></tr>`;
+  const body = sel
+    .map(
+      (r) =>
+        `<tr><td class="mono">${e(r.rule)}</td>${by === 'all' ? '' : `<td>${e(r.key)}</td>`}<td class="n">${r.violated}</td><td class="n">${r.checked}</td><td class="n">${r.rate === null ? '–' : pct(r.violated, r.checked)}</td><td>${bar(r.rate)}</td><td class="n">${r.notChecked}</td></tr>`,
+    )
+    .join('');
+  return `<table class="stats">${head}${body}</table>`;
+}
+
+export function statsHtml(s: StatsResult): string {
+  const title = `atlevel stats: ${s.runs} runs`;
+  const broke = new Set(s.rates.filter((r) => r.by === 'all' && r.violated > 0).map((r) => r.rule));
+  const brokeRows = s.rates.filter((r) => broke.has(r.rule));
+  const sections: string[] = [];
+  sections.push(
+    `<p class="meta">${e(s.store)} · ${s.runs} runs, ${day(s.firstRun)} to ${day(s.lastRun)} · ${s.ingestErrors} ingest errors</p>`,
+  );
+  sections.push(
+    `<section class="block"><h2>Failure rate per rule</h2><p class="lead">violated of checked runs</p>${rateTable(s.rates, 'all')}</section>`,
+  );
+  for (const by of ['stream', 'platform', 'week'] as const) {
+    const label = by === 'stream' ? 'version stream (from → to minor)' : by;
+    sections.push(
+      `<section class="block"><h2>By ${e(label)}</h2><p class="lead">rules that broke at least once</p>${rateTable(brokeRows, by)}</section>`,
+    );
+  }
+  const sigRows = s.signatures
+    .map(
+      (g) =>
+        `<tr><td class="mono">${e(g.signature)}</td><td>${e(g.label)}</td><td class="n">${g.runs}</td><td class="n">${g.findings}</td><td>${day(g.firstSeen)}</td><td>${day(g.lastSeen)}</td><td>${g.bug ? e(g.bug) : '–'}</td><td>${g.fix ? e(g.fix) : '–'}</td></tr>`,
+    )
+    .join('');
+  sections.push(
+    `<section class="block"><h2>Runs by signature</h2><p class="lead">violations grouped by the catalogue entry they match; "unknown" matched none</p>${
+      s.signatures.length === 0
+        ? '<p class="lead">no violations</p>'
+        : `<table class="stats"><tr><th>signature</th><th>label</th><th>runs</th><th>findings</th><th>first seen</th><th>last seen</th><th>bug</th><th>fix</th></tr>${sigRows}</table>`
+    }</section>`,
+  );
+  const compRows = groupComponents(s.components)
+    .map((g) => {
+      const first = g[0];
+      const cell = (fix: string) => {
+        const r = g.filter((x) => x.fix === fix);
+        const runs = r.reduce((a, x) => a + x.runs, 0);
+        const race = r.reduce((a, x) => a + x.race, 0);
+        return runs === 0
+          ? '<td class="n">–</td><td></td>'
+          : `<td class="n">${race} of ${runs}</td><td>${bar(race / runs)}</td>`;
+      };
+      return `<tr><td>${e(componentList(first?.changed ?? ''))}</td><td>${e(componentList(first?.unchanged ?? ''))}</td>${cell('absent')}${cell('present')}</tr>`;
+    })
+    .join('');
+  sections.push(
+    `<section class="block"><h2>Changed release components and the race</h2><p class="lead">runs in which <span class="mono">${e(s.raceRule)}</span> was violated, before the fix and after it (rendered configs stamped with release-image-version, MCO PR #2918)</p><table class="stats"><tr><th>changed</th><th>unchanged</th><th>before the fix</th><th></th><th>after</th><th></th></tr>${compRows}</table></section>`,
+  );
+  const pctRows = [
+    ['update (CVO start → completion)', s.updateMs] as const,
+    ...s.levelGapMs.map((p) => [`machine-config level report → ${p.name} pool finish`, p] as const),
+    ...s.rolloutMs.map((p) => [`${p.name} pool rollout`, p] as const),
+  ]
+    .map(
+      ([name, p]) =>
+        `<tr><td>${e(name)}</td><td class="n">${p.n}</td><td class="n">${duration(p.p50)}</td><td class="n">${duration(p.p90)}</td><td class="n">${duration(p.p99)}</td><td class="n">${duration(p.max)}</td></tr>`,
+    )
+    .join('');
+  sections.push(
+    `<section class="block"><h2>Durations</h2><table class="stats"><tr><th></th><th>runs</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>${pctRows}</table></section>`,
+  );
+  if (s.errors.length > 0) {
+    sections.push(
+      `<section class="block"><h2>Ingest errors</h2><table class="stats"><tr><th>run</th><th>error</th></tr>${s.errors.map((x) => `<tr><td class="mono">${e(x.source)}</td><td>${e(x.error)}</td></tr>`).join('')}</table></section>`,
+    );
+  }
+  const csp = [
+    "default-src 'none'",
+    `style-src ${cspHash(CSS)}`,
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${e(csp)}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="atlevel">
+<title>${e(title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<header class="page-header"><h1>${e(title)}</h1></header>
+<main id="stats">
+${sections.join('\n')}
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,287 @@
+/**
+ * The questions `atlevel stats` answers, as SQL over the run store (docs/runs.md): each rule's
+ * failure rate overall and by version stream, platform and week; the runs grouped by signature;
+ * which changed release components co-occur with the race, before and after the fix; percentiles of
+ * the durations. Every query takes the same filters. Counts are cast to integer and measures to
+ * double precision, so PGlite and pg return numbers alike.
+ */
+import { signatureCatalogue } from '../signatures/index.js';
+import type { Sql } from '../store/index.js';
+
+export interface StatsFilter {
+  /** Runs whose update (else the run) started at or after this moment. */
+  readonly since?: number;
+  /** Job names; `*` matches any run of characters. */
+  readonly jobs?: readonly string[];
+  /** `4.9→4.10`. */
+  readonly streams?: readonly string[];
+  readonly rules?: readonly string[];
+}
+
+export interface RateRow {
+  readonly rule: string;
+  /** `stream`, `platform`, `week`, or `all`. */
+  readonly by: 'all' | 'stream' | 'platform' | 'week';
+  /** The stream, platform or ISO week; `all` for the overall row; `unknown` when the run does not say. */
+  readonly key: string;
+  readonly runs: number;
+  readonly checked: number;
+  readonly violated: number;
+  readonly notChecked: number;
+  /** violated / checked; null when nothing was checked. */
+  readonly rate: number | null;
+}
+
+export interface SignatureRow {
+  readonly signature: string;
+  readonly label: string;
+  readonly bug: string | null;
+  readonly fix: string | null;
+  readonly runs: number;
+  readonly findings: number;
+  readonly firstSeen: number | null;
+  readonly lastSeen: number | null;
+}
+
+export interface ComponentRow {
+  /** Config-reaching release components that changed, `+`-joined; `` none; `unknown` when the releases were not in the run. */
+  readonly changed: string;
+  readonly unchanged: string;
+  /** Whether the run's rendered configs carry release-image-version (the fix of MCO PR #2918). */
+  readonly fix: 'present' | 'absent' | 'unknown';
+  readonly runs: number;
+  /** Runs in which the race rule was violated. */
+  readonly race: number;
+  readonly notChecked: number;
+}
+
+export interface Percentiles {
+  readonly n: number;
+  readonly p50: number | null;
+  readonly p90: number | null;
+  readonly p99: number | null;
+  readonly max: number | null;
+}
+
+export interface NamedPercentiles extends Percentiles {
+  readonly name: string;
+}
+
+export interface ErrorRow {
+  readonly source: string;
+  readonly error: string;
+  readonly at: number;
+}
+
+export interface StatsResult {
+  readonly store: string;
+  readonly filter: StatsFilter;
+  readonly runs: number;
+  readonly firstRun: number | null;
+  readonly lastRun: number | null;
+  readonly ingestErrors: number;
+  readonly errors: readonly ErrorRow[];
+  readonly rates: readonly RateRow[];
+  readonly signatures: readonly SignatureRow[];
+  /** The rule whose violations count as "the race" in the component table. */
+  readonly raceRule: string;
+  readonly components: readonly ComponentRow[];
+  readonly updateMs: Percentiles;
+  /** Per pool: machine-config's level report to the pool's real finish. */
+  readonly levelGapMs: readonly NamedPercentiles[];
+  readonly rolloutMs: readonly NamedPercentiles[];
+  /** Per operator: its level report relative to the update's start. */
+  readonly operatorLevelMs: readonly NamedPercentiles[];
+}
+
+/** The race of bug 2019850: the CVO completed while the master pool still rolled out. */
+export const RACE_RULE = 'master-pool-updated-before-cvo-complete';
+
+const WHEN = 'coalesce(r.update_start, r.run_start)';
+
+/** The WHERE clause over `runs r` for a filter, its parameters appended to `params`. */
+function runFilter(f: StatsFilter, params: unknown[]): string {
+  const parts: string[] = ['TRUE'];
+  if (f.since !== undefined) {
+    params.push(new Date(f.since).toISOString());
+    parts.push(`${WHEN} >= $${params.length}::timestamptz`);
+  }
+  if (f.jobs && f.jobs.length > 0) {
+    const patterns = f.jobs.map((j) => j.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%'));
+    params.push(JSON.stringify(patterns));
+    parts.push(
+      `EXISTS (SELECT 1 FROM jsonb_array_elements_text($${params.length}::jsonb) AS p(v) WHERE r.job LIKE p.v)`,
+    );
+  }
+  if (f.streams && f.streams.length > 0) {
+    params.push(JSON.stringify(f.streams));
+    parts.push(`r.stream IN (SELECT jsonb_array_elements_text($${params.length}::jsonb))`);
+  }
+  return parts.join(' AND ');
+}
+
+function ruleFilter(f: StatsFilter, column: string, params: unknown[]): string {
+  if (!f.rules || f.rules.length === 0) return 'TRUE';
+  params.push(JSON.stringify(f.rules));
+  return `${column} IN (SELECT jsonb_array_elements_text($${params.length}::jsonb))`;
+}
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const int = (v: unknown): number => Number(v ?? 0);
+
+const PCT = (x: string) =>
+  `count(${x})::integer AS n,
+   percentile_cont(0.5) WITHIN GROUP (ORDER BY ${x})::float8 AS p50,
+   percentile_cont(0.9) WITHIN GROUP (ORDER BY ${x})::float8 AS p90,
+   percentile_cont(0.99) WITHIN GROUP (ORDER BY ${x})::float8 AS p99,
+   max(${x})::float8 AS max`;
+
+function percentiles(row: Record<string, unknown> | undefined): Percentiles {
+  return { n: int(row?.n), p50: num(row?.p50), p90: num(row?.p90), p99: num(row?.p99), max: num(row?.max) };
+}
+
+export async function rates(db: Sql, f: StatsFilter): Promise<RateRow[]> {
+  const params: unknown[] = [];
+  const where = `${runFilter(f, params)} AND ${ruleFilter(f, 's.rule', params)}`;
+  // One scan for the four breakdowns; GROUPING() says which set a row belongs to.
+  const rows = await db.query(
+    `SELECT s.rule,
+       CASE WHEN GROUPING(r.stream) = 0 THEN 'stream' WHEN GROUPING(r.platform) = 0 THEN 'platform'
+            WHEN GROUPING(w.week) = 0 THEN 'week' ELSE 'all' END AS by,
+       CASE WHEN GROUPING(r.stream) = 0 THEN coalesce(r.stream, 'unknown')
+            WHEN GROUPING(r.platform) = 0 THEN coalesce(r.platform, 'unknown')
+            WHEN GROUPING(w.week) = 0 THEN coalesce(w.week, 'unknown') ELSE 'all' END AS key,
+       count(*)::integer AS runs,
+       count(*) FILTER (WHERE s.state <> 'not-checked')::integer AS checked,
+       count(*) FILTER (WHERE s.state = 'violated')::integer AS violated,
+       count(*) FILTER (WHERE s.state = 'not-checked')::integer AS not_checked
+     FROM rule_states s JOIN runs r ON r.run_id = s.run_id
+     CROSS JOIN LATERAL (SELECT to_char(date_trunc('week', ${WHEN} AT TIME ZONE 'UTC'), 'IYYY-"W"IW') AS week) w
+     WHERE ${where}
+     GROUP BY GROUPING SETS ((s.rule), (s.rule, r.stream), (s.rule, r.platform), (s.rule, w.week))`,
+    params,
+  );
+  const order = { all: 0, stream: 1, platform: 2, week: 3 } as const;
+  return rows
+    .map((r) => {
+      const checked = int(r.checked);
+      const violated = int(r.violated);
+      return {
+        rule: String(r.rule),
+        by: r.by as RateRow['by'],
+        key: String(r.key),
+        runs: int(r.runs),
+        checked,
+        violated,
+        notChecked: int(r.not_checked),
+        rate: checked === 0 ? null : violated / checked,
+      };
+    })
+    .sort((a, b) =>
+      a.rule < b.rule
+        ? -1
+        : a.rule > b.rule
+          ? 1
+          : order[a.by] - order[b.by] || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+    );
+}
+
+export async function signatures(db: Sql, f: StatsFilter): Promise<SignatureRow[]> {
+  const params: unknown[] = [];
+  const where = `${runFilter(f, params)} AND ${ruleFilter(f, 'x.rule', params)}`;
+  const rows = await db.query(
+    `SELECT coalesce(x.signature, 'unknown') AS signature, count(DISTINCT x.run_id)::integer AS runs, count(*)::integer AS findings,
+       (extract(epoch FROM min(${WHEN})) * 1000)::float8 AS first_seen,
+       (extract(epoch FROM max(${WHEN})) * 1000)::float8 AS last_seen
+     FROM findings x JOIN runs r ON r.run_id = x.run_id
+     WHERE x.severity = 'failure' AND ${where}
+     GROUP BY 1 ORDER BY 2 DESC, 1`,
+    params,
+  );
+  const catalogue = new Map(signatureCatalogue().map((e) => [e.signature.id, e]));
+  return rows.map((r) => {
+    const e = catalogue.get(String(r.signature));
+    return {
+      signature: String(r.signature),
+      label: e?.label ?? (r.signature === 'unknown' ? 'matches no known signature' : String(r.signature)),
+      bug: e?.bug ?? null,
+      fix: e?.fix ?? null,
+      runs: int(r.runs),
+      findings: int(r.findings),
+      firstSeen: num(r.first_seen),
+      lastSeen: num(r.last_seen),
+    };
+  });
+}
+
+export async function components(db: Sql, f: StatsFilter, raceRule: string): Promise<ComponentRow[]> {
+  const params: unknown[] = [raceRule];
+  const where = runFilter(f, params);
+  const rows = await db.query(
+    `SELECT coalesce(r.config_changed, 'unknown') AS changed, coalesce(r.config_unchanged, 'unknown') AS unchanged, r.mco_fix AS fix,
+       count(*)::integer AS runs,
+       count(*) FILTER (WHERE s.state = 'violated')::integer AS race,
+       count(*) FILTER (WHERE s.state = 'not-checked')::integer AS not_checked
+     FROM runs r JOIN rule_states s ON s.run_id = r.run_id AND s.rule = $1
+     WHERE ${where}
+     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    params,
+  );
+  return rows.map((r) => ({
+    changed: String(r.changed),
+    unchanged: String(r.unchanged),
+    fix: r.fix as ComponentRow['fix'],
+    runs: int(r.runs),
+    race: int(r.race),
+    notChecked: int(r.not_checked),
+  }));
+}
+
+async function named(
+  db: Sql,
+  f: StatsFilter,
+  table: string,
+  name: string,
+  value: string,
+): Promise<NamedPercentiles[]> {
+  const params: unknown[] = [];
+  const rows = await db.query(
+    `SELECT t.${name} AS name, ${PCT(`t.${value}`)}
+     FROM ${table} t JOIN runs r ON r.run_id = t.run_id
+     WHERE ${runFilter(f, params)} AND t.${value} IS NOT NULL GROUP BY 1 ORDER BY 1`,
+    params,
+  );
+  return rows.map((r) => ({ name: String(r.name), ...percentiles(r) }));
+}
+
+export async function collectStats(db: Sql, where: string, f: StatsFilter): Promise<StatsResult> {
+  const raceRule = f.rules?.[0] ?? RACE_RULE;
+  const p1: unknown[] = [];
+  const [totals] = await db.query(
+    `SELECT count(*)::integer AS runs, (extract(epoch FROM min(${WHEN})) * 1000)::float8 AS first_run,
+       (extract(epoch FROM max(${WHEN})) * 1000)::float8 AS last_run, ${PCT('r.update_ms')}
+     FROM runs r WHERE ${runFilter(f, p1)}`,
+    p1,
+  );
+  const [errs] = await db.query('SELECT count(*)::integer AS n FROM ingest_errors');
+  const errors = await db.query(
+    `SELECT source, error, (extract(epoch FROM last_at) * 1000)::float8 AS at FROM ingest_errors ORDER BY last_at DESC, source LIMIT 20`,
+  );
+  return {
+    store: where,
+    filter: f,
+    runs: int(totals?.runs),
+    firstRun: num(totals?.first_run),
+    lastRun: num(totals?.last_run),
+    ingestErrors: int(errs?.n),
+    errors: errors.map((e) => ({ source: String(e.source), error: String(e.error), at: Number(e.at) })),
+    rates: await rates(db, f),
+    signatures: await signatures(db, f),
+    raceRule,
+    components: await components(db, f, raceRule),
+    updateMs: percentiles(totals),
+    levelGapMs: await named(db, f, 'pool_rollouts', 'pool', 'level_gap_ms'),
+    rolloutMs: await named(db, f, 'pool_rollouts', 'pool', 'rollout_ms'),
+    operatorLevelMs: await named(db, f, 'operator_levels', 'operator', 'since_start_ms'),
+  };
+}

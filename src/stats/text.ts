@@ -1,0 +1,170 @@
+/** `atlevel stats` as text: the tables a terminal shows. It formats the StatsResult; it computes nothing new. */
+import type { ComponentRow, NamedPercentiles, Percentiles, RateRow, StatsResult } from './query.js';
+
+export function pct(n: number, of: number): string {
+  return of === 0 ? '–' : `${((100 * n) / of).toFixed(1)}%`;
+}
+
+export function duration(ms: number | null): string {
+  if (ms === null) return '–';
+  const sign = ms < 0 ? '-' : '';
+  let s = Math.abs(ms) / 1000;
+  if (s < 60) return `${sign}${s.toFixed(s < 10 ? 1 : 0)}s`;
+  const h = Math.floor(s / 3600);
+  s -= h * 3600;
+  const m = Math.floor(s / 60);
+  s = Math.round(s - m * 60);
+  return h > 0 ? `${sign}${h}h${String(m).padStart(2, '0')}m` : `${sign}${m}m${String(s).padStart(2, '0')}s`;
+}
+
+export function day(ms: number | null): string {
+  return ms === null ? '–' : new Date(ms).toISOString().slice(0, 10);
+}
+
+function table(
+  head: readonly string[],
+  rows: readonly (readonly string[])[],
+  right: ReadonlySet<number>,
+): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    `  ${cells.map((c, i) => (right.has(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ')}`.trimEnd();
+  return [line(head), ...rows.map(line)];
+}
+
+/** `pod` → `pod`; `a+b` → `a, b`; `` → `nothing`. */
+export function componentList(key: string): string {
+  if (key === 'unknown') return 'unknown (no release info)';
+  return key === '' ? 'nothing' : key.split('+').join(', ');
+}
+
+/** The sentence of one component combination: "pod changed, machine-config-operator unchanged → race in …". */
+export function componentSentence(rows: readonly ComponentRow[], rule: string): string {
+  const first = rows[0];
+  if (!first) return '';
+  const part = (fix: ComponentRow['fix'], label: string) => {
+    const r = rows.filter((x) => x.fix === fix);
+    const runs = r.reduce((a, x) => a + x.runs, 0);
+    const race = r.reduce((a, x) => a + x.race, 0);
+    return runs === 0 ? undefined : `${race} of ${runs} runs ${label}`;
+  };
+  const parts = [
+    part('absent', 'before the fix'),
+    part('present', 'after'),
+    part('unknown', 'with no rendered configs to tell'),
+  ].filter((p) => p !== undefined);
+  const unchanged =
+    first.unchanged === '' || first.unchanged === 'unknown'
+      ? ''
+      : `, ${componentList(first.unchanged)} unchanged`;
+  return `${componentList(first.changed)} changed${unchanged} → ${rule === 'master-pool-updated-before-cvo-complete' ? 'race' : rule} in ${parts.join(', ')}`;
+}
+
+export function groupComponents(rows: readonly ComponentRow[]): ComponentRow[][] {
+  const groups = new Map<string, ComponentRow[]>();
+  for (const r of rows) {
+    const k = `${r.changed}\0${r.unchanged}`;
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  return [...groups.values()];
+}
+
+function rateTable(rows: readonly RateRow[], by: RateRow['by']): string[] {
+  const sel = rows.filter((r) => r.by === by && r.checked + r.notChecked > 0);
+  if (sel.length === 0) return [];
+  return table(
+    ['rule', by === 'all' ? '' : by, 'violated', 'checked', 'rate', 'not checked'],
+    sel.map((r) => [
+      r.rule,
+      by === 'all' ? '' : r.key,
+      String(r.violated),
+      String(r.checked),
+      r.rate === null ? '–' : pct(r.violated, r.checked),
+      String(r.notChecked),
+    ]),
+    new Set([2, 3, 4, 5]),
+  );
+}
+
+function pctRow(name: string, p: Percentiles): string[] {
+  return [name, String(p.n), duration(p.p50), duration(p.p90), duration(p.p99), duration(p.max)];
+}
+
+export function statsText(s: StatsResult): string {
+  const out: string[] = [];
+  const f = s.filter;
+  const filters = [
+    f.since !== undefined ? `since ${new Date(f.since).toISOString()}` : '',
+    f.jobs?.length ? `job ${f.jobs.join(', ')}` : '',
+    f.streams?.length ? `stream ${f.streams.join(', ')}` : '',
+    f.rules?.length ? `rule ${f.rules.join(', ')}` : '',
+  ].filter((x) => x !== '');
+  out.push(`atlevel stats  ${s.store}${filters.length ? ` · ${filters.join(' · ')}` : ''}`);
+  out.push(
+    `  ${s.runs} run${s.runs === 1 ? '' : 's'}, ${day(s.firstRun)} to ${day(s.lastRun)}; ${s.ingestErrors} ingest error${s.ingestErrors === 1 ? '' : 's'} in the store`,
+  );
+  out.push('', 'FAILURE RATE PER RULE (violated of checked runs)');
+  out.push(...rateTable(s.rates, 'all'));
+  for (const by of ['stream', 'platform', 'week'] as const) {
+    const t = rateTable(
+      s.rates.filter(
+        (r) => r.violated > 0 || s.rates.some((x) => x.rule === r.rule && x.by === 'all' && x.violated > 0),
+      ),
+      by,
+    );
+    if (t.length > 0)
+      out.push(
+        '',
+        `BY ${by === 'stream' ? 'VERSION STREAM (from → to minor)' : by.toUpperCase()} (rules that broke at least once)`,
+        ...t,
+      );
+  }
+  out.push('', 'RUNS BY SIGNATURE (violations; "unknown" matched no catalogue entry)');
+  if (s.signatures.length === 0) out.push('  no violations');
+  else
+    out.push(
+      ...table(
+        ['signature', 'label', 'runs', 'findings', 'first seen', 'last seen', 'fix'],
+        s.signatures.map((g) => [
+          g.signature,
+          g.label,
+          String(g.runs),
+          String(g.findings),
+          day(g.firstSeen),
+          day(g.lastSeen),
+          g.fix ?? '–',
+        ]),
+        new Set([2, 3]),
+      ),
+    );
+  out.push(
+    '',
+    `CHANGED RELEASE COMPONENTS AND THE RACE (${s.raceRule} violated; the fix: rendered configs carry release-image-version, MCO PR #2918)`,
+  );
+  const groups = groupComponents(s.components);
+  if (groups.length === 0) out.push('  no runs');
+  for (const g of groups) out.push(`  ${componentSentence(g, s.raceRule)}`);
+  out.push('', 'DURATIONS');
+  const rows = [pctRow('update (CVO start → completion)', s.updateMs)];
+  for (const p of s.levelGapMs) rows.push(pctRow(`machine-config level report → ${p.name} pool finish`, p));
+  for (const p of s.rolloutMs) rows.push(pctRow(`${p.name} pool rollout`, p));
+  out.push(...table(['', 'runs', 'p50', 'p90', 'p99', 'max'], rows, new Set([1, 2, 3, 4, 5])));
+  const ops = [...s.operatorLevelMs]
+    .sort((a: NamedPercentiles, b: NamedPercentiles) => (b.p50 ?? 0) - (a.p50 ?? 0))
+    .slice(0, 8);
+  if (ops.length > 0) {
+    out.push('', 'LEVEL REPORTS AFTER THE UPDATE STARTED (the 8 latest operators by p50; all in -o json)');
+    out.push(
+      ...table(
+        ['operator', 'runs', 'p50', 'p90', 'p99', 'max'],
+        ops.map((o) => pctRow(o.name, o)),
+        new Set([1, 2, 3, 4, 5]),
+      ),
+    );
+  }
+  if (s.errors.length > 0) {
+    out.push('', `INGEST ERRORS (latest ${s.errors.length} of ${s.ingestErrors})`);
+    for (const e of s.errors) out.push(`  ${e.source}: ${e.error}`);
+  }
+  return `${out.join('\n')}\n`;
+}

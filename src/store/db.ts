@@ -1,0 +1,198 @@
+/**
+ * The two engines behind one small interface: PGlite (PostgreSQL compiled to WASM, file-backed, no
+ * server) and a real PostgreSQL through `pg`. Both speak the same SQL; the differences kept here are
+ * how a transaction is held and how values come back (pg returns bigint and numeric as strings, so
+ * every query casts counts to integer and measures to double precision).
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { InputError } from '../model/index.js';
+
+export type Row = Record<string, unknown>;
+
+/** What the store needs of a connection: parameterised queries, one-statement-or-many scripts, transactions. */
+export interface Sql {
+  query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<R[]>;
+  exec(script: string): Promise<void>;
+}
+
+export interface Db extends Sql {
+  readonly kind: 'pglite' | 'postgres';
+  /** Where it is: the PGlite folder, or the PostgreSQL URL without its password. */
+  readonly where: string;
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** `--db`, else ATLEVEL_DB, else $XDG_DATA_HOME/atlevel/runs, else ~/.local/share/atlevel/runs. */
+export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.ATLEVEL_DB) return env.ATLEVEL_DB;
+  const xdg = env.XDG_DATA_HOME;
+  // The XDG base directory spec says a relative XDG_DATA_HOME is invalid and must be ignored.
+  const base = xdg?.startsWith('/') ? xdg : join(homedir(), '.local', 'share');
+  return join(base, 'atlevel', 'runs');
+}
+
+export function isPostgresUrl(spec: string): boolean {
+  return /^postgres(?:ql)?:\/\//i.test(spec);
+}
+
+/** The URL with any password replaced, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://(unparseable URL)';
+  }
+}
+
+/** Open the store a `--db` value names: a postgres:// URL, or a folder for PGlite. */
+export async function openDb(spec: string): Promise<Db> {
+  return isPostgresUrl(spec) ? openPostgres(spec) : openPglite(resolve(spec));
+}
+
+async function openPostgres(url: string): Promise<Db> {
+  const pg = (await import('pg')).default;
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const where = redactUrl(url);
+  try {
+    const c = await pool.connect();
+    c.release();
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw new InputError(
+      where,
+      `cannot connect to PostgreSQL: ${(err as Error).message}`,
+      'check the --db URL and that the server is running',
+    );
+  }
+  const run = async <R extends Row>(
+    client: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> },
+    text: string,
+    params?: readonly unknown[],
+  ): Promise<R[]> => (await client.query(text, params ? [...params] : undefined)).rows as R[];
+  return {
+    kind: 'postgres',
+    where,
+    query: (text, params) => run(pool, text, params),
+    exec: async (script) => {
+      await pool.query(script);
+    },
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const tx: Sql = {
+          query: (text, params) => run(client, text, params),
+          exec: async (script) => {
+            await client.query(script);
+          },
+        };
+        const out = await fn(tx);
+        await client.query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+const LOCK_FILE = 'atlevel.lock';
+
+/**
+ * PGlite is one process's database: two processes writing one data folder would corrupt it. A lock
+ * file holding the owner's pid keeps a second atlevel out; a lock whose process is gone (a kill) is
+ * taken over, so an ingest resumes after a crash.
+ */
+function takeLock(dir: string): () => void {
+  const path = join(dir, LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      return () => rmSync(path, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(readFileSync(path, 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+        throw new InputError(
+          dir,
+          `the run store is in use by process ${pid}`,
+          'wait for it to finish, or use a shared PostgreSQL (--db postgres://…) for parallel ingesters',
+        );
+      }
+      rmSync(path, { force: true });
+    }
+  }
+  throw new InputError(dir, 'could not lock the run store', `remove ${path} if no atlevel is running`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function openPglite(dir: string): Promise<Db> {
+  mkdirSync(dir, { recursive: true });
+  const unlock = takeLock(dir);
+  let db: import('@electric-sql/pglite').PGlite;
+  try {
+    const { PGlite } = await import('@electric-sql/pglite');
+    // The data folder sits beside the lock file, so the lock names the folder a user passed.
+    db = await PGlite.create(join(dir, 'pgdata'));
+  } catch (err) {
+    unlock();
+    throw new InputError(
+      dir,
+      `cannot open the run store: ${(err as Error).message}`,
+      'pass another --db folder',
+    );
+  }
+  let queue: Promise<unknown> = Promise.resolve();
+  // PGlite runs one statement at a time; a transaction must not interleave with other queries.
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = queue.then(fn, fn);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  return {
+    kind: 'pglite',
+    where: dir,
+    query: (text, params) =>
+      serial(async () => (await db.query(text, params ? [...params] : undefined)).rows as never),
+    exec: (script) =>
+      serial(async () => {
+        await db.exec(script);
+      }),
+    transaction: (fn) =>
+      serial(() =>
+        db.transaction((t) =>
+          fn({
+            query: async (text, params) =>
+              (await t.query(text, params ? [...params] : undefined)).rows as never,
+            exec: async (script) => {
+              await t.exec(script);
+            },
+          }),
+        ),
+      ),
+    async close() {
+      await queue;
+      await db.close();
+      unlock();
+    },
+  };
+}

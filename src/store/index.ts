@@ -1,0 +1,10 @@
+/**
+ * store/ is the run store: many analysed runs in one SQL database, either PGlite (PostgreSQL compiled
+ * to WASM, file-backed under the XDG data folder, no server) or a shared PostgreSQL (`--db
+ * postgres://…`). One schema and one list of migrations serve both (schema.ts); writes are per run, in
+ * one transaction, and idempotent. docs/runs.md documents the tables.
+ */
+export { type Db, defaultDbPath, isPostgresUrl, openDb, type Row, redactUrl, type Sql } from './db.js';
+export type * from './record.js';
+export { MIGRATIONS, type Migration } from './schema.js';
+export { type PutOutcome, RunStore } from './store.js';

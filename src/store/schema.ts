@@ -1,0 +1,112 @@
+/**
+ * The run store's schema: one list of migrations, plain SQL that PostgreSQL and PGlite (PostgreSQL
+ * compiled to WASM) both run unchanged. A migration is applied once, in order, inside one transaction
+ * that holds an advisory lock, so several ingesters starting at once against one PostgreSQL do not
+ * race each other. docs/runs.md documents every table and column.
+ */
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** Chosen once; any constant works as long as every atlevel uses the same one. */
+export const MIGRATION_LOCK = 74_311_016;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'runs, rule states, findings, release changes, durations, ingest errors',
+    sql: `
+CREATE TABLE runs (
+  run_id text PRIMARY KEY,
+  source text NOT NULL,
+  identity text NOT NULL CHECK (identity IN ('prow', 'content')),
+  job text,
+  build_id text,
+  platform text,
+  from_version text,
+  to_version text,
+  from_image text,
+  to_image text,
+  stream text,
+  run_start timestamptz,
+  run_end timestamptz,
+  update_start timestamptz,
+  update_end timestamptz,
+  update_ms double precision,
+  verdict text NOT NULL,
+  mco_fix text NOT NULL CHECK (mco_fix IN ('present', 'absent', 'unknown')),
+  config_changed text,
+  config_unchanged text,
+  analyzer text NOT NULL,
+  ingested_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX runs_update_start ON runs (update_start);
+CREATE INDEX runs_job ON runs (job);
+CREATE INDEX runs_stream ON runs (stream);
+
+CREATE TABLE rule_states (
+  run_id text NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+  rule text NOT NULL,
+  state text NOT NULL CHECK (state IN ('holds', 'violated', 'not-checked')),
+  missing jsonb NOT NULL DEFAULT '[]',
+  failures integer NOT NULL DEFAULT 0,
+  warnings integer NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, rule)
+);
+CREATE INDEX rule_states_rule ON rule_states (rule, state);
+
+CREATE TABLE findings (
+  run_id text NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+  ordinal integer NOT NULL,
+  rule text NOT NULL,
+  severity text NOT NULL CHECK (severity IN ('failure', 'warning', 'info')),
+  summary text NOT NULL,
+  at timestamptz,
+  signature text,
+  subject jsonb NOT NULL DEFAULT '{}',
+  cause jsonb NOT NULL DEFAULT '[]',
+  components jsonb NOT NULL DEFAULT '[]',
+  PRIMARY KEY (run_id, ordinal)
+);
+CREATE INDEX findings_signature ON findings (signature);
+
+CREATE TABLE release_changes (
+  run_id text NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+  component text NOT NULL,
+  from_ref text,
+  to_ref text,
+  PRIMARY KEY (run_id, component)
+);
+
+CREATE TABLE operator_levels (
+  run_id text NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+  operator text NOT NULL,
+  at timestamptz NOT NULL,
+  since_start_ms double precision,
+  PRIMARY KEY (run_id, operator)
+);
+
+CREATE TABLE pool_rollouts (
+  run_id text NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+  pool text NOT NULL,
+  config text NOT NULL,
+  started_at timestamptz,
+  finished_at timestamptz,
+  rollout_ms double precision,
+  level_gap_ms double precision,
+  PRIMARY KEY (run_id, pool)
+);
+
+CREATE TABLE ingest_errors (
+  run_id text PRIMARY KEY,
+  source text NOT NULL,
+  error text NOT NULL,
+  first_at timestamptz NOT NULL DEFAULT now(),
+  last_at timestamptz NOT NULL DEFAULT now()
+);
+`,
+  },
+];
