@@ -9,10 +9,9 @@ import { pageBundle } from './bundle.js';
 import { renderPage } from './render.js';
 import { buildReportData, type HtmlReportInput } from './report-data.js';
 
-export { escapeHtml, renderPage, scriptSafeJson } from './render.js';
-// For other pages built on the same shell and styles (stats/html.ts).
+// PAGE_CSS and cspHash: for other pages built on the same shell and styles (stats/html.ts).
 export { PAGE_CSS } from './page-style.js';
-export { cspHash } from './render.js';
+export { cspHash, escapeHtml, renderPage, scriptSafeJson } from './render.js';
 export type { HtmlReportInput } from './report-data.js';
 export { buildReportData } from './report-data.js';
 export type * from './report-data-types.js';
