@@ -9,5 +9,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: one file at a time, and children measured one by one so peak memory is the case's own.
     fileParallelism: false,
+    maxConcurrency: 2,
   },
 });
