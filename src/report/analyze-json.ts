@@ -26,6 +26,7 @@ export function renderAnalysisJson(result: AnalysisResult): string {
       target: u.target,
       previous: u.previous ?? null,
       image: u.image ?? null,
+      previousImage: u.previousImage ?? null,
       state: u.state,
       startedAt: iso(u.startedAt),
       completedAt: iso(u.completedAt),

@@ -23,10 +23,15 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
   const failures = result.findings.filter((f) => f.severity === 'failure').length;
   const warnings = result.findings.filter((f) => f.severity === 'warning').length;
   const update = result.updates[result.updates.length - 1];
+  // The level is the payload: an update that keeps its version string is told by its images.
+  const samePayloadVersion =
+    update?.previous === update?.target && update?.image !== undefined && update?.previousImage !== undefined;
   const what = update
-    ? update.previous
-      ? ` in the update ${safe(update.previous)} → ${safe(update.target)}`
-      : ` in the update to ${safe(update.target)}`
+    ? samePayloadVersion
+      ? ` in the update of ${safe(update.target)} to another payload (${short(update.previousImage)} → ${short(update.image)})`
+      : update.previous
+        ? ` in the update ${safe(update.previous)} → ${safe(update.target)}`
+        : ` in the update to ${safe(update.target)}`
     : '';
   const notChecked = result.outcomes.filter((o) => o.state === 'not-checked' && o.missing.length > 0);
   const withWarnings = warnings ? ` with ${plural(warnings, 'warning')}` : '';

@@ -65,13 +65,20 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
   const targetVersion = cv.status?.history?.[0]?.version || undefined;
   const versions = opts.configVersions ?? configVersions(history, cv);
 
+  const payload = payloadChange(cv, history);
   const membership = assignNodesToPools(history.objects.machineConfigPools, history.objects.nodes);
   const pools: PoolStatus[] = [];
   const poolInsights: Insight[] = [...membership.insights];
   for (const poolSeen of history.objects.machineConfigPools) {
     const members = membership.byPool.get(poolSeen.object.metadata.name) ?? [];
     const nodeStatuses = members.map((n) => {
-      const analysis = assessNode(n, { pool: poolSeen.object, targetVersion, configVersions: versions, now });
+      const analysis = assessNode(n, {
+        pool: poolSeen.object,
+        targetVersion,
+        configVersions: versions,
+        now,
+        ...payload,
+      });
       poolInsights.push(...analysis.insights);
       return analysis.status;
     });
@@ -169,6 +176,30 @@ function completedWhilePoolRolling(
     });
   }
   return out;
+}
+
+/**
+ * The level is the payload, not the version string (docs/status.md): an update whose version equals
+ * the one before it but whose image differs (a new build of the same version, a migration to the
+ * multi-architecture payload) is at level on a node only once the node runs a config rendered since
+ * the update started. oc's own rule for the multi-architecture migration is the same in spirit
+ * (`pkg/cli/admin/upgrade/status`, workerpool.go: current == desired == the pool's config).
+ */
+function payloadChange(
+  cv: ClusterVersion,
+  history: ClusterHistory,
+): { payloadSince?: Millis; configCreated?: ReadonlyMap<string, Millis> } {
+  const [latest, previous] = cv.status?.history ?? [];
+  if (!latest || !previous || !latest.version || latest.version !== previous.version) return {};
+  if (!latest.image || !previous.image || latest.image === previous.image) return {};
+  const since = parseTime(latest.startedTime);
+  if (since === undefined) return {};
+  const configCreated = new Map<string, Millis>();
+  for (const mc of history.objects.machineConfigs) {
+    const at = parseTime(mc.object.metadata.creationTimestamp);
+    if (at !== undefined) configCreated.set(mc.object.metadata.name, at);
+  }
+  return { payloadSince: since, configCreated };
 }
 
 function currentVersionOf(cv: ClusterVersion): { currentVersion?: string } {

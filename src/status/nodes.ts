@@ -114,6 +114,20 @@ export interface NodeContext {
   /** rendered MachineConfig name → the OpenShift version it carries. */
   readonly configVersions: ReadonlyMap<string, ConfigVersion>;
   readonly now: Millis;
+  /**
+   * Set when the update keeps the version string but changes the payload (a new build, a migration to
+   * the multi-architecture payload): the level is the payload, so a node is updated only on a config
+   * rendered since this moment (the update's start), with its creation time in `configCreated`.
+   */
+  readonly payloadSince?: Millis;
+  readonly configCreated?: ReadonlyMap<string, Millis>;
+}
+
+/** The config was rendered for the current payload, or nothing says otherwise. */
+function renderedForPayload(ctx: NodeContext, config: string): boolean {
+  if (ctx.payloadSince === undefined) return true;
+  const created = ctx.configCreated?.get(config);
+  return created === undefined || created >= ctx.payloadSince;
 }
 
 export interface NodeAnalysis {
@@ -138,12 +152,17 @@ export function assessNode(seen: Observed<Node>, ctx: NodeContext): NodeAnalysis
   const causes = unavailableCauses(node);
   const unavailable = causes.length > 0;
   const degraded = desiredConfig !== '' && (state === 'Degraded' || state === 'Unreconcilable');
-  const updated = currentVersion !== undefined && target !== undefined && currentVersion === target;
+  const updated =
+    currentVersion !== undefined &&
+    target !== undefined &&
+    currentVersion === target &&
+    renderedForPayload(ctx, currentConfig);
   const updating =
     !updated &&
     currentVersion !== undefined &&
     desiredVersion !== undefined &&
     desiredVersion === target &&
+    renderedForPayload(ctx, desiredConfig) &&
     currentConfig !== desiredConfig &&
     desiredConfig === poolTarget;
 

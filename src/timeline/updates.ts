@@ -16,6 +16,8 @@ export interface UpdateRecord {
   readonly target: string;
   readonly image?: string;
   readonly previous?: string;
+  /** The payload updated from: with `image`, what tells an update that keeps its version string apart. */
+  readonly previousImage?: string;
   readonly startedAt?: Millis;
   /** The CVO's completion: the most precise witness of the CVO itself (monitor or history). */
   readonly completedAt?: Millis;
@@ -72,6 +74,7 @@ export function findUpdates(history: ClusterHistory): UpdateRecord[] {
       target,
       ...(h.image ? { image: h.image } : {}),
       ...(prev ? { previous: prev.version || prev.image || '' } : {}),
+      ...(prev?.image ? { previousImage: prev.image } : {}),
       ...(startedAt !== undefined ? { startedAt } : {}),
       ...cvoCompletion(witnesses),
       witnesses,
