@@ -61,7 +61,8 @@ export class FakeGcs {
   readonly faults: FaultRule[] = [];
   /** Bytes of each object's body served (bucket/name → bytes). */
   readonly served = new Map<string, number>();
-  readonly requests: { method: string; url: string }[] = [];
+  /** Every request, with when it arrived (performance.now(), before the injected latency). */
+  readonly requests: { method: string; url: string; at: number }[] = [];
   #server: Server | undefined;
   #sockets = new Set<import('node:net').Socket>();
   #generation = 1_636_000_000_000_000;
@@ -106,7 +107,7 @@ export class FakeGcs {
 
   async start(port = 0): Promise<void> {
     const server = createServer((req, res) => {
-      this.requests.push({ method: req.method ?? '', url: req.url ?? '' });
+      this.requests.push({ method: req.method ?? '', url: req.url ?? '', at: performance.now() });
       const go = () =>
         this.#handle(req, res).catch((err: unknown) => {
           if (!res.headersSent) res.writeHead(500).end(String(err));

@@ -159,7 +159,9 @@ export class ObjectCache {
       await client.download(
         o,
         async () => {
-          const sink = createWriteStream(file, { flags: 'w' });
+          // A deep write buffer lets the socket be read while the disk writes: with the default
+          // 16 KiB every network chunk waited for the previous write to finish.
+          const sink = createWriteStream(file, { flags: 'w', highWaterMark: 4 * 1024 * 1024 });
           // Errors reach the download through write/end callbacks; a discarded sink's late ones are moot.
           sink.on('error', () => undefined);
           return sink;
