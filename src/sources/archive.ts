@@ -1,14 +1,16 @@
 /**
- * `.tar`, `.tar.gz` and `.tgz` inputs, read in memory as a stream (never unpacked to disk). The
- * archive is walked twice: once to list its files (layout detection needs the whole list), once to
+ * Tar archives, plain or in any compression of DECODERS (`.tar.gz`, `.tgz`, `.tar.zst`, ...), read in
+ * memory as a stream (never unpacked to disk). The compression is decoded here, with the run's budget,
+ * so tar only ever sees a plain archive. The archive is walked twice: once to list its files (layout detection needs the whole list), once to
  * read the chosen ones. Entry handlers never throw inside tar's callbacks: a failure is recorded,
  * the parser is aborted, and the walk rejects with it.
  */
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { Parser, type ReadEntry } from 'tar';
+import type { Budget } from '../model/budget.js';
 import { InputError, printable } from '../model/errors.js';
-import { errorText, formatBytes, isGzipMagic, MAX_GZIP_RATIO } from './bytes.js';
+import { decodedChunks, errorText, formatBytes, MAX_GZIP_RATIO } from './bytes.js';
 import { fsProblem } from './folder.js';
 
 export interface ArchiveFile {
@@ -26,20 +28,6 @@ export function normaliseEntryPath(path: string): string {
     .join('/');
 }
 
-async function readHead(path: string, display: string): Promise<Buffer> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(path, 'r');
-    const buffer = Buffer.alloc(2);
-    const { bytesRead } = await handle.read(buffer, 0, 2, 0);
-    return buffer.subarray(0, bytesRead);
-  } catch (err) {
-    throw new InputError(display, fsProblem(err));
-  } finally {
-    await handle?.close();
-  }
-}
-
 /**
  * Stream through the archive. `onEntry` returns a promise when it consumes the entry (it must read
  * it to the end, or fail); undefined to skip it.
@@ -48,17 +36,51 @@ async function walkArchive(
   path: string,
   display: string,
   onEntry: (entry: ReadEntry, rel: string) => Promise<void> | undefined,
+  budget: Budget | undefined,
 ): Promise<string[]> {
-  const head = await readHead(path, display);
-  if (/\.(tgz|gz)$/i.test(path) && !isGzipMagic(head)) throw new InputError(display, 'not a gzip file');
+  let endedAt: number | undefined;
+  try {
+    return await walkOnce(path, display, onEntry, budget, { endedEarly: (at) => (endedAt ??= at) });
+  } catch (err) {
+    // Bytes after the compressed data cost the archive's tail: read it again, carefully there.
+    if (endedAt === undefined) throw err;
+    return walkOnce(path, display, onEntry, budget, { carefulFrom: endedAt });
+  }
+}
+
+function walkOnce(
+  path: string,
+  display: string,
+  onEntry: (entry: ReadEntry, rel: string) => Promise<void> | undefined,
+  budget: Budget | undefined,
+  tail: { endedEarly: (at: number) => void } | { carefulFrom: number },
+): Promise<string[]> {
   const warnings: string[] = [];
   return new Promise<string[]>((resolve, reject) => {
     let failure: unknown;
     let validEntries = 0;
     const tasks: Promise<void>[] = [];
-    const stream = createReadStream(path);
+    const file = createReadStream(path);
+    const name = display.slice(display.lastIndexOf('/') + 1);
+    const stream = Readable.from(
+      decodedChunks(file, {
+        file: display,
+        name,
+        nameSaysGzip: false,
+        maxBytes: Number.MAX_SAFE_INTEGER,
+        ...tail,
+        onNote: (text) => {
+          if (!warnings.includes(text)) warnings.push(text);
+        },
+        ...(budget ? { budget } : {}),
+      }),
+      { objectMode: false },
+    );
     const parser = new Parser({
       noResume: true,
+      // Decoded above; tar must not guess at the plain bytes (it would try zstd, which Node 20 lacks).
+      zstd: false,
+      brotli: false,
       maxDecompressionRatio: MAX_GZIP_RATIO,
       onReadEntry: (entry: ReadEntry) => {
         validEntries++;
@@ -79,6 +101,7 @@ async function walkArchive(
       if (failure !== undefined) return;
       failure = err instanceof InputError ? err : archiveError(display, err);
       stream.destroy();
+      file.destroy();
       try {
         parser.abort(new Error('aborted'));
       } catch {
@@ -102,7 +125,10 @@ async function walkArchive(
         if (failure === undefined) resolve(warnings);
       }, fail);
     });
-    stream.on('error', (err) => fail(new InputError(display, fsProblem(err))));
+    file.on('error', (err) => fail(new InputError(display, fsProblem(err))));
+    stream.on('error', (err) =>
+      fail(err instanceof InputError ? err : new InputError(display, fsProblem(err))),
+    );
     stream.pipe(parser);
   });
 }
@@ -129,10 +155,16 @@ export async function listArchive(
   display: string,
 ): Promise<{ files: ArchiveFile[]; warnings: string[] }> {
   const files: ArchiveFile[] = [];
-  const warnings = await walkArchive(path, display, (entry, rel) => {
-    files.push({ rel, size: entry.size });
-    return undefined;
-  });
+  // Listing is not charged: the entries read are, once, when readArchive decodes them again.
+  const warnings = await walkArchive(
+    path,
+    display,
+    (entry, rel) => {
+      files.push({ rel, size: entry.size });
+      return undefined;
+    },
+    undefined,
+  );
   return { files, warnings };
 }
 
@@ -143,14 +175,20 @@ export async function readArchive(
   wanted: (rel: string) => boolean,
   read: (rel: string, size: number, stream: AsyncIterable<Buffer>) => Promise<void>,
   maxEntryBytes: number,
+  budget?: Budget,
 ): Promise<void> {
-  await walkArchive(path, display, (entry, rel) => {
-    if (!wanted(rel)) return undefined;
-    if (entry.size > maxEntryBytes) {
-      return Promise.reject(
-        new InputError(`${display}!${rel}`, `size exceeds ${formatBytes(maxEntryBytes)}`),
-      );
-    }
-    return read(rel, entry.size, entry as unknown as AsyncIterable<Buffer>);
-  });
+  await walkArchive(
+    path,
+    display,
+    (entry, rel) => {
+      if (!wanted(rel)) return undefined;
+      if (entry.size > maxEntryBytes) {
+        return Promise.reject(
+          new InputError(`${display}!${rel}`, `size exceeds ${formatBytes(maxEntryBytes)}`),
+        );
+      }
+      return read(rel, entry.size, entry as unknown as AsyncIterable<Buffer>);
+    },
+    budget,
+  );
 }

@@ -1,11 +1,12 @@
 /**
- * Turning a byte stream (a file on disk or an entry of a tar archive) into decoded chunks: gzip is
- * recognised by its magic bytes, and the decompressed size is capped while streaming, so a
- * decompression bomb is refused long before it can fill memory.
+ * Turning a byte stream (a file on disk or an entry of a tar archive) into decoded chunks: the
+ * compression is recognised by its magic bytes (decoders/, DECODERS), and the decompressed size is
+ * capped while streaming and charged to the run's budget, so a decompression bomb is refused long
+ * before it can fill memory.
  */
-import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import type { Budget } from '../model/budget.js';
 import { InputError, printable } from '../model/errors.js';
+import { compressionByMagic, compressionByName, type Decoder, MAGIC_BYTES } from './decoders/index.js';
 
 export const GIB = 1024 * 1024 * 1024;
 export const MIB = 1024 * 1024;
@@ -14,7 +15,7 @@ export const MIB = 1024 * 1024;
 export const DEFAULT_MAX_FILE_BYTES = 2 * GIB;
 /** Files that are parsed whole (JSON, YAML) stop here: JSON.parse needs the whole text in memory. */
 export const MAX_PARSED_BYTES = 256 * MIB;
-/** gzip output more than this many times its input is a bomb, once the output is large. */
+/** Decompressed output more than this many times its input is a bomb, once the output is large. */
 export const MAX_GZIP_RATIO = 1000;
 const RATIO_CHECK_FROM = 64 * MIB;
 
@@ -34,10 +35,19 @@ export interface DecodeOptions {
   readonly file: string;
   /** Refuse more decoded bytes than this. */
   readonly maxBytes: number;
-  /** The name says `.gz`: then the content must be gzip. */
+  /** The name says `.gz` (or another compression): then the content must be that. */
   readonly nameSaysGzip: boolean;
+  /** The base name, when known: its suffix says which compression it must be (`.zst`, ...). */
+  readonly name?: string;
   /** Read line by line (build logs), so only maxFileBytes limits it. */
   readonly streamed?: boolean;
+  /** The run's budget, charged for every decompressed byte. */
+  readonly budget?: Budget;
+  /** Told what the user should know that is not an error (bytes ignored after the data). */
+  readonly onNote?: (text: string) => void;
+  /** See DecodeContext (decoders/types.ts): for a caller that can read the input again. */
+  readonly endedEarly?: (at: number) => void;
+  readonly carefulFrom?: number;
 }
 
 /** What a decode saw, for the caller's provenance notes. */
@@ -45,11 +55,13 @@ export interface DecodeStats {
   gzip: boolean;
   bytesIn: number;
   bytesOut: number;
+  /** The compression found, when any. */
+  decoder?: string;
 }
 
 /**
  * The decoded chunks of `source`. Throws InputError when the cap is crossed, when a `.gz` is not
- * gzip, or when gzip data is corrupt. The caller owns `source` and must dispose of it on error.
+ * gzip, or when compressed data is corrupt. The caller owns `source` and must dispose of it on error.
  */
 export async function* decodedChunks(
   source: AsyncIterable<Buffer>,
@@ -57,11 +69,11 @@ export async function* decodedChunks(
   stats: DecodeStats = { gzip: false, bytesIn: 0, bytesOut: 0 },
 ): AsyncGenerator<Buffer> {
   const it = source[Symbol.asyncIterator]();
-  // Collect at least two bytes to look for the gzip magic.
+  // Collect enough bytes to look for every decoder's magic.
   const head: Buffer[] = [];
   let headLength = 0;
   let ended = false;
-  while (headLength < 2) {
+  while (headLength < MAGIC_BYTES) {
     const next = await it.next();
     if (next.done) {
       ended = true;
@@ -72,8 +84,13 @@ export async function* decodedChunks(
     headLength += chunk.length;
   }
   const first = head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head);
-  stats.gzip = isGzipMagic(first);
-  if (opts.nameSaysGzip && !stats.gzip) throw new InputError(opts.file, 'not a gzip file');
+  const decoder = compressionByMagic(first);
+  stats.gzip = decoder?.name === 'gzip';
+  if (decoder) stats.decoder = decoder.name;
+  const named = opts.name !== undefined ? compressionByName(opts.name) : undefined;
+  if (!decoder && (opts.nameSaysGzip || named)) {
+    throw new InputError(opts.file, `not a ${named?.name ?? 'gzip'} file`);
+  }
 
   const rest = async function* (): AsyncGenerator<Buffer> {
     if (first.length > 0) {
@@ -90,7 +107,7 @@ export async function* decodedChunks(
     }
   };
 
-  if (!stats.gzip) {
+  if (!decoder?.decode) {
     for await (const chunk of rest()) {
       stats.bytesOut += chunk.length;
       if (stats.bytesOut > opts.maxBytes) throw tooLarge(opts);
@@ -98,14 +115,26 @@ export async function* decodedChunks(
     }
     return;
   }
+  yield* decompressed(decoder, rest(), opts, stats);
+}
 
-  const input = Readable.from(rest(), { objectMode: false });
-  const gunzip = createGunzip();
-  input.on('error', (err) => gunzip.destroy(err));
-  input.pipe(gunzip);
+async function* decompressed(
+  decoder: Decoder,
+  input: AsyncIterable<Buffer>,
+  opts: DecodeOptions,
+  stats: DecodeStats,
+): AsyncGenerator<Buffer> {
+  const decode = decoder.decode as NonNullable<Decoder['decode']>;
   try {
-    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+    const context = {
+      note: (text: string) => opts.onNote?.(text),
+      ...(opts.endedEarly ? { endedEarly: opts.endedEarly } : {}),
+      ...(opts.carefulFrom !== undefined ? { carefulFrom: opts.carefulFrom } : {}),
+    };
+    for await (const raw of decode(input, context)) {
+      const chunk = toBuffer(raw);
       stats.bytesOut += chunk.length;
+      opts.budget?.chargeDecompressed(chunk.length, opts.file);
       if (stats.bytesOut > opts.maxBytes) throw tooLarge(opts, true);
       if (stats.bytesOut > RATIO_CHECK_FROM && stats.bytesOut > MAX_GZIP_RATIO * Math.max(1, stats.bytesIn)) {
         throw new InputError(
@@ -117,11 +146,7 @@ export async function* decodedChunks(
     }
   } catch (err) {
     if (err instanceof InputError) throw err;
-    throw new InputError(opts.file, `corrupt gzip data: ${printable(errorText(err), 120)}`);
-  } finally {
-    input.unpipe(gunzip);
-    input.destroy();
-    gunzip.destroy();
+    throw new InputError(opts.file, `corrupt ${decoder.name} data: ${printable(errorText(err), 120)}`);
   }
 }
 

@@ -11,6 +11,7 @@
  * - oc get files: any other `*.yaml`, `*.yml`, `*.json` (optionally `.gz`), read by content.
  */
 import { isMustGatherResource, type KnownKind, kindOfGatherExtraFile } from '../model/kinds.js';
+import { isArchiveName, withoutCompressionSuffix } from './decoders/index.js';
 import { intervalSourceOf } from './intervals-json.js';
 
 export type ReaderSpec =
@@ -37,16 +38,15 @@ export interface Plan {
   readonly nestedArchives: readonly string[];
 }
 
-const BUILD_LOG = /^build-log\.txt(\.gz)?$/;
+const BUILD_LOG = /^build-log\.txt$/;
 /**
  * ci-operator writes the image-references ImageStream of each release it imports (`initial`, `latest`,
  * per architecture) to `artifacts/release/artifacts/release-images-NAME` (openshift/ci-tools
  * pkg/steps/release/import_release.go): the payloads an upgrade run went from and to.
  */
 const RELEASE_IMAGES = /^release-images-[a-z0-9][a-z0-9-]*$/;
-const E2E_INTERVALS = /^e2e-(events|intervals|timelines).*\.json(\.gz)?$/;
-const ARCHIVE = /\.(tar|tar\.gz|tgz)$/i;
-const OBJECT_FILE = /\.(ya?ml|json)(\.gz)?$/i;
+const E2E_INTERVALS = /^e2e-(events|intervals|timelines).*\.json$/;
+const OBJECT_FILE = /\.(ya?ml|json)$/i;
 
 export function baseName(rel: string): string {
   const i = rel.lastIndexOf('/');
@@ -58,17 +58,15 @@ function dirName(rel: string): string {
   return i === -1 ? '' : rel.slice(0, i);
 }
 
-export function isArchiveName(name: string): boolean {
-  return ARCHIVE.test(name);
-}
+export { isArchiveName };
 
 /** The reader a file's name alone selects (CI names), or undefined. */
 export function readerByName(name: string): ReaderSpec | undefined {
-  const plain = name.endsWith('.gz') ? name.slice(0, -3) : name;
+  const plain = withoutCompressionSuffix(name);
   const kind = kindOfGatherExtraFile(plain);
   if (kind) return { reader: 'gather-extra', expect: kind };
-  if (BUILD_LOG.test(name)) return { reader: 'build-log' };
-  if (E2E_INTERVALS.test(name)) return { reader: 'e2e-intervals', source: intervalSourceOf(name) };
+  if (BUILD_LOG.test(plain)) return { reader: 'build-log' };
+  if (E2E_INTERVALS.test(plain)) return { reader: 'e2e-intervals', source: intervalSourceOf(name) };
   if (RELEASE_IMAGES.test(name)) return { reader: 'oc-get', strict: false };
   return undefined;
 }
@@ -138,7 +136,7 @@ export function planFiles(rels: readonly string[]): Plan {
       continue;
     }
     // Beside gather-extra's dumps are dozens of other `oc get` dumps atlevel does not read.
-    if (OBJECT_FILE.test(name) && !ciDirs.has(dirName(rel))) {
+    if (OBJECT_FILE.test(withoutCompressionSuffix(name)) && !ciDirs.has(dirName(rel))) {
       files.push({ rel, spec: { reader: 'oc-get', strict: false } });
       continue;
     }

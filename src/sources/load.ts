@@ -24,6 +24,7 @@ import { dropEchoes, EchoIndex } from '../timeline/build.js';
 import { append } from './append.js';
 import { listArchive, readArchive } from './archive.js';
 import { DEFAULT_MAX_FILE_BYTES, formatBytes, MAX_PARSED_BYTES, readAllText } from './bytes.js';
+import { withoutCompressionSuffix } from './decoders/index.js';
 import { EchoFilter } from './echoes.js';
 import { fsProblem, type Listing, listFolder } from './folder.js';
 import { internedIdentity } from './intervals-json.js';
@@ -75,7 +76,10 @@ export async function loadHistoryParts(
   { streamEchoes = true }: { streamEchoes?: boolean } = {},
 ): Promise<HistoryParts> {
   if (paths.length === 0) throw new InputError('(no path)', 'no input given', NO_INPUTS_HINT);
-  const limits: ReadLimits = { maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES };
+  const limits: ReadLimits = {
+    maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    ...(opts.budget ? { budget: opts.budget } : {}),
+  };
   const intern = new Interner();
   const results: FileResult[] = [];
   const notes: string[] = [];
@@ -202,9 +206,10 @@ async function loadRemote(
 function readerForGivenFile(name: string): ReaderSpec | undefined {
   const byName = readerByName(name);
   if (byName) return byName;
-  if (/\.(ya?ml|json)(\.gz)?$/i.test(name) || name === 'image-references')
+  const plain = withoutCompressionSuffix(name);
+  if (/\.(ya?ml|json)$/i.test(plain) || name === 'image-references')
     return { reader: 'oc-get', strict: true };
-  if (/\.(txt|log)(\.gz)?$/i.test(name)) return { reader: 'build-log' };
+  if (/\.(txt|log)$/i.test(plain)) return { reader: 'build-log' };
   return undefined;
 }
 
@@ -354,11 +359,13 @@ async function loadArchive(
       );
     },
     limits.maxFileBytes,
+    limits.budget,
   );
   // Archive order is whatever the packer chose; use the plan's (sorted) order.
   const results = plan.files.map((f) => byRel.get(f.rel)).filter((r): r is FileResult => r !== undefined);
   const notes = planNotes(path, plan);
-  for (const w of warnings.slice(0, 3)) notes.push(`${path}: tar warning ${w}`);
+  for (const w of warnings.slice(0, 3))
+    notes.push(`${path}: ${w.startsWith('ignored') ? w : `tar warning ${w}`}`);
   requireSomething(path, results, plan);
   return { results, notes };
 }
@@ -453,7 +460,13 @@ async function loadReleaseOption(file: string, limits: ReadLimits, display = fil
   if (info.size > maxBytes) throw new InputError(display, `size exceeds ${formatBytes(maxBytes)}`);
   const stream = createReadStream(file);
   try {
-    const text = await readAllText(stream, { file: display, maxBytes, nameSaysGzip: /\.gz$/i.test(display) });
+    const text = await readAllText(stream, {
+      file: display,
+      name: baseName(display),
+      maxBytes,
+      nameSaysGzip: false,
+      ...(limits.budget ? { budget: limits.budget } : {}),
+    });
     return parseReleasePayload(text, display);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException | undefined)?.code;

@@ -3,6 +3,8 @@
  * intervals, build-log entries awaiting their year, release payloads, alerts). Readers do not know
  * whether the bytes come from a folder or an archive.
  */
+
+import type { Budget } from '../model/budget.js';
 import { InputError, printable } from '../model/errors.js';
 import type { Interval, ReleasePayload, SourceRef } from '../model/history.js';
 import { Interner } from '../model/intern.js';
@@ -20,6 +22,7 @@ import {
   MAX_PARSED_BYTES,
   readAllText,
 } from './bytes.js';
+import { withoutCompressionSuffix } from './decoders/index.js';
 import { type Document, parseDocuments } from './documents.js';
 import type { EchoFilter } from './echoes.js';
 import { looksLikeIntervals, parseIntervalItem, parseIntervalsDocument } from './intervals-json.js';
@@ -60,6 +63,8 @@ export interface FileResult {
 
 export interface ReadLimits {
   readonly maxFileBytes: number;
+  /** The run's budget (model/budget.ts): decompressed bytes, parsed tree size and depth. */
+  readonly budget?: Budget;
 }
 
 /** What a reader may use besides the bytes. */
@@ -174,20 +179,28 @@ export async function readInput(
     await readBuildLog(
       result,
       source,
-      { file, maxBytes: limits.maxFileBytes, nameSaysGzip, streamed: true },
+      {
+        file,
+        name,
+        maxBytes: limits.maxFileBytes,
+        nameSaysGzip,
+        streamed: true,
+        ...budgetOf(limits),
+        ...notesTo(() => result),
+      },
       intern,
     );
     return result;
   }
 
   const maxBytes = Math.min(limits.maxFileBytes, MAX_PARSED_BYTES);
-  const plainName = name.replace(/\.gz$/i, '');
+  const plainName = withoutCompressionSuffix(name);
   const jsonByName = /\.json$/i.test(plainName);
   const echoes = context.echoes;
   echoes?.begin();
   let input = source;
   if (context.reopen && jsonByName && size <= maxBytes && STREAMED.has(spec.reader)) {
-    const opts = { file, maxBytes, nameSaysGzip };
+    const opts = { file, name, maxBytes, nameSaysGzip, ...budgetOf(limits), ...notesTo(() => result) };
     if (await readItemsStreamed(result, spec, source, opts, intern, echoes)) return result;
     // Read it again whole: the whole-text reader reports whatever was wrong.
     echoes?.rollback();
@@ -202,7 +215,11 @@ export async function readInput(
       );
     }
     const stats: DecodeStats = { gzip: false, bytesIn: 0, bytesOut: 0 };
-    const text = await readAllText(input, { file, maxBytes, nameSaysGzip }, stats);
+    const text = await readAllText(
+      input,
+      { file, name, maxBytes, nameSaysGzip, ...budgetOf(limits), ...notesTo(() => result) },
+      stats,
+    );
     const docs = parseDocuments(text, file, jsonByName);
     switch (spec.reader) {
       case 'gather-extra':
@@ -237,6 +254,20 @@ export async function readInput(
     throw err;
   }
   return result;
+}
+
+function budgetOf(limits: ReadLimits): { budget?: Budget } {
+  return limits.budget ? { budget: limits.budget } : {};
+}
+
+/** Decode notes go to the file's notes, once each. */
+function notesTo(result: () => FileResult): { onNote: (text: string) => void } {
+  return {
+    onNote: (text) => {
+      const line = `${result().file}: ${text}`;
+      if (!result().notes.includes(line)) result().notes.push(line);
+    },
+  };
 }
 
 /** The readers of files that are one big `items` array. */
