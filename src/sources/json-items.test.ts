@@ -61,6 +61,23 @@ describe('JsonItemsReader', () => {
     );
   });
 
+  it('finds where strings end across runs of backslashes and quotes split between chunks', () => {
+    const tricky = fc.string({ unit: fc.constantFrom('\\', '"', 'a', '\\"', '\\\\'), maxLength: 12 });
+    const items = fc.array(
+      fc.dictionary(tricky, fc.oneof(tricky, fc.array(tricky, { maxLength: 3 })), { maxKeys: 3 }),
+      {
+        maxLength: 6,
+      },
+    );
+    fc.assert(
+      fc.property(items, fc.integer({ min: 1, max: 9 }), fc.boolean(), (list, chunk, small) => {
+        const text = JSON.stringify({ kind: 'List', items: list });
+        expectSame(stream(text, chunk, small ? tiny : {}), whole(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('either reads what JSON.parse reads or gives up, on damaged text', () => {
     fc.assert(
       fc.property(

@@ -49,10 +49,8 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
-/** Bytes that matter inside a string (quote, backslash), and outside one (quote, brackets). */
-const IN_STRING = new Uint8Array(256);
+/** Bytes that matter outside a string: a quote, brackets. */
 const STRUCTURE = new Uint8Array(256);
-IN_STRING[QUOTE] = IN_STRING[BACKSLASH] = 1;
 for (const c of [QUOTE, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET]) STRUCTURE[c] = 1;
 
 function isSpace(c: number): boolean {
@@ -248,7 +246,7 @@ export class JsonItemsReader {
   }
 
   /** Advance through a container value; `#depth` is 0 again when it has closed. */
-  #scanContainer(chunk: Uint8Array, at: number): number {
+  #scanContainer(chunk: Buffer, at: number): number {
     let depth = this.#depth;
     let inString = this.#inString;
     const n = chunk.length;
@@ -260,19 +258,15 @@ export class JsonItemsReader {
     }
     while (i < n) {
       if (inString) {
-        // Skip to the next quote or backslash: most of a file's bytes are inside strings.
-        while (i < n && IN_STRING[chunk[i]!] === 0) i++;
-        if (i >= n) break;
-        if (chunk[i] === BACKSLASH) {
-          i += 2;
-          if (i > n) {
-            this.#escaped = true;
-            i = n;
-          }
-          continue;
+        // Most of a file's bytes are inside strings: jump to the closing quote natively.
+        const close = closingQuote(chunk, i, n);
+        if (close < 0) {
+          this.#escaped = close === ESCAPED_AT_END;
+          i = n;
+          break;
         }
         inString = false;
-        i++;
+        i = close + 1;
         continue;
       }
       while (i < n && STRUCTURE[chunk[i]!] === 0) i++;
@@ -375,16 +369,37 @@ export class JsonItemsReader {
   }
 }
 
+/** closingQuote found no closing quote, and the range ends in the middle of an escape. */
+const ESCAPED_AT_END = -2;
+
+/**
+ * The index of the quote that closes a string, searching `bytes[from, end)` where `from` is inside
+ * the string and not just after an unpaired backslash: -1 if the string does not close in the range,
+ * ESCAPED_AT_END if besides it ends on an unpaired backslash. Buffer.indexOf (memchr) finds each
+ * quote; a quote is escaped when an odd run of backslashes precedes it.
+ */
+function closingQuote(bytes: Buffer, from: number, end: number): number {
+  let i = from;
+  for (;;) {
+    const q = bytes.indexOf(QUOTE, i);
+    if (q < 0 || q >= end) return backslashesBefore(bytes, end, from) % 2 === 1 ? ESCAPED_AT_END : -1;
+    if (backslashesBefore(bytes, q, from) % 2 === 0) return q;
+    i = q + 1;
+  }
+}
+
+/** How many backslashes come straight before `at`, not looking before `from`. */
+function backslashesBefore(bytes: Uint8Array, at: number, from: number): number {
+  let k = at;
+  while (k > from && bytes[k - 1] === BACKSLASH) k--;
+  return at - k;
+}
+
 /** The end (exclusive) of the string whose opening quote is at `at`, within `bytes[…, end)`. */
 function stringEnd(bytes: Buffer, at: number, end: number): number {
-  let i = at + 1;
-  while (i < end) {
-    while (i < end && IN_STRING[bytes[i]!] === 0) i++;
-    if (i >= end) break;
-    if (bytes[i] === QUOTE) return i + 1;
-    i += 2;
-  }
-  throw new NotStreamable('unterminated string');
+  const close = closingQuote(bytes, at + 1, end);
+  if (close < 0) throw new NotStreamable('unterminated string');
+  return close + 1;
 }
 
 function parse(text: string): unknown {
