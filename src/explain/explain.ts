@@ -228,7 +228,7 @@ function componentSteps(
   const names: string[] = [];
   for (const img of seen.values()) {
     const component = img.component ?? componentOf(img.after ?? img.before ?? '', releases);
-    names.push(component ?? 'unknown component');
+    if (component) names.push(component);
     evidence.push({
       statement: `${component ?? 'image not in the given releases'}: ${shortDigest(img.before)} → ${shortDigest(img.after)}`,
       ...(component ? { object: `ReleaseComponent/${component}` } : {}),
@@ -241,8 +241,14 @@ function componentSteps(
     if (toC && releases.to) evidence.push(releaseEvidence(releases.to, toC));
   }
   const unique = [...new Set(names)];
+  const unnamed = seen.size - names.length;
+  // An image no given release names is said so plainly, never as a component called "unknown".
+  const title =
+    unique.length === 0
+      ? `the changed image${seen.size === 1 ? ' is' : 's are'} in none of the given releases (give --release-from and --release-to to name ${seen.size === 1 ? 'its component' : 'their components'})`
+      : `the changed image${seen.size === 1 ? ' is' : 's are'} the release component${unique.length === 1 ? '' : 's'} ${unique.join(', ')}${unnamed > 0 ? `, and ${unnamed} image${unnamed === 1 ? '' : 's'} in none of the given releases` : ''}`;
   return {
-    title: `the changed image${seen.size === 1 ? ' is' : 's are'} the release component${unique.length === 1 ? '' : 's'} ${unique.join(', ')}`,
+    title,
     evidence,
   };
 }

@@ -168,7 +168,9 @@ function changeLines(ch: ConfigChange, c: Colours): string[] {
   for (const a of ch.attributes ?? []) out.push(`      ${safe(a)}`);
   for (const img of ch.images ?? []) {
     out.push(
-      `      image ${c.bold(img.component ?? 'unknown component')}: ${short(img.before)} → ${short(img.after)}`,
+      img.component
+        ? `      image ${c.bold(safe(img.component))}: ${short(img.before)} → ${short(img.after)}`
+        : `      image in none of the given releases: ${short(img.before)} → ${short(img.after)}`,
     );
   }
   return out;

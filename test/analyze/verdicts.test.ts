@@ -47,6 +47,14 @@ describe('the bundled examples', () => {
     );
   });
 
+  it('without release payloads, an image is never called an "unknown component"', async () => {
+    const history = await loadHistory([join(EXAMPLES, 'bug-2019850')]);
+    const r = analyzeHistory({ ...history, releases: {} });
+    const text = renderAnalysisText(r, { colour: false });
+    expect(text).not.toContain('unknown component');
+    expect(text).toContain('in none of the given releases');
+  });
+
   it('build-log.txt alone: the operator-level rule is not checked, naming the rendered configs; one update', async () => {
     const r = await analyze([join(EXAMPLES, 'bug-2019850/build-log.txt')]);
     const level = r.outcomes.find((o) => o.rule.id === 'operator-level-before-required-pool-target');
