@@ -160,7 +160,10 @@ function fieldValue(object: KubeObject, path: string): string {
 export function parseFieldSelector(text: string | null, kind: string): Matcher | undefined {
   if (text === null || text.trim() === '') return undefined;
   if (text.length > MAX_SELECTOR_LENGTH) throw new SelectorError('fieldSelector too long');
-  const allowed = new Set([...COMMON_FIELDS, ...((Object.hasOwn(KIND_FIELDS, kind) ? KIND_FIELDS[kind] : undefined) ?? [])]);
+  const allowed = new Set([
+    ...COMMON_FIELDS,
+    ...((Object.hasOwn(KIND_FIELDS, kind) ? KIND_FIELDS[kind] : undefined) ?? []),
+  ]);
   const reqs = text.split(',').map((raw) => {
     const m = /^\s*([^=!\s]+)\s*(==|=|!=)\s*(.*?)\s*$/.exec(raw);
     if (!m) throw new SelectorError(`invalid field selector: ${JSON.stringify(raw)}`);

@@ -36,7 +36,9 @@ const MAGICS: readonly Uint8Array[] = [
   Buffer.from('apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\n'),
   Buffer.from('---\na: &a [*a]\n'),
   Buffer.from('name: x\nlatencies:\n  boot: '),
-  Buffer.from('Nov 03 03:23:03.719 W clusteroperator/machine-config condition/Progressing status/True changed: '),
+  Buffer.from(
+    'Nov 03 03:23:03.719 W clusteroperator/machine-config condition/Progressing status/True changed: ',
+  ),
 ];
 
 /** A 512-byte tar header for `name` followed by `body`, so tar readers get past the first block. */
@@ -58,12 +60,39 @@ function tarOf(name: string, body: Uint8Array): Buffer {
   return Buffer.concat([h, Buffer.from(body), pad, Buffer.alloc(1024)]);
 }
 
-const HOSTILE_KEYS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'kind', 'items', 'spec', 'config', 'storage', 'files', 'path', 'source', 'name'];
+const HOSTILE_KEYS = [
+  'constructor',
+  '__proto__',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'kind',
+  'items',
+  'spec',
+  'config',
+  'storage',
+  'files',
+  'path',
+  'source',
+  'name',
+];
 
 const hostileTree = fc.letrec((tie) => ({
   node: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.constantFrom(null, true, 0, -1, 1e308, '', 'data:,%zz', 'data:;base64,H4sI', `\u001b]0;x\u0007`, 'MachineConfig', 'List'),
+    fc.constantFrom(
+      null,
+      true,
+      0,
+      -1,
+      1e308,
+      '',
+      'data:,%zz',
+      'data:;base64,H4sI',
+      `\u001b]0;x\u0007`,
+      'MachineConfig',
+      'List',
+    ),
     fc.string({ unit: 'binary', maxLength: 30 }),
     fc.array(tie('node'), { maxLength: 4 }),
     fc.dictionary(fc.oneof(fc.constantFrom(...HOSTILE_KEYS), fc.string({ maxLength: 8 })), tie('node'), {
@@ -76,7 +105,9 @@ function mutate(base: Buffer): fc.Arbitrary<Uint8Array> {
   return fc
     .tuple(fc.nat({ max: base.length }), fc.uint8Array({ maxLength: 16 }), fc.boolean())
     .map(([at, bytes, truncate]) =>
-      truncate ? base.subarray(0, at) : Buffer.concat([base.subarray(0, at), bytes, base.subarray(at + bytes.length)]),
+      truncate
+        ? base.subarray(0, at)
+        : Buffer.concat([base.subarray(0, at), bytes, base.subarray(at + bytes.length)]),
     );
 }
 
@@ -89,7 +120,12 @@ function bytesFor(valid: Buffer): fc.Arbitrary<Uint8Array> {
     hostileTree.map((t) => Buffer.from(JSON.stringify(t) ?? 'null')),
     hostileTree.map((t) =>
       Buffer.from(
-        JSON.stringify({ apiVersion: 'machineconfiguration.openshift.io/v1', kind: 'MachineConfig', metadata: { name: 'p' }, spec: { config: t } }),
+        JSON.stringify({
+          apiVersion: 'machineconfiguration.openshift.io/v1',
+          kind: 'MachineConfig',
+          metadata: { name: 'p' },
+          spec: { config: t },
+        }),
       ),
     ),
     mutate(valid),
@@ -105,10 +141,14 @@ const VALID_MC = Buffer.from(
     }),
   ),
 );
-const VALID_SCENARIO = Buffer.from('name: s\npools:\n  - name: master\n    nodes: 1\n  - name: worker\n    nodes: 1\nlatencies:\n  boot: 30s\n');
+const VALID_SCENARIO = Buffer.from(
+  'name: s\npools:\n  - name: master\n    nodes: 1\n  - name: worker\n    nodes: 1\nlatencies:\n  boot: 30s\n',
+);
 const EXAMPLES = join(ROOT, 'examples', 'bug-2019850');
 const VALID_RELEASE = readFileSync(join(EXAMPLES, 'release', 'release-to.json'));
-const VALID_CV = readFileSync(join(EXAMPLES, 'artifacts', 'e2e-aws-upgrade', 'gather-extra', 'artifacts', 'clusterversion.json'));
+const VALID_CV = readFileSync(
+  join(EXAMPLES, 'artifacts', 'e2e-aws-upgrade', 'gather-extra', 'artifacts', 'clusterversion.json'),
+);
 
 const FOLDER_FILES = [
   join('artifacts', 'e2e', 'gather-extra', 'artifacts', 'clusterversion.json'),
@@ -146,7 +186,10 @@ const KINDS: readonly { name: string; arb: fc.Arbitrary<unknown>; run: (v: never
     arb: fc.tuple(fc.constantFrom('x.tar', 'x.tar.gz', 'x.tgz'), fc.boolean(), bytesFor(VALID_CV)),
     run: async ([name, wrap, bytes]: [string, boolean, Uint8Array]) => {
       const p = fresh(name);
-      writeFileSync(p, wrap ? tarOf('run/artifacts/e2e/gather-extra/artifacts/clusterversion.json', bytes) : bytes);
+      writeFileSync(
+        p,
+        wrap ? tarOf('run/artifacts/e2e/gather-extra/artifacts/clusterversion.json', bytes) : bytes,
+      );
       await holds(['analyze', p]);
     },
   },
@@ -193,7 +236,10 @@ describe(`any bytes as any input kind: exit 0/1/2/4 within ${TIME_BOUND_MS / 100
     it.concurrent(
       kind.name,
       async () => {
-        await fc.assert(fc.asyncProperty(kind.arb, (v) => kind.run(v as never)), { numRuns: RUNS });
+        await fc.assert(
+          fc.asyncProperty(kind.arb, (v) => kind.run(v as never)),
+          { numRuns: RUNS },
+        );
       },
       RUNS * TIME_BOUND_MS,
     );
