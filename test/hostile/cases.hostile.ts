@@ -385,6 +385,7 @@ spec:
     const r0 = freshRun('nul-run');
     const f = join(r0, GA, 'clusteroperators.json');
     // A sparse file: 255 MB of NULs without writing them.
+    writeFileSync(f, '');
     truncateSync(f, 255 * 1024 * 1024);
     const r = await runCli(['analyze', r0]);
     expectRun(r, [0, 1, 2, 4], 30_000);
