@@ -7,11 +7,14 @@ import { formatClock, formatTime, type Millis } from '../model/time.js';
 import { formatRef } from './refs.js';
 import type { Reporter } from './reporter.js';
 import type { AnalyzeReport, AnalyzeSettings } from './results.js';
+import { wrap as wrapTo } from './status-text.js';
 
 export interface TextOptions {
   readonly colour: boolean;
   /** Print each finding's evidence and cause chain (default) or only the summaries. */
   readonly brief?: boolean;
+  /** Columns to wrap to; absent: lines are not wrapped (files, goldens). */
+  readonly width?: number;
 }
 
 type Colours = ReturnType<typeof pc.createColors>;
@@ -90,7 +93,24 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
     for (const m of o.missing) out.push(c.dim(`      needs ${safe(m, 300)}`));
   }
   for (const n of result.notes) out.push(c.dim(`note: ${elide(n, 400)}`));
-  return `${out.join('\n')}\n`;
+  const lines = opts.width === undefined ? out : out.flatMap((l) => fit(l, opts.width as number));
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Wrap one report line to `width` columns as status does (report/status-text.ts wrap): continuation
+ * lines hang two columns in from the line's own indent, so evidence stays under its finding.
+ */
+function fit(line: string, width: number): string[] {
+  const indent = /^ */.exec(line)?.[0].length ?? 0;
+  const hang = Math.min(indent + 2, Math.floor(width / 2));
+  const [first, ...rest] = wrapTo(line, width);
+  if (first === undefined) return [line];
+  if (rest.length === 0) return [first];
+  const tail = wrapTo(rest.join(' ').replace(/ {2,}/g, ' ').trim(), width - hang).map(
+    (l) => ' '.repeat(hang) + l.trimEnd(),
+  );
+  return [first.trimEnd(), ...tail];
 }
 
 /** What earlier findings already printed: a shared cause chain is printed once. */
@@ -217,4 +237,4 @@ function wrap(text: string, width: number): string[] {
 
 /** The text reporter of `atlevel analyze` (report/formats.ts). */
 export const analyzeText: Reporter<AnalyzeReport, AnalyzeSettings> = (r, o) =>
-  renderAnalysisText(r.result, { colour: o.colour, brief: o.brief });
+  renderAnalysisText(r.result, { colour: o.colour, brief: o.brief, width: o.width });

@@ -47,6 +47,18 @@ describe('the bundled examples', () => {
     );
   });
 
+  it('text wraps to the width asked for; only a word longer than a line overflows', async () => {
+    const r = await analyze([join(EXAMPLES, 'bug-2019850')]);
+    const unwrapped = renderAnalysisText(r, { colour: false });
+    const text = renderAnalysisText(r, { colour: false, width: 80 });
+    expect(Math.max(...unwrapped.split('\n').map((l) => l.length))).toBeGreaterThan(80);
+    for (const line of text.split('\n')) {
+      if (line.length > 80) expect(line.trim()).not.toContain(' ');
+    }
+    // nothing is lost: the same words in the same order
+    expect(text.split(/\s+/).join(' ')).toBe(unwrapped.split(/\s+/).join(' '));
+  });
+
   it('without release payloads, an image is never called an "unknown component"', async () => {
     const history = await loadHistory([join(EXAMPLES, 'bug-2019850')]);
     const r = analyzeHistory({ ...history, releases: {} });
