@@ -17,15 +17,19 @@ const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** `250ms`, `5s`, `2m`, `1h`, or a number of milliseconds. */
 export function parseDuration(value: string | number): number | undefined {
-  // Longer than a whole run (latency.ts MAX_LATENCY_MS) can never be observed: refused, not run vacuously.
-  if (typeof value === 'number')
-    return Number.isFinite(value) && value >= 0 && value <= MAX_LATENCY_MS ? value : undefined;
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value.trim());
   if (!m) return undefined;
   const n = Number(m[1]);
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h'];
-  const ms = n * unit;
-  return ms <= MAX_LATENCY_MS ? ms : undefined;
+  return n * unit;
+}
+
+/** Longer than a whole run (latency.ts MAX_LATENCY_MS) could never fire: refused, not run vacuously. */
+function tooLong(ms: number): string | undefined {
+  return ms > MAX_LATENCY_MS
+    ? `${ms} ms is longer than a whole simulated run (4h), so it could never happen`
+    : undefined;
 }
 
 const duration = z.union([z.number(), z.string()]).transform((v, ctx) => {
@@ -33,8 +37,13 @@ const duration = z.union([z.number(), z.string()]).transform((v, ctx) => {
   if (ms === undefined) {
     ctx.addIssue({
       code: 'custom',
-      message: `expected a duration like 250ms, 5s or 2m (at most 4h, a whole run), got ${preview(v)}`,
+      message: `expected a duration like 250ms, 5s or 2m, got ${preview(v)}`,
     });
+    return z.NEVER;
+  }
+  const long = tooLong(ms);
+  if (long !== undefined) {
+    ctx.addIssue({ code: 'custom', message: long });
     return z.NEVER;
   }
   return ms;
@@ -48,9 +57,9 @@ const dist = z.unknown().transform((v, ctx): Dist => {
   };
   const ms = (x: unknown, what: string): number => {
     const d = typeof x === 'string' || typeof x === 'number' ? parseDuration(x) : undefined;
-    return d === undefined
-      ? fail(`${what}: expected a duration like 250ms, 5s or 2m (at most 4h, a whole run), got ${preview(x)}`)
-      : d;
+    if (d === undefined) return fail(`${what}: expected a duration like 250ms, 5s or 2m, got ${preview(x)}`);
+    const long = tooLong(d);
+    return long === undefined ? d : fail(`${what}: ${long}`);
   };
   if (typeof v === 'string' || typeof v === 'number') return { kind: 'const', ms: ms(v, 'duration') };
   if (v === null || typeof v !== 'object' || Array.isArray(v)) {
