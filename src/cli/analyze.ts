@@ -1,11 +1,13 @@
 /** `atlevel analyze` and its HTML shorthand `atlevel report`. */
 import { type Command, Option } from '@commander-js/extra-typings';
-import { analyzeHistory, type Verdict } from '../analyze/index.js';
+import { type AnalysisResult, analyzeHistory, type Verdict } from '../analyze/index.js';
 import { RULE_IDS } from '../invariants/index.js';
+import { type ClusterHistory, printable } from '../model/index.js';
 import { ANALYZE_FORMATS } from '../report/formats.js';
 import { render } from '../report/reporter.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, loadHistory } from './input.js';
+import { liveFlags, liveHistory, wantsLive } from './live-flags.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { mustGatherFlag, remoteFlags } from './remote-flags.js';
@@ -28,7 +30,7 @@ function analyzeOptions(cmd: Command) {
     .option('--brief', 'text output: summaries only, no evidence or cause chain')
     .addOption(widthOption())
     .option('--exit-zero', 'exit 0 even when violations are found (bad input still exits 2)');
-  return mustGatherFlag(remoteFlags(c));
+  return liveFlags(mustGatherFlag(remoteFlags(c)));
 }
 
 type AnalyzeFlags = ReturnType<ReturnType<typeof analyzeOptions>['opts']>;
@@ -67,11 +69,14 @@ export function defineReport(cmd: Command, exit: ExitBox): void {
 async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCode> {
   textOnly(flags.output, { '--brief': flags.brief, '--width': flags.width });
   await assertOneCluster(paths, flags);
-  const history = await loadHistory(paths, flags, {
-    ...(flags.releaseFrom ? { releaseFrom: flags.releaseFrom } : {}),
-    ...(flags.releaseTo ? { releaseTo: flags.releaseTo } : {}),
-  });
+  const history = wantsLive(flags)
+    ? await liveHistory(paths, flags)
+    : await loadHistory(paths, flags, {
+        ...(flags.releaseFrom ? { releaseFrom: flags.releaseFrom } : {}),
+        ...(flags.releaseTo ? { releaseTo: flags.releaseTo } : {}),
+      });
   const result = analyzeHistory(history, flags.rule ? { rules: flags.rule } : {});
+  warnReleaseMismatch(result, history, flags);
   const text = await render(
     ANALYZE_FORMATS,
     flags.output,
@@ -81,6 +86,32 @@ async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCod
   await emit(text, flags.out);
   if (flags.exitZero) return EXIT.ok;
   return verdictExit(result.verdict);
+}
+
+/**
+ * A --release-from/--release-to file whose version is not the update's: the cause chain would name
+ * components of the wrong release. Said on stderr, naming both versions; the analysis goes on.
+ */
+function warnReleaseMismatch(
+  result: AnalysisResult,
+  history: ClusterHistory,
+  flags: { readonly releaseFrom?: string | undefined; readonly releaseTo?: string | undefined },
+): void {
+  const update = result.updates[result.updates.length - 1];
+  if (!update) return;
+  const check = (
+    flag: string,
+    file: string | undefined,
+    given: string | undefined,
+    wanted: string | undefined,
+  ) => {
+    if (file === undefined || given === undefined || wanted === undefined || given === wanted) return;
+    process.stderr.write(
+      `atlevel: warning: ${flag} ${printable(file, 300)} is release ${printable(given)}, but the update in the inputs is ${flag === '--release-from' ? 'from' : 'to'} ${printable(wanted)}\n`,
+    );
+  };
+  check('--release-from', flags.releaseFrom, history.releases.from?.version, update.previous);
+  check('--release-to', flags.releaseTo, history.releases.to?.version, update.target);
 }
 
 /** The exit code of a verdict (README.md, "Exit codes"): the same for analyze, report and simulate. */

@@ -93,7 +93,8 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
     for (const m of o.missing) out.push(c.dim(`      needs ${safe(m, 300)}`));
   }
   for (const n of result.notes) out.push(c.dim(`note: ${elide(n, 400)}`));
-  const lines = opts.width === undefined ? out : out.flatMap((l) => fit(l, opts.width as number));
+  const width = opts.width;
+  const lines = width === undefined ? out : out.flatMap((l) => fitLine(l, width));
   return `${lines.join('\n')}\n`;
 }
 
@@ -101,7 +102,7 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
  * Wrap one report line to `width` columns as status does (report/status-text.ts wrap): continuation
  * lines hang two columns in from the line's own indent, so evidence stays under its finding.
  */
-function fit(line: string, width: number): string[] {
+function fitLine(line: string, width: number): string[] {
   const indent = /^ */.exec(line)?.[0].length ?? 0;
   const hang = Math.min(indent + 2, Math.floor(width / 2));
   const [first, ...rest] = wrapTo(line, width);

@@ -1,0 +1,66 @@
+/**
+ * `atlevel analyze` and `atlevel report` on the command line: exit codes from the verdict (README.md,
+ * "Exit codes"), shared by `report` and `analyze -o html`; --brief with -o json refused; a release
+ * file of the wrong version warned about, naming both versions.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { inProcessCli } from '../helpers/cli.js';
+import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
+
+const cli = inProcessCli('analyze', []);
+const BUG = join(projectRoot, 'examples/bug-2019850');
+const FIXED = join(projectRoot, 'examples/bug-2019850-fixed');
+
+describe('exit codes', () => {
+  it('fail 1, pass 0, --exit-zero 0', async () => {
+    expect((await cli.run('analyze', BUG)).code).toBe(1);
+    expect((await cli.run('analyze', FIXED)).code).toBe(0);
+    expect((await cli.run('analyze', BUG, '--exit-zero')).code).toBe(0);
+  });
+
+  it('report and analyze -o html exit alike', async () => {
+    for (const input of [BUG, FIXED]) {
+      const html = await cli.run('analyze', input, '-o', 'html');
+      const report = await cli.run('report', input);
+      expect(report.code).toBe(html.code);
+      expect(report.out).toContain('<html');
+    }
+  });
+
+  it('inconclusive exits 4 and says so', async () => {
+    const { code, out } = await cli.run(
+      'analyze',
+      join(BUG, 'build-log.txt'),
+      '--rule',
+      'operator-level-before-required-pool-target',
+    );
+    expect(code).toBe(4);
+    expect(out).toMatch(/^INCONCLUSIVE: /);
+  });
+
+  it('--brief with -o json is refused, not ignored', async () => {
+    expect((await cli.run('analyze', BUG, '-o', 'json', '--brief')).code).toBe(2);
+    expect(cli.stderr()).toContain('--brief');
+  });
+
+  it('a --release-from of another version warns, naming both versions', async () => {
+    const { code } = await cli.run('analyze', BUG, '--release-from', join(BUG, 'release/release-to.json'));
+    expect(code).toBe(1);
+    expect(cli.stderr()).toContain(
+      'is release 4.10.0-0.nightly-2021-11-03-020416, but the update in the inputs is from 4.10.0-0.nightly-2021-11-02-191632',
+    );
+  });
+});
+
+describeFixtures('no update', () => {
+  it('exits 0 with NO UPDATE, never PASS', async () => {
+    const { code, out } = await cli.run(
+      'analyze',
+      fixture('openshift__must-gather-clean/test/files/extracted-subset/must-gather-aws'),
+    );
+    expect(code).toBe(0);
+    expect(out).toMatch(/^NO UPDATE: /);
+    expect(out).not.toContain('PASS');
+  });
+});
