@@ -2,9 +2,9 @@
  * The HTTP side: a read-only Kubernetes API over a ServedStore, on node:http. Routing accepts only
  * the shapes of Kubernetes API paths and looks every name up in memory; nothing is ever read from a
  * path taken from a URL (pod logs come from an index built at load time). Writes are 405, unknown
- * paths 404, bad selectors 400. Non-watch requests time out; a watch that cannot keep up (its
- * unsent buffer grows past a cap) is closed, and its client resumes from the last resourceVersion it
- * saw, which the change log still holds, so nothing is lost.
+ * paths 404, bad selectors 400. Non-watch requests time out; a watch is written from the change log only
+ * as fast as its client reads, and one whose client stops reading is closed; the client resumes from
+ * the last resourceVersion it saw, which the change log still holds, so nothing is lost.
  */
 import { open } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -37,7 +37,7 @@ export interface Limits {
   readonly idleTimeoutMs: number;
   /** Longest watch before the server ends it (clients re-watch). */
   readonly maxWatchSeconds: number;
-  /** Unsent bytes a watch may have queued before it is cut. */
+  /** Unsent bytes one watch event may leave queued before the watch is cut (one huge object). */
   readonly maxWatchBufferBytes: number;
   readonly bookmarkIntervalMs: number;
   readonly maxLogBytes: number;
@@ -148,6 +148,9 @@ export class ApiServer {
         headersTimeout: Math.min(this.#limits.requestTimeoutMs, 10_000),
         keepAliveTimeout: 5_000,
         maxHeaderSize: 16 * 1024,
+        // How often Node checks the two timeouts above (its default is 30 s): a client trickling its
+        // headers byte by byte is cut about when its time is up, not half a minute later.
+        connectionsCheckingInterval: Math.min(1_000, this.#limits.requestTimeoutMs),
       },
       (req, res) => this.#handle(req, res),
     );
@@ -486,6 +489,14 @@ export class ApiServer {
     }
     const bookmarks = q.get('allowWatchBookmarks') === 'true' && !table;
     req.socket.setTimeout(0);
+    let cursor: number;
+    let initial: readonly KubeObject[] = [];
+    if (rvParam === null || rvParam === '' || rvParam === '0') {
+      initial = store.list(key).filter(match);
+      cursor = store.resourceVersion;
+    } else {
+      cursor = Math.min(Number(rvParam), store.resourceVersion);
+    }
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
     res.flushHeaders();
     this.#watches.add(res);
@@ -502,6 +513,7 @@ export class ApiServer {
         first = false;
       }
       res.write(`${JSON.stringify({ type, object: body })}\n`);
+      // One object larger than the cap: nothing a client could read in reasonable time.
       if (res.writableLength > this.#limits.maxWatchBufferBytes) res.destroy();
     };
     const deliver = (c: Change) => {
@@ -514,35 +526,65 @@ export class ApiServer {
         else if (before) send('DELETED', c.object);
       } else if (now || before) send(c.type, c.object);
     };
-    // Subscribe before reading the backlog: both happen in this tick, so nothing falls between.
-    const unsubscribe = store.subscribe(deliver);
+    /**
+     * What is sent comes from the change log, from `cursor` on, and only while the client reads: a
+     * slow client costs the server no buffer (the log holds the changes anyway). A client that stops
+     * reading for longer than a request may take is cut, and resumes from the last resourceVersion it
+     * saw; one that fell behind the log's window gets 410 Expired, as from a real server.
+     */
+    let waiting = false;
+    let stall: NodeJS.Timeout | undefined;
+    const awaitDrain = () => {
+      waiting = true;
+      stall = setTimeout(() => res.destroy(), this.#limits.requestTimeoutMs);
+      res.once('drain', () => {
+        clearTimeout(stall);
+        waiting = false;
+        pump();
+      });
+    };
+    let sentInitial = 0;
+    const pump = () => {
+      if (waiting || res.destroyed || res.writableEnded) return;
+      while (sentInitial < initial.length) {
+        send('ADDED', initial[sentInitial++]);
+        if (res.destroyed) return;
+        if (res.writableNeedDrain) return awaitDrain();
+      }
+      if (cursor >= store.resourceVersion) return;
+      const backlog = store.changesSince(cursor);
+      if (!backlog) {
+        send('ERROR', expired(`too old resource version: ${cursor} (${store.oldestResumable})`).body());
+        res.end();
+        return;
+      }
+      for (const c of backlog) {
+        cursor = c.rv;
+        deliver(c);
+        if (res.destroyed) return;
+        if (res.writableNeedDrain) return awaitDrain();
+      }
+    };
+    const unsubscribe = store.subscribe(() => pump());
     let bookmarkTimer: NodeJS.Timeout | undefined;
     const timeout = setTimeout(() => res.end(), seconds * 1000);
     const cleanup = () => {
       unsubscribe();
       clearTimeout(timeout);
+      clearTimeout(stall);
       if (bookmarkTimer) clearInterval(bookmarkTimer);
       this.#watches.delete(res);
     };
     res.on('close', cleanup);
-    if (rvParam === null || rvParam === '' || rvParam === '0') {
-      for (const o of store.list(key)) if (match(o)) send('ADDED', o);
-    } else {
-      const from = Number(rvParam);
-      const backlog = from > store.resourceVersion ? [] : store.changesSince(from);
-      if (!backlog) {
-        send('ERROR', expired(`too old resource version: ${from} (${store.oldestResumable})`).body());
-        res.end();
-        return;
-      }
-      for (const c of backlog) deliver(c);
-    }
+    pump();
     if (bookmarks) {
       bookmarkTimer = setInterval(() => {
+        // A bookmark says "you have seen everything up to here": only once the client has.
+        if (waiting || cursor < store.resourceVersion) return;
         send('BOOKMARK', {
           kind: t.type.kind,
           apiVersion: apiVersionOf(t.type),
-          metadata: { resourceVersion: String(store.resourceVersion) },
+          metadata: { resourceVersion: String(cursor) },
         });
       }, this.#limits.bookmarkIntervalMs);
     }

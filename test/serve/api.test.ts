@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -237,5 +238,92 @@ describe('watch', () => {
       type: 'ERROR',
       object: { kind: 'Status', code: 410, reason: 'Expired' },
     });
+  });
+});
+
+describe('slow, idle and non-reading clients', () => {
+  let tight: RunningServer;
+  beforeAll(async () => {
+    tight = await serve([join(dir, 'must-gather.local.1')], {
+      limits: { idleTimeoutMs: 300, requestTimeoutMs: 500, maxWatchBufferBytes: 64 * 1024 },
+    });
+  });
+  afterAll(async () => {
+    await tight?.close();
+  });
+
+  /** A raw TCP client: what it was sent back, and how long until the server closed it. */
+  function client(
+    onConnect: (socket: Socket) => void,
+    giveUpMs = 5_000,
+  ): Promise<{ closedAfterMs: number; text: string }> {
+    return new Promise((resolve) => {
+      const u = new URL(tight.url);
+      const t = performance.now();
+      let text = '';
+      const socket = connect(Number(u.port), u.hostname, () => onConnect(socket));
+      socket.on('data', (c) => {
+        text += String(c);
+      });
+      const done = () => resolve({ closedAfterMs: performance.now() - t, text });
+      socket.on('close', done);
+      socket.on('error', () => undefined);
+      setTimeout(() => socket.destroy(), giveUpMs);
+    });
+  }
+
+  it('closes a connection that sends nothing', async () => {
+    const r = await client(() => undefined);
+    expect(r.closedAfterMs).toBeLessThan(3_000);
+    expect(r.text).toBe('');
+  });
+
+  it('closes a client that trickles its headers (slowloris)', async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const r = await client((socket) => {
+      socket.write('GET /api/v1/nodes HTTP/1.1\r\nHost: x\r\n');
+      // A byte every 100 ms: never idle for 300 ms, never done within the 500 ms request timeout.
+      timer = setInterval(() => socket.write('X'), 100);
+    });
+    clearInterval(timer);
+    expect(r.closedAfterMs).toBeLessThan(4_000);
+    expect(r.text).not.toContain('"kind":"NodeList"');
+  });
+
+  it('cuts a watch whose client stops reading (no server-side buffer), and the client resumes without a loss', async () => {
+    const key = '/v1/nodes';
+    const type = tight.store.types().find((t) => t.group === '' && t.plural === 'nodes')!;
+    const node = tight.store.list(key)[0]!;
+    const from = tight.store.resourceVersion;
+    const u = new URL(tight.url);
+    const socket = connect(Number(u.port), u.hostname, () => {
+      socket.write(
+        `GET /api/v1/nodes?watch=true&resourceVersion=${from} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      );
+    });
+    socket.on('error', () => undefined);
+    // Let the watch open, then stop reading and make far more changes than the buffer holds.
+    while (tight.watchCount() < 1) await new Promise((r) => setTimeout(r, 10));
+    socket.pause();
+    const big = 'x'.repeat(16 * 1024);
+    for (let i = 0; i < 1000; i++) {
+      tight.store.apply(type, 'MODIFIED', {
+        ...node,
+        metadata: { ...node.metadata, annotations: { big, i: String(i) } },
+      });
+      await new Promise((r) => setImmediate(r));
+    }
+    const deadline = Date.now() + 5_000;
+    while (tight.watchCount() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(tight.watchCount()).toBe(0);
+    socket.destroy();
+    // Resuming from the last resourceVersion before the changes gets all 1000 of them.
+    const events = await watchEvents(
+      `${tight.url}/api/v1/nodes?watch=true&resourceVersion=${from}`,
+      (e) => e.length >= 1000,
+    );
+    expect(events.map((e) => e.object.metadata.annotations.i)).toEqual(
+      Array.from({ length: 1000 }, (_, i) => String(i)),
+    );
   });
 });
