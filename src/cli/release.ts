@@ -1,6 +1,6 @@
 /** `atlevel release diff|info`: release payloads compared, listed and searched. */
 import type { Command } from '@commander-js/extra-typings';
-import { UsageError } from '../model/errors.js';
+import { terminalSafe, UsageError } from '../model/errors.js';
 import { ComponentIndex } from '../release/components.js';
 import { diffReleases } from '../release/diff.js';
 import { loadReleasePayload } from '../release/load.js';
@@ -72,7 +72,7 @@ export function defineRelease(release: Command, exit: ExitBox): void {
           flags.imageFor !== undefined
             ? `no image tag "${flags.imageFor}"`
             : `no component with image "${flags.componentFor}"`;
-        process.stderr.write(`atlevel: ${what} in release ${payload.version} (${file})\n`);
+        process.stderr.write(terminalSafe(`atlevel: ${what} in release ${payload.version} (${file})\n`));
         exit.code = EXIT.failure;
         // A text answer would be empty; JSON still says what was searched.
         if (flags.output === 'text') return;

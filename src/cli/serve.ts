@@ -4,7 +4,7 @@
  */
 import { stat, writeFile } from 'node:fs/promises';
 import type { Command } from '@commander-js/extra-typings';
-import { parseTime, UsageError } from '../model/index.js';
+import { parseTime, terminalSafe, UsageError } from '../model/index.js';
 import { collectExtras, kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, loadHistory } from './input.js';
@@ -126,7 +126,7 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
   }
   const replay = server.replay;
   const timer = replay ? setTimeout(() => replay.start(), startAfter * 1000) : undefined;
-  for (const note of extras.notes.slice(0, 5)) process.stderr.write(`atlevel serve: note: ${note}\n`);
+  for (const note of extras.notes.slice(0, 5)) process.stderr.write(`atlevel serve: note: ${terminalSafe(note)}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
