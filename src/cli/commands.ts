@@ -58,6 +58,11 @@ export const COMMANDS = {
     usage: '[options] <paths...>',
     load: async () => (await import('./serve.js')).defineServe,
   },
+  watch: {
+    summary: 'follow an update on a live cluster: transitions and findings as they happen, then the verdict',
+    usage: '[options]',
+    load: async () => (await import('./watch.js')).defineWatch,
+  },
   cache: {
     summary: 'the cache of CI URL downloads: fetch into it, list or prune it',
     usage: '<command>',

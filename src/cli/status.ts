@@ -17,6 +17,7 @@ import {
 import { OutsideSpanError } from '../timeline/index.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, loadHistory } from './input.js';
+import { liveFlags, liveHistory, wantsLive } from './live-flags.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { mustGatherFlag, remoteFlags } from './remote-flags.js';
@@ -44,7 +45,7 @@ function statusOptions(cmd: Command) {
     .option('--now <time>', 'the same as --at')
     .option('--out <file>', 'write the report to FILE instead of stdout')
     .addOption(widthOption());
-  return mustGatherFlag(remoteFlags(c));
+  return liveFlags(mustGatherFlag(remoteFlags(c)));
 }
 
 type StatusFlags = ReturnType<ReturnType<typeof statusOptions>['opts']>;
@@ -66,7 +67,7 @@ async function runStatus(paths: string[], flags: StatusFlags): Promise<ExitCode>
   const options = assessAt(flags.at, flags.now);
   const settings = { ...textSettings(flags), details: flags.details ?? 'none' };
   await assertOneCluster(paths, flags);
-  const history = await loadHistory(paths, flags);
+  const history = wantsLive(flags) ? await liveHistory(paths, flags) : await loadHistory(paths, flags);
   const missing = statusPrerequisites(history, options);
   if (missing !== undefined) {
     throw new InputError(

@@ -8,6 +8,15 @@
  * the CI layout that sources/ reads. docs/simulate.md describes the model.
  */
 
+// The one CI layout writer, for watch --record (src/watch): the same files the simulator writes.
+export {
+  CiRun,
+  intervalFileNames,
+  listJson,
+  type MonitorRecord,
+  monitorLine,
+  sortedRecords,
+} from './artifacts/ci-layout.js';
 export { DEFAULT_EPOCH } from './artifacts/timefmt.js';
 export { GATHER_DIR, GROUND_TRUTH, JUNIT_DIR, renderArtifacts, writeArtifacts } from './artifacts/write.js';
 export {

@@ -11,6 +11,8 @@ export { formatBytes } from './bytes.js';
 export { parseDocuments } from './documents.js';
 export { listFolder } from './folder.js';
 export { loadHistoryParts, NO_INPUTS_HINT } from './load.js';
+// For the live-cluster source and watch (src/live, src/watch): the same validation and monitor text forms as files.
+export { parseLocatorText, parseMessageText } from './monitor-text.js';
 export type { LoadOptions } from './types.js';
 export {
   cacheRoot,
@@ -23,3 +25,4 @@ export {
   pruneCache,
   type RemoteOptions,
 } from './url/index.js';
+export { validateObject } from './validate.js';

@@ -1,0 +1,44 @@
+/**
+ * `--kubeconfig` and `--context` for the commands that can read a live cluster instead of files
+ * (status, analyze, watch; docs/live.md), and the one call that loads either. The client library is
+ * imported only when a live cluster is asked for, so file commands start as fast as before.
+ */
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { type ClusterHistory, UsageError } from '../model/index.js';
+import { buildHistory } from '../timeline/index.js';
+
+export interface LiveFlags {
+  kubeconfig?: string | undefined;
+  context?: string | undefined;
+  live?: true | undefined;
+}
+
+/** Adds --kubeconfig and --context; the paths argument becomes optional (a live cluster needs none). */
+export function liveFlags<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  cmd: Command<Args, Opts, Globals>,
+) {
+  for (const a of cmd.registeredArguments) (a as { required: boolean }).required = false;
+  return cmd
+    .option(
+      '--kubeconfig <file>',
+      'read a live cluster through this kubeconfig instead of files (docs/live.md)',
+    )
+    .option('--context <name>', 'with a live cluster: the kubeconfig context to use')
+    .option('--live', 'read the live cluster of $KUBECONFIG, ~/.kube/config or the in-cluster config');
+}
+
+export function wantsLive(flags: LiveFlags): boolean {
+  return flags.kubeconfig !== undefined || flags.context !== undefined || flags.live === true;
+}
+
+/** The history of the live cluster the flags name (paths must then be empty). */
+export async function liveHistory(paths: readonly string[], flags: LiveFlags): Promise<ClusterHistory> {
+  if (paths.length > 0) throw new UsageError('give input paths or --kubeconfig, not both');
+  const { loadLiveParts } = await import('../live/index.js');
+  return buildHistory(
+    await loadLiveParts({
+      ...(flags.kubeconfig !== undefined ? { kubeconfig: flags.kubeconfig } : {}),
+      ...(flags.context !== undefined ? { context: flags.context } : {}),
+    }),
+  );
+}

@@ -1,0 +1,93 @@
+/** `atlevel watch`: follow an update on a live cluster (docs/live.md). */
+import { type Command, Option } from '@commander-js/extra-typings';
+import { UsageError } from '../model/index.js';
+import { ANALYZE_FORMATS } from '../report/formats.js';
+import { render } from '../report/reporter.js';
+import { verdictExit } from './analyze.js';
+import { EXIT, type ExitBox, type ExitCode } from './exit.js';
+import { liveFlags } from './live-flags.js';
+import { useColour } from './output.js';
+
+function watchOptions(cmd: Command) {
+  const c = cmd
+    .addOption(
+      new Option('-o, --output <format>', 'text lines, or NDJSON events')
+        .choices(['text', 'json'])
+        .default('text'),
+    )
+    .option(
+      '--record <dir>',
+      'write what was seen to DIR in the CI layout analyze reads (atomically, on completion or Ctrl-C)',
+    )
+    .option('--until-complete', 'stop when the update completes, with the analyze verdict (the default)')
+    .option('--forever', 'keep watching across updates; stop with Ctrl-C');
+  return liveFlags(c);
+}
+
+type WatchFlags = ReturnType<ReturnType<typeof watchOptions>['opts']>;
+
+export function defineWatch(cmd: Command, exit: ExitBox): void {
+  watchOptions(cmd)
+    .addHelpText(
+      'after',
+      '\nPrints each meaningful transition as it happens and each finding the moment its rule can decide; when the update completes, the analyze verdict.\n' +
+        'Exit codes: as for analyze (0 pass or no update, 1 fail, 2 bad input or usage, 3 internal error, 4 inconclusive).\n' +
+        'Only get, list and watch are sent; docs/live.md has the ClusterRole it needs.\n' +
+        'Example: atlevel watch --kubeconfig ~/.kube/config --record run-1/',
+    )
+    .action(async (flags) => {
+      exit.code = await runWatch(flags);
+    });
+}
+
+export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise<ExitCode> {
+  if (flags.forever && flags.untilComplete)
+    throw new UsageError('--forever and --until-complete contradict: give one');
+  const { loadKubeConfig } = await import('../live/index.js');
+  const { jsonLine, textLine, watchCluster } = await import('../watch/index.js');
+  const config = await loadKubeConfig({
+    ...(flags.kubeconfig !== undefined ? { kubeconfig: flags.kubeconfig } : {}),
+    ...(flags.context !== undefined ? { context: flags.context } : {}),
+  });
+  const colour = useColour();
+  const json = flags.output === 'json';
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  signal?.addEventListener('abort', onSignal, { once: true });
+  const write = (line: string) => process.stdout.write(`${line}\n`);
+  try {
+    const summary = await watchCluster({
+      config,
+      signal: stop.signal,
+      ...(flags.forever ? { forever: true } : {}),
+      ...(flags.record !== undefined ? { record: flags.record } : {}),
+      emit: (o) => {
+        if (json) write(jsonLine(o));
+        else {
+          const line = textLine(o, colour);
+          if (line !== undefined) write(line);
+        }
+      },
+    });
+    if (!json) {
+      const text = await render(
+        ANALYZE_FORMATS,
+        'text',
+        { result: summary.result, history: summary.history, inputs: [config.server] },
+        { colour, width: process.stdout.columns || 200, brief: true },
+      );
+      write(summary.interrupted ? `stopped before the update completed; what was seen:\n${text}` : text);
+    } else if (summary.interrupted) {
+      write(JSON.stringify({ type: 'stopped', verdict: summary.result.verdict }));
+    }
+    if (summary.recorded !== undefined) process.stderr.write(`atlevel: recorded to ${summary.recorded}\n`);
+    return summary.interrupted && summary.result.verdict !== 'fail'
+      ? EXIT.inconclusive
+      : verdictExit(summary.result.verdict);
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+}

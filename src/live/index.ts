@@ -1,0 +1,28 @@
+/**
+ * live/ is the live-cluster source: a KubeConfig loaded as kubectl loads one (config.ts), read-only
+ * requests through the client library's authentication (client.ts, GET only: get, list, watch),
+ * the resources an update analysis needs (resources.ts), and the objects held as HistoryParts
+ * (state.ts), so that `status` and `analyze --kubeconfig` run the same code as on files, and
+ * `watch` (src/watch/) follows the same objects over time. docs/live.md describes it.
+ */
+export { ApiError, LiveClient, type RawObject, type WatchEvent, type WatchHandle } from './client.js';
+export { type KubeConfigFlags, type LoadedConfig, loadKubeConfig } from './config.js';
+export { EVENT_NAMESPACES, isRendered, type LiveResource, RESOURCES, resourcePath } from './resources.js';
+export { listStream, SNAPSHOT_LIMITS, type Stream, snapshot, streamId, streamsFor } from './snapshot.js';
+export { keyOf, LiveState } from './state.js';
+
+import type { HistoryParts } from '../model/index.js';
+import { LiveClient } from './client.js';
+import { type KubeConfigFlags, loadKubeConfig } from './config.js';
+import { SNAPSHOT_LIMITS, snapshot } from './snapshot.js';
+
+/** One snapshot of the cluster the flags name, as the file sources' HistoryParts. */
+export async function loadLiveParts(flags: KubeConfigFlags): Promise<HistoryParts> {
+  const config = await loadKubeConfig(flags);
+  const client = new LiveClient(config);
+  const { state, notes } = await snapshot(client);
+  return state.parts(
+    [],
+    [`read live from ${config.server} (context ${config.context})`, ...SNAPSHOT_LIMITS, ...notes],
+  );
+}

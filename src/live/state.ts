@@ -1,0 +1,151 @@
+/**
+ * What a live source holds: the last version of every object it listed or watched, by resource and
+ * namespace/name, and how it becomes HistoryParts (src/model) exactly as the file sources make them:
+ * each object validated by its kind's schema (model/kinds.ts) and normalized, in name order, with a
+ * SourceRef naming the API path it was read from.
+ */
+import {
+  emptySnapshot,
+  type HistoryParts,
+  type InputFile,
+  type Interval,
+  KINDS,
+  type KindFacts,
+  type KnownKind,
+  type Observed,
+} from '../model/index.js';
+import { validateObject } from '../sources/index.js';
+import type { RawObject } from './client.js';
+import { apiVersionOf, isRendered, type LiveResource, resourcePath } from './resources.js';
+
+export function keyOf(o: RawObject): string {
+  const m = o.metadata;
+  return `${m?.namespace ?? ''}/${m?.name ?? ''}`;
+}
+
+interface Held {
+  raw: RawObject;
+  /** Validated form, made when first needed and dropped when the object changes. */
+  valid?: Observed<unknown>;
+}
+
+export class LiveState {
+  readonly #byKind = new Map<KnownKind, Map<string, Held>>();
+  readonly #resources = new Map<KnownKind, LiveResource>();
+  readonly #bytes = new Map<KnownKind, number>();
+
+  constructor(
+    readonly server: string,
+    resources: readonly LiveResource[],
+    /** Keep a MachineConfig's contents (spec) only when this says so; metadata always. */
+    readonly keepContent: (name: string, state: LiveState) => boolean = () => true,
+  ) {
+    for (const r of resources) {
+      this.#resources.set(r.kind, r);
+      this.#byKind.set(r.kind, new Map());
+    }
+  }
+
+  get(kind: KnownKind, key: string): RawObject | undefined {
+    return this.#byKind.get(kind)?.get(key)?.raw;
+  }
+
+  all(kind: KnownKind): IterableIterator<RawObject> {
+    const m = this.#byKind.get(kind) ?? new Map<string, Held>();
+    return (function* () {
+      for (const h of m.values()) yield h.raw;
+    })();
+  }
+
+  count(kind: KnownKind): number {
+    return this.#byKind.get(kind)?.size ?? 0;
+  }
+
+  /** Put an object (ADDED or MODIFIED); returns the version it replaces. */
+  put(kind: KnownKind, raw: RawObject, bytes = 0): RawObject | undefined {
+    const r = this.#resources.get(kind);
+    const withKind: RawObject = {
+      ...raw,
+      apiVersion: (raw.apiVersion as string | undefined) ?? (r ? apiVersionOf(r) : undefined),
+      kind,
+    };
+    const stored = kind === 'MachineConfig' ? this.#trim(withKind) : withKind;
+    const map = this.#byKind.get(kind) as Map<string, Held>;
+    const key = keyOf(raw);
+    const before = map.get(key)?.raw;
+    map.set(key, { raw: stored });
+    this.#bytes.set(kind, (this.#bytes.get(kind) ?? 0) + bytes);
+    return before;
+  }
+
+  delete(kind: KnownKind, raw: RawObject): RawObject | undefined {
+    const map = this.#byKind.get(kind);
+    const key = keyOf(raw);
+    const before = map?.get(key)?.raw;
+    map?.delete(key);
+    return before;
+  }
+
+  /** Drop a config's contents when it is not one the analyses need (docs/live.md, "Memory"). */
+  #trim(mc: RawObject): RawObject {
+    const name = mc.metadata?.name ?? '';
+    if (isRendered(name) && this.keepContent(name, this)) return mc;
+    if (!isRendered(name)) return { ...mc, spec: {} };
+    return {
+      ...mc,
+      spec: {},
+      metadata: {
+        ...mc.metadata,
+        annotations: {
+          ...(mc.metadata?.annotations as object | undefined),
+          'atlevel.io/content-not-kept': 'true',
+        },
+      },
+    };
+  }
+
+  /** Whether a rendered config's contents were dropped (and must be fetched to be kept). */
+  contentDropped(name: string): boolean {
+    const mc = this.get('MachineConfig', `/${name}`);
+    const a = mc?.metadata?.annotations as Record<string, unknown> | undefined;
+    return a?.['atlevel.io/content-not-kept'] === 'true';
+  }
+
+  /** Every object validated: a bad one is one clear InputError naming its API path. */
+  parts(monitorIntervals: Interval[], notes: string[]): HistoryParts {
+    const objects = emptySnapshot() as unknown as Record<string, Observed<unknown>[]>;
+    const inputs: InputFile[] = [];
+    for (const [kind, map] of this.#byKind) {
+      const r = this.#resources.get(kind) as LiveResource;
+      const file = `${this.server}${resourcePath(r)}`;
+      const facts: KindFacts = KINDS[kind];
+      const list: Observed<unknown>[] = [];
+      const keys = [...map.keys()].sort();
+      for (const key of keys) {
+        const held = map.get(key) as Held;
+        if (!held.valid) {
+          const name = held.raw.metadata?.name ?? '';
+          const valid = validateObject(kind, held.raw, file, name);
+          const object = facts.normalize ? facts.normalize(valid) : valid;
+          held.valid = { object, ref: { file, path: key.startsWith('/') ? key.slice(1) : key } };
+        }
+        list.push(held.valid);
+      }
+      objects[facts.field] = list;
+      inputs.push({
+        path: file,
+        reader: 'live',
+        bytes: this.#bytes.get(kind) ?? 0,
+        contributed: `${list.length} object${list.length === 1 ? '' : 's'}`,
+      });
+    }
+    return {
+      objects: objects as unknown as HistoryParts['objects'],
+      monitorIntervals,
+      testLog: [],
+      releases: {},
+      inputs,
+      notes,
+    };
+  }
+}

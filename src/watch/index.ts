@@ -1,0 +1,17 @@
+/**
+ * watch/ follows a live cluster through an update (docs/live.md): list+watch of every resource the
+ * live source reads, robust like a controller (resume, 410 Gone relists, backoff with jitter,
+ * bookmarks); each meaningful transition reported as it happens; the rules that can decide during
+ * an update run the moment they can; at completion the whole analysis, and `--record DIR` in the CI
+ * layout that analyze reads.
+ */
+export { type Clock, detectClock, WALL_CLOCK } from './clock.js';
+export type { Backoff, InformerStats } from './informer.js';
+export { jsonLine, textLine } from './lines.js';
+export {
+  LIVE_RULES,
+  type WatchOptions,
+  type WatchOutput,
+  type WatchSummary,
+  watchCluster,
+} from './watcher.js';

@@ -1,0 +1,86 @@
+/**
+ * How watch prints what it sees: one compact line per transition, finding and notice (colour on a
+ * terminal), or one NDJSON object per line (`-o json`, docs/live.md "Output"). Formatting only: the
+ * watcher decided everything printed here.
+ */
+import pc from 'picocolors';
+import { formatClock, formatTime, printable } from '../model/index.js';
+import type { WatchOutput } from './watcher.js';
+
+type Paint = (s: string) => string;
+const plain: Paint = (s) => s;
+
+export function textLine(o: WatchOutput, colour: boolean): string | undefined {
+  const c = (p: Paint): Paint => (colour ? p : plain);
+  const clock = c(pc.dim)(formatClock(o.at).padEnd(12));
+  switch (o.type) {
+    case 'start':
+      return `${clock} watching ${o.server} (context ${o.context}): ${o.objects} objects listed, ${o.clock}${o.updating ? `; update to ${o.updating} in progress` : ''}`;
+    case 'transition': {
+      const r = o.record;
+      const level =
+        r.level === 'Error' ? c(pc.red)('E') : r.level === 'Warning' ? c(pc.yellow)('W') : c(pc.cyan)('I');
+      return `${clock} ${level} ${c(pc.bold)(printable(r.locator, 120))} ${printable(r.message, 300)}`;
+    }
+    case 'finding': {
+      const f = o.finding;
+      const mark = f.severity === 'failure' ? c(pc.red)('✗') : c(pc.yellow)('!');
+      return `${clock} ${mark} ${c(pc.bold)(f.rule)} ${printable(f.summary, 600)}`;
+    }
+    case 'notice':
+      return `${clock} ${c(pc.dim)(`note: ${printable(o.text, 400)}`)}`;
+    case 'complete':
+      return `${clock} ${c(pc.bold)(`update complete: verdict ${o.result.verdict}`)}`;
+  }
+}
+
+/** One NDJSON object (times as RFC 3339). */
+export function jsonLine(o: WatchOutput): string {
+  const at = formatTime(o.at);
+  switch (o.type) {
+    case 'start':
+      return JSON.stringify({
+        type: 'start',
+        at,
+        server: o.server,
+        context: o.context,
+        clock: o.clock,
+        objects: o.objects,
+        ...(o.updating ? { updating: o.updating } : {}),
+      });
+    case 'transition':
+      return JSON.stringify({
+        type: 'transition',
+        at,
+        level: o.record.level,
+        locator: o.record.locator,
+        message: o.record.message,
+      });
+    case 'finding':
+      return JSON.stringify({
+        type: 'finding',
+        at,
+        reportedAt: formatTime(o.reportedAt),
+        rule: o.finding.rule,
+        severity: o.finding.severity,
+        summary: o.finding.summary,
+        ...(o.finding.at !== undefined ? { findingAt: formatTime(o.finding.at) } : {}),
+        ...(o.finding.subject ? { subject: o.finding.subject } : {}),
+      });
+    case 'notice':
+      return JSON.stringify({ type: 'notice', at, text: o.text });
+    case 'complete':
+      return JSON.stringify({
+        type: 'complete',
+        at,
+        verdict: o.result.verdict,
+        rules: o.result.outcomes.map((r) => ({ id: r.rule.id, state: r.state })),
+        findings: o.result.findings.map((f) => ({
+          rule: f.rule,
+          severity: f.severity,
+          summary: f.summary,
+          ...(f.at !== undefined ? { at: formatTime(f.at) } : {}),
+        })),
+      });
+  }
+}

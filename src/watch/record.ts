@@ -1,0 +1,100 @@
+/**
+ * `watch --record DIR`: what a watch saw, written in the CI layout `analyze` reads (docs/domain.md
+ * 7), through the one CI layout writer (src/sim/artifacts/ci-layout.ts): the last version of every
+ * object as gather-extra Lists, and every transition as the monitor's build-log lines and an
+ * e2e-events interval file. Written to a hidden sibling folder and renamed into place, so DIR is
+ * either complete or absent, whenever the watch stops (Ctrl-C included).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { LiveState, RawObject } from '../live/index.js';
+import { InputError, KINDS, type KnownKind } from '../model/index.js';
+import {
+  CiRun,
+  intervalFileNames,
+  listJson,
+  type MonitorRecord,
+  monitorLine,
+  sortedRecords,
+} from '../sim/index.js';
+
+const TARGET = 'atlevel-watch';
+const LIST_KINDS = [
+  'ClusterVersion',
+  'ClusterOperator',
+  'MachineConfigPool',
+  'MachineConfig',
+  'Node',
+  'Event',
+] as const;
+const OTHER_KINDS: readonly KnownKind[] = ['ControllerConfig', 'PodDisruptionBudget', 'Pod'];
+
+/** Refuse at the start, not at the end, a DIR that holds something (nothing is ever overwritten). */
+export async function checkRecordDir(dir: string): Promise<void> {
+  try {
+    const entries = await readdir(dir);
+    if (entries.length > 0) {
+      throw new InputError(
+        dir,
+        '--record folder exists and is not empty',
+        'give a new folder; nothing is overwritten',
+      );
+    }
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new InputError(
+        dir,
+        `cannot use as --record folder (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
+    }
+  }
+}
+
+function byName(items: RawObject[]): RawObject[] {
+  const key = (o: RawObject) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+  return items.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+export function renderRecord(
+  state: LiveState,
+  records: readonly MonitorRecord[],
+  startedAt: number,
+  header: string,
+): Map<string, string> {
+  const run = new CiRun(TARGET);
+  for (const kind of LIST_KINDS) run.gatherList(kind, byName([...state.all(kind)]));
+  for (const kind of OTHER_KINDS) {
+    const file = KINDS[kind].gatherExtra;
+    if (file !== undefined && state.count(kind) > 0)
+      run.add(`${run.paths.gather}/${file}`, listJson(byName([...state.all(kind)])));
+  }
+  const sorted = sortedRecords(records);
+  const names = intervalFileNames(startedAt);
+  run.intervals(names.events, sorted);
+  run.buildLog(`${header}\n\nTimeline:\n\n${sorted.map(monitorLine).join('\n')}\n`);
+  return run.files;
+}
+
+/** Write `files` as DIR, atomically: a hidden sibling folder first, then one rename. */
+export async function writeRecord(dir: string, files: Map<string, string>): Promise<void> {
+  const tmp = join(dirname(dir), `.${basename(dir)}.${randomBytes(4).toString('hex')}.partial`);
+  try {
+    for (const [rel, text] of files) {
+      const path = join(tmp, rel);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, text);
+    }
+    // An empty DIR made by the user is replaced; a non-empty one was refused at the start.
+    await rmdir(dir).catch(() => undefined);
+    await rename(tmp, dir);
+  } catch (err) {
+    await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+    throw new InputError(
+      dir,
+      `cannot write the record (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      'check that the folder is writable',
+    );
+  }
+}

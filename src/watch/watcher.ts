@@ -1,0 +1,365 @@
+/**
+ * The watch loop: list every stream once, then follow each with an Informer; turn each change into
+ * the transitions it means (monitor.ts), keep them as the live history's intervals, and run the
+ * rules that can decide during an update (the level race, and the master pool at the CVO's
+ * completion) the moment a change could let them decide. When the update completes (the CVO
+ * reports it and every pool has rolled out its target) the whole analysis runs on what was seen.
+ */
+import { type AnalysisResult, analyzeHistory } from '../analyze/index.js';
+import {
+  isRendered,
+  LiveClient,
+  type LiveState,
+  type LoadedConfig,
+  type RawObject,
+  RESOURCES,
+  resourcePath,
+  snapshot,
+  streamId,
+} from '../live/index.js';
+import {
+  type ClusterHistory,
+  type Finding,
+  formatTime,
+  type Interval,
+  MCO,
+  type Millis,
+} from '../model/index.js';
+import type { MonitorRecord } from '../sim/index.js';
+import { buildHistory } from '../timeline/index.js';
+import { type Clock, detectClock } from './clock.js';
+import { type Backoff, type Change, Informer, type InformerStats } from './informer.js';
+import { annotations, historyHead, poolTarget, toInterval, transitions } from './monitor.js';
+import { checkRecordDir, renderRecord, writeRecord } from './record.js';
+
+/** The rules watch runs during an update, each when a change could let it decide. */
+export const LIVE_RULES = [
+  'operator-level-before-required-pool-target',
+  'master-pool-updated-before-cvo-complete',
+];
+
+export type WatchOutput =
+  | {
+      readonly type: 'start';
+      readonly at: Millis;
+      readonly server: string;
+      readonly context: string;
+      readonly clock: string;
+      readonly objects: number;
+      readonly updating?: string;
+    }
+  | { readonly type: 'transition'; readonly at: Millis; readonly record: MonitorRecord }
+  | {
+      readonly type: 'finding';
+      /** The moment of the change that let the rule decide. */
+      readonly at: Millis;
+      /** When it was reported: later by the time the rules took (times the replay speed on a replay). */
+      readonly reportedAt: Millis;
+      readonly finding: Finding;
+    }
+  | { readonly type: 'notice'; readonly at: Millis; readonly text: string }
+  | {
+      readonly type: 'complete';
+      readonly at: Millis;
+      readonly result: AnalysisResult;
+      readonly history: ClusterHistory;
+    };
+
+export interface WatchOptions {
+  readonly config: LoadedConfig;
+  readonly forever?: boolean;
+  readonly record?: string;
+  readonly signal: AbortSignal;
+  readonly emit: (o: WatchOutput) => void;
+  readonly backoff?: Backoff;
+  readonly clock?: Clock;
+}
+
+export interface WatchSummary {
+  readonly result: AnalysisResult;
+  readonly history: ClusterHistory;
+  /** Stopped before an update completed (Ctrl-C). */
+  readonly interrupted: boolean;
+  readonly stats: InformerStats & { transitions: number; checks: number; requests: LiveClient['counts'] };
+  readonly recorded?: string;
+}
+
+function poolDone(p: RawObject): boolean {
+  const conds = ((p.status as { conditions?: unknown } | undefined)?.conditions ?? []) as {
+    type?: string;
+    status?: string;
+  }[];
+  const updated = conds.find((c) => c.type === 'Updated')?.status === 'True';
+  const updating = conds.find((c) => c.type === 'Updating')?.status === 'True';
+  const status = (p.status as { configuration?: { name?: string } } | undefined)?.configuration?.name;
+  return updated && !updating && status === poolTarget(p);
+}
+
+export class Watcher {
+  readonly #records: MonitorRecord[] = [];
+  readonly #intervals: Interval[] = [];
+  readonly #emitted = new Set<string>();
+  readonly #stats: InformerStats = {
+    watches: 0,
+    reconnects: 0,
+    relists: 0,
+    bookmarks: 0,
+    events: 0,
+    bytes: 0,
+  };
+  #checks = 0;
+  #checkPending = false;
+  /** When the change that asked for the pending check was seen: the moment the rules could decide. */
+  #triggerAt: Millis | undefined;
+  #levelSeen = false;
+  #active: string | undefined;
+  #completed: { result: AnalysisResult; history: ClusterHistory } | undefined;
+  #state!: LiveState;
+  #clock!: Clock;
+  #client: LiveClient;
+  #file: string;
+  #startedAt = 0;
+  #listed = false;
+  readonly #stop = new AbortController();
+
+  constructor(readonly opts: WatchOptions) {
+    this.#client = new LiveClient(opts.config);
+    this.#file = `${opts.config.server} (watch)`;
+  }
+
+  async run(): Promise<WatchSummary> {
+    const { opts } = this;
+    if (opts.record !== undefined) await checkRecordDir(opts.record);
+    this.#clock = opts.clock ?? (await detectClock(this.#client));
+    this.#startedAt = this.#clock.now();
+    const snap = await snapshot(this.#client, (name, state) => this.#keepContent(name, state));
+    this.#state = snap.state;
+    this.#listed = true;
+    const cv = [...this.#state.all('ClusterVersion')][0];
+    const head = historyHead(cv);
+    if (head?.state === 'Partial') this.#active = head.version ?? head.image;
+    let objects = 0;
+    for (const r of RESOURCES) objects += this.#state.count(r.kind);
+    opts.emit({
+      type: 'start',
+      at: this.#startedAt,
+      server: opts.config.server,
+      context: opts.config.context,
+      clock: this.#clock.describe,
+      objects,
+      ...(this.#active ? { updating: this.#active } : {}),
+    });
+    for (const n of snap.notes) this.#notice(n);
+    if (!this.#active) this.#notice('no update in progress: waiting for one to start (Ctrl-C to stop)');
+    // Level already reported when the watch began: the race rule may decide as configs appear.
+    this.#levelSeen = this.#active !== undefined && this.#machineConfigAt(this.#active);
+
+    // Decide at once what the listed state already shows (and warm the analyses before changes flow).
+    this.#check();
+    const stopAll = () => this.#stop.abort();
+    opts.signal.addEventListener('abort', stopAll, { once: true });
+    const informers = snap.streams
+      .filter((s) => snap.versions.has(streamId(s)))
+      .map(
+        (s) =>
+          new Informer(
+            this.#client,
+            this.#state,
+            s,
+            snap.versions.get(streamId(s)) ?? '',
+            (c) => this.#change(c),
+            this.#stats,
+            opts.backoff,
+            (t) => this.#notice(t),
+          ),
+      );
+    const running = informers.map((i) => i.run(this.#stop.signal));
+    let failure: unknown;
+    await Promise.all(
+      running.map((p) =>
+        p.catch((err) => {
+          failure = err;
+          this.#stop.abort();
+        }),
+      ),
+    );
+    opts.signal.removeEventListener('abort', stopAll);
+    if (failure) throw failure;
+    const final = this.#completed ?? this.#analyze();
+    let recorded: string | undefined;
+    if (opts.record !== undefined) {
+      const header = `INFO[${formatTime(this.#startedAt)}] atlevel watch: recorded live from ${opts.config.server} (context ${opts.config.context}), ${this.#clock.describe}`;
+      await writeRecord(opts.record, renderRecord(this.#state, this.#records, this.#startedAt, header));
+      recorded = opts.record;
+    }
+    return {
+      ...final,
+      interrupted: this.#completed === undefined,
+      stats: {
+        ...this.#stats,
+        transitions: this.#records.length,
+        checks: this.#checks,
+        requests: this.#client.counts,
+      },
+      ...(recorded !== undefined ? { recorded } : {}),
+    };
+  }
+
+  #notice(text: string): void {
+    this.opts.emit({ type: 'notice', at: this.#clock.now(), text });
+  }
+
+  /** Contents kept only for rendered configs a pool or node names, or made during the watch. */
+  #keepContent(name: string, state: LiveState): boolean {
+    if (this.#listed) return true;
+    for (const p of state.all('MachineConfigPool')) {
+      if (poolTarget(p) === name) return true;
+      if ((p.status as { configuration?: { name?: string } } | undefined)?.configuration?.name === name)
+        return true;
+    }
+    for (const n of state.all('Node')) {
+      const a = annotations(n);
+      if (a[MCO.currentConfig] === name || a[MCO.desiredConfig] === name) return true;
+    }
+    return false;
+  }
+
+  #machineConfigAt(target: string): boolean {
+    const co = this.#state.get('ClusterOperator', '/machine-config');
+    const v = (co?.status as { versions?: { name?: string; version?: string }[] } | undefined)?.versions;
+    return v?.find((x) => x.name === 'operator')?.version === target;
+  }
+
+  #change(c: Change): void {
+    const kind = c.stream.resource.kind;
+    const at = this.#clock.now();
+    const recs = transitions(kind, c.before, c.after, at);
+    let trigger: Millis | undefined;
+    for (const r of recs) {
+      this.#records.push(r);
+      this.#intervals.push(toInterval(r, this.#file));
+      this.opts.emit({ type: 'transition', at: r.from, record: r });
+      if (r.locator === 'clusteroperator/machine-config' && r.message.startsWith('versions:')) {
+        this.#levelSeen = true;
+        trigger = r.from;
+      }
+      if (r.locator.startsWith('clusterversion/') && r.message.startsWith('cluster reached')) trigger = r.from;
+      if (r.message.startsWith('reason/RenderedConfigGenerated') && this.#levelSeen) trigger = r.from;
+    }
+    if (
+      kind === 'MachineConfig' &&
+      c.type === 'ADDED' &&
+      this.#levelSeen &&
+      isRendered(c.after?.metadata?.name ?? '')
+    )
+      trigger ??= at;
+    if (kind === 'ClusterVersion') {
+      const head = historyHead(c.after);
+      if (head?.state === 'Partial') {
+        const target = head.version ?? head.image;
+        if (target !== this.#active) {
+          this.#active = target;
+          this.#levelSeen = false;
+          if (target) this.#notice(`update to ${target} in progress`);
+        }
+      }
+    }
+    if (kind === 'MachineConfigPool' || kind === 'Node') this.#fetchDropped(c.after);
+    if (trigger !== undefined) this.#scheduleCheck(trigger);
+    if (kind === 'ClusterVersion' || kind === 'MachineConfigPool') this.#maybeComplete();
+  }
+
+  /** A pool or node now names a config whose contents were not kept: fetch them. */
+  #fetchDropped(o: RawObject | undefined): void {
+    const names = new Set<string>();
+    const t = poolTarget(o);
+    if (t) names.add(t);
+    const a = annotations(o);
+    for (const k of [MCO.currentConfig, MCO.desiredConfig]) {
+      const v = a[k];
+      if (v) names.add(v);
+    }
+    const mc = RESOURCES.find((r) => r.kind === 'MachineConfig');
+    if (!mc) return;
+    for (const name of names) {
+      if (!this.#state.contentDropped(name)) continue;
+      this.#client
+        .get(`${resourcePath(mc)}/${encodeURIComponent(name)}`)
+        .then((full) => {
+          if (this.#state.contentDropped(name)) this.#state.put('MachineConfig', full);
+        })
+        .catch(() => undefined);
+    }
+  }
+
+  #scheduleCheck(at: Millis): void {
+    if (this.#triggerAt === undefined || at < this.#triggerAt) this.#triggerAt = at;
+    if (this.#checkPending) return;
+    this.#checkPending = true;
+    setImmediate(() => {
+      this.#checkPending = false;
+      this.#check();
+    });
+  }
+
+  #history(): ClusterHistory {
+    const parts = this.#state.parts(
+      [...this.#intervals],
+      [
+        `watched live from ${this.opts.config.server} (context ${this.opts.config.context}) from ${formatTime(this.#startedAt)}, ${this.#clock.describe}`,
+      ],
+    );
+    return buildHistory(parts);
+  }
+
+  /** Run the live rules on what was seen so far; report each failure finding once. */
+  #check(): void {
+    this.#checks++;
+    const decidedAt = this.#triggerAt ?? this.#clock.now();
+    this.#triggerAt = undefined;
+    const history = this.#history();
+    const result = analyzeHistory(history, { rules: LIVE_RULES });
+    this.#report(result.findings, decidedAt);
+  }
+
+  #report(findings: readonly Finding[], decidedAt: Millis): void {
+    const at = this.#clock.now();
+    for (const f of findings) {
+      if (f.severity !== 'failure') continue;
+      const s = f.subject as { target?: string; pool?: string } | undefined;
+      const key = `${f.rule}\u0000${s?.target ?? ''}\u0000${s?.pool ?? ''}`;
+      if (this.#emitted.has(key)) continue;
+      this.#emitted.add(key);
+      this.opts.emit({ type: 'finding', at: decidedAt, reportedAt: at, finding: f });
+    }
+  }
+
+  #analyze(): { result: AnalysisResult; history: ClusterHistory } {
+    const history = this.#history();
+    return { result: analyzeHistory(history), history };
+  }
+
+  #maybeComplete(): void {
+    const target = this.#active;
+    if (!target) return;
+    const cv = [...this.#state.all('ClusterVersion')][0];
+    const head = historyHead(cv);
+    if (head?.state !== 'Completed' || (head.version !== target && head.image !== target)) return;
+    const pools = [...this.#state.all('MachineConfigPool')];
+    if (!pools.every(poolDone)) return;
+    this.#active = undefined;
+    const decidedAt = this.#clock.now();
+    this.#check();
+    const done = this.#analyze();
+    this.#report(done.result.findings, decidedAt);
+    this.opts.emit({ type: 'complete', at: this.#clock.now(), ...done });
+    if (!this.opts.forever) {
+      this.#completed = done;
+      this.#stop.abort();
+    }
+  }
+}
+
+export async function watchCluster(opts: WatchOptions): Promise<WatchSummary> {
+  return new Watcher(opts).run();
+}
