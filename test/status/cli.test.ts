@@ -86,6 +86,26 @@ describeFixtures('atlevel status on oc examples', () => {
   });
 });
 
+describe('status --at on examples/bug-2019850', () => {
+  const BUG = join(projectRoot, 'examples/bug-2019850');
+  it('03:25:00: Progressing, exit 0; 03:30:00: the completed-while-rolling Error, exit 1; --now is --at', async () => {
+    const early = await run(BUG, '--at', '2021-11-03T03:25:00Z', '-o', 'json');
+    expect(early.code).toBe(0);
+    expect(JSON.parse(early.out).controlPlane.assessment).toBe('Progressing');
+    const late = await run(BUG, '--at', '2021-11-03T03:30:00Z');
+    expect(late.code).toBe(1);
+    expect(late.out).toContain('while pool master is still rolling out rendered config');
+    expect(late.out).not.toContain('The cluster is not updating.');
+    const alias = await run(BUG, '--now', '2021-11-03T03:30:00Z');
+    expect(alias.code).toBe(1);
+    expect(alias.out).toBe(late.out);
+  });
+
+  it('a time outside the inputs is bad input', async () => {
+    expect((await run(BUG, '--at', '2021-11-04T00:00:00Z')).code).toBe(2);
+  });
+});
+
 describeFixtures('inputs from two clusters', () => {
   const MG = 'openshift__must-gather-clean/test/files/extracted-subset';
   it.each([['status'], ['analyze']])(
