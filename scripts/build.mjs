@@ -1,8 +1,9 @@
 // Build: the project's own tsc for the CLI and library (never npx, which outside the project could
-// fetch an unrelated package of that name), then esbuild for the HTML report's page bundle.
+// fetch an unrelated package of that name), then esbuild for the HTML report's page bundle and for
+// the bundled CLI (dist/bundle/).
 // An unchanged tree is not rebuilt: `npm start` and `npm test` call this before every run.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,39 @@ function newest(path) {
   return max;
 }
 
+/**
+ * The CLI as bin/atlevel.js loads it: dist/cli/main.js bundled with its dependencies into
+ * dist/bundle/, split at the lazy per-command imports (src/cli/commands.ts), so that `atlevel --help`
+ * reads a few files instead of hundreds and each command loads only its own code. The packages that
+ * load files of their own at run time (pglite's WebAssembly, pg's optional native binding) or are
+ * large and rarely used stay in node_modules. The bundle sits two folders below the package root, as
+ * dist/cli/ does, so the paths the code finds from its own URL (package.json, signatures/) still
+ * resolve; the HTML page script is copied beside it for the same reason (src/report/html/bundle.ts).
+ */
+async function bundleCli() {
+  const { build } = await import('esbuild');
+  const outdir = join(root, 'dist/bundle');
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    entryPoints: [join(root, 'dist/cli/main.js')],
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: ['@electric-sql/pglite', 'pg', '@kubernetes/client-node'],
+    // CommonJS dependencies (commander) call require() on node's own modules.
+    banner: {
+      js: "import { createRequire as __atlevelRequire } from 'node:module'; const require = __atlevelRequire(import.meta.url);",
+    },
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  const page = join(root, 'dist/report/html/page.bundle.js');
+  if (existsSync(page)) copyFileSync(page, join(outdir, 'page.bundle.js'));
+}
+
 const force = process.argv.includes('--force');
 const upToDate =
   !force &&
@@ -46,5 +80,6 @@ if (upToDate) {
   if (existsSync(join(root, 'scripts/build-report-bundle.mjs'))) {
     await import('./build-report-bundle.mjs');
   }
+  await bundleCli();
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }

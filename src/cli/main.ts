@@ -7,7 +7,6 @@ import { Command, Help } from '@commander-js/extra-typings';
 import { InputError, terminalSafe, UsageError } from '../model/errors.js';
 import { COMMANDS, type CommandName, commandEntry } from './commands.js';
 import { EXIT, type ExitBox, exitCodeOf } from './exit.js';
-import { noteCommandLine } from './output.js';
 import { isClosedPipe, quietOnClosedPipe } from './pipe.js';
 import { VERSION } from './version.js';
 
@@ -55,10 +54,12 @@ export function commandOf(argv: readonly string[]): CommandName | undefined {
 /** Run the CLI; returns the exit code instead of exiting, so tests can call it in-process. */
 export async function main(argv: readonly string[]): Promise<number> {
   quietOnClosedPipe();
-  noteCommandLine(argv);
   const exit: ExitBox = { code: EXIT.ok };
   try {
     const name = commandOf(argv);
+    // --out's safety checks need the command line; `--help` and `--version` need neither them nor
+    // the cost of loading them.
+    if (name) (await import('./output.js')).noteCommandLine(argv);
     const program = await buildProgram(exit, name ? [name] : []);
     await program.parseAsync([...argv], { from: 'user' });
     return exit.code;

@@ -119,7 +119,7 @@ describe('atlevel completion', () => {
   }
 
   it('bash: commands, subcommands, flags and -o choices come from the definitions', () => {
-    expect(bashComplete(['atlevel', 'st'])).toEqual(['status']);
+    expect(bashComplete(['atlevel', 'statu'])).toEqual(['status']);
     expect(bashComplete(['atlevel', 'release', ''])).toEqual(expect.arrayContaining(['diff', 'info']));
     expect(bashComplete(['atlevel', 'analyze', '-o', ''])).toEqual(['text', 'json', 'junit', 'html']);
     expect(bashComplete(['atlevel', 'status', '--det'])).toEqual(['--details']);
