@@ -5,7 +5,9 @@
  * the record the main thread writes. Exit codes: 0 the batch ran (runs that failed are recorded as
  * ingest errors and listed), 2 bad arguments or an unusable store, 3 internal error.
  */
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { Command } from '@commander-js/extra-typings';
 import cliProgress from 'cli-progress';
 import { analyzeHistory } from '../analyze/index.js';
@@ -35,6 +37,22 @@ export interface IngestTask {
 export default async function analyseRun(task: IngestTask): Promise<RunRecord> {
   const history = await loadHistory([task.who.source], { ...task.flags } as RemoteFlags);
   return runRecord(task.who, history, analyzeHistory(history));
+}
+
+/**
+ * tinypool starts its workers from a file of its own found beside its module, so it must load from
+ * node_modules, never from a bundle (scripts/build.mjs bundles the CLI): a specifier that is not a
+ * string literal is left alone by the bundler.
+ */
+const TINYPOOL: string = 'tinypool';
+
+/**
+ * The module the workers run: this file as tsc compiled it (dist/cli/ingest.js), which the relative
+ * URL finds both from dist/cli/ and from the bundle in dist/bundle/; from the sources (tsx), this file.
+ */
+function workerModule(): string {
+  const compiled = new URL('../cli/ingest.js', import.meta.url);
+  return existsSync(fileURLToPath(compiled)) ? compiled.href : import.meta.url;
 }
 
 function ingestOptions(cmd: Command) {
@@ -113,9 +131,9 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
       let analyse: Analyser = (who) => analyseRun({ who, flags: shared });
       let destroy = async () => undefined as unknown;
       if (jobs > 1 && runs.length > 1) {
-        const { Tinypool } = await import('tinypool');
+        const { Tinypool } = (await import(TINYPOOL)) as typeof import('tinypool');
         const pool = new Tinypool({
-          filename: new URL(import.meta.url).href,
+          filename: workerModule(),
           minThreads: Math.min(jobs, runs.length),
           maxThreads: Math.min(jobs, runs.length),
         });
@@ -130,6 +148,9 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
           parallel: jobs + 1,
           reanalyse: flags.reanalyze === true,
           onProgress: (p) => bar.update(p),
+          onStored: (who, outcome) => {
+            if (flags.verbose) process.stderr.write(`atlevel: ${outcome} ${who.id} (${who.source})\n`);
+          },
           onError: (source, message) => {
             if (!flags.quiet) process.stderr.write(`atlevel: ingest error: ${source}: ${message}\n`);
           },

@@ -31,6 +31,8 @@ export interface IngestOptions {
   readonly onProgress?: (p: IngestProgress) => void;
   /** Said once per run that failed: its source and the error's first line. */
   readonly onError?: (source: string, message: string) => void;
+  /** Said once per run written (or found already there by a concurrent ingester). */
+  readonly onStored?: (who: RunIdentity, outcome: PutOutcome) => void;
 }
 
 export interface IngestSummary extends IngestProgress {
@@ -130,6 +132,7 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
       if (outcome === 'present') p.skipped += 1;
       else p.stored += 1;
       if (outcome === 'replaced') replaced += 1;
+      opts.onStored?.(who, outcome);
     }
     p.done += 1;
     opts.onProgress?.({ ...p });
