@@ -126,6 +126,25 @@ describe('3. internal errors', () => {
     writeFileSync(join(r0, GA, 'nodes.json'), `{"kind":"List","items":${gen.deepArrayJson(100_000)}}`);
     expectRun(await runCli(['analyze', r0]), [0, 1, 2, 4], 30_000);
   });
+  it('3a. 100,000-deep YAML and JSON as a MachineConfig, a scenario and a release: exit 2', async () => {
+    const deep = gen.deepArrayJson(100_000);
+    const mc = `apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: d\nspec:\n  config: ${deep}\n`;
+    const runs: [string, string[]][] = [
+      ['deep-mc.yaml', ['diff', '{}', plain]],
+      ['deep-scenario.yaml', ['simulate', '--scenario', '{}']],
+      ['deep-release.json', ['release', 'info', '{}']],
+      ['deep-release-from.json', ['diff', plain, plain, '--release-from', '{}']],
+    ];
+    for (const [name, args] of runs) {
+      const text = name.startsWith('deep-mc')
+        ? mc
+        : name.startsWith('deep-scenario')
+          ? `name: x\ndescription: ${deep}\n`
+          : `{"kind":"ImageStream","spec":{"tags":${deep}}}`;
+      const f = gen.writeText(dir, name, text);
+      expectRun(await runCli(args.map((a) => (a === '{}' ? f : a))), 2, 20_000);
+    }
+  });
   it('3b. Ignition sections named constructor and toString: compared, exit 1', async () => {
     const proto = gen.writeJson(
       dir,
