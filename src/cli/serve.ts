@@ -126,7 +126,8 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
   }
   const replay = server.replay;
   const timer = replay ? setTimeout(() => replay.start(), startAfter * 1000) : undefined;
-  for (const note of extras.notes.slice(0, 5)) process.stderr.write(`atlevel serve: note: ${terminalSafe(note)}\n`);
+  for (const note of extras.notes.slice(0, 5))
+    process.stderr.write(`atlevel serve: note: ${terminalSafe(note)}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
