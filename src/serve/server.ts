@@ -420,38 +420,56 @@ export class ApiServer {
       ...(remaining !== undefined ? { remainingItemCount: remaining } : {}),
     };
     if (wantsTable(req)) {
-      sendJson(
-        res,
-        200,
-        toTable(t.type.kind, page, {
-          now: this.#opts.now(),
-          include,
-          resourceVersion: meta.resourceVersion,
-          ...(next ? { continueToken: next } : {}),
-          ...(remaining !== undefined ? { remaining } : {}),
-        }),
+      const opts = {
+        now: this.#opts.now(),
+        include,
+        resourceVersion: meta.resourceVersion,
+        ...(next ? { continueToken: next } : {}),
+        ...(remaining !== undefined ? { remaining } : {}),
+      };
+      // The envelope (columns, metadata) once; the rows, 500 at a time, as the client reads them.
+      const envelope = toTable(t.type.kind, [], opts);
+      this.#streamArray(res, envelope, 'rows', page.length, (from, to) =>
+        (toTable(t.type.kind, page.slice(from, to), { ...opts, withColumns: false }).rows as unknown[]).map(
+          (row) => JSON.stringify(row),
+        ),
       );
       return;
     }
-    this.#streamList(res, t.type, page, meta);
+    const envelope = {
+      kind: `${t.type.kind}List`,
+      apiVersion: apiVersionOf(t.type),
+      metadata: meta,
+      items: [],
+    };
+    this.#streamArray(res, envelope, 'items', page.length, (from, to) =>
+      page.slice(from, to).map((o) => JSON.stringify(o)),
+    );
   }
 
-  /** A large list is written in pieces, so a 30k-event list never becomes one giant string. */
-  #streamList(
+  /**
+   * A JSON object whose `key` array is written in pieces with backpressure, so a 30k-event list (or
+   * Table) never becomes one giant string. `envelope[key]` must be the last field, an empty array.
+   */
+  #streamArray(
     res: ServerResponse,
-    type: ResourceType,
-    items: readonly KubeObject[],
-    meta: Record<string, unknown>,
+    envelope: Record<string, unknown>,
+    key: string,
+    count: number,
+    render: (from: number, to: number) => string[],
   ): void {
     res.writeHead(200, { 'Content-Type': 'application/json' });
-    const head = JSON.stringify({ kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata: meta });
-    res.write(`${head.slice(0, -1)},"items":[`);
+    const head = JSON.stringify(envelope);
+    const tail = `"${key}":[]}`;
+    if (!head.endsWith(tail)) throw new Error(`streamArray: ${key} is not the envelope's last field`);
+    res.write(head.slice(0, -2));
     let i = 0;
     const pump = () => {
-      while (i < items.length) {
-        let chunk = '';
-        const stop = Math.min(items.length, i + 500);
-        for (; i < stop; i++) chunk += (i > 0 ? ',' : '') + JSON.stringify(items[i]);
+      while (i < count) {
+        const stop = Math.min(count, i + 500);
+        const parts = render(i, stop);
+        const chunk = (i > 0 ? ',' : '') + parts.join(',');
+        i = stop;
         if (!res.write(chunk)) {
           res.once('drain', pump);
           return;
