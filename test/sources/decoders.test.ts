@@ -69,6 +69,23 @@ describe('compressed archives', () => {
     expect(facts(await loadHistoryParts([renamed]))).toEqual(facts(plain));
   });
 
+  it.skipIf(!has('xz'))('reads a real .tar.xz, and the same bytes named .txz', async () => {
+    const xz = join(tmp, 'run.tar.xz');
+    execFileSync('sh', ['-c', `xz -c "${join(tmp, 'run.tar')}" > "${xz}"`]);
+    expect(facts(await loadHistoryParts([xz]))).toEqual(facts(plain));
+    const txz = join(tmp, 'run.txz');
+    await copyFile(xz, txz);
+    expect(facts(await loadHistoryParts([txz]))).toEqual(facts(plain));
+  });
+
+  it('refuses a truncated .tar.xz with one line', async () => {
+    const xz = join(tmp, 'cut.tar.xz');
+    execFileSync('sh', ['-c', `xz -c "${join(tmp, 'run.tar')}" | head -c 300 > "${xz}"`]);
+    const err = await inputError([xz]);
+    expect(err.file).toBe(xz);
+    expect(err.message).not.toContain('\n');
+  });
+
   it('refuses zstd magic followed by random bytes with one line', async () => {
     const z = join(tmp, 'z.tar');
     const junk = Buffer.alloc(2000);
