@@ -14,6 +14,10 @@ import { projectRoot } from '../helpers/fixtures.js';
 
 const bin = join(projectRoot, 'bin/atlevel.js');
 const release = join(projectRoot, 'examples/bug-2019850/release');
+const mcs = join(
+  projectRoot,
+  'examples/bug-2019850/artifacts/e2e-aws-upgrade/gather-extra/artifacts/machineconfigs.json',
+);
 const work = mkdtempSync(join(tmpdir(), 'atlevel-unix-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -34,7 +38,22 @@ describe('a reader that closes the pipe early', () => {
       `$ATLEVEL release diff ${release}/release-from.json ${release}/release-to.json | head -1`,
       'from 4.10.0',
     ],
+    [
+      'a release diff, 30 lines',
+      `$ATLEVEL release diff ${release}/release-from.json ${release}/release-to.json | head -30`,
+      'from 4.10.0',
+    ],
     ['help', '$ATLEVEL help status | head -2', 'Usage: atlevel status'],
+    ['analyze text', '$ATLEVEL analyze examples/bug-2019850 | head -c 1', ''],
+    ['analyze JSON', '$ATLEVEL analyze examples/bug-2019850 -o json | head -c 1', '{'],
+    ['analyze JUnit', '$ATLEVEL analyze examples/bug-2019850 -o junit | head -c 1', '<'],
+    ['status', '$ATLEVEL status examples/bug-2019850 | head -c 1', ''],
+    ['a MachineConfig diff', `$ATLEVEL diff --pool master --from ${mcs} | head -c 1`, ''],
+    ['release info', `$ATLEVEL release info ${release}/release-to.json | head -c 1`, ''],
+    ['simulate', '$ATLEVEL simulate | head -c 1', ''],
+    ['simulate JSON', '$ATLEVEL simulate -o json | head -c 1', '{'],
+    ['completion', '$ATLEVEL completion bash | head -c 1', '#'],
+    ['the command list', '$ATLEVEL --help | head -1', 'Usage: atlevel'],
   ])('%s: ends quietly, no trace', (_, command, start) => {
     const r = sh(`cd ${projectRoot} && ${command}`);
     expect(r.stderr).toBe('');
