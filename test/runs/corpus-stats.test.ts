@@ -94,7 +94,7 @@ describe('atlevel ingest + stats on a simulator corpus', () => {
   it('failure rate of the race overall, by stream, platform and week equals the ground truth', async () => {
     const s = await stats();
     const count = (sel: (r: CorpusRun) => boolean) => {
-      const idx = runs.map((r, i) => i).filter((i) => sel(runs[i] as CorpusRun));
+      const idx = runs.map((_, i) => i).filter((i) => sel(runs[i] as CorpusRun));
       return {
         checked: idx.filter((i) => truth[i]?.cvoCompleted).length,
         violated: idx.filter((i) => truth[i]?.violated).length,
