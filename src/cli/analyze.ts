@@ -1,7 +1,7 @@
 /** `atlevel analyze` and its HTML shorthand `atlevel report`. */
-import { type Command, Option } from '@commander-js/extra-typings';
+import { type Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { type AnalysisResult, analyzeHistory, type Verdict } from '../analyze/index.js';
-import { RULE_IDS } from '../invariants/index.js';
+import { RULE_IDS, RULE_RECORD } from '../invariants/index.js';
 import { type ClusterHistory, printable } from '../model/index.js';
 import { ANALYZE_FORMATS } from '../report/formats.js';
 import { render } from '../report/reporter.js';
@@ -26,11 +26,26 @@ function analyzeOptions(cmd: Command) {
       'release info of the version updated from (oc adm release info -o json, or image-references)',
     )
     .option('--release-to <file>', 'release info of the version updated to')
-    .addOption(new Option('--rule <id...>', 'check only these rules').choices(RULE_IDS))
+    .addOption(ruleOption())
     .option('--brief', 'text output: summaries only, no evidence or cause chain')
     .addOption(widthOption())
     .option('--exit-zero', 'exit 0 even when violations are found (bad input still exits 2)');
   return liveFlags(mustGatherFlag(remoteFlags(c)));
+}
+
+/**
+ * `--rule`, validated against the rule record (invariants/ RULE_RECORD): its ids are the choices help
+ * and completion list, and an unknown id is refused in the house's words.
+ */
+function ruleOption() {
+  return new Option('--rule <id...>', 'check only these rules')
+    .choices(RULE_IDS)
+    .argParser((id: string, previous: string[] | undefined) => {
+      if (!RULE_RECORD.has(id)) {
+        throw new InvalidArgumentError(`unknown rule ${id} (rules: ${RULE_IDS.join(', ')})`);
+      }
+      return [...(previous ?? []), id];
+    });
 }
 
 type AnalyzeFlags = ReturnType<ReturnType<typeof analyzeOptions>['opts']>;

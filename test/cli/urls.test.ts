@@ -18,6 +18,7 @@ import { EXAMPLE, putBug2019850Run, RUN_BUCKET, RUN_PATH, runUrls } from '../hel
 const cli = inProcessCli('urls');
 const fake = new FakeGcs();
 let cacheDir = '';
+const NO_WRAP = ['--width', '1000'];
 const MC_REL = 'artifacts/e2e-aws-upgrade/gather-extra/artifacts/machineconfigs.json';
 
 /**
@@ -54,8 +55,9 @@ describe('atlevel analyze <Prow URL>', () => {
   let first = '';
 
   it('gives the report of the example folder, modulo input names', async () => {
-    const local = await cli.run('analyze', EXAMPLE);
-    const remote = await cli.run('analyze', runUrls(fake).prow, '--cache-dir', cacheDir);
+    // Unwrapped (NO_WRAP): input names of different lengths would wrap the two texts differently.
+    const local = await cli.run('analyze', EXAMPLE, ...NO_WRAP);
+    const remote = await cli.run('analyze', runUrls(fake).prow, '--cache-dir', cacheDir, ...NO_WRAP);
     expect(remote.code).toBe(local.code);
     expect(remote.code).toBe(1);
     first = remote.out;
@@ -85,10 +87,17 @@ describe('atlevel analyze <Prow URL>', () => {
   it('runs again with the fake stopped (cache only), and with --offline', async () => {
     await fake.stop();
     try {
-      const again = await cli.run('analyze', runUrls(fake).prow, '--cache-dir', cacheDir);
+      const again = await cli.run('analyze', runUrls(fake).prow, '--cache-dir', cacheDir, ...NO_WRAP);
       expect(again.code).toBe(1);
       expect(again.out).toBe(first);
-      const offline = await cli.run('analyze', runUrls(fake).prow, '--cache-dir', cacheDir, '--offline');
+      const offline = await cli.run(
+        'analyze',
+        runUrls(fake).prow,
+        '--cache-dir',
+        cacheDir,
+        '--offline',
+        ...NO_WRAP,
+      );
       expect(offline.out).toBe(first);
     } finally {
       await fake.start(fake.port);
