@@ -1,6 +1,6 @@
 /** `atlevel release diff|info`: release payloads compared, listed and searched. */
 import type { Command } from '@commander-js/extra-typings';
-import { terminalSafe, UsageError } from '../model/errors.js';
+import { printable, terminalSafe, UsageError } from '../model/errors.js';
 import { ComponentIndex } from '../release/components.js';
 import { diffReleases } from '../release/diff.js';
 import { loadReleasePayload } from '../release/load.js';
@@ -46,7 +46,10 @@ export function defineRelease(release: Command, exit: ExitBox): void {
       '--image-for <name>',
       'print the pull spec of component NAME (like oc adm release info --image-for)',
     )
-    .option('--component-for <ref>', 'print the component(s) a digest (sha256:…) or pull spec belongs to')
+    .option(
+      '--component-for <ref>',
+      'print the component(s) an image belongs to: a pull spec, a digest in full, as printed (sha256:0adaefcf3675…) or as 12 or more hex digits',
+    )
     .addOption(formatOption(RELEASE_INFO_FORMATS))
     .option('--out <file>', 'write the report to FILE instead of stdout')
     .addHelpText(
@@ -62,6 +65,7 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     exit.code = EXIT.ok;
     if (flags.imageFor !== undefined || flags.componentFor !== undefined) {
       const index = new ComponentIndex([payload]);
+      if (flags.componentFor !== undefined) refuseAmbiguous(index, flags.componentFor, file);
       const lookup =
         flags.imageFor !== undefined
           ? { by: 'image-for' as const, matches: index.imageFor(flags.imageFor) }
@@ -80,4 +84,18 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     }
     await emit(await render(RELEASE_INFO_FORMATS, flags.output, report, textSettings(flags)), flags.out);
   });
+}
+
+/** A digest prefix that several images of the payload share is an error naming them. */
+function refuseAmbiguous(index: ComponentIndex, ref: string, file: string): void {
+  const digests = index.digestsStartingWith(ref);
+  if (digests.length < 2) return;
+  const named = digests.slice(0, 6).map((d) => {
+    const names = [...new Set(index.matchesOfDigest(d).map((m) => m.component.name))].sort();
+    return `${names.join('/')} (${d.slice(0, 7 + 16)}…)`;
+  });
+  throw new UsageError(
+    `--component-for: "${printable(ref, 80)}" matches ${digests.length} images in ${printable(file, 200)}: ` +
+      `${named.join(', ')}${digests.length > 6 ? ', …' : ''}; give more digits`,
+  );
 }

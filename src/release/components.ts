@@ -19,6 +19,20 @@ export function digestOfReference(ref: string): string | undefined {
   return /^sha256:[0-9a-f]{64}$/.test(digest) ? digest : undefined;
 }
 
+/** The fewest hex digits of a digest prefix that is accepted: atlevel prints twelve. */
+export const MIN_DIGEST_PREFIX = 12;
+
+/**
+ * The digest prefix a user typed, as `sha256:<hex>`: the form atlevel prints (`sha256:0adaefcf3675…`),
+ * the same without the ellipsis (`…` or `...`), or bare hex, of at least MIN_DIGEST_PREFIX digits.
+ */
+export function digestPrefixOf(ref: string): string | undefined {
+  const m = /^(?:sha256:)?([0-9a-fA-F]+)(?:…|\.\.\.)?$/.exec(ref.trim());
+  const hex = m?.[1];
+  if (hex === undefined || hex.length < MIN_DIGEST_PREFIX || hex.length > 64) return undefined;
+  return `sha256:${hex.toLowerCase()}`;
+}
+
 export class ComponentIndex {
   private readonly byDigest = new Map<string, ComponentMatch[]>();
   private readonly byPullSpec = new Map<string, ComponentMatch[]>();
@@ -46,7 +60,26 @@ export class ComponentIndex {
       const hit = this.byDigest.get(digest);
       if (hit) return hit;
     }
-    return this.byPullSpec.get(ref) ?? [];
+    const exact = this.byPullSpec.get(ref);
+    if (exact) return exact;
+    // A digest as printed (shortened) or typed (bare hex): only when it names one image.
+    const digests = this.digestsStartingWith(ref);
+    return digests.length === 1 ? (this.byDigest.get(digests[0]!) ?? []) : [];
+  }
+
+  /**
+   * The digests of the payloads that a digest prefix (digestPrefixOf) names, sorted; none when `ref`
+   * is no prefix. More than one means the prefix is ambiguous.
+   */
+  digestsStartingWith(ref: string): string[] {
+    const prefix = digestPrefixOf(ref);
+    if (prefix === undefined) return [];
+    return [...this.byDigest.keys()].filter((d) => d.startsWith(prefix)).sort();
+  }
+
+  /** The matches of one digest (what `digestsStartingWith` lists). */
+  matchesOfDigest(digest: string): ComponentMatch[] {
+    return this.byDigest.get(digest) ?? [];
   }
 
   /** The component name for a reference, when every match agrees on one. */

@@ -162,3 +162,48 @@ describe('atlevel completion', () => {
     expect(r.stderr).toMatch(/^atlevel: completion: unknown shell "tcsh"/);
   });
 });
+
+describe('release info --component-for', () => {
+  const to = join(release, 'release-to.json');
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [bin, 'release', 'info', to, ...args], { encoding: 'utf8' });
+  it('takes a digest as atlevel prints it, and bare hex', () => {
+    for (const ref of ['sha256:0f687698d5b9…', 'sha256:0f687698d5b9', '0f687698d5b9a595']) {
+      const r = run('--component-for', ref, '-o', 'json');
+      expect(r.status, `${ref}: ${r.stderr}`).toBe(EXIT.ok);
+      expect(r.stdout).toContain('"cluster-version-operator"');
+    }
+  });
+  it('an ambiguous prefix is a usage error naming the matches', () => {
+    const refs = join(work, 'image-references');
+    const tag = (name: string, last: string) => ({
+      name,
+      from: { kind: 'DockerImage', name: `quay.io/x@sha256:${'a'.repeat(63)}${last}` },
+    });
+    writeFileSync(
+      refs,
+      JSON.stringify({
+        kind: 'ImageStream',
+        apiVersion: 'image.openshift.io/v1',
+        metadata: { name: '4.10.0' },
+        spec: { tags: [tag('pod', '1'), tag('cli', '2')] },
+      }),
+    );
+    const r = spawnSync(
+      process.execPath,
+      [bin, 'release', 'info', refs, '--component-for', 'aaaaaaaaaaaa…'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(r.status).toBe(EXIT.usage);
+    expect(r.stderr).toMatch(/^atlevel: --component-for: "aaaaaaaaaaaa…" matches 2 images in /);
+    expect(r.stderr).toMatch(/\bcli \(sha256:a+…\)/);
+    expect(r.stderr).toMatch(/\bpod \(sha256:a+…\)/);
+  });
+  it('an unknown prefix is not a guess', () => {
+    const none = run('--component-for', 'ffffffffffffffff');
+    expect(none.status).toBe(EXIT.failure);
+    expect(none.stderr).toMatch(/^atlevel: no component with image "ffffffffffffffff"/);
+  });
+});

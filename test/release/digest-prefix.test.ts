@@ -1,0 +1,43 @@
+/** Digests as users type them: in full, as atlevel prints them (shortened), or as bare hex. */
+import { describe, expect, it } from 'vitest';
+import type { ReleasePayload } from '../../src/model/history.js';
+import { ComponentIndex, digestPrefixOf } from '../../src/release/components.js';
+
+const hex = (c: string, tail: string) => c.repeat(64 - tail.length) + tail;
+const A = `sha256:${hex('a', '01')}`;
+const B = `sha256:${hex('a', '02')}`; // shares 62 digits with A
+const C = `sha256:${hex('c', '')}`;
+const payload = {
+  version: '4.10.0',
+  components: [
+    { name: 'pod', pullSpec: `quay.io/x@${A}` },
+    { name: 'cli', pullSpec: `quay.io/x@${B}` },
+    { name: 'console', pullSpec: `quay.io/x@${C}` },
+  ],
+} as unknown as ReleasePayload;
+const index = new ComponentIndex([payload]);
+const names = (ref: string) => index.lookup(ref).map((m) => m.component.name);
+
+describe('digest prefixes', () => {
+  it('accepts the full digest, the printed prefix with or without the ellipsis, and bare hex', () => {
+    for (const ref of [
+      C,
+      `quay.io/y@${C}`,
+      'sha256:cccccccccccc…',
+      'sha256:cccccccccccc',
+      'cccccccccccc',
+      'CCCCCCCCCCCCCC...',
+    ])
+      expect(names(ref), ref).toEqual(['console']);
+  });
+  it('refuses fewer than 12 hex digits', () => {
+    expect(digestPrefixOf('ccccccccccc')).toBeUndefined();
+    expect(names('sha256:ccccccccccc…')).toEqual([]);
+  });
+  it('finds nothing for an ambiguous prefix, and names every digest it matches', () => {
+    const prefix = `sha256:${'a'.repeat(20)}…`;
+    expect(names(prefix)).toEqual([]);
+    expect(index.digestsStartingWith(prefix)).toEqual([A, B]);
+    expect(names(A.slice(0, 71))).toEqual(['pod']);
+  });
+});
