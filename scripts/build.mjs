@@ -62,6 +62,30 @@ async function bundleCli() {
   if (existsSync(page)) copyFileSync(page, join(outdir, 'page.bundle.js'));
 }
 
+/**
+ * The project's own tsc. `npm install -g .` in a fresh clone links the folder and runs `prepare`
+ * without installing anything in it; the build's tools (and, for the linked command, its
+ * dependencies) are then installed first, exactly as package-lock.json says, with the npm that runs
+ * this script. Its global-install settings are not passed on: this install is the project's own.
+ */
+function toolchain() {
+  const require = createRequire(import.meta.url);
+  try {
+    return require.resolve('typescript/bin/tsc');
+  } catch {
+    process.stderr.write('build: the build tools are not installed in this folder; running npm ci first\n');
+  }
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (/^npm_config_(global|prefix|location|omit|include|production|only)$/i.test(key)) delete env[key];
+  }
+  const args = ['ci', '--ignore-scripts', '--include=dev', '--no-audit', '--no-fund'];
+  const npm = process.env.npm_execpath;
+  if (npm) execFileSync(process.execPath, [npm, ...args], { cwd: root, env, stdio: 'inherit' });
+  else execFileSync('npm', args, { cwd: root, env, stdio: 'inherit' });
+  return createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+}
+
 const force = process.argv.includes('--force');
 const upToDate =
   !force &&
@@ -72,7 +96,7 @@ const upToDate =
 if (upToDate) {
   if (process.env.ATLEVEL_QUIET_BUILD !== '1') process.stdout.write('build: dist/ is up to date\n');
 } else {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const tsc = toolchain();
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
     stdio: 'inherit',
     cwd: root,
