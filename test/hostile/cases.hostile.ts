@@ -42,6 +42,10 @@ afterAll(() => {
 /** The common bounds, then the expected exit code; the message names what went wrong. */
 function expectRun(r: RunResult, code: number | readonly number[], maxMs: number): void {
   const codes = typeof code === 'number' ? [code] : code;
+  // One line per run with what it cost, for the report (`npm run test:hostile | grep '^hostile:'`).
+  console.log(
+    `hostile: ${expect.getState().currentTestName} | exit ${r.code ?? r.signal} | peak ${r.peakMiB} MiB | ${r.ms} ms`,
+  );
   const found = problems(r, codes);
   if (r.ms > maxMs) found.push(`took ${r.ms} ms, bound ${maxMs} ms`);
   expect(found, `stderr: ${r.stderr.slice(0, 600)}`).toEqual([]);
