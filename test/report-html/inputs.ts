@@ -716,7 +716,10 @@ export function hostileInput(): HtmlReportInput {
       inputs: [{ path: XSS_NAME, reader: XSS_IMG, bytes: 1, contributed: XSS_SCRIPT }],
     },
     findings,
-    rules: [...base.rules, { id: XSS_IMG, statement: evil('rule'), doc: XSS_SCRIPT, severityPolicy: XSS_IMG }],
+    rules: [
+      ...base.rules,
+      { id: XSS_IMG, statement: evil('rule'), doc: XSS_SCRIPT, severityPolicy: XSS_IMG },
+    ],
     title: `</title>${XSS_NAME}`,
     generatedFrom: [XSS_NAME],
   };
