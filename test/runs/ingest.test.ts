@@ -1,0 +1,134 @@
+/**
+ * `atlevel ingest` as a user runs it: inputs as folders, a tarball and a listing file; identity by
+ * Prow id or content hash; --shard splits deterministically; a kill mid-batch loses nothing and the
+ * next ingest resumes; bad arguments are one line and exit 2.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { create } from 'tar';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expandInputs, identify, inShard, parseShard, prowIdOf } from '../../src/ingest/index.js';
+import { corpusRun, writeCorpus } from './corpus.js';
+import { atlevel } from './helpers.js';
+
+let dir: string;
+const N = 24;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'atlevel-ingest-'));
+  await writeCorpus(join(dir, 'corpus'), N);
+}, 120_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('run identity and shards', () => {
+  it('reads the Prow job and build id from paths and URLs', () => {
+    expect(prowIdOf('/x/logs/periodic-ci-foo-e2e-aws-upgrade/1454367856155283456/artifacts')).toEqual({
+      job: 'periodic-ci-foo-e2e-aws-upgrade',
+      buildId: '1454367856155283456',
+    });
+    expect(
+      prowIdOf(
+        'https://prow.ci.openshift.org/view/gs/test-platform-results/pr-logs/pull/openshift_mco/2918/pull-ci-e2e-gcp-upgrade/1460000000000000000',
+      ),
+    ).toEqual({ job: 'pull-ci-e2e-gcp-upgrade', buildId: '1460000000000000000' });
+    expect(prowIdOf('/home/me/runs/run-1')).toBeUndefined();
+    expect(prowIdOf('/a/2918/1460000000000000000')).toBeUndefined();
+  });
+
+  it('--shard I/N splits the runs into disjoint parts that cover them all, whatever the order', async () => {
+    const runs = await expandInputs([join(dir, 'corpus')]);
+    expect(runs).toHaveLength(N);
+    const parts = [1, 2, 3].map((i) =>
+      runs.filter((r) => inShard(r, parseShard(`${i}/3`))).map((r) => r.source),
+    );
+    expect(parts.flat().sort()).toEqual(runs.map((r) => r.source).sort());
+    expect(new Set(parts.flat()).size).toBe(N);
+    for (const p of parts) expect(p.length).toBeGreaterThan(0);
+    const reversed = [...runs].reverse().filter((r) => inShard(r, parseShard('2/3')));
+    expect(reversed.map((r) => r.source).sort()).toEqual([...(parts[1] as string[])].sort());
+    expect(() => parseShard('4/3')).toThrow(/--shard "4\/3"/);
+    expect(() => parseShard('1-3')).toThrow(/want I\/N/);
+  });
+
+  it('names a run outside a Prow path by its content: a copy elsewhere is the same run', async () => {
+    const src = corpusRun(join(dir, 'corpus'), 0).dir;
+    await cp(src, join(dir, 'copy-a'), { recursive: true });
+    await cp(src, join(dir, 'copy-b'), { recursive: true });
+    const [a, b] = await expandInputs([join(dir, 'copy-a'), join(dir, 'copy-b')]);
+    const ia = await identify(a as never);
+    const ib = await identify(b as never);
+    expect(ia.identity).toBe('content');
+    expect(ia.id).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(ib.id).toBe(ia.id);
+  });
+});
+
+describe('atlevel ingest', () => {
+  it('takes a listing file naming a folder and a tarball, and stores each once', async () => {
+    const one = corpusRun(join(dir, 'corpus'), 1).dir;
+    await create(
+      { gzip: true, file: join(dir, 'run-2.tar.gz'), cwd: corpusRun(join(dir, 'corpus'), 2).dir },
+      ['.'],
+    );
+    await writeFile(
+      join(dir, 'runs.txt'),
+      `# two runs\n${one}\nrun-2.tar.gz  # a tarball, relative to the listing\n`,
+    );
+    const db = join(dir, 'store-listing');
+    const first = await atlevel(['ingest', join(dir, 'runs.txt'), '--db', db, '-v']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/ingested 2 runs .*: 2 stored, 0 already there, 0 ingest errors/);
+    expect(first.stderr).toMatch(/stored prow:periodic-ci-[^ ]+\/1454000000000000001 /);
+    expect(first.stderr).toMatch(/stored sha256:[0-9a-f]{64} \(.*run-2\.tar\.gz\)/);
+    const again = await atlevel(['ingest', join(dir, 'runs.txt'), one, '--db', db]);
+    expect(again.stdout).toMatch(/ingested 2 runs .*: 0 stored, 2 already there/);
+  });
+
+  it('resumes after a kill: nothing lost, nothing stored twice', async () => {
+    const db = join(dir, 'store-kill');
+    let killed = false;
+    const cut = await atlevel(
+      ['ingest', join(dir, 'corpus'), '--db', db, '--jobs', '1', '-v'],
+      (text, child) => {
+        if (!killed && (text.match(/atlevel: stored /g) ?? []).length >= 3) {
+          killed = true;
+          child.kill('SIGKILL');
+        }
+      },
+    );
+    expect(cut.code).toBeNull();
+    const stored = (cut.stderr.match(/atlevel: stored /g) ?? []).length;
+    expect(stored).toBeGreaterThanOrEqual(3);
+    const resumed = await atlevel(['ingest', join(dir, 'corpus'), '--db', db]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const m = /(\d+) stored, (\d+) already there, 0 ingest errors/.exec(resumed.stdout);
+    expect(Number(m?.[1]) + Number(m?.[2])).toBe(N);
+    expect(Number(m?.[2])).toBeGreaterThanOrEqual(stored);
+    const done = await atlevel(['ingest', join(dir, 'corpus'), '--db', db]);
+    expect(done.stdout).toMatch(new RegExp(`0 stored, ${N} already there`));
+  });
+
+  it('bad arguments: one line naming the problem, exit 2, no store made', async () => {
+    const missing = await atlevel(['ingest', join(dir, 'nope'), '--db', join(dir, 'store-bad')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/nope: no such file or folder/),
+    ]);
+    const shard = await atlevel([
+      'ingest',
+      join(dir, 'corpus'),
+      '--shard',
+      '0/2',
+      '--db',
+      join(dir, 'store-bad'),
+    ]);
+    expect(shard.code).toBe(2);
+    expect(shard.stderr).toMatch(/--shard "0\/2"/);
+    const stats = await atlevel(['stats', '--db', join(dir, 'store-bad')]);
+    expect(stats.code).toBe(2);
+    expect(stats.stderr).toMatch(/no run store here/);
+  });
+});
