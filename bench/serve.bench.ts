@@ -115,6 +115,9 @@ function kubectl(s: Served, args: string[]): { ms: number; stdout: string; stder
   return { ms, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** What kubectl 1.32 sends for `get`. */
+const TABLE_ACCEPT =
+  'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? Number.NaN;
 const f0 = (n: number) => n.toFixed(0);
@@ -185,15 +188,29 @@ try {
     `kubectl get events -A (${paged.stdout.trimEnd().split('\n').length - 1} rows, ${pageMs.length} pages of 500): ${f0(paged.ms)} ms wall, of which the server ${f0(pageMs.reduce((a, b) => a + b, 0))} ms and kubectl's client-side throttling ${f0(waits.reduce((a, b) => a + b, 0))} ms`,
   );
   const unpaged: number[] = [];
-  const unpagedServer: number[] = [];
+  for (let i = 0; i < 3; i++) unpaged.push(kubectl(served, ['get', 'events', '-A', '--chunk-size=0']).ms);
+  // kubectl -v=6 times a request to its response headers, and a list this long is streamed: curl
+  // with kubectl's Accept header times the whole Table instead.
+  const tableMs: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const r = kubectl(served, ['get', 'events', '-A', '--chunk-size=0', '-v=6']);
-    unpaged.push(r.ms);
-    const m = /GET \S+\/api\/v1\/events 200 OK in (\d+) milliseconds/.exec(r.stderr);
-    if (m?.[1]) unpagedServer.push(Number(m[1]));
+    const r = spawnSync(
+      'curl',
+      [
+        '-s',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{time_total}',
+        '-H',
+        `Accept: ${TABLE_ACCEPT}`,
+        `${served.url}/api/v1/events`,
+      ],
+      { encoding: 'utf8' },
+    );
+    tableMs.push(Number(r.stdout) * 1000);
   }
   say(
-    `kubectl get events -A --chunk-size=0 (one Table request): server p50 ${f0(median(unpagedServer))} ms (goal < 1 s), whole kubectl p50 ${f0(median(unpaged))} ms`,
+    `kubectl get events -A --chunk-size=0 (one Table request of 30000 rows): the whole Table by curl p50 ${f0(median(tableMs))} ms (goal < 1 s); whole kubectl p50 ${f0(median(unpaged))} ms`,
   );
   const mem = rssMb(served.pid);
   const budget = (2 * size.bytes) / 1e6 + 200;
