@@ -5,8 +5,8 @@
  * analyses in parallel, writes each run once and records the runs that fail. docs/runs.md describes it.
  */
 export { expandInputs, inShard, parseShard, type RunInput, type Shard } from './expand.js';
-export { contentHash, type ProwId, prowIdOf, prowRunId } from './identity.js';
-export { ANALYZER, minorOf, platformOf, type RunIdentity, runRecord, streamOf } from './record.js';
+export { type ProwId, prowIdOf } from './identity.js';
+export { type RunIdentity, runRecord } from './record.js';
 export {
   type Analyser,
   type IngestOptions,

@@ -47,19 +47,19 @@ const PLATFORMS = [
   'libvirt',
 ];
 
-export function platformOf(job: string | undefined): string | null {
+function platformOf(job: string | undefined): string | null {
   if (!job) return null;
   const words = new Set(job.toLowerCase().split(/[-_.]/));
   return PLATFORMS.find((p) => words.has(p)) ?? null;
 }
 
 /** `4.10.0-0.nightly-2021-11-03-020416` → `4.10`. */
-export function minorOf(version: string | undefined): string | null {
+function minorOf(version: string | undefined): string | null {
   const m = version ? /^(\d+)\.(\d+)/.exec(version) : null;
   return m ? `${m[1]}.${m[2]}` : null;
 }
 
-export function streamOf(from: string | undefined, to: string | undefined): string | null {
+function streamOf(from: string | undefined, to: string | undefined): string | null {
   const a = minorOf(from);
   const b = minorOf(to);
   return a && b ? `${a}→${b}` : null;
@@ -175,7 +175,7 @@ function poolRollouts(
 }
 
 /** The version string that names atlevel's analysis in the store (re-ingest with --reanalyze after a change). */
-export const ANALYZER = 'atlevel-analyze/2';
+const ANALYZER = 'atlevel-analyze/2';
 
 export function runRecord(who: RunIdentity, history: ClusterHistory, result: AnalysisResult): RunRecord {
   const update = result.updates[result.updates.length - 1];

@@ -10,7 +10,6 @@ export {
   collectStats,
   type NamedPercentiles,
   type Percentiles,
-  RACE_RULE,
   type RateRow,
   type SignatureRow,
   type StatsFilter,

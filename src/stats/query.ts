@@ -95,7 +95,7 @@ export interface StatsResult {
 }
 
 /** The race of bug 2019850: the CVO completed while the master pool still rolled out. */
-export const RACE_RULE = 'master-pool-updated-before-cvo-complete';
+const RACE_RULE = 'master-pool-updated-before-cvo-complete';
 
 const WHEN = 'coalesce(r.update_start, r.run_start)';
 
@@ -140,7 +140,7 @@ function percentiles(row: Record<string, unknown> | undefined): Percentiles {
   return { n: int(row?.n), p50: num(row?.p50), p90: num(row?.p90), p99: num(row?.p99), max: num(row?.max) };
 }
 
-export async function rates(db: Sql, f: StatsFilter): Promise<RateRow[]> {
+async function rates(db: Sql, f: StatsFilter): Promise<RateRow[]> {
   const params: unknown[] = [];
   const where = `${runFilter(f, params)} AND ${ruleFilter(f, 's.rule', params)}`;
   // One scan for the four breakdowns; GROUPING() says which set a row belongs to.
@@ -186,7 +186,7 @@ export async function rates(db: Sql, f: StatsFilter): Promise<RateRow[]> {
     );
 }
 
-export async function signatures(db: Sql, f: StatsFilter): Promise<SignatureRow[]> {
+async function signatures(db: Sql, f: StatsFilter): Promise<SignatureRow[]> {
   const params: unknown[] = [];
   const where = `${runFilter(f, params)} AND ${ruleFilter(f, 'x.rule', params)}`;
   const rows = await db.query(
@@ -214,7 +214,7 @@ export async function signatures(db: Sql, f: StatsFilter): Promise<SignatureRow[
   });
 }
 
-export async function components(db: Sql, f: StatsFilter, raceRule: string): Promise<ComponentRow[]> {
+async function components(db: Sql, f: StatsFilter, raceRule: string): Promise<ComponentRow[]> {
   const params: unknown[] = [raceRule];
   const where = runFilter(f, params);
   const rows = await db.query(

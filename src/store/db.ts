@@ -39,7 +39,7 @@ export function isPostgresUrl(spec: string): boolean {
 }
 
 /** The URL with any password replaced, for messages. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
