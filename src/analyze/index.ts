@@ -19,8 +19,21 @@ export function verdictOf(outcomes: readonly RuleOutcome[], updates: readonly Up
   return 'pass';
 }
 
+/** Why the inputs hold no update, in words (the verdict `no-update` says what it saw). */
+function noUpdateReason(history: ClusterHistory): string {
+  const cv = history.objects.clusterVersions[0]?.object;
+  const entries = cv?.status?.history ?? [];
+  if (entries.length === 1) {
+    return `ClusterVersion history holds only the installation of ${entries[0]?.version || entries[0]?.image || 'the cluster'}`;
+  }
+  if (cv) return 'ClusterVersion history holds no entry';
+  return 'the inputs hold no ClusterVersion, and no monitor or upgrade-test line of an update';
+}
+
 export interface AnalysisResult {
   readonly verdict: Verdict;
+  /** Why the verdict is what it is, in one line: the rules violated or not checked, or why there is no update. */
+  readonly verdictReason: string;
   readonly inputs: readonly InputFile[];
   readonly span: { readonly from: Millis; readonly to: Millis } | undefined;
   readonly updates: readonly UpdateRecord[];
@@ -55,8 +68,20 @@ export function analyzeHistory(history: ClusterHistory, opts: AnalyzeOptions = {
   // dated outside it are context and say so in a note, they never stretch it.
   const window = updateWindow(history);
   const note = window ? windowNote(window) : undefined;
+  const verdict = verdictOf(outcomes, updates);
+  const ids = (state: RuleOutcome['state'], missing: boolean) =>
+    outcomes.filter((o) => o.state === state && (!missing || o.missing.length > 0)).map((o) => o.rule.id);
+  const verdictReason =
+    verdict === 'fail'
+      ? `violated: ${ids('violated', false).join(', ')}`
+      : verdict === 'no-update'
+        ? noUpdateReason(history)
+        : verdict === 'inconclusive'
+          ? `not checked for lack of data: ${ids('not-checked', true).join(', ')}`
+          : `every rule that applies held: ${[...ids('holds', false)].join(', ')}`;
   return {
-    verdict: verdictOf(outcomes, updates),
+    verdict,
+    verdictReason,
     inputs: history.inputs,
     span: window ? { from: window.from, to: window.to } : history.span,
     updates,

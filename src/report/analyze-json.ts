@@ -15,6 +15,7 @@ export function renderAnalysisJson(result: AnalysisResult): string {
     schemaVersion: SCHEMA_VERSION,
     tool: 'atlevel',
     verdict: result.verdict,
+    verdictReason: result.verdictReason,
     inputs: result.inputs.map((i) => ({
       path: i.path,
       reader: i.reader,

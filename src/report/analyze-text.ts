@@ -52,7 +52,9 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
             ),
           )
         : result.verdict === 'no-update'
-          ? c.bold(`NO UPDATE: the inputs hold no cluster update to check${withWarnings}`)
+          ? c.bold(
+              `NO UPDATE: the inputs hold no cluster update to check (${safe(result.verdictReason, 300)})${withWarnings}`,
+            )
           : warnings
             ? c.bold(c.yellow(`PASS${withWarnings}${what}`))
             : c.bold(c.green(`PASS: every invariant checked and held${what}`));
