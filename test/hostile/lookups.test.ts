@@ -21,6 +21,7 @@ const RESTRICTED: ReadonlyMap<string, string> = new Map([
     'the unit is matched by /^(\\d+(?:\\.\\d+)?)\\s*([a-z]*)$/ and a miss is "not a size"',
   ],
   ['src/sources/buildlog.ts:LEVELS', 'the level letter is matched by ([IWE])'],
+  ['src/cli/stats.ts:UNITS', 'the unit is matched by /^(\\d+)([hdw])$/'],
 ]);
 
 function sources(dir: string): string[] {
