@@ -7,6 +7,8 @@
  *   (docs/domain.md 7.4), when it writes one;
  * - `mustGather` is the resource name of its must-gather files (`<resource>.yaml` or a
  *   `<resource>/` folder);
+ * - `ocExample` is the suffix of its file in an oc examples case (`CASE-<suffix>.yaml`, oc
+ *   pkg/cli/admin/upgrade/status/examples/README.md), when oc's examples hold one;
  * - `normalize` brings the kind's variants to the one shape analyses read.
  */
 import type { z } from 'zod';
@@ -28,6 +30,7 @@ export interface KindFacts<S extends z.ZodType = z.ZodType, F extends string = s
   readonly field: F;
   readonly gatherExtra?: string;
   readonly mustGather?: string;
+  readonly ocExample?: string;
   readonly normalize?: (object: z.infer<S>) => z.infer<S>;
 }
 
@@ -42,26 +45,36 @@ export const KINDS = {
     field: 'clusterVersions',
     gatherExtra: 'clusterversion.json',
     mustGather: 'clusterversions',
+    ocExample: 'cv',
   }),
   ClusterOperator: kind({
     schema: ClusterOperatorSchema,
     field: 'clusterOperators',
     gatherExtra: 'clusteroperators.json',
     mustGather: 'clusteroperators',
+    ocExample: 'co',
   }),
   MachineConfigPool: kind({
     schema: MachineConfigPoolSchema,
     field: 'machineConfigPools',
     gatherExtra: 'machineconfigpools.json',
     mustGather: 'machineconfigpools',
+    ocExample: 'mcp',
   }),
   MachineConfig: kind({
     schema: MachineConfigSchema,
     field: 'machineConfigs',
     gatherExtra: 'machineconfigs.json',
     mustGather: 'machineconfigs',
+    ocExample: 'mc',
   }),
-  Node: kind({ schema: NodeSchema, field: 'nodes', gatherExtra: 'nodes.json', mustGather: 'nodes' }),
+  Node: kind({
+    schema: NodeSchema,
+    field: 'nodes',
+    gatherExtra: 'nodes.json',
+    mustGather: 'nodes',
+    ocExample: 'node',
+  }),
   Event: kind({
     schema: EventSchema,
     field: 'events',

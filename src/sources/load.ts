@@ -3,8 +3,10 @@
  * read every file that matters once, and put the results together in a stable order (so a folder
  * and a tar of it give the same parts).
  */
-import { createReadStream, type ReadStream, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createReadStream, type ReadStream } from 'node:fs';
+import { mkdtemp, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { InputError, printable } from '../model/errors.js';
 import type {
   HistoryParts,
@@ -23,20 +25,27 @@ import { parseReleasePayload } from '../release/parse.js';
 import { dropEchoes, EchoIndex } from '../timeline/build.js';
 import { append } from './append.js';
 import { listArchive, readArchive } from './archive.js';
-import { DEFAULT_MAX_FILE_BYTES, formatBytes, MAX_PARSED_BYTES, readAllText } from './bytes.js';
-import { withoutCompressionSuffix } from './decoders/index.js';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  decodedChunks,
+  formatBytes,
+  MAX_PARSED_BYTES,
+  readAllText,
+} from './bytes.js';
+import { isArchiveContent, isArchiveName, withoutCompressionSuffix } from './decoders/index.js';
 import { EchoFilter } from './echoes.js';
 import { fsProblem, type Listing, listFolder } from './folder.js';
 import { internedIdentity } from './intervals-json.js';
 import {
   baseName,
-  isArchiveName,
+  OC_EXAMPLE_SUFFIXES,
   type Plan,
   type PlannedFile,
   planFiles,
   type ReaderSpec,
   readerByName,
-} from './layout.js';
+} from './layouts/index.js';
+import { type OpenContext, openArgument, STDIN_NAME } from './open/index.js';
 import { contribution, type FileResult, intervalCount, type ReadLimits, readInput } from './readers.js';
 import { assignReleases } from './releases.js';
 import { ObjectStore } from './store.js';
@@ -46,15 +55,6 @@ import { resolveYears, runStartFromName, type YearHint } from './year.js';
 
 export const NO_INPUTS_HINT =
   'expected gather-extra JSON Lists, build-log.txt, e2e-*.json intervals, a must-gather, oc get YAML/JSON, or a .tar(.gz) of these';
-
-/** oc's `examples/CASE-*.yaml` inputs (oc pkg/cli/admin/upgrade/status/examples/README.md). */
-const OC_EXAMPLE_SUFFIXES: readonly (readonly [string, KnownKind])[] = [
-  ['-cv.yaml', 'ClusterVersion'],
-  ['-co.yaml', 'ClusterOperator'],
-  ['-mcp.yaml', 'MachineConfigPool'],
-  ['-mc.yaml', 'MachineConfig'],
-  ['-node.yaml', 'Node'],
-];
 
 /** Files are read in pieces of this size (the default 64 KiB makes many more small buffers). */
 const READ_CHUNK_BYTES = 1024 * 1024;
@@ -136,27 +136,58 @@ async function loadPath(
   now: Millis,
   remote: () => RemoteSession,
 ): Promise<PathResult> {
-  if (looksLikeUrl(path)) return loadRemote(await remote().open(path), limits, intern, dropEchoes, now);
-  let info: Stats;
+  let tmp: string | undefined;
+  const context: OpenContext<PathResult> = {
+    folder: (dir) => loadFolder(dir, limits, intern, dropEchoes, now),
+    archive: (file, display) => loadArchive(file, limits, intern, display),
+    file: async (file, display, size) => {
+      const name = baseName(display);
+      const spec =
+        readerForGivenFile(name) ?? (display === STDIN_NAME ? { reader: 'oc-get', strict: true } : undefined);
+      if (!spec) throw new InputError(display, 'not an atlevel input', NO_INPUTS_HINT);
+      const result = await readOne(spec, display, name, size, file, limits, intern);
+      requireSomething(display, [result]);
+      return { results: [result], notes: [] };
+    },
+    files: (display, files) => loadCase(display, files, limits, intern),
+    remote: (url) => remote().open(url),
+    remoteInput: (input) => loadRemote(input, limits, intern, dropEchoes, now),
+    looksLikeArchive,
+    tmpdir: async () => {
+      tmp ??= await mkdtemp(join(tmpdir(), 'atlevel-'));
+      return tmp;
+    },
+  };
+  return openArgument(path, context);
+}
+
+/** Whether a file's first decoded bytes are an archive's, whatever its name (DECODERS with `archive`). */
+async function looksLikeArchive(file: string, display: string): Promise<boolean> {
+  const stream = createReadStream(file, { start: 0, end: 64 * 1024 - 1 });
   try {
-    info = await stat(path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
-      const cv = await stat(`${path}-cv.yaml`).catch(() => undefined);
-      if (cv?.isFile()) return loadOcExample(path, limits, intern);
+    const head: Buffer[] = [];
+    let length = 0;
+    const opts = {
+      file: display,
+      name: baseName(display),
+      nameSaysGzip: false,
+      maxBytes: Number.MAX_SAFE_INTEGER,
+    };
+    for await (const chunk of decodedChunks(stream, opts)) {
+      head.push(chunk);
+      length += chunk.length;
+      if (length >= 512) break;
     }
-    throw new InputError(path, fsProblem(err));
+    return isArchiveContent(Buffer.concat(head));
+  } catch (err) {
+    // Not decodable from its first bytes: not an archive; the file's reader says what is wrong.
+    if (err instanceof InputError) return false;
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    if (code !== undefined) throw new InputError(display, fsProblem(err));
+    throw err;
+  } finally {
+    stream.destroy();
   }
-  if (info.isDirectory()) return loadFolder(path, limits, intern, dropEchoes, now);
-  if (!info.isFile()) throw new InputError(path, 'not a regular file or folder');
-  const name = baseName(path);
-  if (isArchiveName(name)) return loadArchive(path, limits, intern);
-  const spec = readerForGivenFile(name);
-  if (!spec) throw new InputError(path, 'not an atlevel input', NO_INPUTS_HINT);
-  const result = await readOne(spec, path, name, info.size, path, limits, intern);
-  requireSomething(path, [result]);
-  return { results: [result], notes: [] };
 }
 
 /**
@@ -370,31 +401,30 @@ async function loadArchive(
   return { results, notes };
 }
 
-async function loadOcExample(prefix: string, limits: ReadLimits, intern: Interner): Promise<PathResult> {
+/** Files given one by one (an oc examples case, by its prefix): planned by the layouts as one input. */
+async function loadCase(
+  prefix: string,
+  files: readonly { rel: string; abs: string; size: number }[],
+  limits: ReadLimits,
+  intern: Interner,
+): Promise<PathResult> {
+  const plan = planFiles(files.map((f) => f.rel));
+  if (!plan.layouts.includes('oc examples case'))
+    throw new InputError(prefix, 'not an oc examples case', NO_INPUTS_HINT);
   const results: FileResult[] = [];
-  const missing: string[] = [];
-  const files: [string, ReaderSpec][] = [
-    ...OC_EXAMPLE_SUFFIXES.map(([suffix, kind]): [string, ReaderSpec] => [
-      suffix,
-      { reader: 'oc-example', expect: kind },
-    ]),
-    ['-alerts.json', { reader: 'alerts' }],
-  ];
-  for (const [suffix, spec] of files) {
-    const file = `${prefix}${suffix}`;
-    const info = await stat(file).catch(() => undefined);
-    if (!info) {
-      if (suffix !== '-alerts.json') missing.push(suffix);
-      continue;
-    }
-    if (!info.isFile()) throw new InputError(file, 'not a regular file');
-    results.push(await readOne(spec, file, baseName(file), info.size, file, limits, intern));
+  const name = baseName(prefix);
+  // In the case's own order (cv, co, mcp, mc, node, alerts), as oc lists them.
+  const rank = (rel: string) => OC_EXAMPLE_SUFFIXES.indexOf(rel.slice(name.length));
+  for (const planned of [...plan.files].sort((a, b) => rank(a.rel) - rank(b.rel))) {
+    const f = files.find((x) => x.rel === planned.rel);
+    if (f) results.push(await readOne(planned.spec, f.abs, f.rel, f.size, f.abs, limits, intern));
   }
+  const have = new Set(files.map((f) => f.rel.slice(name.length)));
+  const missing = OC_EXAMPLE_SUFFIXES.filter((s) => s !== '-alerts.json' && !have.has(s));
   const notes = [
-    `${prefix}: read as an oc examples case (${baseName(prefix)}-cv.yaml, -co.yaml, -mcp.yaml, -mc.yaml, -node.yaml)`,
+    `${prefix}: read as an oc examples case (${name}-cv.yaml, -co.yaml, -mcp.yaml, -mc.yaml, -node.yaml)`,
   ];
-  if (missing.length > 0)
-    notes.push(`${prefix}: no ${missing.map((s) => `${baseName(prefix)}${s}`).join(', ')}`);
+  if (missing.length > 0) notes.push(`${prefix}: no ${missing.map((s) => `${name}${s}`).join(', ')}`);
   return { results, notes };
 }
 

@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeLargeRun } from '../../bench/large-run.js';
 import { InputError } from '../model/errors.js';
-import type { ReaderSpec } from './layout.js';
+import type { ReaderSpec } from './layouts/index.js';
 import { type FileResult, readInput } from './readers.js';
 
 let tmp: string;

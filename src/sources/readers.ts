@@ -27,7 +27,7 @@ import { type Document, parseDocuments } from './documents.js';
 import type { EchoFilter } from './echoes.js';
 import { looksLikeIntervals, parseIntervalItem, parseIntervalsDocument } from './intervals-json.js';
 import { JsonItemsReader, NotStreamable } from './json-items.js';
-import type { ReaderSpec } from './layout.js';
+import type { ReaderSpec } from './layouts/index.js';
 import { validateObject } from './validate.js';
 import { runStartFromName, type YearHint } from './year.js';
 

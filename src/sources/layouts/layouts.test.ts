@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planFiles } from './layout.js';
+import { planFiles } from './index.js';
 
 const readers = (rels: string[]) =>
   Object.fromEntries(

@@ -1,0 +1,36 @@
+/**
+ * OPENERS: the ways an argument is opened, asked in order; the first that claims it opens it. How to
+ * add one is in CONTRIBUTING.md ("Inputs").
+ */
+import { stat } from 'node:fs/promises';
+import { InputError } from '../../model/errors.js';
+import { fsProblem } from '../folder.js';
+import { fileOpener } from './file.js';
+import { folderOpener } from './folder.js';
+import { ocExampleOpener } from './oc-example.js';
+import { stdinOpener } from './stdin.js';
+import type { Found, OpenContext, Opened, Opener } from './types.js';
+import { urlOpener } from './url.js';
+
+export { STDIN_NAME } from './stdin.js';
+export type { OpenContext, Opened, Opener } from './types.js';
+
+export const OPENERS: readonly Opener[] = [urlOpener, stdinOpener, folderOpener, fileOpener, ocExampleOpener];
+
+/** Open one argument with the first opener that claims it. */
+export async function openArgument<R extends Opened>(arg: string, context: OpenContext<R>): Promise<R> {
+  let found: Found | undefined;
+  const lookup = async (): Promise<Found> => {
+    found ??= await stat(arg).then(
+      (info) => ({ info }),
+      (error: NodeJS.ErrnoException) => ({ error }),
+    );
+    return found;
+  };
+  for (const opener of OPENERS) {
+    // URL and stdin claim by the argument alone; the others need to know what is on disk.
+    const f = opener === urlOpener || opener === stdinOpener ? {} : await lookup();
+    if (await opener.claims(arg, f)) return opener.open(arg, f, context);
+  }
+  throw new InputError(arg, fsProblem((await lookup()).error));
+}
