@@ -77,7 +77,12 @@ export class LiveClient {
           ...(opts.auth ? { auth: opts.auth } : {}),
         });
     return new Promise<http.IncomingMessage>((resolve, reject) => {
-      request.on('response', resolve);
+      request.on('response', (res) => {
+        // A connection cut mid-stream destroys the response with an error: the caller sees it as
+        // the stream ending (watch) or a failed read (get); it must never go unhandled.
+        res.on('error', () => undefined);
+        resolve(res);
+      });
       request.on('error', reject);
       if (timeoutMs !== undefined)
         request.setTimeout(timeoutMs, () => request.destroy(new Error('timed out')));
@@ -195,6 +200,8 @@ export class LiveClient {
     res.on('error', (err) => end(err));
     res.on('close', () => end(res.complete ? undefined : new Error('watch connection closed')));
     lines.on('close', () => end(undefined));
+    // readline re-emits its input's errors (a cut connection) on itself.
+    lines.on('error', (err) => end(err));
     return {
       ended,
       stop: () => {

@@ -243,7 +243,8 @@ export class Watcher {
         this.#levelSeen = true;
         trigger = r.from;
       }
-      if (r.locator.startsWith('clusterversion/') && r.message.startsWith('cluster reached')) trigger = r.from;
+      if (r.locator.startsWith('clusterversion/') && r.message.startsWith('cluster reached'))
+        trigger = r.from;
       if (r.message.startsWith('reason/RenderedConfigGenerated') && this.#levelSeen) trigger = r.from;
     }
     if (

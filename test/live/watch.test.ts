@@ -1,0 +1,174 @@
+/**
+ * The must-show behaviour of `atlevel watch` against `atlevel serve` replays (docs/live.md): the level
+ * race and the master-pool rule caught live on bug 2019850 and on simulator runs, nothing raised
+ * under the fixed policy, --record round-trips through analyze, only get/list/watch are sent.
+ */
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeHistory } from '../../src/analyze/index.js';
+import { main } from '../../src/cli/main.js';
+import type { Finding } from '../../src/model/index.js';
+import { loadHistoryParts } from '../../src/sources/index.js';
+import { buildHistory } from '../../src/timeline/index.js';
+import type { WatchOutput } from '../../src/watch/index.js';
+import { serve, startProxy, startReplayWhenWatched, startWatch, until } from './helpers.js';
+
+const EXAMPLE = 'examples/bug-2019850';
+/** The streams a watch of a served CI run opens (CV, CO, MCP, Node, MC, Events in 3 namespaces). */
+const STREAMS = 8;
+const T = (clock: string) => Date.parse(`2021-11-03T${clock}Z`);
+
+const tmp = mkdtempSync(join(tmpdir(), 'atlevel-live-watch-'));
+
+function findings(outputs: readonly WatchOutput[]) {
+  return outputs.filter((o): o is Extract<WatchOutput, { type: 'finding' }> => o.type === 'finding');
+}
+
+async function analyzePaths(paths: string[]) {
+  return analyzeHistory(buildHistory(await loadHistoryParts(paths, { now: Date.now() })));
+}
+
+/** What a finding's cause chain names: the rendered configs, the changed lines, the components, the signature. */
+function causes(f: Finding) {
+  const d = f.explanation?.configDiff;
+  return {
+    rule: f.rule,
+    from: d?.from,
+    to: d?.to,
+    changes: (d?.changes ?? []).map((c) => ({
+      part: c.part,
+      name: c.name,
+      lines: c.changedLines,
+      components: (c.images ?? []).map((i) => i.component),
+    })),
+    signature: f.explanation?.signature?.id,
+  };
+}
+
+describe('watch on a replay of bug 2019850', () => {
+  it('flags the level race between 03:23:09 and 03:23:11 and the master pool at 03:28:27, before the update ends', async () => {
+    // The stretch around the race at 60× (7 s): the replay clock is then within a fraction of a second.
+    const server = await serve([EXAMPLE], {
+      replay: true,
+      holdReplay: true,
+      speed: 60,
+      range: { from: T('03:22:00'), to: T('03:29:00') },
+    });
+    try {
+      const w = await startWatch(server.url);
+      await startReplayWhenWatched(server, STREAMS);
+      await until(() => findings(w.outputs).length >= 2, 30_000, 'two findings');
+      w.stop.abort();
+      await w.done;
+      const [race, master] = findings(w.outputs);
+      expect(race?.finding.rule).toBe('operator-level-before-required-pool-target');
+      expect(race?.finding.at).toBe(T('03:23:09'));
+      // Decided on the change that closed the window: the level report or the rendered config's arrival.
+      expect(race?.at).toBeGreaterThanOrEqual(T('03:23:09'));
+      expect(race?.at).toBeLessThan(T('03:23:12'));
+      expect(master?.finding.rule).toBe('master-pool-updated-before-cvo-complete');
+      expect(master?.at).toBe(T('03:28:27'));
+      // The race was reported before the CVO's completion was even seen.
+      const reached = w.outputs.findIndex(
+        (o) => o.type === 'transition' && o.record.message.startsWith('cluster reached'),
+      );
+      expect(w.outputs.indexOf(race as WatchOutput)).toBeLessThan(reached);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('records the whole update; analyze of the record gives the verdict and causes of analyze of the source; only GET was sent', async () => {
+    const server = await serve([EXAMPLE], { replay: true, holdReplay: true, speed: 300 });
+    const proxy = await startProxy(server.url);
+    const record = join(tmp, 'bug-record');
+    try {
+      const w = await startWatch(proxy.url, { record });
+      await startReplayWhenWatched(server, STREAMS);
+      const summary = await w.done;
+      expect(summary.interrupted).toBe(false);
+      expect(summary.result.verdict).toBe('fail');
+      const rules = findings(w.outputs).map((f) => f.finding.rule);
+      expect(rules).toEqual([
+        'operator-level-before-required-pool-target',
+        'master-pool-updated-before-cvo-complete',
+      ]);
+      expect(readdirSync(tmp).filter((n) => n.includes('partial'))).toEqual([]);
+
+      const source = await analyzePaths([EXAMPLE]);
+      const recorded = await analyzePaths([
+        record,
+        `${EXAMPLE}/release/release-from.json`,
+        `${EXAMPLE}/release/release-to.json`,
+      ]);
+      expect(recorded.verdict).toBe(source.verdict);
+      const failures = (r: typeof source) => r.findings.filter((f) => f.severity === 'failure');
+      expect(failures(recorded).map(causes)).toEqual(failures(source).map(causes));
+      // The causes are really there: the pause image's line in a changed file, attributed to `pod`.
+      const named = JSON.stringify(failures(source).map(causes));
+      expect(named).toContain('rendered-master-ebc4fc8c7b6a155d86684204394e4930');
+      expect(named).toContain('"pod"');
+      expect(proxy.requests.length).toBeGreaterThan(0);
+      expect(proxy.requests.filter((r) => !r.startsWith('GET '))).toEqual([]);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  });
+});
+
+describe('watch on simulator runs (pause-image-only, seed 1)', () => {
+  const runs = { 'pre-fix-2021': join(tmp, 'sim-pre'), fixed: join(tmp, 'sim-fixed') };
+  beforeAll(async () => {
+    for (const [policy, dir] of Object.entries(runs)) {
+      const code = await main([
+        'simulate',
+        '--scenario',
+        'pause-image-only',
+        '--policy',
+        policy,
+        '--seed',
+        '1',
+        '--artifacts',
+        dir,
+        '--out',
+        join(tmp, `${policy}.txt`),
+      ]);
+      expect([0, 1]).toContain(code);
+    }
+  });
+
+  for (const policy of ['pre-fix-2021', 'fixed'] as const) {
+    it(`${policy}: ${policy === 'fixed' ? 'raises neither rule' : 'flags both rules live'}, and watch's verdict is analyze's`, async () => {
+      const dir = runs[policy];
+      const server = await serve([dir], { replay: true, holdReplay: true, speed: 400 });
+      try {
+        const w = await startWatch(server.url);
+        await startReplayWhenWatched(server, STREAMS);
+        const summary = await w.done;
+        const live = findings(w.outputs).map((f) => f.finding.rule);
+        const source = await analyzePaths([dir]);
+        if (policy === 'fixed') {
+          expect(live).toEqual([]);
+          expect(summary.result.verdict).toBe('pass');
+        } else {
+          expect(live).toEqual([
+            'operator-level-before-required-pool-target',
+            'master-pool-updated-before-cvo-complete',
+          ]);
+          const level = findings(w.outputs)[0];
+          const cvo = source.updates[0]?.completedAt ?? 0;
+          // Flagged before the CVO completed: before origin's test could notice.
+          expect(level?.at).toBeLessThan(cvo);
+        }
+        expect(summary.result.verdict).toBe(source.verdict);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
+
+afterAll(() => undefined);
