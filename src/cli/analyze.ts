@@ -5,6 +5,7 @@ import { RULE_IDS, RULE_RECORD } from '../invariants/index.js';
 import { type ClusterHistory, printable } from '../model/index.js';
 import { ANALYZE_FORMATS } from '../report/formats.js';
 import { render } from '../report/reporter.js';
+import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, loadHistory } from './input.js';
 import { liveFlags, liveHistory, wantsLive } from './live-flags.js';
@@ -55,7 +56,7 @@ export function defineAnalyze(cmd: Command, exit: ExitBox): void {
     .addHelpText(
       'after',
       '\nExit codes: 0 pass or no update, 1 an invariant was violated, 2 bad input or usage, 3 internal error, 4 inconclusive (a rule that applies could not be checked).\n' +
-        'Example: atlevel analyze examples/bug-2019850',
+        `Example: atlevel analyze ${examplePath('bug-2019850')}`,
     )
     .action(async (paths, flags) => {
       exit.code = await runAnalyze(paths, flags);

@@ -18,7 +18,7 @@ import { render } from '../report/reporter.js';
 import type { DiffReport } from '../report/results.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, budgetFromFlags, loadParts } from './input.js';
-import { formatOption, textSettings } from './options.js';
+import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { readMaybeUrl, remoteFlags } from './remote-flags.js';
 
@@ -51,6 +51,7 @@ function diffOptions(cmd: Command) {
     )
     .option('--release-to <file>', 'release of the newer config')
     .addOption(formatOption(DIFF_FORMATS))
+    .addOption(widthOption())
     .option('--out <file>', 'write the report to FILE instead of stdout');
   return remoteFlags(c);
 }
@@ -74,6 +75,7 @@ export function defineDiff(cmd: Command, exit: ExitBox): void {
 
 async function runDiff(a: string | undefined, b: string | undefined, flags: DiffFlags): Promise<ExitCode> {
   const only = flags.only !== undefined ? parseParts(flags.only) : undefined;
+  textOnly(flags.output, { '--width': flags.width });
   const settings = textSettings(flags);
   const picked = await pick(a, b, flags);
   const diff = diffMachineConfigs(picked.a.object, picked.b.object, {

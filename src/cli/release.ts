@@ -8,7 +8,7 @@ import { RELEASE_DIFF_FORMATS, RELEASE_INFO_FORMATS } from '../report/formats.js
 import { render } from '../report/reporter.js';
 import type { ReleaseInfoReport } from '../report/results.js';
 import { EXIT, type ExitBox } from './exit.js';
-import { formatOption, textSettings } from './options.js';
+import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { readMaybeUrl, remoteFlags } from './remote-flags.js';
 
@@ -22,6 +22,7 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     .argument('<from>', `release updated from: ${SOURCES}`)
     .argument('<to>', 'release updated to, in any of the same forms')
     .addOption(formatOption(RELEASE_DIFF_FORMATS))
+    .addOption(widthOption())
     .option('--out <file>', 'write the report to FILE instead of stdout')
     .addHelpText(
       'after',
@@ -29,6 +30,7 @@ export function defineRelease(release: Command, exit: ExitBox): void {
         'Example: atlevel release diff old-release.json new-release.json',
     );
   remoteFlags(diff).action(async (from, to, flags) => {
+    textOnly(flags.output, { '--width': flags.width });
     const [a, b] = await Promise.all([
       readMaybeUrl(from, flags, loadReleasePayload),
       readMaybeUrl(to, flags, loadReleasePayload),
@@ -51,12 +53,14 @@ export function defineRelease(release: Command, exit: ExitBox): void {
       'print the component(s) an image belongs to: a pull spec, a digest in full, as printed (sha256:0adaefcf3675…) or as 12 or more hex digits',
     )
     .addOption(formatOption(RELEASE_INFO_FORMATS))
+    .addOption(widthOption())
     .option('--out <file>', 'write the report to FILE instead of stdout')
     .addHelpText(
       'after',
       '\nExit codes: 0 found, 1 no such component or image in the release, 2 bad input or usage.',
     );
   remoteFlags(info).action(async (file, flags) => {
+    textOnly(flags.output, { '--width': flags.width });
     if (flags.imageFor !== undefined && flags.componentFor !== undefined) {
       throw new UsageError('give --image-for or --component-for, not both');
     }

@@ -18,8 +18,9 @@ import { BUILTIN_SCENARIOS, builtinScenario, type Scenario } from '../sim/scenar
 import { loadScenarioFile } from '../sim/scenario-file.js';
 import { type ArtifactsInfo, type SimulateOutcome, summarize } from '../sim/summary.js';
 import { verdictExit } from './analyze.js';
+import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
-import { formatOption, textSettings } from './options.js';
+import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { verdictOfRun } from './run-verdict.js';
 
@@ -48,6 +49,7 @@ function simulateOptions(cmd: Command) {
       'write the run as CI artifacts into DIR (with --runs/--exhaustive: the first violating run)',
     )
     .addOption(formatOption(SIMULATE_FORMATS, 'summary format'))
+    .addOption(widthOption())
     .option('--out <file>', 'write the summary to FILE instead of stdout');
 }
 
@@ -61,7 +63,7 @@ export function defineSimulate(cmd: Command, exit: ExitBox): void {
         'Examples:\n' +
         '  atlevel simulate --scenario pause-image-only --policy pre-fix-2021 --seed 1 --artifacts run-1\n' +
         '  atlevel simulate --scenario pause-image-only --policy fixed --runs 10000\n' +
-        '  atlevel simulate --scenario my-scenario.yaml --exhaustive   (format: docs/simulate.md)',
+        `  atlevel simulate --scenario ${examplePath('scenarios/two-node-pause-image.yaml')} --exhaustive   (format: docs/simulate.md)`,
     )
     .action(async (flags) => {
       exit.code = await runSimulate(flags);
@@ -150,6 +152,7 @@ function progressBar(
 }
 
 async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
+  textOnly(flags.output, { '--width': flags.width });
   const settings = textSettings(flags);
   const seed = positiveInt('--seed', flags.seed, 0);
   const runs = flags.runs !== undefined ? positiveInt('--runs', flags.runs, 1) : undefined;

@@ -39,7 +39,12 @@ export interface ReleaseDiff {
   readonly reachingConfigs: readonly ConfigReach[];
   /** Will rendered configs change, so nodes drain and reboot? `on-prem`: only on on-prem platforms. */
   readonly nodesWillRoll: 'yes' | 'on-prem' | 'no';
-  readonly machineConfigOperator: { readonly imageChanged: boolean; readonly commitChanged?: boolean };
+  readonly machineConfigOperator: {
+    readonly imageChanged: boolean;
+    readonly commitChanged?: boolean;
+    /** Set when neither payload lists machine-config-operator: nothing can be said about it. */
+    readonly unlisted?: true;
+  };
   readonly osImageChanged: boolean;
   /** The bug-1999556 condition (see the module comment). */
   readonly levelTooEarly: Verdict;
@@ -154,8 +159,13 @@ export function diffReleases(a: ReleasePayload, b: ReleasePayload): ReleaseDiff 
   const nodesWillRoll = everywhere ? 'yes' : reachingConfigs.length > 0 ? 'on-prem' : 'no';
 
   const mco = changed.find((c) => c.name === MCO_TAG);
+  const mcoListed = before.has(MCO_TAG) || after.has(MCO_TAG);
   const mcoCommitChanged: boolean | undefined =
-    mco === undefined ? (before.has(MCO_TAG) === after.has(MCO_TAG) ? false : undefined) : mco.commitChanged;
+    mco === undefined
+      ? mcoListed && before.has(MCO_TAG) === after.has(MCO_TAG)
+        ? false
+        : undefined
+      : mco.commitChanged;
   const osImageChanged = reachingConfigs.some((r) => isOsImageTag(r.name));
 
   const warnings: string[] = [];
@@ -170,7 +180,9 @@ export function diffReleases(a: ReleasePayload, b: ReleasePayload): ReleaseDiff 
         ? mco
           ? 'the machine-config-operator commit is unchanged (its image was rebuilt)'
           : 'the machine-config-operator image is unchanged'
-        : 'the machine-config-operator image changed but its commit is not recorded here';
+        : mcoListed
+          ? 'the machine-config-operator image changed but its commit is not recorded here'
+          : 'neither payload lists the machine-config-operator image';
     warnings.push(
       `rendered MachineConfigs will change${scope} (${names}) while ${mcoWords} and the OS image is unchanged: ` +
         'a machine-config operator without the release-image-version check (before MCO PR #2918, bug 1999556) ' +
@@ -189,6 +201,7 @@ export function diffReleases(a: ReleasePayload, b: ReleasePayload): ReleaseDiff 
     machineConfigOperator: {
       imageChanged: mco !== undefined,
       ...(mcoCommitChanged !== undefined ? { commitChanged: mcoCommitChanged } : {}),
+      ...(mcoListed ? {} : { unlisted: true as const }),
     },
     osImageChanged,
     levelTooEarly,

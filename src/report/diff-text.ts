@@ -2,7 +2,6 @@
  * `atlevel diff` for a terminal: a header naming both configs, then the changes grouped by part and
  * by path/unit, each with `diff -u`-style hunks, attribute changes and the images it swaps.
  */
-import pc from 'picocolors';
 import type {
   ConfigChange,
   ConfigInfo,
@@ -13,6 +12,7 @@ import type {
 import { terminalSafe } from '../model/index.js';
 import type { Reporter } from './reporter.js';
 import type { DiffReport } from './results.js';
+import { type Colours, colours, plural, wrap } from './text.js';
 
 export interface DiffTextOptions {
   readonly colour: boolean;
@@ -20,9 +20,9 @@ export interface DiffTextOptions {
   readonly releasesGiven?: boolean;
   /** Which configs were picked and why, e.g. `the two newest rendered configs of pool master`. */
   readonly how?: string;
+  /** Columns the prose lines wrap to (hunks keep the files' own lines). */
+  readonly width?: number;
 }
-
-type Colours = ReturnType<typeof pc.createColors>;
 
 const PART_TITLES: Record<ConfigPart, string> = {
   ignitionVersion: 'Ignition version',
@@ -106,9 +106,10 @@ function renderChange(ch: ConfigChange, d: MachineConfigDiff, opts: DiffTextOpti
 }
 
 export function renderDiffText(d: MachineConfigDiff, opts: DiffTextOptions): string {
-  const c = pc.createColors(opts.colour);
+  const c = colours(opts.colour);
+  const width = opts.width ?? Number.POSITIVE_INFINITY;
   const out: string[] = [];
-  if (opts.how) out.push(c.dim(clean(opts.how)));
+  if (opts.how) out.push(...wrap(clean(opts.how), width).map((l) => c.dim(l)));
   out.push(infoLine('from', d.fromInfo, d.from, c));
   out.push(infoLine('to  ', d.toInfo, d.to, c));
   const within = d.filter
@@ -121,13 +122,21 @@ export function renderDiffText(d: MachineConfigDiff, opts: DiffTextOptions): str
   const counts = new Map<ConfigPart, number>();
   for (const ch of d.changes) counts.set(ch.part, (counts.get(ch.part) ?? 0) + 1);
   const byPart = [...counts].map(([p, n]) => `${PART_TITLES[p]} ${n}`).join(', ');
-  out.push(c.bold(`${d.changes.length} change${d.changes.length === 1 ? '' : 's'}${within}: ${byPart}`));
+  out.push(
+    ...wrap(`${plural(d.changes.length, 'change')}${within}: ${byPart}`, width, 2).map((l) => c.bold(l)),
+  );
 
   const images = d.changes.flatMap((ch) => ch.images ?? []);
   const components = [...new Set(images.flatMap((i) => (i.component ? [i.component] : [])))];
-  if (components.length > 0) out.push(`release components: ${components.map((n) => c.cyan(n)).join(', ')}`);
+  if (components.length > 0)
+    out.push(...wrap(`release components: ${components.map((n) => c.cyan(n)).join(', ')}`, width, 2));
   else if (images.length > 0 && !opts.releasesGiven) {
-    out.push(c.dim('images changed; pass --release-from and --release-to to name their release components'));
+    out.push(
+      ...wrap(
+        'images changed; pass --release-from and --release-to to name their release components',
+        width,
+      ).map((l) => c.dim(l)),
+    );
   }
 
   let part: ConfigPart | undefined;
@@ -145,6 +154,7 @@ export function renderDiffText(d: MachineConfigDiff, opts: DiffTextOptions): str
 export const diffText: Reporter<DiffReport> = (r, o) =>
   renderDiffText(r.diff, {
     colour: o.colour,
+    width: o.width,
     releasesGiven: r.releases.from !== undefined || r.releases.to !== undefined,
     ...(r.how !== undefined ? { how: r.how } : {}),
   });

@@ -2,15 +2,13 @@
  * `atlevel release diff` and `atlevel release info` for a terminal: components changed/added/removed
  * with both pull specs and commits, then what the change means for rendered configs and nodes.
  */
-import pc from 'picocolors';
 import type { ReleaseComponent, ReleasePayload } from '../model/history.js';
 import { terminalSafe } from '../model/index.js';
 import type { ComponentMatch } from '../release/components.js';
 import type { ReleaseDiff } from '../release/diff.js';
 import type { Reporter } from './reporter.js';
 import type { ReleaseInfoReport } from './results.js';
-
-type Colours = ReturnType<typeof pc.createColors>;
+import { type Colours, colours, plural, wrap } from './text.js';
 
 /** Control characters from an input must not reach the terminal (model/terminal.ts); tabs are kept. */
 const clean = terminalSafe;
@@ -23,11 +21,12 @@ function commitText(x: ReleaseComponent): string {
 
 function sideLine(label: string, s: ReleaseDiff['from'], c: Colours): string {
   const image = s.image ? `, ${clean(s.image)}` : '';
-  return `${label} ${c.bold(clean(s.version))}${image} ${c.dim(`(${clean(s.file)}, ${s.components} components)`)}`;
+  return `${label} ${c.bold(clean(s.version))}${image} ${c.dim(`(${clean(s.file)}, ${plural(s.components, 'component')})`)}`;
 }
 
-export function renderReleaseDiffText(d: ReleaseDiff, opts: { colour: boolean }): string {
-  const c = pc.createColors(opts.colour);
+export function renderReleaseDiffText(d: ReleaseDiff, opts: { colour: boolean; width?: number }): string {
+  const c = colours(opts.colour);
+  const width = opts.width ?? Number.POSITIVE_INFINITY;
   const out: string[] = [sideLine('from', d.from, c), sideLine('to  ', d.to, c)];
   out.push(
     c.bold(
@@ -80,15 +79,21 @@ export function renderReleaseDiffText(d: ReleaseDiff, opts: { colour: boolean })
     }
   }
   const mco = d.machineConfigOperator;
-  const mcoText = !mco.imageChanged
-    ? 'image unchanged'
-    : mco.commitChanged === true
-      ? 'image and commit changed'
-      : mco.commitChanged === false
-        ? 'image rebuilt, same commit'
-        : 'image changed (commit not recorded)';
+  const mcoText = mco.unlisted
+    ? 'in neither payload'
+    : d.added.some((x) => x.name === 'machine-config-operator')
+      ? 'only in the new payload'
+      : d.removed.some((x) => x.name === 'machine-config-operator')
+        ? 'only in the old payload'
+        : !mco.imageChanged
+          ? 'image unchanged'
+          : mco.commitChanged === true
+            ? 'image and commit changed'
+            : mco.commitChanged === false
+              ? 'image rebuilt, same commit'
+              : 'image changed (commit not recorded)';
   out.push(`machine-config-operator: ${mcoText}; OS image: ${d.osImageChanged ? 'changed' : 'unchanged'}`);
-  for (const w of d.warnings) out.push(c.bold(c.red(`warning: ${w}`)));
+  for (const w of d.warnings) out.push(...wrap(`warning: ${w}`, width, 2).map((l) => c.bold(c.red(l))));
   if (d.levelTooEarly === 'no' && d.reachingConfigs.length > 0) {
     out.push(
       c.dim(
@@ -100,11 +105,11 @@ export function renderReleaseDiffText(d: ReleaseDiff, opts: { colour: boolean })
 }
 
 export function renderReleaseInfoText(p: ReleasePayload, opts: { colour: boolean }): string {
-  const c = pc.createColors(opts.colour);
+  const c = colours(opts.colour);
   const out = [
     `${c.bold(clean(p.version))}${p.image ? ` ${clean(p.image)}` : ''} ${c.dim(`(${clean(p.ref.file)})`)}`,
   ];
-  out.push(`${p.components.length} components`);
+  out.push(plural(p.components.length, 'component'));
   const width = Math.min(40, Math.max(0, ...p.components.map((x) => x.name.length)));
   for (const x of [...p.components].sort((a, b) => a.name.localeCompare(b.name))) {
     const commit = x.commit ? c.dim(` ${clean(x.commit.slice(0, 12))}`) : '';

@@ -2,10 +2,8 @@
  * `atlevel simulate` for a terminal: for one run, the verdict and the race's key moments; for an
  * exploration, how many runs (or interleavings) broke the invariant and how to reproduce the first.
  */
-import pc from 'picocolors';
 import type { RunSummary, RunVerdict, SimulateOutcome } from '../sim/summary.js';
-
-type Colours = ReturnType<typeof pc.createColors>;
+import { type Colours, colours, plural, wrap } from './text.js';
 
 /** `2021-11-03T03:16:40.686Z` → `03:16:40.686`. */
 function clock(iso: string | null): string {
@@ -73,7 +71,7 @@ function timeline(s: RunSummary, c: Colours): string[] {
 }
 
 /** The run's verdict: analyze's verdict on the artifacts the run wrote (sim/summary.ts RunVerdict). */
-function verdictLine(v: RunVerdict, c: ReturnType<typeof pc.createColors>): string {
+function verdictLine(v: RunVerdict, c: Colours): string {
   const why = "analyze's verdict on the run it wrote";
   switch (v.verdict) {
     case 'fail':
@@ -87,8 +85,8 @@ function verdictLine(v: RunVerdict, c: ReturnType<typeof pc.createColors>): stri
   }
 }
 
-export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean }): string {
-  const c = pc.createColors(opts.colour);
+export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean; width?: number }): string {
+  const c = colours(opts.colour);
   const out: string[] = [];
   switch (o.mode) {
     case 'run': {
@@ -108,6 +106,11 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
             ? '           the upgrade test logged: Invariant violation detected'
             : '           the upgrade test missed it (it polled the pools before the master pool flipped to Updating)',
         );
+      } else if (!s.renderedConfigs.some((r) => r.pool === 'master' && r.created)) {
+        // Nothing that reaches a rendered config changed: there was no new config to roll out.
+        out.push(
+          `${c.green(c.bold('OK'))}  the master pool got no new rendered config in this update, so there was nothing to roll out before the CVO reported the update complete`,
+        );
       } else {
         out.push(
           `${c.green(c.bold('OK'))}  the master pool had rolled out its new config before the CVO reported the update complete`,
@@ -120,7 +123,7 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
         );
       }
       out.push('', ...timeline(s, c), '');
-      if (o.artifacts) out.push(`  artifacts: ${o.artifacts.dir} (${o.artifacts.files} files)`);
+      if (o.artifacts) out.push(`  artifacts: ${o.artifacts.dir} (${plural(o.artifacts.files, 'file')})`);
       out.push(`  reproduce: ${o.reproduce}`);
       break;
     }
@@ -150,7 +153,9 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
       if (e.cvoIncomplete > 0) other.push(`${e.cvoIncomplete} never completed the update`);
       if (other.length > 0) out.push(`  also: ${other.join('; ')}`);
       if (o.artifacts)
-        out.push(`  artifacts of seed ${o.artifacts.seed}: ${o.artifacts.dir} (${o.artifacts.files} files)`);
+        out.push(
+          `  artifacts of seed ${o.artifacts.seed}: ${o.artifacts.dir} (${plural(o.artifacts.files, 'file')})`,
+        );
       if (o.reproduce) out.push(`  reproduce: ${o.reproduce}`);
       const secs = o.elapsedMs / 1000;
       out.push(c.dim(`  ${secs.toFixed(1)}s, ${(e.runs / Math.max(secs, 1e-3)).toFixed(0)} runs/s`));
@@ -179,11 +184,14 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
         );
       }
       if (o.artifacts)
-        out.push(`  artifacts of that schedule: ${o.artifacts.dir} (${o.artifacts.files} files)`);
+        out.push(`  artifacts of that schedule: ${o.artifacts.dir} (${plural(o.artifacts.files, 'file')})`);
       if (o.reproduce) out.push(`  reproduce: ${o.reproduce}`);
       out.push(c.dim(`  ${(o.elapsedMs / 1000).toFixed(1)}s`));
       break;
     }
   }
-  return `${out.join('\n')}\n`;
+  const width = opts.width ?? Number.POSITIVE_INFINITY;
+  // Every line wraps to the width, a continuation indented under the line's own text.
+  const wrapped = out.flatMap((line) => wrap(line, width, (/^ */.exec(line)?.[0].length ?? 0) + 2));
+  return `${wrapped.join('\n')}\n`;
 }

@@ -30,7 +30,9 @@ describe('atlevel release: the bug-2019850 releases', () => {
     );
     expect(lines).toContain('rendered configs will change: every pool rolls its nodes (drain and reboot)');
     expect(lines).toContain('machine-config-operator: image unchanged; OS image: unchanged');
-    expect(out).toMatch(
+    // Wrapped to the width (200 columns in a pipe), continuation lines indented.
+    expect(lines.every((l) => l.length <= 200 || !l.trim().includes(' '))).toBe(true);
+    expect(out.replace(/\n {2}/g, ' ')).toMatch(
       /warning: rendered MachineConfigs will change \(pod\) .*\(before MCO PR #2918, bug 1999556\)/,
     );
   });

@@ -1,0 +1,76 @@
+/**
+ * The text reporters' shared toolkit, in one place: colours, plurals, word wrapping to a width and
+ * aligned tables. Reporters format only; these helpers measure what they print, nothing more.
+ */
+import pc from 'picocolors';
+
+/** The colour functions of one report: real escapes on a terminal, the identity otherwise. */
+export type Colours = ReturnType<typeof pc.createColors>;
+
+export function colours(on: boolean): Colours {
+  return pc.createColors(on);
+}
+
+/** `1 file`, `2 files`; `plural(1, 'entry', 'entries')` for the irregular ones. */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+/** Columns a string takes on a terminal: its length without colour escapes. */
+export function visibleLength(s: string): number {
+  return s.replace(ANSI, '').length;
+}
+
+/**
+ * Word-wrap to `width` visible columns; later lines are indented by `indent` spaces. A word longer
+ * than a line (a pull spec, a path, a URL) stays whole on a line of its own: a cut name can be
+ * neither copied nor clicked. Leading spaces stay on the first line; colour escapes are kept.
+ */
+export function wrap(text: string, width: number, indent = 0): string[] {
+  if (visibleLength(text) <= width) return [text];
+  const lead = /^ */.exec(text)?.[0] ?? '';
+  const pad = ' '.repeat(indent);
+  const lines: string[] = [];
+  let line = lead;
+  let words = 0;
+  // Words and the runs of spaces between them: a run is kept inside a line, dropped at a break.
+  const tokens = text.slice(lead.length).split(/( +)/);
+  for (let i = 0; i < tokens.length; i += 2) {
+    const word = tokens[i] ?? '';
+    const gap = i > 0 ? (tokens[i - 1] ?? ' ') : '';
+    if (word === '') continue;
+    if (words > 0 && visibleLength(line) + gap.length + visibleLength(word) > width) {
+      lines.push(line);
+      line = pad + word;
+      words = 1;
+      continue;
+    }
+    line += words > 0 ? gap : '';
+    line += word;
+    words++;
+  }
+  if (words > 0) lines.push(line);
+  return lines;
+}
+
+/** Rows padded into columns, two spaces apart; the last column is not padded. */
+export function table(rows: readonly (readonly string[])[], indent = 0): string[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, visibleLength(cell));
+    });
+  }
+  const pad = ' '.repeat(indent);
+  return rows.map(
+    (row) =>
+      pad +
+      row
+        .map((cell, i) =>
+          i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - visibleLength(cell)),
+        )
+        .join('  '),
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * What the text reports say must be true of the inputs: nothing claimed about a component that is not
+ * there, no rollout where nothing rolled, counts in the singular when there is one.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../helpers/fixtures.js';
+
+const bin = join(projectRoot, 'bin/atlevel.js');
+const work = mkdtempSync(join(tmpdir(), 'atlevel-wording-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const atlevel = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+
+function references(file: string, version: string, tags: Record<string, string>): string {
+  const path = join(work, file);
+  writeFileSync(
+    path,
+    JSON.stringify({
+      kind: 'ImageStream',
+      apiVersion: 'image.openshift.io/v1',
+      metadata: { name: version },
+      spec: {
+        tags: Object.entries(tags).map(([name, hex]) => ({
+          name,
+          from: { kind: 'DockerImage', name: `quay.io/x@sha256:${hex.repeat(64)}` },
+        })),
+      },
+    }),
+  );
+  return path;
+}
+
+describe('release diff', () => {
+  it('of payloads without machine-config-operator says so, not "image unchanged"', () => {
+    const a = references('a.json', '4.10.0', { pod: 'a' });
+    const b = references('b.json', '4.10.1', { pod: 'b' });
+    const r = atlevel('release', 'diff', a, b);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('machine-config-operator: in neither payload');
+    expect(r.stdout).not.toContain('machine-config-operator: image unchanged');
+    expect(r.stdout).not.toContain('the machine-config-operator image is unchanged');
+    expect(r.stdout).toMatch(/\(.*a\.json, 1 component\)/);
+  });
+  it('release info counts one component in the singular', () => {
+    const r = atlevel('release', 'info', references('one.json', '4.10.0', { pod: 'a' }));
+    expect(r.stdout.split('\n')[1]).toBe('1 component');
+  });
+});
+
+describe('simulate', () => {
+  it('no-config-change does not claim a new config rolled out', () => {
+    const r = atlevel('simulate', '--scenario', 'no-config-change');
+    expect(r.status).toBe(0);
+    expect(r.stdout).not.toContain('rolled out its new config');
+    expect(r.stdout).toContain('the master pool got no new rendered config in this update');
+  });
+  it('--width wraps the summary; -o json with --width is refused', () => {
+    const r = atlevel('simulate', '--width', '60');
+    expect(r.stdout.split('\n').every((l) => l.length <= 60 || !l.trim().includes(' '))).toBe(true);
+    const j = atlevel('simulate', '-o', 'json', '--width', '60');
+    expect(j.status).toBe(2);
+  });
+});
