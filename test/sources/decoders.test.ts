@@ -105,6 +105,25 @@ describe('compressed archives', () => {
   });
 });
 
+describe('archives recognised by content', () => {
+  it('reads a .tar.gz and a plain .tar whatever their names', async () => {
+    const tarball = await import('node:fs').then((f) => f.readFileSync(join(tmp, 'run.tar')));
+    const noName = join(tmp, 'artifacts');
+    await writeFile(noName, gzipSync(tarball));
+    expect(facts(await loadHistoryParts([noName]))).toEqual(facts(plain));
+    const bin = join(tmp, 'run.bin');
+    await writeFile(bin, tarball);
+    expect(facts(await loadHistoryParts([bin]))).toEqual(facts(plain));
+  });
+
+  it('still refuses a file that is neither an archive nor a known name', async () => {
+    const other = join(tmp, 'notes.bin');
+    await writeFile(other, 'just some text, long enough to look at its first bytes\n'.repeat(20));
+    const err = await inputError([other]);
+    expect(err.message).toMatch(/not an atlevel input/);
+  });
+});
+
 describe('compressed files in a folder', () => {
   it.skipIf(!has('zstd'))('reads a gather-extra List compressed with zstd by its magic', async () => {
     const dir = await mkdtemp(join(tmp, 'folder-'));

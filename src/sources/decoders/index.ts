@@ -5,13 +5,14 @@
  * is in ../bytes.ts.
  */
 import { gzip } from './gzip.js';
+import { tar } from './tar.js';
 import type { Decoder } from './types.js';
 import { xz } from './xz.js';
 import { zstd } from './zstd.js';
 
 export type { Decoder } from './types.js';
 
-export const DECODERS: readonly Decoder[] = [gzip, zstd, xz];
+export const DECODERS: readonly Decoder[] = [gzip, zstd, xz, tar];
 
 /** Enough leading bytes for every decoder's magic (tar's `ustar` sits at offset 257). */
 export const MAGIC_BYTES = Math.max(2, ...DECODERS.map((d) => d.magicLength));
