@@ -6,7 +6,7 @@
  */
 import type { ResourceType } from './resources.js';
 
-export const VERBS = ['get', 'list', 'watch'] as const;
+const VERBS = ['get', 'list', 'watch'] as const;
 
 export function apiVersions(): Record<string, unknown> {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] };

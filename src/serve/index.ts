@@ -16,7 +16,7 @@ import { type KubeObject, ServedStore } from './store.js';
 export { collectExtras, type Extras, type LogFiles } from './extras.js';
 export { kubeconfigFor } from './kubeconfig.js';
 export type { KindObject } from './moment.js';
-export { planReplay, type ReplayPlan, type ReplayProgress } from './replay.js';
+export type { ReplayPlan, ReplayProgress } from './replay.js';
 export type { Limits } from './server.js';
 
 export interface StartOptions {

@@ -42,7 +42,7 @@ function idOf(item: KindObject): string {
 }
 
 /** Where a replay starts: the last update's start; the history's start when no update is known. */
-export function replayStart(history: ClusterHistory): Millis | undefined {
+function replayStart(history: ClusterHistory): Millis | undefined {
   const updates = findUpdates(history);
   const last = updates[updates.length - 1];
   return last?.startedAt ?? history.span?.from;

@@ -194,7 +194,7 @@ const KNOWN: ReadonlyMap<string, Known> = new Map<string, Known>([
 ]);
 
 /** A kind's plural as the API server names CRDs by default: lower case, English plural. */
-export function pluralOf(kind: string): string {
+function pluralOf(kind: string): string {
   const lower = kind.toLowerCase();
   if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
   if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
@@ -202,7 +202,7 @@ export function pluralOf(kind: string): string {
 }
 
 /** `apps/v1` → ['apps', 'v1']; `v1` → ['', 'v1']. */
-export function splitApiVersion(apiVersion: string): readonly [string, string] {
+function splitApiVersion(apiVersion: string): readonly [string, string] {
   const i = apiVersion.indexOf('/');
   return i === -1 ? ['', apiVersion] : [apiVersion.slice(0, i), apiVersion.slice(i + 1)];
 }

@@ -43,7 +43,7 @@ export interface Limits {
   readonly maxLogBytes: number;
 }
 
-export const DEFAULT_LIMITS: Limits = {
+const DEFAULT_LIMITS: Limits = {
   maxUrlBytes: 8192,
   maxLimit: 10_000,
   requestTimeoutMs: 30_000,

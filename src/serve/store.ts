@@ -24,7 +24,7 @@ export interface Change {
 export type Listener = (change: Change) => void;
 
 /** One object's place in its type's map: namespace/name (namespace empty for cluster-scoped). */
-export function objectKeyOf(object: KubeObject): string {
+function objectKeyOf(object: KubeObject): string {
   return `${object.metadata.namespace ?? ''}/${object.metadata.name}`;
 }
 
@@ -35,7 +35,7 @@ interface TypeEntry {
   sorted: KubeObject[] | undefined;
 }
 
-export const DEFAULT_LOG_CAPACITY = 200_000;
+const DEFAULT_LOG_CAPACITY = 200_000;
 
 export class ServedStore {
   readonly #types = new Map<string, TypeEntry>();

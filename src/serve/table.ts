@@ -8,7 +8,7 @@
  */
 import type { KubeObject } from './store.js';
 
-export interface ColumnDefinition {
+interface ColumnDefinition {
   readonly name: string;
   readonly type: string;
   readonly format: string;
@@ -44,7 +44,7 @@ function condition(o: Loose, type: string): Loose | undefined {
 }
 
 /** kubectl's duration.HumanDuration (k8s.io/apimachinery pkg/util/duration). */
-export function humanDuration(ms: number): string {
+function humanDuration(ms: number): string {
   if (ms < -1000) return '<invalid>';
   const s = Math.max(0, Math.floor(ms / 1000));
   if (s < 120) return `${s}s`;

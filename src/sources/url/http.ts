@@ -115,7 +115,7 @@ export class Connections {
 }
 
 /** Network-level errors are worth another attempt; say what happened in a few words. */
-export function asTransient(err: unknown): Error {
+function asTransient(err: unknown): Error {
   if (err instanceof TransientError || err instanceof HttpStatusError) return err;
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   const message = err instanceof Error ? err.message : String(err);
