@@ -12,7 +12,7 @@ const STATS_CSS = `
 table.stats{border-collapse:collapse;margin:4px 0 16px;min-width:40%}
 table.stats th,table.stats td{border-bottom:1px solid var(--line);padding:4px 10px;text-align:left;vertical-align:middle}
 table.stats th{background:var(--panel);font-weight:600}
-table.stats td.n{text-align:right;font-variant-numeric:tabular-nums}
+table.stats td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .bar rect.bg{fill:#eceff1}.bar rect.fg{fill:var(--fail)}.bar rect.ok{fill:#2e7d32}
 section.block{margin:0 0 8px}
 p.lead{color:var(--muted);margin:0 0 8px}

@@ -57,6 +57,9 @@ export async function openDb(spec: string): Promise<Db> {
 async function openPostgres(url: string): Promise<Db> {
   const pg = (await import('pg')).default;
   const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // An idle connection the server ends (a restart, an admin's terminate) must not crash atlevel;
+  // the next query on it fails and says so instead.
+  pool.on('error', () => undefined);
   const where = redactUrl(url);
   try {
     const c = await pool.connect();

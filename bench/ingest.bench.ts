@@ -1,0 +1,100 @@
+/**
+ * `atlevel ingest` of 1,000 simulated runs (ATLEVEL_BENCH_RUNS to change it): runs per second with
+ * --jobs 2, against the plain analysis of the same runs on the same two workers without a store (the
+ * store should add under 20%), and the store's size per run (PGlite, and PostgreSQL when
+ * ATLEVEL_PG_URL is set). Uses the built CLI (npm run build).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { writeCorpus } from '../test/runs/corpus.js';
+import { timed } from './timing.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin/atlevel.js');
+const N = Number(process.env.ATLEVEL_BENCH_RUNS ?? 1000);
+const dir = mkdtempSync(join(tmpdir(), 'atlevel-bench-ingest-'));
+
+function du(path: string): number {
+  return Number(execFileSync('du', ['-sb', path], { encoding: 'utf8' }).split('\t')[0]);
+}
+
+try {
+  const corpus = join(dir, 'corpus');
+  let t = performance.now();
+  await writeCorpus(corpus, N);
+  process.stdout.write(
+    `corpus: ${N} simulated runs written in ${((performance.now() - t) / 1000).toFixed(1)}s (${(du(corpus) / N / 1024).toFixed(0)} KiB a run)\n`,
+  );
+
+  // The plain analysis: the same worker module and pool size as ingest, no store.
+  const baselineScript = `
+    const { Tinypool } = await import('tinypool');
+    const { expandInputs, identify } = await import(${JSON.stringify(join(root, 'dist/ingest/index.js'))});
+    const runs = await expandInputs([${JSON.stringify(corpus)}]);
+    const pool = new Tinypool({ filename: ${JSON.stringify(join(root, 'dist/cli/ingest.js'))}, minThreads: 2, maxThreads: 2 });
+    await Promise.all(runs.map(async (r) => pool.run({ who: await identify(r), flags: {} })));
+    await pool.destroy();`;
+  const plain = timed([process.execPath, '--input-type=module', '-e', baselineScript]);
+
+  // The store is created first, so that its one-off creation (initdb in WebAssembly) is not counted.
+  const db = join(dir, 'store');
+  const empty = join(dir, 'empty');
+  mkdirSync(empty);
+  t = performance.now();
+  execFileSync(process.execPath, [bin, 'ingest', empty, '--db', db, '-q']);
+  const createSeconds = (performance.now() - t) / 1000;
+  const sizeEmpty = du(db);
+  const ingest = timed([process.execPath, bin, 'ingest', corpus, '--db', db, '--jobs', '2', '-q']);
+  const size = du(db) - sizeEmpty;
+  const again = timed([process.execPath, bin, 'ingest', corpus, '--db', db, '-q']);
+
+  process.stdout.write(
+    `plain analysis, 2 workers: ${plain.seconds.toFixed(1)}s, ${(N / plain.seconds).toFixed(1)} runs/s (cpu ${plain.cpu.toFixed(1)}s)\n` +
+      `ingest into PGlite, --jobs 2: ${ingest.seconds.toFixed(1)}s, ${(N / ingest.seconds).toFixed(1)} runs/s (cpu ${ingest.cpu.toFixed(1)}s, peak RSS ${ingest.maxRssMb.toFixed(0)} MB)\n` +
+      `  ratio ingest / plain analysis: ${(ingest.seconds / plain.seconds).toFixed(2)} wall, ${(ingest.cpu / plain.cpu).toFixed(2)} cpu (goal: under 1.20)\n` +
+      `  creating the empty PGlite store first: ${createSeconds.toFixed(1)}s (not counted above)\n` +
+      `re-ingest (all ${N} already there): ${again.seconds.toFixed(1)}s\n` +
+      `store size, PGlite: ${(size / N / 1024).toFixed(1)} KiB a run (${(size / 1024 / 1024).toFixed(1)} MiB for ${N} runs; the empty store is ${(sizeEmpty / 1024 / 1024).toFixed(1)} MiB)\n`,
+  );
+
+  const url = process.env.ATLEVEL_PG_URL;
+  if (url) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const name = `atlevel_bench_${process.pid}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    try {
+      const u = new URL(url);
+      u.pathname = `/${name}`;
+      execFileSync(process.execPath, [bin, 'ingest', empty, '--db', u.toString(), '-q']);
+      const before = Number((await admin.query('SELECT pg_database_size($1) AS n', [name])).rows[0].n);
+      const pgRun = timed([
+        process.execPath,
+        bin,
+        'ingest',
+        corpus,
+        '--db',
+        u.toString(),
+        '--jobs',
+        '2',
+        '-q',
+      ]);
+      const after = Number((await admin.query('SELECT pg_database_size($1) AS n', [name])).rows[0].n);
+      process.stdout.write(
+        `ingest into PostgreSQL, --jobs 2: ${pgRun.seconds.toFixed(1)}s, ${(N / pgRun.seconds).toFixed(1)} runs/s; ratio to plain analysis ${(pgRun.seconds / plain.seconds).toFixed(2)}\n` +
+          `store size, PostgreSQL: ${((after - before) / N / 1024).toFixed(1)} KiB a run\n`,
+      );
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  } else {
+    process.stdout.write('PostgreSQL: skipped (set ATLEVEL_PG_URL)\n');
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
