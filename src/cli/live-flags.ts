@@ -18,6 +18,11 @@ export function liveFlags<Args extends unknown[], Opts extends OptionValues, Glo
   cmd: Command<Args, Opts, Globals>,
 ) {
   for (const a of cmd.registeredArguments) (a as { required: boolean }).required = false;
+  // As a kubectl/oc plugin (bin/kubectl-atlevel), a command given no paths reads the cluster of
+  // $KUBECONFIG or ~/.kube/config, as kubectl does.
+  cmd.hook('preAction', (c) => {
+    if (process.env.ATLEVEL_LIVE_DEFAULT === '1' && c.args.length === 0) c.setOptionValue('live', true);
+  });
   return cmd
     .option(
       '--kubeconfig <file>',
