@@ -1,0 +1,105 @@
+/**
+ * The stats page in a real headless chromium: its stylesheet is allowed by its own CSP (a wrong hash
+ * would be reported as a violation and leave the tables unstyled), it asks for nothing but itself,
+ * and text from the store is escaped.
+ */
+
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { statsHtml } from '../../src/stats/html.js';
+import type { StatsResult } from '../../src/stats/index.js';
+import { describeBrowser, launchChromium, writeArtifact } from '../report-html/chromium.js';
+
+const result: StatsResult = {
+  store: '/tmp/<store>',
+  filter: {},
+  runs: 3,
+  firstRun: Date.UTC(2021, 10, 3),
+  lastRun: Date.UTC(2021, 10, 10),
+  ingestErrors: 1,
+  errors: [{ source: '/runs/<img src=x onerror=alert(1)>', error: 'invalid JSON', at: 0 }],
+  rates: [
+    {
+      rule: 'master-pool-updated-before-cvo-complete',
+      by: 'all',
+      key: 'all',
+      runs: 3,
+      checked: 3,
+      violated: 2,
+      notChecked: 0,
+      rate: 2 / 3,
+    },
+    {
+      rule: 'master-pool-updated-before-cvo-complete',
+      by: 'stream',
+      key: '4.9→4.10',
+      runs: 3,
+      checked: 3,
+      violated: 2,
+      notChecked: 0,
+      rate: 2 / 3,
+    },
+  ],
+  signatures: [
+    {
+      signature: 'bug-1999556',
+      label: 'pause-image-only race',
+      bug: null,
+      fix: null,
+      runs: 2,
+      findings: 2,
+      firstSeen: 0,
+      lastSeen: 0,
+    },
+  ],
+  raceRule: 'master-pool-updated-before-cvo-complete',
+  components: [
+    { changed: 'pod', unchanged: 'machine-config-operator', fix: 'absent', runs: 2, race: 2, notChecked: 0 },
+  ],
+  updateMs: { n: 3, p50: 1_500_000, p90: 1_600_000, p99: 1_700_000, max: 1_700_000 },
+  levelGapMs: [{ name: 'master', n: 2, p50: 380_000, p90: 380_000, p99: 380_000, max: 380_000 }],
+  rolloutMs: [],
+  operatorLevelMs: [],
+};
+
+describeBrowser('atlevel stats -o html in chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('is styled under its own CSP, fetches nothing and shows store text as text', async () => {
+    const { url } = writeArtifact('stats/stats.html', statsHtml(result));
+    const page = await browser.newPage();
+    const requests: string[] = [];
+    const violations: string[] = [];
+    const dialogs: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.exposeFunction('__csp', (t: string) => violations.push(t));
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { __csp: (t: string) => void }).__csp(`${e.violatedDirective} ${e.blockedURI}`),
+      );
+    });
+    await page.goto(url);
+    expect(violations).toEqual([]);
+    expect(requests).toEqual([url]);
+    expect(dialogs).toEqual([]);
+    const th = await page
+      .locator('table.stats th')
+      .first()
+      .evaluate((el) => getComputedStyle(el).fontWeight);
+    expect(th).toBe('600');
+    await expect(page.locator('text=<img src=x onerror=alert(1)>').count()).resolves.toBe(1);
+    expect(await page.locator('img').count()).toBe(0);
+    const rows = await page.locator('table.stats').nth(0).locator('tr').count();
+    expect(rows).toBe(2);
+  });
+});
