@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS, type RunRecord, RunStore } from '../../src/store/index.js';
 
-export function sampleRun(id: string, over: Partial<RunRecord> = {}): RunRecord {
+function sampleRun(id: string, over: Partial<RunRecord> = {}): RunRecord {
   return {
     id,
     source: `/runs/${id}`,
