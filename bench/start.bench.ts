@@ -9,7 +9,7 @@
  * ATLEVEL_BENCH_RUNS sets the number of timed runs of the start-up commands (default 21).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeMachineConfigs } from './machineconfigs.js';
@@ -80,7 +80,7 @@ try {
   );
   const floorScript = `JSON.parse(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8'));`;
   const [floor, ours] = measure([[node, '-e', floorScript], atlevel], diffRuns) as [Timing, Timing];
-  const seedRuns = existsSync('/usr/bin/jq') || spawnSync('jq', ['--version']).status === 0 ? 3 : 0;
+  const seedRuns = spawnSync('bash', ['-c', 'command -v jq']).status === 0 ? 3 : 0;
   process.stdout.write(row('floor (node: read + JSON.parse)', floor));
   process.stdout.write(row('atlevel diff --pool master --from', ours));
   process.stdout.write(goal('atlevel diff / floor:', ours, floor, 1.5));
