@@ -5,7 +5,7 @@
  * ATLEVEL_PG_URL is set). Uses the built CLI (npm run build).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,13 +32,19 @@ try {
 
   // The plain analysis: the same worker module and pool size as ingest, no store.
   const baselineScript = `
-    const { Tinypool } = await import('tinypool');
+    const { Tinypool } = await import(${JSON.stringify(join(root, 'node_modules/tinypool/dist/index.js'))});
     const { expandInputs, identify } = await import(${JSON.stringify(join(root, 'dist/ingest/index.js'))});
     const runs = await expandInputs([${JSON.stringify(corpus)}]);
     const pool = new Tinypool({ filename: ${JSON.stringify(join(root, 'dist/cli/ingest.js'))}, minThreads: 2, maxThreads: 2 });
     await Promise.all(runs.map(async (r) => pool.run({ who: await identify(r), flags: {} })));
     await pool.destroy();`;
-  const plain = timed([process.execPath, '--input-type=module', '-e', baselineScript]);
+  // A file, not `node -e`: the workers inherit the process's flags, and --input-type is refused there.
+  const baselineFile = join(dir, 'plain-analysis.mjs');
+  writeFileSync(baselineFile, baselineScript);
+  const plain = timed([process.execPath, baselineFile]);
+  // timed() discards the output: a rate no analysis reaches means the script failed.
+  if (N / plain.seconds > 1000)
+    throw new Error(`the plain analysis failed; run it by hand: node ${baselineFile}`);
 
   // The store is created first, so that its one-off creation (initdb in WebAssembly) is not counted.
   const db = join(dir, 'store');
