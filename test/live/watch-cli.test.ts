@@ -1,0 +1,119 @@
+/**
+ * `atlevel watch` as a command: NDJSON on stdout, the analyze exit code at completion, --record
+ * refusing a folder that holds something, and a stop midway (Ctrl-C) leaving a complete record or
+ * none, never half of one.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { runWatch } from '../../src/cli/watch.js';
+import { kubeconfigFile, serve, startReplayWhenWatched, until } from './helpers.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'atlevel-watch-cli-'));
+let stdout = '';
+let stderr = '';
+beforeEach(() => {
+  stdout = '';
+  stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  process.env.NO_COLOR = '1';
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe('atlevel watch', () => {
+  it('-o json: one event per line, both findings, the verdict; exit 1 as analyze', async () => {
+    // The update's last quarter hour (the race, the CVO's completion, the pools' finish) at 400×.
+    const server = await serve(['examples/bug-2019850'], {
+      replay: true,
+      holdReplay: true,
+      speed: 400,
+      range: { from: Date.parse('2021-11-03T03:22:00Z') },
+    });
+    try {
+      const record = join(tmp, 'rec');
+      const code = main([
+        'watch',
+        '--kubeconfig',
+        kubeconfigFile(server.url),
+        '-o',
+        'json',
+        '--record',
+        record,
+      ]);
+      await startReplayWhenWatched(server, 8);
+      expect(await code).toBe(1);
+      const events = stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; rule?: string; verdict?: string });
+      expect(events[0]?.type).toBe('start');
+      expect(events.filter((e) => e.type === 'finding').map((e) => e.rule)).toEqual([
+        'operator-level-before-required-pool-target',
+        'master-pool-updated-before-cvo-complete',
+      ]);
+      expect(events.at(-1)).toMatchObject({ type: 'complete', verdict: 'fail' });
+      expect(readdirSync(record)).toContain('build-log.txt');
+      expect(stderr).toContain(`recorded to ${record}`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--record into a folder that holds something: one line, exit 2, nothing touched', async () => {
+    const dir = join(tmp, 'full');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'keep.txt'), 'mine');
+    const server = await serve(['examples/bug-2019850']);
+    try {
+      expect(await main(['watch', '--kubeconfig', kubeconfigFile(server.url), '--record', dir])).toBe(2);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(stderr).toContain('not empty');
+      expect(readdirSync(dir)).toEqual(['keep.txt']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stopped midway (Ctrl-C): the record is complete and analyze reads it; no partial folder is left', async () => {
+    const server = await serve(['examples/bug-2019850'], {
+      replay: true,
+      holdReplay: true,
+      speed: 200,
+      range: { from: Date.parse('2021-11-03T03:22:00Z') },
+    });
+    try {
+      const record = join(tmp, 'stopped');
+      const stop = new AbortController();
+      const code = runWatch({ kubeconfig: kubeconfigFile(server.url), output: 'text', record }, stop.signal);
+      await startReplayWhenWatched(server, 8);
+      await until(
+        () => stdout.includes('operator-level-before-required-pool-target'),
+        30_000,
+        'the level race',
+      );
+      stop.abort();
+      expect(await code).toBe(1);
+      expect(stdout).toContain('stopped before the update completed');
+      expect(readdirSync(tmp).filter((n) => n.includes('partial'))).toEqual([]);
+      stdout = '';
+      // A complete CI layout: analyze reads it (a verdict, not bad input); the level report is in it.
+      expect([0, 1, 4]).toContain(
+        await main(['analyze', record, '--brief', '--out', join(tmp, 'stopped.txt')]),
+      );
+      expect(readFileSync(join(record, 'build-log.txt'), 'utf8')).toMatch(
+        /clusteroperator\/machine-config versions: operator \S+ -> 4\.10\.0-0\.nightly-2021-11-03-020416/,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});
