@@ -12,6 +12,12 @@ import { objectsAt as rewind, type Unrewound } from '../timeline/index.js';
 
 export const NOT_REWOUND = 'atlevel.io/not-rewound';
 export const REWOUND_TO = 'atlevel.io/rewound-to';
+/**
+ * On every object a replay changes: the recorded moment of the change, to the millisecond. A client
+ * sees the change a little after its moment (the replay's lag behind its schedule); live mode's watch
+ * dates what it sees by this annotation instead, so its tests may replay at any speed.
+ */
+export const REPLAYED_AT = 'atlevel.io/replayed-at';
 
 type Loose = Record<string, unknown>;
 

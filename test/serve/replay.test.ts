@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/serve/index.js';
+import { REPLAYED_AT, type RunningServer } from '../../src/serve/index.js';
 import { NOT_REWOUND, REWOUND_TO } from '../../src/serve/moment.js';
 import { getJson, type Json, serve, watchEvents } from './helpers.js';
 
@@ -65,6 +65,11 @@ describe('replay of bug 2019850', () => {
     expect([...rvs].sort((a, b) => a - b)).toEqual(rvs);
     for (const r of results)
       expect(r.map((e) => `${e.type} ${e.object.metadata.resourceVersion}`)).toEqual(reference);
+    // Each change carries its recorded moment, whatever the replay's lag when it was sent.
+    const moments = s
+      .replay!.plan.revisions.filter((r) => r.item.kind === 'MachineConfigPool')
+      .map((r) => new Date(r.at).toISOString());
+    expect(results[0]!.map((e) => e.object.metadata.annotations[REPLAYED_AT])).toEqual(moments);
   });
 
   it('resumes a watch from a resourceVersion, sends bookmarks, drops and expires on demand', async () => {
