@@ -73,6 +73,8 @@ export interface WatchOptions {
   readonly emit: (o: WatchOutput) => void;
   readonly backoff?: Backoff;
   readonly clock?: Clock;
+  /** Called after each change is absorbed (the bench counts them). */
+  readonly onChange?: () => void;
 }
 
 export interface WatchSummary {
@@ -268,6 +270,7 @@ export class Watcher {
     if (kind === 'MachineConfigPool' || kind === 'Node') this.#fetchDropped(c.after);
     if (trigger !== undefined) this.#scheduleCheck(trigger);
     if (kind === 'ClusterVersion' || kind === 'MachineConfigPool') this.#maybeComplete();
+    this.opts.onChange?.();
   }
 
   /** A pool or node now names a config whose contents were not kept: fetch them. */
