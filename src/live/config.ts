@@ -18,10 +18,10 @@ export interface KubeConfigFlags {
 }
 
 /** The client library, loaded only by live commands (it costs ~0.6 s to import). */
-export type ClientNode = typeof import('@kubernetes/client-node');
+type ClientNode = typeof import('@kubernetes/client-node');
 export type KubeConfig = import('@kubernetes/client-node').KubeConfig;
 
-export async function clientNode(): Promise<ClientNode> {
+async function clientNode(): Promise<ClientNode> {
   return import('@kubernetes/client-node');
 }
 

@@ -5,10 +5,10 @@
  * (state.ts), so that `status` and `analyze --kubeconfig` run the same code as on files, and
  * `watch` (src/watch/) follows the same objects over time. docs/live.md describes it.
  */
-export { ApiError, LiveClient, type RawObject, type WatchEvent, type WatchHandle } from './client.js';
+export { ApiError, LiveClient, type RawObject, type WatchEvent } from './client.js';
 export { type KubeConfigFlags, type LoadedConfig, loadKubeConfig } from './config.js';
-export { EVENT_NAMESPACES, isRendered, type LiveResource, RESOURCES, resourcePath } from './resources.js';
-export { listStream, SNAPSHOT_LIMITS, type Stream, snapshot, streamId, streamsFor } from './snapshot.js';
+export { isRendered, RESOURCES, resourcePath } from './resources.js';
+export { type Stream, snapshot, streamId } from './snapshot.js';
 export { keyOf, LiveState } from './state.js';
 
 import type { HistoryParts } from '../model/index.js';

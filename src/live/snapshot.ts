@@ -20,7 +20,7 @@ export function streamId(s: Stream): string {
 }
 
 /** The streams of RESOURCES; Pods in the namespaces of `pdbNamespaces`. */
-export function streamsFor(pdbNamespaces: Iterable<string>): Stream[] {
+function streamsFor(pdbNamespaces: Iterable<string>): Stream[] {
   const out: Stream[] = [];
   for (const r of RESOURCES) {
     if (r.scope === 'cluster' || r.scope === 'all') out.push({ resource: r, path: resourcePath(r) });
@@ -32,7 +32,7 @@ export function streamsFor(pdbNamespaces: Iterable<string>): Stream[] {
   return out;
 }
 
-export interface Listed {
+interface Listed {
   readonly resourceVersion: string;
   readonly items: number;
 }
@@ -42,7 +42,7 @@ export interface Listed {
  * cluster, or an older one) is noted, not fatal; a refusal (401/403) is a clear error saying which
  * permission is missing.
  */
-export async function listStream(
+async function listStream(
   client: LiveClient,
   state: LiveState,
   s: Stream,

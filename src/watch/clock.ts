@@ -13,7 +13,7 @@ export interface Clock {
   readonly describe: string;
 }
 
-export const WALL_CLOCK: Clock = { now: () => Date.now(), describe: 'wall clock' };
+const WALL_CLOCK: Clock = { now: () => Date.now(), describe: 'wall clock' };
 
 interface ReplayInfo {
   readonly now: number;

@@ -5,8 +5,7 @@
  * an update run the moment they can; at completion the whole analysis, and `--record DIR` in the CI
  * layout that analyze reads.
  */
-export { type Clock, detectClock, WALL_CLOCK } from './clock.js';
-export type { Backoff, InformerStats } from './informer.js';
+export type { InformerStats } from './informer.js';
 export { jsonLine, textLine } from './lines.js';
 export {
   LIVE_RULES,

@@ -97,7 +97,7 @@ function poolDone(p: RawObject): boolean {
   return updated && !updating && status === poolTarget(p);
 }
 
-export class Watcher {
+class Watcher {
   readonly #records: MonitorRecord[] = [];
   readonly #intervals: Interval[] = [];
   readonly #emitted = new Set<string>();
