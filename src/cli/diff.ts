@@ -1,7 +1,6 @@
 /** `atlevel diff`: what changes between two MachineConfigs, and which release components behind it. */
 import type { Command } from '@commander-js/extra-typings';
 import { diffMachineConfigs } from '../machineconfig/diff.js';
-import { loadMachineConfigFile } from '../machineconfig/load.js';
 import { PART_NAMES, parseParts } from '../machineconfig/parts.js';
 import {
   poolsWithRenderedConfigs,
@@ -12,10 +11,10 @@ import { InputError, printable, UsageError } from '../model/errors.js';
 import type { Observed, ReleasePayload } from '../model/history.js';
 import type { MachineConfig } from '../model/objects.js';
 import { formatTime, parseTime } from '../model/time.js';
-import { loadReleasePayload } from '../release/load.js';
 import { DIFF_FORMATS } from '../report/formats.js';
 import { render } from '../report/reporter.js';
 import type { DiffReport } from '../report/results.js';
+import { loadMachineConfigFile, loadReleasePayload } from '../sources/index.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, budgetFromFlags, loadParts } from './input.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';

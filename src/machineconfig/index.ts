@@ -14,7 +14,6 @@ export { type DiffOptions, diffMachineConfigs, PART_ORDER } from './diff.js';
 export { globToRegExp } from './glob.js';
 export { type NormalIgnition, normalizeIgnition } from './ignition.js';
 export { imageChangesInLines, imagesInLine } from './images.js';
-export { loadMachineConfigFile } from './load.js';
 export { PART_NAMES, parseParts } from './parts.js';
 export {
   isRenderedConfigOf,

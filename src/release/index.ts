@@ -15,5 +15,4 @@ export {
   type ReleaseSide,
   type Verdict,
 } from './diff.js';
-export { loadReleasePayload } from './load.js';
 export { digestOfPullSpec, parseReleaseMetadata, parseReleasePayload, UNKNOWN_VERSION } from './parse.js';

@@ -2,10 +2,9 @@
  * User-defined scenarios: a small YAML file (schema in docs/simulate.md), validated with zod. Any
  * problem is reported as one line naming the file and the offending field.
  */
-import { readFile } from 'node:fs/promises';
-import yaml from 'js-yaml';
 import { z } from 'zod';
 import { InputError } from '../model/errors.js';
+import { parseYamlDocuments, readInputText } from '../sources/index.js';
 import { DEFAULT_LATENCIES, LATENCY_KEYS, type Latencies, MAX_LATENCY_MS } from './latency.js';
 import { preview } from './preview.js';
 import { CATALOG } from './release.js';
@@ -230,14 +229,11 @@ export function scenarioFromDocument(doc: ScenarioFile): Scenario {
 
 /** Parse and validate scenario YAML text; `file` names it in errors. */
 export function parseScenario(text: string, file: string): Scenario {
-  let raw: unknown;
-  try {
-    raw = yaml.load(text, { schema: yaml.CORE_SCHEMA, filename: file });
-  } catch (err) {
-    const reason = err instanceof yaml.YAMLException ? err.reason : String(err);
-    const line = err instanceof yaml.YAMLException && err.mark ? ` at line ${err.mark.line + 1}` : '';
-    throw new InputError(file, `not valid YAML${line}: ${reason}`);
-  }
+  // The pipeline's YAML edge (sources/): one error form, duplicate keys as everywhere (the last one
+  // wins), and the budget's node and depth limits counted after alias expansion.
+  const docs = parseYamlDocuments(text, file);
+  if (docs.length > 1) throw new InputError(file, 'a scenario file holds one YAML document, found several');
+  const raw: unknown = docs[0]?.value ?? null;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new InputError(
       file,
@@ -265,15 +261,5 @@ export function parseScenario(text: string, file: string): Scenario {
 }
 
 export async function loadScenarioFile(file: string): Promise<Scenario> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError(
-      file,
-      code === 'ENOENT' ? 'no such scenario file' : `cannot read the scenario file (${code ?? 'error'})`,
-    );
-  }
-  return parseScenario(text, file);
+  return parseScenario(await readInputText(file), file);
 }

@@ -178,7 +178,11 @@ export async function readAllText(
   stats?: DecodeStats,
 ): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of decodedChunks(source, opts, stats)) chunks.push(chunk);
+  // Binary data is refused from its first bytes, before the rest is read (a file of NULs is not text).
+  for await (const chunk of decodedChunks(source, opts, stats)) {
+    if (chunks.length === 0) assertText(chunk, opts.file);
+    chunks.push(chunk);
+  }
   // One chunk (a small file, or a file read whole) needs no copy.
   const buffer = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
   chunks.length = 0;

@@ -119,3 +119,22 @@ describe('parseDocuments', () => {
     expect(errorOf(() => parseDocuments('  \n', 'x.json', true)).problem).toBe('empty file');
   });
 });
+
+describe('JSON errors never quote the file', () => {
+  it.each([
+    ['{"a": secret-value-here}', 'secret'],
+    ['root:x:0:0:root:/root:/bin/bash', 'root:x'],
+    [`{"k": 1}${' trailing-secret'.repeat(10)}`, 'trailing-secret'],
+    ['[1, 2, 3, oops-this-is-long-enough-to-be-cut-by-v8-in-its-message]', 'oops'],
+  ])('%s', (text, secret) => {
+    let problem = '';
+    try {
+      parseJson(text, 'f.json');
+    } catch (err) {
+      problem = (err as InputError).problem;
+    }
+    expect(problem).toMatch(/^invalid JSON: /);
+    expect(problem).not.toContain(secret);
+    expect(problem).not.toContain('is not valid JSON');
+  });
+});

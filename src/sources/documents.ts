@@ -4,7 +4,16 @@
  * position (JSON) or line (YAML) and never echo raw input bytes to the terminal.
  */
 import yaml from 'js-yaml';
+import { Budget } from '../model/budget.js';
 import { InputError, printable } from '../model/errors.js';
+
+/** When no run budget is given (tests, library callers), the default limits apply. */
+let defaultBudget: Budget | undefined;
+function budgetOr(budget: Budget | undefined): Budget {
+  if (budget) return budget;
+  defaultBudget ??= new Budget();
+  return defaultBudget;
+}
 
 export interface Document {
   readonly value: unknown;
@@ -13,7 +22,8 @@ export interface Document {
 }
 
 /** Parse JSON; on failure, throw InputError with the position of the first syntax error. */
-export function parseJson(text: string, file: string): unknown {
+export function parseJson(text: string, file: string, budget?: Budget): unknown {
+  assertJsonTree(text, file, budgetOr(budget));
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -29,9 +39,15 @@ function describeJsonError(text: string, err: unknown): string {
     return `Unexpected end of JSON input at position ${text.length}`;
   }
   // V8 quotes the input in some messages; keep only its description of the problem.
-  const what = raw.replace(/,\s*".*"\s*is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
+  // V8 quotes the text around the error (`, "…"… is not valid JSON`, `..."…"...`): never repeat the
+  // file's bytes. A one-character token (`Unexpected token '}'`) is kept: it says what is wrong.
+  const what = raw
+    .replace(/,?\s*(?:\.\.\.)?".*$/s, '')
+    .replace(/ in JSON at position \d+.*$/s, '')
+    .replace(/^Unexpected token '(.)[^']*'/su, "Unexpected token '$1'")
+    .trim();
   const where = position === undefined ? '' : ` at position ${position} (${lineColumn(text, position)})`;
-  return `${printable(what, 120)}${where}`;
+  return `${printable(what || 'syntax error', 120)}${where}`;
 }
 
 function lineColumn(text: string, position: number): string {
@@ -169,7 +185,7 @@ function scanString(text: string, start: number): number {
  * Parse YAML (which includes JSON) into its documents, each with the line it starts on. js-yaml's
  * CORE_SCHEMA keeps `on`/`yes` and timestamps as strings, as Kubernetes does.
  */
-export function parseYamlDocuments(text: string, file: string): Document[] {
+export function parseYamlDocuments(text: string, file: string, budget?: Budget): Document[] {
   let values: unknown[];
   try {
     values = yaml.loadAll(text, undefined, { schema: yaml.CORE_SCHEMA, json: true });
@@ -186,6 +202,7 @@ export function parseYamlDocuments(text: string, file: string): Document[] {
   }
   // Aliases can make a small text expand into a huge tree; every later walk would pay for it.
   if (text.includes('*')) for (const v of values) assertTreeSize(v, text.length + 1000, file);
+  for (const v of values) assertTree(v, file, budgetOr(budget));
   const starts = documentStartLines(text, values.length);
   return values
     .map((value, index) => {
@@ -240,19 +257,66 @@ export function assertTreeSize(value: unknown, budget: number, file: string): vo
   }
 }
 
+/**
+ * The run budget's tree limits (model/budget.ts) over a parsed YAML value, counted after alias
+ * expansion: aliases make a small text a huge tree that every later walk would pay for.
+ */
+export function assertTree(value: unknown, file: string, budget: Budget): void {
+  const { treeNodes, treeDepth } = budget.limits;
+  const stack: [unknown, number][] = [[value, 1]];
+  let seen = 0;
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (++seen > treeNodes) budget.over('treeNodes', file);
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > treeDepth) budget.over('treeDepth', file);
+    const children = Array.isArray(v) ? v : Object.values(v);
+    for (const x of children) stack.push([x, depth + 1]);
+  }
+}
+
+/**
+ * The tree limits over JSON text, before JSON.parse builds it: nodes are at most the values the text
+ * holds (`[`, `{`, and one per `,` or first element), depth the deepest bracket. Strings are skipped.
+ * A text shorter than the node limit cannot exceed it, so only its depth is looked at.
+ */
+export function assertJsonTree(text: string, file: string, budget: Budget): void {
+  const { treeNodes, treeDepth } = budget.limits;
+  const countNodes = text.length > treeNodes;
+  let nodes = 1;
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip the string: to the next quote not escaped.
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > treeDepth) budget.over('treeDepth', file);
+      if (countNodes && ++nodes > treeNodes) budget.over('treeNodes', file);
+    } else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x2c && countNodes && ++nodes > treeNodes) budget.over('treeNodes', file);
+  }
+}
+
 /** JSON for `.json` names and text that starts like JSON; YAML documents otherwise. */
-export function parseDocuments(text: string, file: string, jsonByName: boolean): Document[] {
+export function parseDocuments(text: string, file: string, jsonByName: boolean, budget?: Budget): Document[] {
   const trimmed = text.trimStart();
   if (jsonByName) {
     if (trimmed === '') throw new InputError(file, 'empty file');
-    return [{ value: parseJson(text, file) }];
+    return [{ value: parseJson(text, file, budget) }];
   }
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    assertJsonTree(text, file, budgetOr(budget));
     try {
       return [{ value: JSON.parse(text) }];
     } catch {
       // YAML flow syntax is not always JSON; fall through.
     }
   }
-  return parseYamlDocuments(text, file);
+  return parseYamlDocuments(text, file, budget);
 }

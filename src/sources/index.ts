@@ -8,8 +8,15 @@
 
 // For serve's must-gather extras, the cache command and the fetch progress bar (docs/serve.md, docs/urls.md).
 export { formatBytes } from './bytes.js';
-export { parseDocuments } from './documents.js';
+export { parseDocuments, parseYamlDocuments } from './documents.js';
 export { listFolder } from './folder.js';
+export {
+  type InputFileOptions,
+  loadMachineConfigFile,
+  loadReleasePayload,
+  readInputDocuments,
+  readInputText,
+} from './formats/index.js';
 export { loadHistoryParts, NO_INPUTS_HINT } from './load.js';
 // For the live-cluster source and watch (src/live, src/watch): the same validation and monitor text forms as files.
 export { parseLocatorText, parseMessageText } from './monitor-text.js';

@@ -17,24 +17,16 @@ import type {
   TestLogEntry,
 } from '../model/history.js';
 import { Interner } from '../model/intern.js';
-import type { KnownKind } from '../model/kinds.js';
 import type { ClusterVersion } from '../model/objects.js';
 import { type Millis, parseTime } from '../model/time.js';
-import { loadReleasePayload } from '../release/load.js';
-import { parseReleasePayload } from '../release/parse.js';
 import { dropEchoes, EchoIndex } from '../timeline/build.js';
 import { append } from './append.js';
 import { listArchive, readArchive } from './archive.js';
-import {
-  DEFAULT_MAX_FILE_BYTES,
-  decodedChunks,
-  formatBytes,
-  MAX_PARSED_BYTES,
-  readAllText,
-} from './bytes.js';
+import { DEFAULT_MAX_FILE_BYTES, decodedChunks, MAX_PARSED_BYTES } from './bytes.js';
 import { isArchiveContent, isArchiveName, withoutCompressionSuffix } from './decoders/index.js';
 import { EchoFilter } from './echoes.js';
 import { fsProblem, type Listing, listFolder } from './folder.js';
+import { loadReleasePayload } from './formats/index.js';
 import { internedIdentity } from './intervals-json.js';
 import {
   baseName,
@@ -481,30 +473,12 @@ function requireSomething(path: string, results: readonly FileResult[], plan?: P
   );
 }
 
-async function loadReleaseOption(file: string, limits: ReadLimits, display = file): Promise<ReleasePayload> {
-  const info = await stat(file).catch((err: unknown) => {
-    throw new InputError(display, fsProblem(err));
+function loadReleaseOption(file: string, limits: ReadLimits, display = file): Promise<ReleasePayload> {
+  return loadReleasePayload(file, {
+    display,
+    maxBytes: Math.min(limits.maxFileBytes, MAX_PARSED_BYTES),
+    ...(limits.budget ? { budget: limits.budget } : {}),
   });
-  if (info.isDirectory()) return loadReleasePayload(file);
-  const maxBytes = Math.min(limits.maxFileBytes, MAX_PARSED_BYTES);
-  if (info.size > maxBytes) throw new InputError(display, `size exceeds ${formatBytes(maxBytes)}`);
-  const stream = createReadStream(file);
-  try {
-    const text = await readAllText(stream, {
-      file: display,
-      name: baseName(display),
-      maxBytes,
-      nameSaysGzip: false,
-      ...(limits.budget ? { budget: limits.budget } : {}),
-    });
-    return parseReleasePayload(text, display);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException | undefined)?.code;
-    if (!(err instanceof InputError) && code !== undefined) throw new InputError(display, fsProblem(err));
-    throw err;
-  } finally {
-    stream.destroy();
-  }
 }
 
 /** Put the per-file results together: dedupe, settle build-log years, assign releases. */

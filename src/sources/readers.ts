@@ -220,7 +220,7 @@ export async function readInput(
       { file, name, maxBytes, nameSaysGzip, ...budgetOf(limits), ...notesTo(() => result) },
       stats,
     );
-    const docs = parseDocuments(text, file, jsonByName);
+    const docs = parseDocuments(text, file, jsonByName, limits.budget);
     switch (spec.reader) {
       case 'gather-extra':
       case 'oc-example':

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ComponentIndex } from '../../src/release/components.js';
 import { diffReleases } from '../../src/release/diff.js';
-import { loadReleasePayload } from '../../src/release/load.js';
+import { loadReleasePayload } from '../../src/sources/index.js';
 import { inProcessCli } from '../helpers/cli.js';
 import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
 

@@ -51,8 +51,8 @@ describe('scenario files', () => {
       'bad-duration.yaml',
       /invalid scenario: latencies\.renderDelay: duration: expected a duration like 250ms, 5s or 2m, got "five seconds"/,
     ],
-    ['bad-yaml.yaml', /not valid YAML at line 3/],
-    ['no-such-file.yaml', /no such scenario file/],
+    ['bad-yaml.yaml', /invalid YAML: .* at line 3/],
+    ['no-such-file.yaml', /no such file or directory/],
   ])('%s is refused with one line naming the file', async (name, problem) => {
     const err = await loadScenarioFile(`${dir}/${name}`).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
