@@ -71,6 +71,8 @@ function newer(a: string, b: string | undefined): boolean {
 export class Informer {
   #rv: string;
   #handle: { stop(): void } | undefined;
+  /** A watch is open: every change before it was opened has been delivered. */
+  connected = false;
 
   constructor(
     readonly client: LiveClient,
@@ -108,10 +110,13 @@ export class Informer {
           this.#event(e);
         });
         this.#handle = handle;
+        this.connected = true;
         if (signal.aborted) handle.stop();
         await handle.ended;
+        this.connected = false;
         this.#handle = undefined;
       } catch (err) {
+        this.connected = false;
         if (err instanceof ApiError && err.status === 410) gone = true;
         else if (!(err instanceof ApiError) && !isConnectionError(err)) throw err;
         else if (err instanceof ApiError && err.status !== 410 && err.status < 500 && err.status !== 429) {

@@ -123,6 +123,8 @@ class Watcher {
   #startedAt = 0;
   #listed = false;
   readonly #stop = new AbortController();
+  #informers: Informer[] = [];
+  #lastChange = 0;
 
   constructor(readonly opts: WatchOptions) {
     this.#client = new LiveClient(opts.config);
@@ -175,6 +177,7 @@ class Watcher {
             (t) => this.#notice(t),
           ),
       );
+    this.#informers = informers;
     const running = informers.map((i) => i.run(this.#stop.signal));
     let failure: unknown;
     await Promise.all(
@@ -270,7 +273,23 @@ class Watcher {
     if (kind === 'MachineConfigPool' || kind === 'Node') this.#fetchDropped(c.after);
     if (trigger !== undefined) this.#scheduleCheck(trigger);
     if (kind === 'ClusterVersion' || kind === 'MachineConfigPool') this.#maybeComplete();
+    this.#lastChange = performance.now();
     this.opts.onChange?.();
+  }
+
+  /**
+   * Stop once every stream is connected again and quiet, so that changes still in flight when the
+   * update completed (a stream reconnecting, another's event just behind) are recorded too.
+   */
+  async #settleThenStop(): Promise<void> {
+    const deadline = performance.now() + 10_000;
+    for (;;) {
+      const quiet = performance.now() - this.#lastChange > 300;
+      if ((quiet && this.#informers.every((i) => i.connected)) || performance.now() > deadline) break;
+      if (this.opts.signal.aborted) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    this.#stop.abort();
   }
 
   /** A pool or node now names a config whose contents were not kept: fetch them. */
@@ -359,7 +378,7 @@ class Watcher {
     this.opts.emit({ type: 'complete', at: this.#clock.now(), ...done });
     if (!this.opts.forever) {
       this.#completed = done;
-      this.#stop.abort();
+      void this.#settleThenStop();
     }
   }
 }
