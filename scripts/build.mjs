@@ -3,7 +3,7 @@
 // the bundled CLI (dist/bundle/).
 // An unchanged tree is not rebuilt: `npm start` and `npm test` call this before every run.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +40,11 @@ function newest(path) {
  */
 async function bundleCli() {
   const { build } = await import('esbuild');
-  const outdir = join(root, 'dist/bundle');
+  // Built beside and swapped in, so that a CLI started meanwhile finds a whole bundle (or, for the
+  // moment of the swap, none, and falls back to dist/cli/main.js).
+  const final = join(root, 'dist/bundle');
+  const outdir = `${final}.${process.pid}.tmp`;
+  const old = `${final}.${process.pid}.old`;
   rmSync(outdir, { recursive: true, force: true });
   await build({
     entryPoints: [join(root, 'dist/cli/main.js')],
@@ -60,6 +64,9 @@ async function bundleCli() {
   });
   const page = join(root, 'dist/report/html/page.bundle.js');
   if (existsSync(page)) copyFileSync(page, join(outdir, 'page.bundle.js'));
+  if (existsSync(final)) renameSync(final, old);
+  renameSync(outdir, final);
+  rmSync(old, { recursive: true, force: true });
 }
 
 /**
