@@ -7,15 +7,7 @@
  */
 import type { ClusterHistory, Millis } from '../model/index.js';
 import type { LogFiles } from './extras.js';
-import {
-  extraAt,
-  type KindObject,
-  kubeTime,
-  lastSeen,
-  objectsAt,
-  REPLAYED_AT,
-  REWOUND_TO,
-} from './moment.js';
+import { extraAt, type KindObject, kubeTime, lastSeen, objectsAt, REWOUND_TO } from './moment.js';
 import { planReplay, Replayer, type ReplayPlan, type ReplayProgress } from './replay.js';
 import { type ResourceType, resourceTypeFor } from './resources.js';
 import { ApiServer, type Limits } from './server.js';
@@ -124,15 +116,6 @@ function lagPercentiles(lags: readonly number[]): Record<string, number> | undef
   return { p50: at(50), p90: at(90), p99: at(99), max: sorted[sorted.length - 1] ?? 0 };
 }
 
-/** A copy of `o` annotated with the recorded moment of its change (REPLAYED_AT). */
-function replayedAt(o: KubeObject, at: Millis): KubeObject {
-  const annotations = (o.metadata.annotations as Record<string, unknown> | undefined) ?? {};
-  return {
-    ...o,
-    metadata: { ...o.metadata, annotations: { ...annotations, [REPLAYED_AT]: new Date(at).toISOString() } },
-  };
-}
-
 function toKube(item: KindObject): KubeObject {
   return item.object as KubeObject;
 }
@@ -147,7 +130,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const plan = planReplay(opts.history, extra, opts.range ?? {});
     initial = [...plan.initial];
     replayer = new Replayer(plan, opts.speed ?? 1, (r) =>
-      store.apply(typeOf(r.item), r.type, replayedAt(toKube(r.item), r.at)),
+      store.apply(typeOf(r.item), r.type, toKube(r.item), r.at),
     );
     const r = replayer;
     now = () => r.now();

@@ -13,11 +13,12 @@ import { objectsAt as rewind, type Unrewound } from '../timeline/index.js';
 export const NOT_REWOUND = 'atlevel.io/not-rewound';
 export const REWOUND_TO = 'atlevel.io/rewound-to';
 /**
- * On every object a replay changes: the recorded moment of the change, to the millisecond. A client
- * sees the change a little after its moment (the replay's lag behind its schedule); live mode's watch
- * dates what it sees by this annotation instead, so its tests may replay at any speed.
+ * On every watch event of a replayed change, beside `type` and `object`: the recorded moment of the
+ * change (RFC 3339, milliseconds). A client sees a change a little after its moment (the replay's lag
+ * behind its schedule); live mode's watch can date what it sees by this. It is a field of the event,
+ * not of the object, so objects stay as the inputs have them (clients ignore fields they do not know).
  */
-export const REPLAYED_AT = 'atlevel.io/replayed-at';
+export const REPLAYED_AT = 'replayedAt';
 
 type Loose = Record<string, unknown>;
 

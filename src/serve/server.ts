@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import type { LogFiles } from './extras.js';
+import { REPLAYED_AT } from './moment.js';
 import { apiVersionOf, type ResourceType, typeKey } from './resources.js';
 import { type Matcher, parseFieldSelector, parseLabelSelector, SelectorError } from './selectors.js';
 import { ApiError, badRequest, expired, methodNotAllowed, notFound } from './status.js';
@@ -526,7 +527,7 @@ export class ApiServer {
     res.flushHeaders();
     this.#watches.add(res);
     let first = true;
-    const send = (type: string, object: unknown) => {
+    const send = (type: string, object: unknown, at?: number) => {
       let body = object;
       if (table && type !== 'ERROR' && type !== 'BOOKMARK') {
         body = toTable(t.type.kind, [object as KubeObject], {
@@ -537,7 +538,11 @@ export class ApiServer {
         });
         first = false;
       }
-      res.write(`${JSON.stringify({ type, object: body })}\n`);
+      const event =
+        at === undefined
+          ? { type, object: body }
+          : { type, object: body, [REPLAYED_AT]: new Date(at).toISOString() };
+      res.write(`${JSON.stringify(event)}\n`);
       // One object larger than the cap: nothing a client could read in reasonable time.
       if (res.writableLength > this.#limits.maxWatchBufferBytes) res.destroy();
     };
@@ -546,10 +551,10 @@ export class ApiServer {
       const now = match(c.object);
       const before = c.previous !== undefined && match(c.previous);
       if (c.type === 'MODIFIED') {
-        if (now && before) send('MODIFIED', c.object);
-        else if (now) send('ADDED', c.object);
-        else if (before) send('DELETED', c.object);
-      } else if (now || before) send(c.type, c.object);
+        if (now && before) send('MODIFIED', c.object, c.at);
+        else if (now) send('ADDED', c.object, c.at);
+        else if (before) send('DELETED', c.object, c.at);
+      } else if (now || before) send(c.type, c.object, c.at);
     };
     /**
      * What is sent comes from the change log, from `cursor` on, and only while the client reads: a

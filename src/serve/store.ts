@@ -19,6 +19,8 @@ export interface Change {
   readonly object: KubeObject;
   /** The object before the change (MODIFIED, DELETED), so a watch with a selector can tell it left. */
   readonly previous?: KubeObject;
+  /** A replayed change: the recorded moment it happened at (ms), sent with its watch event. */
+  readonly at?: number;
 }
 
 export type Listener = (change: Change) => void;
@@ -82,7 +84,7 @@ export class ServedStore {
   }
 
   /** Apply one change: ADDED/MODIFIED store the object, DELETED removes it. Returns the change. */
-  apply(type: ResourceType, kind: ChangeType, object: KubeObject): Change {
+  apply(type: ResourceType, kind: ChangeType, object: KubeObject, at?: number): Change {
     const previous = this.get(typeKey(type), object.metadata.namespace, object.metadata.name);
     const stored = kind === 'DELETED' ? this.#remove(type, object) : this.#put(type, object);
     const change: Change = {
@@ -91,6 +93,7 @@ export class ServedStore {
       typeKey: typeKey(type),
       object: stored,
       ...(previous ? { previous } : {}),
+      ...(at !== undefined ? { at } : {}),
     };
     this.#log.push(change);
     if (this.#log.length > this.#capacity) {

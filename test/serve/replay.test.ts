@@ -69,7 +69,7 @@ describe('replay of bug 2019850', () => {
     const moments = s
       .replay!.plan.revisions.filter((r) => r.item.kind === 'MachineConfigPool')
       .map((r) => new Date(r.at).toISOString());
-    expect(results[0]!.map((e) => e.object.metadata.annotations[REPLAYED_AT])).toEqual(moments);
+    expect(results[0]!.map((e) => (e as Json)[REPLAYED_AT])).toEqual(moments);
   });
 
   it('resumes a watch from a resourceVersion, sends bookmarks, drops and expires on demand', async () => {
