@@ -60,7 +60,13 @@ describe('atlevel watch', () => {
         'operator-level-before-required-pool-target',
         'master-pool-updated-before-cvo-complete',
       ]);
-      expect(events.at(-1)).toMatchObject({ type: 'complete', verdict: 'fail' });
+      // The verdict comes once, after the findings (transitions still in flight may follow it).
+      const complete = events.filter((e) => e.type === 'complete');
+      expect(complete).toHaveLength(1);
+      expect(complete[0]).toMatchObject({ type: 'complete', verdict: 'fail' });
+      expect(events.findLastIndex((e) => e.type === 'finding')).toBeLessThan(
+        events.indexOf(complete[0] as never),
+      );
       expect(readdirSync(record)).toContain('build-log.txt');
       expect(stderr).toContain(`recorded to ${record}`);
     } finally {
