@@ -81,13 +81,17 @@ async function measure(label: string, store: RunStore): Promise<void> {
   ];
   for (const [name, filter] of cases) {
     const times: number[] = [];
+    const parts = new Map<string, number[]>();
     for (let i = 0; i < 5; i += 1) {
       const t = performance.now();
-      await collectStats(store.db, store.where, filter);
+      await collectStats(store.db, store.where, filter, (part, ms) =>
+        parts.set(part, [...(parts.get(part) ?? []), ms]),
+      );
       times.push(performance.now() - t);
     }
+    const each = [...parts].map(([part, ms]) => `${part} ${p50(ms).toFixed(0)}`).join(', ');
     process.stdout.write(
-      `  stats ${name}: p50 ${p50(times).toFixed(0)} ms (of 5: ${times.map((x) => x.toFixed(0)).join(', ')})\n`,
+      `  stats ${name}: p50 ${p50(times).toFixed(0)} ms (of 5: ${times.map((x) => x.toFixed(0)).join(', ')}; p50 by part, ms: ${each})\n`,
     );
   }
 }
