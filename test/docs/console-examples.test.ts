@@ -3,7 +3,8 @@
  * command from the project root, with `atlevel` (and `npx atlevel`) the built CLI (bin/atlevel.js).
  * The lines shown after a command must be the start of what it prints (stdout and stderr together, as
  * a terminal shows them; a `...` line ends what is shown), and it must end with the exit code the
- * block declares (`<!-- console: exit N -->` on the line before the block; 0 when none is declared).
+ * block declares (`<!-- console: exit N -->` on the line before the block; 0 when none is declared),
+ * or that a `$ echo $?` after it shows. A line ending in `\` continues the command on the next.
  * A block that needs what a test must not use (a server, the network, a database, a corpus not in the
  * repository) says so with `<!-- console: skip REASON -->` on the line before it, and is reported
  * here as skipped with that reason. `npm test` builds first (pretest).
@@ -40,8 +41,13 @@ function consoleBlocks(file: string, text: string): Block[] {
     const examples: { command: string; shown: string[] }[] = [];
     for (i++; i < lines.length && lines[i]?.trim() !== '```'; i++) {
       const l = lines[i] ?? '';
-      if (l.startsWith('$ ')) examples.push({ command: l.slice(2), shown: [] });
-      else examples.at(-1)?.shown.push(l);
+      if (l.startsWith('$ ')) {
+        // A command continued on the next lines (`\` at the end) is one command.
+        let command = l.slice(2);
+        while (command.endsWith('\\') && i + 1 < lines.length)
+          command = `${command.slice(0, -1)} ${lines[++i]?.trim()}`;
+        examples.push({ command, shown: [] });
+      } else examples.at(-1)?.shown.push(l);
     }
     blocks.push({
       file,
@@ -92,11 +98,15 @@ describe('console examples in README.md and docs/', () => {
   });
 
   for (const block of blocks) {
-    for (const ex of block.examples) {
+    block.examples.forEach((ex, k) => {
       const name = `${block.file}:${block.line} $ ${ex.command}`;
+      // `$ echo $?` shows the exit code of the command before it: checked with that command.
+      if (ex.command === 'echo $?') return;
+      const next = block.examples[k + 1];
+      const exit = next?.command === 'echo $?' ? Number(next.shown[0]) : block.exit;
       if (block.skip) {
         it.skip(`${name} (skipped: ${block.skip})`, () => {});
-        continue;
+        return;
       }
       it(name, () => {
         const { code, output } = run(ex.command);
@@ -106,8 +116,8 @@ describe('console examples in README.md and docs/', () => {
         while (expected.length > 0 && expected.at(-1) === '') expected.pop();
         const real = tidy(output.split('\n'));
         expect(real.slice(0, expected.length).join('\n'), output).toBe(expected.join('\n'));
-        expect(code, output).toBe(block.exit);
+        expect(code, output).toBe(exit);
       });
-    }
+    });
   }
 });
