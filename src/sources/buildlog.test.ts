@@ -298,6 +298,19 @@ describe('year resolution', () => {
     ]);
   });
 
+  it('reports a day that does not exist (Feb 30) instead of rolling it over to March', () => {
+    const reader = read(
+      'Feb 28 10:00:00.000 I node/a reason/A one\nFeb 30 10:00:00.000 I node/a reason/A two\nMar 01 10:00:00.000 I node/a reason/A three\n',
+    );
+    const resolved = resolveYears(reader.entries, { at: T('2021-03-01T00:00:00Z'), from: 'test' }, 0);
+    expect(resolved.intervals.map((i) => i.from)).toEqual([
+      T('2021-02-28T10:00:00Z'),
+      T('2021-03-01T10:00:00Z'),
+    ]);
+    expect(resolved.impossibleDates).toBe(1);
+    expect(resolved.impossibleExample).toBe('Feb 30 2021');
+  });
+
   it('picks the year nearest the hint, even across a year boundary', () => {
     const reader = read('Dec 31 23:59:58.000 I node/a reason/A one\n');
     // The hint (the gather, just after midnight) is in the next year.

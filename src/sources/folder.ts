@@ -1,10 +1,13 @@
 /**
- * Listing the regular files below a folder: symlinks are followed, a symlink loop is an error,
- * special files (FIFOs, sockets, devices) are never opened, unreadable folders are an error.
+ * Listing the regular files below a folder: symlinks are followed only when their target is inside
+ * the input folder (one pointing outside is skipped with a note, so an input cannot make atlevel read
+ * /etc/passwd), a symlink loop is an error, special files (FIFOs, sockets, devices) are never opened,
+ * names that are not valid UTF-8 are skipped with a note (no reader's name can match them), and
+ * unreadable folders are an error. docs/limits.md, "Input trees".
  */
 import type { Dirent, Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { InputError } from '../model/errors.js';
 
 export interface ListedFile {
@@ -51,24 +54,40 @@ export async function listFolder(root: string): Promise<Listing> {
   // Real paths of the folders on the current descent path: meeting one again is a loop.
   const walk = async (abs: string, rel: string, real: string, ancestors: Set<string>, depth: number) => {
     if (depth > MAX_DEPTH) throw new InputError(abs, `folders nested deeper than ${MAX_DEPTH} levels`);
-    let entries: Dirent[];
+    let raw: Dirent<Buffer>[];
     try {
-      entries = await readdir(abs, { withFileTypes: true });
+      raw = await readdir(abs, { withFileTypes: true, encoding: 'buffer' });
     } catch (err) {
       throw new InputError(abs, fsProblem(err));
     }
+    const entries: { entry: Dirent<Buffer>; name: string }[] = [];
+    for (const entry of raw) {
+      const name = entry.name.toString('utf8');
+      // A name that does not survive UTF-8 cannot be opened by its decoded form, nor claimed by name.
+      if (!Buffer.from(name, 'utf8').equals(entry.name)) {
+        skipped.push(`${rel === '' ? '' : `${rel}/`}${name} (name is not valid UTF-8)`);
+        continue;
+      }
+      entries.push({ entry, name });
+    }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      const childAbs = join(abs, entry.name);
-      const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
+    for (const { entry, name } of entries) {
+      const childAbs = join(abs, name);
+      const childRel = rel === '' ? name : `${rel}/${name}`;
       let info: Stats;
       if (entry.isSymbolicLink()) {
+        let target: string;
         try {
+          target = await realpath(childAbs);
           info = await stat(childAbs);
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
           if (code === 'ELOOP') throw new InputError(childAbs, fsProblem(err));
           skipped.push(`${childRel} (dangling symlink)`);
+          continue;
+        }
+        if (target !== rootReal && !target.startsWith(rootReal === sep ? sep : `${rootReal}${sep}`)) {
+          skipped.push(`${childRel} (symlink to outside the input folder)`);
           continue;
         }
       } else if (entry.isDirectory() || entry.isFile()) {
@@ -84,7 +103,7 @@ export async function listFolder(root: string): Promise<Listing> {
           ? await realpath(childAbs).catch((err: unknown) => {
               throw new InputError(childAbs, fsProblem(err));
             })
-          : join(real, entry.name);
+          : join(real, name);
         if (ancestors.has(childReal)) {
           throw new InputError(childAbs, 'symlink loop: it points back to a folder above it');
         }

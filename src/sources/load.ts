@@ -313,7 +313,9 @@ async function loadFolder(
   const notes = planNotes(path, plan);
   for (const s of listing.skipped.slice(0, 5)) notes.push(`${path}: skipped ${printable(s)}`);
   if (listing.skipped.length > 5)
-    notes.push(`${path}: skipped ${listing.skipped.length - 5} more special files or dangling symlinks`);
+    notes.push(
+      `${path}: skipped ${listing.skipped.length - 5} more special files, symlinks to outside it, dangling symlinks or undecodable names`,
+    );
   requireSomething(path, results, plan);
   return logs ? { results, notes, echoes: logs.echoes } : { results, notes };
 }
@@ -560,6 +562,12 @@ function assemble(
       append(testLog, resolved.testLog);
       if (log.pending.length > 0) {
         notes.push(`${log.file}: lines carry no year; used ${resolved.year}, from ${resolved.basis}`);
+      }
+      if (resolved.impossibleDates > 0) {
+        const n = resolved.impossibleDates;
+        notes.push(
+          `${log.file}: ${n} line${n === 1 ? '' : 's'} dated on a day that does not exist (${resolved.impossibleExample}); not read`,
+        );
       }
       if ((log.duplicateLines ?? 0) > 0) {
         notes.push(

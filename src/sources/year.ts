@@ -48,7 +48,12 @@ export interface Resolved {
   /** The year of the first line, and where it was taken from. */
   readonly year: number;
   readonly basis: string;
+  /** Lines dated on a day their year does not have (Feb 30, Feb 29 of 2021): not read, reported. */
+  readonly impossibleDates: number;
+  readonly impossibleExample?: string;
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** Give every pending build-log entry its year, in file order. */
 export function resolveYears(
@@ -64,10 +69,18 @@ export function resolveYears(
   let previous = first ? at(year, first.stamp) : reference;
   let previousYear = year;
   let previousMonth = first?.stamp.month;
+  let impossibleDates = 0;
+  let impossibleExample: string | undefined;
   for (const e of entries) {
     // Within one month the year cannot change; only a month change can cross New Year.
     const y = e.stamp.month === previousMonth ? previousYear : closestYear(e.stamp, previous);
     const t = at(y, e.stamp);
+    // Date.UTC rolls Feb 30 over to Mar 2: such a line is reported, never read at another date.
+    if (new Date(t).getUTCDate() !== e.stamp.day) {
+      impossibleDates++;
+      impossibleExample ??= `${MONTHS[e.stamp.month] ?? '?'} ${e.stamp.day} ${y}`;
+      continue;
+    }
     previous = t;
     previousYear = y;
     previousMonth = e.stamp.month;
@@ -87,5 +100,7 @@ export function resolveYears(
     testLog,
     year,
     basis: hint ? hint.from : 'the current year (no other input carries a date)',
+    impossibleDates,
+    ...(impossibleExample !== undefined ? { impossibleExample } : {}),
   };
 }
