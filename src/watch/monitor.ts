@@ -81,6 +81,7 @@ export function transitions(
         bad ? 'Error' : 'Warning',
         locator,
         `condition/${c.type} status/${c.status}${reason} changed: ${oneLine(c.message ?? '')}`,
+        dated(c.lastTransitionTime, at),
       );
     }
     const old = versions(before);
@@ -106,6 +107,7 @@ export function transitions(
         bad ? 'Error' : 'Warning',
         locator,
         `changed ${c.type} to ${c.status}: ${reason}${oneLine(c.message ?? '')}`,
+        dated(c.lastTransitionTime, at),
       );
     }
   } else if (kind === 'MachineConfigPool') {
@@ -142,6 +144,7 @@ export function transitions(
         'Info',
         `machineconfigpool/${pool}`,
         `reason/RenderedConfigGenerated ${name(after)} successfully generated`,
+        dated(after.metadata?.creationTimestamp, at),
       );
   }
   return out;

@@ -81,7 +81,13 @@ describe('watch on a replay of bug 2019850', () => {
   });
 
   it('records the whole update; analyze of the record gives the verdict and causes of analyze of the source; only GET was sent', async () => {
-    const server = await serve([EXAMPLE], { replay: true, holdReplay: true, speed: 300 });
+    // From 03:20 (before the race) to the end at 100×: the replay clock within a fraction of a second.
+    const server = await serve([EXAMPLE], {
+      replay: true,
+      holdReplay: true,
+      speed: 100,
+      range: { from: T('03:20:00') },
+    });
     const proxy = await startProxy(server.url);
     const record = join(tmp, 'bug-record');
     try {
