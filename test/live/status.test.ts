@@ -42,7 +42,15 @@ describeFixtures('status --kubeconfig on serve of the oc snapshots', () => {
       const onFiles = await cli.run('status', files, '-o', 'json', '--at', at);
       const server = await serve([files]);
       try {
-        const live = await cli.run('status', '--kubeconfig', kubeconfigFile(server.url), '-o', 'json', '--at', at);
+        const live = await cli.run(
+          'status',
+          '--kubeconfig',
+          kubeconfigFile(server.url),
+          '-o',
+          'json',
+          '--at',
+          at,
+        );
         expect(live.code, cli.stderr()).toBe(onFiles.code);
         const a = withoutSource(JSON.parse(onFiles.out), [examples()]);
         const b = withoutSource(JSON.parse(live.out), [server.url]);
