@@ -45,6 +45,8 @@ export interface DecodeOptions {
   readonly budget?: Budget;
   /** Told what the user should know that is not an error (bytes ignored after the data). */
   readonly onNote?: (text: string) => void;
+  /** Shown every decoded chunk, in order (readAllText), to stop a bomb before the text is whole. */
+  readonly scan?: (chunk: Buffer) => void;
   /** See DecodeContext (decoders/types.ts): for a caller that can read the input again. */
   readonly endedEarly?: (at: number) => void;
   readonly carefulFrom?: number;
@@ -181,6 +183,7 @@ export async function readAllText(
   // Binary data is refused from its first bytes, before the rest is read (a file of NULs is not text).
   for await (const chunk of decodedChunks(source, opts, stats)) {
     if (chunks.length === 0) assertText(chunk, opts.file);
+    opts.scan?.(chunk);
     chunks.push(chunk);
   }
   // One chunk (a small file, or a file read whole) needs no copy.

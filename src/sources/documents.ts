@@ -281,6 +281,7 @@ export function assertTree(value: unknown, file: string, budget: Budget): void {
  * A text shorter than the node limit cannot exceed it, so only its depth is looked at.
  */
 export function assertJsonTree(text: string, file: string, budget: Budget): void {
+  if (scannedTexts.has(text)) return;
   const { treeNodes, treeDepth } = budget.limits;
   const countNodes = text.length > treeNodes;
   let nodes = 1;
@@ -300,6 +301,55 @@ export function assertJsonTree(text: string, file: string, budget: Budget): void
       if (countNodes && ++nodes > treeNodes) budget.over('treeNodes', file);
     } else if (c === 0x7d || c === 0x5d) depth--;
     else if (c === 0x2c && countNodes && ++nodes > treeNodes) budget.over('treeNodes', file);
+  }
+}
+
+/** Texts a JsonTreeScanner already held to the budget while they were read (see readers.ts). */
+const scannedTexts = new Set<string>();
+
+/**
+ * The same limits as assertJsonTree over JSON bytes as they are decoded, so a bomb of `[{},{},…]`
+ * stops at the node limit before its text is whole in memory.
+ */
+export class JsonTreeScanner {
+  #nodes = 1;
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+  constructor(
+    private readonly file: string,
+    private readonly budget: Budget,
+  ) {}
+
+  write(chunk: Uint8Array): void {
+    const { treeNodes, treeDepth } = this.budget.limits;
+    let nodes = this.#nodes;
+    let depth = this.#depth;
+    let inString = this.#inString;
+    let escaped = this.#escaped;
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i] as number;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === 0x5c) escaped = true;
+        else if (c === 0x22) inString = false;
+      } else if (c === 0x22) inString = true;
+      else if (c === 0x7b || c === 0x5b) {
+        if (++depth > treeDepth) this.budget.over('treeDepth', this.file);
+        if (++nodes > treeNodes) this.budget.over('treeNodes', this.file);
+      } else if (c === 0x7d || c === 0x5d) depth--;
+      else if (c === 0x2c && ++nodes > treeNodes) this.budget.over('treeNodes', this.file);
+    }
+    this.#nodes = nodes;
+    this.#depth = depth;
+    this.#inString = inString;
+    this.#escaped = escaped;
+  }
+
+  /** The text the scanned bytes became: parseJson need not look at it again. */
+  scanned(text: string): () => void {
+    scannedTexts.add(text);
+    return () => scannedTexts.delete(text);
   }
 }
 

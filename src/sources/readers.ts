@@ -4,7 +4,7 @@
  * whether the bytes come from a folder or an archive.
  */
 
-import type { Budget } from '../model/budget.js';
+import { Budget } from '../model/budget.js';
 import { InputError, printable } from '../model/errors.js';
 import type { Interval, ReleasePayload, SourceRef } from '../model/history.js';
 import { Interner } from '../model/intern.js';
@@ -23,7 +23,7 @@ import {
   readAllText,
 } from './bytes.js';
 import { withoutCompressionSuffix } from './decoders/index.js';
-import { type Document, parseDocuments } from './documents.js';
+import { type Document, JsonTreeScanner, parseDocuments } from './documents.js';
 import type { EchoFilter } from './echoes.js';
 import { looksLikeIntervals, parseIntervalItem, parseIntervalsDocument } from './intervals-json.js';
 import { JsonItemsReader, NotStreamable } from './json-items.js';
@@ -215,12 +215,28 @@ export async function readInput(
       );
     }
     const stats: DecodeStats = { gzip: false, bytesIn: 0, bytesOut: 0 };
+    // A `.json` is held to the tree budget as it is decoded, before its text is whole (docs/limits.md).
+    const scanner = jsonByName ? new JsonTreeScanner(file, limits.budget ?? new Budget()) : undefined;
     const text = await readAllText(
       input,
-      { file, name, maxBytes, nameSaysGzip, ...budgetOf(limits), ...notesTo(() => result) },
+      {
+        file,
+        name,
+        maxBytes,
+        nameSaysGzip,
+        ...budgetOf(limits),
+        ...notesTo(() => result),
+        ...(scanner ? { scan: (chunk: Buffer) => scanner.write(chunk) } : {}),
+      },
       stats,
     );
-    const docs = parseDocuments(text, file, jsonByName, limits.budget);
+    const release = scanner?.scanned(text);
+    let docs: Document[];
+    try {
+      docs = parseDocuments(text, file, jsonByName, limits.budget);
+    } finally {
+      release?.();
+    }
     switch (spec.reader) {
       case 'gather-extra':
       case 'oc-example':
