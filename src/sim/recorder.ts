@@ -64,7 +64,20 @@ export class Recorder {
   private readonly transitions = new Map<string, Map<string, Transition[]>>();
   private readonly initial = new Map<string, readonly Cond[]>();
 
+  /**
+   * Every stored revision of every object, oldest first (what `atlevel-revisions.jsonl` is written
+   * from). An object's seeded state comes first, at time 0, when its first write replaces it.
+   */
+  readonly revisions: { readonly at: number; readonly obj: AnyObj; readonly added: boolean }[] = [];
+  private readonly revised = new Set<string>();
+
   onWrite(prev: AnyObj | undefined, next: AnyObj, at: number): void {
+    const id = `${next.kind}/${next.meta.name}`;
+    if (!this.revised.has(id)) {
+      this.revised.add(id);
+      if (prev) this.revisions.push({ at: 0, obj: prev, added: true });
+    }
+    this.revisions.push({ at, obj: next, added: !prev });
     if (!prev) return;
     switch (next.kind) {
       case 'ClusterOperator':

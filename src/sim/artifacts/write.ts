@@ -32,6 +32,7 @@ import {
   poolJson,
 } from './k8s.js';
 import { releaseInfo } from './release-info.js';
+import { REVISIONS_FILE, revisionsJsonl } from './revisions.js';
 import { DEFAULT_EPOCH, rfc3339 } from './timefmt.js';
 
 const TARGET = 'e2e-upgrade';
@@ -82,6 +83,7 @@ export function renderArtifacts(run: RunResult, epoch = DEFAULT_EPOCH): Map<stri
   out.buildLog(buildLog(run, epoch, [...instants, ...intervals]));
   out.release('from', releaseInfo(run.from, epoch - 30 * 3600_000));
   out.release('to', releaseInfo(run.to, epoch - 3 * 3600_000));
+  out.add(REVISIONS_FILE, revisionsJsonl(run, epoch));
   out.add(
     GROUND_TRUTH,
     `${JSON.stringify(
