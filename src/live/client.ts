@@ -24,6 +24,8 @@ export interface RawList {
 export interface WatchEvent {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
   readonly object: RawObject;
+  /** `atlevel serve --replay` only: the recorded moment of the change (docs/serve.md). */
+  readonly replayedAt?: string;
 }
 
 /** An HTTP answer other than 200: the status code and the Status object's reason, if any. */
@@ -193,9 +195,13 @@ export class LiveClient {
         res.destroy();
         return;
       }
-      const e = event as { type?: unknown; object?: unknown };
+      const e = event as { type?: unknown; object?: unknown; replayedAt?: unknown };
       if (typeof e.type !== 'string' || !e.object || typeof e.object !== 'object') return;
-      onEvent({ type: e.type as WatchEvent['type'], object: e.object as RawObject });
+      onEvent({
+        type: e.type as WatchEvent['type'],
+        object: e.object as RawObject,
+        ...(typeof e.replayedAt === 'string' ? { replayedAt: e.replayedAt } : {}),
+      });
     });
     res.on('error', (err) => end(err));
     res.on('close', () => end(res.complete ? undefined : new Error('watch connection closed')));

@@ -23,6 +23,8 @@ export interface Change {
   readonly type: ChangeType;
   readonly before: RawObject | undefined;
   readonly after: RawObject | undefined;
+  /** When the change happened, when the server says (a replay's recorded moment). */
+  readonly happenedAt?: number;
 }
 
 export interface InformerStats {
@@ -163,14 +165,15 @@ export class Informer {
     if (rv !== undefined && newer(rv, this.#rv)) this.#rv = rv;
     if (e.type === 'DELETED') {
       const before = this.state.delete(kind, e.object);
-      if (before) this.onChange({ stream: this.stream, type: 'DELETED', before, after: undefined });
+      if (before)
+        this.onChange({ stream: this.stream, type: 'DELETED', before, after: undefined, ...when(e) });
       return;
     }
     const bytes = JSON.stringify(e.object).length;
     this.stats.bytes += bytes;
     const before = this.state.put(kind, e.object, bytes);
     const after = this.state.get(kind, key);
-    this.onChange({ stream: this.stream, type: before ? 'MODIFIED' : 'ADDED', before, after });
+    this.onChange({ stream: this.stream, type: before ? 'MODIFIED' : 'ADDED', before, after, ...when(e) });
   }
 
   /** List again after 410 Gone: what changed meanwhile becomes changes, in name order. */
@@ -193,6 +196,11 @@ export class Informer {
     }
     this.#rv = list.resourceVersion;
   }
+}
+
+function when(e: WatchEvent): { happenedAt?: number } {
+  const t = e.replayedAt !== undefined ? Date.parse(e.replayedAt) : Number.NaN;
+  return Number.isNaN(t) ? {} : { happenedAt: t };
 }
 
 function isConnectionError(err: unknown): boolean {

@@ -237,7 +237,8 @@ class Watcher {
 
   #change(c: Change): void {
     const kind = c.stream.resource.kind;
-    const at = this.#clock.now();
+    // A replay says when each change happened; elsewhere it is the moment it was seen.
+    const at = c.happenedAt ?? this.#clock.now();
     const recs = transitions(kind, c.before, c.after, at);
     let trigger: Millis | undefined;
     for (const r of recs) {
