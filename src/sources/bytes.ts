@@ -19,10 +19,6 @@ export const MAX_PARSED_BYTES = 256 * MIB;
 export const MAX_GZIP_RATIO = 1000;
 const RATIO_CHECK_FROM = 64 * MIB;
 
-export function isGzipMagic(head: Uint8Array): boolean {
-  return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
-}
-
 export function formatBytes(n: number): string {
   if (n >= GIB) return `${(n / GIB).toFixed(n % GIB === 0 ? 0 : 1)} GiB`;
   if (n >= MIB) return `${(n / MIB).toFixed(n % MIB === 0 ? 0 : 1)} MiB`;

@@ -261,7 +261,7 @@ export function assertTreeSize(value: unknown, budget: number, file: string): vo
  * The run budget's tree limits (model/budget.ts) over a parsed YAML value, counted after alias
  * expansion: aliases make a small text a huge tree that every later walk would pay for.
  */
-export function assertTree(value: unknown, file: string, budget: Budget): void {
+function assertTree(value: unknown, file: string, budget: Budget): void {
   const { treeNodes, treeDepth } = budget.limits;
   const stack: [unknown, number][] = [[value, 1]];
   let seen = 0;
@@ -280,7 +280,7 @@ export function assertTree(value: unknown, file: string, budget: Budget): void {
  * holds (`[`, `{`, and one per `,` or first element), depth the deepest bracket. Strings are skipped.
  * A text shorter than the node limit cannot exceed it, so only its depth is looked at.
  */
-export function assertJsonTree(text: string, file: string, budget: Budget): void {
+function assertJsonTree(text: string, file: string, budget: Budget): void {
   if (scannedTexts.has(text)) return;
   const { treeNodes, treeDepth } = budget.limits;
   const countNodes = text.length > treeNodes;

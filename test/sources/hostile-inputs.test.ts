@@ -144,6 +144,6 @@ describe('duplicate YAML keys', () => {
     const [mc] = await loadMachineConfigFile(f);
     expect(mc?.object.metadata.name).toBe('second');
     const [doc] = parseDocuments(text, f, false);
-    expect((doc?.value as { metadata: { name: string } }).metadata.name).toBe('second');
+    expect((doc?.value as { metadata?: { name?: string } } | undefined)?.metadata?.name).toBe('second');
   });
 });

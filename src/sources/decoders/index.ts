@@ -54,8 +54,3 @@ export function isArchiveName(name: string): boolean {
 export function isArchiveContent(head: Uint8Array): boolean {
   return DECODERS.some((d) => d.archive === true && d.magic(head.subarray(0, d.magicLength)));
 }
-
-/** The name endings of every compression, for messages: `.gz, .zst`. */
-export function compressionSuffixes(): string[] {
-  return DECODERS.flatMap((d) => (d.decode ? [...d.suffixes, ...(d.tarSuffixes ?? [])] : []));
-}
