@@ -74,6 +74,7 @@ async function measure(label: string, store: RunStore): Promise<void> {
   );
   const cases: [string, object][] = [
     ['all runs', {}],
+    ['all runs --operators', {}],
     ['--stream 4.9→4.10', { streams: ['4.9→4.10'] }],
     ['--since 2021-11-01', { since: Date.UTC(2021, 10, 1) }],
     ['--job *-aws-*', { jobs: ['*-aws-*'] }],
@@ -84,8 +85,12 @@ async function measure(label: string, store: RunStore): Promise<void> {
     const parts = new Map<string, number[]>();
     for (let i = 0; i < 5; i += 1) {
       const t = performance.now();
-      await collectStats(store.db, store.where, filter, (part, ms) =>
-        parts.set(part, [...(parts.get(part) ?? []), ms]),
+      await collectStats(
+        store.db,
+        store.where,
+        filter,
+        (part, ms) => parts.set(part, [...(parts.get(part) ?? []), ms]),
+        { operators: name.includes('--operators') },
       );
       times.push(performance.now() - t);
     }

@@ -50,6 +50,10 @@ export function defineStats(cmd: Command, exit: ExitBox): void {
     .option('--job <pattern...>', 'only these jobs (* matches anything)')
     .option('--stream <from→to...>', 'only these version streams, e.g. 4.9→4.10 (or 4.9-4.10)')
     .option('--rule <id...>', 'only these rules (the first one is the race in the components table)')
+    .option(
+      '--operators',
+      "also each ClusterOperator's level report after the update's start (slower on big stores)",
+    )
     .addHelpText(
       'after',
       '\nExit codes: 0 printed, 2 bad flags or no run store, 3 internal error.\nExample: atlevel stats --stream 4.9-4.10 --since 30d -o html --out stats.html',
@@ -71,7 +75,9 @@ export function defineStats(cmd: Command, exit: ExitBox): void {
       };
       const store = await RunStore.open(spec);
       try {
-        const result = await collectStats(store.db, store.where, filter);
+        const result = await collectStats(store.db, store.where, filter, undefined, {
+          operators: flags.operators === true,
+        });
         await emit(await render(STATS_FORMATS, flags.output, result, undefined), flags.out);
       } finally {
         await store.close();

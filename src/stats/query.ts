@@ -90,7 +90,7 @@ export interface StatsResult {
   /** Per pool: machine-config's level report to the pool's real finish. */
   readonly levelGapMs: readonly NamedPercentiles[];
   readonly rolloutMs: readonly NamedPercentiles[];
-  /** Per operator: its level report relative to the update's start. */
+  /** Per operator: its level report relative to the update's start (with `operators` only: it is the costliest part). */
   readonly operatorLevelMs: readonly NamedPercentiles[];
 }
 
@@ -260,6 +260,7 @@ export async function collectStats(
   where: string,
   f: StatsFilter,
   onTiming?: (part: string, ms: number) => void,
+  opts: { readonly operators?: boolean } = {},
 ): Promise<StatsResult> {
   const timed = async <T>(part: string, fn: () => Promise<T>): Promise<T> => {
     const t = performance.now();
@@ -296,8 +297,8 @@ export async function collectStats(
     updateMs: percentiles(totals),
     levelGapMs: await timed('level gaps', () => named(db, f, 'pool_rollouts', 'pool', 'level_gap_ms')),
     rolloutMs: await timed('rollouts', () => named(db, f, 'pool_rollouts', 'pool', 'rollout_ms')),
-    operatorLevelMs: await timed('operator levels', () =>
-      named(db, f, 'operator_levels', 'operator', 'since_start_ms'),
-    ),
+    operatorLevelMs: opts.operators
+      ? await timed('operator levels', () => named(db, f, 'operator_levels', 'operator', 'since_start_ms'))
+      : [],
   };
 }

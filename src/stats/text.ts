@@ -153,7 +153,10 @@ export function statsText(s: StatsResult): string {
     .sort((a: NamedPercentiles, b: NamedPercentiles) => (b.p50 ?? 0) - (a.p50 ?? 0))
     .slice(0, 8);
   if (ops.length > 0) {
-    out.push('', 'LEVEL REPORTS AFTER THE UPDATE STARTED (the 8 latest operators by p50; all in -o json)');
+    out.push(
+      '',
+      'LEVEL REPORTS AFTER THE UPDATE STARTED (--operators; the 8 latest operators by p50; all in -o json)',
+    );
     out.push(
       ...table(
         ['operator', 'runs', 'p50', 'p90', 'p99', 'max'],
