@@ -148,6 +148,19 @@ export interface ClusterHistory {
   readonly notes: readonly string[];
   /** Firing alerts, when the inputs hold them (must-gather monitoring/alerts.json, oc's -alerts.json). */
   readonly alerts?: readonly unknown[];
+  /** Every stored object revision, oldest first, when the inputs recorded them (a simulated run). */
+  readonly revisions?: readonly ObjectRevision[];
+}
+
+/** One revision of one object as the API server stored it (`atlevel-revisions.jsonl`, docs/simulate.md). */
+export interface ObjectRevision {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly at: Millis;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+  /** The whole object at this revision. */
+  readonly object: Record<string, unknown>;
 }
 
 export function emptySnapshot(): ObjectSnapshot {
@@ -178,6 +191,8 @@ export interface HistoryParts {
    * (`{labels, annotations, state, activeAt, ...}`); src/status/alerts.ts interprets them.
    */
   alerts?: unknown[];
+  /** Every stored object revision, oldest first, when the inputs recorded them (a simulated run). */
+  revisions?: ObjectRevision[];
   /** When echoes were dropped: the time they spanned, which still counts toward the history's span. */
   echoSpan?: { readonly from: Millis; readonly to: Millis };
 }

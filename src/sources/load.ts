@@ -12,6 +12,7 @@ import type {
   HistoryParts,
   InputFile,
   Interval,
+  ObjectRevision,
   ObjectSnapshot,
   ReleasePayload,
   TestLogEntry,
@@ -26,7 +27,7 @@ import { DEFAULT_MAX_FILE_BYTES, decodedChunks, MAX_PARSED_BYTES } from './bytes
 import { isArchiveContent, isArchiveName, withoutCompressionSuffix } from './decoders/index.js';
 import { EchoFilter } from './echoes.js';
 import { fsProblem, type Listing, listFolder } from './folder.js';
-import { loadReleasePayload } from './formats/index.js';
+import { loadReleasePayload, loadSimRevisions, SIM_REVISIONS_FILE } from './formats/index.js';
 import { internedIdentity } from './intervals-json.js';
 import {
   baseName,
@@ -55,6 +56,8 @@ interface PathResult {
   readonly results: FileResult[];
   readonly notes: string[];
   readonly echoes?: EchoFilter;
+  /** A simulated run's recorded object revisions (formats/sim-revisions.ts), with the file read. */
+  readonly revisions?: { readonly list: ObjectRevision[]; readonly input: InputFile };
 }
 
 /**
@@ -76,6 +79,7 @@ export async function loadHistoryParts(
   const results: FileResult[] = [];
   const notes: string[] = [];
   let echoes: EchoFilter | undefined;
+  let revisions: PathResult['revisions'];
   // URL inputs share one session (storage client and cache), closed when everything is read.
   let session: RemoteSession | undefined;
   const remote = (): RemoteSession => {
@@ -90,6 +94,7 @@ export async function loadHistoryParts(
       append(results, one.results);
       append(notes, one.notes);
       echoes ??= one.echoes;
+      revisions ??= one.revisions;
     }
     const explicit: { from?: ReleasePayload; to?: ReleasePayload } = {};
     const explicitInputs: InputFile[] = [];
@@ -113,7 +118,9 @@ export async function loadHistoryParts(
         contributed: `release ${printable(payload.version, 100)} (${payload.components.length} components), given as --release-${slot}`,
       });
     }
-    return assemble(results, notes, explicit, explicitInputs, intern, echoes, opts.now);
+    if (revisions) explicitInputs.push(revisions.input);
+    const parts = assemble(results, notes, explicit, explicitInputs, intern, echoes, opts.now);
+    return revisions ? { ...parts, revisions: revisions.list } : parts;
   } finally {
     session?.close();
     if (session && opts.remote?.onStats) opts.remote.onStats(session.stats);
@@ -287,7 +294,8 @@ async function loadFolder(
   given?: Listing,
 ): Promise<PathResult> {
   const listing = given ?? (await listFolder(path));
-  const plan = planFiles(listing.files.map((f) => f.rel));
+  // A simulated run's object revisions are read beside the layouts (readRevisions below).
+  const plan = planFiles(listing.files.map((f) => f.rel).filter((rel) => rel !== SIM_REVISIONS_FILE));
   if (plan.files.length === 0) throw new InputError(path, 'no atlevel inputs found', NO_INPUTS_HINT);
   const byRel = new Map(listing.files.map((f) => [f.rel, f]));
   const read = (planned: PlannedFile, echoes?: EchoFilter): Promise<FileResult> | undefined => {
@@ -317,7 +325,33 @@ async function loadFolder(
       `${path}: skipped ${listing.skipped.length - 5} more special files, symlinks to outside it, dangling symlinks or undecodable names`,
     );
   requireSomething(path, results, plan);
-  return logs ? { results, notes, echoes: logs.echoes } : { results, notes };
+  const recorded = listing.files.find((f) => f.rel === SIM_REVISIONS_FILE);
+  const revisions = recorded
+    ? await readRevisions(recorded, joinDisplay(path, recorded.rel), limits)
+    : undefined;
+  const out = logs ? { results, notes, echoes: logs.echoes } : { results, notes };
+  return revisions ? { ...out, revisions } : out;
+}
+
+async function readRevisions(
+  f: { readonly abs: string; readonly size: number },
+  display: string,
+  limits: ReadLimits,
+): Promise<NonNullable<PathResult['revisions']>> {
+  const list = await loadSimRevisions(f.abs, {
+    display,
+    maxBytes: limits.maxFileBytes,
+    ...(limits.budget ? { budget: limits.budget } : {}),
+  });
+  return {
+    list,
+    input: {
+      path: display,
+      reader: 'sim-revisions',
+      bytes: f.size,
+      contributed: `${list.length} object revisions`,
+    },
+  };
 }
 
 /**

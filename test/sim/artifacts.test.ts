@@ -51,6 +51,7 @@ describe('a written run', () => {
   it('has the CI layout', () => {
     expect([...files.keys()].sort()).toEqual(
       [
+        'atlevel-revisions.jsonl',
         'atlevel-simulation.json',
         'build-log.txt',
         `${GATHER_DIR}/clusteroperators.json`,

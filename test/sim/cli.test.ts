@@ -58,6 +58,7 @@ describe('atlevel simulate', () => {
     );
     expect((await readdir(dir)).sort()).toEqual([
       'artifacts',
+      'atlevel-revisions.jsonl',
       'atlevel-simulation.json',
       'build-log.txt',
       'release',

@@ -7,3 +7,4 @@
 export { type InputFileOptions, readInputDocuments, readInputText } from './input-file.js';
 export { loadMachineConfigFile } from './machineconfig-file.js';
 export { loadReleasePayload } from './release-info.js';
+export { loadSimRevisions, parseSimRevisions, SIM_REVISIONS_FILE } from './sim-revisions.js';
