@@ -133,16 +133,6 @@ function isList(doc: Loose): boolean {
   return doc.kind === undefined || (typeof doc.kind === 'string' && doc.kind.endsWith('List'));
 }
 
-const READER_NAMES: Record<ReaderSpec['reader'], string> = {
-  'gather-extra': 'gather-extra',
-  'oc-example': 'oc-example',
-  'must-gather': 'must-gather',
-  'build-log': 'build-log',
-  'e2e-intervals': 'e2e-intervals',
-  alerts: 'alerts',
-  'oc-get': 'oc-get',
-};
-
 /**
  * Read one file. `name` is its base name (for gzip and run-start detection), `size` its size as
  * stored. Throws InputError for a broken file, except for files found incidentally (`oc-get` with
@@ -161,7 +151,7 @@ export async function readInput(
   const intern = context.intern ?? new Interner();
   const nameSaysGzip = /\.gz$/i.test(name);
   const fresh = (): FileResult => {
-    const result = emptyResult(file, READER_NAMES[spec.reader], size, lenient);
+    const result = emptyResult(file, spec.reader, size, lenient);
     const runStart = runStartFromName(name);
     if (runStart !== undefined) result.hints.push({ at: runStart, from: `the run start in ${name}` });
     return result;
@@ -199,7 +189,7 @@ export async function readInput(
   const echoes = context.echoes;
   echoes?.begin();
   let input = source;
-  if (context.reopen && jsonByName && size <= maxBytes && STREAMED.has(spec.reader)) {
+  if (context.reopen && jsonByName && size <= maxBytes && FORMATS[spec.reader].streamed !== undefined) {
     const opts = { file, name, maxBytes, nameSaysGzip, ...budgetOf(limits), ...notesTo(() => result) };
     if (await readItemsStreamed(result, spec, source, opts, intern, echoes)) return result;
     // Read it again whole: the whole-text reader reports whatever was wrong.
@@ -237,31 +227,7 @@ export async function readInput(
     } finally {
       release?.();
     }
-    switch (spec.reader) {
-      case 'gather-extra':
-      case 'oc-example':
-        readExpected(result, docs, file, spec.expect);
-        break;
-      case 'must-gather':
-        for (const doc of docs) collectObjects(result, doc, file, undefined);
-        break;
-      case 'e2e-intervals':
-        if (docs.length !== 1)
-          throw new InputError(file, 'not an intervals file: expected one JSON document');
-        keepIntervals(result, parseIntervalsDocument(docs[0]?.value, file, spec.source, intern), echoes);
-        break;
-      case 'alerts': {
-        const alerts = alertsOf(docs[0]?.value);
-        if (docs.length !== 1 || alerts === undefined) {
-          throw new InputError(file, `not an alerts file: found ${describe(docs[0]?.value)}`);
-        }
-        append(result.alerts, alerts);
-        break;
-      }
-      case 'oc-get':
-        readByContent(result, docs, text, file, intern, echoes);
-        break;
-    }
+    readWhole(spec, { result, docs, text, file, intern, echoes });
   } catch (err) {
     if (lenient && err instanceof InputError) {
       result.skippedBecause = err.problem;
@@ -286,8 +252,83 @@ function notesTo(result: () => FileResult): { onNote: (text: string) => void } {
   };
 }
 
-/** The readers of files that are one big `items` array. */
-const STREAMED = new Set<ReaderSpec['reader']>(['gather-extra', 'e2e-intervals']);
+/** What a format reading a file whole is given. */
+interface WholeInput {
+  readonly result: FileResult;
+  readonly docs: Document[];
+  readonly text: string;
+  readonly file: string;
+  readonly intern: Interner;
+  readonly echoes: EchoFilter | undefined;
+}
+
+type SpecOf<K extends ReaderSpec['reader']> = Extract<ReaderSpec, { reader: K }>;
+
+/** One format per reader a layout names: how a file is read whole, and item by item when it can be. */
+interface Format<K extends ReaderSpec['reader']> {
+  readonly read: (spec: SpecOf<K>, input: WholeInput) => void;
+  /** For files that are one big `items` array: what each item becomes, as the file streams by. */
+  readonly streamed?: (
+    spec: SpecOf<K>,
+    result: FileResult,
+    file: string,
+    intern: Interner,
+    echoes: EchoFilter | undefined,
+  ) => (item: unknown, index: number) => void;
+}
+
+/** FORMATS: the readers layouts name (layouts/types.ts ReaderSpec), one entry each. */
+const FORMATS: { readonly [K in ReaderSpec['reader']]: Format<K> } = {
+  'gather-extra': {
+    read: (spec, { result, docs, file }) => readExpected(result, docs, file, spec.expect),
+    streamed: (spec, result, file) => (item, index) =>
+      collectOne(result, item, { file, path: `items[${index}]` }, spec.expect),
+  },
+  // Build logs are read line by line as they stream (readBuildLog, before any whole read); never whole.
+  'build-log': { read: () => undefined },
+  'oc-example': { read: (spec, { result, docs, file }) => readExpected(result, docs, file, spec.expect) },
+  'must-gather': {
+    read: (_spec, { result, docs, file }) => {
+      for (const doc of docs) collectObjects(result, doc, file, undefined);
+    },
+  },
+  'e2e-intervals': {
+    read: (spec, { result, docs, file, intern, echoes }) => {
+      if (docs.length !== 1) throw new InputError(file, 'not an intervals file: expected one JSON document');
+      keepIntervals(result, parseIntervalsDocument(docs[0]?.value, file, spec.source, intern), echoes);
+    },
+    streamed: (spec, result, file, intern, echoes) => (item, index) =>
+      keepInterval(result, parseIntervalItem(item, index, file, spec.source, intern), echoes),
+  },
+  alerts: {
+    read: (_spec, { result, docs, file }) => {
+      const alerts = alertsOf(docs[0]?.value);
+      if (docs.length !== 1 || alerts === undefined) {
+        throw new InputError(file, `not an alerts file: found ${describe(docs[0]?.value)}`);
+      }
+      append(result.alerts, alerts);
+    },
+  },
+  'oc-get': {
+    read: (_spec, { result, docs, text, file, intern, echoes }) =>
+      readByContent(result, docs, text, file, intern, echoes),
+  },
+};
+
+function readWhole(spec: ReaderSpec, input: WholeInput): void {
+  (FORMATS[spec.reader] as Format<ReaderSpec['reader']>).read(spec as never, input);
+}
+
+function streamedReader(
+  spec: ReaderSpec,
+  result: FileResult,
+  file: string,
+  intern: Interner,
+  echoes: EchoFilter | undefined,
+): ((item: unknown, index: number) => void) | undefined {
+  const format = FORMATS[spec.reader] as Format<ReaderSpec['reader']>;
+  return format.streamed?.(spec as never, result, file, intern, echoes);
+}
 
 /**
  * A gather-extra List or an interval file, one batch of items at a time. False when the file is
@@ -301,23 +342,9 @@ async function readItemsStreamed(
   intern: Interner,
   echoes: EchoFilter | undefined,
 ): Promise<boolean> {
-  let onItem: (item: unknown, index: number) => void;
   const file = opts.file;
-  switch (spec.reader) {
-    case 'gather-extra': {
-      const expect = spec.expect;
-      onItem = (item, index) => collectOne(result, item, { file, path: `items[${index}]` }, expect);
-      break;
-    }
-    case 'e2e-intervals': {
-      const source = spec.source;
-      onItem = (item, index) =>
-        keepInterval(result, parseIntervalItem(item, index, file, source, intern), echoes);
-      break;
-    }
-    default:
-      return false;
-  }
+  const onItem = streamedReader(spec, result, file, intern, echoes);
+  if (!onItem) return false;
   const reader = new JsonItemsReader((batch, first) => {
     for (let k = 0; k < batch.length; k++) onItem(batch[k], first + k);
   });
