@@ -45,6 +45,11 @@ export interface FakeOptions {
   readonly latencyMs?: number;
   /** Objects list page size (the API's maxResults default is 1000). */
   readonly pageSize?: number;
+  /**
+   * A cap on each response's body rate, bytes per second (off when absent): one response is one
+   * connection's stream, and Cloud Storage serves each stream at a bounded rate (docs/urls.md).
+   */
+  readonly bytesPerSecond?: number;
 }
 
 interface Stored {
@@ -67,8 +72,12 @@ export class FakeGcs {
   #sockets = new Set<import('node:net').Socket>();
   #generation = 1_636_000_000_000_000;
   port = 0;
+  /** The per-response rate cap in force (FakeOptions.bytesPerSecond); may be changed between runs. */
+  bytesPerSecond: number | undefined;
 
-  constructor(readonly opts: FakeOptions = {}) {}
+  constructor(readonly opts: FakeOptions = {}) {
+    this.bytesPerSecond = opts.bytesPerSecond;
+  }
 
   get origin(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -151,14 +160,14 @@ export class FakeGcs {
       if (parts.length === 5 || (parts.length === 6 && parts[5] === '')) return this.#list(bucket, url, res);
       const name = decodeURIComponent(parts.slice(5).join('/'));
       if (url.searchParams.get('alt') === 'media')
-        return this.#media(bucket, name, url, acceptsGzip(req), res, 'media');
+        return this.#media(bucket, name, url, acceptsGzip(req), res, 'media', req);
       return this.#meta(bucket, name, url, res);
     }
     const decode = (from: number) => parts.slice(from).map(decodeURIComponent).join('/');
     if (parts[0] === 'view' && parts[1] === 'gs') return this.#page(parts[2] ?? '', decode(3), res, 'prow');
     if (parts[0] === 'gcs') return this.#page(parts[1] ?? '', decode(2), res, 'gcsweb', req);
     // storage.googleapis.com/BUCKET/NAME: the public download of the current generation.
-    return this.#media(parts[0] ?? '', decode(1), url, acceptsGzip(req), res, 'other');
+    return this.#media(parts[0] ?? '', decode(1), url, acceptsGzip(req), res, 'other', req);
   }
 
   #list(bucket: string, url: URL, res: ServerResponse): void {
@@ -247,6 +256,7 @@ export class FakeGcs {
     gzipOk: boolean,
     res: ServerResponse,
     kind: 'media' | 'other',
+    req?: IncomingMessage,
   ): void {
     const fault = this.#takeFault(name, kind);
     if (fault && this.#early(fault, res)) return;
@@ -282,8 +292,13 @@ export class FakeGcs {
         delete headers['x-goog-hash'];
       }
     }
+    const range = byteRange(req, body.length, o.obj.contentEncoding === 'gzip');
+    if (range) {
+      headers['content-range'] = `bytes ${range.start}-${range.end - 1}/${body.length}`;
+      body = body.subarray(range.start, range.end);
+    }
     this.#count(key, body.length);
-    this.#send(res, 200, headers, body, fault);
+    this.#send(res, range ? 206 : 200, headers, body, fault);
   }
 
   #count(key: string, n: number): void {
@@ -326,7 +341,7 @@ export class FakeGcs {
         }
         default:
           res.writeHead(status, { ...headers, 'content-length': String(body.length) });
-          res.end(body);
+          this.#paced(res, body.length, (from, to) => body.subarray(from, to));
       }
     };
     if (fault?.kind === 'delay') setTimeout(after, fault.ms);
@@ -344,21 +359,46 @@ export class FakeGcs {
   ): void {
     res.writeHead(200, { ...headers, 'content-length': String(size) });
     const chunk = Buffer.alloc(Math.min(size, 256 * 1024), byte);
+    const pump = () =>
+      this.#paced(res, size, (from, to) => {
+        this.#count(key, to - from);
+        return to - from === chunk.length ? chunk : chunk.subarray(0, to - from);
+      });
+    if (fault?.kind === 'delay') setTimeout(pump, fault.ms);
+    else pump();
+  }
+
+  /**
+   * Write `size` bytes, piece by piece from `piece(from, to)`, with backpressure, and no faster than
+   * bytesPerSecond when a cap is set: each piece waits until the response's own schedule allows it.
+   */
+  #paced(res: ServerResponse, size: number, piece: (from: number, to: number) => Buffer): void {
+    const rate = this.bytesPerSecond;
+    const step = rate ? Math.max(16 * 1024, Math.min(256 * 1024, Math.floor(rate / 50))) : 256 * 1024;
+    const began = performance.now();
     let sent = 0;
-    const pump = () => {
+    const pump = (): void => {
       while (sent < size) {
-        const n = Math.min(chunk.length, size - sent);
-        sent += n;
-        this.#count(key, n);
-        if (!res.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
+        if (res.destroyed) return;
+        if (rate) {
+          const due = began + (sent / rate) * 1000;
+          const wait = due - performance.now();
+          if (wait > 1) {
+            setTimeout(pump, wait);
+            return;
+          }
+        }
+        const to = Math.min(size, sent + step);
+        const ok = res.write(piece(sent, to));
+        sent = to;
+        if (!ok) {
           res.once('drain', pump);
           return;
         }
       }
       res.end();
     };
-    if (fault?.kind === 'delay') setTimeout(pump, fault.ms);
-    else pump();
+    pump();
   }
 
   #page(
@@ -377,7 +417,7 @@ export class FakeGcs {
         `/storage/v1/b/${bucket}/o/${encodeURIComponent(path)}?alt=media`,
         'http://127.0.0.1',
       );
-      this.#media(bucket, path, fake, acceptsGzip(req), res, 'other');
+      this.#media(bucket, path, fake, acceptsGzip(req), res, 'other', req);
       return;
     }
     const prefix = path === '' || path.endsWith('/') ? path : `${path}/`;
@@ -401,6 +441,23 @@ function resource(bucket: string, o: Stored): Record<string, unknown> {
     ...(o.obj.contentEncoding ? { contentEncoding: o.obj.contentEncoding } : {}),
     updated: '2021-11-03T04:00:00.000Z',
   };
+}
+
+/**
+ * A single `Range: bytes=A-B` (or `A-`) of a stored, not gzip-encoded body, as [start, end); undefined
+ * for no range or one the fake does not serve partially (it then sends the whole body, as HTTP allows).
+ */
+function byteRange(
+  req: IncomingMessage | undefined,
+  length: number,
+  gzip: boolean,
+): { start: number; end: number } | undefined {
+  const m = /^bytes=(\d+)-(\d*)$/.exec(String(req?.headers.range ?? ''));
+  if (!m || gzip) return undefined;
+  const start = Number(m[1]);
+  const end = m[2] === '' ? length : Math.min(length, Number(m[2]) + 1);
+  if (start >= end) return undefined;
+  return { start, end };
 }
 
 function acceptsGzip(req: IncomingMessage): boolean {

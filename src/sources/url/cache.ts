@@ -156,23 +156,10 @@ export class ObjectCache {
     const tmp = await this.#tmpDir();
     const file = join(tmp, safeBaseName(o.name));
     try {
-      await client.download(
-        o,
-        async () => {
-          // A deep write buffer lets the socket be read while the disk writes: with the default
-          // 16 KiB every network chunk waited for the previous write to finish.
-          const sink = createWriteStream(file, { flags: 'w', highWaterMark: 4 * 1024 * 1024 });
-          // Errors reach the download through write/end callbacks; a discarded sink's late ones are moot.
-          sink.on('error', () => undefined);
-          return sink;
-        },
-        async (sink: Writable) => {
-          await new Promise<void>((resolve) => {
-            if (sink.destroyed) resolve();
-            else sink.once('close', () => resolve()).destroy();
-          });
-        },
-      );
+      // A large object comes in slices over several connections; a server that ignores ranges
+      // (false) gets the single-stream download.
+      const sliced = client.sliceable(o) ? await client.downloadSliced(o, file) : false;
+      if (sliced === false) await this.#stream(o, client, file);
       const handle = await open(file, 'r+');
       await handle.sync().finally(() => handle.close());
       const fetchedAt = new Date().toISOString();
@@ -192,6 +179,27 @@ export class ObjectCache {
       await rm(tmp, { recursive: true, force: true });
       throw err;
     }
+  }
+
+  /** The object as one stream into `file`, through the client's checks. */
+  async #stream(o: ObjectInfo, client: StorageClient, file: string): Promise<void> {
+    await client.download(
+      o,
+      async () => {
+        // A deep write buffer lets the socket be read while the disk writes: with the default
+        // 16 KiB every network chunk waited for the previous write to finish.
+        const sink = createWriteStream(file, { flags: 'w', highWaterMark: 4 * 1024 * 1024 });
+        // Errors reach the download through write/end callbacks; a discarded sink's late ones are moot.
+        sink.on('error', () => undefined);
+        return sink;
+      },
+      async (sink: Writable) => {
+        await new Promise<void>((resolve) => {
+          if (sink.destroyed) resolve();
+          else sink.once('close', () => resolve()).destroy();
+        });
+      },
+    );
   }
 
   async #tmpDir(): Promise<string> {
