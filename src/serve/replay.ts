@@ -5,7 +5,7 @@
  * otherwise the changing kinds are rewound at every moment the timeline records something about
  * them, and each object that differs from its previous state becomes a MODIFIED event.
  */
-import type { ClusterHistory, Millis } from '../model/index.js';
+import type { ClusterHistory, Millis, ObjectRevision } from '../model/index.js';
 import { findUpdates } from '../timeline/index.js';
 import { appearing, CHANGING_KINDS, changingAt, type KindObject } from './moment.js';
 import type { ChangeType } from './store.js';
@@ -79,6 +79,8 @@ export function planReplay(
   extra: readonly KindObject[],
   range: { readonly from?: Millis; readonly to?: Millis } = {},
 ): ReplayPlan {
+  if (history.revisions && history.revisions.length > 0)
+    return planRecorded(history, history.revisions, extra, range);
   const start = range.from ?? replayStart(history) ?? Date.now();
   const end = range.to ?? history.span?.to ?? start;
   const initial: KindObject[] = [];
@@ -105,6 +107,56 @@ export function planReplay(
     if (at === undefined || at <= start) initial.push(item);
     else if (at <= end) revisions.push({ at, type: 'ADDED', item });
   }
+  revisions.sort((a, b) => a.at - b.at);
+  return { start, end, initial, revisions };
+}
+
+function recordedItem(r: ObjectRevision): KindObject {
+  const o = r.object;
+  return {
+    kind: r.kind,
+    apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : undefined,
+    object: o as KindObject['object'],
+  };
+}
+
+/**
+ * An exact recording (docs/simulate.md, `atlevel-revisions.jsonl`): the initial state is each
+ * recorded object's last revision at or before `start` (none when that was a DELETED), and every
+ * later revision up to `end` is played as recorded, at its recorded moment. Kinds the recording does
+ * not hold (Events, Pods, ...) still appear at their creation, as in a timeline replay.
+ */
+function planRecorded(
+  history: ClusterHistory,
+  recorded: readonly ObjectRevision[],
+  extra: readonly KindObject[],
+  range: { readonly from?: Millis; readonly to?: Millis },
+): ReplayPlan {
+  const first = recorded[0]?.at ?? 0;
+  const last = recorded[recorded.length - 1]?.at ?? first;
+  const start = range.from ?? replayStart(history) ?? first;
+  const end = range.to ?? Math.max(history.span?.to ?? last, last);
+  const state = new Map<string, KindObject>();
+  const revisions: Revision[] = [];
+  for (const r of recorded) {
+    if (r.at > end) break;
+    const item = recordedItem(r);
+    if (r.at <= start) {
+      if (r.type === 'DELETED') state.delete(idOf(item));
+      else state.set(idOf(item), item);
+    } else {
+      revisions.push({ at: r.at, type: r.type, item });
+    }
+  }
+  const kinds = new Set(recorded.map((r) => r.kind));
+  const initial = [...state.values()];
+  const appear = [...appearing(history), ...extra.map((item) => ({ at: createdOf(item), item }))];
+  for (const { at, item } of appear) {
+    if (kinds.has(item.kind)) continue;
+    if (at === undefined || at <= start) initial.push(item);
+    else if (at <= end) revisions.push({ at, type: 'ADDED', item });
+  }
+  // Stable: revisions recorded at the same moment keep their recorded order.
   revisions.sort((a, b) => a.at - b.at);
   return { start, end, initial, revisions };
 }
