@@ -11,7 +11,6 @@
  * size and MD5/CRC32C can be checked; readers recognise gzip by its magic bytes and decode it with
  * their size caps. Every response is validated here, at the edge: a listing is untrusted input.
  */
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -229,10 +228,7 @@ export class StorageClient {
       return await withRetry(
         this.#retry,
         async () => {
-          await this.#slicesOnce(url, obj, file);
-          const sums = new Checksums(obj);
-          for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 }))
-            sums.update(chunk as Buffer);
+          const sums = await this.#slicesOnce(url, obj, file);
           if (sums.bytes !== obj.size) {
             throw new TransientError(`received ${sums.bytes} bytes of ${obj.size} (a cut-off slice)`);
           }
@@ -248,24 +244,46 @@ export class StorageClient {
     }
   }
 
-  /** Every slice of `obj` into `file`; the first slice that fails for good stops the others. */
-  async #slicesOnce(url: string, obj: ObjectInfo, file: string): Promise<void> {
-    const handle = await open(file, 'w');
+  /**
+   * Every slice of `obj` into `file`; the first slice that fails for good stops the others. The
+   * digests are computed in order while later slices still download: each slice is read back (from
+   * the page cache, into one reused buffer) as soon as it and all before it are written.
+   */
+  async #slicesOnce(url: string, obj: ObjectInfo, file: string): Promise<Checksums> {
+    const handle = await open(file, 'w+');
     const stop = { failed: false };
+    const sums = new Checksums(obj);
+    const buffer = Buffer.allocUnsafe(1024 * 1024);
+    const hashRange = async (start: number, end: number): Promise<void> => {
+      for (let at = start; at < end; ) {
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - at), at);
+        if (bytesRead === 0) return;
+        sums.update(buffer.subarray(0, bytesRead));
+        at += bytesRead;
+      }
+    };
+    let hashing: Promise<void> = Promise.resolve();
+    /** The hashing chain, settled: never rejects, so the file is closed only once it is done. */
+    let hashed: Promise<unknown> = Promise.resolve();
     try {
       const slices: Promise<void>[] = [];
       for (let start = 0; start < obj.size; start += SLICE_BYTES) {
         const end = Math.min(obj.size, start + SLICE_BYTES);
-        slices.push(
-          this.#limiter.run(() =>
-            withRetry(
-              this.#retry,
-              () => this.#sliceOnce(url, obj, start, end, handle, stop),
-              (err, n) => this.#opts.onRetry?.(`${url} bytes ${start}-${end - 1}`, err.message, n),
-            ),
+        const slice = this.#limiter.run(() =>
+          withRetry(
+            this.#retry,
+            () => this.#sliceOnce(url, obj, start, end, handle, stop),
+            (err, n) => this.#opts.onRetry?.(`${url} bytes ${start}-${end - 1}`, err.message, n),
           ),
         );
+        slices.push(slice);
+        hashing = hashing.then(() => slice).then(() => hashRange(start, end));
       }
+      // Settled here so that a failed slice is never an unhandled rejection of the hashing chain.
+      hashed = hashing.then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       const settled = await Promise.allSettled(
         slices.map((p) =>
           p.catch((err: unknown) => {
@@ -280,7 +298,11 @@ export class StorageClient {
       if (ignored) throw ignored;
       // Each slice had its retries: a slice that still failed is final, not retried again whole.
       if (failures.length > 0) throw toStorageError(url, failures[0]);
+      const hashError = await hashed;
+      if (hashError !== undefined) throw hashError;
+      return sums;
     } finally {
+      await hashed;
       await handle.close();
     }
   }
