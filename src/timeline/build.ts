@@ -41,7 +41,31 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
   // Rollouts are inferred from the pools' observations, so they need the merged history first.
   const rollouts = rolloutIntervals(history);
   if (rollouts.length === 0) return history;
-  return { ...history, intervals: intervals.concat(rollouts).sort(byTime) };
+  return { ...history, intervals: mergeSorted(intervals, rollouts.sort(byTime)) };
+}
+
+/**
+ * `a.concat(b).sort(byTime)` for `a` and `b` already sorted, in one pass: on a tie `a`'s interval
+ * comes first, as the stable sort keeps it.
+ */
+function mergeSorted(a: readonly Interval[], b: readonly Interval[]): Interval[] {
+  const out: Interval[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as Interval;
+    const y = b[j] as Interval;
+    if (byTime(y, x) < 0) {
+      out.push(y);
+      j++;
+    } else {
+      out.push(x);
+      i++;
+    }
+  }
+  while (i < a.length) out.push(a[i++] as Interval);
+  while (j < b.length) out.push(b[j++] as Interval);
+  return out;
 }
 
 /**
