@@ -8,7 +8,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InputError } from '../../src/model/errors.js';
+import { parseSimRevisions } from '../../src/sources/formats/index.js';
 import { getJson, type Json, watchEvents } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -127,4 +130,46 @@ describe('a simulated run', () => {
     expect(events.map((e) => sameObject(e.object))).toEqual(later.map((r) => sameObject(r.object)));
     expect(events.map((e) => (e as Json).replayedAt)).toEqual(later.map((r) => r.at));
   }, 30_000);
+});
+
+describe('the revisions reader', () => {
+  const line = (over: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      type: 'MODIFIED',
+      at: '2021-11-03T02:50:01.000Z',
+      kind: 'Node',
+      name: 'n1',
+      object: { metadata: { name: 'n1' } },
+      ...over,
+    });
+
+  it('reads revisions and refuses what is not one, naming the file and line', () => {
+    const [r] = parseSimRevisions(`${line()}\n`, 'f.jsonl');
+    expect(r).toMatchObject({ type: 'MODIFIED', at: Date.parse('2021-11-03T02:50:01Z'), kind: 'Node' });
+    const bad = [
+      'not json',
+      line({ type: 'CHANGED' }),
+      line({ at: 'yesterday' }),
+      line({ name: 'n2' }),
+      line({ object: [] }),
+      `${line({ at: '2021-11-03T02:50:02Z' })}\n${line()}`,
+    ];
+    for (const text of bad) {
+      expect(() => parseSimRevisions(text, 'f.jsonl')).toThrow(InputError);
+      expect(() => parseSimRevisions(text, 'f.jsonl')).toThrow(/^f\.jsonl:\d+: /);
+    }
+  });
+
+  it('never throws anything but an InputError on hostile text', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.json(), fc.string(), fc.constant(line()))), (lines) => {
+        try {
+          parseSimRevisions(lines.join('\n'), 'f.jsonl');
+        } catch (err) {
+          expect(err).toBeInstanceOf(InputError);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
