@@ -112,5 +112,7 @@ export class StringTable {
  * as a view that holds its whole parent alive: a kept message would keep its whole log line.
  */
 export function detach(s: string): string {
-  return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
+  // Slicing a concatenation makes V8 flatten it into a new string first: the result refers to that
+  // copy, not to the parent. One copy, where a JSON round trip made two and scanned for escapes.
+  return s.length < 13 ? s : ` ${s}`.slice(1);
 }
