@@ -4,8 +4,7 @@
  * for a namespaced kind. Read through the pipeline's edge (input-file.ts); a line that is not a
  * revision is an error naming the file and the line, since a partial record would replay wrongly.
  */
-import { InputError } from '../../model/errors.js';
-import type { ObjectRevision } from '../../model/history.js';
+import { InputError, type ObjectRevision } from '../../model/index.js';
 import { type InputFileOptions, readInputText } from './input-file.js';
 
 export const SIM_REVISIONS_FILE = 'atlevel-revisions.jsonl';
