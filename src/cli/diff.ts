@@ -7,6 +7,7 @@ import {
   renderedConfigsAround,
   renderedConfigsOfPool,
 } from '../machineconfig/pools.js';
+import type { Budget } from '../model/budget.js';
 import { InputError, printable, UsageError } from '../model/errors.js';
 import type { Observed, ReleasePayload } from '../model/history.js';
 import type { MachineConfig } from '../model/objects.js';
@@ -136,8 +137,12 @@ async function loadSource(
 
 async function explicitReleases(flags: DiffFlags): Promise<Picked['releases']> {
   const [from, to] = await Promise.all([
-    flags.releaseFrom ? readMaybeUrl(flags.releaseFrom, flags, loadReleasePayload) : undefined,
-    flags.releaseTo ? readMaybeUrl(flags.releaseTo, flags, loadReleasePayload) : undefined,
+    flags.releaseFrom
+      ? readMaybeUrl(flags.releaseFrom, flags, (p) => loadReleasePayload(p, budgeted(flags)))
+      : undefined,
+    flags.releaseTo
+      ? readMaybeUrl(flags.releaseTo, flags, (p) => loadReleasePayload(p, budgeted(flags)))
+      : undefined,
   ]);
   return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
 }
@@ -165,8 +170,13 @@ function byName(
   );
 }
 
+/** The run's one budget, for the files diff reads itself (the same counters as the diff's). */
+function budgeted(flags: DiffFlags): { budget: Budget } {
+  return { budget: budgetFromFlags(flags) };
+}
+
 async function onlyConfig(file: string, flags: DiffFlags): Promise<Observed<MachineConfig>> {
-  const configs = await readMaybeUrl(file, flags, loadMachineConfigFile);
+  const configs = await readMaybeUrl(file, flags, (p) => loadMachineConfigFile(p, budgeted(flags)));
   if (configs.length > 1) {
     throw new InputError(
       file,

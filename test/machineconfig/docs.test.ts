@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { diffMachineConfigs, PART_ORDER } from '../../src/machineconfig/diff.js';
 import type { MachineConfig } from '../../src/model/objects.js';
 import { diffReleases } from '../../src/release/diff.js';
-import { loadReleasePayload } from '../../src/sources/index.js';
 import { renderDiffJson } from '../../src/report/diff-json.js';
 import { renderReleaseDiffJson, renderReleaseInfoJson } from '../../src/report/release-json.js';
+import { loadReleasePayload } from '../../src/sources/index.js';
 import { projectRoot } from '../helpers/fixtures.js';
 
 const doc = readFileSync(join(projectRoot, 'docs/diff-json.md'), 'utf8');
