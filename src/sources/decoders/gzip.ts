@@ -66,11 +66,15 @@ export const gzip: Decoder = {
       if (failure !== undefined) {
         // zlib checks a member's header only there; after output, that is the end of the gzip data.
         // zlib drops the output of the write that met them, so the caller may need to read again.
-        if (out > 0 && /incorrect header check|unknown compression method/.test(String(failure))) {
+        const afterEnd = /incorrect header check|unknown compression method/.test(String(failure));
+        if (out > 0 && afterEnd) {
           note('ignored bytes after the end of the gzip data');
           if (carefulFrom === undefined) endedEarly?.(pieceStart);
           return;
         }
+        // The whole gzip data and the bytes after it fit in the piece that failed, whose output zlib
+        // dropped: ask for a careful read from that piece, which tells garbage from a corrupt member.
+        if (afterEnd && carefulFrom === undefined) endedEarly?.(pieceStart);
         throw failure;
       }
     } finally {
