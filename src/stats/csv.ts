@@ -57,6 +57,7 @@ export function statsCsv(s: StatsResult): string {
   rows.push(
     ['totals', 'runs', '', '', 'count', s.runs],
     ['totals', 'ingest-errors', '', '', 'count', s.ingestErrors],
+    ['durations', 'percentiles', '', '', 'bucket-ms', s.percentileBucketMs],
   );
   return `${rows.map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
 }

@@ -98,7 +98,7 @@ export function statsHtml(s: StatsResult): string {
     )
     .join('');
   sections.push(
-    `<section class="block"><h2>Durations</h2><table class="stats"><tr><th></th><th>runs</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>${pctRows}</table></section>`,
+    `<section class="block"><h2>Durations</h2><p class="lead">${s.percentileBucketMs === null ? 'exact' : `bucketed: percentiles and max from ${s.percentileBucketMs / 1000} s buckets, within ${s.percentileBucketMs / 2000} s`}</p><table class="stats"><tr><th></th><th>runs</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>${pctRows}</table></section>`,
   );
   if (s.errors.length > 0) {
     sections.push(

@@ -6,7 +6,7 @@
  * double precision, so PGlite and pg return numbers alike.
  */
 import { signatureCatalogue } from '../signatures/index.js';
-import type { Sql } from '../store/index.js';
+import { DURATION_BUCKET_MS, type Sql } from '../store/index.js';
 
 export interface StatsFilter {
   /** Runs whose update (else the run) started at or after this moment. */
@@ -92,6 +92,14 @@ export interface StatsResult {
   readonly rolloutMs: readonly NamedPercentiles[];
   /** Per operator: its level report relative to the update's start (with `operators` only: it is the costliest part). */
   readonly operatorLevelMs: readonly NamedPercentiles[];
+  /**
+   * Where the figures came from: `summary` (the store's summary tables: counts exact, percentiles and
+   * max from 1-second buckets, within half a second) or `detail` (every row: all exact). --since and
+   * --job are not in the summaries, so they read the detail tables.
+   */
+  readonly source: 'summary' | 'detail';
+  /** Width of the duration buckets the percentiles came from; null when they are exact. */
+  readonly percentileBucketMs: number | null;
 }
 
 /** The race of bug 2019850: the CVO completed while the master pool still rolled out. */
@@ -161,6 +169,10 @@ async function rates(db: Sql, f: StatsFilter): Promise<RateRow[]> {
      GROUP BY GROUPING SETS ((s.rule), (s.rule, r.stream), (s.rule, r.platform), (s.rule, w.week))`,
     params,
   );
+  return rateRows(rows);
+}
+
+function rateRows(rows: Record<string, unknown>[]): RateRow[] {
   const order = { all: 0, stream: 1, platform: 2, week: 3 } as const;
   return rows
     .map((r) => {
@@ -186,18 +198,7 @@ async function rates(db: Sql, f: StatsFilter): Promise<RateRow[]> {
     );
 }
 
-async function signatures(db: Sql, f: StatsFilter): Promise<SignatureRow[]> {
-  const params: unknown[] = [];
-  const where = `${runFilter(f, params)} AND ${ruleFilter(f, 'x.rule', params)}`;
-  const rows = await db.query(
-    `SELECT coalesce(x.signature, 'unknown') AS signature, count(DISTINCT x.run_id)::integer AS runs, count(*)::integer AS findings,
-       (extract(epoch FROM min(${WHEN})) * 1000)::float8 AS first_seen,
-       (extract(epoch FROM max(${WHEN})) * 1000)::float8 AS last_seen
-     FROM findings x JOIN runs r ON r.run_id = x.run_id
-     WHERE x.severity = 'failure' AND ${where}
-     GROUP BY 1 ORDER BY 2 DESC, 1`,
-    params,
-  );
+function signatureRows(rows: Record<string, unknown>[]): SignatureRow[] {
   const catalogue = new Map(signatureCatalogue().map((e) => [e.signature.id, e]));
   return rows.map((r) => {
     const e = catalogue.get(String(r.signature));
@@ -214,6 +215,21 @@ async function signatures(db: Sql, f: StatsFilter): Promise<SignatureRow[]> {
   });
 }
 
+async function signatures(db: Sql, f: StatsFilter): Promise<SignatureRow[]> {
+  const params: unknown[] = [];
+  const where = `${runFilter(f, params)} AND ${ruleFilter(f, 'x.rule', params)}`;
+  const rows = await db.query(
+    `SELECT coalesce(x.signature, 'unknown') AS signature, count(DISTINCT x.run_id)::integer AS runs, count(*)::integer AS findings,
+       (extract(epoch FROM min(${WHEN})) * 1000)::float8 AS first_seen,
+       (extract(epoch FROM max(${WHEN})) * 1000)::float8 AS last_seen
+     FROM findings x JOIN runs r ON r.run_id = x.run_id
+     WHERE x.severity = 'failure' AND ${where}
+     GROUP BY 1 ORDER BY 2 DESC, 1`,
+    params,
+  );
+  return signatureRows(rows);
+}
+
 async function components(db: Sql, f: StatsFilter, raceRule: string): Promise<ComponentRow[]> {
   const params: unknown[] = [raceRule];
   const where = runFilter(f, params);
@@ -227,6 +243,10 @@ async function components(db: Sql, f: StatsFilter, raceRule: string): Promise<Co
      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
     params,
   );
+  return componentRows(rows);
+}
+
+function componentRows(rows: Record<string, unknown>[]): ComponentRow[] {
   return rows.map((r) => ({
     changed: String(r.changed),
     unchanged: String(r.unchanged),
@@ -254,6 +274,182 @@ async function named(
   return rows.map((r) => ({ name: String(r.name), ...percentiles(r) }));
 }
 
+/** Whether the summary tables answer this filter: they are kept by stream and rule, not by time or job. */
+function summaryCovers(f: StatsFilter): boolean {
+  return f.since === undefined && (f.jobs === undefined || f.jobs.length === 0);
+}
+
+function streamFilter(f: StatsFilter, params: unknown[]): string {
+  if (!f.streams || f.streams.length === 0) return 'TRUE';
+  params.push(JSON.stringify(f.streams));
+  return `stream IN (SELECT jsonb_array_elements_text($${params.length}::jsonb))`;
+}
+
+const UNKNOWN = (c: string) => `coalesce(nullif(${c}, ''), 'unknown')`;
+
+async function summaryRates(db: Sql, f: StatsFilter): Promise<RateRow[]> {
+  const params: unknown[] = [];
+  const where = `${streamFilter(f, params)} AND ${ruleFilter(f, 'rule', params)}`;
+  const rows = await db.query(
+    `SELECT rule,
+       CASE WHEN GROUPING(stream) = 0 THEN 'stream' WHEN GROUPING(platform) = 0 THEN 'platform'
+            WHEN GROUPING(week) = 0 THEN 'week' ELSE 'all' END AS by,
+       CASE WHEN GROUPING(stream) = 0 THEN ${UNKNOWN('stream')} WHEN GROUPING(platform) = 0 THEN ${UNKNOWN('platform')}
+            WHEN GROUPING(week) = 0 THEN ${UNKNOWN('week')} ELSE 'all' END AS key,
+       sum(runs)::integer AS runs, sum(runs - not_checked)::integer AS checked,
+       sum(violated)::integer AS violated, sum(not_checked)::integer AS not_checked
+     FROM stats_rules WHERE ${where}
+     GROUP BY GROUPING SETS ((rule), (rule, stream), (rule, platform), (rule, week))`,
+    params,
+  );
+  return rateRows(rows);
+}
+
+async function summarySignatures(db: Sql, f: StatsFilter): Promise<SignatureRow[]> {
+  const params: unknown[] = [];
+  const rows = await db.query(
+    `SELECT signature, sum(runs)::integer AS runs, sum(findings)::integer AS findings,
+       (extract(epoch FROM min(first_seen)) * 1000)::float8 AS first_seen,
+       (extract(epoch FROM max(last_seen)) * 1000)::float8 AS last_seen
+     FROM stats_signatures WHERE ${streamFilter(f, params)} GROUP BY 1 ORDER BY 2 DESC, 1`,
+    params,
+  );
+  return signatureRows(rows);
+}
+
+async function summaryComponents(db: Sql, f: StatsFilter, raceRule: string): Promise<ComponentRow[]> {
+  const params: unknown[] = [raceRule];
+  const rows = await db.query(
+    `SELECT changed, unchanged, fix, sum(runs)::integer AS runs, sum(race)::integer AS race,
+       sum(not_checked)::integer AS not_checked
+     FROM stats_components WHERE rule = $1 AND ${streamFilter(f, params)} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    params,
+  );
+  return componentRows(rows);
+}
+
+/** percentile_cont over counts per bucket (each value taken as its bucket's). */
+function bucketPercentiles(buckets: readonly (readonly [number, number])[]): Percentiles {
+  const n = buckets.reduce((a, [, c]) => a + c, 0);
+  if (n === 0) return { n: 0, p50: null, p90: null, p99: null, max: null };
+  const at = (k: number): number => {
+    let seen = 0;
+    for (const [v, c] of buckets) {
+      seen += c;
+      if (k < seen) return v;
+    }
+    return buckets[buckets.length - 1]?.[0] ?? 0;
+  };
+  const cont = (p: number) => {
+    const h = p * (n - 1);
+    const lo = at(Math.floor(h));
+    return lo + (h - Math.floor(h)) * (at(Math.ceil(h)) - lo);
+  };
+  return {
+    n,
+    p50: cont(0.5),
+    p90: cont(0.9),
+    p99: cont(0.99),
+    max: buckets[buckets.length - 1]?.[0] ?? null,
+  };
+}
+
+/** Every duration metric's percentiles from the buckets, by metric then name. */
+async function summaryDurations(
+  db: Sql,
+  f: StatsFilter,
+  metrics: readonly string[],
+): Promise<Map<string, NamedPercentiles[]>> {
+  const params: unknown[] = [JSON.stringify(metrics)];
+  const rows = await db.query(
+    `SELECT metric, name, second::float8 AS second, sum(n)::integer AS n FROM stats_durations
+     WHERE metric IN (SELECT jsonb_array_elements_text($1::jsonb)) AND ${streamFilter(f, params)}
+     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    params,
+  );
+  const grouped = new Map<string, Map<string, [number, number][]>>();
+  for (const r of rows) {
+    const byName = grouped.get(String(r.metric)) ?? new Map<string, [number, number][]>();
+    grouped.set(String(r.metric), byName);
+    const list = byName.get(String(r.name)) ?? [];
+    byName.set(String(r.name), list);
+    list.push([Number(r.second) * DURATION_BUCKET_MS, int(r.n)]);
+  }
+  const out = new Map<string, NamedPercentiles[]>();
+  for (const m of metrics) {
+    const byName = grouped.get(m) ?? new Map<string, [number, number][]>();
+    out.set(
+      m,
+      [...byName]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([name, buckets]) => ({ name, ...bucketPercentiles(buckets) })),
+    );
+  }
+  return out;
+}
+
+function unnamed(p: NamedPercentiles | undefined): Percentiles {
+  return p ? { n: p.n, p50: p.p50, p90: p.p90, p99: p.p99, max: p.max } : bucketPercentiles([]);
+}
+
+async function collectFromSummaries(
+  db: Sql,
+  where: string,
+  f: StatsFilter,
+  timed: <T>(part: string, fn: () => Promise<T>) => Promise<T>,
+  operators: boolean,
+): Promise<StatsResult> {
+  const raceRule = f.rules?.[0] ?? RACE_RULE;
+  const p1: unknown[] = [];
+  const [totals] = await timed('totals', () =>
+    db.query(
+      `SELECT coalesce(sum(runs), 0)::integer AS runs, (extract(epoch FROM min(first_run)) * 1000)::float8 AS first_run,
+         (extract(epoch FROM max(last_run)) * 1000)::float8 AS last_run
+       FROM stats_runs WHERE ${streamFilter(f, p1)}`,
+      p1,
+    ),
+  );
+  const errs = await errorsOf(db);
+  const rates = await timed('rates', () => summaryRates(db, f));
+  // Signatures keep count(DISTINCT run) per signature, which does not add up across rules: a --rule
+  // filter reads the findings themselves.
+  const sigs = await timed('signatures', () =>
+    f.rules && f.rules.length > 0 ? signatures(db, f) : summarySignatures(db, f),
+  );
+  const comps = await timed('components', () => summaryComponents(db, f, raceRule));
+  const metrics = ['update', 'level-gap', 'rollout', ...(operators ? ['operator'] : [])];
+  const durations = await timed('durations', () => summaryDurations(db, f, metrics));
+  return {
+    store: where,
+    filter: f,
+    runs: int(totals?.runs),
+    firstRun: num(totals?.first_run),
+    lastRun: num(totals?.last_run),
+    ...errs,
+    rates,
+    signatures: sigs,
+    raceRule,
+    components: comps,
+    updateMs: unnamed(durations.get('update')?.[0]),
+    levelGapMs: durations.get('level-gap') ?? [],
+    rolloutMs: durations.get('rollout') ?? [],
+    operatorLevelMs: durations.get('operator') ?? [],
+    source: 'summary',
+    percentileBucketMs: DURATION_BUCKET_MS,
+  };
+}
+
+async function errorsOf(db: Sql): Promise<{ ingestErrors: number; errors: ErrorRow[] }> {
+  const [errs] = await db.query('SELECT count(*)::integer AS n FROM ingest_errors');
+  const errors = await db.query(
+    `SELECT source, error, (extract(epoch FROM last_at) * 1000)::float8 AS at FROM ingest_errors ORDER BY last_at DESC, source LIMIT 20`,
+  );
+  return {
+    ingestErrors: int(errs?.n),
+    errors: errors.map((e) => ({ source: String(e.source), error: String(e.error), at: Number(e.at) })),
+  };
+}
+
 /** `onTiming`, when given, hears how long each part took (the stats benchmark reports it). */
 export async function collectStats(
   db: Sql,
@@ -268,6 +464,7 @@ export async function collectStats(
     onTiming?.(part, performance.now() - t);
     return out;
   };
+  if (summaryCovers(f)) return collectFromSummaries(db, where, f, timed, opts.operators === true);
   const raceRule = f.rules?.[0] ?? RACE_RULE;
   const p1: unknown[] = [];
   const [totals] = await timed('totals', () =>
@@ -278,18 +475,14 @@ export async function collectStats(
       p1,
     ),
   );
-  const [errs] = await db.query('SELECT count(*)::integer AS n FROM ingest_errors');
-  const errors = await db.query(
-    `SELECT source, error, (extract(epoch FROM last_at) * 1000)::float8 AS at FROM ingest_errors ORDER BY last_at DESC, source LIMIT 20`,
-  );
+  const errs = await errorsOf(db);
   return {
     store: where,
     filter: f,
     runs: int(totals?.runs),
     firstRun: num(totals?.first_run),
     lastRun: num(totals?.last_run),
-    ingestErrors: int(errs?.n),
-    errors: errors.map((e) => ({ source: String(e.source), error: String(e.error), at: Number(e.at) })),
+    ...errs,
     rates: await timed('rates', () => rates(db, f)),
     signatures: await timed('signatures', () => signatures(db, f)),
     raceRule,
@@ -300,5 +493,7 @@ export async function collectStats(
     operatorLevelMs: opts.operators
       ? await timed('operator levels', () => named(db, f, 'operator_levels', 'operator', 'since_start_ms'))
       : [],
+    source: 'detail',
+    percentileBucketMs: null,
   };
 }

@@ -144,7 +144,12 @@ export function statsText(s: StatsResult): string {
   const groups = groupComponents(s.components);
   if (groups.length === 0) out.push('  no runs');
   for (const g of groups) out.push(`  ${componentSentence(g, s.raceRule)}`);
-  out.push('', 'DURATIONS');
+  out.push(
+    '',
+    s.percentileBucketMs === null
+      ? 'DURATIONS (exact)'
+      : `DURATIONS (bucketed: percentiles and max from ${s.percentileBucketMs / 1000} s buckets, within ${s.percentileBucketMs / 2000} s; --since or --job gives exact ones)`,
+  );
   const rows = [pctRow('update (CVO start → completion)', s.updateMs)];
   for (const p of s.levelGapMs) rows.push(pctRow(`machine-config level report → ${p.name} pool finish`, p));
   for (const p of s.rolloutMs) rows.push(pctRow(`${p.name} pool rollout`, p));

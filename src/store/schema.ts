@@ -1,3 +1,5 @@
+import { rebuildSummariesSql, SUMMARY_TABLES_SQL } from './summaries.js';
+
 /**
  * The run store's schema: one list of migrations, plain SQL that PostgreSQL and PGlite (PostgreSQL
  * compiled to WASM) both run unchanged. A migration is applied once, in order, inside one transaction
@@ -108,5 +110,10 @@ CREATE TABLE ingest_errors (
   last_at timestamptz NOT NULL DEFAULT now()
 );
 `,
+  },
+  {
+    version: 2,
+    name: 'stats summary tables (summaries.ts), filled from the stored runs; indexes for filtered stats',
+    sql: `${SUMMARY_TABLES_SQL};\n${rebuildSummariesSql()};`,
   },
 ];

@@ -7,6 +7,7 @@
 import { type Db, openDb } from './db.js';
 import type { RunRecord } from './record.js';
 import { MIGRATION_LOCK, MIGRATIONS } from './schema.js';
+import { rebuildSummariesSql, SUBTRACT_FIXES, summaryUpserts } from './summaries.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -77,6 +78,11 @@ export class RunStore {
     return this.db.transaction(async (tx) => {
       let replaced = false;
       if (replace) {
+        // Two re-analyses of one run must not both subtract it: the second waits, then subtracts
+        // what the first wrote.
+        await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [MIGRATION_LOCK, r.id]);
+        for (const sql of summaryUpserts('r.run_id = $1', '-1')) await tx.query(sql, [r.id]);
+        for (const sql of SUBTRACT_FIXES) await tx.query(sql, sql.includes('$1') ? [r.id] : []);
         replaced = (await tx.query('DELETE FROM runs WHERE run_id = $1 RETURNING run_id', [r.id])).length > 0;
       }
       const inserted = await tx.query(
@@ -158,6 +164,8 @@ export class RunStore {
           ],
         );
       }
+      // Only the transaction that inserted the run gets here, so a run is counted once.
+      for (const sql of summaryUpserts('r.run_id = $1', '1')) await tx.query(sql, [r.id]);
       await tx.query('DELETE FROM ingest_errors WHERE run_id = $1', [r.id]);
       return replaced ? 'replaced' : 'stored';
     });
@@ -174,6 +182,13 @@ export class RunStore {
        WHERE ingest_errors.error <> EXCLUDED.error`,
       [runId, source, error],
     );
+  }
+
+  /** Recompute the stats summaries from the detail tables (for rows written other than by putRun). */
+  async rebuildSummaries(): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.exec(rebuildSummariesSql());
+    });
   }
 
   /** Rows per table, for `ingest`'s closing line and the tests. */

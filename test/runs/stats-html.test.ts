@@ -13,6 +13,8 @@ import { describeBrowser, launchChromium, writeArtifact } from '../report-html/c
 const result: StatsResult = {
   store: '/tmp/<store>',
   filter: {},
+  source: 'summary',
+  percentileBucketMs: 1000,
   runs: 3,
   firstRun: Date.UTC(2021, 10, 3),
   lastRun: Date.UTC(2021, 10, 10),

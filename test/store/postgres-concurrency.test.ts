@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import analyseRun from '../../src/cli/ingest.js';
 import { expandInputs, identify } from '../../src/ingest/index.js';
-import type { RunRecord } from '../../src/store/index.js';
+import { MIGRATIONS, type RunRecord } from '../../src/store/index.js';
 import { writeCorpus } from '../runs/corpus.js';
 import { atlevel, type Ran } from '../runs/helpers.js';
 
@@ -85,7 +85,13 @@ describe.skipIf(!URL_ENV)('4 ingesters on overlapping shards against one Postgre
       );
       const want = expected.flatMap((r) => r.rules.map((s) => `${r.id} ${s.rule} ${s.state}`)).sort();
       expect(states).toEqual(want);
-      expect(await count('SELECT count(*) AS n FROM schema_migrations')).toBe(1);
+      expect(await count('SELECT count(*) AS n FROM schema_migrations')).toBe(MIGRATIONS.length);
+      // The stats summaries, upserted by the four ingesters at once, count each stored run once.
+      expect(await count('SELECT sum(runs) AS n FROM stats_runs')).toBe(N);
+      expect(await count('SELECT sum(runs) AS n FROM stats_rules')).toBe(sum((r) => r.rules.length));
+      expect(await count('SELECT sum(findings) AS n FROM stats_signatures')).toBe(
+        sum((r) => r.findings.filter((f) => f.severity === 'failure').length),
+      );
     } finally {
       await c.end();
     }
