@@ -98,15 +98,9 @@ export function dropEchoes(intervals: Interval[]): {
  * one of them": same object, human message, condition and status, at the same second.
  */
 export class EchoIndex {
-  /**
-   * object key → second of `from` → the logged intervals, in the order added. Keyed by time rather
-   * than by message: hashing every other source's message (fresh strings, one per interval) cost
-   * more than comparing the few candidates of one object in one second.
-   */
-  readonly #byObject = new Map<string, Map<number, Interval[]>>();
+  /** object key → human message → the logged intervals. Keys are strings the intervals already hold. */
+  readonly #byObject = new Map<string, Map<string, Interval | Interval[]>>();
   readonly #objectKeys = new Map<Locator, string>();
-  /** The order intervals were added in: echoOf answers the first one added. */
-  readonly #order = new Map<Interval, number>();
   #size = 0;
 
   get size(): number {
@@ -115,16 +109,16 @@ export class EchoIndex {
 
   add(logged: Interval): void {
     const key = this.#objectKey(logged.locator);
-    let bySecond = this.#byObject.get(key);
-    if (!bySecond) {
-      bySecond = new Map();
-      this.#byObject.set(key, bySecond);
+    let byMessage = this.#byObject.get(key);
+    if (!byMessage) {
+      byMessage = new Map();
+      this.#byObject.set(key, byMessage);
     }
-    const second = Math.floor(logged.from / 1000);
-    const list = bySecond.get(second);
-    if (list) list.push(logged);
-    else bySecond.set(second, [logged]);
-    if (!this.#order.has(logged)) this.#order.set(logged, this.#size);
+    const message = logged.message.humanMessage;
+    const seen = byMessage.get(message);
+    if (seen === undefined) byMessage.set(message, logged);
+    else if (Array.isArray(seen)) seen.push(logged);
+    else byMessage.set(message, [seen, logged]);
     this.#size++;
   }
 
@@ -132,33 +126,13 @@ export class EchoIndex {
     return this.echoOf(i) !== undefined;
   }
 
-  /**
-   * The first logged interval that `i` echoes, if any. An echo is within a second of its logged
-   * interval (see echoes), so only the logged intervals of the seconds before, of and after `i.from`
-   * can be.
-   */
+  /** The first logged interval that `i` echoes, if any. */
   echoOf(i: Interval): Interval | undefined {
-    const bySecond = this.#byObject.get(this.#objectKey(i.locator));
-    if (bySecond === undefined) return undefined;
-    const second = Math.floor(i.from / 1000);
-    const message = i.message.humanMessage;
-    let first: Interval | undefined;
-    let firstOrder = Number.POSITIVE_INFINITY;
-    // Three lookups, not a loop counting up: `second` may be infinite.
-    for (const s of [second - 1, second, second + 1]) {
-      const list = bySecond.get(s);
-      if (list === undefined) continue;
-      for (const logged of list) {
-        if (logged.message.humanMessage !== message || !echoes(logged, i)) continue;
-        const order = this.#order.get(logged) ?? Number.POSITIVE_INFINITY;
-        if (order < firstOrder) {
-          first = logged;
-          firstOrder = order;
-        }
-        break;
-      }
-    }
-    return first;
+    const seen = this.#byObject.get(this.#objectKey(i.locator))?.get(i.message.humanMessage);
+    if (seen === undefined) return undefined;
+    if (!Array.isArray(seen)) return echoes(seen, i) ? seen : undefined;
+    for (const logged of seen) if (echoes(logged, i)) return logged;
+    return undefined;
   }
 
   /** Locators are shared between intervals (sources intern them), so each key is made once. */
