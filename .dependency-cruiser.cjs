@@ -46,17 +46,6 @@ const IO_EXCEPTIONS = [
 
 const IO_MODULES = '^(node:)?(fs|fs/promises|zlib|http|https|http2|net|tls|dgram|dns|dns/promises)$';
 
-// Rules that the code does not meet yet: reported as warnings until the work that fixes them lands.
-// TODO(issue 9): switch each to 'error' when its violations are gone.
-const TODO = 'warn';
-
-/** Known upward imports, fixed by work in flight (issue 9): HistoryParts and rule subjects move into model/. */
-const TODO_UPWARD = [
-  { from: '^src/timeline/build\\.ts$', to: '^src/sources/' },
-];
-/** Known cycles, all in cli/ (cli/*.ts ↔ cli/main.ts through EXIT); exit codes move into one module. */
-const TODO_CYCLES = ['^src/cli/'];
-
 const notTest = '\\.test\\.ts$';
 
 function upwardRules() {
@@ -71,7 +60,7 @@ function upwardRules() {
       name: `no-upward-from-${layer.join('-')}`,
       comment,
       severity: 'error',
-      from: { path: from, pathNot: [notTest, ...TODO_UPWARD.map((t) => t.from)] },
+      from: { path: from, pathNot: notTest },
       to,
     });
   });
@@ -84,24 +73,10 @@ module.exports = {
       name: 'no-circular',
       comment: 'No import cycles: each layer and each folder is understandable from below.',
       severity: 'error',
-      from: { path: '^src/', pathNot: [notTest, ...TODO_CYCLES] },
-      to: { circular: true },
-    },
-    {
-      name: 'todo-circular',
-      comment: 'No import cycles (known ones, being removed).',
-      severity: TODO,
-      from: { path: TODO_CYCLES, pathNot: notTest },
+      from: { path: '^src/', pathNot: notTest },
       to: { circular: true },
     },
     ...upwardRules(),
-    ...TODO_UPWARD.map((t, i) => ({
-      name: `todo-upward-${i + 1}`,
-      comment: 'A known upward import, being removed.',
-      severity: TODO,
-      from: { path: t.from },
-      to: { path: t.to },
-    })),
     {
       name: 'unknown-folder',
       comment: 'Every top-level folder of src/ has a place in LAYERS (.dependency-cruiser.cjs).',
@@ -112,7 +87,7 @@ module.exports = {
     {
       name: 'cross-folder-through-index',
       comment: "Another folder's files are reached only through its index.ts, the folder's contract.",
-      severity: TODO,
+      severity: 'error',
       from: { path: '^src/([^/]+)/', pathNot: notTest },
       to: { path: '^src/[^/]+/', pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$'] },
     },

@@ -4,12 +4,11 @@
  */
 import { explainFindings } from '../explain/index.js';
 import { checkInvariants, type RuleOutcome } from '../invariants/index.js';
-import { type Finding, SEVERITY_ORDER, type Verdict } from '../model/finding.js';
-import type { ClusterHistory, InputFile } from '../model/history.js';
-import type { Millis } from '../model/time.js';
+import type { ClusterHistory, InputFile, Millis } from '../model/index.js';
+import { type Finding, SEVERITY_ORDER, type Verdict } from '../model/index.js';
 import { findUpdates, type UpdateRecord, updateWindow, windowNote } from '../timeline/index.js';
 
-export type { Verdict } from '../model/finding.js';
+export type { Verdict } from '../model/index.js';
 
 /** Warnings never change the verdict; only violated rules, the update's presence and missing data do. */
 export function verdictOf(outcomes: readonly RuleOutcome[], updates: readonly UpdateRecord[]): Verdict {

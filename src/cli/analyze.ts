@@ -3,8 +3,7 @@ import { type Command, InvalidArgumentError, Option } from '@commander-js/extra-
 import { type AnalysisResult, analyzeHistory, type Verdict } from '../analyze/index.js';
 import { RULE_IDS, RULE_RECORD } from '../invariants/index.js';
 import { type ClusterHistory, printable } from '../model/index.js';
-import { ANALYZE_FORMATS } from '../report/formats.js';
-import { render } from '../report/reporter.js';
+import { ANALYZE_FORMATS, render } from '../report/index.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, loadHistory } from './input.js';

@@ -3,7 +3,7 @@
  * themselves, so a new command, flag or `-o` format completes without touching this file.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { UsageError } from '../model/errors.js';
+import { UsageError } from '../model/index.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { emit } from './output.js';
 

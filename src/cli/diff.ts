@@ -1,20 +1,17 @@
 /** `atlevel diff`: what changes between two MachineConfigs, and which release components behind it. */
 import type { Command } from '@commander-js/extra-typings';
-import { diffMachineConfigs } from '../machineconfig/diff.js';
-import { PART_NAMES, parseParts } from '../machineconfig/parts.js';
 import {
+  diffMachineConfigs,
+  PART_NAMES,
+  parseParts,
   poolsWithRenderedConfigs,
   renderedConfigsAround,
   renderedConfigsOfPool,
-} from '../machineconfig/pools.js';
-import type { Budget } from '../model/budget.js';
-import { InputError, printable, UsageError } from '../model/errors.js';
-import type { Observed, ReleasePayload } from '../model/history.js';
-import type { MachineConfig } from '../model/objects.js';
-import { formatTime, parseTime } from '../model/time.js';
-import { DIFF_FORMATS } from '../report/formats.js';
-import { render } from '../report/reporter.js';
-import type { DiffReport } from '../report/results.js';
+} from '../machineconfig/index.js';
+import type { Budget, MachineConfig, Observed, ReleasePayload } from '../model/index.js';
+import { formatTime, InputError, parseTime, printable, UsageError } from '../model/index.js';
+import type { DiffReport } from '../report/index.js';
+import { DIFF_FORMATS, render } from '../report/index.js';
 import { loadMachineConfigFile, loadReleasePayload } from '../sources/index.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, budgetFromFlags, loadParts } from './input.js';

@@ -3,7 +3,7 @@
  * and CI jobs branch on these; README.md documents them.
  */
 import { CommanderError } from '@commander-js/extra-typings';
-import { InputError, UsageError } from '../model/errors.js';
+import { InputError, UsageError } from '../model/index.js';
 
 export const EXIT = {
   /** Nothing wrong found: the check passed, the two things are the same, or there was no update. */

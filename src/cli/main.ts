@@ -4,7 +4,7 @@
  * loaded lazily, are listed in commands.ts.
  */
 import { Command, Help } from '@commander-js/extra-typings';
-import { InputError, terminalSafe, UsageError } from '../model/errors.js';
+import { InputError, terminalSafe, UsageError } from '../model/index.js';
 import { COMMANDS, type CommandName, commandEntry } from './commands.js';
 import { EXIT, type ExitBox, exitCodeOf } from './exit.js';
 import { isClosedPipe, quietOnClosedPipe } from './pipe.js';

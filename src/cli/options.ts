@@ -4,8 +4,8 @@
  * text-only flag given with another format is an error rather than silently ignored.
  */
 import { Option } from '@commander-js/extra-typings';
-import { UsageError } from '../model/errors.js';
-import { formatsOf, type Reporters, type TextSettings } from '../report/reporter.js';
+import { UsageError } from '../model/index.js';
+import { formatsOf, type Reporters, type TextSettings } from '../report/index.js';
 import { useColour } from './output.js';
 
 /** Width for text that does not go to a terminal: wide enough that tables keep one line per row. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync, realpathSync, type Stats, statSync, unlinkSync } from 'node:fs';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { InputError } from '../model/errors.js';
+import { InputError } from '../model/index.js';
 import { isClosedPipe } from './pipe.js';
 
 /**

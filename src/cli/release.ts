@@ -1,11 +1,9 @@
 /** `atlevel release diff|info`: release payloads compared, listed and searched. */
 import type { Command } from '@commander-js/extra-typings';
-import { printable, terminalSafe, UsageError } from '../model/errors.js';
-import { ComponentIndex } from '../release/components.js';
-import { diffReleases } from '../release/diff.js';
-import { RELEASE_DIFF_FORMATS, RELEASE_INFO_FORMATS } from '../report/formats.js';
-import { render } from '../report/reporter.js';
-import type { ReleaseInfoReport } from '../report/results.js';
+import { printable, terminalSafe, UsageError } from '../model/index.js';
+import { ComponentIndex, diffReleases } from '../release/index.js';
+import type { ReleaseInfoReport } from '../report/index.js';
+import { RELEASE_DIFF_FORMATS, RELEASE_INFO_FORMATS, render } from '../report/index.js';
 import { loadReleasePayload } from '../sources/index.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';

@@ -3,7 +3,7 @@
  * `spec.clusterID` are snapshots of two clusters, and merging them would report one cluster that does
  * not exist (six masters where each has three). Refused as bad input, naming both IDs and files.
  */
-import { InputError } from '../model/errors.js';
+import { InputError } from '../model/index.js';
 import { loadParts } from './input.js';
 
 /**

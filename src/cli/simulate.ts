@@ -7,16 +7,27 @@
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import cliProgress from 'cli-progress';
-import { UsageError } from '../model/errors.js';
-import { SIMULATE_FORMATS } from '../report/formats.js';
-import { render } from '../report/reporter.js';
-import { renderArtifacts, writeArtifacts } from '../sim/artifacts/write.js';
-import { exploreExhaustive, exploreSeeds, replaySchedule } from '../sim/explore.js';
-import { POLICIES, POLICY_NAMES, type PolicyName } from '../sim/policy.js';
-import { type RunResult, runSimulation } from '../sim/run.js';
-import { BUILTIN_SCENARIOS, builtinScenario, type Scenario } from '../sim/scenario.js';
-import { loadScenarioFile } from '../sim/scenario-file.js';
-import { type ArtifactsInfo, type SimulateOutcome, summarize } from '../sim/summary.js';
+import { UsageError } from '../model/index.js';
+import { render, SIMULATE_FORMATS } from '../report/index.js';
+import {
+  type ArtifactsInfo,
+  BUILTIN_SCENARIOS,
+  builtinScenario,
+  exploreExhaustive,
+  exploreSeeds,
+  loadScenarioFile,
+  POLICIES,
+  POLICY_NAMES,
+  type PolicyName,
+  type RunResult,
+  renderArtifacts,
+  replaySchedule,
+  runSimulation,
+  type Scenario,
+  type SimulateOutcome,
+  summarize,
+  writeArtifacts,
+} from '../sim/index.js';
 import { verdictExit } from './analyze.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { InputError, UsageError } from '../model/index.js';
-import { render } from '../report/reporter.js';
+import { render } from '../report/index.js';
 import { collectStats, STATS_FORMATS, type StatsFilter } from '../stats/index.js';
 import { defaultDbPath, isPostgresUrl, RunStore } from '../store/index.js';
 import { EXIT, type ExitBox } from './exit.js';

@@ -1,11 +1,9 @@
 /** `atlevel status`: the state of an update at one moment, as `oc adm upgrade status` shows it. */
 import { type Command, Option } from '@commander-js/extra-typings';
-import { InputError, UsageError } from '../model/errors.js';
-import type { ClusterHistory } from '../model/history.js';
-import { type Millis, parseTime } from '../model/time.js';
-import { STATUS_FORMATS } from '../report/formats.js';
-import { render } from '../report/reporter.js';
-import type { StatusDetails } from '../report/results.js';
+import type { ClusterHistory } from '../model/index.js';
+import { InputError, type Millis, parseTime, UsageError } from '../model/index.js';
+import type { StatusDetails } from '../report/index.js';
+import { render, STATUS_FORMATS } from '../report/index.js';
 import {
   assessStatus,
   assessStatusAt,

@@ -1,8 +1,7 @@
 /** `atlevel watch`: follow an update on a live cluster (docs/live.md). */
 import { type Command, Option } from '@commander-js/extra-typings';
 import { UsageError } from '../model/index.js';
-import { ANALYZE_FORMATS } from '../report/formats.js';
-import { render } from '../report/reporter.js';
+import { ANALYZE_FORMATS, render } from '../report/index.js';
 import { verdictExit } from './analyze.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { liveFlags } from './live-flags.js';

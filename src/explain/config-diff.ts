@@ -1,7 +1,6 @@
+import type { MachineConfigDiff } from '../machineconfig/index.js';
 import { diffMachineConfigs } from '../machineconfig/index.js';
-import type { MachineConfigDiff } from '../machineconfig/types.js';
-import type { ClusterHistory, SourceRef } from '../model/history.js';
-import type { MachineConfig } from '../model/objects.js';
+import type { ClusterHistory, MachineConfig, SourceRef } from '../model/index.js';
 
 /** The semantic diff of two rendered configs, with changed images named by release component. */
 export function diffConfigs(

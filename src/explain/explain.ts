@@ -1,9 +1,17 @@
 import { operatorLevelFor, RULE_RECORD } from '../invariants/index.js';
-import type { MachineConfigDiff } from '../machineconfig/types.js';
-import type { CauseStep, Evidence, ExplainHook, Explanation, Finding, Signature } from '../model/finding.js';
-import type { ClusterHistory, ReleaseComponent, ReleasePayload } from '../model/history.js';
-import { MCO } from '../model/objects.js';
-import { formatClock, gapAfter, parseTime } from '../model/time.js';
+import type { MachineConfigDiff } from '../machineconfig/index.js';
+import type {
+  CauseStep,
+  ClusterHistory,
+  Evidence,
+  ExplainHook,
+  Explanation,
+  Finding,
+  ReleaseComponent,
+  ReleasePayload,
+  Signature,
+} from '../model/index.js';
+import { formatClock, gapAfter, MCO, parseTime } from '../model/index.js';
 import { matchCatalogue, signatureCatalogue } from '../signatures/index.js';
 import { findUpdates, type RenderedConfig, renderedConfigs } from '../timeline/index.js';
 import { diffConfigs } from './config-diff.js';

@@ -1,9 +1,6 @@
-import type { Finding, Severity } from '../model/finding.js';
-import type { ClusterHistory } from '../model/history.js';
-import { formatClock, formatDuration } from '../model/time.js';
-import { poolHistory, poolStateAt } from '../timeline/pools.js';
-import { conditionTransitions } from '../timeline/query.js';
-import { findUpdates } from '../timeline/updates.js';
+import type { ClusterHistory, Finding, Severity } from '../model/index.js';
+import { formatClock, formatDuration } from '../model/index.js';
+import { conditionTransitions, findUpdates, poolHistory, poolStateAt } from '../timeline/index.js';
 import { atVersion, operatorLevelFor } from './operator-level.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 

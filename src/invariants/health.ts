@@ -1,9 +1,12 @@
-import type { Finding } from '../model/finding.js';
-import type { ClusterHistory } from '../model/history.js';
-import { formatClock, formatDuration } from '../model/time.js';
-import { findUpdates, updateWindow } from '../timeline/index.js';
-import { poolHistory, poolStateAt } from '../timeline/pools.js';
-import { conditionTransitions } from '../timeline/query.js';
+import type { ClusterHistory, Finding } from '../model/index.js';
+import { formatClock, formatDuration } from '../model/index.js';
+import {
+  conditionTransitions,
+  findUpdates,
+  poolHistory,
+  poolStateAt,
+  updateWindow,
+} from '../timeline/index.js';
 import { operatorNames } from './clusteroperator-level-then-progressing.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 

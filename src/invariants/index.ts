@@ -2,7 +2,7 @@
  * invariants/ owns the rules: one module per rule, each with a stable id, a one-line statement, a doc
  * page under docs/rules/, and a check over a ClusterHistory that returns findings with evidence.
  */
-import type { ClusterHistory } from '../model/history.js';
+import type { ClusterHistory } from '../model/index.js';
 import { clusterOperatorLevelThenProgressing } from './clusteroperator-level-then-progressing.js';
 import { operatorDegradedDuringUpdate, poolDegraded, updateCompleted } from './health.js';
 import { masterPoolUpdatedBeforeCvoComplete } from './master-pool-updated-before-cvo-complete.js';

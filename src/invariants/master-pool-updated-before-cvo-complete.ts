@@ -1,8 +1,6 @@
-import type { Evidence, Finding, KeyMoment } from '../model/finding.js';
-import type { ClusterHistory } from '../model/history.js';
-import { formatClock, formatDuration } from '../model/time.js';
-import { finishedRollout, poolHistory, poolStateAt } from '../timeline/pools.js';
-import { findUpdates } from '../timeline/updates.js';
+import type { ClusterHistory, Evidence, Finding, KeyMoment } from '../model/index.js';
+import { formatClock, formatDuration } from '../model/index.js';
+import { findUpdates, finishedRollout, poolHistory, poolStateAt } from '../timeline/index.js';
 import { configForRelease } from './release-configs.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 

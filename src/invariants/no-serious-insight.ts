@@ -1,8 +1,7 @@
-import type { Evidence, Finding } from '../model/finding.js';
-import type { ClusterHistory } from '../model/history.js';
-import { formatClock } from '../model/time.js';
+import type { ClusterHistory, Evidence, Finding } from '../model/index.js';
+import { formatClock } from '../model/index.js';
 import { assessStatus, type Insight, isSerious, statusPrerequisites } from '../status/index.js';
-import { findUpdates } from '../timeline/updates.js';
+import { findUpdates } from '../timeline/index.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
 /**

@@ -1,9 +1,6 @@
-import type { Evidence, Finding, Severity } from '../model/finding.js';
-import type { ClusterHistory } from '../model/history.js';
-import { MCO } from '../model/objects.js';
-import { formatClock, gapAfter } from '../model/time.js';
-import { poolHistory, poolStateAt, type RenderedConfig } from '../timeline/pools.js';
-import { findUpdates } from '../timeline/updates.js';
+import type { ClusterHistory, Evidence, Finding, Severity } from '../model/index.js';
+import { formatClock, gapAfter, MCO } from '../model/index.js';
+import { findUpdates, poolHistory, poolStateAt, type RenderedConfig } from '../timeline/index.js';
 import { atVersion, operatorLevelFor } from './operator-level.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 

@@ -1,6 +1,6 @@
-import type { ClusterHistory } from '../model/history.js';
-import { earliestPrecise, type VersionChange, versionChanges } from '../timeline/query.js';
-import type { UpdateRecord } from '../timeline/updates.js';
+import type { ClusterHistory } from '../model/index.js';
+import type { UpdateRecord } from '../timeline/index.js';
+import { earliestPrecise, type VersionChange, versionChanges } from '../timeline/index.js';
 
 /** When an operator reported its `operator` version for an update's target (the most precise witness). */
 export function operatorLevelFor(

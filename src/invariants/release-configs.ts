@@ -1,6 +1,5 @@
-import type { PoolHistory, RenderedConfig } from '../timeline/pools.js';
-import { targetAt } from '../timeline/pools.js';
-import type { UpdateRecord } from '../timeline/updates.js';
+import type { PoolHistory, RenderedConfig, UpdateRecord } from '../timeline/index.js';
+import { targetAt } from '../timeline/index.js';
 
 /**
  * The rendered config a pool should end up on for an update. Configs stamped with

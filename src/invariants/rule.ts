@@ -1,5 +1,4 @@
-import type { ExplainHook, Finding, RuleInfo } from '../model/finding.js';
-import type { ClusterHistory } from '../model/history.js';
+import type { ClusterHistory, ExplainHook, Finding, RuleInfo } from '../model/index.js';
 
 /**
  * A rule's state on one input (docs/analyze-json.md): `holds` when it was checked and nothing broke it

@@ -6,11 +6,9 @@
  * their release component.
  */
 import { createHash } from 'node:crypto';
-import { Budget } from '../model/budget.js';
-import type { ReleasePayload, SourceRef } from '../model/history.js';
-import type { MachineConfig } from '../model/objects.js';
-import { MCO } from '../model/objects.js';
-import { ComponentIndex } from '../release/components.js';
+import type { MachineConfig, ReleasePayload, SourceRef } from '../model/index.js';
+import { Budget, MCO } from '../model/index.js';
+import { ComponentIndex } from '../release/index.js';
 import { DEFAULT_MAX_DECODED_BYTES } from './dataurl.js';
 import { globToRegExp } from './glob.js';
 import type { FileContents, NormalFile, NormalUnit, NormalUser, StorageNode } from './ignition.js';

@@ -5,8 +5,7 @@
  * Spec differences (2.x `filesystem`, `append: true`, `enable`, overwrite defaults) are resolved here
  * so that a 2.x and a 3.x config saying the same thing compare equal.
  */
-import { Budget } from '../model/budget.js';
-import { InputError } from '../model/errors.js';
+import { Budget, InputError } from '../model/index.js';
 import { DataUrlError, decodeDataUrl, decompress, isDataUrl } from './dataurl.js';
 
 type Json = Record<string, unknown>;

@@ -22,3 +22,4 @@ export {
   renderedConfigsOfPool,
 } from './pools.js';
 export type * from './types.js';
+export { ignitionJson } from './write.js';

@@ -2,7 +2,7 @@
  * `--only` vocabulary: the contract's part names plus the short names people type
  * (`kargs`, `os`, `users`, ...). `units` includes drop-ins, as a unit's drop-ins are part of the unit.
  */
-import { UsageError } from '../model/errors.js';
+import { UsageError } from '../model/index.js';
 import type { ConfigPart } from './types.js';
 
 const ALIASES: Readonly<Record<string, readonly ConfigPart[]>> = {

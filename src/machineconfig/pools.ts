@@ -2,9 +2,8 @@
  * Picking rendered configs of a pool out of a set of MachineConfigs: for `--pool P` (the two newest),
  * `--pool P --at TIME` (the one in effect before and the first after a moment), and for explain.
  */
-import type { Observed } from '../model/history.js';
-import type { MachineConfig } from '../model/objects.js';
-import { parseTime } from '../model/time.js';
+import type { MachineConfig, Observed } from '../model/index.js';
+import { parseTime } from '../model/index.js';
 
 type MachineConfigLike = MachineConfig | Observed<MachineConfig>;
 

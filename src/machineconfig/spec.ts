@@ -3,9 +3,7 @@
  * (docs/domain.md 3.2: absent kernelType is `default`, null lists are empty, fips false) are made explicit,
  * and the Ignition config is decoded.
  */
-import type { Budget } from '../model/budget.js';
-import type { SourceRef } from '../model/history.js';
-import type { MachineConfig } from '../model/objects.js';
+import type { Budget, MachineConfig, SourceRef } from '../model/index.js';
 import { canonicalJson, type NormalIgnition, normalizeIgnition } from './ignition.js';
 
 export interface NormalSpec {

@@ -3,7 +3,7 @@
  * megabyte files cannot stall the command; past the bounds the change is reported without hunks.
  */
 import { structuredPatch } from 'diff';
-import type { Budget } from '../model/budget.js';
+import type { Budget } from '../model/index.js';
 
 export interface TextDiffOptions {
   /** Lines of context around each hunk, like `diff -U`. */

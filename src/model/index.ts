@@ -10,6 +10,7 @@ export type * from './config-diff.js';
 export * from './errors.js';
 export * from './finding.js';
 export * from './history.js';
+export { detach, Interner, StringTable } from './intern.js';
 export * from './kinds.js';
 export * from './objects.js';
 export * from './time.js';

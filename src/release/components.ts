@@ -2,7 +2,7 @@
  * Digest → component index over one or more release payloads: answers "which release component is
  * this pull spec or digest?" (the reverse of `oc adm release info --image-for`).
  */
-import type { ReleaseComponent, ReleasePayload } from '../model/history.js';
+import type { ReleaseComponent, ReleasePayload } from '../model/index.js';
 
 export interface ComponentMatch {
   readonly component: ReleaseComponent;

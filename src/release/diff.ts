@@ -5,7 +5,7 @@
  * nor the OS image does, which a machine-config operator without the `release-image-version` check
  * (before MCO PR #2918) cannot detect, so it reports level before the master pool has rolled.
  */
-import type { ReleaseComponent, ReleasePayload } from '../model/history.js';
+import type { ReleaseComponent, ReleasePayload } from '../model/index.js';
 
 export interface ComponentChange {
   readonly name: string;

@@ -5,8 +5,8 @@
  * ship it). docs/domain.md 8.2–8.4.
  */
 import yaml from 'js-yaml';
-import { InputError, printable } from '../model/errors.js';
-import type { ReleaseComponent, ReleasePayload } from '../model/history.js';
+import type { ReleaseComponent, ReleasePayload } from '../model/index.js';
+import { InputError, printable } from '../model/index.js';
 
 const COMMIT_ANNOTATION = 'io.openshift.build.commit.id';
 const SOURCE_ANNOTATION = 'io.openshift.build.source-location';

@@ -1,6 +1,6 @@
 import type { AnalysisResult } from '../analyze/index.js';
-import type { Evidence, Finding } from '../model/finding.js';
-import { formatTime, type Millis } from '../model/time.js';
+import type { Evidence, Finding } from '../model/index.js';
+import { formatTime, type Millis } from '../model/index.js';
 import type { Reporter } from './reporter.js';
 import type { AnalyzeReport } from './results.js';
 

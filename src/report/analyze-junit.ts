@@ -1,6 +1,6 @@
 import type { AnalysisResult } from '../analyze/index.js';
-import type { Finding } from '../model/finding.js';
-import { formatTime } from '../model/time.js';
+import type { Finding } from '../model/index.js';
+import { formatTime } from '../model/index.js';
 import { formatRef } from './refs.js';
 import type { Reporter } from './reporter.js';
 import type { AnalyzeReport } from './results.js';

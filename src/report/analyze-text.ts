@@ -1,9 +1,8 @@
 import pc from 'picocolors';
 import type { AnalysisResult } from '../analyze/index.js';
-import type { ConfigChange, MachineConfigDiff } from '../machineconfig/types.js';
-import { printable } from '../model/errors.js';
-import type { Evidence, Finding } from '../model/finding.js';
-import { formatClock, formatTime, type Millis } from '../model/time.js';
+import type { ConfigChange, MachineConfigDiff } from '../machineconfig/index.js';
+import type { Evidence, Finding } from '../model/index.js';
+import { formatClock, formatTime, type Millis, printable } from '../model/index.js';
 import { formatRef } from './refs.js';
 import type { Reporter } from './reporter.js';
 import type { AnalyzeReport, AnalyzeSettings } from './results.js';

@@ -2,8 +2,8 @@
  * `atlevel diff -o json`: the MachineConfigDiff with a schema version and a summary, as documented in
  * docs/diff-json.md. Keys are stable; new optional keys may be added without a version bump.
  */
-import type { ConfigPart, MachineConfigDiff } from '../machineconfig/types.js';
-import type { ReleasePayload } from '../model/history.js';
+import type { ConfigPart, MachineConfigDiff } from '../machineconfig/index.js';
+import type { ReleasePayload } from '../model/index.js';
 import type { Reporter } from './reporter.js';
 import type { DiffReport, DiffSelection } from './results.js';
 

@@ -8,7 +8,7 @@ import type {
   ConfigPart,
   ImageChange,
   MachineConfigDiff,
-} from '../machineconfig/types.js';
+} from '../machineconfig/index.js';
 import { terminalSafe } from '../model/index.js';
 import type { Reporter } from './reporter.js';
 import type { DiffReport } from './results.js';

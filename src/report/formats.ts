@@ -3,8 +3,8 @@
  * output format is one reporter module plus one line in its command's record; the CLI takes its
  * `-o` choices from these keys.
  */
-import type { ReleaseDiff } from '../release/diff.js';
-import type { SimulateOutcome } from '../sim/summary.js';
+import type { ReleaseDiff } from '../release/index.js';
+import type { SimulateOutcome } from '../sim/index.js';
 import type { UpdateStatus } from '../status/index.js';
 import type { Reporters } from './reporter.js';
 import type {

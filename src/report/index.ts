@@ -4,4 +4,17 @@
  * compute; each command's record of reporters (formats.ts) gives its `-o` choices. The text toolkit
  * (colours, plurals, wrapping, tables) is shared by every text reporter, here and in other folders.
  */
+
+export {
+  ANALYZE_FORMATS,
+  DIFF_FORMATS,
+  RELEASE_DIFF_FORMATS,
+  RELEASE_INFO_FORMATS,
+  SIMULATE_FORMATS,
+  STATUS_FORMATS,
+} from './formats.js';
+export { cspHash, escapeHtml, PAGE_CSS } from './html/index.js';
+export type { Reporters, TextSettings } from './reporter.js';
+export { formatsOf, render } from './reporter.js';
+export type { DiffReport, ReleaseInfoReport, StatusDetails } from './results.js';
 export { type Colours, colours, plural, table, visibleLength, wrap } from './text.js';

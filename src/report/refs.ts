@@ -1,4 +1,4 @@
-import type { SourceRef } from '../model/history.js';
+import type { SourceRef } from '../model/index.js';
 
 /** `build-log.txt:123`, `machineconfigs.json items[7]`: how a reader finds the fact in the file. */
 export function formatRef(ref: SourceRef | undefined): string {

@@ -1,9 +1,8 @@
 /**
  * `atlevel release diff -o json` and `atlevel release info -o json`, documented in docs/diff-json.md.
  */
-import type { ReleasePayload } from '../model/history.js';
-import type { ComponentMatch } from '../release/components.js';
-import type { ReleaseDiff } from '../release/diff.js';
+import type { ReleasePayload } from '../model/index.js';
+import type { ComponentMatch, ReleaseDiff } from '../release/index.js';
 import type { Reporter } from './reporter.js';
 import type { ReleaseInfoReport } from './results.js';
 

@@ -2,10 +2,9 @@
  * `atlevel release diff` and `atlevel release info` for a terminal: components changed/added/removed
  * with both pull specs and commits, then what the change means for rendered configs and nodes.
  */
-import type { ReleaseComponent, ReleasePayload } from '../model/history.js';
+import type { ReleaseComponent, ReleasePayload } from '../model/index.js';
 import { terminalSafe } from '../model/index.js';
-import type { ComponentMatch } from '../release/components.js';
-import type { ReleaseDiff } from '../release/diff.js';
+import type { ComponentMatch, ReleaseDiff } from '../release/index.js';
 import type { Reporter } from './reporter.js';
 import type { ReleaseInfoReport } from './results.js';
 import { type Colours, colours, plural, wrap } from './text.js';

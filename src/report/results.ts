@@ -3,9 +3,9 @@
  * format, is in here.
  */
 import type { AnalysisResult } from '../analyze/index.js';
-import type { MachineConfigDiff } from '../machineconfig/types.js';
-import type { ClusterHistory, ReleasePayload } from '../model/history.js';
-import type { ComponentMatch } from '../release/components.js';
+import type { MachineConfigDiff } from '../machineconfig/index.js';
+import type { ClusterHistory, ReleasePayload } from '../model/index.js';
+import type { ComponentMatch } from '../release/index.js';
 import type { TextSettings } from './reporter.js';
 
 export interface AnalyzeSettings extends TextSettings {

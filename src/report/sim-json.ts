@@ -3,7 +3,7 @@
  * `firstViolatingSeed` (null when no run violated the invariant); the rest depends on the mode.
  * Nothing time-dependent is included, so the same command prints the same JSON.
  */
-import type { SimulateOutcome } from '../sim/summary.js';
+import type { SimulateOutcome } from '../sim/index.js';
 
 export const SIM_JSON_SCHEMA_VERSION = 1;
 

@@ -2,7 +2,7 @@
  * `atlevel simulate` for a terminal: for one run, the verdict and the race's key moments; for an
  * exploration, how many runs (or interleavings) broke the invariant and how to reproduce the first.
  */
-import type { RunSummary, RunVerdict, SimulateOutcome } from '../sim/summary.js';
+import type { RunSummary, RunVerdict, SimulateOutcome } from '../sim/index.js';
 import { type Colours, colours, plural, wrap } from './text.js';
 
 /** `2021-11-03T03:16:40.686Z` → `03:16:40.686`. */

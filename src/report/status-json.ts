@@ -3,8 +3,8 @@
  * is always present (null when unknown) so scripts need no existence checks; times are RFC 3339 UTC,
  * durations whole seconds. Add fields freely; rename or remove only with a schemaVersion bump.
  */
-import type { SourceRef } from '../model/history.js';
-import { formatTime, type Millis } from '../model/time.js';
+import type { SourceRef } from '../model/index.js';
+import { formatTime, type Millis } from '../model/index.js';
 import type { Insight, NodeStatus, PoolStatus, UpdateStatus } from '../status/index.js';
 import { formatRef } from './refs.js';
 

@@ -5,8 +5,7 @@
  * a line of its own. Durations are printed as oc prints them (`1h0m17s`, `28m`, `now`).
  */
 import pc from 'picocolors';
-import { printable } from '../model/errors.js';
-import { formatTime, type Millis } from '../model/time.js';
+import { formatTime, type Millis, printable } from '../model/index.js';
 import type {
   ControlPlaneStatus,
   Insight,

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import type { Signature } from '../model/finding.js';
+import type { Signature } from '../model/index.js';
 
 /** How an entry matches: a test of one fact, or `all` / `any` / `not` of conditions. */
 export type Condition =

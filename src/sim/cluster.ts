@@ -3,7 +3,7 @@
  * ClusterOperator at the old version and healthy, the ControllerConfig and template configs of the
  * old release, each pool fully rolled out to its rendered config, every node Done on it.
  */
-import { MCO } from '../model/objects.js';
+import { MCO } from '../model/index.js';
 import { rhcosName } from './controllers/daemon.js';
 import { CO_NAME } from './controllers/mco.js';
 import { GENERATED_BY_VERSION } from './controllers/render.js';

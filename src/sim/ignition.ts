@@ -2,7 +2,7 @@
  * A simulated MachineConfig spec in its JSON shape; the Ignition inside is written by
  * src/machineconfig/write.ts, the writer the example generator uses too.
  */
-import { ignitionJson } from '../machineconfig/write.js';
+import { ignitionJson } from '../machineconfig/index.js';
 import type { MachineConfigSpec } from './objects.js';
 
 /** A MachineConfig spec in its Kubernetes JSON shape (keys sorted as the API server returns them). */

@@ -33,4 +33,5 @@ export { buildRelease, changedComponents, type Release } from './release.js';
 export { type RunOptions, type RunResult, runSimulation } from './run.js';
 export { BUILTIN_SCENARIOS, builtinScenario, type Scenario } from './scenario.js';
 export { loadScenarioFile, parseDuration, parseScenario } from './scenario-file.js';
+export type { ArtifactsInfo } from './summary.js';
 export { type RunSummary, type RunVerdict, type SimulateOutcome, summarize } from './summary.js';

@@ -7,7 +7,7 @@
  *   (as in November 2021, after MCO PR #2585).
  * - `fixed`: also the `release-image-version` annotation the render controller stamps (MCO PR #2918).
  */
-import { MCO } from '../model/objects.js';
+import { MCO } from '../model/index.js';
 import type { MachineConfigObj, PoolObj } from './objects.js';
 import { poolSummary } from './pool-status.js';
 

@@ -3,7 +3,7 @@
  * "billion laughs" (a few hundred bytes whose aliases expand to 10^9 nodes): stringifying it whole in
  * an error path hangs or exhausts the heap. This looks at the top level only, and caps every string.
  */
-import { printable } from '../model/errors.js';
+import { printable } from '../model/index.js';
 
 export function preview(value: unknown, max = 60): string {
   if (typeof value === 'string') return JSON.stringify(printable(value, max));

@@ -3,7 +3,7 @@
  * problem is reported as one line naming the file and the offending field.
  */
 import { z } from 'zod';
-import { InputError } from '../model/errors.js';
+import { InputError } from '../model/index.js';
 import { parseYamlDocuments, readInputText } from '../sources/index.js';
 import { DEFAULT_LATENCIES, LATENCY_KEYS, type Latencies, MAX_LATENCY_MS } from './latency.js';
 import { preview } from './preview.js';

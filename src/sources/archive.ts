@@ -8,8 +8,8 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { Parser, type ReadEntry } from 'tar';
-import type { Budget } from '../model/budget.js';
-import { InputError, printable } from '../model/errors.js';
+import type { Budget } from '../model/index.js';
+import { InputError, printable } from '../model/index.js';
 import { decodedChunks, errorText, formatBytes, MAX_GZIP_RATIO } from './bytes.js';
 import { fsProblem } from './folder.js';
 

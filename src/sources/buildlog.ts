@@ -4,8 +4,8 @@
  * no year, so they are kept as (month, day, time of day) until the year is settled from the other
  * inputs (see year.ts), then turned into intervals and test log entries.
  */
-import type { Interval, IntervalLevel, SourceRef, TestLogEntry } from '../model/history.js';
-import { detach, Interner } from '../model/intern.js';
+import type { Interval, IntervalLevel, SourceRef, TestLogEntry } from '../model/index.js';
+import { detach, Interner } from '../model/index.js';
 import { parseMessageText, splitLocator } from './monitor-text.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -4,8 +4,8 @@
  * capped while streaming and charged to the run's budget, so a decompression bomb is refused long
  * before it can fill memory.
  */
-import type { Budget } from '../model/budget.js';
-import { InputError, printable } from '../model/errors.js';
+import type { Budget } from '../model/index.js';
+import { InputError, printable } from '../model/index.js';
 import { compressionByMagic, compressionByName, type Decoder, MAGIC_BYTES } from './decoders/index.js';
 
 export const GIB = 1024 * 1024 * 1024;

@@ -4,8 +4,7 @@
  * position (JSON) or line (YAML) and never echo raw input bytes to the terminal.
  */
 import yaml from 'js-yaml';
-import { Budget } from '../model/budget.js';
-import { InputError, printable } from '../model/errors.js';
+import { Budget, InputError, printable } from '../model/index.js';
 
 /** When no run budget is given (tests, library callers), the default limits apply. */
 let defaultBudget: Budget | undefined;

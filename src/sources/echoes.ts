@@ -6,9 +6,8 @@
  * kept: how many were read (for the inputs list), how many repeated each other (for the note) and
  * the time they span (for the history's span).
  */
-import type { Interval, Locator } from '../model/history.js';
-import type { Millis } from '../model/time.js';
-import type { EchoIndex } from '../timeline/build.js';
+import type { Interval, Locator, Millis } from '../model/index.js';
+import type { EchoIndex } from '../timeline/index.js';
 
 /**
  * A dropped interval, as much of it as its identity needs beyond what its partner (the build-log

@@ -8,7 +8,7 @@
 import type { Dirent, Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { InputError } from '../model/errors.js';
+import { InputError } from '../model/index.js';
 
 export interface ListedFile {
   /** Relative to the folder, `/`-separated. */

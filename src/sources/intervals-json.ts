@@ -3,10 +3,9 @@
  * in all three schema generations (docs/domain.md 7.3): 4.10 string locator/message; transitional with
  * `tempStructuredLocator`/`tempStructuredMessage`; current structured `locator`/`message`.
  */
-import { InputError } from '../model/errors.js';
-import type { Interval, IntervalLevel, IntervalMessage, Locator } from '../model/history.js';
-import { detach, Interner } from '../model/intern.js';
-import { parseTime } from '../model/time.js';
+
+import type { Interval, IntervalLevel, IntervalMessage, Locator } from '../model/index.js';
+import { detach, InputError, Interner, parseTime } from '../model/index.js';
 import { parseLocatorText, parseMessageText } from './monitor-text.js';
 
 type Loose = Record<string, unknown>;

@@ -7,8 +7,8 @@ import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InputError, printable } from '../model/errors.js';
 import type {
+  ClusterVersion,
   HistoryParts,
   InputFile,
   Interval,
@@ -16,11 +16,9 @@ import type {
   ObjectSnapshot,
   ReleasePayload,
   TestLogEntry,
-} from '../model/history.js';
-import { Interner } from '../model/intern.js';
-import type { ClusterVersion } from '../model/objects.js';
-import { type Millis, parseTime } from '../model/time.js';
-import { dropEchoes, EchoIndex } from '../timeline/build.js';
+} from '../model/index.js';
+import { InputError, Interner, type Millis, parseTime, printable } from '../model/index.js';
+import { dropEchoes, EchoIndex } from '../timeline/index.js';
 import { append } from './append.js';
 import { listArchive, readArchive } from './archive.js';
 import { DEFAULT_MAX_FILE_BYTES, decodedChunks, MAX_PARSED_BYTES } from './bytes.js';

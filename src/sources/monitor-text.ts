@@ -4,7 +4,7 @@
  * `condition/Progressing status/True reason/X changed: text`. Used for build-log lines and for the
  * 4.10-era JSON intervals whose locator and message are plain strings.
  */
-import type { IntervalMessage, Locator } from '../model/history.js';
+import type { IntervalMessage, Locator } from '../model/index.js';
 
 /**
  * Keys that start a message rather than continue a locator. Everything else of the form `key/value`

@@ -4,12 +4,9 @@
  * whether the bytes come from a folder or an archive.
  */
 
-import { Budget } from '../model/budget.js';
-import { InputError, printable } from '../model/errors.js';
-import type { Interval, ReleasePayload, SourceRef } from '../model/history.js';
-import { Interner } from '../model/intern.js';
-import { isKnownKind, type KnownKind } from '../model/kinds.js';
-import { parseReleasePayload } from '../release/parse.js';
+import type { Interval, ReleasePayload, SourceRef } from '../model/index.js';
+import { Budget, InputError, Interner, isKnownKind, type KnownKind, printable } from '../model/index.js';
+import { parseReleasePayload } from '../release/index.js';
 import { alertsOf } from './alerts.js';
 import { append } from './append.js';
 import { BuildLogReader, type PendingEntry } from './buildlog.js';

@@ -4,9 +4,9 @@
  * the ClusterVersion's history (to = the newest, from = the entry before it), then by file name
  * (`…from…`, `…to…`), then by version order. Every decision is written to the notes.
  */
-import { printable } from '../model/errors.js';
-import type { ReleasePayload } from '../model/history.js';
-import type { ClusterVersion } from '../model/objects.js';
+
+import type { ClusterVersion, ReleasePayload } from '../model/index.js';
+import { printable } from '../model/index.js';
 
 export interface ReleasePair {
   from?: ReleasePayload;

@@ -3,8 +3,15 @@
  * namespace/name, so that the same object seen twice (a must-gather List file and its per-object
  * file, or two gathers) is kept once, the newest snapshot winning.
  */
-import { emptySnapshot, type ObjectSnapshot, type Observed, type SourceRef } from '../model/history.js';
-import { KINDS, type KindFacts, type KnownKind } from '../model/kinds.js';
+import {
+  emptySnapshot,
+  KINDS,
+  type KindFacts,
+  type KnownKind,
+  type ObjectSnapshot,
+  type Observed,
+  type SourceRef,
+} from '../model/index.js';
 
 interface Entry {
   readonly kind: KnownKind;

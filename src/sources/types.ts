@@ -1,5 +1,4 @@
-import type { Budget } from '../model/budget.js';
-import type { Millis } from '../model/time.js';
+import type { Budget, Millis } from '../model/index.js';
 import type { FetchStats, RemoteOptions } from './url/index.js';
 
 export interface LoadOptions {

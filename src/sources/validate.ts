@@ -3,8 +3,7 @@
  * that names where it is, its kind and name, and the field that is wrong.
  */
 import type { z } from 'zod';
-import { InputError, printable } from '../model/errors.js';
-import { KINDS, type KindObject, type KnownKind } from '../model/kinds.js';
+import { InputError, KINDS, type KindObject, type KnownKind, printable } from '../model/index.js';
 
 type Issue = z.core.$ZodIssue;
 

@@ -4,8 +4,7 @@
  * takes the year that puts it closest to the line before it, so a log that crosses New Year
  * (Dec 31 → Jan 1) keeps counting forward.
  */
-import type { Interval, TestLogEntry } from '../model/history.js';
-import type { Millis } from '../model/time.js';
+import type { Interval, Millis, TestLogEntry } from '../model/index.js';
 import type { PendingEntry, Stamp } from './buildlog.js';
 
 /** A moment known from another input, and where it came from (for the note). */

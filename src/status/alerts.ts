@@ -4,7 +4,7 @@
  * the rules API `{data: {groups: [{rules: [{alerts}]}]}}` (must-gather `monitoring/alerts.json`),
  * `{alerts: [...]}` or a plain array (what src/sources flattens them to); anything else is ignored.
  */
-import { type Millis, parseTime } from '../model/time.js';
+import { type Millis, parseTime } from '../model/index.js';
 import type { Insight, InsightLevel } from './types.js';
 
 export interface FiringAlert {

@@ -2,10 +2,18 @@
  * Put the parts together: one ClusterHistory and a moment in, one UpdateStatus out. Pure: no files,
  * no clock, no network, so a live cluster (a later source) gets the same analysis.
  */
-import { findCondition } from '../model/conditions.js';
-import type { ClusterHistory, Observed } from '../model/history.js';
-import { type ClusterVersion, type MachineConfigPool, MCO, type Node } from '../model/objects.js';
-import { formatTime, type Millis, parseTime } from '../model/time.js';
+
+import type { ClusterHistory, Observed } from '../model/index.js';
+import {
+  type ClusterVersion,
+  findCondition,
+  formatTime,
+  type MachineConfigPool,
+  MCO,
+  type Millis,
+  type Node,
+  parseTime,
+} from '../model/index.js';
 import { alertInsights, normalizeAlerts } from './alerts.js';
 import { assessControlPlane } from './controlplane.js';
 import { drainInsights } from './drain.js';

@@ -3,8 +3,7 @@
  * at TIME (timeline/rewind.ts), then assessed as any snapshot is. What could not be rewound travels
  * with the result, per object and field.
  */
-import type { ClusterHistory } from '../model/history.js';
-import type { Millis } from '../model/time.js';
+import type { ClusterHistory, Millis } from '../model/index.js';
 import { historyAt } from '../timeline/index.js';
 import { assessStatus, statusPrerequisites } from './assess.js';
 import type { UpdateStatus } from './types.js';

@@ -3,10 +3,9 @@
  * are updating or waiting, their health, the update's duration and time left, and the insights oc
  * derives from ClusterVersion and ClusterOperator conditions (docs/domain.md 9.1, 9.3, 9.4).
  */
-import { findCondition } from '../model/conditions.js';
-import type { Observed } from '../model/history.js';
-import type { ClusterOperator, ClusterVersion, Condition } from '../model/objects.js';
-import { type Millis, parseTime } from '../model/time.js';
+
+import type { ClusterOperator, ClusterVersion, Condition, Observed } from '../model/index.js';
+import { findCondition, type Millis, parseTime } from '../model/index.js';
 import { baselineDuration, estimateTimeLeft, roundTo, TIME, truncateTo } from './estimate.js';
 import { REFERENCES } from './insights.js';
 import type {

@@ -3,9 +3,16 @@
  * … after 1 hour" message (docs/domain.md 9.3); when the snapshot holds Pods, PodDisruptionBudgets or
  * Events (must-gather, gather-extra), atlevel names the pod and the budget that refuse eviction.
  */
-import type { ClusterHistory, Observed, SourceRef } from '../model/history.js';
-import type { KubeEvent, Node, Pod, PodDisruptionBudget } from '../model/objects.js';
-import { formatTime, type Millis, parseTime } from '../model/time.js';
+import type {
+  ClusterHistory,
+  KubeEvent,
+  Node,
+  Observed,
+  Pod,
+  PodDisruptionBudget,
+  SourceRef,
+} from '../model/index.js';
+import { formatTime, type Millis, parseTime } from '../model/index.js';
 import { REFERENCES } from './insights.js';
 import { selectorMatches } from './selector.js';
 import type { Insight, InsightObject, NodeStatus } from './types.js';

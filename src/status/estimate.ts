@@ -3,8 +3,8 @@
  * (docs/domain.md 9.4) so that the numbers agree on the same snapshot. What atlevel changes is when the
  * number is shown at all (see controlplane.ts: none while the update is blocked).
  */
-import type { UpdateHistoryEntry } from '../model/objects.js';
-import { type Millis, parseTime } from '../model/time.js';
+import type { UpdateHistoryEntry } from '../model/index.js';
+import { type Millis, parseTime } from '../model/index.js';
 import type { EstimateBasis } from './types.js';
 
 const SECOND = 1000;

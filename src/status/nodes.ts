@@ -4,9 +4,8 @@
  * `release-image-version` of its current rendered config; the pool counters are not used, because
  * they count configs, not versions (in a paused pool they read 3/3 while every node is outdated).
  */
-import type { Observed } from '../model/history.js';
-import { type MachineConfigPool, MCO, type Node } from '../model/objects.js';
-import { type Millis, parseTime } from '../model/time.js';
+import type { Observed } from '../model/index.js';
+import { type MachineConfigPool, MCO, type Millis, type Node, parseTime } from '../model/index.js';
 import { NOT_REWOUND } from '../timeline/index.js';
 import { TIME } from './estimate.js';
 import { REFERENCES } from './insights.js';

@@ -1,5 +1,5 @@
-import type { ClusterOperator, ClusterVersion } from '../model/objects.js';
-import { type Millis, parseTime } from '../model/time.js';
+import type { ClusterOperator, ClusterVersion } from '../model/index.js';
+import { type Millis, parseTime } from '../model/index.js';
 
 /**
  * oc evaluates its example snapshots at the latest condition transition of the ClusterVersion and

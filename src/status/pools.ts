@@ -2,10 +2,9 @@
  * MachineConfigPools: which nodes belong to which pool, and each pool's progress summed from its
  * nodes (docs/domain.md 9.1–9.2, docs/domain.md 4.4).
  */
-import { findCondition } from '../model/conditions.js';
-import type { Observed } from '../model/history.js';
-import type { MachineConfigPool, Node } from '../model/objects.js';
-import { parseTime } from '../model/time.js';
+
+import type { MachineConfigPool, Node, Observed } from '../model/index.js';
+import { findCondition, parseTime } from '../model/index.js';
 import { REFERENCES } from './insights.js';
 import { selectorMatches } from './selector.js';
 import type { Insight, NodeCounts, NodeStatus, PoolAssessment, PoolStatus } from './types.js';

@@ -4,10 +4,9 @@
  * `oc adm upgrade status` prints "not updating" here (docs/domain.md 9.1); atlevel says what was asked
  * and why it has not begun.
  */
-import { findCondition } from '../model/conditions.js';
-import type { Observed } from '../model/history.js';
-import type { ClusterVersion } from '../model/objects.js';
-import { parseTime } from '../model/time.js';
+
+import type { ClusterVersion, Observed } from '../model/index.js';
+import { findCondition, parseTime } from '../model/index.js';
 import { REFERENCES } from './insights.js';
 import type { Insight, UpdateRequest } from './types.js';
 

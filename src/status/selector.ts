@@ -1,4 +1,4 @@
-import type { LabelSelector } from '../model/objects.js';
+import type { LabelSelector } from '../model/index.js';
 
 /**
  * Kubernetes label-selector matching. A missing or empty selector matches nothing here: the MCO

@@ -3,8 +3,7 @@
  * reporters print; their JSON form (report/status-json.ts) is the public, versioned schema
  * documented in docs/status.md.
  */
-import type { SourceRef } from '../model/history.js';
-import type { Millis } from '../model/time.js';
+import type { Millis, SourceRef } from '../model/index.js';
 import type { Unrewound } from '../timeline/index.js';
 
 export type InsightLevel = 'Info' | 'Warning' | 'Error' | 'Critical';

@@ -7,9 +7,8 @@
  * history, or, once the last update completed, that update's version. Failing both, the config is
  * placed by its creation time in ClusterVersion history.
  */
-import type { ClusterHistory } from '../model/history.js';
-import { type ClusterVersion, MCO } from '../model/objects.js';
-import { parseTime } from '../model/time.js';
+import type { ClusterHistory } from '../model/index.js';
+import { type ClusterVersion, MCO, parseTime } from '../model/index.js';
 
 export type VersionSource = 'annotation' | 'controller' | 'history';
 

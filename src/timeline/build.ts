@@ -1,5 +1,4 @@
-import type { ClusterHistory, HistoryParts, Interval, Locator } from '../model/history.js';
-import type { Millis } from '../model/time.js';
+import type { ClusterHistory, HistoryParts, Interval, Locator, Millis } from '../model/index.js';
 import { deriveIntervals, latestTime } from './derive.js';
 import { objectKey } from './locator.js';
 import { rolloutIntervals } from './rollouts.js';

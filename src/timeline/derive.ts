@@ -1,14 +1,13 @@
 import type {
+  Condition,
   Interval,
   IntervalLevel,
   Locator,
   ObjectSnapshot,
   Observed,
   SourceRef,
-} from '../model/history.js';
-import { Interner } from '../model/intern.js';
-import type { Condition } from '../model/objects.js';
-import { type Millis, parseTime } from '../model/time.js';
+} from '../model/index.js';
+import { Interner, type Millis, parseTime } from '../model/index.js';
 import { locators } from './locator.js';
 
 /**

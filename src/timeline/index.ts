@@ -3,7 +3,7 @@
  * intervals derived from objects) and answering "what was the state of X at time t" — conditions,
  * operator versions, updates and their completion, pool rollouts.
  */
-export { buildHistory } from './build.js';
+export { buildHistory, dropEchoes, EchoIndex } from './build.js';
 export { conditionLevel, deriveIntervals, latestTime } from './derive.js';
 export { locators, objectKey } from './locator.js';
 export * from './pools.js';

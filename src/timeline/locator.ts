@@ -1,4 +1,4 @@
-import type { Locator } from '../model/history.js';
+import type { Locator } from '../model/index.js';
 
 /**
  * The one key of the object a locator is about: `ClusterOperator/machine-config`, `Node/ip-10-0-1-2`,

@@ -1,8 +1,5 @@
-import { conditionSince, findCondition } from '../model/conditions.js';
-import type { ClusterHistory, SourceRef } from '../model/history.js';
-import type { MachineConfig, MachineConfigPool } from '../model/objects.js';
-import { MCO } from '../model/objects.js';
-import { formatClock, type Millis, parseTime } from '../model/time.js';
+import type { ClusterHistory, MachineConfig, MachineConfigPool, SourceRef } from '../model/index.js';
+import { conditionSince, findCondition, formatClock, MCO, type Millis, parseTime } from '../model/index.js';
 import { conditionTransitions } from './query.js';
 
 export interface RenderedConfig {

@@ -1,5 +1,4 @@
-import type { ClusterHistory, Interval, Locator, SourceRef } from '../model/history.js';
-import type { Millis } from '../model/time.js';
+import type { ClusterHistory, Interval, Locator, Millis, SourceRef } from '../model/index.js';
 import { objectKey } from './locator.js';
 
 /** A condition's status from a moment on, as some source recorded it. */

@@ -9,16 +9,17 @@
  * `unrewound`, per object and field, and is never silently taken from the later snapshot: such a
  * condition reads `Unknown` with reason `NotRewound`.
  */
-import type { ClusterHistory, ObjectSnapshot, Observed } from '../model/history.js';
 import type {
+  ClusterHistory,
   ClusterOperator,
   ClusterVersion,
   Condition,
   MachineConfigPool,
   Node,
-} from '../model/objects.js';
-import { MCO } from '../model/objects.js';
-import { formatTime, type Millis, parseTime } from '../model/time.js';
+  ObjectSnapshot,
+  Observed,
+} from '../model/index.js';
+import { formatTime, MCO, type Millis, parseTime } from '../model/index.js';
 import { poolHistory, poolStateAt } from './pools.js';
 import { conditionTransitions, intervalsOf, versionChanges } from './query.js';
 

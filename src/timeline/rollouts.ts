@@ -1,5 +1,5 @@
-import type { ClusterHistory, Interval } from '../model/history.js';
-import { formatClock } from '../model/time.js';
+import type { ClusterHistory, Interval } from '../model/index.js';
+import { formatClock } from '../model/index.js';
 import { locators } from './locator.js';
 import { finishedRollout, poolHistory } from './pools.js';
 

@@ -1,5 +1,5 @@
-import type { ClusterHistory, SourceRef } from '../model/history.js';
-import { type Millis, parseTime } from '../model/time.js';
+import type { ClusterHistory, SourceRef } from '../model/index.js';
+import { type Millis, parseTime } from '../model/index.js';
 import { intervalsOf } from './query.js';
 
 /** One moment the update's completion was recorded, by one witness. */

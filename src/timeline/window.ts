@@ -1,5 +1,5 @@
-import type { ClusterHistory } from '../model/history.js';
-import { formatTime, type Millis, parseTime } from '../model/time.js';
+import type { ClusterHistory } from '../model/index.js';
+import { formatTime, type Millis, parseTime } from '../model/index.js';
 import { findUpdates } from './updates.js';
 
 /** An object whose own timestamp falls outside the update window: context, never part of the span. */

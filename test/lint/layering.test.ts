@@ -1,6 +1,6 @@
 /**
  * The layering rules in .dependency-cruiser.cjs fail the lint on the mistakes they exist for: an upward
- * import, a cycle and disk access inside an analysis. Runs the real depcruise binary with the repo's
+ * import, a cycle, an import past another folder's index.ts and disk access inside an analysis. Runs the real depcruise binary with the repo's
  * config over a small tree written to a temporary folder.
  */
 import { execFile } from 'node:child_process';
@@ -20,6 +20,9 @@ const TREE: Record<string, string> = {
     include: ['src'],
   }),
   'src/model/index.ts': 'export const model = 1;\n',
+  'src/model/inner.ts': 'export const inner = 2;\n',
+  // Past another folder's index.ts, to one of its inner files.
+  'src/release/index.ts': "import { inner } from '../model/inner.js';\nexport const release = inner;\n",
   // A clean import: downward, through the other folder's index.
   'src/invariants/index.ts': "import { model } from '../model/index.js';\nexport const rule = model;\n",
   // Upward: status (layer 1) imports invariants (layer 2).
@@ -65,7 +68,7 @@ function cruise(): Promise<{ code: number; out: string }> {
 }
 
 describe('layering rules', () => {
-  it('fail on an upward import, a cycle and file access in an analysis, and only there', async () => {
+  it('fail on an upward import, a cycle, an import past another folder index.ts and file access in an analysis, and only there', async () => {
     const { code, out } = await cruise();
     expect(code).not.toBe(0);
     expect(out).toMatch(
@@ -75,6 +78,7 @@ describe('layering rules', () => {
     expect(out).toMatch(/error io-only-at-the-edges: src\/explain\/index\.ts → (node:)?fs/);
     expect(out).not.toMatch(/src\/invariants\/index\.ts →/);
     expect(out).not.toMatch(/src\/sources\/index\.ts →/);
-    expect(out).toMatch(/\(3 errors,/);
+    expect(out).toMatch(/error cross-folder-through-index: src\/release\/index\.ts → src\/model\/inner\.ts/);
+    expect(out).toMatch(/\(4 errors,/);
   });
 });

@@ -128,6 +128,7 @@ async function exercise(store: RunStore, parallel: boolean): Promise<void> {
   await check(store);
   await check(store, { streams: ['4.9→4.10'] });
   await check(store, { rules: ['update-completed'] });
+  await check(store, { rules: ['update-completed', 'master-pool-updated-before-cvo-complete'] });
   await check(store, { streams: ['4.10→4.11', 'nope'], rules: ['master-pool-updated-before-cvo-complete'] });
   // Incremental summaries equal summaries built from scratch, first and last seen included.
   const before = await collectStats(store.db, store.where, {}, undefined, { operators: true });

@@ -6,8 +6,8 @@
  * Times are epoch milliseconds (UTC). Strings that repeat a lot (messages, locators, file names) are
  * stored once in `strings` and referenced by index, which keeps a 100,000-interval report small.
  */
-import type { MachineConfigDiff } from '../../machineconfig/types.js';
-import type { Severity, Signature } from '../../model/finding.js';
+import type { MachineConfigDiff } from '../../machineconfig/index.js';
+import type { Severity, Signature } from '../../model/index.js';
 
 /** What a bar's colour means. Drawn in this order, so the worst state ends on top. */
 export type Tone = 'info' | 'ok' | 'warn' | 'progress' | 'bad';

@@ -1,7 +1,12 @@
-import { type Evidence, type Finding, type RuleInfo, SEVERITY_ORDER } from '../../model/finding.js';
-import type { ClusterHistory, Interval, SourceRef } from '../../model/history.js';
-import { StringTable } from '../../model/intern.js';
-import { objectKey } from '../../timeline/locator.js';
+import type { ClusterHistory, Interval, SourceRef } from '../../model/index.js';
+import {
+  type Evidence,
+  type Finding,
+  type RuleInfo,
+  SEVERITY_ORDER,
+  StringTable,
+} from '../../model/index.js';
+import { objectKey } from '../../timeline/index.js';
 import { formatRef } from '../refs.js';
 import type {
   ReportBar,

@@ -1,5 +1,5 @@
-import type { Locator } from '../../model/history.js';
-import { objectKey } from '../../timeline/locator.js';
+import type { Locator } from '../../model/index.js';
+import { objectKey } from '../../timeline/index.js';
 
 /** Which chart row an interval belongs to, and which group that row sits in. */
 export interface RowIdentity {

@@ -1,5 +1,5 @@
-import type { SourceRef, TestLogEntry } from '../../model/history.js';
-import { formatClock } from '../../model/time.js';
+import type { SourceRef, TestLogEntry } from '../../model/index.js';
+import { formatClock } from '../../model/index.js';
 import type { MarkKind, Tone } from './report-data-types.js';
 
 /** A line (or a run of lines) of the upgrade test's log, ready to be drawn. */

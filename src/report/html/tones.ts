@@ -1,4 +1,4 @@
-import type { Interval } from '../../model/history.js';
+import type { Interval } from '../../model/index.js';
 import type { MarkKind, Tone } from './report-data-types.js';
 
 /** Conditions whose True is trouble (a `*Degraded` condition always is). */

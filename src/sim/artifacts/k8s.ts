@@ -3,7 +3,7 @@
  * JSON with metadata (deterministic uids, resourceVersions, creation times), the fields the model
  * tracks, and the usual surrounding fields a real object carries.
  */
-import { MCO } from '../../model/objects.js';
+import { MCO } from '../../model/index.js';
 import { md5Hex, uidFor } from '../hash.js';
 import { specJson } from '../ignition.js';
 import type {

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InputError } from '../../model/errors.js';
+import { InputError } from '../../model/index.js';
 import type { MonitorRecord as SimMonitorRecord } from '../recorder.js';
 import type { RunResult } from '../run.js';
 import { summarize } from '../summary.js';

@@ -10,7 +10,7 @@
  * bumped unless Progressing and Degraded are both True: a sync that passes on stale data reports
  * level, which is the bug.
  */
-import { MCO } from '../../model/objects.js';
+import { MCO } from '../../model/index.js';
 import type { Actor } from '../engine.js';
 import { COMPONENT, type Model } from '../model.js';
 import type { ClusterOperatorObj, Cond, OperandVersion, PoolObj } from '../objects.js';

@@ -6,7 +6,7 @@
  * place. It refuses to render from a ControllerConfig that is not completed or was written by
  * another MCO version, or from template configs stamped by another controller version.
  */
-import { MCO } from '../../model/objects.js';
+import { MCO } from '../../model/index.js';
 import type { Actor } from '../engine.js';
 import { COMPONENT, type Model } from '../model.js';
 import type { AnyObj, MachineConfigObj, PoolObj } from '../objects.js';

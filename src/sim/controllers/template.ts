@@ -6,7 +6,7 @@
  * keeps the `99-<role>-generated-registries` configs current (the container-runtime-config
  * controller's job, folded in here because only its controller-version annotation matters).
  */
-import { MCO } from '../../model/objects.js';
+import { MCO } from '../../model/index.js';
 import type { Actor } from '../engine.js';
 import type { Model } from '../model.js';
 import type { MachineConfigObj } from '../objects.js';

@@ -8,8 +8,8 @@
  */
 import { createReadStream, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { Budget } from '../../model/budget.js';
-import { InputError } from '../../model/errors.js';
+import type { Budget } from '../../model/index.js';
+import { InputError } from '../../model/index.js';
 import { formatBytes, MAX_PARSED_BYTES, readAllText } from '../bytes.js';
 import { withoutCompressionSuffix } from '../decoders/index.js';
 import { type Document, parseDocuments } from '../documents.js';

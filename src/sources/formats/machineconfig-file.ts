@@ -3,9 +3,9 @@
  * -o yaml`, gather-extra's machineconfigs.json), or several YAML documents. Whole sources
  * (must-gathers, folders, tarballs) go through the layouts instead.
  */
-import { InputError, printable } from '../../model/errors.js';
-import type { Observed } from '../../model/history.js';
-import { type MachineConfig, MachineConfigSchema } from '../../model/objects.js';
+
+import type { Observed } from '../../model/index.js';
+import { InputError, type MachineConfig, MachineConfigSchema, printable } from '../../model/index.js';
 import { type InputFileOptions, readInputDocuments, statInput } from './input-file.js';
 
 function validate(raw: unknown, file: string, path: string): Observed<MachineConfig> {

@@ -5,8 +5,8 @@
  * release/'s; reading is the pipeline's edge (input-file.ts).
  */
 import { join } from 'node:path';
-import { InputError } from '../../model/errors.js';
-import type { ReleasePayload } from '../../model/history.js';
+import type { ReleasePayload } from '../../model/index.js';
+import { InputError } from '../../model/index.js';
 import { parseReleaseMetadata, parseReleasePayload } from '../../release/index.js';
 import { type InputFileOptions, readInputText, statInput } from './input-file.js';
 

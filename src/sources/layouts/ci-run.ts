@@ -3,7 +3,7 @@
  * `e2e-{events,intervals,timelines}*.json`, and ci-operator's `release-images-{initial,latest}`,
  * anywhere below the root (CI nests them under `artifacts/<target>/...`).
  */
-import { kindOfGatherExtraFile } from '../../model/kinds.js';
+import { kindOfGatherExtraFile } from '../../model/index.js';
 import { withoutCompressionSuffix } from '../decoders/index.js';
 import { intervalSourceOf } from '../intervals-json.js';
 import { baseName, type Claim, type Layout, type ReaderSpec } from './types.js';

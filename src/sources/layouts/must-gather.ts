@@ -3,7 +3,7 @@
  * of the resources atlevel reads (by resource name, KINDS' `mustGather`), and `monitoring/alerts.json`.
  * The rest of the must-gather is covered: known, and not read.
  */
-import { isMustGatherResource } from '../../model/kinds.js';
+import { isMustGatherResource } from '../../model/index.js';
 import type { Claim, Layout, ReaderSpec } from './types.js';
 
 /** The must-gather root a path is under (the folder holding cluster-scoped-resources/ or namespaces/). */

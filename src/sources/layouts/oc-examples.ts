@@ -4,7 +4,7 @@
  * one prefix. Claimed only when the listing is exactly one case, as the case-prefix opener gives it;
  * oc's examples folder, holding many cases, is read as a folder of oc get files.
  */
-import { KINDS, type KindFacts, KNOWN_KINDS } from '../../model/kinds.js';
+import { KINDS, type KindFacts, KNOWN_KINDS } from '../../model/index.js';
 import type { Claim, Layout } from './types.js';
 
 const SUFFIXES = new Map<string, Claim['spec']>();

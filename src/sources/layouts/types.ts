@@ -3,7 +3,7 @@
  * it claims the files it reads, each with the format that reads it, and may cover files it knows and
  * does not read (so no later layout claims them). Earlier layouts (LAYOUTS order) claim first.
  */
-import type { KnownKind } from '../../model/kinds.js';
+import type { KnownKind } from '../../model/index.js';
 
 export type ReaderSpec =
   | { readonly reader: 'gather-extra'; readonly expect: KnownKind }

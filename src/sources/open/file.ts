@@ -3,7 +3,7 @@
  * input file read by what its name says. FIFOs, sockets and devices are refused without being opened,
  * so a FIFO never blocks the run.
  */
-import { InputError } from '../../model/errors.js';
+import { InputError } from '../../model/index.js';
 import { isArchiveName } from '../decoders/index.js';
 import type { Opener } from './types.js';
 

@@ -3,7 +3,7 @@
  * add one is in CONTRIBUTING.md ("Inputs").
  */
 import { stat } from 'node:fs/promises';
-import { InputError } from '../../model/errors.js';
+import { InputError } from '../../model/index.js';
 import { fsProblem } from '../folder.js';
 import { fileOpener } from './file.js';
 import { folderOpener } from './folder.js';

@@ -5,7 +5,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { InputError } from '../../model/errors.js';
+import { InputError } from '../../model/index.js';
 import type { Opener } from './types.js';
 
 export const ocExampleOpener: Opener = {

@@ -7,7 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { InputError } from '../../model/errors.js';
+import { InputError } from '../../model/index.js';
 import type { Opener } from './types.js';
 
 /** How errors and notes name standard input. */

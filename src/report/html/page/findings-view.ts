@@ -1,4 +1,4 @@
-import type { ConfigChange, MachineConfigDiff } from '../../../machineconfig/types.js';
+import type { ConfigChange, MachineConfigDiff } from '../../../machineconfig/index.js';
 import type { ReportData, ReportEvidence, ReportFinding } from '../report-data-types.js';
 import { el } from './dom.js';
 import { clock, dateTime } from './time-format.js';
