@@ -307,11 +307,14 @@ async function summaryRates(db: Sql, f: StatsFilter): Promise<RateRow[]> {
 
 async function summarySignatures(db: Sql, f: StatsFilter): Promise<SignatureRow[]> {
   const params: unknown[] = [];
+  const rule = f.rules?.[0];
+  if (rule !== undefined) params.push(rule);
   const rows = await db.query(
     `SELECT signature, sum(runs)::integer AS runs, sum(findings)::integer AS findings,
        (extract(epoch FROM min(first_seen)) * 1000)::float8 AS first_seen,
        (extract(epoch FROM max(last_seen)) * 1000)::float8 AS last_seen
-     FROM stats_signatures WHERE ${streamFilter(f, params)} GROUP BY 1 ORDER BY 2 DESC, 1`,
+     FROM ${rule === undefined ? 'stats_signatures' : 'stats_signature_rules'}
+     WHERE ${rule === undefined ? 'TRUE' : 'rule = $1'} AND ${streamFilter(f, params)} GROUP BY 1 ORDER BY 2 DESC, 1`,
     params,
   );
   return signatureRows(rows);
@@ -411,10 +414,10 @@ async function collectFromSummaries(
   );
   const errs = await errorsOf(db);
   const rates = await timed('rates', () => summaryRates(db, f));
-  // Signatures keep count(DISTINCT run) per signature, which does not add up across rules: a --rule
-  // filter reads the findings themselves.
+  // Runs per signature do not add up across rules: the summaries answer for all rules or for one;
+  // several --rule read the findings themselves.
   const sigs = await timed('signatures', () =>
-    f.rules && f.rules.length > 0 ? signatures(db, f) : summarySignatures(db, f),
+    f.rules && f.rules.length > 1 ? signatures(db, f) : summarySignatures(db, f),
   );
   const comps = await timed('components', () => summaryComponents(db, f, raceRule));
   const metrics = ['update', 'level-gap', 'rollout', ...(operators ? ['operator'] : [])];

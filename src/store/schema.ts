@@ -1,4 +1,4 @@
-import { rebuildSummariesSql, SUMMARY_TABLES_SQL } from './summaries.js';
+import { rebuildSummariesSql, SIGNATURE_RULES_SQL, SUMMARY_TABLES_SQL } from './summaries.js';
 
 /**
  * The run store's schema: one list of migrations, plain SQL that PostgreSQL and PGlite (PostgreSQL
@@ -114,6 +114,11 @@ CREATE TABLE ingest_errors (
   {
     version: 2,
     name: 'stats summary tables (summaries.ts), filled from the stored runs; indexes for filtered stats',
-    sql: `${SUMMARY_TABLES_SQL};\n${rebuildSummariesSql()};`,
+    sql: `${SUMMARY_TABLES_SQL};\n${rebuildSummariesSql(['stats_runs', 'stats_rules', 'stats_components', 'stats_signatures', 'stats_durations'])};`,
+  },
+  {
+    version: 3,
+    name: 'stats summary of signatures per rule, filled from the stored runs',
+    sql: `${SIGNATURE_RULES_SQL};\n${rebuildSummariesSql(['stats_signature_rules'])};`,
   },
 ];

@@ -46,11 +46,34 @@ CREATE INDEX runs_when ON runs ((coalesce(update_start, run_start)));
 CREATE INDEX findings_failures ON findings (run_id, signature) WHERE severity = 'failure';
 `;
 
+/** Migration 3: runs per signature for one rule (runs per signature do not add up across rules). */
+export const SIGNATURE_RULES_SQL = `
+CREATE TABLE stats_signature_rules (
+  signature text NOT NULL, rule text NOT NULL, stream text NOT NULL, runs bigint NOT NULL, findings bigint NOT NULL,
+  first_seen timestamptz, last_seen timestamptz,
+  PRIMARY KEY (signature, rule, stream)
+);
+`;
+
+/** Every summary table, in the order a run's transaction upserts them. */
+const SUMMARY_TABLES: readonly string[] = [
+  'stats_runs',
+  'stats_rules',
+  'stats_components',
+  'stats_signatures',
+  'stats_signature_rules',
+  'stats_durations',
+];
+
 /**
  * The upserts adding (sign 1) or subtracting (sign -1) the runs `pred` keeps (a condition on `runs r`).
  * For a subtraction, first/last seen are fixed afterwards by `boundaryFixes`.
  */
-export function summaryUpserts(pred: string, sign: string): string[] {
+export function summaryUpserts(
+  pred: string,
+  sign: string,
+  tables: readonly string[] = SUMMARY_TABLES,
+): string[] {
   const add = (cols: string[]) => cols.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ');
   return [
     `INSERT INTO stats_runs AS t (stream, runs, first_run, last_run)
@@ -77,6 +100,14 @@ export function summaryUpserts(pred: string, sign: string): string[] {
      ON CONFLICT (signature, stream) DO UPDATE SET ${add(['runs', 'findings'])},
        first_seen = CASE WHEN ${sign} > 0 THEN least(t.first_seen, EXCLUDED.first_seen) ELSE t.first_seen END,
        last_seen = CASE WHEN ${sign} > 0 THEN greatest(t.last_seen, EXCLUDED.last_seen) ELSE t.last_seen END`,
+    `INSERT INTO stats_signature_rules AS t (signature, rule, stream, runs, findings, first_seen, last_seen)
+     SELECT coalesce(x.signature, 'unknown'), x.rule, ${STREAM}, ${sign} * count(DISTINCT x.run_id), ${sign} * count(*),
+       min(${WHEN}), max(${WHEN})
+     FROM findings x JOIN runs r ON r.run_id = x.run_id WHERE x.severity = 'failure' AND ${pred}
+     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+     ON CONFLICT (signature, rule, stream) DO UPDATE SET ${add(['runs', 'findings'])},
+       first_seen = CASE WHEN ${sign} > 0 THEN least(t.first_seen, EXCLUDED.first_seen) ELSE t.first_seen END,
+       last_seen = CASE WHEN ${sign} > 0 THEN greatest(t.last_seen, EXCLUDED.last_seen) ELSE t.last_seen END`,
     `INSERT INTO stats_durations AS t (metric, name, stream, second, n)
      SELECT metric, name, stream, second, ${sign} * count(*) FROM (
        SELECT 'update' AS metric, '' AS name, ${STREAM} AS stream, round(r.update_ms / 1000)::bigint AS second
@@ -89,7 +120,7 @@ export function summaryUpserts(pred: string, sign: string): string[] {
          FROM operator_levels o JOIN runs r ON r.run_id = o.run_id WHERE ${pred} AND o.since_start_ms IS NOT NULL
      ) v GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
      ON CONFLICT (metric, name, stream, second) DO UPDATE SET ${add(['n'])}`,
-  ];
+  ].filter((sql) => tables.some((t) => sql.startsWith(`INSERT INTO ${t} AS`)));
 }
 
 /** After a subtraction (the run `$1` still in the detail tables): drop empty rows, recompute first/last seen the run held. */
@@ -107,21 +138,24 @@ export const SUBTRACT_FIXES: readonly string[] = [
          WHERE y.run_id = $1 AND y.severity = 'failure')
      GROUP BY 1, 2) q
    WHERE t.signature = q.signature AND t.stream = q.stream`,
+  `UPDATE stats_signature_rules t SET first_seen = q.f, last_seen = q.l FROM (
+     SELECT coalesce(x.signature, 'unknown') AS signature, x.rule, ${STREAM} AS stream, min(${WHEN}) AS f, max(${WHEN}) AS l
+     FROM findings x JOIN runs r ON r.run_id = x.run_id
+     WHERE x.severity = 'failure' AND r.run_id <> $1
+       AND (coalesce(x.signature, 'unknown'), x.rule, ${STREAM}) IN (
+         SELECT coalesce(y.signature, 'unknown'), y.rule, coalesce(q.stream, '') FROM findings y JOIN runs q ON q.run_id = y.run_id
+         WHERE y.run_id = $1 AND y.severity = 'failure')
+     GROUP BY 1, 2, 3) q
+   WHERE t.signature = q.signature AND t.rule = q.rule AND t.stream = q.stream`,
   'DELETE FROM stats_runs WHERE runs <= 0',
+  'DELETE FROM stats_signature_rules WHERE runs <= 0',
   'DELETE FROM stats_rules WHERE runs <= 0',
   'DELETE FROM stats_components WHERE runs <= 0',
   'DELETE FROM stats_signatures WHERE runs <= 0',
   'DELETE FROM stats_durations WHERE n <= 0',
 ];
 
-/** The summaries of every stored run, from scratch (a migration; the stats benchmark's generated store). */
-export function rebuildSummariesSql(): string {
-  return [
-    'DELETE FROM stats_runs',
-    'DELETE FROM stats_rules',
-    'DELETE FROM stats_components',
-    'DELETE FROM stats_signatures',
-    'DELETE FROM stats_durations',
-    ...summaryUpserts('TRUE', '1'),
-  ].join(';\n');
+/** The summaries of every stored run, from scratch (migrations; the stats benchmark's generated store). */
+export function rebuildSummariesSql(tables: readonly string[] = SUMMARY_TABLES): string {
+  return [...tables.map((t) => `DELETE FROM ${t}`), ...summaryUpserts('TRUE', '1', tables)].join(';\n');
 }
