@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { MachineConfig, ReleasePayload, SourceRef } from '../model/index.js';
-import { Budget, MCO } from '../model/index.js';
+import { Budget, MCO, plural } from '../model/index.js';
 import { ComponentIndex } from '../release/index.js';
 import { DEFAULT_MAX_DECODED_BYTES } from './dataurl.js';
 import { globToRegExp } from './glob.js';
@@ -82,10 +82,6 @@ function lineCount(text: string): number {
   if (text === '') return 0;
   const n = text.split('\n').length;
   return text.endsWith('\n') ? n - 1 : n;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function describeBytes(bytes: Buffer): string {

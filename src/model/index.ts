@@ -14,3 +14,4 @@ export { detach, Interner, StringTable } from './intern.js';
 export * from './kinds.js';
 export * from './objects.js';
 export * from './time.js';
+export * from './words.js';

@@ -1,4 +1,3 @@
-import pc from 'picocolors';
 import type { AnalysisResult } from '../analyze/index.js';
 import type { ConfigChange, MachineConfigDiff } from '../machineconfig/index.js';
 import type { Evidence, Finding } from '../model/index.js';
@@ -7,6 +6,7 @@ import { formatRef } from './refs.js';
 import type { Reporter } from './reporter.js';
 import type { AnalyzeReport, AnalyzeSettings } from './results.js';
 import { wrap as wrapTo } from './status-text.js';
+import { type Colours, colours, plural } from './text.js';
 
 export interface TextOptions {
   readonly colour: boolean;
@@ -16,11 +16,9 @@ export interface TextOptions {
   readonly width?: number;
 }
 
-type Colours = ReturnType<typeof pc.createColors>;
-
 /** `atlevel analyze` for a terminal: the verdict first, then each finding with its cause chain. */
 export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): string {
-  const c = pc.createColors(opts.colour);
+  const c = colours(opts.colour);
   const out: string[] = [];
   const failures = result.findings.filter((f) => f.severity === 'failure').length;
   const warnings = result.findings.filter((f) => f.severity === 'warning').length;
@@ -218,10 +216,6 @@ function elide(s: string, max: number): string {
   if (clean.length <= max) return clean;
   const head = Math.floor(max * 0.4);
   return `${clean.slice(0, head)}…${clean.slice(clean.length - (max - head - 1))}`;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function wrap(text: string, width: number): string[] {

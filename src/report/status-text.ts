@@ -4,7 +4,7 @@
  * message column, and when even the fixed columns do not fit, by putting each row's first column on
  * a line of its own. Durations are printed as oc prints them (`1h0m17s`, `28m`, `now`).
  */
-import pc from 'picocolors';
+
 import { formatTime, type Millis, printable } from '../model/index.js';
 import type {
   ControlPlaneStatus,
@@ -15,6 +15,7 @@ import type {
   UpdateStatus,
 } from '../status/index.js';
 import type { StatusDetails } from './results.js';
+import { type Colours, colours } from './text.js';
 
 export type { StatusDetails } from './results.js';
 
@@ -25,8 +26,6 @@ export interface StatusTextOptions {
   readonly colour: boolean;
 }
 
-type Colours = ReturnType<typeof pc.createColors>;
-
 /** Nodes listed per pool before the rest are summarised (oc's limit), unless --details shows them all. */
 const NODES_SHOWN = 10;
 const GAP = 3;
@@ -34,7 +33,7 @@ const MIN_WIDTH = 40;
 
 export function renderStatusText(status: UpdateStatus, opts: StatusTextOptions): string {
   const width = Math.max(MIN_WIDTH, Math.floor(opts.width));
-  const c = pc.createColors(opts.colour);
+  const c = colours(opts.colour);
   const ctx: Ctx = { width, c, details: opts.details, now: status.evaluatedAt };
   const out: string[] = [];
   const when =

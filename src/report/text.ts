@@ -11,10 +11,7 @@ export function colours(on: boolean): Colours {
   return pc.createColors(on);
 }
 
-/** `1 file`, `2 files`; `plural(1, 'entry', 'entries')` for the irregular ones. */
-export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
-}
+export { plural } from '../model/index.js';
 
 const ANSI = /\u001b\[[0-9;]*m/g;
 

@@ -5,7 +5,15 @@
  */
 
 import type { Interval, ReleasePayload, SourceRef } from '../model/index.js';
-import { Budget, InputError, Interner, isKnownKind, type KnownKind, printable } from '../model/index.js';
+import {
+  Budget,
+  InputError,
+  Interner,
+  isKnownKind,
+  type KnownKind,
+  plural,
+  printable,
+} from '../model/index.js';
 import { parseReleasePayload } from '../release/index.js';
 import { alertsOf } from './alerts.js';
 import { append } from './append.js';
@@ -504,8 +512,4 @@ export function contribution(r: FileResult): string {
   if (r.lines !== undefined && parts.length === 0)
     parts.push(`nothing atlevel reads in ${plural(r.lines, 'line')}`);
   return parts.length > 0 ? parts.join(', ') : 'nothing';
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

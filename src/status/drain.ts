@@ -12,7 +12,7 @@ import type {
   PodDisruptionBudget,
   SourceRef,
 } from '../model/index.js';
-import { formatTime, type Millis, parseTime } from '../model/index.js';
+import { formatTime, type Millis, parseTime, plural } from '../model/index.js';
 import { REFERENCES } from './insights.js';
 import { selectorMatches } from './selector.js';
 import type { Insight, InsightObject, NodeStatus } from './types.js';
@@ -311,8 +311,4 @@ function blockedDrain(
     objects,
     refs,
   };
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
