@@ -10,20 +10,12 @@ import { renderAnalysisJunit } from '../../src/report/analyze-junit.js';
 import { renderAnalysisText } from '../../src/report/analyze-text.js';
 import { buildReportData } from '../../src/report/html/index.js';
 import { assessStatus, isSerious, statusPrerequisites } from '../../src/status/index.js';
-import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
+import { describeFixtures, fixture, OC_STATUS_CASES, projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
 
 const EXAMPLES = join(projectRoot, 'examples');
 const OC = 'openshift__oc/pkg/cli/admin/upgrade/status/examples';
-const OC_CASES = [
-  'not-upgrading',
-  'no-version-upgrading',
-  '4.14.1-degraded',
-  '4.14.1-paused-worker-pool',
-  '4.15.0-ec2-early',
-  '4.16.0-compact',
-  '4.16.0-single-node',
-] as const;
+const OC_CASES = OC_STATUS_CASES;
 
 async function analyze(paths: string[]) {
   return analyzeHistory(await loadHistory(paths));

@@ -29,3 +29,17 @@ export function describeFixtures(name: string, body: () => void): void {
     describe(name, body);
   }
 }
+
+/** oc's `oc adm upgrade status` example snapshots (openshift/oc pkg/cli/admin/upgrade/status/examples). */
+export const OC_STATUS_EXAMPLES = 'openshift__oc/pkg/cli/admin/upgrade/status/examples';
+
+/** The seven cases of those examples, each a `CASE-cv.yaml`, `-co.yaml`, ... set with oc's expected output. */
+export const OC_STATUS_CASES = [
+  'not-upgrading',
+  'no-version-upgrading',
+  '4.14.1-degraded',
+  '4.14.1-paused-worker-pool',
+  '4.15.0-ec2-early',
+  '4.16.0-compact',
+  '4.16.0-single-node',
+] as const;

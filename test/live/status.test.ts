@@ -8,18 +8,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inProcessCli } from '../helpers/cli.js';
-import { describeFixtures, fixture } from '../helpers/fixtures.js';
+import { describeFixtures, fixture, OC_STATUS_CASES } from '../helpers/fixtures.js';
 import { kubeconfigFile, serve, startProxy } from './helpers.js';
 
-const CASES = [
-  'not-upgrading',
-  'no-version-upgrading',
-  '4.14.1-degraded',
-  '4.14.1-paused-worker-pool',
-  '4.15.0-ec2-early',
-  '4.16.0-compact',
-  '4.16.0-single-node',
-];
+const CASES = OC_STATUS_CASES;
 
 const cli = inProcessCli('live-status');
 const examples = () => fixture('openshift__oc/pkg/cli/admin/upgrade/status/examples');

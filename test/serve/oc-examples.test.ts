@@ -2,18 +2,10 @@
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { expect, it } from 'vitest';
-import { describeFixtures, fixture } from '../helpers/fixtures.js';
+import { describeFixtures, fixture, OC_STATUS_CASES } from '../helpers/fixtures.js';
 import { hasKubectl, type Json, kubectl, NO_KUBECTL, serve } from './helpers.js';
 
-const CASES = [
-  'not-upgrading',
-  'no-version-upgrading',
-  '4.14.1-degraded',
-  '4.14.1-paused-worker-pool',
-  '4.15.0-ec2-early',
-  '4.16.0-compact',
-  '4.16.0-single-node',
-];
+const CASES = OC_STATUS_CASES;
 
 const dir = () => fixture('openshift__oc/pkg/cli/admin/upgrade/status/examples');
 

@@ -8,20 +8,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type StatusJson, statusToJson } from '../../src/report/status-json.js';
 import { shortDuration } from '../../src/report/status-text.js';
 import { assessStatus } from '../../src/status/index.js';
-import { describeFixtures, fixture } from '../helpers/fixtures.js';
+import { describeFixtures, fixture, OC_STATUS_CASES } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
 import { type OcStatus, parseOcStatus } from './oc-output.js';
 
 const EXAMPLES = 'openshift__oc/pkg/cli/admin/upgrade/status/examples';
-const CASES = [
-  'not-upgrading',
-  'no-version-upgrading',
-  '4.14.1-degraded',
-  '4.14.1-paused-worker-pool',
-  '4.15.0-ec2-early',
-  '4.16.0-compact',
-  '4.16.0-single-node',
-] as const;
+const CASES = OC_STATUS_CASES;
 
 /**
  * Facts oc printed that do not come from the snapshot: oc's 4.15.0-ec2-early.detailed-output took

@@ -7,19 +7,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderStatusText, shortDuration, wrap } from '../../src/report/status-text.js';
 import { assessStatus } from '../../src/status/index.js';
-import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
+import { describeFixtures, fixture, OC_STATUS_CASES, projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
 
 const EXAMPLES = 'openshift__oc/pkg/cli/admin/upgrade/status/examples';
-const CASES = [
-  'not-upgrading',
-  'no-version-upgrading',
-  '4.14.1-degraded',
-  '4.14.1-paused-worker-pool',
-  '4.15.0-ec2-early',
-  '4.16.0-compact',
-  '4.16.0-single-node',
-];
+const CASES = OC_STATUS_CASES;
 const DETAILS = ['none', 'all'] as const;
 /** A token this long is a name, a link or a pull spec: cutting it would make it useless. */
 const UNCUTTABLE = 40;
