@@ -4,7 +4,7 @@
  * adds them with one line and reads them with one call.
  */
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { InputError } from '../model/index.js';
+import { InputError, plural } from '../model/index.js';
 import {
   ENDPOINT_ENV,
   type FetchStats,
@@ -58,7 +58,7 @@ export function remoteOptions(flags: RemoteFlags): RemoteOptions & { onStats: (s
     ...(progress ? { progress } : {}),
     onStats: (s) =>
       verbose?.(
-        `URL inputs: ${s.requests} requests, ${s.downloadedFiles} files downloaded (${s.downloadedBytes} bytes), ${s.cachedFiles} read from the cache`,
+        `URL inputs: ${plural(s.requests, 'request')}, ${plural(s.downloadedFiles, 'file')} downloaded (${s.downloadedBytes} bytes), ${s.cachedFiles} read from the cache`,
       ),
   };
 }

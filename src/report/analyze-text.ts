@@ -59,7 +59,7 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
   if (result.span) {
     out.push(
       c.dim(
-        `inputs: ${result.inputs.length} files, ${formatTime(result.span.from)} to ${formatTime(result.span.to)}`,
+        `inputs: ${plural(result.inputs.length, 'file')}, ${formatTime(result.span.from)} to ${formatTime(result.span.to)}`,
       ),
     );
   }

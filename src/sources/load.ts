@@ -17,7 +17,7 @@ import type {
   ReleasePayload,
   TestLogEntry,
 } from '../model/index.js';
-import { InputError, Interner, type Millis, parseTime, printable } from '../model/index.js';
+import { InputError, Interner, type Millis, parseTime, plural, printable } from '../model/index.js';
 import { dropEchoes, EchoIndex } from '../timeline/index.js';
 import { append } from './append.js';
 import { listArchive, readArchive } from './archive.js';
@@ -113,7 +113,7 @@ export async function loadHistoryParts(
           (s) => s.size,
           () => 0,
         ),
-        contributed: `release ${printable(payload.version, 100)} (${payload.components.length} components), given as --release-${slot}`,
+        contributed: `release ${printable(payload.version, 100)} (${plural(payload.components.length, 'component')}), given as --release-${slot}`,
       });
     }
     if (revisions) explicitInputs.push(revisions.input);
