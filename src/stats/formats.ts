@@ -1,5 +1,5 @@
 /** `atlevel stats`'s output formats, keyed by the `-o` name (the same record shape as report/formats.ts). */
-import type { Reporters } from '../report/reporter.js';
+import type { Reporters } from '../report/index.js';
 import type { StatsResult } from './query.js';
 
 export const STATS_FORMATS = {

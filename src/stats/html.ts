@@ -4,7 +4,7 @@
  * nothing else (no script at all, no network), and the tables of the text report with bars drawn as
  * inline SVG (SVG attributes are not CSS, so the strict style-src holds).
  */
-import { cspHash, escapeHtml, PAGE_CSS } from '../report/html/index.js';
+import { cspHash, escapeHtml, PAGE_CSS } from '../report/index.js';
 import type { RateRow, StatsResult } from './query.js';
 import { componentList, day, duration, groupComponents, pct } from './text.js';
 
