@@ -77,6 +77,9 @@ const MAX_NAME_BYTES = 1024;
 export const SLICE_BYTES = 8 * 1024 * 1024;
 
 /** A server that answered a ranged GET with the whole object: fetch it as one stream instead. */
+/** A slice stopped because another slice of the same object failed: never the cause to report. */
+class SliceCancelled extends StorageError {}
+
 class RangeIgnored extends Error {
   override readonly name = 'RangeIgnored';
 }
@@ -297,7 +300,9 @@ export class StorageClient {
       const ignored = failures.find((e) => e instanceof RangeIgnored);
       if (ignored) throw ignored;
       // Each slice had its retries: a slice that still failed is final, not retried again whole.
-      if (failures.length > 0) throw toStorageError(url, failures[0]);
+      // The slice that failed is the answer; those it cancelled may have settled first.
+      const cause = failures.find((e) => !(e instanceof SliceCancelled)) ?? failures[0];
+      if (failures.length > 0) throw toStorageError(url, cause);
       const hashError = await hashed;
       if (hashError !== undefined) throw hashError;
       return sums;
@@ -316,7 +321,7 @@ export class StorageClient {
     stop: { failed: boolean },
   ): Promise<void> {
     this.#checkOpen(url);
-    if (stop.failed) throw new StorageError(url, 'cancelled: another slice failed');
+    if (stop.failed) throw new SliceCancelled(url, 'cancelled: another slice failed');
     this.requests += 1;
     const res = await this.#http.get(
       url,
