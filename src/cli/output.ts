@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync, realpathSync, type Stats, statSync, unlinkSync } from 'node:fs';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { InputError } from '../model/index.js';
+import { InputError, onInterrupt } from '../model/index.js';
 import { isClosedPipe } from './pipe.js';
 
 /**
@@ -80,29 +80,6 @@ function checkTarget(outPath: string): void {
   }
 }
 
-const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
-/**
- * Remove `tmp` if the process is interrupted while it exists, then end by the same signal (so the
- * shell sees the usual 130/143). Returns the function that stops watching.
- */
-function cleanOnSignal(tmp: string): () => void {
-  const handler = (signal: NodeJS.Signals): void => {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // already renamed into place, or never created
-    }
-    stop();
-    process.kill(process.pid, signal);
-  };
-  const stop = (): void => {
-    for (const s of SIGNALS) process.off(s, handler);
-  };
-  for (const s of SIGNALS) process.on(s, handler);
-  return stop;
-}
-
 /**
  * Write a report to `--out FILE` or stdout. A file is written to a temporary name beside it and
  * renamed, so a failure never leaves half a report (nor clobbers the previous one); an interrupt
@@ -117,7 +94,7 @@ export async function emit(text: string, outPath: string | undefined): Promise<v
   }
   checkTarget(outPath);
   const tmp = join(dirname(resolve(outPath)), `.${randomBytes(6).toString('hex')}.atlevel.tmp`);
-  const stop = cleanOnSignal(tmp);
+  const stop = onInterrupt(() => unlinkSync(tmp));
   try {
     // `wx`: never follow or reuse something already at the temporary name.
     await writeFile(tmp, text, { flag: 'wx' });

@@ -11,6 +11,7 @@ export * from './errors.js';
 export * from './finding.js';
 export * from './history.js';
 export { detach, Interner, StringTable } from './intern.js';
+export * from './interrupt.js';
 export * from './kinds.js';
 export * from './objects.js';
 export * from './time.js';

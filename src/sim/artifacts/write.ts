@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InputError } from '../../model/index.js';
+import { InputError, onInterrupt } from '../../model/index.js';
 import type { MonitorRecord as SimMonitorRecord } from '../recorder.js';
 import type { RunResult } from '../run.js';
 import { summarize } from '../summary.js';
@@ -164,7 +164,7 @@ export async function writeArtifacts(dir: string, files: Map<string, string>): P
   await checkArtifactsTarget(dir, target);
   const parent = dirname(target);
   const tmp = join(parent, `.${basename(target)}.${randomBytes(6).toString('hex')}.atlevel.tmp`);
-  const stop = removeOnSignal(tmp);
+  const stop = onInterrupt(() => rmSync(tmp, { recursive: true, force: true }));
   const written: string[] = [];
   try {
     try {
@@ -222,20 +222,4 @@ async function checkArtifactsTarget(dir: string, target: string): Promise<void> 
   if ((await readdir(target)).length > 0) {
     throw new InputError(dir, 'the artifacts folder is not empty', 'name a new or empty folder');
   }
-}
-
-const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
-/** Remove the half-built folder if the process is interrupted, then end by the same signal. */
-function removeOnSignal(tmp: string): () => void {
-  const handler = (signal: NodeJS.Signals): void => {
-    rmSync(tmp, { recursive: true, force: true });
-    stop();
-    process.kill(process.pid, signal);
-  };
-  const stop = (): void => {
-    for (const s of SIGNALS) process.off(s, handler);
-  };
-  for (const s of SIGNALS) process.on(s, handler);
-  return stop;
 }
