@@ -9,8 +9,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { writeCorpus } from '../test/runs/corpus.js';
+import { withScratchDatabase } from './pg-scratch.js';
 import { timed } from './timing.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -69,35 +69,16 @@ try {
 
   const url = process.env.ATLEVEL_PG_URL;
   if (url) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    const name = `atlevel_bench_${process.pid}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    try {
-      const u = new URL(url);
-      u.pathname = `/${name}`;
-      execFileSync(process.execPath, [bin, 'ingest', empty, '--db', u.toString(), '-q']);
+    await withScratchDatabase(url, 'ingest', async (db, admin, name) => {
+      execFileSync(process.execPath, [bin, 'ingest', empty, '--db', db, '-q']);
       const before = Number((await admin.query('SELECT pg_database_size($1) AS n', [name])).rows[0].n);
-      const pgRun = timed([
-        process.execPath,
-        bin,
-        'ingest',
-        corpus,
-        '--db',
-        u.toString(),
-        '--jobs',
-        '2',
-        '-q',
-      ]);
+      const pgRun = timed([process.execPath, bin, 'ingest', corpus, '--db', db, '--jobs', '2', '-q']);
       const after = Number((await admin.query('SELECT pg_database_size($1) AS n', [name])).rows[0].n);
       process.stdout.write(
         `ingest into PostgreSQL, --jobs 2: ${pgRun.seconds.toFixed(1)}s, ${(N / pgRun.seconds).toFixed(1)} runs/s; ratio to plain analysis ${(pgRun.seconds / plain.seconds).toFixed(2)}\n` +
           `store size, PostgreSQL: ${((after - before) / N / 1024).toFixed(1)} KiB a run\n`,
       );
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
+    });
   } else {
     process.stdout.write('PostgreSQL: skipped (set ATLEVEL_PG_URL)\n');
   }

@@ -9,9 +9,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { collectStats } from '../src/stats/index.js';
 import { RunStore } from '../src/store/index.js';
+import { withScratchDatabase } from './pg-scratch.js';
 
 const RUNS = Number(process.env.ATLEVEL_BENCH_STATS_RUNS ?? 100_000);
 const FINDINGS_PER_RUN = 10;
@@ -120,23 +120,14 @@ try {
   }
   const url = process.env.ATLEVEL_PG_URL;
   if (url) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    const name = `atlevel_bench_stats_${process.pid}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    try {
-      const u = new URL(url);
-      u.pathname = `/${name}`;
-      const store = await RunStore.open(u.toString());
+    await withScratchDatabase(url, 'stats', async (db) => {
+      const store = await RunStore.open(db);
       try {
         await measure('PostgreSQL', store);
       } finally {
         await store.close();
       }
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
+    });
   } else {
     process.stdout.write('PostgreSQL: skipped (set ATLEVEL_PG_URL)\n');
   }
