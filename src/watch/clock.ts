@@ -11,6 +11,8 @@ export interface Clock {
   now(): Millis;
   /** `wall clock` or `replay clock (atlevel serve, 100× speed)`. */
   readonly describe: string;
+  /** Where the clock stops: a replay's end (now() stays there). */
+  readonly end?: () => Millis;
 }
 
 const WALL_CLOCK: Clock = { now: () => Date.now(), describe: 'wall clock' };
@@ -80,6 +82,7 @@ export async function detectClock(client: LiveClient): Promise<Clock> {
   timer.unref();
   return {
     describe: `replay clock (atlevel serve, ${speed}× speed)`,
+    end: () => end,
     now: () =>
       base.started ? Math.min(end, base.recorded + (performance.now() - base.wall) * speed) : base.recorded,
   };

@@ -43,6 +43,17 @@ export interface Backoff {
 
 const DEFAULT_BACKOFF: Backoff = { baseMs: 50, maxMs: 5_000 };
 
+/**
+ * A relist after 410 Gone: the changes of this stream after resourceVersion `after` up to the list's
+ * `listed` were seen only as their net effect (an object that changed twice in between shows its
+ * latest state once), because the server no longer had them to send.
+ */
+export interface RelistGap {
+  readonly stream: string;
+  readonly after: string;
+  readonly listed: string;
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
@@ -85,6 +96,7 @@ export class Informer {
     readonly stats: InformerStats,
     readonly backoff: Backoff = DEFAULT_BACKOFF,
     readonly onProblem: (text: string) => void = () => undefined,
+    readonly onRelist: (gap: RelistGap) => void = () => undefined,
   ) {
     this.#rv = resourceVersion;
   }
@@ -178,6 +190,7 @@ export class Informer {
 
   /** List again after 410 Gone: what changed meanwhile becomes changes, in name order. */
   async #relist(): Promise<void> {
+    const after = this.#rv;
     const list = await this.client.list(this.stream.path);
     const kind = this.stream.resource.kind;
     const seen = new Set<string>();
@@ -195,6 +208,7 @@ export class Informer {
       if (!seen.has(keyOf(held))) this.#event({ type: 'DELETED', object: held });
     }
     this.#rv = list.resourceVersion;
+    this.onRelist({ stream: this.id, after, listed: list.resourceVersion });
   }
 }
 

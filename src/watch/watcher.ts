@@ -28,7 +28,7 @@ import {
 import type { MonitorRecord } from '../sim/index.js';
 import { buildHistory } from '../timeline/index.js';
 import { type Clock, detectClock } from './clock.js';
-import { type Backoff, type Change, Informer, type InformerStats } from './informer.js';
+import { type Backoff, type Change, Informer, type InformerStats, type RelistGap } from './informer.js';
 import { annotations, historyHead, poolTarget, toInterval, transitions } from './monitor.js';
 import { checkRecordDir, renderRecord, writeRecord } from './record.js';
 
@@ -37,6 +37,14 @@ export const LIVE_RULES = [
   'operator-level-before-required-pool-target',
   'master-pool-updated-before-cvo-complete',
 ];
+
+/**
+ * How long, on the cluster's clock, watch keeps recording after the update completed before it
+ * stops: operators still settle then (on bug 2019850 network's Progressing turns False 3 s after the
+ * last pool finished). Measured on the cluster's clock, not the wall's, so what is recorded does not
+ * depend on a replay's speed or the machine's load (docs/live.md).
+ */
+const SETTLE_AFTER_COMPLETE_MS = 10_000;
 
 export type WatchOutput =
   | {
@@ -84,6 +92,13 @@ export interface WatchSummary {
   readonly interrupted: boolean;
   readonly stats: InformerStats & { transitions: number; checks: number; requests: LiveClient['counts'] };
   readonly recorded?: string;
+  /**
+   * The end of what was recorded, at completion: the completing change's moment plus
+   * SETTLE_AFTER_COMPLETE_MS. Changes dated later were not recorded. Absent when stopped otherwise.
+   */
+  readonly until?: Millis;
+  /** The relists after 410 Gone, each a stretch of one stream seen only as its net effect. */
+  readonly gaps: readonly RelistGap[];
 }
 
 function poolDone(p: RawObject): boolean {
@@ -125,6 +140,8 @@ class Watcher {
   readonly #stop = new AbortController();
   #informers: Informer[] = [];
   #lastChange = 0;
+  #until: Millis | undefined;
+  readonly #gaps: RelistGap[] = [];
 
   constructor(readonly opts: WatchOptions) {
     this.#client = new LiveClient(opts.config);
@@ -175,6 +192,7 @@ class Watcher {
             this.#stats,
             opts.backoff,
             (t) => this.#notice(t),
+            (gap) => this.#gaps.push(gap),
           ),
       );
     this.#informers = informers;
@@ -207,6 +225,8 @@ class Watcher {
         requests: this.#client.counts,
       },
       ...(recorded !== undefined ? { recorded } : {}),
+      ...(this.#until !== undefined ? { until: this.#until } : {}),
+      gaps: [...this.#gaps],
     };
   }
 
@@ -239,6 +259,8 @@ class Watcher {
     const kind = c.stream.resource.kind;
     // A replay says when each change happened; elsewhere it is the moment it was seen.
     const at = c.happenedAt ?? this.#clock.now();
+    // Past the end of the recording: the update is over and watch is about to stop.
+    if (this.#until !== undefined && at > this.#until) return;
     const recs = transitions(kind, c.before, c.after, at);
     let trigger: Millis | undefined;
     for (const r of recs) {
@@ -273,16 +295,22 @@ class Watcher {
     }
     if (kind === 'MachineConfigPool' || kind === 'Node') this.#fetchDropped(c.after);
     if (trigger !== undefined) this.#scheduleCheck(trigger);
-    if (kind === 'ClusterVersion' || kind === 'MachineConfigPool') this.#maybeComplete();
+    if (kind === 'ClusterVersion' || kind === 'MachineConfigPool') this.#maybeComplete(at);
     this.#lastChange = performance.now();
     this.opts.onChange?.();
   }
 
   /**
-   * Stop once every stream is connected again and quiet, so that changes still in flight when the
-   * update completed (a stream reconnecting, another's event just behind) are recorded too.
+   * Stop once the cluster's clock has passed `until` and every stream is connected again and quiet,
+   * so that the changes up to `until` still in flight (a stream reconnecting, another's event just
+   * behind) are recorded too.
    */
-  async #settleThenStop(): Promise<void> {
+  async #settleThenStop(until: Millis): Promise<void> {
+    // A replay's clock stands still at the replay's end, which may come before `until`.
+    while (this.#clock.now() < Math.min(until, this.#clock.end?.() ?? until)) {
+      if (this.opts.signal.aborted) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const deadline = performance.now() + 10_000;
     for (;;) {
       const quiet = performance.now() - this.#lastChange > 300;
@@ -363,7 +391,7 @@ class Watcher {
     return { result: analyzeHistory(history), history };
   }
 
-  #maybeComplete(): void {
+  #maybeComplete(at: Millis): void {
     const target = this.#active;
     if (!target) return;
     const cv = [...this.#state.all('ClusterVersion')][0];
@@ -379,7 +407,8 @@ class Watcher {
     this.opts.emit({ type: 'complete', at: this.#clock.now(), ...done });
     if (!this.opts.forever) {
       this.#completed = done;
-      void this.#settleThenStop();
+      this.#until = at + SETTLE_AFTER_COMPLETE_MS;
+      void this.#settleThenStop(this.#until);
     }
   }
 }

@@ -7,9 +7,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadKubeConfig } from '../../src/live/index.js';
+import { loadKubeConfig, type RawObject } from '../../src/live/index.js';
 import { kubeconfigFor, type RunningServer, type StartOptions } from '../../src/serve/index.js';
+import type { Change } from '../../src/serve/store.js';
 import { type WatchOutput, type WatchSummary, watchCluster } from '../../src/watch/index.js';
+import type { RelistGap } from '../../src/watch/informer.js';
+import { transitions } from '../../src/watch/monitor.js';
 import { serve } from '../serve/helpers.js';
 
 export { serve };
@@ -142,3 +145,115 @@ export async function startReplayWhenWatched(server: RunningServer, watches: num
 }
 
 export type ServeOptions = Omit<StartOptions, 'history'>;
+
+/** The kinds whose changes watch turns into transitions (Events become `ns/` lines, left out here). */
+const TRANSITION_KINDS = new Set([
+  'ClusterVersion',
+  'ClusterOperator',
+  'MachineConfigPool',
+  'MachineConfig',
+  'Node',
+]);
+
+/**
+ * One transition: its monitor line (locator and message) and its time. `key` groups the lines of one
+ * object as one stream delivers them in order: the locator, and apart from it a pool's rendered-config
+ * lines, which come from the MachineConfig stream.
+ */
+export interface Observed {
+  readonly key: string;
+  readonly line: string;
+  readonly from: number;
+}
+
+function observedOf(locator: string, message: string, from: number): Observed {
+  const rendered = message.startsWith('reason/RenderedConfigGenerated') ? ' (rendered config)' : '';
+  return { key: `${locator}${rendered}`, line: `${locator} ${message}`, from };
+}
+
+/**
+ * Every change the server applies from now on, as its store logged it: resourceVersion, recorded
+ * moment, object before and after. This is the ground truth of what a client could be sent.
+ */
+export function recordServed(server: RunningServer): Change[] {
+  const changes: Change[] = [];
+  server.store.subscribe((c) => changes.push(c));
+  return changes;
+}
+
+/**
+ * What a watch could observe of `changes`: each change of a watched kind turned into transitions from
+ * the object before it, in resourceVersion order, up to `until` (where the watch stopped recording).
+ * A relist after 410 Gone (a gap: a stream's changes after `after` up to the list's `listed`) shows a
+ * client only the net effect of the changes inside it: each object's state before the gap against its
+ * state at the list. The relist sees that at the moment of the list, so those lines have no time here.
+ */
+export function observable(
+  server: RunningServer,
+  changes: readonly Change[],
+  until: number | undefined,
+  gaps: readonly RelistGap[] = [],
+): Observed[] {
+  const out: Observed[] = [];
+  const emit = (kind: string, before: RawObject | undefined, after: RawObject | undefined, at: number) => {
+    for (const t of transitions(kind, before, after, at))
+      out.push(observedOf(t.locator, t.message, Number.isNaN(at) ? Number.NaN : t.from));
+  };
+  interface Open {
+    readonly kind: string;
+    readonly listed: number;
+    readonly objects: Map<string, { before: RawObject | undefined; last: Change }>;
+  }
+  const open: Open[] = gaps.map((g) => ({ kind: g.stream, listed: Number(g.listed), objects: new Map() }));
+  const flush = (rv: number) => {
+    for (const g of open) {
+      if (g.listed >= rv) continue;
+      for (const { before, last } of g.objects.values())
+        if (last.type !== 'DELETED') emit(g.kind, before, last.object as RawObject, Number.NaN);
+      g.objects.clear();
+    }
+  };
+  for (const c of changes) {
+    const kind = server.store.type(c.typeKey)?.kind ?? '';
+    if (!TRANSITION_KINDS.has(kind)) continue;
+    if (until !== undefined && c.at !== undefined && c.at > until) continue;
+    flush(c.rv);
+    const gap = gaps.findIndex(
+      (g) => g.stream === kind && c.rv > Number(g.after) && c.rv <= Number(g.listed),
+    );
+    const inside = open[gap];
+    if (inside) {
+      const name = c.object.metadata.name;
+      const held = inside.objects.get(name);
+      inside.objects.set(name, {
+        before: held ? held.before : (c.previous as RawObject | undefined),
+        last: c,
+      });
+      continue;
+    }
+    if (c.type !== 'DELETED')
+      emit(kind, c.previous as RawObject | undefined, c.object as RawObject, c.at ?? Number.NaN);
+  }
+  flush(Number.POSITIVE_INFINITY);
+  return out;
+}
+
+/** What the watch emitted as transitions, the same way (Events' `ns/` lines left out). */
+export function observed(outputs: readonly WatchOutput[]): Observed[] {
+  return outputs.flatMap((o) =>
+    o.type === 'transition' && !o.record.locator.startsWith('ns/')
+      ? [observedOf(o.record.locator, o.record.message, o.record.from)]
+      : [],
+  );
+}
+
+/** Each key's lines in the order they came: an exact comparison that allows nothing lost or repeated. */
+export function byKey(list: readonly Observed[], withTime: boolean): Record<string, string[]> {
+  const out: Record<string, string[]> = Object.create(null);
+  for (const o of list) {
+    const lines = out[o.key] ?? [];
+    lines.push(withTime ? `${new Date(o.from).toISOString()} ${o.line}` : o.line);
+    out[o.key] = lines;
+  }
+  return out;
+}

@@ -3,17 +3,28 @@
  * race and the master-pool rule caught live on bug 2019850 and on simulator runs, nothing raised
  * under the fixed policy, --record round-trips through analyze, only get/list/watch are sent.
  */
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
 import { main } from '../../src/cli/main.js';
 import type { Finding } from '../../src/model/index.js';
+import { monitorLine, sortedRecords } from '../../src/sim/index.js';
 import { loadHistoryParts } from '../../src/sources/index.js';
 import { buildHistory } from '../../src/timeline/index.js';
 import type { WatchOutput } from '../../src/watch/index.js';
-import { serve, startProxy, startReplayWhenWatched, startWatch, until } from './helpers.js';
+import {
+  byKey,
+  observable,
+  observed,
+  recordServed,
+  serve,
+  startProxy,
+  startReplayWhenWatched,
+  startWatch,
+  until,
+} from './helpers.js';
 
 const EXAMPLE = 'examples/bug-2019850';
 /** The streams a watch of a served CI run opens (CV, CO, MCP, Node, MC, Events in 3 namespaces). */
@@ -80,7 +91,7 @@ describe('watch on a replay of bug 2019850', () => {
     }
   });
 
-  it('records the whole update; analyze of the record gives the verdict and causes of analyze of the source; only GET was sent', async () => {
+  it('records the whole update, every transition the server served exactly once at its time; analyze of the record gives the verdict and causes of analyze of the source; only GET was sent', async () => {
     // From 03:20 (before the race) to the end at 100×: the replay clock within a fraction of a second.
     const server = await serve([EXAMPLE], {
       replay: true,
@@ -91,11 +102,38 @@ describe('watch on a replay of bug 2019850', () => {
     const proxy = await startProxy(server.url);
     const record = join(tmp, 'bug-record');
     try {
+      const served = recordServed(server);
       const w = await startWatch(proxy.url, { record });
       await startReplayWhenWatched(server, STREAMS);
       const summary = await w.done;
       expect(summary.interrupted).toBe(false);
       expect(summary.result.verdict).toBe('fail');
+      // The update completed with the worker pool at 03:36:29; watch recorded 10 s of the cluster's
+      // clock past it, which holds network's last Progressing=False (03:36:32).
+      expect(summary.until).toBe(T('03:36:39'));
+      expect(summary.gaps).toEqual([]);
+      // Every transition the server served, in each object's order, at its time: none lost, none twice.
+      const truth = observable(server, served, summary.until);
+      expect(truth.length).toBeGreaterThan(40);
+      expect(byKey(observed(w.outputs), true)).toEqual(byKey(truth, true));
+      const flaps = truth.filter((t) => t.line.startsWith('clusteroperator/network condition/Progressing'));
+      expect(flaps.map((t) => new Date(t.from).toISOString().slice(11, 19))).toEqual([
+        '03:21:30',
+        '03:25:10',
+        '03:27:28',
+        '03:29:17',
+        '03:32:11',
+        '03:33:29',
+        '03:36:32',
+      ]);
+      // And the record holds exactly what watch printed: its build log's timeline, line for line.
+      const log = readFileSync(join(record, 'build-log.txt'), 'utf8');
+      const timeline = log
+        .slice(log.indexOf('Timeline:\n\n') + 'Timeline:\n\n'.length)
+        .replace(/\n$/, '')
+        .split('\n');
+      const printed = w.outputs.flatMap((o) => (o.type === 'transition' ? [o.record] : []));
+      expect(timeline).toEqual(sortedRecords(printed).map(monitorLine));
       const rules = findings(w.outputs).map((f) => f.finding.rule);
       expect(rules).toEqual([
         'operator-level-before-required-pool-target',
@@ -151,9 +189,14 @@ describe('watch on simulator runs (pause-image-only, seed 1)', () => {
       const dir = runs[policy];
       const server = await serve([dir], { replay: true, holdReplay: true, speed: 400 });
       try {
+        const served = recordServed(server);
         const w = await startWatch(server.url);
         await startReplayWhenWatched(server, STREAMS);
         const summary = await w.done;
+        // Every transition the simulator's recording played, once, at its time.
+        const truth = observable(server, served, summary.until);
+        expect(truth.length).toBeGreaterThan(50);
+        expect(byKey(observed(w.outputs), true)).toEqual(byKey(truth, true));
         const live = findings(w.outputs).map((f) => f.finding.rule);
         const source = await analyzePaths([dir]);
         if (policy === 'fixed') {
