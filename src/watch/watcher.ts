@@ -5,6 +5,7 @@
  * completion) the moment a change could let them decide. When the update completes (the CVO
  * reports it and every pool has rolled out its target) the whole analysis runs on what was seen.
  */
+import { setMaxListeners } from 'node:events';
 import { type AnalysisResult, analyzeHistory } from '../analyze/index.js';
 import {
   isRendered,
@@ -144,6 +145,8 @@ class Watcher {
   readonly #gaps: RelistGap[] = [];
 
   constructor(readonly opts: WatchOptions) {
+    // Each stream's informer listens on the stop signal, twice while it backs off: more than 10.
+    setMaxListeners(0, this.#stop.signal);
     this.#client = new LiveClient(opts.config);
     this.#file = `${opts.config.server} (watch)`;
   }
