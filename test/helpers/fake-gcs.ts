@@ -66,8 +66,11 @@ export class FakeGcs {
   readonly faults: FaultRule[] = [];
   /** Bytes of each object's body served (bucket/name → bytes). */
   readonly served = new Map<string, number>();
-  /** Every request, with when it arrived (performance.now(), before the injected latency). */
-  readonly requests: { method: string; url: string; at: number }[] = [];
+  /**
+   * Every request, with when it arrived (performance.now(), before the injected latency) and when its
+   * answer was sent in full (`done`; absent while it is in flight, or for a connection cut off).
+   */
+  readonly requests: { method: string; url: string; at: number; done?: number }[] = [];
   #server: Server | undefined;
   #sockets = new Set<import('node:net').Socket>();
   #generation = 1_636_000_000_000_000;
@@ -116,7 +119,15 @@ export class FakeGcs {
 
   async start(port = 0): Promise<void> {
     const server = createServer((req, res) => {
-      this.requests.push({ method: req.method ?? '', url: req.url ?? '', at: performance.now() });
+      const entry: FakeGcs['requests'][number] = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        at: performance.now(),
+      };
+      this.requests.push(entry);
+      res.once('finish', () => {
+        entry.done = performance.now();
+      });
       const go = () =>
         this.#handle(req, res).catch((err: unknown) => {
           if (!res.headersSent) res.writeHead(500).end(String(err));

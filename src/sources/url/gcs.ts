@@ -76,6 +76,19 @@ const MAX_NAME_BYTES = 1024;
  */
 export const SLICE_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The [start, end) ranges of an object of `size` bytes: as few slices as keep each at most
+ * SLICE_BYTES, all of (nearly) the same length, so that they finish together rather than one short
+ * remainder leaving a long slice to finish alone.
+ */
+export function sliceRanges(size: number): [number, number][] {
+  const count = Math.max(1, Math.ceil(size / SLICE_BYTES));
+  const step = Math.ceil(size / count);
+  const ranges: [number, number][] = [];
+  for (let start = 0; start < size; start += step) ranges.push([start, Math.min(size, start + step)]);
+  return ranges;
+}
+
 /** A server that answered a ranged GET with the whole object: fetch it as one stream instead. */
 /** A slice stopped because another slice of the same object failed: never the cause to report. */
 class SliceCancelled extends StorageError {}
@@ -204,12 +217,12 @@ export class StorageClient {
   }
 
   /**
-   * Whether `obj` is fetched in slices: large enough for two, pinned to a generation (so every slice
+   * Whether `obj` is fetched in slices: larger than one slice, pinned to a generation (so every slice
    * reads the same bytes), and not gzip-encoded (a gzip object is served whole, or transcoded).
    */
   sliceable(obj: ObjectInfo): boolean {
     return (
-      obj.size >= 2 * SLICE_BYTES &&
+      obj.size > SLICE_BYTES &&
       obj.generation !== undefined &&
       !(obj.contentEncoding ?? '').toLowerCase().includes('gzip')
     );
@@ -217,7 +230,7 @@ export class StorageClient {
 
   /**
    * Fetch the stored bytes of a sliceable `obj` into `file` (created or overwritten), in slices of
-   * SLICE_BYTES fetched in parallel (each through the shared limit, each retried on its own) and
+   * at most SLICE_BYTES (sliceRanges) fetched in parallel (each through the shared limit, each retried on its own) and
    * written at their offsets; then check the whole file against the object's size and MD5/CRC32C,
    * re-reading it from disk (the slices arrive out of order). A corrupt result is fetched again, up to
    * the retry policy's attempts. Resolves with the byte count, or false when the server ignores
@@ -270,8 +283,7 @@ export class StorageClient {
     let hashed: Promise<unknown> = Promise.resolve();
     try {
       const slices: Promise<void>[] = [];
-      for (let start = 0; start < obj.size; start += SLICE_BYTES) {
-        const end = Math.min(obj.size, start + SLICE_BYTES);
+      for (const [start, end] of sliceRanges(obj.size)) {
         const slice = this.#limiter.run(() =>
           withRetry(
             this.#retry,
