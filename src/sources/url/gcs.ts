@@ -81,7 +81,7 @@ export const SLICE_BYTES = 8 * 1024 * 1024;
  * SLICE_BYTES, all of (nearly) the same length, so that they finish together rather than one short
  * remainder leaving a long slice to finish alone.
  */
-export function sliceRanges(size: number): [number, number][] {
+function sliceRanges(size: number): [number, number][] {
   const count = Math.max(1, Math.ceil(size / SLICE_BYTES));
   const step = Math.ceil(size / count);
   const ranges: [number, number][] = [];
