@@ -100,6 +100,8 @@ export interface WatchSummary {
   readonly until?: Millis;
   /** The relists after 410 Gone, each a stretch of one stream seen only as its net effect. */
   readonly gaps: readonly RelistGap[];
+  /** Each stream's resourceVersion at the first list: the changes after it were watched. */
+  readonly listed: Readonly<Record<string, string>>;
 }
 
 function poolDone(p: RawObject): boolean {
@@ -142,6 +144,7 @@ class Watcher {
   #informers: Informer[] = [];
   #lastChange = 0;
   #until: Millis | undefined;
+  #listedVersions: Readonly<Record<string, string>> = {};
   readonly #gaps: RelistGap[] = [];
 
   constructor(readonly opts: WatchOptions) {
@@ -158,6 +161,7 @@ class Watcher {
     this.#startedAt = this.#clock.now();
     const snap = await snapshot(this.#client, (name, state) => this.#keepContent(name, state));
     this.#state = snap.state;
+    this.#listedVersions = Object.fromEntries(snap.versions);
     this.#listed = true;
     const cv = [...this.#state.all('ClusterVersion')][0];
     const head = historyHead(cv);
@@ -230,6 +234,7 @@ class Watcher {
       ...(recorded !== undefined ? { recorded } : {}),
       ...(this.#until !== undefined ? { until: this.#until } : {}),
       gaps: [...this.#gaps],
+      listed: this.#listedVersions,
     };
   }
 

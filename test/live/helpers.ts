@@ -187,12 +187,14 @@ export function recordServed(server: RunningServer): Change[] {
  * A relist after 410 Gone (a gap: a stream's changes after `after` up to the list's `listed`) shows a
  * client only the net effect of the changes inside it: each object's state before the gap against its
  * state at the list. The relist sees that at the moment of the list, so those lines have no time here.
+ * Changes up to a stream's first list (`listed`) are what the watch started from, not transitions.
  */
 export function observable(
   server: RunningServer,
   changes: readonly Change[],
   until: number | undefined,
   gaps: readonly RelistGap[] = [],
+  listed: Readonly<Record<string, string>> = {},
 ): Observed[] {
   const out: Observed[] = [];
   const emit = (kind: string, before: RawObject | undefined, after: RawObject | undefined, at: number) => {
@@ -217,6 +219,8 @@ export function observable(
     const kind = server.store.type(c.typeKey)?.kind ?? '';
     if (!TRANSITION_KINDS.has(kind)) continue;
     if (until !== undefined && c.at !== undefined && c.at > until) continue;
+    // Before the stream's first list: the list showed its result, as the state watch started from.
+    if (c.rv <= Number(listed[kind] ?? 0)) continue;
     flush(c.rv);
     const gap = gaps.findIndex(
       (g) => g.stream === kind && c.rv > Number(g.after) && c.rv <= Number(g.listed),

@@ -91,6 +91,27 @@ describe('watch on a replay of bug 2019850', () => {
     }
   });
 
+  it("started while the replay runs: from each stream's list on, every change is seen once, in order, at its time", async () => {
+    const server = await serve([EXAMPLE], { replay: true, holdReplay: true, speed: 250 });
+    try {
+      const served = recordServed(server);
+      server.replay?.start();
+      await until(() => served.length >= 5, 30_000, 'the replay under way');
+      const w = await startWatch(server.url);
+      const summary = await w.done;
+      expect(summary.interrupted).toBe(false);
+      // The lists came after changes had been applied: the list/watch boundary was crossed.
+      const listed = Object.values(summary.listed).map(Number);
+      expect(listed.length).toBe(STREAMS);
+      expect(served.filter((c) => c.rv <= Math.min(...listed)).length).toBeGreaterThanOrEqual(5);
+      const truth = observable(server, served, summary.until, [], summary.listed);
+      expect(truth.length).toBeGreaterThan(40);
+      expect(byKey(observed(w.outputs), true)).toEqual(byKey(truth, true));
+    } finally {
+      await server.close();
+    }
+  });
+
   it('records the whole update, every transition the server served exactly once at its time; analyze of the record gives the verdict and causes of analyze of the source; only GET was sent', async () => {
     // From 03:20 (before the race) to the end at 100×: the replay clock within a fraction of a second.
     const server = await serve([EXAMPLE], {
