@@ -3,7 +3,7 @@
  * (docs/domain.md 3.2: absent kernelType is `default`, null lists are empty, fips false) are made explicit,
  * and the Ignition config is decoded.
  */
-import type { Budget, MachineConfig, SourceRef } from '../model/index.js';
+import { type Budget, type MachineConfig, resolveDeferred, type SourceRef } from '../model/index.js';
 import { canonicalJson, type NormalIgnition, normalizeIgnition } from './ignition.js';
 
 export interface NormalSpec {
@@ -46,7 +46,7 @@ export function normalizeSpec(
     extensions: spec.extensions ?? [],
     fips: spec.fips === true,
     kernelType: spec.kernelType || 'default',
-    ignition: normalizeIgnition(spec.config, {
+    ignition: normalizeIgnition(resolveDeferred(spec.config), {
       file,
       at: ref?.path ? `${ref.path}.spec.config` : 'spec.config',
       name: mc.metadata.name,

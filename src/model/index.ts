@@ -7,6 +7,7 @@
 export * from './budget.js';
 export * from './conditions.js';
 export type * from './config-diff.js';
+export * from './deferred-json.js';
 export * from './errors.js';
 export * from './finding.js';
 export * from './history.js';

@@ -9,7 +9,9 @@
  *   `<resource>/` folder);
  * - `ocExample` is the suffix of its file in an oc examples case (`CASE-<suffix>.yaml`, oc
  *   pkg/cli/admin/upgrade/status/examples/README.md), when oc's examples hold one;
- * - `normalize` brings the kind's variants to the one shape analyses read.
+ * - `normalize` brings the kind's variants to the one shape analyses read;
+ * - `deferred` names the members (dotted paths in an object) that a streamed List keeps as bytes
+ *   when they are large, parsed only when read (deferred-json.ts).
  */
 import type { z } from 'zod';
 import { normalizeEvent } from './event-normalize.js';
@@ -32,6 +34,7 @@ export interface KindFacts<S extends z.ZodType = z.ZodType, F extends string = s
   readonly mustGather?: string;
   readonly ocExample?: string;
   readonly normalize?: (object: z.infer<S>) => z.infer<S>;
+  readonly deferred?: readonly string[];
 }
 
 /** Ties `normalize` to the schema's type while keeping the literal field name. */
@@ -67,6 +70,8 @@ export const KINDS = {
     gatherExtra: 'machineconfigs.json',
     mustGather: 'machineconfigs',
     ocExample: 'mc',
+    // Only the configs a diff or an explanation compares are ever parsed.
+    deferred: ['spec.config'],
   }),
   Node: kind({
     schema: NodeSchema,

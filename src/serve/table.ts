@@ -6,6 +6,7 @@
  * pkg/printers/internalversion). Ages and "since" times are counted from the served moment, not
  * from the wall clock: a recorded cluster is shown as it looked then.
  */
+import { resolveDeferred } from '../model/index.js';
 import type { KubeObject } from './store.js';
 
 interface ColumnDefinition {
@@ -26,7 +27,8 @@ function get(o: unknown, ...path: (string | number)[]): unknown {
   let cur = o;
   for (const p of path) {
     if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string | number, unknown>)[p];
+    // A rendered config's spec.config may still be its bytes (model/deferred-json.ts).
+    cur = resolveDeferred((cur as Record<string | number, unknown>)[p]);
   }
   return cur;
 }

@@ -75,11 +75,22 @@ export interface ItemsReaderSizes {
   readonly pieceBytes?: number;
 }
 
+/**
+ * Members of large items to keep unparsed (model/deferred-json.ts): `paths` are dotted member paths
+ * inside an item (`spec.config`); a member on one of them that is larger than a piece is handed to
+ * `make` as its bytes (a copy) and whatever `make` returns takes its place in the item.
+ */
+export interface DeferredMembers {
+  readonly paths: ReadonlySet<string>;
+  readonly make: (bytes: Buffer, itemIndex: number, path: string) => unknown;
+}
+
 export class JsonItemsReader {
   readonly #sink: ItemsSink;
   readonly #batchBytes: number;
   readonly #largeItemBytes: number;
   readonly #pieceBytes: number;
+  readonly #deferred: DeferredMembers | undefined;
   readonly #members = new Map<string, unknown>();
   #state = State.Begin;
   #started = false;
@@ -99,8 +110,9 @@ export class JsonItemsReader {
   /** Where the current item starts, in bytes from the start of the open batch. */
   #itemAt = 0;
 
-  constructor(sink: ItemsSink, sizes: ItemsReaderSizes = {}) {
+  constructor(sink: ItemsSink, sizes: ItemsReaderSizes = {}, deferred?: DeferredMembers) {
     this.#sink = sink;
+    this.#deferred = deferred;
     this.#batchBytes = sizes.batchBytes ?? DEFAULT_BATCH_BYTES;
     this.#largeItemBytes = sizes.largeItemBytes ?? LARGE_ITEM_BYTES;
     this.#pieceBytes = sizes.pieceBytes ?? PIECE_BYTES;
@@ -351,8 +363,15 @@ export class JsonItemsReader {
       if (!Array.isArray(batch)) throw new NotStreamable('items batch is not an array');
       this.#sink(batch, first);
     }
-    const item = parseLarge(bytes, itemAt, bytes.length, this.#pieceBytes);
-    this.#sink([item], this.#itemCount - 1);
+    const index = this.#itemCount - 1;
+    const item = parseLarge(bytes, itemAt, bytes.length, this.#pieceBytes, this.#deferOf(index));
+    this.#sink([item], index);
+  }
+
+  #deferOf(index: number): Defer | undefined {
+    const d = this.#deferred;
+    if (d === undefined || d.paths.size === 0) return undefined;
+    return { paths: d.paths, make: (bytes, path) => d.make(bytes, index, path) };
   }
 
   #flushBatch(chunk: Buffer, end: number): void {
@@ -415,9 +434,15 @@ function parse(text: string): unknown {
  * JSON.parse: objects and arrays larger than that are split into their members. The result is what
  * JSON.parse of the whole would give (members in order, the last of duplicate keys winning).
  */
-export function parseLarge(bytes: Buffer, start: number, end: number, pieceBytes = PIECE_BYTES): unknown {
+export function parseLarge(
+  bytes: Buffer,
+  start: number,
+  end: number,
+  pieceBytes = PIECE_BYTES,
+  defer?: Defer,
+): unknown {
   try {
-    return new LargeValue(bytes, start, end, pieceBytes).value(start, end);
+    return new LargeValue(bytes, start, end, pieceBytes, defer).value(start, end, '');
   } catch (err) {
     if (err instanceof NotStreamable) throw err;
     // A RangeError from a deep nesting of large containers, for one: the whole-text reader decides.
@@ -425,15 +450,23 @@ export function parseLarge(bytes: Buffer, start: number, end: number, pieceBytes
   }
 }
 
+/** DeferredMembers for one item. */
+interface Defer {
+  readonly paths: ReadonlySet<string>;
+  readonly make: (bytes: Buffer, path: string) => unknown;
+}
+
 class LargeValue {
   readonly #bytes: Buffer;
   readonly #pieceBytes: number;
+  readonly #defer: Defer | undefined;
   /** Where each container that starts in the range ends (exclusive), by its start. */
   readonly #ends = new Map<number, number>();
 
-  constructor(bytes: Buffer, start: number, end: number, pieceBytes: number) {
+  constructor(bytes: Buffer, start: number, end: number, pieceBytes: number, defer: Defer | undefined) {
     this.#bytes = bytes;
     this.#pieceBytes = pieceBytes;
+    this.#defer = defer;
     const opens: number[] = [];
     let i = start;
     while (i < end) {
@@ -456,15 +489,22 @@ class LargeValue {
     if (opens.length > 0) throw new NotStreamable('unbalanced brackets');
   }
 
-  value(start: number, end: number): unknown {
+  /** The value in `[start, end)`, at `path` (dotted member names; '' at the item, undefined in an array). */
+  value(start: number, end: number, path: string | undefined): unknown {
     const c = this.#bytes[start];
     if (end - start <= this.#pieceBytes || (c !== OPEN_BRACE && c !== OPEN_BRACKET))
       return parse(this.#bytes.toString('utf8', start, end));
     if (this.#ends.get(start) !== end) throw new NotStreamable('not one value');
-    return c === OPEN_BRACE ? this.#object(start, end) : this.#array(start, end);
+    if (path !== undefined && this.#defer?.paths.has(path)) {
+      // A copy of its own (memcpy), so that it holds neither the item's nor a decoder's buffer.
+      const own = Buffer.allocUnsafeSlow(end - start);
+      this.#bytes.copy(own, 0, start, end);
+      return this.#defer.make(own, path);
+    }
+    return c === OPEN_BRACE ? this.#object(start, end, path) : this.#array(start, end);
   }
 
-  #object(start: number, end: number): Record<string, unknown> {
+  #object(start: number, end: number, path: string | undefined): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     let i = this.#skipSpace(start + 1);
     if (this.#bytes[i] === CLOSE_BRACE) return this.#closes(i, end, out);
@@ -476,7 +516,11 @@ class LargeValue {
       if (this.#bytes[i] !== COLON) throw new NotStreamable('expected :');
       i = this.#skipSpace(i + 1);
       const valueEnd = this.#valueEnd(i, end);
-      const value = this.value(i, valueEnd);
+      const value = this.value(
+        i,
+        valueEnd,
+        this.#defer === undefined || path === undefined ? undefined : path === '' ? key : `${path}.${key}`,
+      );
       // As JSON.parse: an own `__proto__` property, not the prototype.
       if (key === '__proto__')
         Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
@@ -493,7 +537,7 @@ class LargeValue {
     if (this.#bytes[i] === CLOSE_BRACKET) return this.#closes(i, end, out);
     for (;;) {
       const valueEnd = this.#valueEnd(i, end);
-      out.push(this.value(i, valueEnd));
+      out.push(this.value(i, valueEnd, undefined));
       i = this.#skipSpace(valueEnd);
       if (this.#bytes[i] === COMMA) i = this.#skipSpace(i + 1);
       else return this.#closes(i, end, out);

@@ -7,9 +7,11 @@
 import type { Interval, ReleasePayload, SourceRef } from '../model/index.js';
 import {
   Budget,
+  DeferredJson,
   InputError,
   Interner,
   isKnownKind,
+  KINDS,
   type KnownKind,
   plural,
   printable,
@@ -31,7 +33,7 @@ import { withoutCompressionSuffix } from './decoders/index.js';
 import { type Document, JsonTreeScanner, parseDocuments } from './documents.js';
 import type { EchoFilter } from './echoes.js';
 import { looksLikeIntervals, parseIntervalItem, parseIntervalsDocument } from './intervals-json.js';
-import { JsonItemsReader, NotStreamable } from './json-items.js';
+import { type DeferredMembers, JsonItemsReader, NotStreamable } from './json-items.js';
 import type { ReaderSpec } from './layouts/index.js';
 import { validateObject } from './validate.js';
 import { runStartFromName, type YearHint } from './year.js';
@@ -335,6 +337,16 @@ function streamedReader(
   return format.streamed?.(spec as never, result, file, intern, echoes);
 }
 
+/** The members a gather-extra List of `spec.expect` keeps as bytes until read (KINDS `deferred`). */
+function deferredMembers(spec: ReaderSpec, file: string): DeferredMembers | undefined {
+  const paths = spec.reader === 'gather-extra' ? KINDS[spec.expect].deferred : undefined;
+  if (paths === undefined) return undefined;
+  return {
+    paths: new Set(paths),
+    make: (bytes, index, path) => new DeferredJson(bytes, file, `items[${index}].${path}`),
+  };
+}
+
 /**
  * A gather-extra List or an interval file, one batch of items at a time. False when the file is
  * not a plain List / items object or anything in it is wrong; `result` then holds partial work.
@@ -350,9 +362,13 @@ async function readItemsStreamed(
   const file = opts.file;
   const onItem = streamedReader(spec, result, file, intern, echoes);
   if (!onItem) return false;
-  const reader = new JsonItemsReader((batch, first) => {
-    for (let k = 0; k < batch.length; k++) onItem(batch[k], first + k);
-  });
+  const reader = new JsonItemsReader(
+    (batch, first) => {
+      for (let k = 0; k < batch.length; k++) onItem(batch[k], first + k);
+    },
+    {},
+    deferredMembers(spec, file),
+  );
   try {
     for await (const chunk of decodedChunks(source, opts)) reader.write(chunk);
     const doc = reader.end();
