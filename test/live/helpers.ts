@@ -29,8 +29,12 @@ export interface Proxy {
   readonly requests: string[];
   /** Cut every watch connection open now; returns how many. */
   dropWatches(): number;
-  /** Answer the next watch of each stream with a 410 Gone ERROR event. */
-  goneOnce(): void;
+  /**
+   * Answer the next watch of each stream with a 410 Gone ERROR event, after `delayMs` (the time a
+   * client takes to learn its resourceVersion is gone: changes made meanwhile reach it only by the
+   * relist, as their net effect).
+   */
+  goneOnce(delayMs?: number): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +44,7 @@ export async function startProxy(upstream: string): Promise<Proxy> {
   const watches = new Set<net.Socket>();
   let gone = new Set<string>();
   let goneArmed = false;
+  let goneDelayMs = 0;
   // A TCP proxy that reads the request lines going by: nothing of HTTP is re-implemented, so what the
   // client sent is what the server got.
   const server = net.createServer((client) => {
@@ -68,10 +73,12 @@ export async function startProxy(upstream: string): Promise<Proxy> {
                 message: 'too old resource version',
               },
             })}\n`;
-            client.end(
-              `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-            );
-            up.destroy();
+            setTimeout(() => {
+              client.end(
+                `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+              );
+              up.destroy();
+            }, goneDelayMs);
             return;
           }
           watches.add(client);
@@ -93,8 +100,9 @@ export async function startProxy(upstream: string): Promise<Proxy> {
       watches.clear();
       return n;
     },
-    goneOnce: () => {
+    goneOnce: (delayMs = 0) => {
       goneArmed = true;
+      goneDelayMs = delayMs;
       gone = new Set();
     },
     close: () =>
