@@ -33,6 +33,21 @@ export interface IngestTask {
   readonly flags: Readonly<Record<string, string | boolean>>;
 }
 
+/** --run-timeout's default: far above a CI run's fetch and analysis, far below forever. */
+const DEFAULT_RUN_TIMEOUT = '10m';
+
+const TIMEOUT_UNITS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `90s`, `10m`, `1h`, or a number of seconds; `0` for no limit. */
+export function parseRunTimeout(text: string): number {
+  const m = /^\s*(\d+)\s*([smh]?)\s*$/.exec(text);
+  if (!m || Number(m[1]) > 1_000_000)
+    throw new UsageError(
+      `--run-timeout ${JSON.stringify(text)}: want a whole number of seconds, minutes or hours (90s, 10m, 1h), or 0 for no limit`,
+    );
+  return Number(m[1]) * (TIMEOUT_UNITS[m[2] || 's'] ?? 1000);
+}
+
 /** One run, in a worker (or in-process with --jobs 1): load, analyse, build the record. */
 export default async function analyseRun(task: IngestTask): Promise<RunRecord> {
   const history = await loadHistory([task.who.source], { ...task.flags } as RemoteFlags);
@@ -71,6 +86,11 @@ function ingestOptions(cmd: Command) {
     )
     .option('-j, --jobs <n>', `analyse N runs at once (default: the cores, ${availableParallelism()})`)
     .option('--reanalyze', 'analyse runs already stored again and replace them')
+    .option(
+      '--run-timeout <duration>',
+      'give up a run whose fetch and analysis take longer (90s, 10m, 1h; 0: no limit) and record it as an ingest error',
+      DEFAULT_RUN_TIMEOUT,
+    )
     .option('-q, --quiet', 'no progress bar and no per-error lines, only the closing line');
   return mustGatherFlag(remoteFlags(c));
 }
@@ -79,7 +99,7 @@ function ingestOptions(cmd: Command) {
 function inputFlags(flags: Record<string, unknown>): Record<string, string | boolean> {
   const out: Record<string, string | boolean> = {};
   for (const [k, v] of Object.entries(flags)) {
-    if (['db', 'shard', 'jobs', 'reanalyze', 'quiet'].includes(k)) continue;
+    if (['db', 'shard', 'jobs', 'reanalyze', 'quiet', 'runTimeout'].includes(k)) continue;
     if (typeof v === 'string' || typeof v === 'boolean') out[k] = v;
   }
   return out;
@@ -114,6 +134,7 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
     .addHelpText(
       'after',
       '\nExit codes: 0 the batch ran (runs that could not be read are recorded as ingest errors), 2 bad input or usage, 3 internal error.\n' +
+        `A run not analysed within --run-timeout (default ${DEFAULT_RUN_TIMEOUT}; 0 for none) is given up and recorded as an ingest error.\n` +
         'Examples:\n' +
         '  atlevel ingest runs/                       every run under runs/, into the default store\n' +
         '  atlevel ingest --db postgres://ci@db/atlevel --shard 3/8 runs.txt',
@@ -123,6 +144,7 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
       if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)
         throw new UsageError(`--jobs ${JSON.stringify(flags.jobs)} wants a whole number from 1 to 256`);
       const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+      const runTimeoutMs = parseRunTimeout(flags.runTimeout);
       const all = await expandInputs(inputs);
       const runs = shard ? all.filter((r) => inShard(r, shard)) : all;
       const started = performance.now();
@@ -130,14 +152,20 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
       const shared = inputFlags(flags as Record<string, unknown>);
       let analyse: Analyser = (who) => analyseRun({ who, flags: shared });
       let destroy = async () => undefined as unknown;
-      if (jobs > 1 && runs.length > 1) {
+      // A URL that hangs is only stopped by ending the thread that waits on it: with a run timeout,
+      // URL runs go to a worker even with --jobs 1, so a given-up run leaves nothing running behind.
+      const pooled =
+        (jobs > 1 && runs.length > 1) || (runTimeoutMs > 0 && runs.some((r) => r.kind === 'url'));
+      if (pooled) {
         const { Tinypool } = (await import(TINYPOOL)) as typeof import('tinypool');
         const pool = new Tinypool({
           filename: workerModule(),
           minThreads: Math.min(jobs, runs.length),
           maxThreads: Math.min(jobs, runs.length),
         });
-        analyse = (who) => pool.run({ who, flags: shared } satisfies IngestTask) as Promise<RunRecord>;
+        // An aborted task's worker is terminated (tinypool), and a fresh one takes its place.
+        analyse = (who, signal) =>
+          pool.run({ who, flags: shared } satisfies IngestTask, { signal }) as Promise<RunRecord>;
         destroy = () => pool.destroy();
       }
       const bar = progressBar(flags.quiet === true);
@@ -147,6 +175,7 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
           analyse,
           parallel: jobs + 1,
           reanalyse: flags.reanalyze === true,
+          runTimeoutMs,
           onProgress: (p) => bar.update(p),
           onStored: (who, outcome) => {
             if (flags.verbose) process.stderr.write(`atlevel: ${outcome} ${who.id} (${who.source})\n`);

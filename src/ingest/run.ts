@@ -10,8 +10,12 @@ import type { RunInput } from './expand.js';
 import { contentHash, prowRunId, urlHash } from './identity.js';
 import type { RunIdentity } from './record.js';
 
-/** Analyse one run: load it, run analyze, build its record. Must not need anything but its argument. */
-export type Analyser = (who: RunIdentity) => Promise<RunRecord>;
+/**
+ * Analyse one run: load it, run analyze, build its record. Must not need anything but its arguments.
+ * `signal` aborts when the run's time is up; an analyser that can stop its work (a worker pool
+ * terminates the worker) should, and the batch goes on either way.
+ */
+export type Analyser = (who: RunIdentity, signal: AbortSignal) => Promise<RunRecord>;
 
 export interface IngestProgress {
   readonly total: number;
@@ -28,6 +32,12 @@ export interface IngestOptions {
   readonly parallel: number;
   /** Analyse and replace runs already stored (after atlevel's analysis changed). */
   readonly reanalyse?: boolean;
+  /**
+   * A run whose analysis has not come back after this many ms (from when it was handed to the
+   * analyser) is given up and recorded as an ingest error, so that a URL that never answers cannot
+   * stall the batch. 0 or absent: no limit.
+   */
+  readonly runTimeoutMs?: number;
   readonly onProgress?: (p: IngestProgress) => void;
   /** Said once per run that failed: its source and the error's first line. */
   readonly onError?: (source: string, message: string) => void;
@@ -53,6 +63,37 @@ export async function identify(r: RunInput): Promise<RunIdentity> {
   }
   const id = r.kind === 'url' ? urlHash(r.source) : await contentHash(r.source);
   return { id, source: r.source, identity: 'content' };
+}
+
+/** A timeout for messages: a whole number of hours, minutes or seconds (`1h`, `10m`, `90s`). */
+export function formatTimeout(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  return `${ms / 1000}s`;
+}
+
+/** Analyse one run within `timeoutMs` (0: no limit); past it, abort the analyser and throw. */
+async function withinTime(analyse: Analyser, who: RunIdentity, timeoutMs: number): Promise<RunRecord> {
+  const ac = new AbortController();
+  if (timeoutMs <= 0) return analyse(who, ac.signal);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const err = new Error(
+        `no result after ${formatTimeout(timeoutMs)}: the run was given up (--run-timeout ${formatTimeout(timeoutMs)}; raise it for very large runs)`,
+      );
+      reject(err);
+      ac.abort(err);
+    }, timeoutMs);
+  });
+  const work = analyse(who, ac.signal);
+  // An analyser aborted late rejects after the race is decided; nothing is waiting for it then.
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function firstLine(err: unknown): string {
@@ -120,7 +161,7 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
   await eachLimited(todo, opts.parallel, async (who) => {
     let record: RunRecord | undefined;
     try {
-      record = await opts.analyse(who);
+      record = await withinTime(opts.analyse, who, opts.runTimeoutMs ?? 0);
     } catch (err) {
       const message = firstLine(err);
       await opts.store.putError(who.id, who.source, message);

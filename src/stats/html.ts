@@ -6,7 +6,7 @@
  */
 import { cspHash, escapeHtml, PAGE_CSS } from '../report/index.js';
 import type { RateRow, StatsResult } from './query.js';
-import { componentList, day, duration, groupComponents, pct } from './text.js';
+import { componentList, day, duration, groupComponents, pct, unchangedThatMatters } from './text.js';
 
 const STATS_CSS = `
 table.stats{border-collapse:collapse;margin:4px 0 16px;min-width:40%}
@@ -81,11 +81,11 @@ export function statsHtml(s: StatsResult): string {
           ? '<td class="n">–</td><td></td>'
           : `<td class="n">${race} of ${runs}</td><td>${bar(race / runs)}</td>`;
       };
-      return `<tr><td>${e(componentList(first?.changed ?? ''))}</td><td>${e(componentList(first?.unchanged ?? ''))}</td>${cell('absent')}${cell('present')}</tr>`;
+      return `<tr><td>${e(componentList(first?.changed ?? ''))}</td><td title="${e(componentList(first?.unchanged ?? ''))}">${e(unchangedThatMatters(first?.unchanged ?? '') || componentList(first?.unchanged ?? ''))}</td>${cell('absent')}${cell('present')}</tr>`;
     })
     .join('');
   sections.push(
-    `<section class="block"><h2>Changed release components and the race</h2><p class="lead">runs in which <span class="mono">${e(s.raceRule)}</span> was violated, before the fix and after it (rendered configs stamped with release-image-version, MCO PR #2918)</p><table class="stats"><tr><th>changed</th><th>unchanged</th><th>before the fix</th><th></th><th>after</th><th></th></tr>${compRows}</table></section>`,
+    `<section class="block"><h2>Changed release components and the race</h2><p class="lead">runs in which <span class="mono">${e(s.raceRule)}</span> was violated, before the fix and after it (rendered configs stamped with release-image-version, MCO PR #2918); "unchanged" names machine-config-operator and the OS image when they stayed put (the full list on hover)</p><table class="stats"><tr><th>changed</th><th>unchanged</th><th>before the fix</th><th></th><th>after</th><th></th></tr>${compRows}</table></section>`,
   );
   const pctRows = [
     ['update (CVO start → completion)', s.updateMs] as const,

@@ -6,7 +6,7 @@
  * double precision, so PGlite and pg return numbers alike.
  */
 import { signatureCatalogue } from '../signatures/index.js';
-import { DURATION_BUCKET_MS, type Sql } from '../store/index.js';
+import { type DayTable, DURATION_BUCKET_MS, daySummarySelect, type Sql } from '../store/index.js';
 
 export interface StatsFilter {
   /** Runs whose update (else the run) started at or after this moment. */
@@ -94,10 +94,10 @@ export interface StatsResult {
   readonly operatorLevelMs: readonly NamedPercentiles[];
   /**
    * Where the figures came from: `summary` (the store's summary tables: counts exact, percentiles and
-   * max from 1-second buckets, within half a second) or `detail` (every row: all exact). --since and
-   * --job are not in the summaries, so they read the detail tables.
+   * max from 1-second buckets, within half a second), `day-summary` (--since or --job: the day
+   * summaries, all exact) or `detail` (every row: all exact).
    */
-  readonly source: 'summary' | 'detail';
+  readonly source: 'summary' | 'day-summary' | 'detail';
   /** Width of the duration buckets the percentiles came from; null when they are exact. */
   readonly percentileBucketMs: number | null;
 }
@@ -442,6 +442,145 @@ async function collectFromSummaries(
   };
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The rows of a day summary table the filter keeps, as a FROM item `u`: whole days from the table, and
+ * the part of the day a --since cuts computed from the detail tables with the same SELECT that fills
+ * the table. --job and --stream keep whole rows (the tables are keyed by both).
+ */
+function dayRows(table: DayTable, f: StatsFilter, params: unknown[]): string {
+  let days = 'TRUE';
+  let cut = '';
+  if (f.since !== undefined) {
+    const day = new Date(f.since).toISOString().slice(0, 10);
+    const midnight = Date.parse(`${day}T00:00:00Z`);
+    params.push(day);
+    if (midnight === f.since) days = `day >= $${params.length}`;
+    else {
+      days = `day > $${params.length}`;
+      params.push(new Date(f.since).toISOString(), new Date(midnight + DAY_MS).toISOString());
+      cut = ` UNION ALL (${daySummarySelect(table, `${WHEN} >= $${params.length - 1}::timestamptz AND ${WHEN} < $${params.length}::timestamptz`)})`;
+    }
+  }
+  const keep: string[] = [];
+  if (f.jobs && f.jobs.length > 0) {
+    const patterns = f.jobs.map((j) => j.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%'));
+    params.push(JSON.stringify(patterns));
+    // '' is a run without a job, which no pattern keeps (as no LIKE keeps the detail tables' NULL).
+    keep.push(
+      `w.job <> '' AND EXISTS (SELECT 1 FROM jsonb_array_elements_text($${params.length}::jsonb) AS p(v) WHERE w.job LIKE p.v)`,
+    );
+  }
+  if (f.streams && f.streams.length > 0) {
+    params.push(JSON.stringify(f.streams));
+    keep.push(`w.stream IN (SELECT jsonb_array_elements_text($${params.length}::jsonb))`);
+  }
+  return `(SELECT * FROM (SELECT * FROM ${table} WHERE ${days}${cut}) AS w WHERE ${keep.length ? keep.join(' AND ') : 'TRUE'}) AS u`;
+}
+
+async function dayRates(db: Sql, f: StatsFilter): Promise<RateRow[]> {
+  const params: unknown[] = [];
+  const from = dayRows('stats_day_rules', f, params);
+  const rows = await db.query(
+    `SELECT rule,
+       CASE WHEN GROUPING(stream) = 0 THEN 'stream' WHEN GROUPING(platform) = 0 THEN 'platform'
+            WHEN GROUPING(week) = 0 THEN 'week' ELSE 'all' END AS by,
+       CASE WHEN GROUPING(stream) = 0 THEN ${UNKNOWN('stream')} WHEN GROUPING(platform) = 0 THEN ${UNKNOWN('platform')}
+            WHEN GROUPING(week) = 0 THEN ${UNKNOWN('week')} ELSE 'all' END AS key,
+       sum(runs)::integer AS runs, sum(runs - not_checked)::integer AS checked,
+       sum(violated)::integer AS violated, sum(not_checked)::integer AS not_checked
+     FROM ${from} WHERE ${ruleFilter(f, 'rule', params)}
+     GROUP BY GROUPING SETS ((rule), (rule, stream), (rule, platform), (rule, week))`,
+    params,
+  );
+  return rateRows(rows);
+}
+
+async function daySignatures(db: Sql, f: StatsFilter): Promise<SignatureRow[]> {
+  // Runs per signature do not add up across rules: the day summaries answer for all rules or one.
+  if (f.rules && f.rules.length > 1) return signatures(db, f);
+  const params: unknown[] = [f.rules?.[0] ?? ''];
+  const rows = await db.query(
+    `SELECT signature, sum(runs)::integer AS runs, sum(findings)::integer AS findings,
+       (extract(epoch FROM min(first_seen)) * 1000)::float8 AS first_seen,
+       (extract(epoch FROM max(last_seen)) * 1000)::float8 AS last_seen
+     FROM ${dayRows('stats_day_signatures', f, params)} WHERE rule = $1 GROUP BY 1 ORDER BY 2 DESC, 1`,
+    params,
+  );
+  return signatureRows(rows);
+}
+
+async function dayComponents(db: Sql, f: StatsFilter, raceRule: string): Promise<ComponentRow[]> {
+  const params: unknown[] = [raceRule];
+  const rows = await db.query(
+    `SELECT changed, unchanged, fix, sum(runs)::integer AS runs, sum(violated)::integer AS race,
+       sum(not_checked)::integer AS not_checked
+     FROM ${dayRows('stats_day_rules', f, params)} WHERE rule = $1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    params,
+  );
+  return componentRows(rows);
+}
+
+/** percentile_cont over the stored values themselves: the same figures as over the detail rows. */
+async function dayDurations(db: Sql, f: StatsFilter, metric: string): Promise<NamedPercentiles[]> {
+  const params: unknown[] = [metric];
+  const rows = await db.query(
+    `SELECT u.name, ${PCT('x.v')}
+     FROM ${dayRows('stats_day_durations', f, params)} CROSS JOIN LATERAL unnest(u.vals) AS x(v)
+     WHERE u.metric = $1 GROUP BY 1 ORDER BY 1`,
+    params,
+  );
+  return rows.map((r) => ({ name: String(r.name), ...percentiles(r) }));
+}
+
+async function collectFromDays(
+  db: Sql,
+  where: string,
+  f: StatsFilter,
+  timed: <T>(part: string, fn: () => Promise<T>) => Promise<T>,
+  operators: boolean,
+): Promise<StatsResult> {
+  const raceRule = f.rules?.[0] ?? RACE_RULE;
+  const p1: unknown[] = [];
+  const [totals] = await timed('totals', () =>
+    db.query(
+      `SELECT coalesce(sum(runs), 0)::integer AS runs, (extract(epoch FROM min(first_run)) * 1000)::float8 AS first_run,
+         (extract(epoch FROM max(last_run)) * 1000)::float8 AS last_run
+       FROM ${dayRows('stats_day_runs', f, p1)}`,
+      p1,
+    ),
+  );
+  const errs = await errorsOf(db);
+  const rates = await timed('rates', () => dayRates(db, f));
+  const sigs = await timed('signatures', () => daySignatures(db, f));
+  const comps = await timed('components', () => dayComponents(db, f, raceRule));
+  const update = await timed('update', () => dayDurations(db, f, 'update'));
+  const levelGapMs = await timed('level gaps', () => dayDurations(db, f, 'level-gap'));
+  const rolloutMs = await timed('rollouts', () => dayDurations(db, f, 'rollout'));
+  return {
+    store: where,
+    filter: f,
+    runs: int(totals?.runs),
+    firstRun: num(totals?.first_run),
+    lastRun: num(totals?.last_run),
+    ...errs,
+    rates,
+    signatures: sigs,
+    raceRule,
+    components: comps,
+    updateMs: unnamed(update[0]),
+    levelGapMs,
+    rolloutMs,
+    // Operators are not in the day summaries (30 a run would be most of their size): the detail rows.
+    operatorLevelMs: operators
+      ? await timed('operator levels', () => named(db, f, 'operator_levels', 'operator', 'since_start_ms'))
+      : [],
+    source: 'day-summary',
+    percentileBucketMs: null,
+  };
+}
+
 async function errorsOf(db: Sql): Promise<{ ingestErrors: number; errors: ErrorRow[] }> {
   const [errs] = await db.query('SELECT count(*)::integer AS n FROM ingest_errors');
   const errors = await db.query(
@@ -453,13 +592,16 @@ async function errorsOf(db: Sql): Promise<{ ingestErrors: number; errors: ErrorR
   };
 }
 
-/** `onTiming`, when given, hears how long each part took (the stats benchmark reports it). */
+/**
+ * `onTiming`, when given, hears how long each part took (the stats benchmark reports it). `detail`
+ * reads every figure from the detail tables (the tests and the benchmark compare the fast paths with it).
+ */
 export async function collectStats(
   db: Sql,
   where: string,
   f: StatsFilter,
   onTiming?: (part: string, ms: number) => void,
-  opts: { readonly operators?: boolean } = {},
+  opts: { readonly operators?: boolean; readonly detail?: boolean } = {},
 ): Promise<StatsResult> {
   const timed = async <T>(part: string, fn: () => Promise<T>): Promise<T> => {
     const t = performance.now();
@@ -467,7 +609,9 @@ export async function collectStats(
     onTiming?.(part, performance.now() - t);
     return out;
   };
-  if (summaryCovers(f)) return collectFromSummaries(db, where, f, timed, opts.operators === true);
+  if (!opts.detail && summaryCovers(f))
+    return collectFromSummaries(db, where, f, timed, opts.operators === true);
+  if (!opts.detail) return collectFromDays(db, where, f, timed, opts.operators === true);
   const raceRule = f.rules?.[0] ?? RACE_RULE;
   const p1: unknown[] = [];
   const [totals] = await timed('totals', () =>

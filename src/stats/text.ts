@@ -1,4 +1,5 @@
 /** `atlevel stats` as text: the tables a terminal shows. It formats the StatsResult; it computes nothing new. */
+import { isOsImageTag } from '../release/index.js';
 import type { ComponentRow, NamedPercentiles, Percentiles, RateRow, StatsResult } from './query.js';
 
 export function pct(n: number, of: number): string {
@@ -38,26 +39,59 @@ export function componentList(key: string): string {
   return key === '' ? 'nothing' : key.split('+').join(', ');
 }
 
-/** The sentence of one component combination: "pod changed, machine-config-operator unchanged → race in …". */
+const MCO = 'machine-config-operator';
+
+/**
+ * Of the unchanged config-reaching components, the two whose staying put makes the race possible:
+ * machine-config-operator (an operator that changes rolls out itself before it can report level) and
+ * the OS image (a new one makes every node reboot into it, which the update waits for). The others
+ * (baremetal-runtimecfg, the OS extensions) are left out of the sentence; the table keeps them all.
+ * `pod+machine-config-operator+machine-os-content` → `machine-config-operator and OS image (machine-os-content)`.
+ */
+export function unchangedThatMatters(key: string): string {
+  if (key === '' || key === 'unknown') return '';
+  const names = key.split('+');
+  const os = names.filter((n) => isOsImageTag(n) && !n.endsWith('-extensions'));
+  const parts = [
+    ...(names.includes(MCO) ? [MCO] : []),
+    ...(os.length > 0 ? [`OS image (${os.join(', ')})`] : []),
+  ];
+  return parts.join(' and ');
+}
+
+/** `pod` → `pod image`; `a+b` → `a, b images`; `` → `nothing`. */
+function changedImages(key: string): string {
+  if (key === '' || key === 'unknown') return componentList(key);
+  return `${componentList(key)} image${key.includes('+') ? 's' : ''}`;
+}
+
+/**
+ * The sentence of one component combination, in the form the issue asks for: "pod image changed,
+ * machine-config-operator and OS image (machine-os-content) unchanged → race in N of M runs before the
+ * fix, 0 of K after".
+ */
 export function componentSentence(rows: readonly ComponentRow[], rule: string): string {
   const first = rows[0];
   if (!first) return '';
+  let said = false;
   const part = (fix: ComponentRow['fix'], label: string) => {
     const r = rows.filter((x) => x.fix === fix);
     const runs = r.reduce((a, x) => a + x.runs, 0);
     const race = r.reduce((a, x) => a + x.race, 0);
-    return runs === 0 ? undefined : `${race} of ${runs} runs ${label}`;
+    if (runs === 0) return undefined;
+    // "runs" once, on the first count: "5 of 12 runs before the fix, 0 of 9 after".
+    const text = `${race} of ${runs}${said ? '' : ` run${runs === 1 ? '' : 's'}`} ${label}`;
+    said = true;
+    return text;
   };
   const parts = [
     part('absent', 'before the fix'),
     part('present', 'after'),
     part('unknown', 'with no rendered configs to tell'),
   ].filter((p) => p !== undefined);
-  const unchanged =
-    first.unchanged === '' || first.unchanged === 'unknown'
-      ? ''
-      : `, ${componentList(first.unchanged)} unchanged`;
-  return `${componentList(first.changed)} changed${unchanged} → ${rule === 'master-pool-updated-before-cvo-complete' ? 'race' : rule} in ${parts.join(', ')}`;
+  const matters = unchangedThatMatters(first.unchanged);
+  const unchanged = matters === '' ? '' : `, ${matters} unchanged`;
+  return `${changedImages(first.changed)} changed${unchanged} → ${rule === 'master-pool-updated-before-cvo-complete' ? 'race' : rule} in ${parts.join(', ')}`;
 }
 
 export function groupComponents(rows: readonly ComponentRow[]): ComponentRow[][] {

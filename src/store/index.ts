@@ -8,4 +8,4 @@ export { type Db, defaultDbPath, isPostgresUrl, type Row, type Sql } from './db.
 export type * from './record.js';
 export { MIGRATIONS, type Migration } from './schema.js';
 export { type PutOutcome, RunStore } from './store.js';
-export { DURATION_BUCKET_MS } from './summaries.js';
+export { type DayTable, DURATION_BUCKET_MS, daySummarySelect } from './summaries.js';

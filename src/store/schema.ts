@@ -1,4 +1,10 @@
-import { rebuildSummariesSql, SIGNATURE_RULES_SQL, SUMMARY_TABLES_SQL } from './summaries.js';
+import {
+  DAY_SUMMARY_TABLES_SQL,
+  rebuildDaySummariesSql,
+  rebuildSummariesSql,
+  SIGNATURE_RULES_SQL,
+  SUMMARY_TABLES_SQL,
+} from './summaries.js';
 
 /**
  * The run store's schema: one list of migrations, plain SQL that PostgreSQL and PGlite (PostgreSQL
@@ -120,5 +126,10 @@ CREATE TABLE ingest_errors (
     version: 3,
     name: 'stats summary of signatures per rule, filled from the stored runs',
     sql: `${SIGNATURE_RULES_SQL};\n${rebuildSummariesSql(['stats_signature_rules'])};`,
+  },
+  {
+    version: 4,
+    name: 'stats day summaries (per day x job x stream; exact durations) for --since and --job, filled from the stored runs',
+    sql: `${DAY_SUMMARY_TABLES_SQL};\n${rebuildDaySummariesSql()};`,
   },
 ];

@@ -7,7 +7,14 @@
 import { type Db, openDb } from './db.js';
 import type { RunRecord } from './record.js';
 import { MIGRATION_LOCK, MIGRATIONS } from './schema.js';
-import { rebuildSummariesSql, SUBTRACT_FIXES, summaryUpserts } from './summaries.js';
+import {
+  DAY_SUBTRACT_FIXES,
+  dayUpserts,
+  rebuildDaySummariesSql,
+  rebuildSummariesSql,
+  SUBTRACT_FIXES,
+  summaryUpserts,
+} from './summaries.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -82,7 +89,9 @@ export class RunStore {
         // what the first wrote.
         await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [MIGRATION_LOCK, r.id]);
         for (const sql of summaryUpserts('r.run_id = $1', '-1')) await tx.query(sql, [r.id]);
-        for (const sql of SUBTRACT_FIXES) await tx.query(sql, sql.includes('$1') ? [r.id] : []);
+        for (const sql of dayUpserts('r.run_id = $1', '-1')) await tx.query(sql, [r.id]);
+        for (const sql of [...SUBTRACT_FIXES, ...DAY_SUBTRACT_FIXES])
+          await tx.query(sql, sql.includes('$1') ? [r.id] : []);
         replaced = (await tx.query('DELETE FROM runs WHERE run_id = $1 RETURNING run_id', [r.id])).length > 0;
       }
       const inserted = await tx.query(
@@ -165,7 +174,8 @@ export class RunStore {
         );
       }
       // Only the transaction that inserted the run gets here, so a run is counted once.
-      for (const sql of summaryUpserts('r.run_id = $1', '1')) await tx.query(sql, [r.id]);
+      for (const sql of [...summaryUpserts('r.run_id = $1', '1'), ...dayUpserts('r.run_id = $1', '1')])
+        await tx.query(sql, [r.id]);
       await tx.query('DELETE FROM ingest_errors WHERE run_id = $1', [r.id]);
       return replaced ? 'replaced' : 'stored';
     });
@@ -188,6 +198,7 @@ export class RunStore {
   async rebuildSummaries(): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.exec(rebuildSummariesSql());
+      await tx.exec(rebuildDaySummariesSql());
     });
   }
 

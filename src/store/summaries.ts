@@ -159,3 +159,160 @@ export const SUBTRACT_FIXES: readonly string[] = [
 export function rebuildSummariesSql(tables: readonly string[] = SUMMARY_TABLES): string {
   return [...tables.map((t) => `DELETE FROM ${t}`), ...summaryUpserts('TRUE', '1', tables)].join(';\n');
 }
+
+/*
+ * Migration 4: day summaries, for `stats` with --since and --job. The same figures as above, but
+ * keyed by the run's UTC day (of its update's start, else the run's), its job and its stream, so that a
+ * --since, --job or --stream filter keeps whole rows. Unlike the summaries above they lose nothing:
+ * durations are kept as the values themselves (one array per day × job × stream × metric × name), so
+ * the percentiles computed from them are exactly those of the detail rows. A --since that falls inside
+ * a day reads that one day's runs from the detail tables (daySummarySelect) and the later days from
+ * here. `job` is '' for a run without one (no --job pattern keeps it, as no LIKE keeps a NULL).
+ */
+const DAY = `coalesce(to_char(${WHEN} AT TIME ZONE 'UTC', 'YYYY-MM-DD'), '')`;
+const JOB = "coalesce(r.job, '')";
+
+export const DAY_SUMMARY_TABLES_SQL = `
+CREATE TABLE stats_day_runs (
+  day text NOT NULL, job text NOT NULL, stream text NOT NULL,
+  runs bigint NOT NULL, first_run timestamptz, last_run timestamptz,
+  PRIMARY KEY (day, job, stream)
+);
+CREATE TABLE stats_day_rules (
+  day text NOT NULL, job text NOT NULL, stream text NOT NULL, platform text NOT NULL, rule text NOT NULL,
+  changed text NOT NULL, unchanged text NOT NULL, fix text NOT NULL, week text NOT NULL,
+  runs bigint NOT NULL, violated bigint NOT NULL, not_checked bigint NOT NULL,
+  PRIMARY KEY (day, job, stream, platform, rule, changed, unchanged, fix)
+);
+CREATE TABLE stats_day_signatures (
+  day text NOT NULL, job text NOT NULL, stream text NOT NULL, signature text NOT NULL, rule text NOT NULL,
+  runs bigint NOT NULL, findings bigint NOT NULL, first_seen timestamptz, last_seen timestamptz,
+  PRIMARY KEY (day, job, stream, signature, rule)
+);
+CREATE TABLE stats_day_durations (
+  day text NOT NULL, job text NOT NULL, stream text NOT NULL, metric text NOT NULL, name text NOT NULL,
+  n bigint NOT NULL, vals double precision[] NOT NULL,
+  PRIMARY KEY (day, job, stream, metric, name)
+);
+`;
+
+export type DayTable = 'stats_day_runs' | 'stats_day_rules' | 'stats_day_signatures' | 'stats_day_durations';
+
+export const DAY_TABLES: readonly DayTable[] = [
+  'stats_day_runs',
+  'stats_day_rules',
+  'stats_day_signatures',
+  'stats_day_durations',
+];
+
+/**
+ * The rows of one day summary table for the runs `pred` (a condition on `runs r`) keeps, counts
+ * multiplied by `sign`, columns in the table's order. The upserts add them; `stats` reads them
+ * directly for the part of a day a --since cuts.
+ */
+export function daySummarySelect(table: DayTable, pred: string, sign = '1'): string {
+  const keys = `${DAY}, ${JOB}, ${STREAM}`;
+  switch (table) {
+    case 'stats_day_runs':
+      return `SELECT ${keys}, ${sign} * count(*), min(${WHEN}), max(${WHEN})
+        FROM runs r WHERE ${pred} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`;
+    case 'stats_day_rules':
+      return `SELECT ${keys}, coalesce(r.platform, ''), s.rule, coalesce(r.config_changed, 'unknown'),
+          coalesce(r.config_unchanged, 'unknown'), r.mco_fix, ${WEEK}, ${sign} * count(*),
+          ${sign} * count(*) FILTER (WHERE s.state = 'violated'), ${sign} * count(*) FILTER (WHERE s.state = 'not-checked')
+        FROM rule_states s JOIN runs r ON r.run_id = s.run_id WHERE ${pred}
+        GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8`;
+    case 'stats_day_signatures':
+      // rule '' is every rule: runs per signature do not add up across rules, so they are kept apart.
+      return `SELECT ${keys}, coalesce(x.signature, 'unknown'), g.rule, ${sign} * count(DISTINCT x.run_id), ${sign} * count(*),
+          min(${WHEN}), max(${WHEN})
+        FROM findings x JOIN runs r ON r.run_id = x.run_id CROSS JOIN LATERAL (VALUES (x.rule), ('')) AS g(rule)
+        WHERE x.severity = 'failure' AND ${pred} GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
+    case 'stats_day_durations':
+      return `SELECT day, job, stream, metric, name, ${sign} * count(*), array_agg(v ORDER BY v) FROM (
+          SELECT ${keys}, 'update' AS metric, '' AS name, r.update_ms AS v
+            FROM runs r WHERE ${pred} AND r.update_ms IS NOT NULL
+          UNION ALL SELECT ${keys}, 'level-gap', p.pool, p.level_gap_ms
+            FROM pool_rollouts p JOIN runs r ON r.run_id = p.run_id WHERE ${pred} AND p.level_gap_ms IS NOT NULL
+          UNION ALL SELECT ${keys}, 'rollout', p.pool, p.rollout_ms
+            FROM pool_rollouts p JOIN runs r ON r.run_id = p.run_id WHERE ${pred} AND p.rollout_ms IS NOT NULL
+        ) AS d (day, job, stream, metric, name, v) GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
+  }
+}
+
+const DAY_COLUMNS: Record<DayTable, { keys: string[]; counts: string[]; rest: string }> = {
+  stats_day_runs: {
+    keys: ['day', 'job', 'stream'],
+    counts: ['runs'],
+    rest: 'first_run, last_run',
+  },
+  stats_day_rules: {
+    keys: ['day', 'job', 'stream', 'platform', 'rule', 'changed', 'unchanged', 'fix'],
+    counts: ['runs', 'violated', 'not_checked'],
+    rest: '',
+  },
+  stats_day_signatures: {
+    keys: ['day', 'job', 'stream', 'signature', 'rule'],
+    counts: ['runs', 'findings'],
+    rest: 'first_seen, last_seen',
+  },
+  stats_day_durations: { keys: ['day', 'job', 'stream', 'metric', 'name'], counts: ['n'], rest: 'vals' },
+};
+
+/**
+ * Add (sign 1) or subtract (sign -1) the runs `pred` keeps. A subtraction takes the run's values out
+ * of the duration arrays one occurrence each (a multiset difference), so another run with the same
+ * duration keeps its own; first and last seen are fixed afterwards by DAY_SUBTRACT_FIXES.
+ */
+export function dayUpserts(pred: string, sign: string, tables: readonly DayTable[] = DAY_TABLES): string[] {
+  return tables.map((table) => {
+    const { keys, counts, rest } = DAY_COLUMNS[table];
+    const extra = table === 'stats_day_rules' ? ['week'] : [];
+    const cols = [...keys, ...extra, ...counts, ...(rest ? rest.split(', ') : [])];
+    const sets = counts.map((c) => `${c} = t.${c} + EXCLUDED.${c}`);
+    if (table === 'stats_day_runs' || table === 'stats_day_signatures') {
+      const [first, last] = rest.split(', ') as [string, string];
+      sets.push(
+        `${first} = CASE WHEN ${sign} > 0 THEN least(t.${first}, EXCLUDED.${first}) ELSE t.${first} END`,
+        `${last} = CASE WHEN ${sign} > 0 THEN greatest(t.${last}, EXCLUDED.${last}) ELSE t.${last} END`,
+      );
+    }
+    if (table === 'stats_day_durations') {
+      sets.push(
+        `vals = CASE WHEN ${sign} > 0 THEN t.vals || EXCLUDED.vals ELSE (
+           SELECT coalesce(array_agg(a.v ORDER BY a.v), '{}') FROM (
+             SELECT v, row_number() OVER (PARTITION BY v) AS k FROM unnest(t.vals) AS u(v)) a
+           WHERE a.k > (SELECT count(*) FROM unnest(EXCLUDED.vals) AS e(v) WHERE e.v = a.v)) END`,
+      );
+    }
+    return `INSERT INTO ${table} AS t (${cols.join(', ')})
+      ${daySummarySelect(table, pred, sign)}
+      ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${sets.join(', ')}`;
+  });
+}
+
+/** The day, job and stream of the run `$1`, as a condition on `runs r` (for the fixes after a subtraction). */
+const SAME_GROUP = `r.run_id <> $1 AND (${DAY}, ${JOB}, ${STREAM}) = (SELECT ${DAY}, ${JOB}, ${STREAM} FROM runs r WHERE r.run_id = $1)`;
+
+/** After a subtraction (the run `$1` still in the detail tables): first/last seen of its group without it, then drop empty rows. */
+export const DAY_SUBTRACT_FIXES: readonly string[] = [
+  `UPDATE stats_day_runs t SET first_run = q.f, last_run = q.l FROM (
+     SELECT ${DAY} AS day, ${JOB} AS job, ${STREAM} AS stream, min(${WHEN}) AS f, max(${WHEN}) AS l
+     FROM runs r WHERE ${SAME_GROUP} GROUP BY 1, 2, 3) q
+   WHERE t.day = q.day AND t.job = q.job AND t.stream = q.stream`,
+  `UPDATE stats_day_signatures t SET first_seen = q.f, last_seen = q.l FROM (
+     SELECT ${DAY} AS day, ${JOB} AS job, ${STREAM} AS stream, coalesce(x.signature, 'unknown') AS signature, g.rule,
+       min(${WHEN}) AS f, max(${WHEN}) AS l
+     FROM findings x JOIN runs r ON r.run_id = x.run_id CROSS JOIN LATERAL (VALUES (x.rule), ('')) AS g(rule)
+     WHERE x.severity = 'failure' AND ${SAME_GROUP} GROUP BY 1, 2, 3, 4, 5) q
+   WHERE t.day = q.day AND t.job = q.job AND t.stream = q.stream AND t.signature = q.signature AND t.rule = q.rule`,
+  'DELETE FROM stats_day_runs WHERE runs <= 0',
+  'DELETE FROM stats_day_rules WHERE runs <= 0',
+  'DELETE FROM stats_day_signatures WHERE runs <= 0',
+  'DELETE FROM stats_day_durations WHERE n <= 0',
+];
+
+/** The day summaries of every stored run, from scratch. */
+export function rebuildDaySummariesSql(): string {
+  return [...DAY_TABLES.map((t) => `DELETE FROM ${t}`), ...dayUpserts('TRUE', '1')].join(';\n');
+}

@@ -138,7 +138,7 @@ describe('atlevel ingest + stats on a simulator corpus', () => {
     const r = await atlevel(['stats', '--db', db, '--stream', ...modern]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(
-      `pod changed, baremetal-runtimecfg, machine-config-operator, machine-os-content unchanged → race in ${before.race} of ${before.runs} runs before the fix, 0 of ${after.runs} runs after`,
+      `pod image changed, machine-config-operator and OS image (machine-os-content) unchanged → race in ${before.race} of ${before.runs} runs before the fix, 0 of ${after.runs} after`,
     );
   });
 

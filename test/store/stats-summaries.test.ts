@@ -2,7 +2,9 @@
  * The stats summary tables (src/store/summaries.ts) against the detail tables they summarise: after
  * writes, repeated writes of the same runs (which must add nothing) and re-analyses (which must
  * subtract the old run and add the new one), the summary answer equals the detail answer (counts
- * exactly, percentiles within half a bucket) and equals summaries rebuilt from scratch. On PGlite, and
+ * exactly, percentiles within half a bucket) and equals summaries rebuilt from scratch; the day
+ * summaries that answer --since and --job give every figure the detail tables give, exactly (a --since
+ * inside a day included). On PGlite, and
  * on PostgreSQL when ATLEVEL_PG_URL is set (with concurrent writers there).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collectStats, type StatsResult } from '../../src/stats/index.js';
+import { collectStats, type StatsFilter, type StatsResult } from '../../src/stats/index.js';
 import { type RunRecord, RunStore } from '../../src/store/index.js';
 
 const RULES = ['master-pool-updated-before-cvo-complete', 'update-completed', 'pool-degraded'];
@@ -23,7 +25,7 @@ function run(i: number, salt = 0): RunRecord {
     id: `prow:job-${i % 3}/${i}`,
     source: `/runs/${i}`,
     identity: 'prow',
-    job: `periodic-e2e-${['aws', 'gcp'][i % 2]}-upgrade`,
+    job: i % 11 === 0 ? null : `periodic-e2e-${['aws', 'gcp'][i % 2]}-upgrade`,
     buildId: String(i),
     platform: i % 5 === 0 ? null : (['aws', 'gcp', 'metal'][i % 3] ?? null),
     fromVersion: '4.9.0',
@@ -98,15 +100,48 @@ function compare(summary: StatsResult, detail: StatsResult): void {
   }
 }
 
-/** Every run has a start, so --since 1970 keeps them all while forcing the detail tables. */
-const ALL_SINCE = { since: 0 };
-
 async function check(store: RunStore, filter: { streams?: string[]; rules?: string[] } = {}): Promise<void> {
   const summary = await collectStats(store.db, store.where, filter, undefined, { operators: true });
-  const detail = await collectStats(store.db, store.where, { ...filter, ...ALL_SINCE }, undefined, {
+  const detail = await collectStats(store.db, store.where, filter, undefined, {
     operators: true,
+    detail: true,
   });
   compare(summary, detail);
+}
+
+const DAY = 86_400_000;
+/** --since and --job filters (alone and with --stream and --rule): at midnight, inside a day, before every run, after every run. */
+const DAY_FILTERS: StatsFilter[] = [
+  { since: 0 },
+  { since: Date.UTC(2021, 9, 1) },
+  { since: Date.UTC(2021, 9, 1) + 9 * 3_600_000 + 1234 },
+  { since: Date.UTC(2021, 8, 1) + 30 * DAY + 61_000 },
+  { since: Date.UTC(2030, 0, 1) },
+  { jobs: ['*-aws-*'] },
+  { jobs: ['*'] },
+  { jobs: ['periodic-e2e-gcp-upgrade', 'nope-*'] },
+  { since: Date.UTC(2021, 9, 14, 13), jobs: ['*gcp*'], streams: ['4.9→4.10'] },
+  { since: Date.UTC(2021, 8, 20, 5), rules: ['update-completed'] },
+  { jobs: ['*'], rules: ['update-completed', 'master-pool-updated-before-cvo-complete'] },
+  {
+    since: Date.UTC(2021, 8, 25, 17, 3),
+    streams: ['4.10→4.11', 'nope'],
+    rules: ['master-pool-updated-before-cvo-complete'],
+  },
+];
+
+/** The day summaries' answer (--since, --job) is every figure of the detail tables' answer, exactly. */
+async function checkDays(store: RunStore): Promise<void> {
+  for (const filter of DAY_FILTERS) {
+    const fast = await collectStats(store.db, store.where, filter, undefined, { operators: true });
+    const detail = await collectStats(store.db, store.where, filter, undefined, {
+      operators: true,
+      detail: true,
+    });
+    expect(fast.source).toBe('day-summary');
+    expect(detail.source).toBe('detail');
+    expect({ ...fast, source: 'detail' }, JSON.stringify(filter)).toEqual(detail);
+  }
 }
 
 async function exercise(store: RunStore, parallel: boolean): Promise<void> {
@@ -130,11 +165,19 @@ async function exercise(store: RunStore, parallel: boolean): Promise<void> {
   await check(store, { rules: ['update-completed'] });
   await check(store, { rules: ['update-completed', 'master-pool-updated-before-cvo-complete'] });
   await check(store, { streams: ['4.10→4.11', 'nope'], rules: ['master-pool-updated-before-cvo-complete'] });
+  await checkDays(store);
   // Incremental summaries equal summaries built from scratch, first and last seen included.
   const before = await collectStats(store.db, store.where, {}, undefined, { operators: true });
+  const dayBefore = new Map<StatsFilter, StatsResult>();
+  for (const filter of DAY_FILTERS)
+    dayBefore.set(filter, await collectStats(store.db, store.where, filter, undefined, { operators: true }));
   await store.rebuildSummaries();
   const after = await collectStats(store.db, store.where, {}, undefined, { operators: true });
   expect(after).toEqual(before);
+  for (const filter of DAY_FILTERS) {
+    const rebuilt = await collectStats(store.db, store.where, filter, undefined, { operators: true });
+    expect(rebuilt, JSON.stringify(filter)).toEqual(dayBefore.get(filter));
+  }
 }
 
 const dirs: string[] = [];
