@@ -1,10 +1,8 @@
 /**
- * The exit codes of every atlevel command, in one place, and which error ends in which code. Scripts
- * and CI jobs branch on these; README.md documents them.
+ * The exit codes of every atlevel command, in one place. Scripts and CI jobs branch on these;
+ * README.md documents them. Which error ends in which code is report-error.ts: this module is loaded
+ * by every start, and must not load the model (and zod) with it.
  */
-import { CommanderError } from '@commander-js/extra-typings';
-import { InputError, UsageError } from '../model/index.js';
-
 export const EXIT = {
   /** Nothing wrong found: the check passed, the two things are the same, or there was no update. */
   ok: 0,
@@ -25,13 +23,7 @@ export interface ExitBox {
   code: ExitCode;
 }
 
-/** The code an error thrown out of a command ends the process with. */
-export function exitCodeOf(err: unknown): ExitCode {
-  if (err instanceof CommanderError) {
-    // Help and version are "errors" to commander; they already printed what they had to.
-    const done = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
-    return done.includes(err.code) ? EXIT.ok : EXIT.usage;
-  }
-  if (err instanceof InputError || err instanceof UsageError) return EXIT.usage;
-  return EXIT.internal;
+/** Commander's error codes that mean it printed help or the version, as asked: success. */
+export function commanderDone(code: string): boolean {
+  return code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help';
 }

@@ -3,16 +3,22 @@
  * and handing the result to one of its reporters (report/). Exit codes are in exit.ts; the commands,
  * loaded lazily, are listed in commands.ts.
  */
-import { Command, Help } from '@commander-js/extra-typings';
-import { InputError, terminalSafe, UsageError } from '../model/index.js';
+import { Command, CommanderError, Help } from '@commander-js/extra-typings';
 import { COMMANDS, type CommandName, commandEntry } from './commands.js';
-import { EXIT, type ExitBox, exitCodeOf } from './exit.js';
-import { isClosedPipe, quietOnClosedPipe } from './pipe.js';
+import { commanderDone, EXIT, type ExitBox } from './exit.js';
+import { quietOnClosedPipe } from './pipe.js';
 import { VERSION } from './version.js';
 
 const DESCRIPTION =
   'Did every OpenShift component really reach level when it said it did? Reads CI artifacts and ' +
   'snapshots, rebuilds the update timeline, checks invariants and explains violations.';
+
+/**
+ * What commander writes to stderr, held until main ends. Its error messages quote the command line,
+ * so they pass the terminal sanitiser, which comes with the model (report-error.ts); loading that
+ * only when commander has something to say keeps `atlevel --help` from loading zod.
+ */
+const commanderStderr: { readonly text: string; readonly message: boolean }[] = [];
 
 /**
  * The program with every command named; `load` says which commands get their full definition (the
@@ -25,9 +31,9 @@ export async function buildProgram(exit: ExitBox, load: 'all' | readonly string[
     .showHelpAfterError('(run atlevel --help for usage)')
     .exitOverride()
     .configureOutput({
-      writeErr: (s) => process.stderr.write(s),
-      // Commander's own messages get the same prefix as atlevel's.
-      outputError: (s, write) => write(terminalSafe(s.replace(/^error: /, 'atlevel: '))),
+      writeErr: (text) => commanderStderr.push({ text, message: false }),
+      // Commander's own messages get the same prefix as atlevel's (report-error.ts).
+      outputError: (text) => commanderStderr.push({ text, message: true }),
     })
     .configureHelp({
       subcommandTerm(cmd) {
@@ -64,30 +70,16 @@ export async function main(argv: readonly string[]): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
     return exit.code;
   } catch (err) {
-    return reportError(err);
+    if (err instanceof CommanderError && commanderDone(err.code)) return EXIT.ok;
+    return (await import('./report-error.js')).reportError(err);
+  } finally {
+    await flushCommanderStderr();
   }
 }
 
-function reportError(err: unknown): number {
-  // A reader that stopped reading (`| head`) is not an error of ours: end quietly, as coreutils do.
-  if (isClosedPipe(err)) return EXIT.ok;
-  const code = exitCodeOf(err);
-  if (err instanceof InputError || err instanceof UsageError) {
-    process.stderr.write(`atlevel: ${oneLine(err.message)}\n`);
-  }
-  // CommanderErrors were printed by commander itself.
-  if (code === EXIT.internal) {
-    const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(
-      `atlevel: internal error: ${oneLine(message)}\n` +
-        'This is a bug in atlevel; please report it with the command you ran. (ATLEVEL_DEBUG=1 shows the stack.)\n',
-    );
-    if (process.env.ATLEVEL_DEBUG) process.stderr.write(`${(err as Error).stack ?? ''}\n`);
-  }
-  return code;
-}
-
-/** Every error line passes the one sanitiser (model/terminal.ts): messages quote input names. */
-function oneLine(s: string): string {
-  return terminalSafe(s.replace(/\s*\n\s*/g, ' ')).slice(0, 1000);
+async function flushCommanderStderr(): Promise<void> {
+  if (commanderStderr.length === 0) return;
+  const held = commanderStderr.splice(0);
+  const safe = held.some((h) => h.message) ? (await import('./report-error.js')).commanderMessage : undefined;
+  for (const { text, message } of held) process.stderr.write(message && safe ? safe(text) : text);
 }

@@ -1,0 +1,76 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// `atlevel --help` and every start pay for what dist/bundle/main.js imports statically (issue: start-up
+// within 1.5x of `node -e 0`, measured by `npm run bench -- start`). The model pulls in zod (tens of
+// ms to compile); it must come only with a command, or with an error to report.
+const bundle = join(import.meta.dirname, '../../dist/bundle');
+
+/** The chunks a module imports statically, transitively (dynamic `import()` is not followed). */
+function staticClosure(file: string): Set<string> {
+  const seen = new Set<string>([file]);
+  const todo = [file];
+  for (let f = todo.pop(); f !== undefined; f = todo.pop()) {
+    const text = readFileSync(join(bundle, f), 'utf8');
+    for (const m of text.matchAll(/^(?:import|\} from) ?[^'"\n(]*"\.\/([\w.-]+\.js)";?$/gm)) {
+      const dep = m[1] as string;
+      if (!seen.has(dep)) {
+        seen.add(dep);
+        todo.push(dep);
+      }
+    }
+  }
+  return seen;
+}
+
+describe.skipIf(!existsSync(join(bundle, 'main.js')))(
+  'the start-up path (dist/bundle, built by npm run build)',
+  () => {
+    it('main.js loads commander and the command table, not the model or zod', () => {
+      const closure = staticClosure('main.js');
+      expect(closure.size).toBeGreaterThan(1);
+      for (const chunk of closure) {
+        const text = readFileSync(join(bundle, chunk), 'utf8');
+        expect(text, chunk).not.toMatch(/^\/\/ node_modules\/zod\//m);
+        expect(text, chunk).not.toMatch(/^\/\/ dist\/model\//m);
+      }
+    });
+
+    it('the commands still reach the model through their own lazy imports', () => {
+      const main = readFileSync(join(bundle, 'main.js'), 'utf8');
+      const analyze = /import\("\.\/(analyze-[\w]+\.js)"\)/.exec(main)?.[1];
+      expect(analyze).toBeDefined();
+      const withModel = [...staticClosure(analyze as string)].some((c) =>
+        /^\/\/ dist\/model\/errors\.js$/m.test(readFileSync(join(bundle, c), 'utf8')),
+      );
+      expect(withModel).toBe(true);
+    });
+  },
+);
+
+describe.skipIf(!existsSync(join(bundle, 'main.js')))(
+  "commander's messages, printed after the model loads",
+  () => {
+    const bin = join(import.meta.dirname, '../../bin/atlevel.js');
+    it('an unknown option quoting control bytes: one prefixed, sanitised line and the hint, exit 2', () => {
+      const r = spawnSync(process.execPath, [bin, 'analyze', '--b\u001b]0;owned\u0007ad', 'x'], {
+        encoding: 'utf8',
+      });
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines[0]).toMatch(/^atlevel: unknown option '--b.*ad'$/);
+      expect(lines.at(-1)).toBe('(run atlevel --help for usage)');
+      expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    });
+
+    it('help asked for goes to stdout, exit 0, nothing on stderr', () => {
+      const r = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(/^Usage: atlevel /);
+      expect(r.stderr).toBe('');
+    });
+  },
+);
