@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { Command } from '@commander-js/extra-typings';
 import cliProgress from 'cli-progress';
 import { analyzeHistory } from '../analyze/index.js';
@@ -31,6 +32,8 @@ import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js
 export interface IngestTask {
   readonly who: RunIdentity;
   readonly flags: Readonly<Record<string, string | boolean>>;
+  /** Told once when a worker takes the task: --run-timeout counts from then, not from the queue. */
+  readonly started?: MessagePort;
 }
 
 /** --run-timeout's default: far above a CI run's fetch and analysis, far below forever. */
@@ -41,15 +44,21 @@ const TIMEOUT_UNITS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h:
 /** `90s`, `10m`, `1h`, or a number of seconds; `0` for no limit. */
 export function parseRunTimeout(text: string): number {
   const m = /^\s*(\d+)\s*([smh]?)\s*$/.exec(text);
-  if (!m || Number(m[1]) > 1_000_000)
+  const ms = m ? Number(m[1]) * (TIMEOUT_UNITS[m[2] || 's'] ?? 1000) : Number.NaN;
+  // setTimeout fires at once for a delay past 2^31-1 ms (24.8 days), which would give up every run.
+  if (!m || !(ms <= MAX_TIMER_MS))
     throw new UsageError(
-      `--run-timeout ${JSON.stringify(text)}: want a whole number of seconds, minutes or hours (90s, 10m, 1h), or 0 for no limit`,
+      `--run-timeout ${JSON.stringify(text)}: want a whole number of seconds, minutes or hours (90s, 10m, 1h) up to 596h, or 0 for no limit`,
     );
-  return Number(m[1]) * (TIMEOUT_UNITS[m[2] || 's'] ?? 1000);
+  return ms;
 }
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** One run, in a worker (or in-process with --jobs 1): load, analyse, build the record. */
 export default async function analyseRun(task: IngestTask): Promise<RunRecord> {
+  task.started?.postMessage(null);
+  task.started?.close();
   const history = await loadHistory([task.who.source], { ...task.flags } as RemoteFlags);
   return runRecord(task.who, history, analyzeHistory(history));
 }
@@ -150,7 +159,10 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
       const started = performance.now();
       const store = await RunStore.open(flags.db ?? defaultDbPath());
       const shared = inputFlags(flags as Record<string, unknown>);
-      let analyse: Analyser = (who) => analyseRun({ who, flags: shared });
+      let analyse: Analyser = (who, _signal, started) => {
+        started();
+        return analyseRun({ who, flags: shared });
+      };
       let destroy = async () => undefined as unknown;
       // A URL that hangs is only stopped by ending the thread that waits on it: with a run timeout,
       // URL runs go to a worker even with --jobs 1, so a given-up run leaves nothing running behind.
@@ -164,8 +176,19 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
           maxThreads: Math.min(jobs, runs.length),
         });
         // An aborted task's worker is terminated (tinypool), and a fresh one takes its place.
-        analyse = (who, signal) =>
-          pool.run({ who, flags: shared } satisfies IngestTask, { signal }) as Promise<RunRecord>;
+        // The worker says when it takes the task, so a run waiting in the queue is not on the clock.
+        analyse = async (who, signal, started) => {
+          const { port1, port2 } = new MessageChannel();
+          port1.once('message', started);
+          try {
+            return (await pool.run({ who, flags: shared, started: port2 } satisfies IngestTask, {
+              signal,
+              transferList: [port2],
+            })) as RunRecord;
+          } finally {
+            port1.close();
+          }
+        };
         destroy = () => pool.destroy();
       }
       const bar = progressBar(flags.quiet === true);

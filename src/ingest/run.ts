@@ -12,10 +12,13 @@ import type { RunIdentity } from './record.js';
 
 /**
  * Analyse one run: load it, run analyze, build its record. Must not need anything but its arguments.
- * `signal` aborts when the run's time is up; an analyser that can stop its work (a worker pool
- * terminates the worker) should, and the batch goes on either way.
+ * `started` is to be called when the run's work begins (in-process: at once; a worker pool: when a
+ * worker takes the task, not while it waits in the pool's queue): the run timeout counts from then,
+ * so a run queued behind a slow one is not given up for the other's slowness. `signal` aborts when the
+ * run's time is up; an analyser that can stop its work (a worker pool terminates the worker) should,
+ * and the batch goes on either way.
  */
-export type Analyser = (who: RunIdentity, signal: AbortSignal) => Promise<RunRecord>;
+export type Analyser = (who: RunIdentity, signal: AbortSignal, started: () => void) => Promise<RunRecord>;
 
 export interface IngestProgress {
   readonly total: number;
@@ -33,8 +36,8 @@ export interface IngestOptions {
   /** Analyse and replace runs already stored (after atlevel's analysis changed). */
   readonly reanalyse?: boolean;
   /**
-   * A run whose analysis has not come back after this many ms (from when it was handed to the
-   * analyser) is given up and recorded as an ingest error, so that a URL that never answers cannot
+   * A run whose analysis has not come back after this many ms (from when the analyser said it
+   * started it) is given up and recorded as an ingest error, so that a URL that never answers cannot
    * stall the batch. 0 or absent: no limit.
    */
   readonly runTimeoutMs?: number;
@@ -72,26 +75,36 @@ export function formatTimeout(ms: number): string {
   return `${ms / 1000}s`;
 }
 
-/** Analyse one run within `timeoutMs` (0: no limit); past it, abort the analyser and throw. */
+/**
+ * Analyse one run within `timeoutMs` of its start (0: no limit); past it, abort the analyser and
+ * throw. The timer starts when the analyser calls `started`, not when the run is handed to it.
+ */
 async function withinTime(analyse: Analyser, who: RunIdentity, timeoutMs: number): Promise<RunRecord> {
   const ac = new AbortController();
-  if (timeoutMs <= 0) return analyse(who, ac.signal);
+  if (timeoutMs <= 0) return analyse(who, ac.signal, () => undefined);
   let timer: NodeJS.Timeout | undefined;
+  let settled = false;
+  let expire: (err: Error) => void = () => undefined;
   const expired = new Promise<never>((_, reject) => {
+    expire = reject;
+  });
+  const started = () => {
+    if (timer !== undefined || settled) return;
     timer = setTimeout(() => {
       const err = new Error(
         `no result after ${formatTimeout(timeoutMs)}: the run was given up (--run-timeout ${formatTimeout(timeoutMs)}; raise it for very large runs)`,
       );
-      reject(err);
+      expire(err);
       ac.abort(err);
     }, timeoutMs);
-  });
-  const work = analyse(who, ac.signal);
+  };
+  const work = analyse(who, ac.signal, started);
   // An analyser aborted late rejects after the race is decided; nothing is waiting for it then.
   work.catch(() => undefined);
   try {
     return await Promise.race([work, expired]);
   } finally {
+    settled = true;
     clearTimeout(timer);
   }
 }
