@@ -75,7 +75,8 @@ beforeEach(() => {
 afterEach(() => rmSync(cacheDir, { recursive: true, force: true }));
 
 describe('a run by URL', () => {
-  it('lists the run folder by folder (paged) and fetches only the objects a layout claims', async () => {
+  it('lists the run recursively (paged) and fetches only the objects a layout claims', async () => {
+    const before = fake.requests.length;
     const input = await open(runUrls(fake).prow);
     expect(input.kind).toBe('tree');
     if (input.kind !== 'tree') return;
@@ -89,8 +90,16 @@ describe('a run by URL', () => {
     );
     // Not one byte of the unneeded artifacts was served.
     expect(fake.servedBytes((n) => !input.files.some((f) => n.endsWith(f.rel)))).toBe(0);
-    // The pods/ and nodes/ folders of gather-extra were not even listed.
-    expect(fake.requests.some((r) => decodeURIComponent(r.url).includes('artifacts/pods/'))).toBe(false);
+    // Nothing below gather-extra's pods/ and nodes/ folders was asked for, not even by name.
+    const asked = fake.requests.slice(before).map((r) => new URL(r.url, fake.origin));
+    expect(asked.some((u) => decodeURIComponent(u.pathname).includes('artifacts/pods/'))).toBe(false);
+    // The run's listing: its prefix with no delimiter, page after page (2 entries a page here),
+    // beside the one listing (with the delimiter) that tells an object from a folder.
+    const lists = asked.filter((u) => u.pathname.endsWith('/o'));
+    const recursive = lists.filter((u) => !u.searchParams.has('delimiter'));
+    expect(lists.length - recursive.length).toBe(1);
+    expect(new Set(recursive.map((u) => u.searchParams.get('prefix')))).toEqual(new Set([`${RUN_PATH}/`]));
+    expect(recursive.length).toBeGreaterThan(5);
     expect(lines.some((l) => /skipped folder .*gather-extra\/artifacts\/pods\//.test(l))).toBe(true);
     expect(lines.some((l) => /skipped .*must-gather\.tar \(24 MiB\)/.test(l))).toBe(true);
   });

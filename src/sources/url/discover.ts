@@ -1,8 +1,8 @@
 /**
  * What a URL points at, found by listing (never by downloading): one object, a CI run, a folder
- * inside a run, or some other folder. A run is walked one folder level at a time (objects list with
- * delimiter `/`), descending only into the folders where ci-operator puts what atlevel reads
- * (docs/urls.md):
+ * inside a run, or some other folder. A run is listed recursively (objects list with its prefix and
+ * no delimiter, 1000 objects a page), and of what it holds only the objects in the folders where
+ * ci-operator puts what atlevel reads are kept (docs/urls.md):
  *
  *   RUN/build-log.txt, started.json, finished.json, prowjob.json
  *   RUN/artifacts/release/artifacts/release-images-{initial,latest}   release payloads (ci-operator)
@@ -11,11 +11,12 @@
  *                                                                      must-gather tarballs
  *   RUN/artifacts/TARGET/STEP/artifacts/junit/*                        e2e intervals and timelines
  *
- * Everything else (pod logs, audit logs, metrics, must-gather contents) is never listed, let alone
- * fetched; the folders passed over are returned for --verbose.
+ * Everything else (pod logs, audit logs, metrics, must-gather contents) is listed by name only and
+ * never fetched; the folders passed over are returned for --verbose. A folder that is not a run is
+ * walked one level at a time (delimiter `/`), a few levels deep.
  */
 import { InputError, printable } from '../../model/index.js';
-import type { ObjectInfo, StorageClient } from './gcs.js';
+import type { Listing, ObjectInfo, StorageClient } from './gcs.js';
 import { gsUri } from './location.js';
 
 export interface Discovery {
@@ -49,11 +50,12 @@ export async function discover(
 ): Promise<Discovery> {
   const trimmed = path.replace(/\/+$/, '');
   const root = trimmed === '' ? '' : `${trimmed}/`;
-  // The folder's own listing is sent at once, beside the one that tells an object from a folder, so
-  // that a run (the usual URL) costs one round trip less; for an object it is one listing wasted.
-  const folderListing = client.list(bucket, root, '/');
+  // The first page of the folder's recursive listing (no delimiter) is sent at once, beside the one
+  // that tells an object from a folder: for a run (the usual URL) it is most often the whole
+  // listing, so that finding what to fetch costs one round trip; for an object it is one wasted.
+  const firstPage = client.listPage(bucket, root);
   // Settled here: when the URL is an object (or nothing), this listing is never awaited.
-  folderListing.catch(() => undefined);
+  firstPage.catch(() => undefined);
   if (trimmed !== '' && !path.endsWith('/')) {
     // One listing tells an object from a folder: the object `trimmed` and the prefix `trimmed/`.
     const top = await client.list(bucket, trimmed, '/');
@@ -64,7 +66,20 @@ export async function discover(
     }
     if (!folder) throw nothingThere(given, bucket, trimmed, top.items, top.prefixes);
   }
-  const first = await folderListing;
+  const page = await firstPage;
+  if (page.items.length === 0) {
+    throw new InputError(given, `nothing at ${gsUri(bucket, root)}: no objects or folders`);
+  }
+  const seen = runPlace(root, topLevel(root, page));
+  if (seen !== undefined) {
+    // A run, or a folder inside one: the rest of its recursive listing, page by page, keeping what
+    // the folders a walk would enter hold (visitInRun), so that nothing else can be claimed.
+    const all = await client.list(bucket, root, undefined, page);
+    return { bucket, prefix: root, kind: 'run', ...inRun(root, seen, all.items) };
+  }
+  // Not recognisably a run from the first page: walk it folder by folder, as a folder of runs (an
+  // error) or some other folder, starting from its first level.
+  const first = await client.list(bucket, root, '/');
   if (first.items.length === 0 && first.prefixes.length === 0) {
     throw new InputError(given, `nothing at ${gsUri(bucket, root)}: no objects or folders`);
   }
@@ -79,19 +94,78 @@ export async function discover(
         `add a run's ID to the URL, e.g. …/${newest}`,
       );
     }
+  } else {
+    // A run whose first page did not show it (over 1000 names sort before its artifacts/).
+    const all = await client.list(bucket, root, undefined, page);
+    return { bucket, prefix: root, kind: 'run', ...inRun(root, place, all.items) };
   }
   const walk = new Walk(client, bucket);
-  walk.accept(root, first, place);
+  walk.accept(root, first);
   await walk.drain();
-  const finished =
-    place !== undefined && walk.objects.some((o) => o.name === `${place.runRoot}finished.json`);
   return {
     bucket,
     prefix: root,
-    kind: place === undefined ? 'folder' : 'run',
+    kind: 'folder',
     objects: walk.objects,
     unvisited: walk.unvisited,
-    finished,
+    finished: false,
+  };
+}
+
+/**
+ * The first level of a recursive listing's page, as a listing with the delimiter `/` would give it
+ * (as far as the page goes): the objects directly in `root` and the sub-folders seen.
+ */
+function topLevel(root: string, page: Listing): Listing {
+  const items: ObjectInfo[] = [];
+  const prefixes = new Set<string>();
+  for (const o of page.items) {
+    const cut = o.name.indexOf('/', root.length);
+    if (cut < 0) items.push(o);
+    else prefixes.add(o.name.slice(0, cut + 1));
+  }
+  return { items, prefixes: [...prefixes] };
+}
+
+/**
+ * What a walk of the run from `root`, folder by folder, would have seen, from the recursive listing
+ * of `root`: the objects whose every folder below `root` is one visitInRun enters, and the first
+ * folder not entered on each other path (for --verbose).
+ */
+function inRun(
+  root: string,
+  place: RunPlace,
+  all: readonly ObjectInfo[],
+): Pick<Discovery, 'objects' | 'unvisited' | 'finished'> {
+  const objects: ObjectInfo[] = [];
+  const unvisited = new Set<string>();
+  const entered = new Map<string, boolean>();
+  const enters = (folder: string): boolean => {
+    let yes = entered.get(folder);
+    if (yes === undefined) {
+      yes = visitInRun(folder.slice(place.runRoot.length));
+      entered.set(folder, yes);
+    }
+    return yes;
+  };
+  for (const o of all) {
+    let kept = true;
+    // Each folder on the way down, shallowest first; a placeholder object (`dir/`) is a folder.
+    for (let cut = o.name.indexOf('/', root.length); cut >= 0; cut = o.name.indexOf('/', cut + 1)) {
+      const folder = o.name.slice(0, cut + 1);
+      if (!enters(folder)) {
+        unvisited.add(folder);
+        kept = false;
+        break;
+      }
+    }
+    if (kept && !o.name.endsWith('/')) objects.push(o);
+  }
+  objects.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return {
+    objects,
+    unvisited: [...unvisited].sort(),
+    finished: objects.some((o) => o.name === `${place.runRoot}finished.json`),
   };
 }
 
@@ -104,7 +178,7 @@ interface RunPlace {
  * Whether `root` is a run or inside one, and where the run's root is. A URL below a run has an
  * `artifacts` segment; the run root is the folder holding the first one.
  */
-function runPlace(root: string, listing: { items: ObjectInfo[]; prefixes: string[] }): RunPlace | undefined {
+function runPlace(root: string, listing: Listing): RunPlace | undefined {
   const isRunRoot =
     listing.items.some((o) => RUN_MARKERS.has(o.name.slice(root.length))) ||
     listing.prefixes.includes(`${root}artifacts/`);
@@ -146,16 +220,10 @@ class Walk {
   ) {}
 
   /** Take one folder's listing; start listing the sub-folders worth visiting. */
-  accept(
-    folder: string,
-    listing: { items: ObjectInfo[]; prefixes: string[] },
-    place: RunPlace | undefined,
-    depth = 0,
-  ): void {
+  accept(folder: string, listing: Listing, depth = 0): void {
     for (const o of listing.items) if (!o.name.endsWith('/')) this.objects.push(o);
     for (const sub of listing.prefixes) {
-      const visit = place ? visitInRun(sub.slice(place.runRoot.length)) : depth + 1 < FOLDER_DEPTH;
-      if (!visit) {
+      if (depth + 1 >= FOLDER_DEPTH) {
         this.unvisited.push(sub);
         continue;
       }
@@ -171,7 +239,7 @@ class Walk {
       this.#pending.push(
         this.client
           .list(this.bucket, sub, '/')
-          .then((l) => this.accept(sub, l, place, depth + 1))
+          .then((l) => this.accept(sub, l, depth + 1))
           .catch((err: unknown) => {
             this.#error ??= err;
           }),

@@ -16,6 +16,7 @@ import type { Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
 import { printable } from '../../model/index.js';
+import { BatchedWriter } from './batched-write.js';
 import { Checksums } from './checksum.js';
 import { Connections, HttpStatusError, retryAfterSeconds, TransientError } from './http.js';
 import { Limiter } from './limit.js';
@@ -41,10 +42,15 @@ export interface Listing {
   readonly prefixes: string[];
 }
 
+/** One page of a listing. */
+export interface ListPage extends Listing {
+  readonly nextPageToken?: string;
+}
+
 export interface StorageClientOptions {
   /** e.g. https://storage.googleapis.com, or http://127.0.0.1:PORT for a mirror or a test fake. */
   readonly endpoint: string;
-  /** Requests in flight at once (listings and downloads together). */
+  /** Requests in flight at once (listings and downloads together), small objects aside. */
   readonly concurrency: number;
   readonly retry?: RetryPolicy;
   readonly idleTimeoutMs?: number;
@@ -75,6 +81,12 @@ const MAX_NAME_BYTES = 1024;
  * rate, so one 70 MB object on one connection would take seconds while the other connections idle.
  */
 export const SLICE_BYTES = 8 * 1024 * 1024;
+/**
+ * Objects up to this size are fetched through slots of their own (as many again as `concurrency`):
+ * their cost is the round trip, not the transfer, so they need not wait for a large transfer to free
+ * a slot, nor hold one while a slice could use it.
+ */
+export const SMALL_OBJECT_BYTES = 1024 * 1024;
 
 /**
  * The [start, end) ranges of an object of `size` bytes: as few slices as keep each at most
@@ -118,6 +130,7 @@ const LIST = z.object({
 export class StorageClient {
   readonly endpoint: string;
   readonly #limiter: Limiter;
+  readonly #small: Limiter;
   readonly #http: Connections;
   readonly #retry: RetryPolicy;
   readonly #idleTimeoutMs: number;
@@ -130,7 +143,8 @@ export class StorageClient {
   constructor(opts: StorageClientOptions) {
     this.endpoint = opts.endpoint.replace(/\/+$/, '');
     this.#limiter = new Limiter(opts.concurrency);
-    this.#http = new Connections(opts.concurrency);
+    this.#small = new Limiter(opts.concurrency);
+    this.#http = new Connections(2 * opts.concurrency);
     this.#retry = opts.retry ?? DEFAULT_RETRY;
     this.#idleTimeoutMs = opts.idleTimeoutMs ?? 30_000;
     this.#maxListPages = opts.maxListPages ?? 200;
@@ -141,32 +155,44 @@ export class StorageClient {
     return `${this.endpoint}/storage/v1/b/${encodeURIComponent(bucket)}/o/${encodeURIComponent(name)}`;
   }
 
-  /** All entries under `prefix` (one folder level with a delimiter), following nextPageToken. */
-  async list(bucket: string, prefix: string, delimiter?: string): Promise<Listing> {
-    const items: ObjectInfo[] = [];
-    const prefixes: string[] = [];
-    let token: string | undefined;
-    for (let page = 0; ; page++) {
-      if (page >= this.#maxListPages) {
+  /**
+   * All entries under `prefix` (one folder level with a delimiter; every object below it without),
+   * following nextPageToken; `first` is a page already fetched (listPage), continued from its token.
+   */
+  async list(bucket: string, prefix: string, delimiter?: string, first?: ListPage): Promise<Listing> {
+    const items: ObjectInfo[] = [...(first?.items ?? [])];
+    const prefixes: string[] = [...(first?.prefixes ?? [])];
+    let token = first ? first.nextPageToken : '';
+    for (let pages = first ? 1 : 0; token !== undefined; pages++) {
+      if (pages >= this.#maxListPages) {
         throw new StorageError(
           this.#listUrl(bucket, prefix, delimiter),
           `more than ${this.#maxListPages} pages of entries; give a URL further down the tree`,
         );
       }
-      const url = this.#listUrl(bucket, prefix, delimiter, token);
-      const body = await this.#getJson(url);
-      const parsed = LIST.safeParse(body);
-      if (!parsed.success) throw new StorageError(url, 'the listing is not an objects list response');
-      for (const raw of parsed.data.items ?? []) {
-        const item = toObjectInfo(bucket, raw);
-        if (!item) throw new StorageError(url, 'the listing holds an entry that is not an object resource');
-        if (item.name.startsWith(prefix)) items.push(item);
-      }
-      for (const p of parsed.data.prefixes ?? []) if (p.startsWith(prefix) && p !== prefix) prefixes.push(p);
-      token = parsed.data.nextPageToken;
-      if (!token) break;
+      const next = await this.listPage(bucket, prefix, delimiter, token || undefined);
+      items.push(...next.items);
+      prefixes.push(...next.prefixes);
+      token = next.nextPageToken;
     }
     return { items, prefixes };
+  }
+
+  /** One page of a listing (at most 1000 entries, the API's maximum), and the token of the next. */
+  async listPage(bucket: string, prefix: string, delimiter?: string, token?: string): Promise<ListPage> {
+    const url = this.#listUrl(bucket, prefix, delimiter, token);
+    const body = await this.#getJson(url);
+    const parsed = LIST.safeParse(body);
+    if (!parsed.success) throw new StorageError(url, 'the listing is not an objects list response');
+    const items: ObjectInfo[] = [];
+    for (const raw of parsed.data.items ?? []) {
+      const item = toObjectInfo(bucket, raw);
+      if (!item) throw new StorageError(url, 'the listing holds an entry that is not an object resource');
+      if (item.name.startsWith(prefix)) items.push(item);
+    }
+    const prefixes = (parsed.data.prefixes ?? []).filter((p) => p.startsWith(prefix) && p !== prefix);
+    const next = parsed.data.nextPageToken;
+    return { items, prefixes, ...(next ? { nextPageToken: next } : {}) };
   }
 
   /** The object resource of `name`, or undefined when there is no such object (404). */
@@ -197,7 +223,8 @@ export class StorageClient {
     const params = new URLSearchParams({ alt: 'media' });
     if (obj.generation !== undefined) params.set('generation', obj.generation);
     const url = `${this.objectUrl(obj.bucket, obj.name)}?${params}`;
-    return this.#limiter.run(() =>
+    const limiter = obj.size <= SMALL_OBJECT_BYTES ? this.#small : this.#limiter;
+    return limiter.run(() =>
       withRetry(
         this.#retry,
         async () => {
@@ -269,7 +296,8 @@ export class StorageClient {
     const handle = await open(file, 'w+');
     const stop = { failed: false };
     const sums = new Checksums(obj);
-    const buffer = Buffer.allocUnsafe(1024 * 1024);
+    // Large reads: each is a thread-pool round trip.
+    const buffer = Buffer.allocUnsafe(4 * 1024 * 1024);
     const hashRange = async (start: number, end: number): Promise<void> => {
       for (let at = start; at < end; ) {
         const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - at), at);
@@ -362,22 +390,23 @@ export class StorageClient {
       );
     }
     let at = start;
+    const writer = new BatchedWriter(handle, start);
     try {
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         if (stop.failed || this.#closed) throw new StorageError(url, 'cancelled: another download failed');
         if (at + chunk.length > end)
           throw new TransientError(`received more than the ${end - start} bytes of a slice`);
-        // Straight from the socket's buffer to its place in the file: no copy, no whole-slice buffer.
-        let written = 0;
-        while (written < chunk.length) {
-          const { bytesWritten } = await handle.write(chunk, written, chunk.length - written, at + written);
-          written += bytesWritten;
-        }
+        // Straight from the socket's buffer to its place in the file, in batches: no copy, no
+        // whole-slice buffer.
+        await writer.push(chunk);
         at += chunk.length;
         this.#opts.onBytes?.(chunk.length);
       }
+      await writer.end();
     } catch (err) {
       res.body.destroy();
+      // A write still in flight must land before another attempt writes the same range.
+      await writer.settle();
       if (err instanceof TransientError || err instanceof StorageError) throw err;
       throw new TransientError(`the slice broke off after ${at - start} bytes (${describe(err)})`);
     }
@@ -456,6 +485,8 @@ export class StorageClient {
     const params = new URLSearchParams({ prefix });
     if (delimiter) params.set('delimiter', delimiter);
     if (token) params.set('pageToken', token);
+    // The API's default and maximum: a recursive listing costs one round trip per 1000 objects.
+    params.set('maxResults', '1000');
     params.set(
       'fields',
       'items(name,size,generation,etag,md5Hash,crc32c,contentEncoding,updated),prefixes,nextPageToken',

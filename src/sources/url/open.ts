@@ -205,13 +205,17 @@ export class RemoteSession {
   async #fetchAll(fetch: readonly Selected[], endpoint: string): Promise<Map<string, string>> {
     const paths = new Map<string, string>();
     const missing: ObjectInfo[] = [];
-    for (const s of fetch) {
-      const hit = await this.cache.lookup(s.object);
+    const hits = await Promise.all(fetch.map((s) => this.cache.lookup(s.object)));
+    fetch.forEach((s, i) => {
+      const hit = hits[i];
       if (hit) {
         paths.set(s.object.name, hit.path);
         this.stats.cachedFiles += 1;
       } else missing.push(s.object);
-    }
+    });
+    // The largest first: their slices take the slots first, and the small ones (and small slices)
+    // fill in at the end, so that the connections finish together rather than one long transfer last.
+    missing.sort((a, b) => b.size - a.size);
     if (missing.length === 0) return paths;
     if (this.opts.offline) {
       throw new InputError(
