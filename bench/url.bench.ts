@@ -180,7 +180,7 @@ async function fetchVsCurl(cap: number | undefined): Promise<void> {
   say(`  speed-up: ${(curlS / fetchS).toFixed(2)}x (goal >= 4x)`);
   const ms = (xs: number[]) => `${median(xs).toFixed(0)} ms`;
   say(
-    `  atlevel's time: process start ${ms(phases.map((p) => p.start))}, listing (folder by folder) ${ms(phases.map((p) => p.listing))}, downloads in parallel ${ms(phases.map((p) => p.download))}`,
+    `  atlevel's time: process start ${ms(phases.map((p) => p.start))}, listing ${ms(phases.map((p) => p.listing))}, downloads in parallel ${ms(phases.map((p) => p.download))}`,
   );
 }
 await fetchVsCurl(undefined);
