@@ -108,7 +108,21 @@ async function measure(label: string, store: RunStore): Promise<void> {
     ['--since 2021-11-01', { since: Date.UTC(2021, 10, 1) }],
     ['--job *-aws-*', { jobs: ['*-aws-*'] }],
     ['--rule master-pool-…', { rules: ['master-pool-updated-before-cvo-complete'] }],
+    ['--since 2021-11-01T12:30 (mid-day)', { since: Date.UTC(2021, 10, 1, 12, 30) }],
     ['--since 2021-11-01 --stream 4.9→4.10', { since: Date.UTC(2021, 10, 1), streams: ['4.9→4.10'] }],
+    [
+      '--since 2021-11-01T12:30 --job *-aws-* --stream 4.9→4.10 --rule master-pool-…',
+      {
+        since: Date.UTC(2021, 10, 1, 12, 30),
+        jobs: ['*-aws-*'],
+        streams: ['4.9→4.10'],
+        rules: ['master-pool-updated-before-cvo-complete'],
+      },
+    ],
+    [
+      '--rule master-pool-… --rule update-completed',
+      { rules: ['master-pool-updated-before-cvo-complete', 'update-completed'] },
+    ],
   ];
   for (const [name, filter] of cases) {
     const times: number[] = [];
@@ -174,7 +188,7 @@ try {
   }
   process.stdout.write('filtered stats, p50 of 5 (goal: under 200 ms in each engine):\n');
   for (const [name, row] of filtered)
-    process.stdout.write(`  ${name.padEnd(38)} ${[...row].map(([e, v]) => `${e} ${v}`).join('   ')}\n`);
+    process.stdout.write(`  ${name.padEnd(48)} ${[...row].map(([e, v]) => `${e} ${v}`).join('   ')}\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -320,6 +320,35 @@ async function summarySignatures(db: Sql, f: StatsFilter): Promise<SignatureRow[
   return signatureRows(rows);
 }
 
+/**
+ * Runs per signature for two or more rules R (`$1`, a JSON array): the runs of the rule sets that meet
+ * R (exact: a run is in one rule set per signature). Findings and first/last seen add up across
+ * rules: those come from the per-rule counts. `sets` and `perRule` are FROM items, with conditions.
+ */
+function ruleSetSignatureSql(sets: string, perRule: string): string {
+  return `WITH rs AS (SELECT signature, sum(runs) AS runs FROM ${sets}
+         AND rules && ARRAY(SELECT jsonb_array_elements_text($1::jsonb)) GROUP BY 1),
+       pr AS (SELECT signature, sum(findings) AS findings, min(first_seen) AS first_seen, max(last_seen) AS last_seen
+         FROM ${perRule} AND rule IN (SELECT jsonb_array_elements_text($1::jsonb)) GROUP BY 1)
+     SELECT pr.signature, rs.runs::integer AS runs, pr.findings::integer AS findings,
+       (extract(epoch FROM pr.first_seen) * 1000)::float8 AS first_seen,
+       (extract(epoch FROM pr.last_seen) * 1000)::float8 AS last_seen
+     FROM pr JOIN rs ON rs.signature = pr.signature ORDER BY 2 DESC, 1`;
+}
+
+async function summaryRuleSetSignatures(db: Sql, f: StatsFilter): Promise<SignatureRow[]> {
+  const params: unknown[] = [JSON.stringify(f.rules ?? [])];
+  const streams = streamFilter(f, params);
+  const rows = await db.query(
+    ruleSetSignatureSql(
+      `stats_signature_rulesets WHERE ${streams}`,
+      `stats_signature_rules WHERE ${streams}`,
+    ),
+    params,
+  );
+  return signatureRows(rows);
+}
+
 async function summaryComponents(db: Sql, f: StatsFilter, raceRule: string): Promise<ComponentRow[]> {
   const params: unknown[] = [raceRule];
   const rows = await db.query(
@@ -414,10 +443,10 @@ async function collectFromSummaries(
   );
   const errs = await errorsOf(db);
   const rates = await timed('rates', () => summaryRates(db, f));
-  // Runs per signature do not add up across rules: the summaries answer for all rules or for one;
-  // several --rule read the findings themselves.
+  // Runs per signature do not add up across rules: all rules or one read the per-rule counts, two or
+  // more the counts per rule set.
   const sigs = await timed('signatures', () =>
-    f.rules && f.rules.length > 1 ? signatures(db, f) : summarySignatures(db, f),
+    f.rules && f.rules.length > 1 ? summaryRuleSetSignatures(db, f) : summarySignatures(db, f),
   );
   const comps = await timed('components', () => summaryComponents(db, f, raceRule));
   const metrics = ['update', 'level-gap', 'rollout', ...(operators ? ['operator'] : [])];
@@ -460,7 +489,10 @@ function dayRows(table: DayTable, f: StatsFilter, params: unknown[]): string {
     else {
       days = `day > $${params.length}`;
       params.push(new Date(f.since).toISOString(), new Date(midnight + DAY_MS).toISOString());
-      cut = ` UNION ALL (${daySummarySelect(table, `${WHEN} >= $${params.length - 1}::timestamptz AND ${WHEN} < $${params.length}::timestamptz`)})`;
+      // The runs of the cut day first (runs_when), then their rows by run id: given the time range
+      // inside the join, PostgreSQL's planner chose a parallel scan of every run.
+      const ids = `ARRAY(SELECT q.run_id FROM runs q WHERE coalesce(q.update_start, q.run_start) >= $${params.length - 1}::timestamptz AND coalesce(q.update_start, q.run_start) < $${params.length}::timestamptz)`;
+      cut = ` UNION ALL (${daySummarySelect(table, `r.run_id = ANY(${ids})`)})`;
     }
   }
   const keep: string[] = [];
@@ -498,8 +530,15 @@ async function dayRates(db: Sql, f: StatsFilter): Promise<RateRow[]> {
 }
 
 async function daySignatures(db: Sql, f: StatsFilter): Promise<SignatureRow[]> {
-  // Runs per signature do not add up across rules: the day summaries answer for all rules or one.
-  if (f.rules && f.rules.length > 1) return signatures(db, f);
+  // Runs per signature do not add up across rules: all rules or one read the per-rule rows (rule ''
+  // is all), two or more the rule sets.
+  if (f.rules && f.rules.length > 1) {
+    const params: unknown[] = [JSON.stringify(f.rules)];
+    const sets = dayRows('stats_day_signature_rulesets', f, params);
+    const perRule = dayRows('stats_day_signatures', f, params);
+    const rows = await db.query(ruleSetSignatureSql(`${sets} WHERE TRUE`, `${perRule} WHERE TRUE`), params);
+    return signatureRows(rows);
+  }
   const params: unknown[] = [f.rules?.[0] ?? ''];
   const rows = await db.query(
     `SELECT signature, sum(runs)::integer AS runs, sum(findings)::integer AS findings,
@@ -522,16 +561,25 @@ async function dayComponents(db: Sql, f: StatsFilter, raceRule: string): Promise
   return componentRows(rows);
 }
 
-/** percentile_cont over the stored values themselves: the same figures as over the detail rows. */
-async function dayDurations(db: Sql, f: StatsFilter, metric: string): Promise<NamedPercentiles[]> {
-  const params: unknown[] = [metric];
+/**
+ * percentile_cont over the stored values themselves: the same figures as over the detail rows. The
+ * three metrics in one query (one pass over the table, one cut of a --since day).
+ */
+async function dayDurations(db: Sql, f: StatsFilter): Promise<Map<string, NamedPercentiles[]>> {
+  const params: unknown[] = [];
   const rows = await db.query(
-    `SELECT u.name, ${PCT('x.v')}
+    `SELECT u.metric, u.name, ${PCT('x.v')}
      FROM ${dayRows('stats_day_durations', f, params)} CROSS JOIN LATERAL unnest(u.vals) AS x(v)
-     WHERE u.metric = $1 GROUP BY 1 ORDER BY 1`,
+     WHERE u.metric IN ('update', 'level-gap', 'rollout') GROUP BY 1, 2 ORDER BY 1, 2`,
     params,
   );
-  return rows.map((r) => ({ name: String(r.name), ...percentiles(r) }));
+  const out = new Map<string, NamedPercentiles[]>();
+  for (const r of rows) {
+    const list = out.get(String(r.metric)) ?? [];
+    out.set(String(r.metric), list);
+    list.push({ name: String(r.name), ...percentiles(r) });
+  }
+  return out;
 }
 
 async function collectFromDays(
@@ -555,9 +603,7 @@ async function collectFromDays(
   const rates = await timed('rates', () => dayRates(db, f));
   const sigs = await timed('signatures', () => daySignatures(db, f));
   const comps = await timed('components', () => dayComponents(db, f, raceRule));
-  const update = await timed('update', () => dayDurations(db, f, 'update'));
-  const levelGapMs = await timed('level gaps', () => dayDurations(db, f, 'level-gap'));
-  const rolloutMs = await timed('rollouts', () => dayDurations(db, f, 'rollout'));
+  const durations = await timed('durations', () => dayDurations(db, f));
   return {
     store: where,
     filter: f,
@@ -569,9 +615,9 @@ async function collectFromDays(
     signatures: sigs,
     raceRule,
     components: comps,
-    updateMs: unnamed(update[0]),
-    levelGapMs,
-    rolloutMs,
+    updateMs: unnamed(durations.get('update')?.[0]),
+    levelGapMs: durations.get('level-gap') ?? [],
+    rolloutMs: durations.get('rollout') ?? [],
     // Operators are not in the day summaries (30 a run would be most of their size): the detail rows.
     operatorLevelMs: operators
       ? await timed('operator levels', () => named(db, f, 'operator_levels', 'operator', 'since_start_ms'))

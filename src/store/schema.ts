@@ -1,8 +1,10 @@
 import {
   DAY_SUMMARY_TABLES_SQL,
+  DAY_TABLES_V4,
   rebuildDaySummariesSql,
   rebuildSummariesSql,
   SIGNATURE_RULES_SQL,
+  SIGNATURE_RULESETS_SQL,
   SUMMARY_TABLES_SQL,
 } from './summaries.js';
 
@@ -130,6 +132,11 @@ CREATE TABLE ingest_errors (
   {
     version: 4,
     name: 'stats day summaries (per day x job x stream; exact durations) for --since and --job, filled from the stored runs',
-    sql: `${DAY_SUMMARY_TABLES_SQL};\n${rebuildDaySummariesSql()};`,
+    sql: `${DAY_SUMMARY_TABLES_SQL};\n${rebuildDaySummariesSql(DAY_TABLES_V4)};`,
+  },
+  {
+    version: 5,
+    name: 'stats summaries of runs per signature by rule set (for two or more --rule), filled from the stored runs',
+    sql: `${SIGNATURE_RULESETS_SQL};\n${rebuildSummariesSql(['stats_signature_rulesets'])};\n${rebuildDaySummariesSql(['stats_day_signature_rulesets'])};`,
   },
 ];

@@ -55,6 +55,24 @@ CREATE TABLE stats_signature_rules (
 );
 `;
 
+/**
+ * Migration 5: runs per signature by the set of rules their failures of it broke (sorted). Runs per
+ * signature do not add up across rules, but they do across these sets: the runs of a signature for
+ * the rules R are the runs of the sets that meet R, so two or more --rule read these instead of the
+ * findings. Findings and first/last seen do add up across rules: they come from stats_signature_rules.
+ */
+export const SIGNATURE_RULESETS_SQL = `
+CREATE TABLE stats_signature_rulesets (
+  signature text NOT NULL, stream text NOT NULL, rules text[] NOT NULL, runs bigint NOT NULL,
+  PRIMARY KEY (signature, stream, rules)
+);
+CREATE TABLE stats_day_signature_rulesets (
+  day text NOT NULL, job text NOT NULL, stream text NOT NULL, signature text NOT NULL, rules text[] NOT NULL,
+  runs bigint NOT NULL,
+  PRIMARY KEY (day, job, stream, signature, rules)
+);
+`;
+
 /** Every summary table, in the order a run's transaction upserts them. */
 const SUMMARY_TABLES: readonly string[] = [
   'stats_runs',
@@ -62,6 +80,7 @@ const SUMMARY_TABLES: readonly string[] = [
   'stats_components',
   'stats_signatures',
   'stats_signature_rules',
+  'stats_signature_rulesets',
   'stats_durations',
 ];
 
@@ -108,6 +127,13 @@ export function summaryUpserts(
      ON CONFLICT (signature, rule, stream) DO UPDATE SET ${add(['runs', 'findings'])},
        first_seen = CASE WHEN ${sign} > 0 THEN least(t.first_seen, EXCLUDED.first_seen) ELSE t.first_seen END,
        last_seen = CASE WHEN ${sign} > 0 THEN greatest(t.last_seen, EXCLUDED.last_seen) ELSE t.last_seen END`,
+    `INSERT INTO stats_signature_rulesets AS t (signature, stream, rules, runs)
+     SELECT signature, stream, rules, ${sign} * count(*) FROM (
+       SELECT coalesce(x.signature, 'unknown'), ${STREAM}, array_agg(DISTINCT x.rule ORDER BY x.rule)
+       FROM findings x JOIN runs r ON r.run_id = x.run_id WHERE x.severity = 'failure' AND ${pred}
+       GROUP BY x.run_id, 1, 2
+     ) AS g (signature, stream, rules) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+     ON CONFLICT (signature, stream, rules) DO UPDATE SET ${add(['runs'])}`,
     `INSERT INTO stats_durations AS t (metric, name, stream, second, n)
      SELECT metric, name, stream, second, ${sign} * count(*) FROM (
        SELECT 'update' AS metric, '' AS name, ${STREAM} AS stream, round(r.update_ms / 1000)::bigint AS second
@@ -149,6 +175,7 @@ export const SUBTRACT_FIXES: readonly string[] = [
    WHERE t.signature = q.signature AND t.rule = q.rule AND t.stream = q.stream`,
   'DELETE FROM stats_runs WHERE runs <= 0',
   'DELETE FROM stats_signature_rules WHERE runs <= 0',
+  'DELETE FROM stats_signature_rulesets WHERE runs <= 0',
   'DELETE FROM stats_rules WHERE runs <= 0',
   'DELETE FROM stats_components WHERE runs <= 0',
   'DELETE FROM stats_signatures WHERE runs <= 0',
@@ -196,12 +223,26 @@ CREATE TABLE stats_day_durations (
 );
 `;
 
-export type DayTable = 'stats_day_runs' | 'stats_day_rules' | 'stats_day_signatures' | 'stats_day_durations';
+export type DayTable =
+  | 'stats_day_runs'
+  | 'stats_day_rules'
+  | 'stats_day_signatures'
+  | 'stats_day_signature_rulesets'
+  | 'stats_day_durations';
 
-export const DAY_TABLES: readonly DayTable[] = [
+/** The day tables of migration 4 (the migration fills only those; migration 5 adds the rule sets). */
+export const DAY_TABLES_V4: readonly DayTable[] = [
   'stats_day_runs',
   'stats_day_rules',
   'stats_day_signatures',
+  'stats_day_durations',
+];
+
+const DAY_TABLES: readonly DayTable[] = [
+  'stats_day_runs',
+  'stats_day_rules',
+  'stats_day_signatures',
+  'stats_day_signature_rulesets',
   'stats_day_durations',
 ];
 
@@ -228,6 +269,12 @@ export function daySummarySelect(table: DayTable, pred: string, sign = '1'): str
           min(${WHEN}), max(${WHEN})
         FROM findings x JOIN runs r ON r.run_id = x.run_id CROSS JOIN LATERAL (VALUES (x.rule), ('')) AS g(rule)
         WHERE x.severity = 'failure' AND ${pred} GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
+    case 'stats_day_signature_rulesets':
+      return `SELECT day, job, stream, signature, rules, ${sign} * count(*) FROM (
+          SELECT ${keys}, coalesce(x.signature, 'unknown'), array_agg(DISTINCT x.rule ORDER BY x.rule)
+          FROM findings x JOIN runs r ON r.run_id = x.run_id WHERE x.severity = 'failure' AND ${pred}
+          GROUP BY x.run_id, 1, 2, 3, 4
+        ) AS g (day, job, stream, signature, rules) GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
     case 'stats_day_durations':
       return `SELECT day, job, stream, metric, name, ${sign} * count(*), array_agg(v ORDER BY v) FROM (
           SELECT ${keys}, 'update' AS metric, '' AS name, r.update_ms AS v
@@ -255,6 +302,11 @@ const DAY_COLUMNS: Record<DayTable, { keys: string[]; counts: string[]; rest: st
     keys: ['day', 'job', 'stream', 'signature', 'rule'],
     counts: ['runs', 'findings'],
     rest: 'first_seen, last_seen',
+  },
+  stats_day_signature_rulesets: {
+    keys: ['day', 'job', 'stream', 'signature', 'rules'],
+    counts: ['runs'],
+    rest: '',
   },
   stats_day_durations: { keys: ['day', 'job', 'stream', 'metric', 'name'], counts: ['n'], rest: 'vals' },
 };
@@ -309,10 +361,11 @@ export const DAY_SUBTRACT_FIXES: readonly string[] = [
   'DELETE FROM stats_day_runs WHERE runs <= 0',
   'DELETE FROM stats_day_rules WHERE runs <= 0',
   'DELETE FROM stats_day_signatures WHERE runs <= 0',
+  'DELETE FROM stats_day_signature_rulesets WHERE runs <= 0',
   'DELETE FROM stats_day_durations WHERE n <= 0',
 ];
 
 /** The day summaries of every stored run, from scratch. */
-export function rebuildDaySummariesSql(): string {
-  return [...DAY_TABLES.map((t) => `DELETE FROM ${t}`), ...dayUpserts('TRUE', '1')].join(';\n');
+export function rebuildDaySummariesSql(tables: readonly DayTable[] = DAY_TABLES): string {
+  return [...tables.map((t) => `DELETE FROM ${t}`), ...dayUpserts('TRUE', '1', tables)].join(';\n');
 }

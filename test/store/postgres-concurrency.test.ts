@@ -92,6 +92,15 @@ describe.skipIf(!URL_ENV)('4 ingesters on overlapping shards against one Postgre
       expect(await count('SELECT sum(findings) AS n FROM stats_signatures')).toBe(
         sum((r) => r.findings.filter((f) => f.severity === 'failure').length),
       );
+      expect(await count('SELECT sum(runs) AS n FROM stats_day_runs')).toBe(N);
+      // One rule set per run and signature failed.
+      expect(await count('SELECT sum(runs) AS n FROM stats_signature_rulesets')).toBe(
+        sum(
+          (r) =>
+            new Set(r.findings.filter((f) => f.severity === 'failure').map((f) => f.signature ?? 'unknown'))
+              .size,
+        ),
+      );
     } finally {
       await c.end();
     }

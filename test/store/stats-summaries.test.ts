@@ -50,17 +50,35 @@ function run(i: number, salt = 0): RunRecord {
       failures: 0,
       warnings: 0,
     })),
-    findings: Array.from({ length: k % 4 }, (_, o) => ({
-      ordinal: o,
-      rule: RULES[o % 3] ?? 'update-completed',
-      severity: o % 2 === 0 ? ('failure' as const) : ('warning' as const),
-      summary: 'generated',
-      at: start,
-      signature: [null, 'bug-1999556', 'bug-1955929'][(k + o) % 3] ?? null,
-      subject: {},
-      cause: [],
-      components: [],
-    })),
+    findings: [
+      ...Array.from({ length: k % 4 }, (_, o) => ({
+        ordinal: o,
+        rule: RULES[o % 3] ?? 'update-completed',
+        severity: o % 2 === 0 ? ('failure' as const) : ('warning' as const),
+        summary: 'generated',
+        at: start,
+        signature: [null, 'bug-1999556', 'bug-1955929'][(k + o) % 3] ?? null,
+        subject: {},
+        cause: [],
+        components: [],
+      })),
+      // Some runs fail one signature under two rules: such a run counts once for both rules together.
+      ...(k % 4 > 0 && k % 5 < 2
+        ? [
+            {
+              ordinal: 9,
+              rule: 'update-completed',
+              severity: 'failure' as const,
+              summary: 'generated',
+              at: start,
+              signature: [null, 'bug-1999556', 'bug-1955929'][k % 3] ?? null,
+              subject: {},
+              cause: [],
+              components: [],
+            },
+          ]
+        : []),
+    ],
     releaseChanges: [],
     operators: [{ operator: `op-${k % 2}`, at: start, sinceStartMs: ((k * 31) % 900) * 1000 + 400 }],
     pools: ['master', 'worker'].map((pool, j) => ({
@@ -124,6 +142,10 @@ const DAY_FILTERS: StatsFilter[] = [
   { since: Date.UTC(2021, 8, 20, 5), rules: ['update-completed'] },
   { jobs: ['*'], rules: ['update-completed', 'master-pool-updated-before-cvo-complete'] },
   {
+    since: Date.UTC(2021, 9, 1) + 9 * 3_600_000 + 1234,
+    rules: ['update-completed', 'master-pool-updated-before-cvo-complete', 'pool-degraded'],
+  },
+  {
     since: Date.UTC(2021, 8, 25, 17, 3),
     streams: ['4.10→4.11', 'nope'],
     rules: ['master-pool-updated-before-cvo-complete'],
@@ -164,6 +186,16 @@ async function exercise(store: RunStore, parallel: boolean): Promise<void> {
   await check(store, { streams: ['4.9→4.10'] });
   await check(store, { rules: ['update-completed'] });
   await check(store, { rules: ['update-completed', 'master-pool-updated-before-cvo-complete'] });
+  await check(store, {
+    streams: ['4.9→4.10'],
+    rules: ['update-completed', 'master-pool-updated-before-cvo-complete'],
+  });
+  // The data has runs that fail one signature under both rules (else the rule sets prove nothing).
+  const both = await store.db.query(
+    `SELECT count(*)::integer AS n FROM stats_signature_rulesets
+     WHERE rules @> ARRAY['master-pool-updated-before-cvo-complete', 'update-completed'] AND runs > 0`,
+  );
+  expect(Number(both[0]?.n)).toBeGreaterThan(0);
   await check(store, { streams: ['4.10→4.11', 'nope'], rules: ['master-pool-updated-before-cvo-complete'] });
   await checkDays(store);
   // Incremental summaries equal summaries built from scratch, first and last seen included.
