@@ -253,6 +253,34 @@ describe('faults: a clear error, and nothing half-written in the cache', () => {
     }
   });
 
+  it('a run whose first page of names does not show it is one is still read as a run', async () => {
+    const other = new FakeGcs({ pageSize: 2 });
+    const run = 'logs/job/2';
+    // Names that sort before `artifacts/` fill the first page of the recursive listing.
+    other.put('origin-ci-test', `${run}/.a`, { data: Buffer.from('x') });
+    other.put('origin-ci-test', `${run}/.b`, { data: Buffer.from('x') });
+    const gather = `${run}/artifacts/e2e/gather-extra/artifacts`;
+    const cv = readFileSync(
+      join(EXAMPLE, 'artifacts/e2e-aws-upgrade/gather-extra/artifacts/clusterversion.json'),
+    );
+    other.put('origin-ci-test', `${gather}/clusterversion.json`, { data: cv });
+    // Below a folder a walk would not enter: never kept, whatever its name.
+    other.put('origin-ci-test', `${gather}/pods/clusterversion.json`, { data: cv });
+    other.put('origin-ci-test', `${run}/started.json`, { data: Buffer.from('{}') });
+    await other.start();
+    try {
+      const input = await open(`${other.origin}/view/gs/origin-ci-test/${run}`);
+      if (input.kind !== 'tree') throw new Error('expected a tree');
+      expect(input.files.map((f) => f.rel)).toEqual([
+        'artifacts/e2e/gather-extra/artifacts/clusterversion.json',
+      ]);
+      expect(lines.some((l) => /skipped folder .*gather-extra\/artifacts\/pods\//.test(l))).toBe(true);
+      expect(other.servedBytes((n) => n.includes('/pods/'))).toBe(0);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('a connection refused names the URL', async () => {
     const err = await open(`http://127.0.0.1:9/view/gs/${RUN_BUCKET}/${RUN_PATH}`).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);

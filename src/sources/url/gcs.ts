@@ -86,7 +86,7 @@ export const SLICE_BYTES = 8 * 1024 * 1024;
  * their cost is the round trip, not the transfer, so they need not wait for a large transfer to free
  * a slot, nor hold one while a slice could use it.
  */
-export const SMALL_OBJECT_BYTES = 1024 * 1024;
+const SMALL_OBJECT_BYTES = 1024 * 1024;
 
 /**
  * The [start, end) ranges of an object of `size` bytes: as few slices as keep each at most
