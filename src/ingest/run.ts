@@ -1,8 +1,9 @@
 /**
  * The ingest loop: name every run (Prow id, else content hash), skip the ones the store has, analyse
  * the rest in parallel (the caller passes the analyser: a worker pool in the CLI, a plain call in
- * tests), and write each run as soon as its analysis is back, so that a kill loses at most the runs
- * in flight and the next ingest resumes where this one stopped. A run whose analysis throws is
+ * tests), and write the runs as their analyses come back (those that came back while the last write
+ * ran go in one transaction), so that a kill loses at most the runs in flight or waiting to be
+ * written and the next ingest resumes where this one stopped. A run whose analysis throws is
  * recorded as an ingest error and the batch goes on.
  */
 import type { PutOutcome, RunRecord, RunStore } from '../store/index.js';
@@ -114,6 +115,9 @@ function firstLine(err: unknown): string {
   return (text.split('\n')[0] ?? '').slice(0, 2000) || 'unknown error';
 }
 
+/** Most runs written in one transaction (and waiting for it, analysed, in memory). */
+const MAX_BATCH = 32;
+
 /** Run `fn` over `items` with at most `limit` calls in flight. */
 async function eachLimited<T>(
   items: readonly T[],
@@ -171,7 +175,37 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
     p.errors += 1;
     p.done += 1;
   }
+  // One writer: whatever analyses came back while it wrote the last batch go in the next one, in one
+  // transaction. The lanes do not wait for the write (the workers keep analysing), only when the
+  // backlog is full. A kill loses the runs in flight and the backlog; the next ingest does them.
+  const backlog: { who: RunIdentity; record: RunRecord }[] = [];
+  let writing: Promise<void> | undefined;
+  let writeError: unknown;
+  const write = async () => {
+    while (backlog.length > 0 && writeError === undefined) {
+      const batch = backlog.splice(0, MAX_BATCH);
+      try {
+        const outcomes = await opts.store.putRuns(
+          batch.map((b) => b.record),
+          opts.reanalyse === true,
+        );
+        batch.forEach((b, i) => {
+          const outcome = outcomes[i] ?? 'present';
+          if (outcome === 'present') p.skipped += 1;
+          else p.stored += 1;
+          if (outcome === 'replaced') replaced += 1;
+          opts.onStored?.(b.who, outcome);
+          p.done += 1;
+          opts.onProgress?.({ ...p });
+        });
+      } catch (err) {
+        writeError = err;
+      }
+    }
+    writing = undefined;
+  };
   await eachLimited(todo, opts.parallel, async (who) => {
+    if (writeError !== undefined) return;
     let record: RunRecord | undefined;
     try {
       record = await withinTime(opts.analyse, who, opts.runTimeoutMs ?? 0);
@@ -180,16 +214,17 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
       await opts.store.putError(who.id, who.source, message);
       opts.onError?.(who.source, message);
       p.errors += 1;
+      p.done += 1;
+      opts.onProgress?.({ ...p });
     }
     if (record) {
-      const outcome: PutOutcome = await opts.store.putRun(record, opts.reanalyse === true);
-      if (outcome === 'present') p.skipped += 1;
-      else p.stored += 1;
-      if (outcome === 'replaced') replaced += 1;
-      opts.onStored?.(who, outcome);
+      backlog.push({ who, record });
+      writing ??= write();
+      // Backpressure: the records wait in memory, so not too many of them.
+      while (backlog.length >= MAX_BATCH && writing) await writing;
     }
-    p.done += 1;
-    opts.onProgress?.({ ...p });
   });
+  while (writing) await writing;
+  if (writeError !== undefined) throw writeError;
   return { ...p, duplicates, replaced };
 }
