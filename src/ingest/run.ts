@@ -70,7 +70,7 @@ export async function identify(r: RunInput): Promise<RunIdentity> {
 }
 
 /** A timeout for messages: a whole number of hours, minutes or seconds (`1h`, `10m`, `90s`). */
-export function formatTimeout(ms: number): string {
+function formatTimeout(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   if (ms % 60_000 === 0) return `${ms / 60_000}m`;
   return `${ms / 1000}s`;
