@@ -11,7 +11,7 @@ import { render } from '../report/index.js';
 import { collectStats, STATS_FORMATS, type StatsFilter } from '../stats/index.js';
 import { defaultDbPath, isPostgresUrl, RunStore } from '../store/index.js';
 import { EXIT, type ExitBox } from './exit.js';
-import { formatOption } from './options.js';
+import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 
 const UNITS: Readonly<Record<string, number>> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
@@ -43,6 +43,7 @@ export function defineStats(cmd: Command, exit: ExitBox): void {
     .option('--db <path|url>', `the run store: a PGlite folder or postgres://… (default ${defaultDbPath()})`)
     .addOption(formatOption(STATS_FORMATS))
     .option('--out <file>', 'write to FILE instead of stdout')
+    .addOption(widthOption())
     .option(
       '--since <when>',
       'only runs whose update started since: a date, an ISO time, or an age (30d, 4w)',
@@ -59,6 +60,7 @@ export function defineStats(cmd: Command, exit: ExitBox): void {
       '\nExit codes: 0 printed, 2 bad flags or no run store, 3 internal error.\nExample: atlevel stats --stream 4.9-4.10 --since 30d -o html --out stats.html',
     )
     .action(async (flags) => {
+      textOnly(flags.output, { '--width': flags.width });
       const spec = flags.db ?? defaultDbPath();
       if (!isPostgresUrl(spec) && !existsSync(join(resolve(spec), 'pgdata'))) {
         throw new InputError(
@@ -78,7 +80,7 @@ export function defineStats(cmd: Command, exit: ExitBox): void {
         const result = await collectStats(store.db, store.where, filter, undefined, {
           operators: flags.operators === true,
         });
-        await emit(await render(STATS_FORMATS, flags.output, result, undefined), flags.out);
+        await emit(await render(STATS_FORMATS, flags.output, result, textSettings(flags)), flags.out);
       } finally {
         await store.close();
       }

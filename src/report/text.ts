@@ -52,8 +52,15 @@ export function wrap(text: string, width: number, indent = 0): string[] {
   return lines;
 }
 
-/** Rows padded into columns, two spaces apart; the last column is not padded. */
-export function table(rows: readonly (readonly string[])[], indent = 0): string[] {
+/**
+ * Rows padded into columns, two spaces apart. Columns in `right` (figures) are right-aligned; the
+ * last column, when left-aligned, is not padded.
+ */
+export function table(
+  rows: readonly (readonly string[])[],
+  indent = 0,
+  right: ReadonlySet<number> = new Set(),
+): string[] {
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, i) => {
@@ -65,9 +72,11 @@ export function table(rows: readonly (readonly string[])[], indent = 0): string[
     (row) =>
       pad +
       row
-        .map((cell, i) =>
-          i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - visibleLength(cell)),
-        )
+        .map((cell, i) => {
+          const fill = ' '.repeat((widths[i] ?? 0) - visibleLength(cell));
+          if (right.has(i)) return fill + cell;
+          return i === row.length - 1 ? cell : cell + fill;
+        })
         .join('  '),
   );
 }

@@ -1,5 +1,5 @@
 /** `atlevel stats`'s output formats, keyed by the `-o` name (the same record shape as report/formats.ts). */
-import type { Reporters } from '../report/index.js';
+import type { Reporters, TextSettings } from '../report/index.js';
 import type { StatsResult } from './query.js';
 
 export const STATS_FORMATS = {
@@ -7,4 +7,4 @@ export const STATS_FORMATS = {
   json: async () => (await import('./json.js')).statsJson,
   csv: async () => (await import('./csv.js')).statsCsv,
   html: async () => (await import('./html.js')).statsHtml,
-} satisfies Reporters<StatsResult, unknown>;
+} satisfies Reporters<StatsResult, TextSettings>;

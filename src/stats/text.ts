@@ -1,5 +1,7 @@
 /** `atlevel stats` as text: the tables a terminal shows. It formats the StatsResult; it computes nothing new. */
+import { terminalSafe } from '../model/index.js';
 import { isOsImageTag } from '../release/index.js';
+import { table as alignedRows, type TextSettings, wrap } from '../report/index.js';
 import type { ComponentRow, NamedPercentiles, Percentiles, RateRow, StatsResult } from './query.js';
 
 export function pct(n: number, of: number): string {
@@ -22,15 +24,15 @@ export function day(ms: number | null): string {
   return ms === null ? '–' : new Date(ms).toISOString().slice(0, 10);
 }
 
+/** Table lines, kept whole when the report is fitted to a width (a wrapped row loses its columns). */
+const TABLE_LINE = '\u0000';
+
 function table(
   head: readonly string[],
   rows: readonly (readonly string[])[],
   right: ReadonlySet<number>,
 ): string[] {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]) =>
-    `  ${cells.map((c, i) => (right.has(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ')}`.trimEnd();
-  return [line(head), ...rows.map(line)];
+  return alignedRows([head, ...rows], 2, right).map((l) => TABLE_LINE + l.trimEnd());
 }
 
 /** `pod` → `pod`; `a+b` → `a, b`; `` → `nothing`. */
@@ -124,7 +126,12 @@ function pctRow(name: string, p: Percentiles): string[] {
   return [name, String(p.n), duration(p.p50), duration(p.p90), duration(p.p99), duration(p.max)];
 }
 
-export function statsText(s: StatsResult): string {
+/**
+ * The report. With a width (the terminal's, or --width), prose lines are wrapped, hanging two columns
+ * in; table rows are kept whole. Store text (job names, sources, ingest errors) came from inputs and
+ * passes the one terminal sanitiser.
+ */
+export function statsText(s: StatsResult, settings?: Partial<TextSettings>): string {
   const out: string[] = [];
   const f = s.filter;
   const filters = [
@@ -208,5 +215,11 @@ export function statsText(s: StatsResult): string {
     out.push('', `INGEST ERRORS (latest ${s.errors.length} of ${s.ingestErrors})`);
     for (const e of s.errors) out.push(`  ${e.source}: ${e.error}`);
   }
-  return `${out.join('\n')}\n`;
+  const width = settings?.width;
+  const lines = out.flatMap((l) => {
+    if (l.startsWith(TABLE_LINE)) return [l.slice(TABLE_LINE.length)];
+    if (width === undefined) return [l];
+    return wrap(l, width, (/^ */.exec(l)?.[0].length ?? 0) + 2).map((w) => w.trimEnd());
+  });
+  return terminalSafe(`${lines.join('\n')}\n`);
 }

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { statsHtml } from '../../src/stats/html.js';
-import type { ComponentRow } from '../../src/stats/index.js';
-import { componentSentence, unchangedThatMatters } from '../../src/stats/text.js';
+import type { ComponentRow, StatsResult } from '../../src/stats/index.js';
+import { componentSentence, statsText, unchangedThatMatters } from '../../src/stats/text.js';
 
 const RACE = 'master-pool-updated-before-cvo-complete';
 const row = (
@@ -46,27 +46,70 @@ describe('the component sentence', () => {
   });
 
   it('the HTML table shows the same names, the full list on hover', () => {
-    const html = statsHtml({
-      store: 's',
-      filter: {},
-      runs: 1,
-      firstRun: null,
-      lastRun: null,
-      ingestErrors: 0,
-      errors: [],
-      rates: [],
-      signatures: [],
-      raceRule: RACE,
-      components: [row('absent', 2, 2, 'baremetal-runtimecfg+machine-config-operator+machine-os-content')],
-      updateMs: { n: 0, p50: null, p90: null, p99: null, max: null },
-      levelGapMs: [],
-      rolloutMs: [],
-      operatorLevelMs: [],
-      source: 'summary',
-      percentileBucketMs: 1000,
-    });
+    const html = statsHtml(result());
     expect(html).toContain(
       '<td title="baremetal-runtimecfg, machine-config-operator, machine-os-content">machine-config-operator and OS image (machine-os-content)</td>',
     );
   });
 });
+
+describe('the text report', () => {
+  it('--width wraps the prose, hanging two columns in, and keeps table rows whole', () => {
+    const r = result({
+      rates: [
+        { rule: RACE, by: 'all', key: '', runs: 2, violated: 1, checked: 2, notChecked: 0, rate: 0.5 },
+      ] as StatsResult['rates'],
+    });
+    const wide = statsText(r);
+    const narrow = statsText(r, { width: 60 });
+    const sentence = wide.split('\n').find((l) => l.includes('→ race in'));
+    expect(sentence?.length).toBeGreaterThan(60);
+    const row = wide.split('\n').find((l) => l.startsWith(`  ${RACE}`));
+    expect(row).toBeDefined();
+    const lines = narrow.split('\n');
+    // The table's rows (cells two spaces apart) are longer than 60 columns and stay one line each.
+    expect(lines).toContain(row);
+    const tableRows = lines.filter((l) => /\S {2,}\S/.test(l.trim()));
+    expect(tableRows.length).toBeGreaterThanOrEqual(4);
+    for (const l of tableRows) expect(wide.split('\n')).toContain(l);
+    for (const l of lines) if (!tableRows.includes(l)) expect(l.length, l).toBeLessThanOrEqual(60);
+    // The sentence is cut into lines that hang under its indent, and says the same words.
+    const at = lines.findIndex((l) => l.startsWith('  pod image changed'));
+    expect(lines[at + 1]).toMatch(/^ {4}\S/);
+    expect(narrow.replace(/\s+/g, ' ')).toBe(wide.replace(/\s+/g, ' '));
+  });
+
+  it('store text reaches the terminal without its control characters', () => {
+    const text = statsText(
+      result({
+        ingestErrors: 1,
+        errors: [{ source: 'runs/\u001b]0;owned\u0007x', error: 'bad \u009b2J', at: 0 }] as StatsResult['errors'],
+      }),
+    );
+    expect(text).toContain('runs/?]0;owned?x: bad ?2J');
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+});
+
+function result(over: Partial<StatsResult> = {}): StatsResult {
+  return {
+    store: 's',
+    filter: {},
+    runs: 1,
+    firstRun: null,
+    lastRun: null,
+    ingestErrors: 0,
+    errors: [],
+    rates: [],
+    signatures: [],
+    raceRule: RACE,
+    components: [row('absent', 2, 2, 'baremetal-runtimecfg+machine-config-operator+machine-os-content')],
+    updateMs: { n: 0, p50: null, p90: null, p99: null, max: null },
+    levelGapMs: [],
+    rolloutMs: [],
+    operatorLevelMs: [],
+    source: 'summary',
+    percentileBucketMs: 1000,
+    ...over,
+  };
+}
