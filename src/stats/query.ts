@@ -433,14 +433,7 @@ async function collectFromSummaries(
 ): Promise<StatsResult> {
   const raceRule = f.rules?.[0] ?? RACE_RULE;
   const p1: unknown[] = [];
-  const [totals] = await timed('totals', () =>
-    db.query(
-      `SELECT coalesce(sum(runs), 0)::integer AS runs, (extract(epoch FROM min(first_run)) * 1000)::float8 AS first_run,
-         (extract(epoch FROM max(last_run)) * 1000)::float8 AS last_run
-       FROM stats_runs WHERE ${streamFilter(f, p1)}`,
-      p1,
-    ),
-  );
+  const totals = await timed('totals', () => summedTotals(db, `stats_runs WHERE ${streamFilter(f, p1)}`, p1));
   const errs = await errorsOf(db);
   const rates = await timed('rates', () => summaryRates(db, f));
   // Runs per signature do not add up across rules: all rules or one read the per-rule counts, two or
@@ -586,14 +579,7 @@ async function collectFromDays(
 ): Promise<StatsResult> {
   const raceRule = f.rules?.[0] ?? RACE_RULE;
   const p1: unknown[] = [];
-  const [totals] = await timed('totals', () =>
-    db.query(
-      `SELECT coalesce(sum(runs), 0)::integer AS runs, (extract(epoch FROM min(first_run)) * 1000)::float8 AS first_run,
-         (extract(epoch FROM max(last_run)) * 1000)::float8 AS last_run
-       FROM ${dayRows('stats_day_runs', f, p1)}`,
-      p1,
-    ),
-  );
+  const totals = await timed('totals', () => summedTotals(db, dayRows('stats_day_runs', f, p1), p1));
   const errs = await errorsOf(db);
   const rates = await timed('rates', () => dayRates(db, f));
   const sigs = await timed('signatures', () => daySignatures(db, f));
@@ -627,6 +613,17 @@ async function collectFromDays(
     source: 'day-summary',
     percentileBucketMs: null,
   };
+}
+
+/** Runs, first and last run of the summary rows `from` (a FROM item) keeps: the summaries hold counts and bounds. */
+async function summedTotals(db: Sql, from: string, params: unknown[]) {
+  const [totals] = await db.query(
+    `SELECT coalesce(sum(runs), 0)::integer AS runs, (extract(epoch FROM min(first_run)) * 1000)::float8 AS first_run,
+       (extract(epoch FROM max(last_run)) * 1000)::float8 AS last_run
+     FROM ${from}`,
+    params,
+  );
+  return totals;
 }
 
 async function errorsOf(db: Sql): Promise<{ ingestErrors: number; errors: ErrorRow[] }> {
