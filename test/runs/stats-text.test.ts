@@ -83,7 +83,9 @@ describe('the text report', () => {
     const text = statsText(
       result({
         ingestErrors: 1,
-        errors: [{ source: 'runs/\u001b]0;owned\u0007x', error: 'bad \u009b2J', at: 0 }] as StatsResult['errors'],
+        errors: [
+          { source: 'runs/\u001b]0;owned\u0007x', error: 'bad \u009b2J', at: 0 },
+        ] as StatsResult['errors'],
       }),
     );
     expect(text).toContain('runs/?]0;owned?x: bad ?2J');
