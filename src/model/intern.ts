@@ -43,10 +43,8 @@ export class Interner {
   string(s: string): string {
     const hit = this.#strings.get(s);
     if (hit !== undefined) return hit;
-    // Its own copy: a slice would keep what it was cut from (a whole decoded chunk of a log) alive.
-    const own = detach(s);
-    this.#strings.set(own, own);
-    return own;
+    this.#strings.set(s, s);
+    return s;
   }
 
   /** The shared locator equal to `{type, keys}` (same keys in the same order). */
