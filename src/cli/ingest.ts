@@ -39,12 +39,16 @@ export interface IngestTask {
 /** --run-timeout's default: far above a CI run's fetch and analysis, far below forever. */
 const DEFAULT_RUN_TIMEOUT = '10m';
 
-const TIMEOUT_UNITS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000 };
+const TIMEOUT_UNITS: ReadonlyMap<string, number> = new Map([
+  ['s', 1000],
+  ['m', 60_000],
+  ['h', 3_600_000],
+]);
 
 /** `90s`, `10m`, `1h`, or a number of seconds; `0` for no limit. */
 export function parseRunTimeout(text: string): number {
   const m = /^\s*(\d+)\s*([smh]?)\s*$/.exec(text);
-  const ms = m ? Number(m[1]) * (TIMEOUT_UNITS[m[2] || 's'] ?? 1000) : Number.NaN;
+  const ms = m ? Number(m[1]) * (TIMEOUT_UNITS.get(m[2] || 's') ?? 1000) : Number.NaN;
   // setTimeout fires at once for a delay past 2^31-1 ms (24.8 days), which would give up every run.
   if (!m || !(ms <= MAX_TIMER_MS))
     throw new UsageError(
