@@ -360,30 +360,33 @@ async function summaryComponents(db: Sql, f: StatsFilter, raceRule: string): Pro
   return componentRows(rows);
 }
 
+/**
+ * percentile_cont as PostgreSQL computes it (orderedsetaggs.c): the values at ranks floor(h) and
+ * ceil(h), h = p × (n − 1), and the same linear interpolation in double precision, so that figures
+ * computed here equal the ones the detail tables give. `at(k)` is the k-th smallest value.
+ */
+function continuousPercentiles(n: number, at: (k: number) => number): Percentiles {
+  if (n === 0) return { n: 0, p50: null, p90: null, p99: null, max: null };
+  const cont = (p: number) => {
+    const h = p * (n - 1);
+    const first = Math.floor(h);
+    const lo = at(first);
+    return first === Math.ceil(h) ? lo : lo + (h - first) * (at(Math.ceil(h)) - lo);
+  };
+  return { n, p50: cont(0.5), p90: cont(0.9), p99: cont(0.99), max: at(n - 1) };
+}
+
 /** percentile_cont over counts per bucket (each value taken as its bucket's). */
 function bucketPercentiles(buckets: readonly (readonly [number, number])[]): Percentiles {
   const n = buckets.reduce((a, [, c]) => a + c, 0);
-  if (n === 0) return { n: 0, p50: null, p90: null, p99: null, max: null };
-  const at = (k: number): number => {
+  return continuousPercentiles(n, (k) => {
     let seen = 0;
     for (const [v, c] of buckets) {
       seen += c;
       if (k < seen) return v;
     }
     return buckets[buckets.length - 1]?.[0] ?? 0;
-  };
-  const cont = (p: number) => {
-    const h = p * (n - 1);
-    const lo = at(Math.floor(h));
-    return lo + (h - Math.floor(h)) * (at(Math.ceil(h)) - lo);
-  };
-  return {
-    n,
-    p50: cont(0.5),
-    p90: cont(0.9),
-    p99: cont(0.99),
-    max: buckets[buckets.length - 1]?.[0] ?? null,
-  };
+  });
 }
 
 /** Every duration metric's percentiles from the buckets, by metric then name. */
@@ -555,19 +558,57 @@ async function dayComponents(db: Sql, f: StatsFilter, raceRule: string): Promise
 }
 
 /**
- * percentile_cont over the stored values themselves: the same figures as over the detail rows. One
- * query per metric: one query for all three sorted every value at once, past work_mem (PGlite took
- * three times as long).
+ * The exact percentiles of every duration metric, by metric then name: the kept rows' stored values
+ * are read as text and sorted here. Sorting them in SQL cost more than reading them: PGlite took
+ * 70–90 ms to sort the 100,000 values of one metric grouped by name, and under 70 ms to read all
+ * three metrics' 250,000 (bench/stats.bench.ts, --since). float8's text form reads back exactly:
+ * with extra_float_digits above 0, which every connection sets (store/db.ts), it is the shortest
+ * form that does.
  */
-async function dayDurations(db: Sql, f: StatsFilter, metric: string): Promise<NamedPercentiles[]> {
-  const params: unknown[] = [metric];
+async function dayDurations(
+  db: Sql,
+  f: StatsFilter,
+  metrics: readonly string[],
+): Promise<Map<string, NamedPercentiles[]>> {
+  const params: unknown[] = [JSON.stringify(metrics)];
   const rows = await db.query(
-    `SELECT u.name, ${PCT('x.v')}
-     FROM ${dayRows('stats_day_durations', f, params)} CROSS JOIN LATERAL unnest(u.vals) AS x(v)
-     WHERE u.metric = $1 GROUP BY 1 ORDER BY 1`,
+    `SELECT u.metric, u.name, u.vals::text AS vals
+     FROM ${dayRows('stats_day_durations', f, params)}
+     WHERE u.metric IN (SELECT jsonb_array_elements_text($1::jsonb))`,
     params,
   );
-  return rows.map((r) => ({ name: String(r.name), ...percentiles(r) }));
+  const grouped = new Map<string, Map<string, string[]>>();
+  for (const r of rows) {
+    const byName = grouped.get(String(r.metric)) ?? new Map<string, string[]>();
+    grouped.set(String(r.metric), byName);
+    const texts = byName.get(String(r.name)) ?? [];
+    byName.set(String(r.name), texts);
+    texts.push(String(r.vals));
+  }
+  const out = new Map<string, NamedPercentiles[]>();
+  for (const m of metrics) {
+    const byName = grouped.get(m) ?? new Map<string, string[]>();
+    out.set(
+      m,
+      [...byName]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([name, texts]) => {
+          const sorted = floatArrays(texts).sort();
+          return { name, ...continuousPercentiles(sorted.length, (k) => sorted[k] as number) };
+        }),
+    );
+  }
+  return out;
+}
+
+/** The values of float8[] text forms (`{1,2.5,-3}`; the column holds no NULL), in one array. */
+function floatArrays(texts: readonly string[]): Float64Array {
+  const values: number[] = [];
+  for (const t of texts) {
+    if (t.length <= 2) continue;
+    for (const v of t.slice(1, -1).split(',')) values.push(Number(v));
+  }
+  return Float64Array.from(values);
 }
 
 async function collectFromDays(
@@ -584,14 +625,7 @@ async function collectFromDays(
   const rates = await timed('rates', () => dayRates(db, f));
   const sigs = await timed('signatures', () => daySignatures(db, f));
   const comps = await timed('components', () => dayComponents(db, f, raceRule));
-  // The exact percentiles sort every kept duration (half of a 100,000-run store: 250,000 values);
-  // past the default 4 MB work_mem the sort goes to disk, which in PGlite is an emulated file
-  // system (about a third slower). PGlite has one connection; on PostgreSQL the pool hands these
-  // sequential queries the client it just got back, so the setting usually applies there too.
-  await db.exec("SET work_mem = '64MB'");
-  const update = await timed('update', () => dayDurations(db, f, 'update'));
-  const levelGapMs = await timed('level gaps', () => dayDurations(db, f, 'level-gap'));
-  const rolloutMs = await timed('rollouts', () => dayDurations(db, f, 'rollout'));
+  const durations = await timed('durations', () => dayDurations(db, f, ['update', 'level-gap', 'rollout']));
   return {
     store: where,
     filter: f,
@@ -603,9 +637,9 @@ async function collectFromDays(
     signatures: sigs,
     raceRule,
     components: comps,
-    updateMs: unnamed(update[0]),
-    levelGapMs,
-    rolloutMs,
+    updateMs: unnamed(durations.get('update')?.[0]),
+    levelGapMs: durations.get('level-gap') ?? [],
+    rolloutMs: durations.get('rollout') ?? [],
     // Operators are not in the day summaries (30 a run would be most of their size): the detail rows.
     operatorLevelMs: operators
       ? await timed('operator levels', () => named(db, f, 'operator_levels', 'operator', 'since_start_ms'))

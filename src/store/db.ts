@@ -49,6 +49,16 @@ function redactUrl(url: string): string {
   }
 }
 
+/**
+ * Set on every connection, so that no query depends on which pooled client it gets:
+ * - extra_float_digits above 0 makes float8's text form the shortest that reads back exactly
+ *   (stats reads stored durations as text, src/stats/query.ts);
+ * - work_mem: percentiles over the detail tables (stats --operators with a filter) sort every kept
+ *   value; past the default 4 MB a sort goes to disk, which in PGlite is an emulated file system
+ *   (about a third slower).
+ */
+const SESSION_SETTINGS = "SET extra_float_digits = 1; SET work_mem = '64MB'";
+
 /** Open the store a `--db` value names: a postgres:// URL, or a folder for PGlite. */
 export async function openDb(spec: string): Promise<Db> {
   return isPostgresUrl(spec) ? openPostgres(spec) : openPglite(resolve(spec));
@@ -60,6 +70,10 @@ async function openPostgres(url: string): Promise<Db> {
   // An idle connection the server ends (a restart, an admin's terminate) must not crash atlevel;
   // the next query on it fails and says so instead.
   pool.on('error', () => undefined);
+  // Queued on the new client ahead of the query it was connected for.
+  pool.on('connect', (client) => {
+    client.query(SESSION_SETTINGS).catch(() => undefined);
+  });
   const where = redactUrl(url);
   try {
     const c = await pool.connect();
@@ -156,6 +170,7 @@ async function openPglite(dir: string): Promise<Db> {
     const { PGlite } = await import('@electric-sql/pglite');
     // The data folder sits beside the lock file, so the lock names the folder a user passed.
     db = await PGlite.create(join(dir, 'pgdata'));
+    await db.exec(SESSION_SETTINGS);
   } catch (err) {
     unlock();
     throw new InputError(

@@ -86,7 +86,8 @@ function run(i: number, salt = 0): RunRecord {
       config: `rendered-${pool}`,
       startedAt: start,
       finishedAt: start + 1,
-      rolloutMs: 400_000 + (((k + j) * 7777) % 300_000),
+      // k / 7: fractions that need all 17 digits, so that the day path's exactness is tested too.
+      rolloutMs: 400_000 + (((k + j) * 7777) % 300_000) + k / 7,
       levelGapMs: ((k * 7 + j) % 40) * 15_000 - 200_000 + (k % 2) * 500,
     })),
   };
