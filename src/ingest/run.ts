@@ -122,7 +122,7 @@ const MAX_BATCH = 64;
  * statement more than per row (store.ts, putRuns), and analyses come back one at a time: written as
  * they came, every batch held one run (1,000 simulated runs on two workers, all batches of 1).
  */
-const LINGER_MS = 500;
+const LINGER_MS = 1500;
 
 /** Run `fn` over `items` with at most `limit` calls in flight. */
 async function eachLimited<T>(
