@@ -94,7 +94,10 @@ function walkOnce(
           entry.resume();
           return;
         }
-        tasks.push(task.catch(fail));
+        // A reader may stop before the entry's end (a lenient reader skips a binary file after its
+        // first chunk), leaving the entry paused; tar emits no further entry, and never 'end', until
+        // this one has ended, so the rest is drained here.
+        tasks.push(task.then(() => void entry.resume()).catch(fail));
       },
     });
     function fail(err: unknown): void {

@@ -278,6 +278,25 @@ describe('archives', () => {
     expect(err.problem).toBe('no atlevel inputs found in the archive');
   });
 
+  it('an incidental file its reader stops reading early does not stall the archive', async () => {
+    // Found by test/sources/fuzz.test.ts: the lenient reader of other YAML refuses objects.yaml at its
+    // first chunk (a NUL: binary data), and tar gave no further entry, nor its end, until that one ended.
+    const dir = await folder({
+      'objects.yaml': [
+        'Jan 0103:23:09.856 W Completed upgrade to constructor is still reporting (Updated: true, Updating: false, Degraded: false)🙂',
+        'Dec 3123:59:59.999 - 6s    E node/z9: reason/2021-11-03T03:23:09Z',
+        'Foo 9903:23:09.856 - 12ms I node/\u0000nul versions: __proto__',
+        'Nov  399:99:99.999: INFO: clusteroperator/ versions: Z',
+      ].join('\n'),
+      'mg/cluster-scoped-resources/core/nodes/n1.yaml': Buffer.from([0xf9, 0xcf, 0x52]),
+    });
+    const archive = join(tmp, 'stopped-early.tar.gz');
+    await tar.c({ gzip: true, file: archive, cwd: dir, portable: true }, ['objects.yaml', 'mg']);
+    const parts = await loadHistoryParts([archive]);
+    expect(parts.notes).toContain(`${archive}!objects.yaml: skipped, binary data, not a text file`);
+    expect(parts.notes).toContain(`${archive}: read as must-gather + other YAML/JSON`);
+  });
+
   it('an archive entry over the size cap', async () => {
     const dir = await folder({});
     await copyFile(`${GA}/machineconfigs.json`, join(dir, 'machineconfigs.json'));

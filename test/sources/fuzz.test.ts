@@ -223,7 +223,8 @@ describe('loadHistoryParts on random inputs', () => {
           return check([target], cap ?? undefined);
         },
       ),
-      { numRuns: 120 },
+      // A slow case fails with its seed and shrunk counterexample, not as the test's timeout.
+      { numRuns: 120, timeout: 30_000 },
     );
   }, 180_000);
 
@@ -236,7 +237,8 @@ describe('loadHistoryParts on random inputs', () => {
         await writeFile(path, body);
         return check([path], undefined);
       }),
-      { numRuns: 120 },
+      // A slow case fails with its seed and shrunk counterexample, not as the test's timeout.
+      { numRuns: 120, timeout: 30_000 },
     );
   }, 180_000);
 
