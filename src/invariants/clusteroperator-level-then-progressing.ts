@@ -108,12 +108,19 @@ function poolNames(history: ClusterHistory): string[] {
   return [...names].sort();
 }
 
+/** operatorNames of each history: several rules ask, and each answer reads every interval. */
+const operatorNamesOf = new WeakMap<ClusterHistory, readonly string[]>();
+
 /** Operators known from objects or from monitor lines. */
-export function operatorNames(history: ClusterHistory): string[] {
+export function operatorNames(history: ClusterHistory): readonly string[] {
+  const known = operatorNamesOf.get(history);
+  if (known) return known;
   const names = new Set(history.objects.clusterOperators.map((c) => c.object.metadata.name));
   for (const i of history.intervals) {
     if (i.locator.type === 'ClusterOperator' && i.locator.keys.clusteroperator)
       names.add(i.locator.keys.clusteroperator);
   }
-  return [...names].sort();
+  const sorted = [...names].sort();
+  operatorNamesOf.set(history, sorted);
+  return sorted;
 }

@@ -76,6 +76,8 @@ export function dropEchoes(intervals: Interval[]): {
   intervals: Interval[];
   droppedSpan: { from: Millis; to: Millis } | undefined;
 } {
+  // Nothing but the log's own intervals (its echoes were dropped as they were read): no index to build.
+  if (intervals.every((i) => i.source === 'build-log')) return { intervals, droppedSpan: undefined };
   const logged = new EchoIndex();
   for (const i of intervals) if (i.source === 'build-log') logged.add(i);
   if (logged.size === 0) return { intervals, droppedSpan: undefined };
