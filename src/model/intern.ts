@@ -43,8 +43,10 @@ export class Interner {
   string(s: string): string {
     const hit = this.#strings.get(s);
     if (hit !== undefined) return hit;
-    this.#strings.set(s, s);
-    return s;
+    // Its own copy: a slice would keep what it was cut from (a whole decoded chunk of a log) alive.
+    const own = detach(s);
+    this.#strings.set(own, own);
+    return own;
   }
 
   /** The shared locator equal to `{type, keys}` (same keys in the same order). */

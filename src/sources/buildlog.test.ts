@@ -264,7 +264,21 @@ describe('BuildLogReader', () => {
     expect(reader.lines).toBe(2);
   });
 
-  it('gives the same entries whatever the chunking', () => {
+  it('gives the same entries, lines and repeats whatever the chunking, with any characters', () => {
+    const text =
+      'é noise ✓\r\nNov 03 03:23:09.856 I ns/é pod/ü reason/Ok naïve “quoted” 😀\r\n\n' +
+      'Nov 03 03:23:09.856 I ns/é pod/ü reason/Ok naïve “quoted” 😀\n' +
+      'Nov 03 03:23:10.000 - 5s    W e2e-test/"[sig] a test" status/Passed\n\ufeffNov 03 03:23:11.000 I node/x reason/A b';
+    const summary = (r: BuildLogReader) =>
+      JSON.stringify([r.lines, r.duplicates, r.entries.map((e) => [e.stamp, e.interval ?? e.test])]);
+    const reference = summary(read(text, 1 << 20));
+    expect(read(text, 1 << 20).entries).toHaveLength(2);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 64 }), (size) => summary(read(text, size)) === reference),
+    );
+  });
+
+  it('gives the same number of entries whatever the chunking', () => {
     const text =
       'Nov 03 03:23:09.856 I clusteroperator/a versions: operator A -> B\nxx\n' +
       'Nov  3 03:28:36.063: INFO: Pool master is still reporting (Updated: false, Updating: true, Degraded: false)\n';

@@ -4,9 +4,9 @@
  * no year, so they are kept as (month, day, time of day) until the year is settled from the other
  * inputs (see year.ts), then turned into intervals and test log entries.
  */
-import type { Interval, IntervalLevel, SourceRef, TestLogEntry } from '../model/index.js';
+import type { Interval, IntervalLevel, Locator, SourceRef, TestLogEntry } from '../model/index.js';
 import { detach, Interner } from '../model/index.js';
-import { parseMessageText, splitLocator } from './monitor-text.js';
+import { locatorEnd, parseMessageText, splitLocator } from './monitor-text.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MONTH_INDEX = new Map(MONTHS.map((m, i) => [m, i]));
@@ -213,6 +213,7 @@ export function parseBuildLogLine(
   text: string,
   ref: SourceRef,
   intern: Interner = new Interner(),
+  locators: LocatorCache = new Map(),
 ): PendingEntry | undefined {
   const monitor = matchMonitorLine(text);
   if (monitor) {
@@ -223,17 +224,16 @@ export function parseBuildLogLine(
     const durationMs = timed
       ? Number(text.slice(monitor.amountStart, monitor.amountEnd)) * (monitor.millis ? 1 : 1000)
       : 0;
-    const split = splitLocator(text.slice(monitor.rest));
-    if (!split) return undefined;
-    const parsedLocator = split.locator;
-    const parsedMessage = parseMessageText(split.message, timed);
+    const located = locate(text, monitor.rest, intern, locators);
+    if (!located) return undefined;
+    const parsedMessage = parseMessageText(located.message, timed);
     const interval: Interval = {
       // Settled with the year (year.ts). NaN, not 0: a number field that starts as a small integer
       // and later holds a time changes the objects' shape, which costs V8 dearly on 100k objects.
       from: Number.NaN,
       to: Number.NaN,
       level: LEVELS[monitor.level] ?? 'Info',
-      locator: intern.locator(parsedLocator.type, parsedLocator.keys),
+      locator: located.locator,
       message: {
         reason: intern.string(parsedMessage.reason),
         humanMessage: detach(parsedMessage.humanMessage),
@@ -252,6 +252,31 @@ export function parseBuildLogLine(
     return test ? { stamp, durationMs: 0, test } : undefined;
   }
   return undefined;
+}
+
+/**
+ * The interned locators of a log by their text (with the spaces after it): a log repeats few
+ * locators over many lines, and looking one up costs less than tokenising it again.
+ */
+type LocatorCache = Map<string, Locator>;
+
+/** The interned locator at `from` in a monitor line, and the message after it. */
+function locate(
+  text: string,
+  from: number,
+  intern: Interner,
+  locators: LocatorCache,
+): { locator: Locator; message: string } | undefined {
+  const end = locatorEnd(text, from);
+  if (end === from) return undefined;
+  const key = end < 0 ? undefined : text.slice(from, end);
+  const known = key === undefined ? undefined : locators.get(key);
+  if (known !== undefined) return { locator: known, message: text.slice(end) };
+  const split = splitLocator(text.slice(from));
+  if (!split) return undefined;
+  const locator = intern.locator(split.locator.type, split.locator.keys);
+  if (key !== undefined) locators.set(detach(key), locator);
+  return { locator, message: split.message };
 }
 
 const BOOL = '(true|false)';
@@ -318,6 +343,7 @@ export class BuildLogReader {
   readonly #file: string;
   readonly #intern: Interner;
   readonly #seen = new Set<string>();
+  readonly #locators: LocatorCache = new Map();
   #carry: Buffer[] = [];
   #carryLength = 0;
   #skipping = false;
@@ -329,23 +355,25 @@ export class BuildLogReader {
 
   write(chunk: Buffer): void {
     let start = 0;
-    while (start < chunk.length) {
-      const nl = chunk.indexOf(NEWLINE, start);
+    if (this.#carryLength > 0 || this.#skipping) {
+      // The line begun in an earlier chunk: it may be over-long, so it is read on its own.
+      const nl = chunk.indexOf(NEWLINE);
       if (nl === -1) {
-        this.#keep(chunk.subarray(start));
+        this.#keep(chunk);
         return;
       }
-      const piece = chunk.subarray(start, nl);
-      if (this.#carryLength > 0 || this.#skipping) {
-        this.#keep(piece);
-        const line = this.#skipping ? undefined : Buffer.concat(this.#carry, this.#carryLength);
-        this.#resetCarry();
-        this.#line(line);
-      } else {
-        this.#line(piece);
-      }
+      this.#keep(chunk.subarray(0, nl));
+      const line = this.#skipping ? undefined : Buffer.concat(this.#carry, this.#carryLength);
+      this.#resetCarry();
+      this.#line(line);
       start = nl + 1;
     }
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last >= start) {
+      this.#lines(chunk.toString('utf8', start, last));
+      start = last + 1;
+    }
+    if (start < chunk.length) this.#keep(chunk.subarray(start));
   }
 
   end(): void {
@@ -375,25 +403,55 @@ export class BuildLogReader {
 
   #line(bytes: Buffer | undefined): void {
     this.lines++;
-    if (!bytes || !mayBeStamped(bytes)) return;
-    let text = bytes.toString('utf8');
-    if (text.endsWith('\r')) text = text.slice(0, -1);
-    const entry = parseBuildLogLine(text, { file: this.#file, line: this.lines }, this.#intern);
+    if (!bytes) return;
+    const text = bytes.toString('utf8');
+    this.#text(text, 0, text.length);
+  }
+
+  /**
+   * The whole lines of a chunk, decoded at once (a newline byte is a newline character, whatever
+   * bytes are around it): each line is then a slice of one string, not a buffer and a string of
+   * its own, which is what the repeats check keeps.
+   */
+  #lines(text: string): void {
+    const n = text.length;
+    let at = 0;
+    for (;;) {
+      let nl = text.indexOf('\n', at);
+      if (nl === -1) nl = n;
+      this.lines++;
+      this.#text(text, at, nl);
+      if (nl === n) return;
+      at = nl + 1;
+    }
+  }
+
+  /** The line `text[from, end)`, counted already. */
+  #text(text: string, from: number, end: number): void {
+    if (!mayBeStamped(text, from, end)) return;
+    const line = text.slice(from, text.charCodeAt(end - 1) === 0x0d ? end - 1 : end);
+    const entry = parseBuildLogLine(
+      line,
+      { file: this.#file, line: this.lines },
+      this.#intern,
+      this.#locators,
+    );
     if (!entry) return;
-    if (this.#seen.has(text)) {
+    if (this.#seen.has(line)) {
       this.duplicates++;
       return;
     }
-    this.#seen.add(text);
+    this.#seen.add(line);
     this.entries.push(entry);
   }
 }
 
-/** Cheap pre-filter on raw bytes: the first non-blank character must start a month name. */
-function mayBeStamped(bytes: Buffer): boolean {
-  let i = 0;
-  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09)) i++;
-  const c = bytes[i];
+/** Cheap pre-filter: the first character after spaces and tabs must start a month name. */
+function mayBeStamped(text: string, from: number, end: number): boolean {
+  let i = from;
+  while (i < end && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
+  if (i >= end) return false;
+  const c = text.charCodeAt(i);
   // J F M A S O N D
   return (
     c === 0x4a ||

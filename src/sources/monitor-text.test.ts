@@ -1,5 +1,12 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseLocatorText, parseMessageText, splitLocatorAndMessage } from './monitor-text.js';
+import {
+  locatorEnd,
+  parseLocatorText,
+  parseMessageText,
+  splitLocator,
+  splitLocatorAndMessage,
+} from './monitor-text.js';
 
 describe('splitLocatorAndMessage', () => {
   it('stops the locator at the first message key', () => {
@@ -133,5 +140,51 @@ describe('parseMessageText', () => {
       humanMessage: 'cluster reached 4.10.0',
       annotations: {},
     });
+  });
+});
+
+describe('locatorEnd', () => {
+  it('ends where splitLocator starts the message, or declines', () => {
+    const piece = fc.constantFrom(
+      'ns/',
+      'pod/',
+      'node/',
+      'reason/',
+      'status/',
+      'e2e-test/',
+      'x.y_z-1/',
+      '9a/',
+      'a',
+      'b-c',
+      '"q r"',
+      '"',
+      '\\',
+      ' ',
+      '  ',
+      '\t',
+      '\r',
+      '\u00a0',
+      '\u2028',
+      'é',
+      '/',
+      ':',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), fc.nat(3), (pieces, from) => {
+        const text = pieces.join('');
+        const start = Math.min(from, text.length);
+        const end = locatorEnd(text, start);
+        if (end === -1) return;
+        const split = splitLocator(text.slice(start));
+        if (end === start) expect(split).toBeUndefined();
+        else expect(split?.message).toBe(text.slice(end));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('declines quoted values, which only the pattern reads exactly', () => {
+    expect(locatorEnd('e2e-test/"a b" status/Passed', 0)).toBe(-1);
+    expect(locatorEnd('ns/x pod/y reason/Killing z', 0)).toBe('ns/x pod/y '.length);
   });
 });

@@ -86,6 +86,59 @@ export function splitLocator(text: string): { locator: Locator; message: string 
   return { locator: { type: locatorType(keys), keys }, message: text.slice(at) };
 }
 
+/** `\s` of a regular expression, for ASCII characters. */
+function isAsciiSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+}
+
+/** `[a-zA-Z0-9_.-]` */
+function isKeyChar(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x5f ||
+    c === 0x2e ||
+    c === 0x2d
+  );
+}
+
+/**
+ * Where splitLocator's locator tokens, starting at `from`, end (where the message starts), found
+ * without its regular expression and without making strings: the tokens of `text.slice(from)` are
+ * the same as those of the locator text `text.slice(from, end)`, so the locator can be looked up by
+ * that text. -1 when a token holds what only the regular expression reads exactly (a quoted value,
+ * a character beyond ASCII, whose `\s` is Unicode's): the caller then tokenises with splitLocator.
+ */
+export function locatorEnd(text: string, from: number): number {
+  const n = text.length;
+  let at = from;
+  while (at < n) {
+    // `([a-zA-Z][a-zA-Z0-9_.-]*)\/`
+    const first = text.charCodeAt(at);
+    if (!((first >= 0x61 && first <= 0x7a) || (first >= 0x41 && first <= 0x5a))) return at;
+    let i = at + 1;
+    while (i < n && isKeyChar(text.charCodeAt(i))) i++;
+    if (i >= n || text.charCodeAt(i) !== 0x2f) return at;
+    if (MESSAGE_KEYS.has(text.slice(at, i))) return at;
+    i++;
+    // `(\S*)(?:\s+|$)`, unless a quoted value may follow.
+    if (text.charCodeAt(i) === 0x22) return -1;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0x7f) return -1;
+      if (isAsciiSpace(c)) break;
+    }
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0x7f) return -1;
+      if (!isAsciiSpace(c)) break;
+    }
+    at = i;
+  }
+  return at;
+}
+
 /** A locator's text as origin's structured locator: type plus keys (`ns` becomes `namespace`). */
 export function parseLocatorText(text: string): Locator {
   const keys: Record<string, string> = {};
