@@ -402,22 +402,40 @@ async function summaryDurations(
      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
     params,
   );
-  const grouped = new Map<string, Map<string, [number, number][]>>();
+  return byMetricAndName(
+    rows,
+    metrics,
+    (r): [number, number] => [Number(r.second) * DURATION_BUCKET_MS, int(r.n)],
+    bucketPercentiles,
+  );
+}
+
+/**
+ * Rows grouped by metric then name (names in code-unit order), each group's items summed up by
+ * `percentilesOf`; every metric asked for is in the answer, an empty list when no row had it.
+ */
+function byMetricAndName<T>(
+  rows: readonly Record<string, unknown>[],
+  metrics: readonly string[],
+  item: (row: Record<string, unknown>) => T,
+  percentilesOf: (items: T[]) => Percentiles,
+): Map<string, NamedPercentiles[]> {
+  const grouped = new Map<string, Map<string, T[]>>();
   for (const r of rows) {
-    const byName = grouped.get(String(r.metric)) ?? new Map<string, [number, number][]>();
+    const byName = grouped.get(String(r.metric)) ?? new Map<string, T[]>();
     grouped.set(String(r.metric), byName);
     const list = byName.get(String(r.name)) ?? [];
     byName.set(String(r.name), list);
-    list.push([Number(r.second) * DURATION_BUCKET_MS, int(r.n)]);
+    list.push(item(r));
   }
   const out = new Map<string, NamedPercentiles[]>();
   for (const m of metrics) {
-    const byName = grouped.get(m) ?? new Map<string, [number, number][]>();
+    const byName = grouped.get(m) ?? new Map<string, T[]>();
     out.set(
       m,
       [...byName]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([name, buckets]) => ({ name, ...bucketPercentiles(buckets) })),
+        .map(([name, items]) => ({ name, ...percentilesOf(items) })),
     );
   }
   return out;
@@ -577,28 +595,15 @@ async function dayDurations(
      WHERE u.metric IN (SELECT jsonb_array_elements_text($1::jsonb))`,
     params,
   );
-  const grouped = new Map<string, Map<string, string[]>>();
-  for (const r of rows) {
-    const byName = grouped.get(String(r.metric)) ?? new Map<string, string[]>();
-    grouped.set(String(r.metric), byName);
-    const texts = byName.get(String(r.name)) ?? [];
-    byName.set(String(r.name), texts);
-    texts.push(String(r.vals));
-  }
-  const out = new Map<string, NamedPercentiles[]>();
-  for (const m of metrics) {
-    const byName = grouped.get(m) ?? new Map<string, string[]>();
-    out.set(
-      m,
-      [...byName]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([name, texts]) => {
-          const sorted = floatArrays(texts).sort();
-          return { name, ...continuousPercentiles(sorted.length, (k) => sorted[k] as number) };
-        }),
-    );
-  }
-  return out;
+  return byMetricAndName(
+    rows,
+    metrics,
+    (r) => String(r.vals),
+    (texts) => {
+      const sorted = floatArrays(texts).sort();
+      return continuousPercentiles(sorted.length, (k) => sorted[k] as number);
+    },
+  );
 }
 
 /** The values of float8[] text forms (`{1,2.5,-3}`; the column holds no NULL), in one array. */
