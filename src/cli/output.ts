@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, realpathSync, type Stats, statSync, unlinkSync } from 'node:fs';
-import { rename, unlink, writeFile } from 'node:fs/promises';
+import {
+  closeSync,
+  lstatSync,
+  openSync,
+  realpathSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeFile as writeFd,
+} from 'node:fs';
+import { rename, unlink } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
 import { InputError, onInterrupt } from '../model/index.js';
 import { isClosedPipe } from './pipe.js';
 
@@ -80,6 +90,8 @@ function checkTarget(outPath: string): void {
   }
 }
 
+const writeAll = promisify(writeFd) as (fd: number, text: string) => Promise<void>;
+
 /**
  * Write a report to `--out FILE` or stdout. A file is written to a temporary name beside it and
  * renamed, so a failure never leaves half a report (nor clobbers the previous one); an interrupt
@@ -94,15 +106,26 @@ export async function emit(text: string, outPath: string | undefined): Promise<v
   }
   checkTarget(outPath);
   const tmp = join(dirname(resolve(outPath)), `.${randomBytes(6).toString('hex')}.atlevel.tmp`);
-  const stop = onInterrupt(() => unlinkSync(tmp));
+  let fd: number | undefined;
+  let created = false;
+  let stop = (): void => undefined;
   try {
-    // `wx`: never follow or reuse something already at the temporary name.
-    await writeFile(tmp, text, { flag: 'wx' });
+    // `wx`: never follow or reuse something already at the temporary name. Created synchronously
+    // and only then guarded, so an interrupt never finds the file not there yet while an
+    // asynchronous open is still on its way to create it (which left it behind).
+    fd = openSync(tmp, 'wx');
+    created = true;
+    stop = onInterrupt(() => unlinkSync(tmp));
+    await writeAll(fd, text);
+    closeSync(fd);
+    fd = undefined;
     // Check again just before the rename: the target may have changed while the report was written.
     checkTarget(outPath);
     await rename(tmp, outPath);
   } catch (err) {
-    await unlink(tmp).catch(() => undefined);
+    if (fd !== undefined) closeSync(fd);
+    // Only a file this call made: a name that was taken (wx) is someone else's.
+    if (created) await unlink(tmp).catch(() => undefined);
     if (err instanceof InputError) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
     throw new InputError(
