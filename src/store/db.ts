@@ -162,6 +162,13 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * PGlite runs each statement synchronously on this thread, and a chain of awaited statements never
+ * leaves the microtask queue: a worker's finished run would wait for the whole transaction before
+ * the next run is handed to it. One turn of the event loop before each statement lets those messages in.
+ */
+const letEventsIn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 async function openPglite(dir: string): Promise<Db> {
   mkdirSync(dir, { recursive: true });
   const unlock = takeLock(dir);
@@ -199,9 +206,12 @@ async function openPglite(dir: string): Promise<Db> {
       serial(() =>
         db.transaction((t) =>
           fn({
-            query: async (text, params) =>
-              (await t.query(text, params ? [...params] : undefined)).rows as never,
+            query: async (text, params) => {
+              await letEventsIn();
+              return (await t.query(text, params ? [...params] : undefined)).rows as never;
+            },
             exec: async (script) => {
+              await letEventsIn();
               await t.exec(script);
             },
           }),
