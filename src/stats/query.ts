@@ -506,7 +506,7 @@ function dayRows(table: DayTable, f: StatsFilter, params: unknown[]): string {
       // The runs of the cut day first (runs_when), then their rows by run id: given the time range
       // inside the join, PostgreSQL's planner chose a parallel scan of every run.
       const ids = `ARRAY(SELECT q.run_id FROM runs q WHERE coalesce(q.update_start, q.run_start) >= $${params.length - 1}::timestamptz AND coalesce(q.update_start, q.run_start) < $${params.length}::timestamptz)`;
-      cut = ` UNION ALL (${daySummarySelect(table, `r.run_id = ANY(${ids})`)})`;
+      cut = ` UNION ALL (${daySummarySelect(table, (id) => `${id} = ANY(${ids})`)})`;
     }
   }
   const keep: string[] = [];

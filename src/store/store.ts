@@ -6,12 +6,13 @@
  */
 import { type Db, openDb, type Sql } from './db.js';
 import type { RunRecord } from './record.js';
-import { MIGRATION_LOCK, MIGRATIONS } from './schema.js';
+import { DETAIL_TABLES, MIGRATION_LOCK, MIGRATIONS } from './schema.js';
 import {
   DAY_SUBTRACT_FIXES,
   dayUpserts,
   rebuildDaySummariesSql,
   rebuildSummariesSql,
+  type RunsWhere,
   SUBTRACT_FIXES,
   summaryUpserts,
 } from './summaries.js';
@@ -247,7 +248,7 @@ export class RunStore {
   async #addToSummaries(tx: Sql, runIds: readonly string[]): Promise<void> {
     const ids = JSON.stringify(runIds);
     // = ANY(ARRAY(…)), not IN (…): the planner then looks the runs up by key on a store of any size.
-    const pred = 'r.run_id = ANY(ARRAY(SELECT jsonb_array_elements_text($1::jsonb)))';
+    const pred: RunsWhere = (id) => `${id} = ANY(ARRAY(SELECT jsonb_array_elements_text($1::jsonb)))`;
     for (const sql of [...summaryUpserts(pred, '1'), ...dayUpserts(pred, '1')]) await tx.query(sql, [ids]);
     await tx.query(
       'DELETE FROM ingest_errors WHERE run_id IN (SELECT jsonb_array_elements_text($1::jsonb))',
@@ -260,10 +261,13 @@ export class RunStore {
     // Two re-analyses of one run must not both subtract it: the second waits, then subtracts
     // what the first wrote.
     await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [MIGRATION_LOCK, r.id]);
-    for (const sql of summaryUpserts('r.run_id = $1', '-1')) await tx.query(sql, [r.id]);
-    for (const sql of dayUpserts('r.run_id = $1', '-1')) await tx.query(sql, [r.id]);
+    const only: RunsWhere = (id) => `${id} = $1`;
+    for (const sql of summaryUpserts(only, '-1')) await tx.query(sql, [r.id]);
+    for (const sql of dayUpserts(only, '-1')) await tx.query(sql, [r.id]);
     for (const sql of [...SUBTRACT_FIXES, ...DAY_SUBTRACT_FIXES])
       await tx.query(sql, sql.includes('$1') ? [r.id] : []);
+    // The rows of the run first: no foreign key cascades from runs (migration 6).
+    for (const table of DETAIL_TABLES) await tx.query(`DELETE FROM ${table} WHERE run_id = $1`, [r.id]);
     const replaced =
       (await tx.query('DELETE FROM runs WHERE run_id = $1 RETURNING run_id', [r.id])).length > 0;
     // Another writer may have stored it since the delete; then this transaction adds nothing.

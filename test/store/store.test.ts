@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS, type RunRecord, RunStore } from '../../src/store/index.js';
+import { DETAIL_TABLES } from '../../src/store/schema.js';
 
 function sampleRun(id: string, over: Partial<RunRecord> = {}): RunRecord {
   return {
@@ -106,13 +107,24 @@ describe('RunStore on PGlite', () => {
   });
 
   it('replaces a run whole when asked (re-analysis)', async () => {
-    expect(await store.putRun(sampleRun('prow:a/1', { verdict: 'pass', findings: [] }), true)).toBe(
-      'replaced',
-    );
-    const rows = await store.db.query<{ n: number }>(
-      "SELECT count(*)::integer AS n FROM findings WHERE run_id = 'prow:a/1'",
-    );
-    expect(rows[0]?.n).toBe(0);
+    const again = sampleRun('prow:a/1', { verdict: 'pass', findings: [] });
+    expect(await store.putRun(again, true)).toBe('replaced');
+    // No foreign key cascades (migration 6): every table holds the new analysis's rows, no old one.
+    const held: Record<string, number> = {};
+    for (const table of DETAIL_TABLES) {
+      const [row] = await store.db.query<{ n: number }>(
+        `SELECT count(*)::integer AS n FROM ${table} WHERE run_id = 'prow:a/1'`,
+      );
+      held[table] = row?.n ?? -1;
+    }
+    expect(held).toEqual({
+      rule_states: again.rules.length,
+      findings: 0,
+      release_changes: again.releaseChanges.length,
+      operator_levels: again.operators.length,
+      pool_rollouts: again.pools.length,
+    });
+    expect(again.rules.length * again.operators.length * again.pools.length).toBeGreaterThan(0);
   });
 
   it('keeps an ingest error, unchanged by the same error again, and drops it when the run is stored', async () => {
