@@ -16,7 +16,13 @@ import {
  */
 
 /** The tables holding the rows of a run, keyed by its run_id. */
-export const DETAIL_TABLES = ['rule_states', 'findings', 'release_changes', 'operator_levels', 'pool_rollouts'] as const;
+export const DETAIL_TABLES = [
+  'rule_states',
+  'findings',
+  'release_changes',
+  'operator_levels',
+  'pool_rollouts',
+] as const;
 
 export interface Migration {
   readonly version: number;

@@ -10,9 +10,9 @@ import { DETAIL_TABLES, MIGRATION_LOCK, MIGRATIONS } from './schema.js';
 import {
   DAY_SUBTRACT_FIXES,
   dayUpserts,
+  type RunsWhere,
   rebuildDaySummariesSql,
   rebuildSummariesSql,
-  type RunsWhere,
   SUBTRACT_FIXES,
   summaryUpserts,
 } from './summaries.js';

@@ -328,7 +328,11 @@ const DAY_COLUMNS: Record<DayTable, { keys: string[]; counts: string[]; rest: st
  * of the duration arrays one occurrence each (a multiset difference), so another run with the same
  * duration keeps its own; first and last seen are fixed afterwards by DAY_SUBTRACT_FIXES.
  */
-export function dayUpserts(pred: RunsWhere, sign: string, tables: readonly DayTable[] = DAY_TABLES): string[] {
+export function dayUpserts(
+  pred: RunsWhere,
+  sign: string,
+  tables: readonly DayTable[] = DAY_TABLES,
+): string[] {
   return tables.map((table) => {
     const { keys, counts, rest } = DAY_COLUMNS[table];
     const extra = table === 'stats_day_rules' ? ['week'] : [];
