@@ -161,7 +161,7 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
       const all = await expandInputs(inputs);
       const runs = shard ? all.filter((r) => inShard(r, shard)) : all;
       const started = performance.now();
-      const store = await RunStore.open(flags.db ?? defaultDbPath());
+      const store = await RunStore.open(flags.db ?? defaultDbPath(), 'write');
       const shared = inputFlags(flags as Record<string, unknown>);
       let analyse: Analyser = (who, _signal, started) => {
         started();

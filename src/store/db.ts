@@ -60,8 +60,8 @@ function redactUrl(url: string): string {
 const SESSION_SETTINGS = "SET extra_float_digits = 1; SET work_mem = '64MB'";
 
 /** Open the store a `--db` value names: a postgres:// URL, or a folder for PGlite. */
-export async function openDb(spec: string): Promise<Db> {
-  return isPostgresUrl(spec) ? openPostgres(spec) : openPglite(resolve(spec));
+export async function openDb(spec: string, use: StoreUse = 'query'): Promise<Db> {
+  return isPostgresUrl(spec) ? openPostgres(spec) : openPglite(resolve(spec), use);
 }
 
 async function openPostgres(url: string): Promise<Db> {
@@ -170,21 +170,27 @@ function alive(pid: number): boolean {
 const letEventsIn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * PGlite's own start parameters, with 32 MB of shared buffers instead of PostgreSQL's 128 MB:
- * PGlite zeroes them in WebAssembly at every start, and that was a third of opening a store
- * (about 930 ms → 570 ms), which every `stats` and `ingest` pays. A write batch of 64 runs touches
- * far less, and pages past the buffers are still cached by the system (writing 1,000 simulated
- * runs took the same time either way).
+ * How the store will be used, for what only PGlite lets atlevel choose: `write` (ingest's batches)
+ * opens with 32 MB of shared buffers instead of PostgreSQL's 128 MB. PGlite zeroes its buffers in
+ * WebAssembly at every start, a third of opening a store (about 930 ms → 570 ms), and a batch of new
+ * runs touches little (1,000 simulated runs were written in the same time either way). `query`
+ * (stats) keeps 128 MB: on a 100,000-run store a --since cut inside a day took 142 ms with them and
+ * 253 ms with 32 MB (npm run bench -- stats).
  */
-const PGLITE_SHARED_BUFFERS = ['-c', 'shared_buffers=32MB'];
+export type StoreUse = 'write' | 'query';
 
-async function openPglite(dir: string): Promise<Db> {
+const PGLITE_SHARED_BUFFERS: Record<StoreUse, string[]> = {
+  write: ['-c', 'shared_buffers=32MB'],
+  query: [],
+};
+
+async function openPglite(dir: string, use: StoreUse): Promise<Db> {
   mkdirSync(dir, { recursive: true });
   const unlock = takeLock(dir);
   let db: import('@electric-sql/pglite').PGlite;
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    const PGLITE_START = [...PGlite.defaultStartParams, ...PGLITE_SHARED_BUFFERS];
+    const PGLITE_START = [...PGlite.defaultStartParams, ...PGLITE_SHARED_BUFFERS[use]];
     // The data folder sits beside the lock file, so the lock names the folder a user passed.
     db = await PGlite.create(join(dir, 'pgdata'), { startParams: PGLITE_START });
     await db.exec(SESSION_SETTINGS);

@@ -4,7 +4,7 @@
  * `runs` insert does nothing on conflict, and the rows below it are written only by the transaction
  * that inserted the run), which is what makes re-ingesting, resuming and overlapping shards safe.
  */
-import { type Db, openDb, type Sql } from './db.js';
+import { type Db, openDb, type Sql, type StoreUse } from './db.js';
 import type { RunRecord } from './record.js';
 import { DETAIL_TABLES, MIGRATION_LOCK, MIGRATIONS } from './schema.js';
 import {
@@ -144,8 +144,8 @@ export class RunStore {
   private constructor(readonly db: Db) {}
 
   /** Open (creating when needed) and bring the schema up to date. */
-  static async open(spec: string): Promise<RunStore> {
-    const db = await openDb(spec);
+  static async open(spec: string, use: StoreUse = 'query'): Promise<RunStore> {
+    const db = await openDb(spec, use);
     const store = new RunStore(db);
     try {
       await store.migrate();
