@@ -161,7 +161,10 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
       const all = await expandInputs(inputs);
       const runs = shard ? all.filter((r) => inShard(r, shard)) : all;
       const started = performance.now();
-      const store = await RunStore.open(flags.db ?? defaultDbPath(), 'write');
+      // Opened while the workers start and take their first runs (ingestRuns); awaited by every
+      // path below, so a store that cannot be opened is still the error this command ends with.
+      const opening = RunStore.open(flags.db ?? defaultDbPath(), 'write');
+      opening.catch(() => undefined);
       const shared = inputFlags(flags as Record<string, unknown>);
       let analyse: Analyser = (who, _signal, started) => {
         started();
@@ -197,8 +200,9 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
       }
       const bar = progressBar(flags.quiet === true);
       try {
+        // In-process analysis (no pool) cannot be stopped halfway: it waits for the store.
         const summary = await ingestRuns(runs, {
-          store,
+          store: pooled ? opening : await opening,
           analyse,
           parallel: jobs + 1,
           reanalyse: flags.reanalyze === true,
@@ -212,6 +216,7 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
           },
         });
         bar.stop();
+        const store = await opening;
         const seconds = (performance.now() - started) / 1000;
         const analysed = summary.stored + summary.errors;
         process.stdout.write(
@@ -227,7 +232,7 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
       } finally {
         bar.stop();
         await destroy();
-        await store.close();
+        await (await opening.catch(() => undefined))?.close();
       }
     });
 }

@@ -30,7 +30,12 @@ export interface IngestProgress {
 }
 
 export interface IngestOptions {
-  readonly store: RunStore;
+  /**
+   * The store, or its opening: opening PGlite takes about a second, and the first runs are
+   * identified and analysed meanwhile. Their results are dropped if the store turns out to have
+   * them; if it cannot be opened, ingestRuns rejects with that error at once.
+   */
+  readonly store: RunStore | Promise<RunStore>;
   readonly analyse: Analyser;
   /** Runs in flight at once (the pool's size; a little more keeps every worker busy). */
   readonly parallel: number;
@@ -163,24 +168,35 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
       ids.push(n);
     }
   });
-  const stored = opts.reanalyse ? new Set<string>() : await opts.store.storedIds(ids.map((w) => w.id));
-  const todo = ids.filter((w) => !stored.has(w.id));
   const p = {
     total: ids.length + unreadable.length,
-    done: stored.size,
+    done: 0,
     stored: 0,
-    skipped: stored.size,
+    skipped: 0,
     errors: 0,
   };
   let replaced = 0;
   opts.onProgress?.({ ...p });
-  for (const u of unreadable) {
-    // Without an identity there is no run id: the error is kept under the source's own name.
-    await opts.store.putError(`source:${u.source}`, u.source, u.error.message);
-    opts.onError?.(u.source, u.error.message);
-    p.errors += 1;
-    p.done += 1;
-  }
+  const opening = Promise.resolve(opts.store);
+  // What the store already has, once it is open; until then the lanes analyse speculatively.
+  let stored: ReadonlySet<string> | undefined;
+  const known = opening.then(async (store) => {
+    const have = opts.reanalyse ? new Set<string>() : await store.storedIds(ids.map((w) => w.id));
+    stored = have;
+    p.skipped += have.size;
+    p.done += have.size;
+    opts.onProgress?.({ ...p });
+    for (const u of unreadable) {
+      // Without an identity there is no run id: the error is kept under the source's own name.
+      await store.putError(`source:${u.source}`, u.source, u.error.message);
+      opts.onError?.(u.source, u.error.message);
+      p.errors += 1;
+      p.done += 1;
+    }
+    return { store, have };
+  });
+  // Awaited below; this keeps a failed open from being reported as unhandled meanwhile.
+  known.catch(() => undefined);
   // One writer. A batch is written when MAX_BATCH runs wait, or LINGER_MS after the first of them
   // came back, or at the end. The lanes do not wait for the write (the workers keep analysing), only
   // when the backlog is full. A kill loses the runs in flight and the backlog; the next ingest does them.
@@ -193,7 +209,7 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
     while (backlog.length >= (all ? 1 : MAX_BATCH) && writeError === undefined) {
       const batch = backlog.splice(0, MAX_BATCH);
       try {
-        const outcomes = await opts.store.putRuns(
+        const outcomes = await (await opening).putRuns(
           batch.map((b) => b.record),
           opts.reanalyse === true,
         );
@@ -223,20 +239,25 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
         writing ??= write(true);
       }, LINGER_MS);
   };
-  await eachLimited(todo, opts.parallel, async (who) => {
-    if (writeError !== undefined) return;
+  const lanes = eachLimited(ids, opts.parallel, async (who) => {
+    if (writeError !== undefined || stored?.has(who.id)) return;
     let record: RunRecord | undefined;
+    let failure: string | undefined;
     try {
       record = await withinTime(opts.analyse, who, opts.runTimeoutMs ?? 0);
     } catch (err) {
-      const message = firstLine(err);
-      await opts.store.putError(who.id, who.source, message);
-      opts.onError?.(who.source, message);
+      failure = firstLine(err);
+    }
+    // Analysed before the store said what it has: a run it has is dropped (counted as skipped).
+    const { store, have } = await known;
+    if (have.has(who.id)) return;
+    if (failure !== undefined) {
+      await store.putError(who.id, who.source, failure);
+      opts.onError?.(who.source, failure);
       p.errors += 1;
       p.done += 1;
       opts.onProgress?.({ ...p });
-    }
-    if (record) {
+    } else if (record) {
       backlog.push({ who, record });
       if (backlog.length >= MAX_BATCH && linger) {
         clearTimeout(linger);
@@ -247,6 +268,9 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
       while (backlog.length >= MAX_BATCH && writing) await writing;
     }
   });
+  // Rejects as soon as either does: a store that cannot be opened ends the ingest without waiting
+  // for the runs in flight (the caller stops its workers).
+  await Promise.all([lanes, known]);
   finishing = true;
   clearTimeout(linger);
   while (writing) await writing;

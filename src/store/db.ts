@@ -184,9 +184,23 @@ const PGLITE_SHARED_BUFFERS: Record<StoreUse, string[]> = {
   query: [],
 };
 
+/** The store's folder, made when missing, and its lock; a path that cannot be either is bad input. */
+function claimFolder(dir: string): () => void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    return takeLock(dir);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(
+      dir,
+      `cannot keep a run store here: ${(err as Error).message}`,
+      'pass --db a folder you can write to',
+    );
+  }
+}
+
 async function openPglite(dir: string, use: StoreUse): Promise<Db> {
-  mkdirSync(dir, { recursive: true });
-  const unlock = takeLock(dir);
+  const unlock = claimFolder(dir);
   let db: import('@electric-sql/pglite').PGlite;
   try {
     const { PGlite } = await import('@electric-sql/pglite');

@@ -130,5 +130,15 @@ describe('atlevel ingest', () => {
     const stats = await atlevel(['stats', '--db', join(dir, 'store-bad')]);
     expect(stats.code).toBe(2);
     expect(stats.stderr).toMatch(/no run store here/);
+    // The workers start analysing while the store opens: a store that cannot be opened still ends
+    // the command with its one line, not with the runs' results or a trace.
+    const file = join(dir, 'a-file');
+    await writeFile(file, 'not a folder\n');
+    const under = await atlevel(['ingest', join(dir, 'corpus'), '--db', join(file, 'db'), '--jobs', '2']);
+    expect(under.code).toBe(2);
+    expect(under.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/a-file\/db: cannot keep a run store here: ENOTDIR/),
+    ]);
+    expect(under.stdout).toBe('');
   });
 });

@@ -137,6 +137,15 @@ describe('RunStore on PGlite', () => {
     expect((await store.counts()).ingest_errors).toBe(0);
   });
 
+  it('refuses, as bad input, a --db folder that cannot be made (a path under a file)', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'not a folder\n');
+    await expect(RunStore.open(join(file, 'store'), 'write')).rejects.toMatchObject({
+      name: 'InputError',
+      message: expect.stringMatching(/cannot keep a run store here: ENOTDIR/),
+    });
+  });
+
   it('refuses a store another live process holds, and takes over a dead one’s lock', async () => {
     const other = join(dir, 'locked');
     const { mkdirSync } = await import('node:fs');
