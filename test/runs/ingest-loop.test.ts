@@ -29,15 +29,21 @@ function fakeStore(have: readonly string[]) {
   return { store: store as unknown as RunStore, written };
 }
 
+/** An analyser that answers at once, and the runs it was asked for, in order. */
+function recordingAnalyser() {
+  const analysed: string[] = [];
+  const analyse: Analyser = async (who, _signal, started) => {
+    started();
+    analysed.push(who.id);
+    return { id: who.id } as RunRecord;
+  };
+  return { analyse, analysed };
+}
+
 describe('ingestRuns while the store opens', () => {
   it('drops the analyses of runs the store turns out to have, and writes the others once', async () => {
     const { store, written } = fakeStore(['prow:job/1', 'prow:job/3']);
-    const analysed: string[] = [];
-    const analyse: Analyser = async (who, _signal, started) => {
-      started();
-      analysed.push(who.id);
-      return { id: who.id } as RunRecord;
-    };
+    const { analyse, analysed } = recordingAnalyser();
     const summary = await ingestRuns(inputs(['1', '2', '3', '4']), {
       store: later(50, store),
       analyse,
@@ -51,12 +57,7 @@ describe('ingestRuns while the store opens', () => {
 
   it('once the store has answered, does not analyse the runs it has', async () => {
     const { store, written } = fakeStore(['prow:job/2', 'prow:job/3']);
-    const analysed: string[] = [];
-    const analyse: Analyser = async (who, _signal, started) => {
-      started();
-      analysed.push(who.id);
-      return { id: who.id } as RunRecord;
-    };
+    const { analyse, analysed } = recordingAnalyser();
     const summary = await ingestRuns(inputs(['1', '2', '3']), { store, analyse, parallel: 1 });
     expect(analysed).toEqual(['prow:job/1']);
     expect(written).toEqual(['prow:job/1']);
