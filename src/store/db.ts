@@ -204,9 +204,9 @@ async function openPglite(dir: string, use: StoreUse): Promise<Db> {
   let db: import('@electric-sql/pglite').PGlite;
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    const PGLITE_START = [...PGlite.defaultStartParams, ...PGLITE_SHARED_BUFFERS[use]];
+    const startParams = [...PGlite.defaultStartParams, ...PGLITE_SHARED_BUFFERS[use]];
     // The data folder sits beside the lock file, so the lock names the folder a user passed.
-    db = await PGlite.create(join(dir, 'pgdata'), { startParams: PGLITE_START });
+    db = await PGlite.create(join(dir, 'pgdata'), { startParams });
     await db.exec(SESSION_SETTINGS);
   } catch (err) {
     unlock();

@@ -26,7 +26,10 @@ const STREAM = "coalesce(r.stream, '')";
 export type RunsWhere = (runIdColumn: string) => string;
 
 /** Every stored run (rebuilding a summary from scratch). */
-export const EVERY_RUN: RunsWhere = () => 'TRUE';
+const EVERY_RUN: RunsWhere = () => 'TRUE';
+
+/** `pred` on `runs r` and on the detail table `alias` joined to it by run_id. */
+const joined = (pred: RunsWhere, alias: string) => `${pred('r.run_id')} AND ${pred(`${alias}.run_id`)}`;
 
 /** Width of a duration bucket, in ms. */
 export const DURATION_BUCKET_MS = 1000;
@@ -115,18 +118,18 @@ export function summaryUpserts(
     `INSERT INTO stats_rules AS t (rule, stream, platform, week, runs, violated, not_checked)
      SELECT s.rule, ${STREAM}, coalesce(r.platform, ''), ${WEEK}, ${sign} * count(*),
        ${sign} * count(*) FILTER (WHERE s.state = 'violated'), ${sign} * count(*) FILTER (WHERE s.state = 'not-checked')
-     FROM rule_states s JOIN runs r ON r.run_id = s.run_id WHERE ${pred('r.run_id')} AND ${pred('s.run_id')} GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+     FROM rule_states s JOIN runs r ON r.run_id = s.run_id WHERE ${joined(pred, 's')} GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
      ON CONFLICT (rule, stream, platform, week) DO UPDATE SET ${add(['runs', 'violated', 'not_checked'])}`,
     `INSERT INTO stats_components AS t (rule, stream, changed, unchanged, fix, runs, race, not_checked)
      SELECT s.rule, ${STREAM}, coalesce(r.config_changed, 'unknown'), coalesce(r.config_unchanged, 'unknown'), r.mco_fix,
        ${sign} * count(*), ${sign} * count(*) FILTER (WHERE s.state = 'violated'),
        ${sign} * count(*) FILTER (WHERE s.state = 'not-checked')
-     FROM rule_states s JOIN runs r ON r.run_id = s.run_id WHERE ${pred('r.run_id')} AND ${pred('s.run_id')} GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+     FROM rule_states s JOIN runs r ON r.run_id = s.run_id WHERE ${joined(pred, 's')} GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
      ON CONFLICT (rule, stream, changed, unchanged, fix) DO UPDATE SET ${add(['runs', 'race', 'not_checked'])}`,
     `INSERT INTO stats_signatures AS t (signature, stream, runs, findings, first_seen, last_seen)
      SELECT coalesce(x.signature, 'unknown'), ${STREAM}, ${sign} * count(DISTINCT x.run_id), ${sign} * count(*),
        min(${WHEN}), max(${WHEN})
-     FROM findings x JOIN runs r ON r.run_id = x.run_id WHERE x.severity = 'failure' AND ${pred('r.run_id')} AND ${pred('x.run_id')}
+     FROM findings x JOIN runs r ON r.run_id = x.run_id WHERE x.severity = 'failure' AND ${joined(pred, 'x')}
      GROUP BY 1, 2 ORDER BY 1, 2
      ON CONFLICT (signature, stream) DO UPDATE SET ${add(['runs', 'findings'])},
        first_seen = CASE WHEN ${sign} > 0 THEN least(t.first_seen, EXCLUDED.first_seen) ELSE t.first_seen END,
@@ -134,7 +137,7 @@ export function summaryUpserts(
     `INSERT INTO stats_signature_rules AS t (signature, rule, stream, runs, findings, first_seen, last_seen)
      SELECT coalesce(x.signature, 'unknown'), x.rule, ${STREAM}, ${sign} * count(DISTINCT x.run_id), ${sign} * count(*),
        min(${WHEN}), max(${WHEN})
-     FROM findings x JOIN runs r ON r.run_id = x.run_id WHERE x.severity = 'failure' AND ${pred('r.run_id')} AND ${pred('x.run_id')}
+     FROM findings x JOIN runs r ON r.run_id = x.run_id WHERE x.severity = 'failure' AND ${joined(pred, 'x')}
      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
      ON CONFLICT (signature, rule, stream) DO UPDATE SET ${add(['runs', 'findings'])},
        first_seen = CASE WHEN ${sign} > 0 THEN least(t.first_seen, EXCLUDED.first_seen) ELSE t.first_seen END,
@@ -142,7 +145,7 @@ export function summaryUpserts(
     `INSERT INTO stats_signature_rulesets AS t (signature, stream, rules, runs)
      SELECT signature, stream, rules, ${sign} * count(*) FROM (
        SELECT coalesce(x.signature, 'unknown'), ${STREAM}, array_agg(DISTINCT x.rule ORDER BY x.rule)
-       FROM findings x JOIN runs r ON r.run_id = x.run_id WHERE x.severity = 'failure' AND ${pred('r.run_id')} AND ${pred('x.run_id')}
+       FROM findings x JOIN runs r ON r.run_id = x.run_id WHERE x.severity = 'failure' AND ${joined(pred, 'x')}
        GROUP BY x.run_id, 1, 2
      ) AS g (signature, stream, rules) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
      ON CONFLICT (signature, stream, rules) DO UPDATE SET ${add(['runs'])}`,
@@ -151,11 +154,11 @@ export function summaryUpserts(
        SELECT 'update' AS metric, '' AS name, ${STREAM} AS stream, round(r.update_ms / 1000)::bigint AS second
          FROM runs r WHERE ${pred('r.run_id')} AND r.update_ms IS NOT NULL
        UNION ALL SELECT 'level-gap', p.pool, ${STREAM}, round(p.level_gap_ms / 1000)::bigint
-         FROM pool_rollouts p JOIN runs r ON r.run_id = p.run_id WHERE ${pred('r.run_id')} AND ${pred('p.run_id')} AND p.level_gap_ms IS NOT NULL
+         FROM pool_rollouts p JOIN runs r ON r.run_id = p.run_id WHERE ${joined(pred, 'p')} AND p.level_gap_ms IS NOT NULL
        UNION ALL SELECT 'rollout', p.pool, ${STREAM}, round(p.rollout_ms / 1000)::bigint
-         FROM pool_rollouts p JOIN runs r ON r.run_id = p.run_id WHERE ${pred('r.run_id')} AND ${pred('p.run_id')} AND p.rollout_ms IS NOT NULL
+         FROM pool_rollouts p JOIN runs r ON r.run_id = p.run_id WHERE ${joined(pred, 'p')} AND p.rollout_ms IS NOT NULL
        UNION ALL SELECT 'operator', o.operator, ${STREAM}, round(o.since_start_ms / 1000)::bigint
-         FROM operator_levels o JOIN runs r ON r.run_id = o.run_id WHERE ${pred('r.run_id')} AND ${pred('o.run_id')} AND o.since_start_ms IS NOT NULL
+         FROM operator_levels o JOIN runs r ON r.run_id = o.run_id WHERE ${joined(pred, 'o')} AND o.since_start_ms IS NOT NULL
      ) v GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
      ON CONFLICT (metric, name, stream, second) DO UPDATE SET ${add(['n'])}`,
   ].filter((sql) => tables.some((t) => sql.startsWith(`INSERT INTO ${t} AS`)));
@@ -273,18 +276,18 @@ export function daySummarySelect(table: DayTable, pred: RunsWhere, sign = '1'): 
       return `SELECT ${keys}, coalesce(r.platform, ''), s.rule, coalesce(r.config_changed, 'unknown'),
           coalesce(r.config_unchanged, 'unknown'), r.mco_fix, ${WEEK}, ${sign} * count(*),
           ${sign} * count(*) FILTER (WHERE s.state = 'violated'), ${sign} * count(*) FILTER (WHERE s.state = 'not-checked')
-        FROM rule_states s JOIN runs r ON r.run_id = s.run_id WHERE ${pred('r.run_id')} AND ${pred('s.run_id')}
+        FROM rule_states s JOIN runs r ON r.run_id = s.run_id WHERE ${joined(pred, 's')}
         GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8`;
     case 'stats_day_signatures':
       // rule '' is every rule: runs per signature do not add up across rules, so they are kept apart.
       return `SELECT ${keys}, coalesce(x.signature, 'unknown'), g.rule, ${sign} * count(DISTINCT x.run_id), ${sign} * count(*),
           min(${WHEN}), max(${WHEN})
         FROM findings x JOIN runs r ON r.run_id = x.run_id CROSS JOIN LATERAL (VALUES (x.rule), ('')) AS g(rule)
-        WHERE x.severity = 'failure' AND ${pred('r.run_id')} AND ${pred('x.run_id')} GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
+        WHERE x.severity = 'failure' AND ${joined(pred, 'x')} GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
     case 'stats_day_signature_rulesets':
       return `SELECT day, job, stream, signature, rules, ${sign} * count(*) FROM (
           SELECT ${keys}, coalesce(x.signature, 'unknown'), array_agg(DISTINCT x.rule ORDER BY x.rule)
-          FROM findings x JOIN runs r ON r.run_id = x.run_id WHERE x.severity = 'failure' AND ${pred('r.run_id')} AND ${pred('x.run_id')}
+          FROM findings x JOIN runs r ON r.run_id = x.run_id WHERE x.severity = 'failure' AND ${joined(pred, 'x')}
           GROUP BY x.run_id, 1, 2, 3, 4
         ) AS g (day, job, stream, signature, rules) GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
     case 'stats_day_durations':
@@ -292,9 +295,9 @@ export function daySummarySelect(table: DayTable, pred: RunsWhere, sign = '1'): 
           SELECT ${keys}, 'update' AS metric, '' AS name, r.update_ms AS v
             FROM runs r WHERE ${pred('r.run_id')} AND r.update_ms IS NOT NULL
           UNION ALL SELECT ${keys}, 'level-gap', p.pool, p.level_gap_ms
-            FROM pool_rollouts p JOIN runs r ON r.run_id = p.run_id WHERE ${pred('r.run_id')} AND ${pred('p.run_id')} AND p.level_gap_ms IS NOT NULL
+            FROM pool_rollouts p JOIN runs r ON r.run_id = p.run_id WHERE ${joined(pred, 'p')} AND p.level_gap_ms IS NOT NULL
           UNION ALL SELECT ${keys}, 'rollout', p.pool, p.rollout_ms
-            FROM pool_rollouts p JOIN runs r ON r.run_id = p.run_id WHERE ${pred('r.run_id')} AND ${pred('p.run_id')} AND p.rollout_ms IS NOT NULL
+            FROM pool_rollouts p JOIN runs r ON r.run_id = p.run_id WHERE ${joined(pred, 'p')} AND p.rollout_ms IS NOT NULL
         ) AS d (day, job, stream, metric, name, v) GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
   }
 }
