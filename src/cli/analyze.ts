@@ -11,7 +11,6 @@ import { liveFlags, liveHistory, wantsLive } from './live-flags.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { mustGatherFlag, remoteFlags } from './remote-flags.js';
-import { assertOneCluster } from './same-cluster.js';
 
 function analyzeOptions(cmd: Command) {
   const c = addBudgetOptions(cmd)
@@ -83,7 +82,6 @@ export function defineReport(cmd: Command, exit: ExitBox): void {
 
 async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCode> {
   textOnly(flags.output, { '--brief': flags.brief, '--width': flags.width });
-  await assertOneCluster(paths, flags);
   const history = wantsLive(flags)
     ? await liveHistory(paths, flags)
     : await loadHistory(paths, flags, {

@@ -19,7 +19,6 @@ import { liveFlags, liveHistory, wantsLive } from './live-flags.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { mustGatherFlag, remoteFlags } from './remote-flags.js';
-import { assertOneCluster } from './same-cluster.js';
 
 const DETAILS = ['none', 'nodes', 'health', 'operators', 'all'] as const satisfies readonly StatusDetails[];
 
@@ -64,7 +63,6 @@ async function runStatus(paths: string[], flags: StatusFlags): Promise<ExitCode>
   textOnly(flags.output, { '--details': flags.details, '--width': flags.width });
   const options = assessAt(flags.at, flags.now);
   const settings = { ...textSettings(flags), details: flags.details ?? 'none' };
-  await assertOneCluster(paths, flags);
   const history = wantsLive(flags) ? await liveHistory(paths, flags) : await loadHistory(paths, flags);
   const missing = statusPrerequisites(history, options);
   if (missing !== undefined) {

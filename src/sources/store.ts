@@ -2,14 +2,21 @@
  * The object snapshot under construction: every object validated once, keyed by kind and
  * namespace/name, so that the same object seen twice (a must-gather List file and its per-object
  * file, or two gathers) is kept once, the newest snapshot winning.
+ *
+ * Every input of one command goes through one store, so it is also where inputs that do not belong
+ * together are caught: ClusterVersions with different `spec.clusterID` are snapshots of two clusters
+ * (oc's upgrade-status examples keep seven in one folder), and keeping "the newest" of them would
+ * report one cluster that does not exist, with the nodes and configs of all of them.
  */
 import {
   emptySnapshot,
+  InputError,
   KINDS,
   type KindFacts,
   type KnownKind,
   type ObjectSnapshot,
   type Observed,
+  printable,
   type SourceRef,
 } from '../model/index.js';
 
@@ -28,9 +35,15 @@ export class ObjectStore {
   #seq = 0;
   /** How many objects were dropped in favour of a newer snapshot of the same object. */
   duplicates = 0;
+  /** The first ClusterVersion's cluster, and where it was read. */
+  #cluster: { readonly id: string; readonly ref: SourceRef } | undefined;
 
-  /** Keep an object already validated against its kind's schema (see validate.ts). */
+  /**
+   * Keep an object already validated against its kind's schema (see validate.ts). Throws InputError
+   * when a ClusterVersion names another cluster than the one before it.
+   */
   put(kind: KnownKind, validated: unknown, ref: SourceRef): void {
+    if (kind === 'ClusterVersion') this.#sameCluster(validated, ref);
     const facts: KindFacts = KINDS[kind];
     const object = facts.normalize ? facts.normalize(validated) : validated;
     const meta = (object as { metadata: { name: string; namespace?: string; resourceVersion?: string } })
@@ -53,6 +66,22 @@ export class ObjectStore {
       return;
     }
     this.#entries.set(key, entry);
+  }
+
+  #sameCluster(cv: unknown, ref: SourceRef): void {
+    const id: unknown = (cv as { spec?: { clusterID?: unknown } }).spec?.clusterID;
+    if (typeof id !== 'string' || id === '') return;
+    const first = this.#cluster;
+    if (first === undefined) {
+      this.#cluster = { id, ref };
+      return;
+    }
+    if (first.id === id) return;
+    throw new InputError(
+      ref.file,
+      `its ClusterVersion has clusterID ${printable(id, 80)}, but ${first.ref.file} has clusterID ${printable(first.id, 80)}: the inputs are from two clusters`,
+      'give the files of one cluster at a time',
+    );
   }
 
   get size(): number {

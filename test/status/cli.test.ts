@@ -124,6 +124,26 @@ describeFixtures('inputs from two clusters', () => {
       expect(line).not.toMatch(/\n\s+at /);
     },
   );
+
+  it.each([['status'], ['analyze']])(
+    "%s refuses one folder that holds snapshots of several clusters (oc's examples)",
+    async (command) => {
+      const code = await main([command, fixture(EXAMPLES)]);
+      expect(code).toBe(2);
+      const line = cli.stderr().trim();
+      expect(line.split('\n')).toHaveLength(1);
+      // The first two ClusterVersions in reading order, each with its file.
+      expect(line).toContain(`${fixture(EXAMPLES, '4.14.1-degraded-cv.yaml')} has clusterID fb4b77e5-`);
+      expect(line).toContain(
+        `${fixture(EXAMPLES, '4.14.1-paused-worker-pool-cv.yaml')}: its ClusterVersion has clusterID 4acee7ef-`,
+      );
+      expect(line).toContain('the inputs are from two clusters');
+    },
+  );
+
+  it('one case of them, by its prefix, is one cluster', async () => {
+    expect(await main(['status', fixture(EXAMPLES, '4.14.1-degraded'), '-o', 'json'])).toBe(1);
+  });
 });
 
 describe('atlevel status on bad input exits 2', () => {

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../model/index.js';
+import { ObjectStore } from './store.js';
+
+function cv(clusterID: string | undefined, resourceVersion = '1') {
+  return {
+    kind: 'ClusterVersion',
+    metadata: { name: 'version', resourceVersion },
+    spec: clusterID === undefined ? {} : { clusterID },
+  };
+}
+
+describe('ObjectStore', () => {
+  it('keeps the newest snapshot of an object seen twice, and counts the other', () => {
+    const store = new ObjectStore();
+    store.put('ClusterVersion', cv('a', '7'), { file: 'new.yaml' });
+    store.put('ClusterVersion', cv('a', '5'), { file: 'old.yaml' });
+    expect(store.duplicates).toBe(1);
+    expect(store.snapshot().clusterVersions.map((o) => o.ref.file)).toEqual(['new.yaml']);
+  });
+
+  it('refuses a ClusterVersion of another cluster, naming both files and IDs', () => {
+    const store = new ObjectStore();
+    store.put('ClusterVersion', cv('id-one'), { file: 'one/cv.yaml' });
+    store.put('ClusterVersion', cv(undefined), { file: 'unnamed/cv.yaml' });
+    store.put('ClusterVersion', cv('id-one', '2'), { file: 'one-again/cv.yaml' });
+    let thrown: unknown;
+    try {
+      store.put('ClusterVersion', cv('id-two'), { file: 'two/cv.yaml' });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(InputError);
+    const err = thrown as InputError;
+    expect(err.file).toBe('two/cv.yaml');
+    expect(err.message).toBe(
+      'two/cv.yaml: its ClusterVersion has clusterID id-two, but one/cv.yaml has clusterID id-one: the inputs are from two clusters (give the files of one cluster at a time)',
+    );
+  });
+
+  it('prints a hostile clusterID without its control characters, and cut short', () => {
+    const store = new ObjectStore();
+    store.put('ClusterVersion', cv('a'), { file: 'a.yaml' });
+    let message = '';
+    try {
+      store.put('ClusterVersion', cv(`\u001b[31m${'x'.repeat(500)}`), { file: 'b.yaml' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/^b\.yaml: its ClusterVersion has clusterID \S+…, but a\.yaml has clusterID a: /);
+    expect(message).not.toContain('\u001b');
+    expect(message).not.toContain('x'.repeat(81));
+  });
+});
