@@ -332,6 +332,30 @@ describe('year resolution', () => {
     expect(resolved.intervals[0]?.from).toBe(T('2021-12-31T23:59:58Z'));
   });
 
+  it("dates the log by its first line with a full date in the logger's prefix", () => {
+    const log = (first: string) =>
+      read(`${first}\nINFO[2030-01-01T00:00:00Z] later\nNov 03 03:23:09.856 I node/a reason/A one\n`, 5)
+        .dated;
+    expect(log('INFO[2021-11-03T02:09:52Z] ci-operator version v20211102')).toEqual({
+      at: T('2021-11-03T02:09:52Z'),
+      line: 1,
+    });
+    expect(log('WARN[2021-11-03T02:09:52.123Z] slow')?.at).toBe(T('2021-11-03T02:09:52Z'));
+    expect(log('2021/11/03 02:49:59 ci-operator version v20211102')?.at).toBe(T('2021-11-03T02:49:59Z'));
+    // Not a logger's prefix, or not a date: the next line (2030) is the first dated one.
+    for (const first of [
+      'the cert expires 2021-11-03T02:09:52Z',
+      ' INFO[2021-11-03T02:09:52Z] indented',
+      'INFO[2021-02-30T02:09:52Z] no such day',
+      'INFO[2021-13-03T02:09:52Z] no such month',
+      '2021/11/03 25:00:00 no such hour',
+      'INFO[2021-11-03 02:09:52] not RFC 3339',
+    ]) {
+      expect(log(first), first).toEqual({ at: T('2030-01-01T00:00:00Z'), line: 2 });
+    }
+    expect(read('Nov 03 03:23:09.856 I node/a reason/A one\n').dated).toBeUndefined();
+  });
+
   it('falls back to the current year and says so', () => {
     const reader = read('Mar 03 10:00:00.000 I node/a reason/A one\n');
     const resolved = resolveYears(reader.entries, undefined, T('2030-03-10T00:00:00Z'));

@@ -328,6 +328,39 @@ function testEntry(message: string, ref: SourceRef): TestLogEntry | undefined {
   return undefined;
 }
 
+/**
+ * The moment of a log line that carries a full date in its logger's prefix: ci-operator's logrus
+ * text format (`INFO[2021-11-03T02:09:52Z] …`), or Go's standard log (`2021/11/03 02:09:52 …`). A
+ * CI build log opens with ci-operator's own lines, so its monitor lines (which have no year) can be
+ * dated from the same file. A date anywhere else in a line is not taken: it may be any moment.
+ */
+const LOGRUS_STAMP = /^[A-Z]{4}\[(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?Z\]/;
+const GO_LOG_STAMP = /^(\d{4})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2}) /;
+/** Long enough for either prefix. */
+const STAMP_PREFIX_CHARS = 40;
+
+function datedLine(text: string, from: number, end: number): number | undefined {
+  const c = text.charCodeAt(from);
+  const isDigit = c >= 0x30 && c <= 0x39;
+  const isUpper = c >= 0x41 && c <= 0x5a;
+  if (!isDigit && !(isUpper && text.charCodeAt(from + 4) === 0x5b)) return undefined;
+  const prefix = text.slice(from, Math.min(end, from + STAMP_PREFIX_CHARS));
+  const m = (isDigit ? GO_LOG_STAMP : LOGRUS_STAMP).exec(prefix);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, sec] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (mo < 1 || mo > 12 || h > 23 || mi > 59 || sec > 60) return undefined;
+  const at = Date.UTC(y, mo - 1, d, h, mi, sec);
+  // Date.UTC rolls an impossible day over (Feb 30 → Mar 2): such a stamp dates nothing.
+  return new Date(at).getUTCDate() === d ? at : undefined;
+}
+
 /** Lines longer than this are not monitor or test lines; they are skipped without being decoded. */
 const MAX_LINE_BYTES = 1024 * 1024;
 const NEWLINE = 0x0a;
@@ -340,6 +373,8 @@ export class BuildLogReader {
   readonly entries: PendingEntry[] = [];
   lines = 0;
   duplicates = 0;
+  /** The first line with a full date in its prefix (datedLine), to date the other lines by. */
+  dated: { readonly at: number; readonly line: number } | undefined;
   readonly #file: string;
   readonly #intern: Interner;
   readonly #seen = new Set<string>();
@@ -428,6 +463,10 @@ export class BuildLogReader {
 
   /** The line `text[from, end)`, counted already. */
   #text(text: string, from: number, end: number): void {
+    if (this.dated === undefined) {
+      const at = datedLine(text, from, end);
+      if (at !== undefined) this.dated = { at, line: this.lines };
+    }
     if (!mayBeStamped(text, from, end)) return;
     const line = text.slice(from, text.charCodeAt(end - 1) === 0x0d ? end - 1 : end);
     const entry = parseBuildLogLine(

@@ -382,7 +382,7 @@ async function readLogsFirst(
       const result = await read(planned);
       if (!result) continue;
       results.set(k, result);
-      for (const i of resolveYears(result.pending, hint, now).intervals) index.add(i);
+      for (const i of resolveYears(result.pending, result.ownYear ?? hint, now).intervals) index.add(i);
     }
   } catch (err) {
     if (err instanceof InputError) return undefined;
@@ -589,7 +589,7 @@ function assemble(
   if (logs.length > 0) {
     const hint = yearHint(results, monitorIntervals, objects);
     for (const log of logs) {
-      const resolved = resolveYears(log.pending, hint, now);
+      const resolved = resolveYears(log.pending, log.ownYear ?? hint, now);
       append(monitorIntervals, resolved.intervals);
       append(testLog, resolved.testLog);
       if (log.pending.length > 0) {

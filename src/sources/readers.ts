@@ -65,6 +65,8 @@ export interface FileResult {
   echoes?: number;
   /** build-log only. */
   lines?: number;
+  /** build-log only: the year of its lines, from its own dated lines (buildlog.ts datedLine). */
+  ownYear?: YearHint;
   duplicateLines?: number;
 }
 
@@ -403,6 +405,12 @@ async function readBuildLog(
   append(result.pending, reader.entries);
   result.lines = reader.lines;
   result.duplicateLines = reader.duplicates;
+  if (reader.dated) {
+    result.ownYear = {
+      at: reader.dated.at,
+      from: `the time stamp on line ${reader.dated.line} of ${opts.name}`,
+    };
+  }
 }
 
 /** A file whose name says what it holds: a List of `expect` (or one such object). */

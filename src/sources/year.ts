@@ -1,6 +1,7 @@
 /**
- * build-log times have no year (docs/domain.md 7.1). The year comes from the other inputs: the run
- * start in an e2e file name (`_20211103-021533`), interval JSON times, object timestamps. Each line
+ * build-log times have no year (docs/domain.md 7.1). The year comes from the log's own dated lines
+ * (buildlog.ts datedLine) or else from the other inputs: the run start in an e2e file name
+ * (`_20211103-021533`), interval JSON times, object timestamps (docs/inputs.md). Each line
  * takes the year that puts it closest to the line before it, so a log that crosses New Year
  * (Dec 31 → Jan 1) keeps counting forward.
  */

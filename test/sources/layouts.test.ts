@@ -82,7 +82,7 @@ describe('CI run folder', () => {
       ['False', 0],
     ]);
     expect(parts.notes).toContain(
-      `${CI}/build-log.txt: lines carry no year; used 2021, from the run start in e2e-events_20211103-021533.json`,
+      `${CI}/build-log.txt: lines carry no year; used 2021, from the time stamp on line 1 of build-log.txt`,
     );
   });
 
@@ -342,11 +342,30 @@ describe('several inputs and explicit release files', () => {
     ]);
   });
 
-  it('reads a build log alone, with the current year, and says so', async () => {
+  it("reads a build log alone, dated by ci-operator's own time stamps", async () => {
     const parts = await loadHistoryParts([`${CI}/build-log.txt`]);
-    const year = new Date().getUTCFullYear();
     expect(parts.testLog).toHaveLength(9);
-    expect(new Date(parts.testLog[0]?.at ?? 0).getUTCFullYear()).toBeGreaterThanOrEqual(year - 1);
-    expect(parts.notes.some((n) => n.includes('the current year'))).toBe(true);
+    expect(new Date(parts.testLog[0]?.at ?? 0).toISOString()).toMatch(/^2021-11-03T/);
+    expect(parts.notes).toContain(
+      `${CI}/build-log.txt: lines carry no year; used 2021, from the time stamp on line 1 of build-log.txt`,
+    );
+  });
+
+  it('reads a build log with no dated line alone, with the current year, and says so', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'atlevel-log-alone-'));
+    try {
+      const file = join(dir, 'build-log.txt');
+      await writeFile(
+        file,
+        'Nov 03 03:23:09.856 I clusteroperator/machine-config versions: operator A -> B\n',
+      );
+      const parts = await loadHistoryParts([file]);
+      const year = new Date().getUTCFullYear();
+      const at = parts.monitorIntervals[0]?.from ?? 0;
+      expect(new Date(at).getUTCFullYear()).toBeGreaterThanOrEqual(year - 1);
+      expect(parts.notes.some((n) => n.includes('the current year'))).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
