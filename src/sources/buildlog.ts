@@ -329,8 +329,8 @@ function testEntry(message: string, ref: SourceRef): TestLogEntry | undefined {
 }
 
 /**
- * The moment of a log line that carries a full date in its logger's prefix: ci-operator's logrus
- * text format (`INFO[2021-11-03T02:09:52Z] …`), or Go's standard log (`2021/11/03 02:09:52 …`). A
+ * The moment of a log line that carries a full date in its logger's prefix: ci-operator's lines
+ * (`INFO[2021-11-03T02:09:52Z] …`), or Go's standard log (`2021/11/03 02:09:52 …`). A
  * CI build log opens with ci-operator's own lines, so its monitor lines (which have no year) can be
  * dated from the same file. A date anywhere else in a line is not taken: it may be any moment.
  */

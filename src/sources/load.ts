@@ -354,8 +354,9 @@ async function readRevisions(
 
 /**
  * The build logs of a plan, read ahead of the other files with their years settled, and the
- * filter that drops their echoes from the interval files. Only when the years come from a file
- * name (as they will in assemble: the first name with a run start, in plan order), and only when
+ * filter that drops their echoes from the interval files. Only when the years are known before the
+ * other files are read, as assemble will settle them: each log's own dated lines, else the first
+ * file name with a run start in plan order (with no such name, nothing is read ahead); and only when
  * the logs read cleanly; otherwise the files are read in plan order as usual and any error is the
  * one that order meets first.
  */
