@@ -80,6 +80,23 @@ function daysFromCivil(year: number, month: number, day: number): number {
   return era * 146097 + doe - 719468;
 }
 
+/**
+ * The UTC moment of a date and time read from text as numbers (month 1-based), or undefined when the
+ * date does not exist: Date.UTC would roll Feb 30 over to Mar 2, or month 13 into the next year.
+ */
+export function utcMoment(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+): Millis | undefined {
+  const at = Date.UTC(year, month - 1, day, hour, minute, second);
+  const check = new Date(at);
+  return check.getUTCMonth() === month - 1 && check.getUTCDate() === day ? at : undefined;
+}
+
 /** `2021-11-03T03:23:09.856Z` (milliseconds kept only when present). */
 export function formatTime(ms: Millis): string {
   const iso = new Date(ms).toISOString();

@@ -5,7 +5,7 @@
  * inputs (see year.ts), then turned into intervals and test log entries.
  */
 import type { Interval, IntervalLevel, Locator, SourceRef, TestLogEntry } from '../model/index.js';
-import { detach, Interner } from '../model/index.js';
+import { detach, Interner, utcMoment } from '../model/index.js';
 import { locatorEnd, parseMessageText, splitLocator } from './monitor-text.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -355,10 +355,8 @@ function datedLine(text: string, from: number, end: number): number | undefined 
     number,
     number,
   ];
-  if (mo < 1 || mo > 12 || h > 23 || mi > 59 || sec > 60) return undefined;
-  const at = Date.UTC(y, mo - 1, d, h, mi, sec);
-  // Date.UTC rolls an impossible day over (Feb 30 → Mar 2): such a stamp dates nothing.
-  return new Date(at).getUTCDate() === d ? at : undefined;
+  if (h > 23 || mi > 59 || sec > 60) return undefined;
+  return utcMoment(y, mo, d, h, mi, sec);
 }
 
 /** Lines longer than this are not monitor or test lines; they are skipped without being decoded. */

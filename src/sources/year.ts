@@ -5,7 +5,7 @@
  * takes the year that puts it closest to the line before it, so a log that crosses New Year
  * (Dec 31 → Jan 1) keeps counting forward.
  */
-import type { Interval, Millis, TestLogEntry } from '../model/index.js';
+import { type Interval, type Millis, type TestLogEntry, utcMoment } from '../model/index.js';
 import type { PendingEntry, Stamp } from './buildlog.js';
 
 /** A moment known from another input, and where it came from (for the note). */
@@ -19,9 +19,7 @@ export function runStartFromName(name: string): Millis | undefined {
   const m = /_(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})(?:\.|$)/.exec(name);
   if (!m) return undefined;
   const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  const at = Date.UTC(y, mo - 1, d, h, mi, s);
-  const check = new Date(at);
-  return check.getUTCMonth() === mo - 1 && check.getUTCDate() === d ? at : undefined;
+  return utcMoment(y, mo, d, h, mi, s);
 }
 
 function at(year: number, stamp: Stamp): Millis {
