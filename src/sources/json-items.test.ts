@@ -43,6 +43,9 @@ const doc = fc.record({
   after: fc.dictionary(fc.constantFrom('metadata', 'kind', 'y'), fc.jsonValue({ maxDepth: 2 })),
 });
 const indent = fc.constantFrom(undefined, 1, 4, '\t');
+/** A chunk that holds the whole text: where batches are cut without scanning each item. */
+const WHOLE = 1 << 20;
+const chunkSize = fc.oneof(fc.integer({ min: 1, max: 50 }), fc.constant(WHOLE));
 
 function render(d: { before: object; items: object[]; after: object }, space: string | number | undefined) {
   const { items: _drop, ...before } = d.before as Record<string, unknown>;
@@ -53,7 +56,7 @@ function render(d: { before: object; items: object[]; after: object }, space: st
 describe('JsonItemsReader', () => {
   it('reads a List item by item, whatever the chunking and batch sizes', () => {
     fc.assert(
-      fc.property(doc, indent, fc.integer({ min: 1, max: 50 }), fc.boolean(), (d, space, chunk, small) => {
+      fc.property(doc, indent, chunkSize, fc.boolean(), (d, space, chunk, small) => {
         const text = render(d, space);
         expectSame(stream(text, chunk, small ? tiny : {}), whole(text));
       }),
@@ -70,10 +73,15 @@ describe('JsonItemsReader', () => {
       },
     );
     fc.assert(
-      fc.property(items, fc.integer({ min: 1, max: 9 }), fc.boolean(), (list, chunk, small) => {
-        const text = JSON.stringify({ kind: 'List', items: list });
-        expectSame(stream(text, chunk, small ? tiny : {}), whole(text));
-      }),
+      fc.property(
+        items,
+        fc.oneof(fc.integer({ min: 1, max: 9 }), fc.constant(WHOLE)),
+        fc.boolean(),
+        (list, chunk, small) => {
+          const text = JSON.stringify({ kind: 'List', items: list });
+          expectSame(stream(text, chunk, small ? tiny : {}), whole(text));
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -86,7 +94,7 @@ describe('JsonItemsReader', () => {
         fc.nat(),
         fc.constantFrom('', ',', '}', ']', '{', '[', '"', ':', '\\', 'x', '1', ' ', '\u0000'),
         fc.integer({ min: 0, max: 2 }),
-        fc.integer({ min: 1, max: 30 }),
+        chunkSize,
         (d, space, at, insert, remove, chunk) => {
           const good = render(d, space);
           const p = at % (good.length + 1);
@@ -144,11 +152,56 @@ describe('JsonItemsReader', () => {
         })();
         if (valid) continue;
         for (const batchBytes of [1, 10, 1000])
-          expect(() => stream(damaged, 5, { ...tiny, batchBytes }), `${damaged} (${batchBytes})`).toThrow(
-            NotStreamable,
-          );
+          for (const chunk of [5, WHOLE])
+            expect(
+              () => stream(damaged, chunk, { ...tiny, batchBytes }),
+              `${damaged} (${batchBytes})`,
+            ).toThrow(NotStreamable);
       }
     }
+  });
+
+  it('cuts batches only between items, whatever `},{` the items hold in strings and nested arrays', () => {
+    // Text that looks like an item's end and the next one's start, inside strings and nested values.
+    const lookalike = fc.string({
+      unit: fc.constantFrom('},{', '}, {', '}]', '},\n{', '{', '}', ',', ' ', '"', '\\', 'a'),
+      maxLength: 8,
+    });
+    const nested = fc.array(fc.dictionary(fc.constantFrom('a', 'b'), lookalike, { maxKeys: 2 }), {
+      maxLength: 3,
+    });
+    const items = fc.array(fc.record({ s: lookalike, list: nested, o: fc.record({ t: lookalike }) }), {
+      maxLength: 12,
+    });
+    const sizes = fc.record({
+      batchBytes: fc.integer({ min: 1, max: 120 }),
+      largeItemBytes: fc.integer({ min: 60, max: 400 }),
+      pieceBytes: fc.constant(16),
+    });
+    fc.assert(
+      fc.property(items, indent, sizes, (list, space, s) => {
+        const text = JSON.stringify({ kind: 'List', items: list }, null, space);
+        expectSame(stream(text, WHOLE, s), whole(text));
+      }),
+      { numRuns: 800 },
+    );
+  });
+
+  it('never takes an item larger than largeItemBytes into a batch cut ahead', () => {
+    const small = { a: 1 };
+    const big = { spec: { config: { data: 'x'.repeat(300) } } };
+    const text = JSON.stringify({ items: [small, small, small, big, small] }, null, 1);
+    const made: string[] = [];
+    const items: unknown[] = [];
+    const reader = new JsonItemsReader(
+      (batch) => items.push(...batch),
+      { batchBytes: 20, largeItemBytes: 60, pieceBytes: 16 },
+      { paths: new Set(['spec.config']), make: (bytes) => (made.push(bytes.toString()), 'deferred') },
+    );
+    reader.write(Buffer.from(text));
+    reader.end();
+    expect(made).toHaveLength(1);
+    expect(items).toEqual([small, small, small, { spec: { config: 'deferred' } }, small]);
   });
 
   it('keeps the last of duplicate keys inside items, and an own __proto__ key', () => {
@@ -184,8 +237,10 @@ describe('JsonItemsReader', () => {
     ['text after the object', '{"items": []} x'],
     ['a truncated file', '{"items": [{"a": 1}'],
     ['an empty file', ''],
+    ['an item that is not an object, between objects', '{"items": [{"a": 1}, 2, {"b": 3}]}'],
   ])('gives up on %s', (_what, text) => {
     expect(() => stream(text, 3, tiny)).toThrow(NotStreamable);
+    expect(() => stream(text, WHOLE, { ...tiny, batchBytes: 1 })).toThrow(NotStreamable);
   });
 });
 

@@ -5,7 +5,8 @@
  * largest CI files (intervals, events, rendered configs) are 50–100 MB of text each.
  *
  * The scanner only finds where items and top-level members start and end; JSON.parse checks the
- * syntax of every piece. Anything it does not expect (another shape, a syntax error, a second
+ * syntax of every piece. Most batches are not even scanned: a cut that looks like the end of an
+ * item is tried, and JSON.parse accepting the batch proves it right (#speculate). Anything it does not expect (another shape, a syntax error, a second
  * `items` key) throws NotStreamable, and the caller parses the whole text instead, so errors and
  * edge cases behave exactly as on that path.
  */
@@ -56,6 +57,23 @@ for (const c of [QUOTE, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET]) S
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
+
+/** The index of the first byte at or after `at` that is not JSON whitespace (the length if none). */
+function nextNonSpace(bytes: Uint8Array, at: number): number {
+  let i = at;
+  while (i < bytes.length && isSpace(bytes[i]!)) i++;
+  return i;
+}
+
+function isItemObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * After this many speculative batches that were not whole items (an item with `},{` in a nested
+ * array, say), a document is scanned item by item: each miss costs a parse of a batch.
+ */
+const MAX_SPECULATION_MISSES = 4;
 
 /**
  * Items are parsed a batch of about this many bytes at a time. Below V8's large-object size
@@ -109,6 +127,8 @@ export class JsonItemsReader {
   #batchFirst = 0;
   /** Where the current item starts, in bytes from the start of the open batch. */
   #itemAt = 0;
+  /** Batches #speculate tried that were not whole items. */
+  #misses = 0;
 
   constructor(sink: ItemsSink, sizes: ItemsReaderSizes = {}, deferred?: DeferredMembers) {
     this.#sink = sink;
@@ -155,6 +175,11 @@ export class JsonItemsReader {
           const c = chunk[i]!;
           if (c === OPEN_BRACE) {
             if (this.#openAt === -1) {
+              const end = this.#speculate(chunk, i);
+              if (end !== -1) {
+                i = end;
+                break;
+              }
               this.#open(i);
               this.#batchFirst = this.#itemCount;
             }
@@ -176,6 +201,52 @@ export class JsonItemsReader {
       this.#parts.push(chunk.subarray(this.#openAt));
       this.#partsBytes += n - this.#openAt;
     }
+  }
+
+  /**
+   * A batch of whole items that starts at `at` (an item's `{`) and lies in this chunk, cut without
+   * scanning each item: the first `}` at or past a batch's size that looks like an item's end (a
+   * comma and an item's `{` follow, or the array's `]`) is tried, and JSON.parse decides. Parsing
+   * `[` + the slice + `]` succeeds only if the slice is whole values separated by commas: a cut inside
+   * a string leaves the string open, and one inside a nested object leaves brackets open, and either
+   * makes JSON.parse throw. So a batch it returns holds exactly the items the scan would have found.
+   * The cut must come within LARGE_ITEM_BYTES of the start, so no item in it is one the scan would
+   * have parsed in pieces. Returns where the batch ends (the state is then AfterItem), or -1 to
+   * scan this batch item by item; after a few misses it stops trying for this document.
+   */
+  #speculate(chunk: Buffer, at: number): number {
+    if (this.#misses >= MAX_SPECULATION_MISSES) return -1;
+    const n = chunk.length;
+    const last = Math.min(n, at + this.#largeItemBytes);
+    let close = chunk.indexOf(CLOSE_BRACE, at + this.#batchBytes - 1);
+    while (close !== -1 && close < last) {
+      const next = nextNonSpace(chunk, close + 1);
+      const c = chunk[next];
+      if (c === CLOSE_BRACKET || (c === COMMA && chunk[nextNonSpace(chunk, next + 1)] === OPEN_BRACE))
+        return this.#tryBatch(chunk, at, close + 1) ? close + 1 : -1;
+      close = chunk.indexOf(CLOSE_BRACE, close + 1);
+    }
+    return -1;
+  }
+
+  /** Parse `chunk[at, end)` as a batch of items and hand it on; false (a miss) if it is not one. */
+  #tryBatch(chunk: Buffer, at: number, end: number): boolean {
+    let batch: unknown;
+    try {
+      batch = JSON.parse(`[${chunk.toString('utf8', at, end)}]`);
+    } catch {
+      this.#misses++;
+      return false;
+    }
+    if (!Array.isArray(batch) || !batch.every(isItemObject)) {
+      this.#misses++;
+      return false;
+    }
+    const first = this.#itemCount;
+    this.#itemCount += batch.length;
+    this.#state = State.AfterItem;
+    this.#sink(batch, first);
+    return true;
   }
 
   /** Everything outside the items: the object's braces, keys and other members. */
