@@ -196,7 +196,13 @@ describe('JsonItemsReader', () => {
     const reader = new JsonItemsReader(
       (batch) => items.push(...batch),
       { batchBytes: 20, largeItemBytes: 60, pieceBytes: 16 },
-      { paths: new Set(['spec.config']), make: (bytes) => (made.push(bytes.toString()), 'deferred') },
+      {
+        paths: new Set(['spec.config']),
+        make: (bytes) => {
+          made.push(bytes.toString());
+          return 'deferred';
+        },
+      },
     );
     reader.write(Buffer.from(text));
     reader.end();
