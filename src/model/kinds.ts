@@ -13,7 +13,7 @@
  * - `deferred` names the members (dotted paths in an object) that a streamed List keeps as bytes
  *   when they are large, parsed only when read (deferred-json.ts).
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { normalizeEvent } from './event-normalize.js';
 import {
   ClusterOperatorSchema,

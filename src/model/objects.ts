@@ -3,7 +3,7 @@
  * unknown fields are kept, optional fields may be missing, and only what atlevel relies on is checked.
  * Sources validate every object with these at the edge; analyses trust the inferred types.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const stringMap = z.record(
   z.string(),

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Signature } from '../model/index.js';
 
 /** How an entry matches: a test of one fact, or `all` / `any` / `not` of conditions. */

@@ -2,7 +2,7 @@
  * User-defined scenarios: a small YAML file (schema in docs/simulate.md), validated with zod. Any
  * problem is reported as one line naming the file and the offending field.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from '../model/index.js';
 import { parseYamlDocuments, readInputText } from '../sources/index.js';
 import { DEFAULT_LATENCIES, LATENCY_KEYS, type Latencies, MAX_LATENCY_MS } from './latency.js';

@@ -2,7 +2,7 @@
  * Validation of one raw object against the model's schema for its kind, with a one-line error
  * that names where it is, its kind and name, and the field that is wrong.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { InputError, KINDS, type KindObject, type KnownKind, printable } from '../model/index.js';
 
 type Issue = z.core.$ZodIssue;

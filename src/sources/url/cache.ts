@@ -19,7 +19,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } f
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ObjectInfo, StorageClient } from './gcs.js';
 
 const VERSION = 'v1';

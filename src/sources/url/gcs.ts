@@ -14,7 +14,7 @@
 import { open } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { z } from 'zod';
+import * as z from 'zod';
 import { printable } from '../../model/index.js';
 import { BatchedWriter } from './batched-write.js';
 import { Checksums } from './checksum.js';
