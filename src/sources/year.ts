@@ -63,25 +63,25 @@ export function resolveYears(
   const testLog: TestLogEntry[] = [];
   const first = entries[0];
   const reference = hint?.at ?? now;
-  const year = first ? closestYear(first.stamp, reference) : new Date(reference).getUTCFullYear();
-  let previous = first ? at(year, first.stamp) : reference;
+  const year = first ? closestYear(first, reference) : new Date(reference).getUTCFullYear();
+  let previous = first ? at(year, first) : reference;
   let previousYear = year;
-  let previousMonth = first?.stamp.month;
+  let previousMonth = first?.month;
   let impossibleDates = 0;
   let impossibleExample: string | undefined;
   for (const e of entries) {
     // Within one month the year cannot change; only a month change can cross New Year.
-    const y = e.stamp.month === previousMonth ? previousYear : closestYear(e.stamp, previous);
-    const t = at(y, e.stamp);
+    const y = e.month === previousMonth ? previousYear : closestYear(e, previous);
+    const t = at(y, e);
     // Date.UTC rolls Feb 30 over to Mar 2: such a line is reported, never read at another date.
-    if (new Date(t).getUTCDate() !== e.stamp.day) {
+    if (new Date(t).getUTCDate() !== e.day) {
       impossibleDates++;
-      impossibleExample ??= `${MONTHS[e.stamp.month] ?? '?'} ${e.stamp.day} ${y}`;
+      impossibleExample ??= `${MONTHS[e.month] ?? '?'} ${e.day} ${y}`;
       continue;
     }
     previous = t;
     previousYear = y;
-    previousMonth = e.stamp.month;
+    previousMonth = e.month;
     // The entries were built without their times (see buildlog.ts); this is where they get them.
     if (e.interval) {
       const interval = e.interval as { from: Millis; to: Millis };
