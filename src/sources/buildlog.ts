@@ -240,7 +240,9 @@ export function parseBuildLogLine(
       locator: located.locator,
       message: {
         reason: intern.string(parsedMessage.reason),
-        humanMessage: detach(parsedMessage.humanMessage),
+        // A slice of the line, not a copy: BuildLogReader's repeat check holds every kept line
+        // (and so the text it is cut from) anyway, and a copy would cost two strings per line.
+        humanMessage: parsedMessage.humanMessage,
         annotations: intern.record(parsedMessage.annotations),
       },
       source: 'build-log',
