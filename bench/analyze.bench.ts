@@ -1,8 +1,8 @@
 /**
  * analyze on a large synthetic CI run (bench/large-run.ts, ~167 MB) against the floor measured in the
  * same run: a node process that only reads every file and JSON.parses the JSON ones (and splits the
- * build log into lines). Goal (issues 2 and 12): within 1.5x of the floor in wall and CPU time; peak RSS under 2x the largest input
- * plus 200 MB. Each figure is the median of five runs, after one untimed run of each (warm), all
+ * build log into lines). Goal (issues 2 and 12): within 1.5x of the floor in wall and CPU time;
+ * peak RSS under 2x the largest input plus 200 MB. Each figure is the median of five runs, after one untimed run of each (warm), all
  * taken in this one process's lifetime, the floor and analyze taking turns (so that a slow spell of a
  * shared machine falls on both); the CPU seconds (user + system) are printed too, as they vary
  * less than wall time on a shared machine.
@@ -112,7 +112,10 @@ process.stdout.write(
 );
 // System time is mostly page faults on fresh memory, whose cost differs widely between machines (on
 // some VMs a fault costs several microseconds): the floor, which holds every parsed file at once,
-// makes twice as many as analyze. User time alone is the part that does not depend on it.
+// makes twice as many as analyze. User time depends on memory less, though not at all: with
+// transparent huge pages on (`always`), the floor's big strings get them and its user time halves,
+// while V8's heap, made of small pages, gains nothing. So the floor, and with it every ratio here,
+// varies by machine; read the ratios of one run together.
 const fUser = median(floor.map((s) => s.userSeconds));
 const aUser = median(analyze.map((s) => s.userSeconds));
 // Each turn's own ratio too (the floor and analyze ran back to back): how far one reading can stray.

@@ -381,8 +381,8 @@ export class BuildLogReader {
   dated: { readonly at: number; readonly line: number } | undefined;
   readonly #file: string;
   readonly #intern: Interner;
-  readonly #locators: LocatorCache = new Map();
   readonly #seen = new Set<string>();
+  readonly #locators: LocatorCache = new Map();
   #carry: Buffer[] = [];
   #carryLength = 0;
   #skipping = false;

@@ -6,9 +6,10 @@
  *
  * The scanner only finds where items and top-level members start and end; JSON.parse checks the
  * syntax of every piece. Most batches are not even scanned: a cut that looks like the end of an
- * item is tried, and JSON.parse accepting the batch proves it right (#speculate). Anything it does not expect (another shape, a syntax error, a second
- * `items` key) throws NotStreamable, and the caller parses the whole text instead, so errors and
- * edge cases behave exactly as on that path.
+ * item is tried, and JSON.parse accepting the batch proves it right (#speculate). Anything the
+ * scanner does not expect (another shape, a syntax error, a second `items` key) throws
+ * NotStreamable, and the caller parses the whole text instead, so errors and edge cases behave
+ * exactly as on that path.
  */
 
 /** The bytes are not a plain `{…, "items": […], …}` JSON object, or not valid JSON. */
