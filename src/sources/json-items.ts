@@ -645,8 +645,6 @@ class LargeValue {
   }
 
   #skipSpace(at: number): number {
-    let i = at;
-    while (i < this.#bytes.length && isSpace(this.#bytes[i]!)) i++;
-    return i;
+    return nextNonSpace(this.#bytes, at);
   }
 }
