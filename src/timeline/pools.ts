@@ -1,6 +1,6 @@
 import type { ClusterHistory, MachineConfig, MachineConfigPool, SourceRef } from '../model/index.js';
 import { conditionSince, findCondition, formatClock, MCO, type Millis, parseTime } from '../model/index.js';
-import { conditionTransitions } from './query.js';
+import { conditionTransitions, remembered } from './query.js';
 
 export interface RenderedConfig {
   readonly name: string;
@@ -77,6 +77,10 @@ export function renderedConfigs(history: ClusterHistory, pool: string): Rendered
 }
 
 export function poolHistory(history: ClusterHistory, name: string): PoolHistory {
+  return remembered(history, `pool\u0000${name}`, () => poolHistoryOf(history, name));
+}
+
+function poolHistoryOf(history: ClusterHistory, name: string): PoolHistory {
   const pool = history.objects.machineConfigPools.find((p) => p.object.metadata.name === name);
   const key = `MachineConfigPool/${name}`;
   const observations: PoolObservation[] = [];

@@ -25,6 +25,8 @@ interface Index {
   byObject: Map<string, Interval[]>;
   /** Kube events by reason, for the few reasons analyses look up. */
   eventsByReason: Map<string, Interval[]>;
+  /** Answers already given for this history (see `remembered`). */
+  answers: Map<string, unknown>;
 }
 
 const indexes = new WeakMap<ClusterHistory, Index>();
@@ -46,7 +48,7 @@ function indexOf(history: ClusterHistory): Index {
       push(byObject, key, i);
       if (i.locator.type === 'KubeEvent') push(eventsByReason, i.message.reason, i);
     }
-    idx = { byObject, eventsByReason };
+    idx = { byObject, eventsByReason, answers: new Map() };
     indexes.set(history, idx);
   }
   return idx;
@@ -56,6 +58,22 @@ function push(map: Map<string, Interval[]>, key: string, i: Interval): void {
   const list = map.get(key);
   if (list) list.push(i);
   else map.set(key, [i]);
+}
+
+/**
+ * The answer to one question about a history, computed once. A history never changes after it is
+ * built (its fields are readonly, as the index above already relies on), and the rules, the status
+ * assessment and the explanations ask the same questions of it again and again: which updates, the
+ * transitions of one condition, one operator's version changes, one pool's history. Each walks the
+ * intervals, so on a run of 200k intervals the repeats cost more than the first answers. Answers are
+ * shared, hence readonly.
+ */
+export function remembered<T>(history: ClusterHistory, question: string, answer: () => T): T {
+  const answers = indexOf(history).answers;
+  if (answers.has(question)) return answers.get(question) as T;
+  const made = answer();
+  answers.set(question, made);
+  return made;
 }
 
 /** Kube events (as intervals) with this reason, in time order. */
@@ -76,7 +94,11 @@ export function conditionTransitions(
   history: ClusterHistory,
   key: string,
   type: string,
-): ConditionTransition[] {
+): readonly ConditionTransition[] {
+  return remembered(history, `conditions\u0000${key}\u0000${type}`, () => transitionsOf(history, key, type));
+}
+
+function transitionsOf(history: ClusterHistory, key: string, type: string): ConditionTransition[] {
   const out: ConditionTransition[] = [];
   for (const i of intervalsOf(history, key)) {
     const a = i.message.annotations;
@@ -113,7 +135,11 @@ const PAIR_RE = /^\s*(\S+)\s+(\S+)\s+->\s+(\S+)\s*$/;
 const EVENT_RE = /version changed from \[(.*)\] to \[(.*)\]/;
 
 /** Version changes of a ClusterOperator, from monitor lines and from `OperatorVersionChanged` events. */
-export function versionChanges(history: ClusterHistory, operator: string): VersionChange[] {
+export function versionChanges(history: ClusterHistory, operator: string): readonly VersionChange[] {
+  return remembered(history, `versions\u0000${operator}`, () => versionChangesOf(history, operator));
+}
+
+function versionChangesOf(history: ClusterHistory, operator: string): VersionChange[] {
   const out: VersionChange[] = [];
   for (const i of intervalsOf(history, `ClusterOperator/${operator}`)) {
     const text = i.message.annotations.versions

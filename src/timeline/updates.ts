@@ -1,6 +1,6 @@
 import type { ClusterHistory, SourceRef } from '../model/index.js';
 import { type Millis, parseTime } from '../model/index.js';
-import { intervalsOf } from './query.js';
+import { intervalsOf, remembered } from './query.js';
 
 /** One moment the update's completion was recorded, by one witness. */
 export interface CompletionWitness {
@@ -32,7 +32,11 @@ const REACHED_RE = /cluster reached (\S+)/;
  * The updates a history shows, oldest first. ClusterVersion history is the backbone; monitor lines and
  * the upgrade test's log add precise completion times, and stand in when there is no ClusterVersion.
  */
-export function findUpdates(history: ClusterHistory): UpdateRecord[] {
+export function findUpdates(history: ClusterHistory): readonly UpdateRecord[] {
+  return remembered(history, 'updates', () => updatesOf(history));
+}
+
+function updatesOf(history: ClusterHistory): UpdateRecord[] {
   const cv = history.objects.clusterVersions[0];
   const reached: CompletionWitness[] = [];
   const cvKey = `ClusterVersion/${cv?.object.metadata.name ?? 'version'}`;

@@ -1,5 +1,6 @@
 import type { ClusterHistory } from '../model/index.js';
 import { formatTime, type Millis, parseTime } from '../model/index.js';
+import { remembered } from './query.js';
 import { findUpdates } from './updates.js';
 
 /** An object whose own timestamp falls outside the update window: context, never part of the span. */
@@ -28,6 +29,10 @@ export interface UpdateWindow {
  * callers then fall back to the history's span.
  */
 export function updateWindow(history: ClusterHistory): UpdateWindow | undefined {
+  return remembered(history, 'update window', () => windowOf(history));
+}
+
+function windowOf(history: ClusterHistory): UpdateWindow | undefined {
   let from = Number.POSITIVE_INFINITY;
   let to = Number.NEGATIVE_INFINITY;
   const see = (t: Millis | undefined, end = true): void => {
