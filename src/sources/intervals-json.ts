@@ -54,15 +54,15 @@ export function parseIntervalItem(
   source: string,
   intern: Interner,
 ): Interval {
-  const path = `items[${index}]`;
-  if (!isObject(item)) throw new InputError(file, `${path}: expected an object`);
+  const path = () => `items[${index}]`;
+  if (!isObject(item)) throw new InputError(file, `${path()}: expected an object`);
   const from = parseTime(item.from);
-  if (from === undefined) throw new InputError(file, `${path}: from: expected an RFC 3339 time`);
+  if (from === undefined) throw new InputError(file, `${path()}: from: expected an RFC 3339 time`);
   const to = item.to === null || item.to === undefined || item.to === '' ? from : parseTime(item.to);
-  if (to === undefined) throw new InputError(file, `${path}: to: expected an RFC 3339 time or null`);
+  if (to === undefined) throw new InputError(file, `${path()}: to: expected an RFC 3339 time or null`);
   const level = item.level;
   if (typeof level !== 'string' || !LEVELS.has(level as IntervalLevel)) {
-    throw new InputError(file, `${path}: level: expected Info, Warning or Error`);
+    throw new InputError(file, `${path()}: level: expected Info, Warning or Error`);
   }
   return {
     from,
@@ -71,7 +71,7 @@ export function parseIntervalItem(
     locator: locatorOf(item, file, path, intern),
     message: messageOf(item, from !== to, file, path, intern),
     source,
-    ref: { file, path },
+    ref: { file, path: path() },
   };
 }
 
@@ -79,13 +79,13 @@ function isStructuredLocator(v: unknown): v is Loose & { type: string } {
   return isObject(v) && typeof v.type === 'string' && v.type !== '';
 }
 
-function locatorOf(item: Loose, file: string, path: string, intern: Interner): Locator {
+function locatorOf(item: Loose, file: string, path: () => string, intern: Interner): Locator {
   const structured = isStructuredLocator(item.locator)
     ? item.locator
     : isStructuredLocator(item.tempStructuredLocator)
       ? item.tempStructuredLocator
       : undefined;
-  if (structured) return intern.locator(structured.type, stringRecord(structured.keys));
+  if (structured) return intern.locator(structured.type, internable(structured.keys));
   if (typeof item.locator === 'string') {
     const parsed = parseLocatorText(item.locator);
     return intern.locator(parsed.type, parsed.keys);
@@ -95,14 +95,14 @@ function locatorOf(item: Loose, file: string, path: string, intern: Interner): L
     const keys = stringRecord(isObject(item.locator) ? item.locator.keys : undefined);
     return intern.locator('Unknown', keys);
   }
-  throw new InputError(file, `${path}: locator: expected a string or {type, keys}`);
+  throw new InputError(file, `${path()}: locator: expected a string or {type, keys}`);
 }
 
 function messageOf(
   item: Loose,
   interval: boolean,
   file: string,
-  path: string,
+  path: () => string,
   intern: Interner,
 ): IntervalMessage {
   if (isObject(item.message) && hasContent(item.message)) return structuredMessage(item.message, intern);
@@ -119,7 +119,7 @@ function messageOf(
   if (isObject(item.message)) return structuredMessage(item.message, intern);
   if (item.message === undefined || item.message === null)
     return { reason: '', humanMessage: '', annotations: intern.record({}) };
-  throw new InputError(file, `${path}: message: expected a string or {reason, humanMessage, annotations}`);
+  throw new InputError(file, `${path()}: message: expected a string or {reason, humanMessage, annotations}`);
 }
 
 function hasContent(m: Loose): boolean {
@@ -131,10 +131,14 @@ function hasContent(m: Loose): boolean {
 }
 
 function structuredMessage(m: Loose, intern: Interner): IntervalMessage {
-  const annotations = stringRecord(m.annotations);
   const reason = typeof m.reason === 'string' ? intern.string(m.reason) : '';
-  if (typeof m.cause === 'string' && m.cause !== '' && annotations.cause === undefined) {
-    annotations.cause = m.cause;
+  const cause = typeof m.cause === 'string' && m.cause !== '' ? m.cause : undefined;
+  let annotations: Readonly<Record<string, string>>;
+  if (cause === undefined) annotations = internable(m.annotations);
+  else {
+    const copy = stringRecord(m.annotations);
+    if (copy.cause === undefined) copy.cause = cause;
+    annotations = copy;
   }
   return {
     reason,
@@ -146,6 +150,19 @@ function structuredMessage(m: Loose, intern: Interner): IntervalMessage {
 function hasOwnKey(o: Loose): boolean {
   for (const k in o) if (Object.hasOwn(o, k)) return true;
   return false;
+}
+
+/**
+ * `stringRecord(value)` for the interner, which copies what it keeps and only reads what it is
+ * given: a record that is already all strings is passed as it is, without a copy per item.
+ */
+function internable(value: unknown): Readonly<Record<string, string>> {
+  if (!isObject(value)) return {};
+  for (const k in value) {
+    if (k === '__proto__' || !Object.hasOwn(value, k) || typeof value[k] !== 'string')
+      return stringRecord(value);
+  }
+  return value as Record<string, string>;
 }
 
 /** Keys with string (or number/boolean) values; anything else is dropped. */
