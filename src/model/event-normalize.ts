@@ -11,33 +11,49 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
+/**
+ * The event with the core/v1 names filled in. A core/v1 Event (gather-extra's tens of thousands)
+ * already has them all, so it is returned as it came, not copied: the copy is made only when a field
+ * is about to be written, and a write of the value already there is no change. The input is never
+ * modified either way.
+ */
 export function normalizeEvent(event: KubeEvent): KubeEvent {
   const raw = event as KubeEvent & Loose;
-  const out: KubeEvent & Loose = { ...raw };
-  if (!out.involvedObject && out.regarding) out.involvedObject = { ...out.regarding };
-  if (out.message === undefined || out.message === null) {
-    if (typeof out.note === 'string') out.message = out.note;
+  let out: (KubeEvent & Loose) | undefined;
+  const set = (field: string, value: unknown): void => {
+    if (out === undefined) {
+      if (raw[field] === value) return;
+      out = { ...raw };
+    }
+    out[field] = value;
+  };
+  // Every field is read before any write to it, so reading the input is reading the copy.
+  if (!raw.involvedObject && raw.regarding) set('involvedObject', { ...raw.regarding });
+  const message = raw.message;
+  if (message === undefined || message === null) {
+    if (typeof raw.note === 'string') set('message', raw.note);
   }
-  const firstTimestamp = str(out.firstTimestamp) ?? str(raw.deprecatedFirstTimestamp);
-  if (firstTimestamp !== undefined) out.firstTimestamp = firstTimestamp;
+  const firstTimestamp = str(raw.firstTimestamp) ?? str(raw.deprecatedFirstTimestamp);
+  if (firstTimestamp !== undefined) set('firstTimestamp', firstTimestamp);
   const lastTimestamp =
-    str(out.lastTimestamp) ?? str(raw.deprecatedLastTimestamp) ?? lastObserved(raw.series);
-  if (lastTimestamp !== undefined) out.lastTimestamp = lastTimestamp;
-  if (out.count === undefined || out.count === null) {
-    const count = numberOr(raw.deprecatedCount) ?? seriesCount(raw.series);
-    if (count !== undefined) out.count = count;
+    str(raw.lastTimestamp) ?? str(raw.deprecatedLastTimestamp) ?? lastObserved(raw.series);
+  if (lastTimestamp !== undefined) set('lastTimestamp', lastTimestamp);
+  const count = raw.count;
+  if (count === undefined || count === null) {
+    const fallback = numberOr(raw.deprecatedCount) ?? seriesCount(raw.series);
+    if (fallback !== undefined) set('count', fallback);
   }
-  if (!out.source) {
+  if (!raw.source) {
     const deprecated = raw.deprecatedSource;
     if (deprecated !== null && typeof deprecated === 'object') {
-      out.source = { ...(deprecated as Loose) };
+      set('source', { ...(deprecated as Loose) });
     } else {
       const component = str(raw.reportingController);
       const host = str(raw.reportingInstance);
-      if (component !== undefined) out.source = { component, ...(host !== undefined ? { host } : {}) };
+      if (component !== undefined) set('source', { component, ...(host !== undefined ? { host } : {}) });
     }
   }
-  return out;
+  return out ?? raw;
 }
 
 function numberOr(v: unknown): number | undefined {
