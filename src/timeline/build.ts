@@ -1,6 +1,7 @@
 import type { ClusterHistory, HistoryParts, Interval, Locator, Millis } from '../model/index.js';
 import { deriveIntervals, latestTime } from './derive.js';
 import { objectKey } from './locator.js';
+import { inheritIndex } from './query.js';
 import { rolloutIntervals } from './rollouts.js';
 
 /**
@@ -40,7 +41,12 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
   // Rollouts are inferred from the pools' observations, so they need the merged history first.
   const rollouts = rolloutIntervals(history);
   if (rollouts.length === 0) return history;
-  return { ...history, intervals: mergeSorted(intervals, rollouts.sort(byTime)) };
+  rollouts.sort(byTime);
+  const final: ClusterHistory = { ...history, intervals: mergeSorted(intervals, rollouts) };
+  // Finding the rollouts indexed every interval of the first history; the final one has only the
+  // rollouts more, so its index is that one with them merged in, not a second walk over all.
+  inheritIndex(history, final, rollouts, mergeSorted);
+  return final;
 }
 
 /**

@@ -54,6 +54,38 @@ function indexOf(history: ClusterHistory): Index {
   return idx;
 }
 
+/**
+ * Give `next` the index of `base` with `added` merged in, instead of a walk over all of `next`'s
+ * intervals: `next.intervals` must be `merge(base.intervals, added)`, where `merge` is a stable merge
+ * of two lists sorted by one order that puts `base`'s interval first on a tie (buildHistory's
+ * mergeSorted). Such a merge decides the order of any two intervals by comparing those two alone,
+ * so each list of the index of `next` is the same merge of the lists of `base` and `added`. The
+ * answers are not carried over: they were given about other intervals. Nothing is done when `base`
+ * has no index yet (nobody asked it anything); `next` then builds its own when asked.
+ */
+export function inheritIndex(
+  base: ClusterHistory,
+  next: ClusterHistory,
+  added: readonly Interval[],
+  merge: (a: readonly Interval[], b: readonly Interval[]) => Interval[],
+): void {
+  const from = indexes.get(base);
+  if (!from || indexes.has(next)) return;
+  const byObject = new Map(from.byObject);
+  const eventsByReason = new Map(from.eventsByReason);
+  const addedByObject = new Map<string, Interval[]>();
+  const addedByReason = new Map<string, Interval[]>();
+  for (const i of added) {
+    push(addedByObject, objectKey(i.locator), i);
+    if (i.locator.type === 'KubeEvent') push(addedByReason, i.message.reason, i);
+  }
+  // The lists of `base` are not written to: each merge makes a new one.
+  for (const [key, list] of addedByObject) byObject.set(key, merge(byObject.get(key) ?? [], list));
+  for (const [reason, list] of addedByReason)
+    eventsByReason.set(reason, merge(eventsByReason.get(reason) ?? [], list));
+  indexes.set(next, { byObject, eventsByReason, answers: new Map() });
+}
+
 function push(map: Map<string, Interval[]>, key: string, i: Interval): void {
   const list = map.get(key);
   if (list) list.push(i);
