@@ -1,5 +1,5 @@
 import type { ClusterHistory, HistoryParts, Interval, Locator, Millis } from '../model/index.js';
-import { deriveIntervals, latestTime } from './derive.js';
+import { deriveEventIntervals, deriveIntervals, latestObjectTime } from './derive.js';
 import { objectKey } from './locator.js';
 import { inheritIndex } from './query.js';
 import { rolloutIntervals } from './rollouts.js';
@@ -10,7 +10,9 @@ import { rolloutIntervals } from './rollouts.js';
  */
 export function buildHistory(parts: HistoryParts): ClusterHistory {
   let from = Number.POSITIVE_INFINITY;
-  let to = latestTime(parts.objects);
+  // latestTime(parts.objects), with the Events' part taken from the pass that makes their intervals.
+  const events = deriveEventIntervals(parts.objects.events);
+  let to = Math.max(latestObjectTime(parts.objects), events.latest);
   for (const i of parts.monitorIntervals) {
     if (i.from < from) from = i.from;
     if (i.to > to) to = i.to;
@@ -23,7 +25,7 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
     if (e.at < from) from = e.at;
     if (e.at > to) to = e.at;
   }
-  const derived = deriveIntervals(parts.objects, Number.isFinite(to) ? to : undefined);
+  const derived = deriveIntervals(parts.objects, Number.isFinite(to) ? to : undefined, events.intervals);
   for (const i of derived) if (i.from < from) from = i.from;
   const intervals: Interval[] = parts.monitorIntervals.concat(derived);
   intervals.sort(byTime);

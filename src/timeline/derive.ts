@@ -1,6 +1,7 @@
 import type {
   Condition,
   Interval,
+  KubeEvent,
   IntervalLevel,
   Locator,
   ObjectSnapshot,
@@ -15,10 +16,13 @@ import { locators } from './locator.js';
  * derived condition interval runs from its lastTransitionTime to the end of the observed span; what
  * came before that transition is unknown and is not invented here.
  */
-export function deriveIntervals(objects: ObjectSnapshot, end?: Millis): Interval[] {
+export function deriveIntervals(
+  objects: ObjectSnapshot,
+  end?: Millis,
+  events?: readonly Interval[],
+): Interval[] {
   const out: Interval[] = [];
   const until = end ?? latestTime(objects);
-  // Tens of thousands of events about a few hundred objects: share their locators and annotations.
   const intern = new Interner();
   for (const cv of objects.clusterVersions) {
     const loc = locators.clusterVersion(cv.object.metadata.name);
@@ -54,19 +58,41 @@ export function deriveIntervals(objects: ObjectSnapshot, end?: Millis): Interval
       ref: withPath(mc.ref, 'metadata.creationTimestamp'),
     });
   }
-  for (const ev of objects.events) {
+  // Pushed last, as they always were: the stable sort in buildHistory keeps this order on ties.
+  for (const i of events ?? deriveEventIntervals(objects.events).intervals) out.push(i);
+  return out;
+}
+
+/**
+ * The intervals of Kubernetes Events, and the latest time they mention (what latestTime takes from
+ * them). Both in one pass that parses each stamp once: a gather-extra events.json holds tens of
+ * thousands of Events, and latestTime and the intervals read the same stamps. An event's interval
+ * does not depend on the end of the span, so it can be made before that end is known.
+ */
+export function deriveEventIntervals(events: readonly Observed<KubeEvent>[]): {
+  intervals: Interval[];
+  latest: Millis;
+} {
+  const intervals: Interval[] = [];
+  let latest = Number.NEGATIVE_INFINITY;
+  // Tens of thousands of events about a few hundred objects: share their locators and annotations.
+  const intern = new Interner();
+  for (const ev of events) {
     const e = ev.object;
-    const first =
-      parseTime(e.firstTimestamp) ?? parseTime(e.eventTime) ?? parseTime(e.metadata.creationTimestamp);
+    const lastStamp = parseTime(e.lastTimestamp);
+    const eventTime = parseTime(e.eventTime);
+    if (lastStamp !== undefined && lastStamp > latest) latest = lastStamp;
+    if (eventTime !== undefined && eventTime > latest) latest = eventTime;
+    const first = parseTime(e.firstTimestamp) ?? eventTime ?? parseTime(e.metadata.creationTimestamp);
     if (first === undefined) continue;
-    const last = parseTime(e.lastTimestamp) ?? first;
+    const last = lastStamp ?? first;
     const involved = e.involvedObject ?? e.regarding ?? {};
     const keys: Record<string, string> = {};
     if (involved.namespace) keys.namespace = involved.namespace;
     keys[(involved.kind ?? 'object').toLowerCase()] = involved.name ?? '?';
     const reason = e.reason ?? '';
     const count = e.count ?? 1;
-    out.push({
+    intervals.push({
       from: first,
       to: Math.max(first, last),
       level: e.type === 'Warning' ? 'Warning' : 'Info',
@@ -80,7 +106,7 @@ export function deriveIntervals(objects: ObjectSnapshot, end?: Millis): Interval
       ref: ev.ref,
     });
   }
-  return out;
+  return { intervals, latest };
 }
 
 interface WithStatusConditions {
@@ -183,6 +209,11 @@ function withPath(ref: SourceRef, path: string): SourceRef {
 
 /** The latest timestamp any object mentions: the best guess for when the snapshot was taken. */
 export function latestTime(objects: ObjectSnapshot): Millis {
+  return Math.max(latestObjectTime(objects), deriveEventIntervals(objects.events).latest);
+}
+
+/** latestTime without the Events (see deriveEventIntervals for theirs). */
+export function latestObjectTime(objects: ObjectSnapshot): Millis {
   let latest = Number.NEGATIVE_INFINITY;
   const see = (v: unknown): void => {
     const t = parseTime(v);
@@ -206,10 +237,6 @@ export function latestTime(objects: ObjectSnapshot): Millis {
       see(h.startedTime);
       see(h.completionTime);
     }
-  }
-  for (const e of objects.events) {
-    see(e.object.lastTimestamp);
-    see(e.object.eventTime);
   }
   return latest;
 }
