@@ -1,8 +1,8 @@
 import type {
   Condition,
   Interval,
-  KubeEvent,
   IntervalLevel,
+  KubeEvent,
   Locator,
   ObjectSnapshot,
   Observed,

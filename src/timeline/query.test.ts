@@ -53,13 +53,17 @@ describe('inheritIndex', () => {
         for (const key of new Set(locators.map(objectKey))) {
           expect(intervalsOf(next, key)).toStrictEqual(intervalsOf(fresh, key));
           // Same objects in the same order, not merely equal ones.
-          intervalsOf(next, key).forEach((i, n) => expect(i).toBe(intervalsOf(fresh, key)[n]));
+          intervalsOf(next, key).forEach((i, n) => {
+            expect(i).toBe(intervalsOf(fresh, key)[n]);
+          });
         }
         for (const reason of reasons) {
           const got = eventsWithReason(next, reason);
           const want = eventsWithReason(fresh, reason);
           expect(got.length).toBe(want.length);
-          got.forEach((i, n) => expect(i).toBe(want[n]));
+          got.forEach((i, n) => {
+            expect(i).toBe(want[n]);
+          });
         }
         // The base's own lists are left as they were.
         expect(intervalsOf(base, 'Node/n1')).toStrictEqual(
