@@ -4,7 +4,7 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../model/index.js';
-import { cacheRoot, formatBytes, ObjectCache, pruneCache } from '../sources/index.js';
+import { formatBytes, urlClient } from '../sources/index.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { emit } from './output.js';
 
@@ -17,6 +17,7 @@ export function defineCache(cache: Command, exit: ExitBox): void {
     .option('--cache-dir <dir>', 'the cache folder (default $XDG_CACHE_HOME/atlevel)')
     .option('--out <file>', 'write the list to FILE instead of stdout')
     .action(async (flags) => {
+      const { ObjectCache, cacheRoot } = await urlClient();
       const c = new ObjectCache(cacheRoot(flags.cacheDir));
       const { objects, trees, partial } = await c.list();
       const lines = [`cache ${c.root}`];
@@ -59,6 +60,7 @@ export function defineCache(cache: Command, exit: ExitBox): void {
           `--older-than ${JSON.stringify(flags.olderThan)} must be a number of days (e.g. 30, 0.5)`,
         );
       }
+      const { ObjectCache, cacheRoot, pruneCache } = await urlClient();
       const c = new ObjectCache(cacheRoot(flags.cacheDir));
       const r = await pruneCache(c, { olderThanMs: days * DAY_MS, all: flags.all === true });
       process.stderr.write(

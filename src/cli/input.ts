@@ -119,13 +119,13 @@ export function budgetFromFlags(flags: object): Budget {
 }
 
 /** Read the inputs with the command's budget, at the moment the command runs. */
-export function loadParts(
+export async function loadParts(
   paths: readonly string[],
   flags: object,
   opts: Partial<Omit<LoadOptions, 'now' | 'budget'>> = {},
 ): Promise<HistoryParts> {
   // URL inputs (docs/urls.md) are fetched as the command's remoteFlags say.
-  const remote = remoteOptions(flags as RemoteFlags);
+  const remote = await remoteOptions(flags as RemoteFlags);
   return loadHistoryParts(paths, { remote, ...opts, now: Date.now(), budget: budgetFromFlags(flags) });
 }
 

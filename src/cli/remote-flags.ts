@@ -12,7 +12,6 @@ import {
   looksLikeUrl,
   type RemoteOptions,
 } from '../sources/index.js';
-import { fetchProgress } from './fetch-progress.js';
 
 export interface RemoteFlags {
   cacheDir?: string | undefined;
@@ -46,9 +45,13 @@ export function mustGatherFlag<
 }
 
 /** RemoteOptions from the shared flags: progress bar on a TTY, --verbose lines on stderr. */
-export function remoteOptions(flags: RemoteFlags): RemoteOptions & { onStats: (s: FetchStats) => void } {
+export async function remoteOptions(
+  flags: RemoteFlags,
+): Promise<RemoteOptions & { onStats: (s: FetchStats) => void }> {
   const verbose = flags.verbose ? (line: string) => process.stderr.write(`atlevel: ${line}\n`) : undefined;
-  const progress = fetchProgress();
+  // The bar (and cli-progress behind it) is loaded only for a terminal, where it is drawn at all:
+  // a redirected stderr gets no bar, and its process no parse of cli-progress at start-up.
+  const progress = process.stderr.isTTY ? (await import('./fetch-progress.js')).fetchProgress() : undefined;
   return {
     ...(flags.cacheDir !== undefined ? { cacheDir: flags.cacheDir } : {}),
     ...(flags.offline ? { offline: true } : {}),
@@ -73,7 +76,7 @@ export async function readMaybeUrl<T>(
   read: (path: string) => Promise<T>,
 ): Promise<T> {
   if (!looksLikeUrl(arg)) return read(arg);
-  const file = await fetchFile(arg, remoteOptions(flags));
+  const file = await fetchFile(arg, await remoteOptions(flags));
   try {
     return await read(file.path);
   } catch (err) {

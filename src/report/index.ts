@@ -13,7 +13,10 @@ export {
   SIMULATE_FORMATS,
   STATUS_FORMATS,
 } from './formats.js';
-export { cspHash, escapeHtml, PAGE_CSS } from './html/index.js';
+// From the files that define them, not html/index.ts: that would put the whole HTML reporter (loaded
+// only for -o html, formats.ts) in the start-up of every command that imports report/.
+export { PAGE_CSS } from './html/page-style.js';
+export { cspHash, escapeHtml } from './html/render.js';
 export type { Reporters, TextSettings } from './reporter.js';
 export { formatsOf, render } from './reporter.js';
 export type { DiffReport, ReleaseInfoReport, StatusDetails } from './results.js';

@@ -7,7 +7,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { Parser, type ReadEntry } from 'tar';
+import type { ReadEntry } from 'tar';
 import type { Budget } from '../model/index.js';
 import { InputError, printable } from '../model/index.js';
 import { decodedChunks, errorText, formatBytes, MAX_GZIP_RATIO } from './bytes.js';
@@ -38,17 +38,22 @@ async function walkArchive(
   onEntry: (entry: ReadEntry, rel: string) => Promise<void> | undefined,
   budget: Budget | undefined,
 ): Promise<string[]> {
+  // tar is loaded with the first archive: a run on folders never parses it (start-up cost).
+  const { Parser } = await import('tar');
   let endedAt: number | undefined;
   try {
-    return await walkOnce(path, display, onEntry, budget, { endedEarly: (at) => (endedAt ??= at) });
+    return await walkOnce(Parser, path, display, onEntry, budget, {
+      endedEarly: (at) => (endedAt ??= at),
+    });
   } catch (err) {
     // Bytes after the compressed data cost the archive's tail: read it again, carefully there.
     if (endedAt === undefined) throw err;
-    return walkOnce(path, display, onEntry, budget, { carefulFrom: endedAt });
+    return walkOnce(Parser, path, display, onEntry, budget, { carefulFrom: endedAt });
   }
 }
 
 function walkOnce(
+  Parser: typeof import('tar').Parser,
   path: string,
   display: string,
   onEntry: (entry: ReadEntry, rel: string) => Promise<void> | undefined,

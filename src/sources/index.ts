@@ -21,15 +21,9 @@ export { loadHistoryParts, NO_INPUTS_HINT } from './load.js';
 // For the live-cluster source and watch (src/live, src/watch): the same validation and monitor text forms as files.
 export { parseLocatorText, parseMessageText } from './monitor-text.js';
 export type { LoadOptions } from './types.js';
-export {
-  cacheRoot,
-  ENDPOINT_ENV,
-  type FetchStats,
-  fetchFile,
-  looksLikeUrl,
-  ObjectCache,
-  type ProgressSink,
-  pruneCache,
-  type RemoteOptions,
-} from './url/index.js';
+// The URL client itself is loaded on first use (url-client.ts); only the light parts are static.
+export type { FetchStats, ProgressSink, RemoteOptions } from './url/index.js';
+export { looksLikeUrl } from './url/location.js';
+export { ENDPOINT_ENV } from './url/options.js';
+export { fetchFile, urlClient } from './url-client.js';
 export { validateObject } from './validate.js';

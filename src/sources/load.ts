@@ -41,7 +41,9 @@ import { contribution, type FileResult, intervalCount, type ReadLimits, readInpu
 import { assignReleases } from './releases.js';
 import { ObjectStore } from './store.js';
 import type { LoadOptions } from './types.js';
-import { looksLikeUrl, type RemoteInput, RemoteSession } from './url/index.js';
+import type { RemoteInput, RemoteSession } from './url/index.js';
+import { looksLikeUrl } from './url/location.js';
+import { urlClient } from './url-client.js';
 import { resolveYears, runStartFromName, type YearHint } from './year.js';
 
 export const NO_INPUTS_HINT =
@@ -80,8 +82,11 @@ export async function loadHistoryParts(
   let revisions: PathResult['revisions'];
   // URL inputs share one session (storage client and cache), closed when everything is read.
   let session: RemoteSession | undefined;
-  const remote = (): RemoteSession => {
-    session ??= new RemoteSession({ ...opts.remote, maxFileBytes: limits.maxFileBytes });
+  const remote = async (): Promise<RemoteSession> => {
+    if (session === undefined) {
+      const { RemoteSession } = await urlClient();
+      session ??= new RemoteSession({ ...opts.remote, maxFileBytes: limits.maxFileBytes });
+    }
     return session;
   };
   try {
@@ -99,7 +104,7 @@ export async function loadHistoryParts(
     for (const slot of ['from', 'to'] as const) {
       const given = slot === 'from' ? opts.releaseFrom : opts.releaseTo;
       if (given === undefined) continue;
-      const fetched = looksLikeUrl(given) ? await remote().open(given) : undefined;
+      const fetched = looksLikeUrl(given) ? await (await remote()).open(given) : undefined;
       if (fetched?.kind === 'tree')
         throw new InputError(fetched.display, 'a folder, not a release info file');
       const file = fetched?.path ?? given;
@@ -131,7 +136,7 @@ async function loadPath(
   intern: Interner,
   dropEchoes: boolean,
   now: Millis,
-  remote: () => RemoteSession,
+  remote: () => Promise<RemoteSession>,
 ): Promise<PathResult> {
   let tmp: string | undefined;
   const context: OpenContext<PathResult> = {
@@ -147,7 +152,7 @@ async function loadPath(
       return { results: [result], notes: [] };
     },
     files: (display, files) => loadCase(display, files, limits, intern),
-    remote: (url) => remote().open(url),
+    remote: async (url) => (await remote()).open(url),
     remoteInput: (input) => loadRemote(input, limits, intern, dropEchoes, now),
     looksLikeArchive,
     tmpdir: async () => {

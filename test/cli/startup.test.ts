@@ -51,6 +51,47 @@ describe.skipIf(!existsSync(join(bundle, 'main.js')))(
 );
 
 describe.skipIf(!existsSync(join(bundle, 'main.js')))(
+  'what a command that reads inputs loads only when an input needs it',
+  () => {
+    // Each of these was in the static graph of analyze (and so parsed by every run on a folder):
+    // the archive decoders, the CI-URL client, the fetch progress bar and the HTML reporter.
+    const LAZY = [
+      /^\/\/ node_modules\/tar\//m,
+      /^\/\/ node_modules\/fzstd\//m,
+      /^\/\/ node_modules\/xz-decompress\//m,
+      /^\/\/ node_modules\/cli-progress\//m,
+      /^\/\/ dist\/sources\/url\/(?!location\.js|options\.js)/m,
+      /^\/\/ dist\/report\/html\/report-data\.js$/m,
+    ];
+
+    it('the analyze chunk does not import them statically', () => {
+      const main = readFileSync(join(bundle, 'main.js'), 'utf8');
+      const analyze = /import\("\.\/(analyze-[\w]+\.js)"\)/.exec(main)?.[1];
+      expect(analyze).toBeDefined();
+      for (const chunk of staticClosure(analyze as string)) {
+        const text = readFileSync(join(bundle, chunk), 'utf8');
+        for (const re of LAZY) expect(text, `${chunk} ${re}`).not.toMatch(re);
+      }
+    });
+
+    it('a plain-folder analyze loads neither node:http, node:https nor node:stream/web', () => {
+      const script = `
+        const { main } = await import(${JSON.stringify(join(bundle, 'main.js'))});
+        const code = await main(['analyze', ${JSON.stringify(join(import.meta.dirname, '../../examples/bug-2019850'))}, '-o', 'json', '--exit-zero']);
+        process.stderr.write(JSON.stringify({ code, loaded: process.moduleLoadList }));`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+      });
+      const { code, loaded } = JSON.parse(r.stderr) as { code: number; loaded: string[] };
+      expect(code).toBe(0);
+      expect(r.stdout).toMatch(/^\{/);
+      for (const m of ['http', 'https', 'stream/web']) expect(loaded).not.toContain(`NativeModule ${m}`);
+    });
+  },
+);
+
+describe.skipIf(!existsSync(join(bundle, 'main.js')))(
   "commander's messages, printed after the model loads",
   () => {
     const bin = join(import.meta.dirname, '../../bin/atlevel.js');

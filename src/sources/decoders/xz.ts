@@ -2,8 +2,6 @@
  * xz (the .xz container of LZMA2): `.xz`, `.txz`. Node has no xz in node:zlib; `xz-decompress` is a
  * streaming decoder compiled to WebAssembly, with no native code.
  */
-import { ReadableStream } from 'node:stream/web';
-import xzDecompress from 'xz-decompress';
 import { type Decoder, startsWith } from './types.js';
 
 export const xz: Decoder = {
@@ -13,6 +11,11 @@ export const xz: Decoder = {
   suffixes: ['.xz'],
   tarSuffixes: ['.txz'],
   decode: async function* (input) {
+    // Loaded on the first xz input only (as zstd.ts does): a plain-folder run never needs them.
+    const [{ ReadableStream }, { default: xzDecompress }] = await Promise.all([
+      import('node:stream/web'),
+      import('xz-decompress'),
+    ]);
     const compressed = ReadableStream.from(input) as unknown as globalThis.ReadableStream<Uint8Array>;
     const reader = new xzDecompress.XzReadableStream(compressed).getReader();
     try {

@@ -2,7 +2,6 @@
  * Zstandard (RFC 8878): `.zst`, `.tzst`. Node 20 has no zstd in node:zlib, so this uses the pure-JS
  * streaming decoder `fzstd`.
  */
-import { Decompress } from 'fzstd';
 import { type Decoder, startsWith } from './types.js';
 
 export const zstd: Decoder = {
@@ -12,6 +11,9 @@ export const zstd: Decoder = {
   suffixes: ['.zst'],
   tarSuffixes: ['.tzst'],
   decode: async function* (input) {
+    // Loaded on the first zstd input only: most runs read plain folders, and every process that
+    // reads inputs would otherwise parse the decoder at start-up.
+    const { Decompress } = await import('fzstd');
     const out: Uint8Array[] = [];
     const decoder = new Decompress((chunk) => {
       out.push(chunk);

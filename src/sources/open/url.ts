@@ -1,5 +1,5 @@
 /** CI URLs (Prow, gcsweb, storage.googleapis.com, gs://): fetched by sources/url into its cache. */
-import { looksLikeUrl } from '../url/index.js';
+import { looksLikeUrl } from '../url/location.js';
 import type { Opener } from './types.js';
 
 export const urlOpener: Opener = {
