@@ -208,7 +208,7 @@ function withPath(ref: SourceRef, path: string): SourceRef {
 }
 
 /** The latest timestamp any object mentions: the best guess for when the snapshot was taken. */
-export function latestTime(objects: ObjectSnapshot): Millis {
+function latestTime(objects: ObjectSnapshot): Millis {
   return Math.max(latestObjectTime(objects), deriveEventIntervals(objects.events).latest);
 }
 

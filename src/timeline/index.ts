@@ -4,7 +4,7 @@
  * operator versions, updates and their completion, pool rollouts.
  */
 export { buildHistory, dropEchoes, EchoIndex } from './build.js';
-export { conditionLevel, deriveIntervals, latestTime } from './derive.js';
+export { conditionLevel, deriveIntervals } from './derive.js';
 export { locators, objectKey } from './locator.js';
 export * from './pools.js';
 export * from './query.js';
