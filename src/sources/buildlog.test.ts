@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Interner } from '../model/index.js';
 import { BuildLogReader, MONITOR_LINE, matchMonitorLine, parseBuildLogLine } from './buildlog.js';
+import { parseMessageText, splitLocator } from './monitor-text.js';
 import { resolveYears, runStartFromName } from './year.js';
 
 const ref = { file: 'build-log.txt', line: 1 };
@@ -240,6 +242,128 @@ describe('matchMonitorLine', () => {
         },
       ),
       { numRuns: 5000 },
+    );
+  });
+});
+
+describe('parseBuildLogLine against the patterns', () => {
+  const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  /**
+   * A monitor line as the regular expressions define it: MONITOR_LINE, splitLocator's tokens and
+   * parseMessageText, with no cache and no shortcut.
+   */
+  function byPatterns(line: string) {
+    const m = MONITOR_LINE.exec(line);
+    if (!m) return undefined;
+    const [day, hour, minute, second, milli] = [m[2], m[3], m[4], m[5], m[6]].map(Number) as number[];
+    if (day === undefined || hour === undefined || minute === undefined || second === undefined) return;
+    if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
+    const split = splitLocator(m[10] ?? '');
+    if (!split) return undefined;
+    const timed = m[7] !== undefined;
+    const message = parseMessageText(split.message, timed);
+    return {
+      month: MONTHS.indexOf(m[1] ?? ''),
+      day,
+      msOfDay: ((hour * 60 + minute) * 60 + second) * 1000 + (milli ?? 0),
+      durationMs: timed ? Number(m[7]) * (m[8] === 'ms' ? 1 : 1000) : 0,
+      level: m[9] === 'W' ? 'Warning' : m[9] === 'E' ? 'Error' : 'Info',
+      locator: split.locator,
+      message,
+    };
+  }
+
+  /** Lines from few pieces, so that heads repeat with other tails (the shape cache's hits). */
+  const stamp = fc.constantFrom(
+    'Nov 03 03:23:09.856 ',
+    'Nov  3 03:23:09.856 - 6s    ',
+    ' Dec 31 23:59:60.999 - 0ms ',
+  );
+  const level = fc.constantFrom('I ', 'W ', 'E ');
+  const locator = fc.constantFrom(
+    'clusteroperator/a ',
+    'clusteroperator/a  ',
+    'clusteroperator/a\t',
+    'clusteroperator/a\u00a0',
+    'clusteroperator/é ',
+    'ns/x pod/y ',
+    'e2e-test/"a changed: b" ',
+    'e2e-test/"x ',
+    'node/n changed: ',
+    '',
+    'condition/ ',
+  );
+  const piece = fc.constantFrom(
+    'condition/Progressing',
+    'condition/',
+    'status/True',
+    'status/\u2028',
+    'reason/R',
+    'reason/',
+    'x/y',
+    ' ',
+    '  ',
+    '\t',
+    '\u00a0',
+    '\u2028',
+    '\r',
+    '\ufeff',
+    ' changed:',
+    ' changed: ',
+    'changed:',
+    ' changed:x',
+    'text',
+    'é',
+    '"',
+  );
+  const line = fc
+    .tuple(stamp, level, locator, fc.array(piece, { maxLength: 9 }))
+    .map(([s, l, loc, parts]) => `${s}${l}${loc}${parts.join('')}`);
+  const conditionLine = fc
+    .tuple(
+      stamp,
+      level,
+      fc.constantFrom('clusteroperator/a ', 'clusteroperator/b ', 'ns/x pod/y '),
+      fc.constantFrom('condition/Progressing status/True', 'condition/Available status/False'),
+      fc.constantFrom('', ' reason/R', ' reason/AsExpected'),
+      fc.constantFrom(
+        ' changed:',
+        ' changed: ',
+        ' changed: text',
+        ' changed:  two',
+        ' changed: a changed: b',
+        ' changed:x',
+        ' changed:\t',
+        ' changed:\u00a0x',
+        '  changed: text',
+      ),
+      fc.constantFrom('', ' ', '\r', '\u2028', '\u3000', ' end'),
+    )
+    .map((parts) => parts.join(''));
+
+  it('reads every line as the patterns do, whatever lines came before', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(line, conditionLine), { minLength: 1, maxLength: 12 }), (lines) => {
+        const locators = new Map();
+        const shapes = new Map();
+        const intern = new Interner();
+        for (const text of lines) {
+          const e = parseBuildLogLine(text, ref, intern, locators, shapes);
+          const got = e?.interval
+            ? {
+                month: e.month,
+                day: e.day,
+                msOfDay: e.msOfDay,
+                durationMs: e.durationMs,
+                level: e.interval.level,
+                locator: e.interval.locator,
+                message: e.interval.message,
+              }
+            : undefined;
+          expect(got, JSON.stringify(text)).toEqual(byPatterns(text));
+        }
+      }),
+      { numRuns: 3000 },
     );
   });
 });
