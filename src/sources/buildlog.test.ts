@@ -406,6 +406,41 @@ describe('BuildLogReader', () => {
     );
   });
 
+  it('drops exactly the lines kept before, as a set of all kept lines would', () => {
+    const entry = fc.constantFrom(
+      'Nov 03 03:23:09.856 I node/a reason/A x',
+      'Nov 03 03:23:09.856 I node/a reason/A y',
+      ' Nov 03 03:23:09.856 I node/a reason/A x',
+      'Nov 03 03:23:09.856 - 1s    I node/a reason/A x',
+      'Nov 03 03:23:09.857 I node/a reason/A x',
+      'Nov 04 03:23:09.856 I node/a reason/A x',
+      'Dec 03 03:23:09.856 I node/a reason/A x',
+      'Nov  3 03:23:09.856: INFO: All pools completed upgrade',
+      'Nov 03 03:23:09.856 I node/a reason/A x\r',
+      'noise',
+    );
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 40 }), (lines) => {
+        const seen = new Set<string>();
+        const kept: number[] = [];
+        let duplicates = 0;
+        lines.forEach((text, i) => {
+          const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+          if (!parseBuildLogLine(line, ref)) return;
+          if (seen.has(line)) duplicates++;
+          else {
+            seen.add(line);
+            kept.push(i + 1);
+          }
+        });
+        const reader = read(lines.join('\n'), 1 << 20);
+        expect(reader.duplicates).toBe(duplicates);
+        expect(reader.entries.map((e) => (e.interval ?? e.test)?.ref.line)).toEqual(kept);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('gives the same number of entries whatever the chunking', () => {
     const text =
       'Nov 03 03:23:09.856 I clusteroperator/a versions: operator A -> B\nxx\n' +

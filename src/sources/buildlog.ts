@@ -487,7 +487,14 @@ export class BuildLogReader {
   dated: { readonly at: number; readonly line: number } | undefined;
   readonly #file: string;
   readonly #intern: Interner;
-  readonly #seen = new Set<string>();
+  /**
+   * The kept lines by their time, for the repeat check: by day of the year (month * 32 + day), then
+   * by time of day, the line or, for lines that share a time, the set of them. Repeated lines are
+   * equal, so they parse to the same time; looking them up by the time (a small integer) instead of
+   * in one set of all lines spares hashing every line's whole text, and a table of a hundred
+   * thousand strings.
+   */
+  readonly #seen: (Map<number, string | Set<string>> | undefined)[] = [];
   readonly #locators: LocatorCache = new Map();
   readonly #shapes: ShapeCache = new Map();
   #carry: Buffer[] = [];
@@ -588,12 +595,34 @@ export class BuildLogReader {
       this.#shapes,
     );
     if (!entry) return;
-    if (this.#seen.has(line)) {
+    if (this.#repeated(entry, line)) {
       this.duplicates++;
       return;
     }
-    this.#seen.add(line);
     this.entries.push(entry);
+  }
+
+  /** Whether `line` was kept before; if not, it is noted as kept. */
+  #repeated(entry: PendingEntry, line: string): boolean {
+    const day = entry.month * 32 + entry.day;
+    let times = this.#seen[day];
+    if (times === undefined) {
+      times = new Map();
+      this.#seen[day] = times;
+    }
+    const kept = times.get(entry.msOfDay);
+    if (kept === undefined) {
+      times.set(entry.msOfDay, line);
+      return false;
+    }
+    if (typeof kept === 'string') {
+      if (kept === line) return true;
+      times.set(entry.msOfDay, new Set([kept, line]));
+      return false;
+    }
+    if (kept.has(line)) return true;
+    kept.add(line);
+    return false;
   }
 }
 
