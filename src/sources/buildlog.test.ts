@@ -453,6 +453,61 @@ describe('BuildLogReader', () => {
 });
 
 describe('year resolution', () => {
+  it('dates every line as Date.UTC and a Date per line do, leap seconds and Feb 29 included', () => {
+    /** resolveYears's times and reports, the year taken as there, each line checked on its own. */
+    function reference(stamps: { month: number; day: number; msOfDay: number }[], hint: number) {
+      const at = (y: number, s: (typeof stamps)[number]) => Date.UTC(y, s.month, s.day) + s.msOfDay;
+      const closest = (s: (typeof stamps)[number], from: number) => {
+        const y = new Date(from).getUTCFullYear();
+        let [best, distance] = [y, Number.POSITIVE_INFINITY];
+        for (const c of [y - 1, y, y + 1]) {
+          if (Math.abs(at(c, s) - from) < distance) [best, distance] = [c, Math.abs(at(c, s) - from)];
+        }
+        return best;
+      };
+      const first = stamps[0];
+      let year = first ? closest(first, hint) : 0;
+      let previous = first ? at(year, first) : hint;
+      let month = first?.month;
+      const times: number[] = [];
+      let impossible = 0;
+      for (const s of stamps) {
+        const y = s.month === month ? year : closest(s, previous);
+        const t = at(y, s);
+        if (new Date(t).getUTCDate() !== s.day) {
+          impossible++;
+          continue;
+        }
+        [previous, year, month] = [t, y, s.month];
+        times.push(t);
+      }
+      return { times, impossible };
+    }
+    const stamp = fc.record({
+      month: fc.constantFrom(0, 1, 10, 11),
+      day: fc.constantFrom(1, 2, 28, 29, 30, 31),
+      msOfDay: fc.constantFrom(0, 1, 43_200_000, 86_399_999, 86_400_000, 86_400_999),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(stamp, { maxLength: 30 }),
+        fc.constantFrom(T('2021-11-03T00:00:00Z'), T('2024-02-29T12:00:00Z'), T('2020-12-31T23:00:00Z')),
+        (stamps, hint) => {
+          const pending = stamps.map((s) => ({
+            ...s,
+            durationMs: 0 as const,
+            test: { kind: 'pools-completed' as const, at: 0, ref },
+          }));
+          const resolved = resolveYears(pending, { at: hint, from: 'test' }, 0);
+          expect({ times: resolved.testLog.map((t) => t.at), impossible: resolved.impossibleDates }).toEqual(
+            reference(stamps, hint),
+          );
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
   it('takes the run start from an e2e file name', () => {
     expect(runStartFromName('e2e-events_20211103-021533.json')).toBe(T('2021-11-03T02:15:33Z'));
     expect(runStartFromName('e2e-timelines_spyglass_20211103-021533.json.gz')).toBe(
