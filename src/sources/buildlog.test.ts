@@ -366,6 +366,19 @@ describe('parseBuildLogLine against the patterns', () => {
       { numRuns: 3000 },
     );
   });
+  it('reads a long head and a head that finds the cache full as the patterns do', () => {
+    const full = new Map(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, null]));
+    const lines = [
+      'Nov 03 03:23:09.856 I clusteroperator/a condition/Progressing status/True reason/R changed: x',
+      `Nov 03 03:23:09.856 I clusteroperator/${'a'.repeat(600)} condition/Available status/False changed: y`,
+    ];
+    for (const text of lines) {
+      const e = parseBuildLogLine(text, ref, new Interner(), new Map(), full)?.interval;
+      const expected = byPatterns(text);
+      expect([e?.locator, e?.message]).toEqual([expected?.locator, expected?.message]);
+    }
+    expect(full.size).toBe(10_000);
+  });
 });
 
 describe('BuildLogReader', () => {

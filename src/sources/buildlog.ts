@@ -333,6 +333,13 @@ interface ConditionShape {
 type ShapeCache = Map<string, ConditionShape | null>;
 
 const CHANGED = ' changed:';
+/**
+ * Bounds on what the cache copies: a real head is a locator and three short tokens, and a real log
+ * has a few thousand of them at most. A longer head takes the general path; a head that finds the
+ * cache full has its shape worked out for its line alone.
+ */
+const MAX_HEAD_CHARS = 512;
+const MAX_SHAPES = 10_000;
 /** parseMessageText's CONDITION_CHANGED up to ` changed:`. */
 const CONDITION_HEAD = /^condition\/\S+ status\/\S+(?: reason\/\S+)?$/;
 
@@ -351,7 +358,7 @@ function conditionChange(
   shapes: ShapeCache,
 ): { shape: ConditionShape; human: string } | undefined {
   const changed = text.indexOf(CHANGED, from);
-  if (changed <= from) return undefined;
+  if (changed <= from || changed - from > MAX_HEAD_CHARS) return undefined;
   const after = changed + CHANGED.length;
   let end = text.length;
   while (end > after && isPatternSpace(text.charCodeAt(end - 1))) end--;
@@ -360,7 +367,7 @@ function conditionChange(
   let shape = shapes.get(key);
   if (shape === undefined) {
     shape = conditionShape(text, from, changed, intern, locators);
-    shapes.set(detach(key), shape);
+    if (shapes.size < MAX_SHAPES) shapes.set(detach(key), shape);
   }
   if (shape === null) return undefined;
   return { shape, human: end === after ? '' : text.slice(after + 1, end) };
