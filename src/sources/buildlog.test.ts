@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Interner } from '../model/index.js';
 import { BuildLogReader, MONITOR_LINE, matchMonitorLine, parseBuildLogLine } from './buildlog.js';
+import { parseMessageText, splitLocator } from './monitor-text.js';
 import { resolveYears, runStartFromName } from './year.js';
 
 const ref = { file: 'build-log.txt', line: 1 };
@@ -244,6 +246,141 @@ describe('matchMonitorLine', () => {
   });
 });
 
+describe('parseBuildLogLine against the patterns', () => {
+  const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  /**
+   * A monitor line as the regular expressions define it: MONITOR_LINE, splitLocator's tokens and
+   * parseMessageText, with no cache and no shortcut.
+   */
+  function byPatterns(line: string) {
+    const m = MONITOR_LINE.exec(line);
+    if (!m) return undefined;
+    const [day, hour, minute, second, milli] = [m[2], m[3], m[4], m[5], m[6]].map(Number) as number[];
+    if (day === undefined || hour === undefined || minute === undefined || second === undefined) return;
+    if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
+    const split = splitLocator(m[10] ?? '');
+    if (!split) return undefined;
+    const timed = m[7] !== undefined;
+    const message = parseMessageText(split.message, timed);
+    return {
+      month: MONTHS.indexOf(m[1] ?? ''),
+      day,
+      msOfDay: ((hour * 60 + minute) * 60 + second) * 1000 + (milli ?? 0),
+      durationMs: timed ? Number(m[7]) * (m[8] === 'ms' ? 1 : 1000) : 0,
+      level: m[9] === 'W' ? 'Warning' : m[9] === 'E' ? 'Error' : 'Info',
+      locator: split.locator,
+      message,
+    };
+  }
+
+  /** Lines from few pieces, so that heads repeat with other tails (the shape cache's hits). */
+  const stamp = fc.constantFrom(
+    'Nov 03 03:23:09.856 ',
+    'Nov  3 03:23:09.856 - 6s    ',
+    ' Dec 31 23:59:60.999 - 0ms ',
+  );
+  const level = fc.constantFrom('I ', 'W ', 'E ');
+  const locator = fc.constantFrom(
+    'clusteroperator/a ',
+    'clusteroperator/a  ',
+    'clusteroperator/a\t',
+    'clusteroperator/a\u00a0',
+    'clusteroperator/é ',
+    'ns/x pod/y ',
+    'e2e-test/"a changed: b" ',
+    'e2e-test/"x ',
+    'node/n changed: ',
+    '',
+    'condition/ ',
+  );
+  const piece = fc.constantFrom(
+    'condition/Progressing',
+    'condition/',
+    'status/True',
+    'status/\u2028',
+    'reason/R',
+    'reason/',
+    'x/y',
+    ' ',
+    '  ',
+    '\t',
+    '\u00a0',
+    '\u2028',
+    '\r',
+    '\ufeff',
+    ' changed:',
+    ' changed: ',
+    'changed:',
+    ' changed:x',
+    'text',
+    'é',
+    '"',
+  );
+  const line = fc
+    .tuple(stamp, level, locator, fc.array(piece, { maxLength: 9 }))
+    .map(([s, l, loc, parts]) => `${s}${l}${loc}${parts.join('')}`);
+  const conditionLine = fc
+    .tuple(
+      stamp,
+      level,
+      fc.constantFrom('clusteroperator/a ', 'clusteroperator/b ', 'ns/x pod/y '),
+      fc.constantFrom('condition/Progressing status/True', 'condition/Available status/False'),
+      fc.constantFrom('', ' reason/R', ' reason/AsExpected'),
+      fc.constantFrom(
+        ' changed:',
+        ' changed: ',
+        ' changed: text',
+        ' changed:  two',
+        ' changed: a changed: b',
+        ' changed:x',
+        ' changed:\t',
+        ' changed:\u00a0x',
+        '  changed: text',
+      ),
+      fc.constantFrom('', ' ', '\r', '\u2028', '\u3000', ' end'),
+    )
+    .map((parts) => parts.join(''));
+
+  it('reads every line as the patterns do, whatever lines came before', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(line, conditionLine), { minLength: 1, maxLength: 12 }), (lines) => {
+        const locators = new Map();
+        const shapes = new Map();
+        const intern = new Interner();
+        for (const text of lines) {
+          const e = parseBuildLogLine(text, ref, intern, locators, shapes);
+          const got = e?.interval
+            ? {
+                month: e.month,
+                day: e.day,
+                msOfDay: e.msOfDay,
+                durationMs: e.durationMs,
+                level: e.interval.level,
+                locator: e.interval.locator,
+                message: e.interval.message,
+              }
+            : undefined;
+          expect(got, JSON.stringify(text)).toEqual(byPatterns(text));
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  it('reads a long head and a head that finds the cache full as the patterns do', () => {
+    const full = new Map(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, null]));
+    const lines = [
+      'Nov 03 03:23:09.856 I clusteroperator/a condition/Progressing status/True reason/R changed: x',
+      `Nov 03 03:23:09.856 I clusteroperator/${'a'.repeat(600)} condition/Available status/False changed: y`,
+    ];
+    for (const text of lines) {
+      const e = parseBuildLogLine(text, ref, new Interner(), new Map(), full)?.interval;
+      const expected = byPatterns(text);
+      expect([e?.locator, e?.message]).toEqual([expected?.locator, expected?.message]);
+    }
+    expect(full.size).toBe(10_000);
+  });
+});
+
 describe('BuildLogReader', () => {
   it('splits lines across chunks, counts lines and drops repeated lines', () => {
     const text =
@@ -282,6 +419,41 @@ describe('BuildLogReader', () => {
     );
   });
 
+  it('drops exactly the lines kept before, as a set of all kept lines would', () => {
+    const entry = fc.constantFrom(
+      'Nov 03 03:23:09.856 I node/a reason/A x',
+      'Nov 03 03:23:09.856 I node/a reason/A y',
+      ' Nov 03 03:23:09.856 I node/a reason/A x',
+      'Nov 03 03:23:09.856 - 1s    I node/a reason/A x',
+      'Nov 03 03:23:09.857 I node/a reason/A x',
+      'Nov 04 03:23:09.856 I node/a reason/A x',
+      'Dec 03 03:23:09.856 I node/a reason/A x',
+      'Nov  3 03:23:09.856: INFO: All pools completed upgrade',
+      'Nov 03 03:23:09.856 I node/a reason/A x\r',
+      'noise',
+    );
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 40 }), (lines) => {
+        const seen = new Set<string>();
+        const kept: number[] = [];
+        let duplicates = 0;
+        lines.forEach((text, i) => {
+          const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+          if (!parseBuildLogLine(line, ref)) return;
+          if (seen.has(line)) duplicates++;
+          else {
+            seen.add(line);
+            kept.push(i + 1);
+          }
+        });
+        const reader = read(lines.join('\n'), 1 << 20);
+        expect(reader.duplicates).toBe(duplicates);
+        expect(reader.entries.map((e) => (e.interval ?? e.test)?.ref.line)).toEqual(kept);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('gives the same number of entries whatever the chunking', () => {
     const text =
       'Nov 03 03:23:09.856 I clusteroperator/a versions: operator A -> B\nxx\n' +
@@ -294,6 +466,61 @@ describe('BuildLogReader', () => {
 });
 
 describe('year resolution', () => {
+  it('dates every line as Date.UTC and a Date per line do, leap seconds and Feb 29 included', () => {
+    /** resolveYears's times and reports, the year taken as there, each line checked on its own. */
+    function reference(stamps: { month: number; day: number; msOfDay: number }[], hint: number) {
+      const at = (y: number, s: (typeof stamps)[number]) => Date.UTC(y, s.month, s.day) + s.msOfDay;
+      const closest = (s: (typeof stamps)[number], from: number) => {
+        const y = new Date(from).getUTCFullYear();
+        let [best, distance] = [y, Number.POSITIVE_INFINITY];
+        for (const c of [y - 1, y, y + 1]) {
+          if (Math.abs(at(c, s) - from) < distance) [best, distance] = [c, Math.abs(at(c, s) - from)];
+        }
+        return best;
+      };
+      const first = stamps[0];
+      let year = first ? closest(first, hint) : 0;
+      let previous = first ? at(year, first) : hint;
+      let month = first?.month;
+      const times: number[] = [];
+      let impossible = 0;
+      for (const s of stamps) {
+        const y = s.month === month ? year : closest(s, previous);
+        const t = at(y, s);
+        if (new Date(t).getUTCDate() !== s.day) {
+          impossible++;
+          continue;
+        }
+        [previous, year, month] = [t, y, s.month];
+        times.push(t);
+      }
+      return { times, impossible };
+    }
+    const stamp = fc.record({
+      month: fc.constantFrom(0, 1, 10, 11),
+      day: fc.constantFrom(1, 2, 28, 29, 30, 31),
+      msOfDay: fc.constantFrom(0, 1, 43_200_000, 86_399_999, 86_400_000, 86_400_999),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(stamp, { maxLength: 30 }),
+        fc.constantFrom(T('2021-11-03T00:00:00Z'), T('2024-02-29T12:00:00Z'), T('2020-12-31T23:00:00Z')),
+        (stamps, hint) => {
+          const pending = stamps.map((s) => ({
+            ...s,
+            durationMs: 0 as const,
+            test: { kind: 'pools-completed' as const, at: 0, ref },
+          }));
+          const resolved = resolveYears(pending, { at: hint, from: 'test' }, 0);
+          expect({ times: resolved.testLog.map((t) => t.at), impossible: resolved.impossibleDates }).toEqual(
+            reference(stamps, hint),
+          );
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
   it('takes the run start from an e2e file name', () => {
     expect(runStartFromName('e2e-events_20211103-021533.json')).toBe(T('2021-11-03T02:15:33Z'));
     expect(runStartFromName('e2e-timelines_spyglass_20211103-021533.json.gz')).toBe(

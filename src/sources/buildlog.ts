@@ -4,7 +4,14 @@
  * no year, so they are kept as (month, day, time of day) until the year is settled from the other
  * inputs (see year.ts), then turned into intervals and test log entries.
  */
-import type { Interval, IntervalLevel, Locator, SourceRef, TestLogEntry } from '../model/index.js';
+import type {
+  Interval,
+  IntervalLevel,
+  IntervalMessage,
+  Locator,
+  SourceRef,
+  TestLogEntry,
+} from '../model/index.js';
 import { detach, Interner, utcMoment } from '../model/index.js';
 import { locatorEnd, parseMessageText, splitLocator } from './monitor-text.js';
 
@@ -99,8 +106,18 @@ function isPatternSpace(c: number): boolean {
   );
 }
 
-function isLineTerminator(c: number): boolean {
-  return c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
+/**
+ * Whether `text` holds a LineTerminator at or after `from`. Four native searches, not a loop over
+ * the characters: this runs on the rest of every monitor line, and a search for \u2028 in a string of
+ * Latin-1 characters (nearly every line) ends at once.
+ */
+function hasLineTerminator(text: string, from: number): boolean {
+  return (
+    text.indexOf('\n', from) !== -1 ||
+    text.indexOf('\r', from) !== -1 ||
+    text.indexOf('\u2028', from) !== -1 ||
+    text.indexOf('\u2029', from) !== -1
+  );
 }
 
 function digit(text: string, at: number): number {
@@ -208,8 +225,7 @@ function levelOf(text: string, at: number): 'I' | 'W' | 'E' | undefined {
   const c = text.charCodeAt(at);
   const level = c === 0x49 ? 'I' : c === 0x57 ? 'W' : c === 0x45 ? 'E' : undefined;
   if (!level || text.charCodeAt(at + 1) !== 0x20 || at + 2 >= text.length) return undefined;
-  for (let i = at + 2; i < text.length; i++) if (isLineTerminator(text.charCodeAt(i))) return undefined;
-  return level;
+  return hasLineTerminator(text, at + 2) ? undefined : level;
 }
 
 /** Parse one line; undefined when it is neither a monitor line nor a test line atlevel reads. */
@@ -218,6 +234,7 @@ export function parseBuildLogLine(
   ref: SourceRef,
   intern: Interner = new Interner(),
   locators: LocatorCache = new Map(),
+  shapes: ShapeCache = new Map(),
 ): PendingEntry | undefined {
   const monitor = matchMonitorLine(text);
   if (monitor) {
@@ -228,23 +245,37 @@ export function parseBuildLogLine(
     const durationMs = timed
       ? Number(text.slice(monitor.amountStart, monitor.amountEnd)) * (monitor.millis ? 1 : 1000)
       : 0;
-    const located = locate(text, monitor.rest, intern, locators);
-    if (!located) return undefined;
-    const parsedMessage = parseMessageText(located.message, timed);
+    let locator: Locator;
+    let message: IntervalMessage;
+    const shaped = conditionChange(text, monitor.rest, intern, locators, shapes);
+    if (shaped) {
+      locator = shaped.shape.locator;
+      message = {
+        reason: shaped.shape.reason,
+        humanMessage: shaped.human,
+        annotations: shaped.shape.annotations,
+      };
+    } else {
+      const located = locate(text, monitor.rest, intern, locators);
+      if (!located) return undefined;
+      const parsedMessage = parseMessageText(located.message, timed);
+      locator = located.locator;
+      message = {
+        reason: intern.string(parsedMessage.reason),
+        // A slice of the line, not a copy: BuildLogReader's repeat check holds every kept line
+        // (and so the text it is cut from) anyway, and a copy would cost two strings per line.
+        humanMessage: parsedMessage.humanMessage,
+        annotations: intern.record(parsedMessage.annotations),
+      };
+    }
     const interval: Interval = {
       // Settled with the year (year.ts). NaN, not 0: a number field that starts as a small integer
       // and later holds a time changes the objects' shape, which costs V8 dearly on 100k objects.
       from: Number.NaN,
       to: Number.NaN,
       level: levelName(monitor.level),
-      locator: located.locator,
-      message: {
-        reason: intern.string(parsedMessage.reason),
-        // A slice of the line, not a copy: BuildLogReader's repeat check holds every kept line
-        // (and so the text it is cut from) anyway, and a copy would cost two strings per line.
-        humanMessage: parsedMessage.humanMessage,
-        annotations: intern.record(parsedMessage.annotations),
-      },
+      locator,
+      message,
       source: 'build-log',
       ref,
     };
@@ -283,6 +314,88 @@ function locate(
   const locator = intern.locator(split.locator.type, split.locator.keys);
   if (key !== undefined) locators.set(detach(key), locator);
   return { locator, message: split.message };
+}
+
+/**
+ * What the text of a condition change line (`clusteroperator/x condition/Progressing status/True
+ * reason/R changed: text`) from its locator up to ` changed:` makes: the locator, the message's
+ * reason and annotations. Every line that shares that text shares them; only the human message after
+ * ` changed: ` is the line's own. A log repeats few such heads over many lines, so each is tokenised
+ * and matched once (conditionShape) instead of on every line, where locatorEnd, parseMessageText's
+ * pattern and the interning of its captures cost more than all the rest of the line's parsing.
+ * null: the head is not one the shortcut reads exactly; its lines take the general path.
+ */
+interface ConditionShape {
+  readonly locator: Locator;
+  readonly reason: string;
+  readonly annotations: IntervalMessage['annotations'];
+}
+type ShapeCache = Map<string, ConditionShape | null>;
+
+const CHANGED = ' changed:';
+/**
+ * Bounds on what the cache copies: a real head is a locator and three short tokens, and a real log
+ * has a few thousand of them at most. A longer head takes the general path; a head that finds the
+ * cache full has its shape worked out for its line alone.
+ */
+const MAX_HEAD_CHARS = 512;
+const MAX_SHAPES = 10_000;
+/** parseMessageText's CONDITION_CHANGED up to ` changed:`. */
+const CONDITION_HEAD = /^condition\/\S+ status\/\S+(?: reason\/\S+)?$/;
+
+/**
+ * The shape and human message of a condition change line whose locator starts at `from`, or
+ * undefined where the general path (locate, parseMessageText) must read the line. The same as that
+ * path: CONDITION_CHANGED's head holds spaces only before `status/` and `reason/`, so the
+ * ` changed:` it matches is the first in the message; the message is trimmed, so what follows
+ * ` changed:` up to the line's trimmed end is either nothing or a space and the human message.
+ */
+function conditionChange(
+  text: string,
+  from: number,
+  intern: Interner,
+  locators: LocatorCache,
+  shapes: ShapeCache,
+): { shape: ConditionShape; human: string } | undefined {
+  const changed = text.indexOf(CHANGED, from);
+  if (changed <= from || changed - from > MAX_HEAD_CHARS) return undefined;
+  const after = changed + CHANGED.length;
+  let end = text.length;
+  while (end > after && isPatternSpace(text.charCodeAt(end - 1))) end--;
+  if (end !== after && text.charCodeAt(after) !== 0x20) return undefined;
+  const key = text.slice(from, changed);
+  let shape = shapes.get(key);
+  if (shape === undefined) {
+    shape = conditionShape(text, from, changed, intern, locators);
+    if (shapes.size < MAX_SHAPES) shapes.set(detach(key), shape);
+  }
+  if (shape === null) return undefined;
+  return { shape, human: end === after ? '' : text.slice(after + 1, end) };
+}
+
+/**
+ * The shape of the head `text[from, changed)`, read as the general path reads it, or null. Only a
+ * head whose locator locatorEnd reads (ending before the message key `condition/`, which is in the
+ * head) is taken: locatorEnd then reads no character beyond the head, so every line with this head
+ * has the same locator and the same message start.
+ */
+function conditionShape(
+  text: string,
+  from: number,
+  changed: number,
+  intern: Interner,
+  locators: LocatorCache,
+): ConditionShape | null {
+  const end = locatorEnd(text, from);
+  if (end <= from || end >= changed || !CONDITION_HEAD.test(text.slice(end, changed))) return null;
+  const located = locate(text, from, intern, locators);
+  if (!located) return null;
+  const parsed = parseMessageText(text.slice(end, changed + CHANGED.length), false);
+  return {
+    locator: located.locator,
+    reason: intern.string(parsed.reason),
+    annotations: intern.record(parsed.annotations),
+  };
 }
 
 const BOOL = '(true|false)';
@@ -381,8 +494,16 @@ export class BuildLogReader {
   dated: { readonly at: number; readonly line: number } | undefined;
   readonly #file: string;
   readonly #intern: Interner;
-  readonly #seen = new Set<string>();
+  /**
+   * The kept lines by their time, for the repeat check: by day of the year (month * 32 + day), then
+   * by time of day, the line or, for lines that share a time, the set of them. Repeated lines are
+   * equal, so they parse to the same time; looking them up by the time (a small integer) instead of
+   * in one set of all lines spares hashing every line's whole text, and a table of a hundred
+   * thousand strings.
+   */
+  readonly #seen: (Map<number, string | Set<string>> | undefined)[] = [];
   readonly #locators: LocatorCache = new Map();
+  readonly #shapes: ShapeCache = new Map();
   #carry: Buffer[] = [];
   #carryLength = 0;
   #skipping = false;
@@ -478,14 +599,37 @@ export class BuildLogReader {
       { file: this.#file, line: this.lines },
       this.#intern,
       this.#locators,
+      this.#shapes,
     );
     if (!entry) return;
-    if (this.#seen.has(line)) {
+    if (this.#repeated(entry, line)) {
       this.duplicates++;
       return;
     }
-    this.#seen.add(line);
     this.entries.push(entry);
+  }
+
+  /** Whether `line` was kept before; if not, it is noted as kept. */
+  #repeated(entry: PendingEntry, line: string): boolean {
+    const day = entry.month * 32 + entry.day;
+    let times = this.#seen[day];
+    if (times === undefined) {
+      times = new Map();
+      this.#seen[day] = times;
+    }
+    const kept = times.get(entry.msOfDay);
+    if (kept === undefined) {
+      times.set(entry.msOfDay, line);
+      return false;
+    }
+    if (typeof kept === 'string') {
+      if (kept === line) return true;
+      times.set(entry.msOfDay, new Set([kept, line]));
+      return false;
+    }
+    if (kept.has(line)) return true;
+    kept.add(line);
+    return false;
   }
 }
 

@@ -51,6 +51,8 @@ export interface Resolved {
   readonly impossibleExample?: string;
 }
 
+const DAY_MS = 86_400_000;
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** Give every pending build-log entry its year, in file order. */
@@ -69,12 +71,29 @@ export function resolveYears(
   let previousMonth = first?.month;
   let impossibleDates = 0;
   let impossibleExample: string | undefined;
+  // The midnight of the last line's date and whether that date exists: a log's lines come day by
+  // day, so Date.UTC and the check below (a Date object) are needed once per day, not per line.
+  let dayYear = Number.NaN;
+  let dayMonth = Number.NaN;
+  let dayOfMonth = Number.NaN;
+  let midnight = 0;
+  let dayExists = false;
   for (const e of entries) {
     // Within one month the year cannot change; only a month change can cross New Year.
     const y = e.month === previousMonth ? previousYear : closestYear(e, previous);
-    const t = at(y, e);
-    // Date.UTC rolls Feb 30 over to Mar 2: such a line is reported, never read at another date.
-    if (new Date(t).getUTCDate() !== e.day) {
+    if (y !== dayYear || e.month !== dayMonth || e.day !== dayOfMonth) {
+      dayYear = y;
+      dayMonth = e.month;
+      dayOfMonth = e.day;
+      midnight = Date.UTC(y, e.month, e.day);
+      dayExists = new Date(midnight).getUTCDate() === e.day;
+    }
+    const t = midnight + e.msOfDay;
+    // Date.UTC rolls Feb 30 over to Mar 2: such a line is reported, never read at another date. A
+    // time of day within the day has its midnight's date; a leap second at 23:59:60 runs into the
+    // next day, and is checked on its own.
+    const exists = e.msOfDay < DAY_MS ? dayExists : new Date(t).getUTCDate() === e.day;
+    if (!exists) {
       impossibleDates++;
       impossibleExample ??= `${MONTHS[e.month] ?? '?'} ${e.day} ${y}`;
       continue;
