@@ -336,6 +336,16 @@ describe('fastPath', () => {
     expect(check?.(with_({ metadata: { name: '\uD800' } }))).toBe(true);
   });
 
+  it('reads keys that are not identifiers', () => {
+    const schema = z.looseObject({ 'a"b': z.string(), 'c\\\n${d}': z.number().optional(), '': z.literal(1) });
+    const check = fastPath(schema);
+    const value = { 'a"b': 'x', 'c\\\n${d}': 2, '': 1 };
+    expect(check?.(value)).toBe(true);
+    expectZodAgrees(schema, value);
+    expect(check?.({ ...value, 'c\\\n${d}': '2' })).toBe(false);
+    expect(check?.({ 'a"b': 'x' })).toBe(false);
+  });
+
   it('keeps an unknown value as it is (a deferred config)', () => {
     const config = new DeferredJson(new TextEncoder().encode('{}'), 'f', 'spec.config');
     const mc = { ...FULL.MachineConfig, spec: { config } };

@@ -11,7 +11,9 @@
  *
  * The predicate is derived from `schema._zod.def`, so it cannot drift from the schema. It knows
  * the node types objects.ts uses and reproduces zod 4's semantics for each (cited per case below);
- * a node type or check it does not know makes the whole schema "always zod", never "accept".
+ * a node type or check it does not know makes the whole schema "always zod", never "accept". The
+ * predicate is a tree of closures; only a looseObject's own key reads are generated code (see
+ * objectCheck), because reading every key through one variable was most of the predicate's cost.
  *
  * What the predicate accepts is data as JSON.parse and js-yaml build it: objects whose prototype
  * is Object.prototype and arrays whose prototype is Array.prototype, with own enumerable data
@@ -263,21 +265,31 @@ function compileObject(def: Def): Compiled {
     const optional = schema._zod.optin === 'optional' && schema._zod.optout === 'optional';
     fields.push({ key, check: compile(schema).check, optional });
   }
-  return {
-    check: (v) => {
-      if (!isPlainObject(v)) return false;
-      for (const field of fields) {
-        const value = v[field.key];
-        // zod's handlePropertyResult: an absent or undefined value is fine only for an optional
-        // key; for any other key zod reports it or writes a value the input did not have.
-        if (value === undefined ? !field.optional || !field.check(value) : !field.check(value)) {
-          return false;
-        }
-      }
-      return true;
-    },
-    exact: false,
-  };
+  return { check: objectCheck(fields), exact: false };
+}
+
+/**
+ * The check of one looseObject, generated so that each key is read by name (`v["kind"]`): one
+ * loop reading every key by a variable is a megamorphic lookup, and cost several times as much.
+ * The text holds only the keys (as JSON string literals) and indices into `checks`.
+ */
+function objectCheck(fields: readonly Field[]): Check {
+  const lines = fields.map((field, i) => {
+    const read = `v[${JSON.stringify(field.key)}]`;
+    // zod's handlePropertyResult: an absent or undefined value is fine only for an optional key;
+    // for any other key zod reports it or writes a value the input did not have.
+    const undef = field.optional ? `checks[${i}](undefined)` : 'false';
+    return `x = ${read}; if (!(x === undefined ? ${undef} : checks[${i}](x))) return false;`;
+  });
+  const body = `return (v) => { if (!isPlainObject(v)) return false; let x; ${lines.join(' ')} return true; };`;
+  const make = new Function('checks', 'isPlainObject', body) as (
+    checks: readonly Check[],
+    plain: typeof isPlainObject,
+  ) => Check;
+  return make(
+    fields.map((f) => f.check),
+    isPlainObject,
+  );
 }
 
 function compileRecord(def: Def): Compiled {
