@@ -4,6 +4,7 @@
  */
 import type * as z from 'zod';
 import { InputError, KINDS, type KindObject, type KnownKind, printable } from '../model/index.js';
+import { fastPath } from './fast-path.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -56,7 +57,10 @@ export function validateObject<K extends KnownKind>(
   file: string,
   where: string,
 ): KindObject<K> {
-  const result = KINDS[kind].schema.safeParse(raw);
+  const schema = KINDS[kind].schema;
+  // An object zod would give back unchanged is kept as it is, without zod's copy (fast-path.ts).
+  if (fastPath(schema)?.(raw) === true) return raw as KindObject<K>;
+  const result = schema.safeParse(raw);
   if (result.success) return result.data as KindObject<K>;
   const issue = result.error.issues[0];
   const field = issue ? issuePath(issue.path) : '';
