@@ -7,7 +7,8 @@
  * the time they span (for the history's span).
  */
 import type { Interval, Locator, Millis } from '../model/index.js';
-import type { EchoIndex } from '../timeline/index.js';
+import { type EchoIndex, objectKey } from '../timeline/index.js';
+import type { PlainItem } from './intervals-json.js';
 
 /**
  * A dropped interval, as much of it as its identity needs beyond what its partner (the build-log
@@ -44,13 +45,32 @@ const MAX_PACKED_LENGTH = 2 ** 18;
 
 /** The packed form (a small integer) when `i` differs from `partner` only in its times, else undefined. */
 function packed(i: Interval, partner: Interval): number | undefined {
-  const offset = i.from - partner.from + OFFSET_RANGE / 2;
-  const length = i.to - i.from;
   if (
     i.level !== partner.level ||
     i.locator !== partner.locator ||
     i.message.reason !== partner.message.reason ||
-    i.message.annotations !== partner.message.annotations ||
+    i.message.annotations !== partner.message.annotations
+  )
+    return undefined;
+  return packedTimes(i.from, i.to, partner);
+}
+
+/** The packed form of an item not made an interval yet: its fields are compared, not shared objects. */
+function packedItem(p: PlainItem, partner: Interval): number | undefined {
+  if (
+    p.level !== partner.level ||
+    !sameLocator(p.locator, partner.locator) ||
+    p.reason !== partner.message.reason ||
+    !sameRecord(p.annotations, partner.message.annotations)
+  )
+    return undefined;
+  return packedTimes(p.from, p.to, partner);
+}
+
+function packedTimes(from: Millis, to: Millis, partner: Interval): number | undefined {
+  const offset = from - partner.from + OFFSET_RANGE / 2;
+  const length = to - from;
+  if (
     !Number.isInteger(offset) ||
     offset < 0 ||
     offset >= OFFSET_RANGE ||
@@ -79,28 +99,57 @@ export class EchoFilter {
   drop(i: Interval): boolean {
     const partner = this.#logged.echoOf(i);
     if (partner === undefined) return false;
-    if (!this.span) this.span = { from: i.from, to: i.to };
-    else {
-      if (i.from < this.span.from) this.span.from = i.from;
-      if (i.to > this.span.to) this.span.to = i.to;
-    }
     // The identity of load.ts's duplicate check. Equal intervals take the same form (packed or
     // not), since the form depends only on the interval and its partner.
     const key = packed(i, partner);
-    const dropped: Dropped =
-      key ?? new DroppedInterval(i.from, i.to, i.level, i.locator, i.message.reason, i.message.annotations);
-    const same = (d: Dropped) => (typeof d === 'number' ? d === key : key === undefined && d.equals(i));
+    if (key !== undefined) this.#keep(partner, i.from, i.to, key);
+    else {
+      const m = i.message;
+      const d = new DroppedInterval(i.from, i.to, i.level, i.locator, m.reason, m.annotations);
+      this.#keep(partner, i.from, i.to, d, (seen) => typeof seen !== 'number' && seen.equals(i));
+    }
+    return true;
+  }
+
+  /**
+   * drop for an interval file's item before it is made an interval (see plainItem): true when it
+   * echoes a build-log line and was dropped as drop would have; false when it echoes none (the
+   * caller keeps it without asking drop again); undefined when only drop can tell (an echo that
+   * differs from its partner in more than its times).
+   */
+  dropItem(p: PlainItem): boolean | undefined {
+    const key = objectKey(p.locator);
+    const partner = this.#logged.echoOfParts(key, p.humanMessage, p.annotations, p.from);
+    if (partner === undefined) return false;
+    const packedKey = packedItem(p, partner);
+    if (packedKey === undefined) return undefined;
+    this.#keep(partner, p.from, p.to, packedKey);
+    return true;
+  }
+
+  /** Record a dropped echo of `partner`, or count it as a duplicate of one dropped before. */
+  #keep(
+    partner: Interval,
+    from: Millis,
+    to: Millis,
+    dropped: Dropped,
+    same: (seen: Dropped) => boolean = (seen) => seen === dropped,
+  ): void {
+    if (!this.span) this.span = { from, to };
+    else {
+      if (from < this.span.from) this.span.from = from;
+      if (to > this.span.to) this.span.to = to;
+    }
     const seen = this.#dropped.get(partner);
     if (seen !== undefined && (Array.isArray(seen) ? seen.some(same) : same(seen))) {
       this.duplicates++;
       this.#undoDuplicates++;
-      return true;
+      return;
     }
     if (seen === undefined) this.#dropped.set(partner, dropped);
     else if (Array.isArray(seen)) seen.push(dropped);
     else this.#dropped.set(partner, [seen, dropped]);
     this.#undo.push(partner);
-    return true;
   }
 
   /** A file is about to be read (again): what is dropped from now on can be taken back. */

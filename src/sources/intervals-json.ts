@@ -75,6 +75,57 @@ export function parseIntervalItem(
   };
 }
 
+/**
+ * The fields of a current-schema item whose locator keys and annotations are all strings and whose
+ * message has no separate cause: the common case, and the only one a CI run's echoes of its build
+ * log take. An item read this way yields exactly the interval parseIntervalItem would make (same
+ * times, level, keys in the same order, reason, message and annotations), so the echo check can run
+ * on it before any interval, interned locator or reference is built for an item that is then
+ * dropped. Undefined for every other item: parseIntervalItem decides those, with its errors.
+ */
+export interface PlainItem {
+  readonly from: number;
+  /** Already clamped to `from`, as the interval's `to` is. */
+  readonly to: number;
+  readonly level: IntervalLevel;
+  /** The item's own locator object; only `type` and `keys` are read. */
+  readonly locator: Locator;
+  readonly reason: string;
+  readonly humanMessage: string;
+  readonly annotations: Readonly<Record<string, string>>;
+}
+
+export function plainItem(item: unknown): PlainItem | undefined {
+  if (!isObject(item)) return undefined;
+  const level = item.level;
+  if (typeof level !== 'string' || !LEVELS.has(level as IntervalLevel)) return undefined;
+  const locator = item.locator;
+  if (!isStructuredLocator(locator) || !allStrings(locator.keys)) return undefined;
+  const m = item.message;
+  if (!isObject(m) || !hasContent(m) || (typeof m.cause === 'string' && m.cause !== '')) return undefined;
+  if (!allStrings(m.annotations)) return undefined;
+  const from = parseTime(item.from);
+  if (from === undefined) return undefined;
+  const to = item.to === null || item.to === undefined || item.to === '' ? from : parseTime(item.to);
+  if (to === undefined) return undefined;
+  return {
+    from,
+    to: Math.max(from, to),
+    level: level as IntervalLevel,
+    locator: locator as unknown as Locator,
+    reason: typeof m.reason === 'string' ? m.reason : '',
+    humanMessage: typeof m.humanMessage === 'string' ? m.humanMessage : '',
+    annotations: m.annotations,
+  };
+}
+
+/** An object whose own keys all hold strings: what internable passes on without a copy. */
+function allStrings(v: unknown): v is Readonly<Record<string, string>> {
+  if (!isObject(v)) return false;
+  for (const k in v) if (k === '__proto__' || !Object.hasOwn(v, k) || typeof v[k] !== 'string') return false;
+  return true;
+}
+
 function isStructuredLocator(v: unknown): v is Loose & { type: string } {
   return isObject(v) && typeof v.type === 'string' && v.type !== '';
 }
@@ -158,11 +209,7 @@ function hasOwnKey(o: Loose): boolean {
  */
 function internable(value: unknown): Readonly<Record<string, string>> {
   if (!isObject(value)) return {};
-  for (const k in value) {
-    if (k === '__proto__' || !Object.hasOwn(value, k) || typeof value[k] !== 'string')
-      return stringRecord(value);
-  }
-  return value as Record<string, string>;
+  return allStrings(value) ? value : stringRecord(value);
 }
 
 /** Keys with string (or number/boolean) values; anything else is dropped. */

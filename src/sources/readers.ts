@@ -32,7 +32,12 @@ import {
 import { withoutCompressionSuffix } from './decoders/index.js';
 import { type Document, JsonTreeScanner, parseDocuments } from './documents.js';
 import type { EchoFilter } from './echoes.js';
-import { looksLikeIntervals, parseIntervalItem, parseIntervalsDocument } from './intervals-json.js';
+import {
+  looksLikeIntervals,
+  parseIntervalItem,
+  parseIntervalsDocument,
+  plainItem,
+} from './intervals-json.js';
 import { type DeferredMembers, JsonItemsReader, NotStreamable } from './json-items.js';
 import type { ReaderSpec } from './layouts/index.js';
 import { validateObject } from './validate.js';
@@ -306,8 +311,18 @@ const FORMATS: { readonly [K in ReaderSpec['reader']]: Format<K> } = {
       if (docs.length !== 1) throw new InputError(file, 'not an intervals file: expected one JSON document');
       keepIntervals(result, parseIntervalsDocument(docs[0]?.value, file, spec.source, intern), echoes);
     },
-    streamed: (spec, result, file, intern, echoes) => (item, index) =>
-      keepInterval(result, parseIntervalItem(item, index, file, spec.source, intern), echoes),
+    streamed: (spec, result, file, intern, echoes) => (item, index) => {
+      // A CI run's interval file repeats its build log: most items are echoes, checked (and
+      // dropped) before an interval is made of them.
+      const plain = echoes && plainItem(item);
+      const echo = plain ? echoes.dropItem(plain) : undefined;
+      if (echo === true) result.echoes = (result.echoes ?? 0) + 1;
+      else {
+        const interval = parseIntervalItem(item, index, file, spec.source, intern);
+        if (echo === false) result.intervals.push(interval);
+        else keepInterval(result, interval, echoes);
+      }
+    },
   },
   alerts: {
     read: (_spec, { result, docs, file }) => {

@@ -1,6 +1,6 @@
-import type { ClusterHistory, HistoryParts, Interval, Locator, Millis } from '../model/index.js';
+import type { ClusterHistory, HistoryParts, Interval, Millis } from '../model/index.js';
 import { deriveEventIntervals, deriveIntervals, latestObjectTime } from './derive.js';
-import { objectKey } from './locator.js';
+import { EchoIndex } from './echo-index.js';
 import { inheritIndex } from './query.js';
 import { rolloutIntervals } from './rollouts.js';
 
@@ -100,67 +100,6 @@ export function dropEchoes(intervals: Interval[]): {
     return false;
   });
   return { intervals: kept, droppedSpan };
-}
-
-/**
- * The build log's intervals, indexed to answer "is this interval from another source an echo of
- * one of them": same object, human message, condition and status, at the same second.
- */
-export class EchoIndex {
-  /** object key → human message → the logged intervals. Keys are strings the intervals already hold. */
-  readonly #byObject = new Map<string, Map<string, Interval | Interval[]>>();
-  readonly #objectKeys = new Map<Locator, string>();
-  #size = 0;
-
-  get size(): number {
-    return this.#size;
-  }
-
-  add(logged: Interval): void {
-    const key = this.#objectKey(logged.locator);
-    let byMessage = this.#byObject.get(key);
-    if (!byMessage) {
-      byMessage = new Map();
-      this.#byObject.set(key, byMessage);
-    }
-    const message = logged.message.humanMessage;
-    const seen = byMessage.get(message);
-    if (seen === undefined) byMessage.set(message, logged);
-    else if (Array.isArray(seen)) seen.push(logged);
-    else byMessage.set(message, [seen, logged]);
-    this.#size++;
-  }
-
-  isEcho(i: Interval): boolean {
-    return this.echoOf(i) !== undefined;
-  }
-
-  /** The first logged interval that `i` echoes, if any. */
-  echoOf(i: Interval): Interval | undefined {
-    const seen = this.#byObject.get(this.#objectKey(i.locator))?.get(i.message.humanMessage);
-    if (seen === undefined) return undefined;
-    if (!Array.isArray(seen)) return echoes(seen, i) ? seen : undefined;
-    for (const logged of seen) if (echoes(logged, i)) return logged;
-    return undefined;
-  }
-
-  /** Locators are shared between intervals (sources intern them), so each key is made once. */
-  #objectKey(locator: Locator): string {
-    let key = this.#objectKeys.get(locator);
-    if (key === undefined) {
-      key = objectKey(locator);
-      this.#objectKeys.set(locator, key);
-    }
-    return key;
-  }
-}
-
-function echoes(logged: Interval, i: Interval): boolean {
-  const a = logged.message.annotations;
-  const b = i.message.annotations;
-  if ((a.condition ?? '') !== (b.condition ?? '') || (a.status ?? '') !== (b.status ?? '')) return false;
-  const t = logged.from;
-  return Math.floor(t / 1000) * 1000 === i.from || Math.abs(t - i.from) < 1000;
 }
 
 function byTime(a: Interval, b: Interval): number {

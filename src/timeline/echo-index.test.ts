@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Interval, Locator } from '../model/history.js';
-import { EchoIndex } from './build.js';
+import { EchoIndex } from './echo-index.js';
 import { objectKey } from './locator.js';
 
 const locators: Locator[] = [
@@ -72,5 +72,69 @@ describe('EchoIndex', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+
+  it('answers alike when the log is in time order (the window search), however crowded a second', () => {
+    // Sorted as a build log is; a few runs repeat one logged interval past the crowding limit.
+    const log = fc
+      .tuple(
+        fc.array(interval('build-log'), { maxLength: 40 }),
+        fc.nat({ max: 300 }),
+        fc.boolean(),
+        // Lines out of time order: a log's closing lines, and stray ones anywhere.
+        fc.array(fc.tuple(interval('build-log'), fc.nat()), { maxLength: 4 }),
+      )
+      .map(([logged, crowd, crowded, strays]) => {
+        const sorted = logged.filter((l) => Number.isFinite(l.from)).sort((a, b) => a.from - b.from);
+        const first = sorted[0];
+        const copies = crowded && first ? Array.from({ length: crowd }, () => ({ ...first })) : [];
+        const all = [...copies, ...sorted].sort((a, b) => a.from - b.from);
+        for (const [stray, at] of strays) all.splice(at % (all.length + 1), 0, stray);
+        return all;
+      });
+    fc.assert(
+      fc.property(
+        log,
+        fc.array(interval('intervals'), { maxLength: 30 }),
+        fc.nat({ max: 340 }),
+        (logged, others, askAfter) => {
+          const index = new EchoIndex();
+          // Questions between additions: the maps, once built for a crowded second, must keep up.
+          logged.forEach((l, n) => {
+            index.add(l);
+            if (n === askAfter)
+              for (const i of others) expect(index.echoOf(i)).toBe(reference(logged.slice(0, n + 1), i));
+          });
+          for (const i of others) expect(index.echoOf(i)).toBe(reference(logged, i));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  const at = (from: number, message: string, key = 'a'): Interval => ({
+    from,
+    to: from,
+    level: 'Info',
+    locator: { type: 'ClusterOperator', keys: { clusteroperator: key } },
+    message: { reason: '', humanMessage: message, annotations: {} },
+    source: 'build-log',
+    ref: { file: 'build-log.txt' },
+  });
+
+  it('answers a line added out of time order before a later one in time order', () => {
+    const index = new EchoIndex();
+    const straggler = at(4500, 'm2');
+    for (const l of [at(5000, 'm1'), straggler, at(5000, 'm2')]) index.add(l);
+    expect(index.echoOf(at(4600, 'm2'))).toBe(straggler);
+  });
+
+  it('keeps the maps of a crowded second up to date with lines added after they were built', () => {
+    const index = new EchoIndex();
+    for (let n = 0; n < 200; n++) index.add(at(7000, 'm1'));
+    expect(index.echoOf(at(7000, 'm2'))).toBeUndefined();
+    const late = at(7000, 'm2');
+    index.add(late);
+    expect(index.echoOf(at(7000, 'm2'))).toBe(late);
   });
 });

@@ -3,8 +3,9 @@
  * intervals derived from objects) and answering "what was the state of X at time t" — conditions,
  * operator versions, updates and their completion, pool rollouts.
  */
-export { buildHistory, dropEchoes, EchoIndex } from './build.js';
+export { buildHistory, dropEchoes } from './build.js';
 export { conditionLevel, deriveIntervals } from './derive.js';
+export { EchoIndex } from './echo-index.js';
 export { locators, objectKey } from './locator.js';
 export * from './pools.js';
 export * from './query.js';
