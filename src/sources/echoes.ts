@@ -83,10 +83,13 @@ function packedTimes(from: Millis, to: Millis, partner: Interval): number | unde
 
 export class EchoFilter {
   readonly #logged: EchoIndex;
-  /** Dropped intervals, by the build-log interval they echo (identical ones echo the same). */
-  readonly #dropped = new Map<Interval, Dropped | Dropped[]>();
-  /** Undo log of the file being read, so a file read again from the start is not counted twice. */
-  #undo: Interval[] = [];
+  /**
+   * Dropped intervals, by the position (in the echo index) of the build-log interval they echo:
+   * identical ones echo the same. An array, not a map: positions are small and dense.
+   */
+  readonly #dropped: (Dropped | Dropped[] | undefined)[] = [];
+  /** Undo log of the file being read (positions), so a file read again from the start is not counted twice. */
+  #undo: number[] = [];
   #undoDuplicates = 0;
   duplicates = 0;
   span: { from: Millis; to: Millis } | undefined;
@@ -97,16 +100,17 @@ export class EchoFilter {
 
   /** True when `i` echoes a build-log line: the caller drops it. */
   drop(i: Interval): boolean {
-    const partner = this.#logged.echoOf(i);
+    const at = this.#logged.echoPositionOf(i);
+    const partner = this.#logged.logged(at);
     if (partner === undefined) return false;
     // The identity of load.ts's duplicate check. Equal intervals take the same form (packed or
     // not), since the form depends only on the interval and its partner.
     const key = packed(i, partner);
-    if (key !== undefined) this.#keep(partner, i.from, i.to, key);
+    if (key !== undefined) this.#keep(at, i.from, i.to, key);
     else {
       const m = i.message;
       const d = new DroppedInterval(i.from, i.to, i.level, i.locator, m.reason, m.annotations);
-      this.#keep(partner, i.from, i.to, d, (seen) => typeof seen !== 'number' && seen.equals(i));
+      this.#keep(at, i.from, i.to, d, (seen) => typeof seen !== 'number' && seen.equals(i));
     }
     return true;
   }
@@ -118,18 +122,18 @@ export class EchoFilter {
    * differs from its partner in more than its times).
    */
   dropItem(p: PlainItem): boolean | undefined {
-    const key = objectKey(p.locator);
-    const partner = this.#logged.echoOfParts(key, p.humanMessage, p.annotations, p.from);
+    const at = this.#logged.echoPosition(objectKey(p.locator), p.humanMessage, p.annotations, p.from);
+    const partner = this.#logged.logged(at);
     if (partner === undefined) return false;
     const packedKey = packedItem(p, partner);
     if (packedKey === undefined) return undefined;
-    this.#keep(partner, p.from, p.to, packedKey);
+    this.#keep(at, p.from, p.to, packedKey);
     return true;
   }
 
-  /** Record a dropped echo of `partner`, or count it as a duplicate of one dropped before. */
+  /** Record a dropped echo of the logged interval at `partner`, or count it as a duplicate of one dropped before. */
   #keep(
-    partner: Interval,
+    partner: number,
     from: Millis,
     to: Millis,
     dropped: Dropped,
@@ -140,15 +144,15 @@ export class EchoFilter {
       if (from < this.span.from) this.span.from = from;
       if (to > this.span.to) this.span.to = to;
     }
-    const seen = this.#dropped.get(partner);
+    const seen = this.#dropped[partner];
     if (seen !== undefined && (Array.isArray(seen) ? seen.some(same) : same(seen))) {
       this.duplicates++;
       this.#undoDuplicates++;
       return;
     }
-    if (seen === undefined) this.#dropped.set(partner, dropped);
+    if (seen === undefined) this.#dropped[partner] = dropped;
     else if (Array.isArray(seen)) seen.push(dropped);
-    else this.#dropped.set(partner, [seen, dropped]);
+    else this.#dropped[partner] = [seen, dropped];
     this.#undo.push(partner);
   }
 
@@ -161,10 +165,10 @@ export class EchoFilter {
   /** Forget what was dropped since `begin` (the file is read again from the start). */
   rollback(): void {
     for (let k = this.#undo.length - 1; k >= 0; k--) {
-      const partner = this.#undo[k] as Interval;
-      const seen = this.#dropped.get(partner);
+      const partner = this.#undo[k] as number;
+      const seen = this.#dropped[partner];
       if (Array.isArray(seen) && seen.length > 1) seen.pop();
-      else this.#dropped.delete(partner);
+      else this.#dropped[partner] = undefined;
     }
     this.duplicates -= this.#undoDuplicates;
     this.begin();

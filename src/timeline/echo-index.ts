@@ -77,30 +77,32 @@ export class EchoIndex {
 
   /** The first logged interval that `i` echoes, if any. */
   echoOf(i: Interval): Interval | undefined {
-    return this.echoOfParts(
-      this.#objectKey(i.locator),
-      i.message.humanMessage,
-      i.message.annotations,
-      i.from,
-    );
+    return this.logged(this.echoPositionOf(i));
+  }
+
+  /** Where the first logged interval that `i` echoes was added (0 for the first added), or -1. */
+  echoPositionOf(i: Interval): number {
+    const { humanMessage, annotations } = i.message;
+    return this.echoPosition(this.#objectKey(i.locator), humanMessage, annotations, i.from);
+  }
+
+  /** The logged interval added at `position` (echoPosition's answer), undefined for -1. */
+  logged(position: number): Interval | undefined {
+    return this.#logged[position];
   }
 
   /**
-   * echoOf for an interval not built yet (sources check items before making intervals of them):
-   * its object key (objectKey of its locator), human message, annotations and start.
+   * echoPositionOf for an interval not built yet (sources check items before making intervals of
+   * them): its object key (objectKey of its locator), human message, annotations and start.
    */
-  echoOfParts(
-    key: string,
-    humanMessage: string,
-    annotations: Annotations,
-    from: Millis,
-  ): Interval | undefined {
+  echoPosition(key: string, humanMessage: string, annotations: Annotations, from: Millis): number {
     // Every candidate starts in (from - 1000, from + 1000); a millisecond more on each side keeps
     // floating-point rounding at the edges from hiding one (`echoes` has the last word).
     const first = this.#firstStartAbove(from - 1001);
     const end = this.#firstStartAbove(from + 1000);
-    if (end - first > CROWDED) return this.#first(this.#allGroups(), key, humanMessage, annotations, from);
-    let found: number | undefined;
+    if (end - first > CROWDED)
+      return this.#firstPosition(this.#allGroups(), key, humanMessage, annotations, from);
+    let found = -1;
     const number = this.#keyNumbers.get(key);
     if (number !== undefined) {
       for (let n = first; n < end; n++) {
@@ -112,15 +114,9 @@ export class EchoIndex {
         }
       }
     }
-    if (this.#stragglers.size === 0) return found === undefined ? undefined : this.#logged[found];
+    if (this.#stragglers.size === 0) return found;
     const straggler = this.#firstPosition(this.#stragglers, key, humanMessage, annotations, from);
-    const at = straggler === undefined ? found : found === undefined ? straggler : Math.min(found, straggler);
-    return at === undefined ? undefined : this.#logged[at];
-  }
-
-  #first(groups: Groups, key: string, humanMessage: string, annotations: Annotations, from: Millis) {
-    const at = this.#firstPosition(groups, key, humanMessage, annotations, from);
-    return at === undefined ? undefined : this.#logged[at];
+    return straggler === -1 ? found : found === -1 ? straggler : Math.min(found, straggler);
   }
 
   #firstPosition(
@@ -129,12 +125,11 @@ export class EchoIndex {
     humanMessage: string,
     annotations: Annotations,
     from: Millis,
-  ): number | undefined {
+  ): number {
     const seen = groups.get(key)?.get(humanMessage);
-    if (seen === undefined) return undefined;
-    if (typeof seen === 'number')
-      return this.#echoes(seen, humanMessage, annotations, from) ? seen : undefined;
-    return seen.find((at) => this.#echoes(at, humanMessage, annotations, from));
+    if (seen === undefined) return -1;
+    if (typeof seen === 'number') return this.#echoes(seen, humanMessage, annotations, from) ? seen : -1;
+    return seen.find((at) => this.#echoes(at, humanMessage, annotations, from)) ?? -1;
   }
 
   #echoes(at: number, humanMessage: string, annotations: Annotations, from: Millis): boolean {
