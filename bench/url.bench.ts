@@ -6,8 +6,8 @@
  * the fake as they are sent, so they are held neither in memory nor on disk.
  *
  * Figures, each the median of three runs:
- *  - atlevel's fetch (list the run, fetch what the layouts claim into an empty cache), in a process
- *    of its own, against the seed's method: sequential `curl` of the same needed files from the same
+ *  - `atlevel cache fetch URL` (list the run, fetch what the layouts claim into an empty cache), as a
+ *    user runs it, against the seed's method: sequential `curl` of the same needed files from the same
  *    fake; twice: with the latency only, and with a per-connection rate cap as well;
  *  - `atlevel analyze URL` cold (empty cache) and warm (cached), against `atlevel analyze` of the
  *    same files in a local folder;
@@ -33,23 +33,7 @@ const LATENCY_MS = 50;
 const CAP_BYTES_PER_SECOND = 25_000_000;
 const say = (s: string) => process.stdout.write(`${s}\n`);
 
-/**
- * atlevel's fetch alone, in a process of its own (like each curl), from the built library: list the
- * run and fetch what the layouts claim into `cache`; prints the session's request and byte counts.
- */
-const fetchScript = (runUrl: string, cache: string, endpoint: string) => `
-import { RemoteSession } from ${JSON.stringify(join(root, 'dist/sources/url/index.js'))};
-const session = new RemoteSession({ cacheDir: ${JSON.stringify(cache)}, endpoint: ${JSON.stringify(endpoint)} });
-try {
-  const input = await session.open(${JSON.stringify(runUrl)});
-  if (input.kind !== 'tree') throw new Error('expected a run');
-} finally {
-  session.close();
-}
-console.log(JSON.stringify(session.stats));
-`;
-
-if (!existsSync(join(root, 'dist/sources/url/index.js')))
+if (!existsSync(join(root, 'dist/bundle')))
   execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
 const local = join(root, 'bench/out/large-run');
 if (!existsSync(join(local, 'build-log.txt'))) {
@@ -152,7 +136,17 @@ async function fetchVsCurl(cap: number | undefined): Promise<void> {
     const before = requests();
     const t0 = performance.now();
     fetchRuns.push(
-      await timed([process.execPath, '--input-type=module', '-e', fetchScript(url, cache, fake.origin)]),
+      await timed([
+        process.execPath,
+        join(root, 'bin/atlevel.js'),
+        'cache',
+        'fetch',
+        url,
+        '--cache-dir',
+        cache,
+        '--storage-endpoint',
+        fake.origin,
+      ]),
     );
     const t1 = performance.now();
     const mine = fake.requests.slice(before);
@@ -175,7 +169,7 @@ async function fetchVsCurl(cap: number | undefined): Promise<void> {
     : `${LATENCY_MS} ms per request, no rate cap (loopback: bound by CPU)`;
   say(`network model: ${model}`);
   say(
-    `  atlevel fetch (list + fetch into an empty cache): ${s2(fetchS)}, ${fetchRequests} requests; sequential curl of the ${needed.length} files: ${s2(curlS)}`,
+    `  atlevel cache fetch (list + fetch into an empty cache): ${s2(fetchS)}, ${fetchRequests} requests; sequential curl of the ${needed.length} files: ${s2(curlS)}`,
   );
   say(`  speed-up: ${(curlS / fetchS).toFixed(2)}x (goal >= 4x)`);
   const ms = (xs: number[]) => `${median(xs).toFixed(0)} ms`;

@@ -1,16 +1,52 @@
 /**
- * `atlevel cache ls|prune`: what the URL download cache holds (docs/urls.md), and removing entries
- * not used for a while. Exit codes: 0 done, 2 bad usage.
+ * `atlevel cache fetch|ls|prune`: filling the URL download cache ahead of time (to work offline
+ * later), what it holds (docs/urls.md), and removing entries not used for a while. Exit codes: 0
+ * done, 2 bad usage or a URL that cannot be fetched.
  */
 import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../model/index.js';
-import { formatBytes, urlClient } from '../sources/index.js';
+import { formatBytes, looksLikeUrl, urlClient } from '../sources/index.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { emit } from './output.js';
+import { mustGatherFlag, type RemoteFlags, remoteFlags, remoteOptions } from './remote-flags.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function defineCache(cache: Command, exit: ExitBox): void {
+  mustGatherFlag(
+    remoteFlags(
+      cache
+        .command('fetch')
+        .description(
+          'fetch into the cache what analyze would read of each CI URL (a run, a folder or one file), to work --offline later',
+        )
+        .argument('<urls...>', 'Prow, gcsweb, storage.googleapis.com or gs:// URLs'),
+    ),
+  ).action(async (urls, flags) => {
+    const notUrl = urls.find((u) => !looksLikeUrl(u));
+    if (notUrl !== undefined)
+      throw new UsageError(`${JSON.stringify(notUrl)} is not a CI URL: cache fetch takes URLs only`);
+    const { RemoteSession } = await urlClient();
+    const { onStats, ...opts } = await remoteOptions(flags as RemoteFlags);
+    const session = new RemoteSession(opts);
+    const lines: string[] = [];
+    try {
+      for (const url of urls) {
+        const input = await session.open(url);
+        if (input.kind === 'file') lines.push(`${input.display}: ${formatBytes(input.size)}`);
+        else lines.push(...input.notes);
+      }
+    } finally {
+      session.close();
+    }
+    onStats(session.stats);
+    const s = session.stats;
+    lines.push(
+      `cache ${session.cache.root}: ${s.downloadedFiles} downloaded (${formatBytes(s.downloadedBytes)}), ${s.cachedFiles} already cached`,
+    );
+    process.stderr.write(`${lines.map((l) => `atlevel: ${l}`).join('\n')}\n`);
+    exit.code = EXIT.ok;
+  });
   cache
     .command('ls')
     .description('list cached objects (gs:// name, generation, size, last use) and cached run listings')

@@ -140,6 +140,7 @@ describe('atlevel completion', () => {
   it('bash: commands, subcommands, flags and -o choices come from the definitions', () => {
     expect(bashComplete(['atlevel', 'statu'])).toEqual(['status']);
     expect(bashComplete(['atlevel', 'release', ''])).toEqual(expect.arrayContaining(['diff', 'info']));
+    expect(bashComplete(['atlevel', 'cache', ''])).toEqual(expect.arrayContaining(['fetch', 'ls', 'prune']));
     expect(bashComplete(['atlevel', 'analyze', '-o', ''])).toEqual(['text', 'json', 'junit', 'html']);
     expect(bashComplete(['atlevel', 'status', '--det'])).toEqual(['--details']);
     expect(bashComplete(['atlevel', 'release', 'info', '--comp'])).toEqual(['--component-for']);

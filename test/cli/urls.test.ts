@@ -207,6 +207,30 @@ describe('bad URLs: exit 2, one line, nothing written', () => {
   });
 });
 
+describe('atlevel cache fetch', () => {
+  it('fills the cache with what analyze reads, so that analyze --offline works', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atlevel-urls-fetch-'));
+    try {
+      const { main } = await import('../../src/cli/main.js');
+      expect(await main(['cache', 'fetch', runUrls(fake).prow, '--cache-dir', dir])).toBe(0);
+      expect(cli.stderr()).toMatch(/a CI run; fetched 10 of 18 listed objects \(429\.8 KiB\)/);
+      expect(cli.stderr()).toMatch(/: 10 downloaded \(429\.8 KiB\), 0 already cached\n$/);
+      const offline = await cli.run('analyze', runUrls(fake).prow, '--cache-dir', dir, '--offline');
+      expect(offline.code).toBe(1);
+      expect(await main(['cache', 'fetch', runUrls(fake).prow, '--cache-dir', dir, '--offline'])).toBe(0);
+      expect(cli.stderr()).toMatch(/: 0 downloaded \(0 bytes\), 10 already cached\n$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes URLs only', async () => {
+    const { main } = await import('../../src/cli/main.js');
+    expect(await main(['cache', 'fetch', EXAMPLE])).toBe(2);
+    expect(cli.stderr()).toMatch(/is not a CI URL: cache fetch takes URLs only\n$/);
+  });
+});
+
 describe('atlevel cache ls|prune', () => {
   it('lists what is cached and prunes it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'atlevel-urls-prune-'));
