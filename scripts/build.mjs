@@ -36,7 +36,8 @@ function newest(path) {
  * load files of their own at run time (pglite's WebAssembly, pg's optional native binding) or are
  * large and rarely used stay in node_modules. The bundle sits two folders below the package root, as
  * dist/cli/ does, so the paths the code finds from its own URL (package.json, signatures/) still
- * resolve; the HTML page script is copied beside it for the same reason (src/report/html/bundle.ts).
+ * resolve; the HTML page script is copied beside it for the same reason (src/report/html/bundle.ts),
+ * and the hash worker of sliced downloads is bundled as a second entry point (hash-worker.js).
  */
 async function bundleCli() {
   const { build } = await import('esbuild');
@@ -47,7 +48,13 @@ async function bundleCli() {
   const old = `${final}.${process.pid}.old`;
   rmSync(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: [join(root, 'dist/cli/main.js')],
+    // Named, so each lands at the top of the bundle whatever its folder in dist/. The hash worker is a
+    // module a Worker loads by URL (src/sources/url/hasher.ts), which esbuild does not follow: it is
+    // an entry point of its own, beside the chunks that look for it.
+    entryPoints: {
+      main: join(root, 'dist/cli/main.js'),
+      'hash-worker': join(root, 'dist/sources/url/hash-worker.js'),
+    },
     outdir,
     bundle: true,
     splitting: true,

@@ -38,27 +38,57 @@ export class Checksums {
     }
   }
 
+  /**
+   * The digests of the bytes so far, base64 as Cloud Storage gives them: only those `expected` asks
+   * for (MD5, else CRC32C). Ends the MD5: call once, after the last update.
+   */
+  digests(): Digests {
+    return {
+      bytes: this.bytes,
+      ...(this.#md5 ? { md5Hash: this.#md5.digest('base64') } : {}),
+      ...(this.#wantCrc ? { crc32c: crcBase64(this.#crc) } : {}),
+    };
+  }
+
   /** A sentence naming the digest that differs, or undefined when all that could be checked match. */
   mismatch(): string | undefined {
-    if (this.#md5 && this.expected.md5Hash !== undefined) {
-      const got = this.#md5.digest('base64');
-      if (got !== this.expected.md5Hash) return `MD5 ${got} is not the stored ${this.expected.md5Hash}`;
-    }
-    if (this.#wantCrc && this.expected.crc32c !== undefined) {
-      const buf = Buffer.alloc(4);
-      buf.writeUInt32BE(~this.#crc >>> 0);
-      const got = buf.toString('base64');
-      if (got !== this.expected.crc32c) return `CRC32C ${got} is not the stored ${this.expected.crc32c}`;
-    }
-    return undefined;
+    return digestMismatch(this.expected, this.digests());
   }
+}
+
+/**
+ * What a Checksums computed: the byte count and the digests it was asked for. Plain data, so that a
+ * worker thread (hash-worker.ts) can compute it and the downloader compare it.
+ */
+export interface Digests {
+  readonly bytes: number;
+  readonly md5Hash?: string;
+  readonly crc32c?: string;
+}
+
+/** A sentence naming the digest in `got` that differs from `expected`, or undefined when all match. */
+export function digestMismatch(
+  expected: { readonly md5Hash?: string; readonly crc32c?: string },
+  got: Digests,
+): string | undefined {
+  if (got.md5Hash !== undefined && expected.md5Hash !== undefined && got.md5Hash !== expected.md5Hash) {
+    return `MD5 ${got.md5Hash} is not the stored ${expected.md5Hash}`;
+  }
+  if (got.crc32c !== undefined && expected.crc32c !== undefined && got.crc32c !== expected.crc32c) {
+    return `CRC32C ${got.crc32c} is not the stored ${expected.crc32c}`;
+  }
+  return undefined;
+}
+
+function crcBase64(crc: number): string {
+  const buf = Buffer.alloc(4);
+  buf.writeUInt32BE(~crc >>> 0);
+  return buf.toString('base64');
 }
 
 /** The digests of a whole buffer in Cloud Storage's form (for the tests' fake server). */
 export function storageDigests(data: Uint8Array): { md5Hash: string; crc32c: string } {
   let c = ~0;
   for (let i = 0; i < data.length; i++) c = CRC32C_TABLE[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
-  const buf = Buffer.alloc(4);
-  buf.writeUInt32BE(~c >>> 0);
-  return { md5Hash: createHash('md5').update(data).digest('base64'), crc32c: buf.toString('base64') };
+  return { md5Hash: createHash('md5').update(data).digest('base64'), crc32c: crcBase64(c) };
 }

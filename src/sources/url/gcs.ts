@@ -17,7 +17,8 @@ import { createGunzip } from 'node:zlib';
 import * as z from 'zod';
 import { printable } from '../../model/index.js';
 import { BatchedWriter } from './batched-write.js';
-import { Checksums } from './checksum.js';
+import { Checksums, type Digests, digestMismatch } from './checksum.js';
+import { HasherClosed, RangeHasher } from './hasher.js';
 import { Connections, HttpStatusError, retryAfterSeconds, TransientError } from './http.js';
 import { Limiter } from './limit.js';
 import { DEFAULT_RETRY, type RetryPolicy, withRetry } from './retry.js';
@@ -136,6 +137,8 @@ export class StorageClient {
   readonly #idleTimeoutMs: number;
   readonly #maxListPages: number;
   readonly #opts: StorageClientOptions;
+  /** Checks sliced downloads off the main thread; its worker starts with the first of them. */
+  readonly #hasher = new RangeHasher();
   /** Requests sent, for --verbose and the bench. */
   requests = 0;
   #closed = false;
@@ -271,13 +274,13 @@ export class StorageClient {
       return await withRetry(
         this.#retry,
         async () => {
-          const sums = await this.#slicesOnce(url, obj, file);
-          if (sums.bytes !== obj.size) {
-            throw new TransientError(`received ${sums.bytes} bytes of ${obj.size} (a cut-off slice)`);
+          const digests = await this.#slicesOnce(url, obj, file);
+          if (digests.bytes !== obj.size) {
+            throw new TransientError(`received ${digests.bytes} bytes of ${obj.size} (a cut-off slice)`);
           }
-          const bad = sums.mismatch();
+          const bad = digestMismatch(obj, digests);
           if (bad) throw new TransientError(`corrupt download: ${bad}`);
-          return sums.bytes;
+          return digests.bytes;
         },
         (err, n) => this.#opts.onRetry?.(url, err.message, n),
       );
@@ -290,24 +293,15 @@ export class StorageClient {
   /**
    * Every slice of `obj` into `file`; the first slice that fails for good stops the others. The
    * digests are computed in order while later slices still download: each slice is read back (from
-   * the page cache, into one reused buffer) as soon as it and all before it are written.
+   * the page cache) and hashed by the hash worker (hasher.ts) as soon as it and all before it are
+   * written, so that the main thread stays free to read the sockets.
    */
-  async #slicesOnce(url: string, obj: ObjectInfo, file: string): Promise<Checksums> {
+  async #slicesOnce(url: string, obj: ObjectInfo, file: string): Promise<Digests> {
     const handle = await open(file, 'w+');
     const stop = { failed: false };
-    const sums = new Checksums(obj);
-    // Large reads: each is a thread-pool round trip.
-    const buffer = Buffer.allocUnsafe(4 * 1024 * 1024);
-    const hashRange = async (start: number, end: number): Promise<void> => {
-      for (let at = start; at < end; ) {
-        const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - at), at);
-        if (bytesRead === 0) return;
-        sums.update(buffer.subarray(0, bytesRead));
-        at += bytesRead;
-      }
-    };
+    const job = this.#hasher.job(handle, obj);
     let hashing: Promise<void> = Promise.resolve();
-    /** The hashing chain, settled: never rejects, so the file is closed only once it is done. */
+    /** The slices' chain, settled: never rejects, so the file is closed only once it is done. */
     let hashed: Promise<unknown> = Promise.resolve();
     try {
       const slices: Promise<void>[] = [];
@@ -320,7 +314,7 @@ export class StorageClient {
           ),
         );
         slices.push(slice);
-        hashing = hashing.then(() => slice).then(() => hashRange(start, end));
+        hashing = hashing.then(() => slice).then(() => job.add(start, end));
       }
       // Settled here so that a failed slice is never an unhandled rejection of the hashing chain.
       hashed = hashing.then(
@@ -343,11 +337,17 @@ export class StorageClient {
       // The slice that failed is the answer; those it cancelled may have settled first.
       const cause = failures.find((e) => !(e instanceof SliceCancelled)) ?? failures[0];
       if (failures.length > 0) throw toStorageError(url, cause);
-      const hashError = await hashed;
-      if (hashError !== undefined) throw hashError;
-      return sums;
+      const chainError = await hashed;
+      if (chainError !== undefined) throw chainError;
+      return await job.finish().catch((err: unknown) => {
+        // Closed meanwhile (another download failed): cancelled, like the slices.
+        if (err instanceof HasherClosed) this.#checkOpen(url);
+        throw err;
+      });
     } finally {
       await hashed;
+      // The worker reads this file through the same descriptor: it is closed only once they are done.
+      await job.settle();
       await handle.close();
     }
   }
@@ -419,6 +419,12 @@ export class StorageClient {
   close(): void {
     this.#closed = true;
     this.#http.close();
+    this.#hasher.close();
+  }
+
+  /** Sliced downloads whose digests the hash worker computed (the rest fell back to the main thread). */
+  get hashedOffThread(): number {
+    return this.#hasher.offThreadJobs;
   }
 
   #checkOpen(url: string): void {

@@ -60,6 +60,8 @@ describe('sliced downloads', () => {
     expect(readFileSync(entry.path).equals(data)).toBe(true);
     expect(media()).toBe(3);
     expect(tmpLeft()).toBe(0);
+    // Checked by the hash worker, not on the main thread (hasher.ts).
+    expect(client.hashedOffThread).toBe(1);
   });
 
   it('fetches again a slice that was corrupt (whole-file MD5) or cut off', async () => {
@@ -68,6 +70,22 @@ describe('sliced downloads', () => {
     fake.fault((n, k) => n === BIG && k === 'media', { kind: 'truncate', bytes: 1000 }, 1);
     const entry = await new ObjectCache(cacheDir).fill(o, client);
     expect(readFileSync(entry.path).equals(data)).toBe(true);
+    expect(tmpLeft()).toBe(0);
+    // The corrupt attempt and the good one, both checked by the worker.
+    expect(client.hashedOffThread).toBe(2);
+  });
+
+  it('never caches a slice that is always corrupt: the MD5 mismatch after every attempt', async () => {
+    const o = await info(BIG);
+    fake.fault((n, k) => n === BIG && k === 'media', { kind: 'corrupt' }, Number.POSITIVE_INFINITY);
+    const cache = new ObjectCache(cacheDir);
+    const err = await cache.fill(o, client).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StorageError);
+    expect((err as Error).message).toMatch(
+      /big\.json\?alt=media.*corrupt download: MD5 \S+ is not the stored \S+ \(after 3 attempts\)/,
+    );
+    expect(client.hashedOffThread).toBe(3);
+    expect(await cache.lookup(o)).toBeUndefined();
     expect(tmpLeft()).toBe(0);
   });
 
