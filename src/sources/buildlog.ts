@@ -13,6 +13,7 @@ import type {
   TestLogEntry,
 } from '../model/index.js';
 import { detach, Interner, utcMoment } from '../model/index.js';
+import { HeadTree } from './head-tree.js';
 import { locatorEnd, parseMessageText, splitLocator } from './monitor-text.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -272,7 +273,7 @@ export function parseBuildLogLine(
   ref: SourceRef,
   intern: Interner = new Interner(),
   locators: LocatorCache = new Map(),
-  shapes: ShapeCache = new Map(),
+  shapes: ShapeCache = new HeadTree(),
   terminators = true,
 ): PendingEntry | undefined {
   if (scanMonitorLine(text, terminators, SCAN)) {
@@ -370,7 +371,11 @@ interface ConditionShape {
   readonly reason: string;
   readonly annotations: IntervalMessage['annotations'];
 }
-type ShapeCache = Map<string, ConditionShape | null>;
+/**
+ * The shapes by their head. A tree, not a Map keyed by the head's text: a Map would have each line's
+ * head cut out and hashed whole to find it (see head-tree.ts).
+ */
+export type ShapeCache = HeadTree<ConditionShape | null>;
 
 const CHANGED = ' changed:';
 /**
@@ -421,11 +426,10 @@ function conditionShapeOf(
   locators: LocatorCache,
   shapes: ShapeCache,
 ): ConditionShape | undefined {
-  const key = text.slice(from, changed);
-  let shape = shapes.get(key);
+  let shape = shapes.get(text, from, changed);
   if (shape === undefined) {
     shape = conditionShape(text, from, changed, intern, locators);
-    if (shapes.size < MAX_SHAPES) shapes.set(detach(key), shape);
+    if (shapes.size < MAX_SHAPES) shapes.add(detach(text.slice(from, changed)), shape);
   }
   return shape ?? undefined;
 }
@@ -560,7 +564,7 @@ export class BuildLogReader {
    */
   readonly #seen: (Map<number, string | Set<string>> | undefined)[] = [];
   readonly #locators: LocatorCache = new Map();
-  readonly #shapes: ShapeCache = new Map();
+  readonly #shapes: ShapeCache = new HeadTree();
   #carry: Buffer[] = [];
   #carryLength = 0;
   #skipping = false;
