@@ -13,7 +13,6 @@ import type {
   TestLogEntry,
 } from '../model/index.js';
 import { detach, Interner, utcMoment } from '../model/index.js';
-import { HeadTree } from './head-tree.js';
 import { locatorEnd, parseMessageText, splitLocator } from './monitor-text.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -273,7 +272,7 @@ export function parseBuildLogLine(
   ref: SourceRef,
   intern: Interner = new Interner(),
   locators: LocatorCache = new Map(),
-  shapes: ShapeCache = new HeadTree(),
+  shapes: ShapeCache = new Map(),
   terminators = true,
 ): PendingEntry | undefined {
   if (scanMonitorLine(text, terminators, SCAN)) {
@@ -371,11 +370,7 @@ interface ConditionShape {
   readonly reason: string;
   readonly annotations: IntervalMessage['annotations'];
 }
-/**
- * The shapes by their head. A tree, not a Map keyed by the head's text: a Map would have each line's
- * head cut out and hashed whole to find it (see head-tree.ts).
- */
-export type ShapeCache = HeadTree<ConditionShape | null>;
+type ShapeCache = Map<string, ConditionShape | null>;
 
 const CHANGED = ' changed:';
 /**
@@ -426,10 +421,11 @@ function conditionShapeOf(
   locators: LocatorCache,
   shapes: ShapeCache,
 ): ConditionShape | undefined {
-  let shape = shapes.get(text, from, changed);
+  const key = text.slice(from, changed);
+  let shape = shapes.get(key);
   if (shape === undefined) {
     shape = conditionShape(text, from, changed, intern, locators);
-    if (shapes.size < MAX_SHAPES) shapes.add(detach(text.slice(from, changed)), shape);
+    if (shapes.size < MAX_SHAPES) shapes.set(detach(key), shape);
   }
   return shape ?? undefined;
 }
@@ -572,7 +568,7 @@ export class BuildLogReader {
   readonly #keptFrom: number[] = [];
   readonly #keptTo: number[] = [];
   readonly #locators: LocatorCache = new Map();
-  readonly #shapes: ShapeCache = new HeadTree();
+  readonly #shapes: ShapeCache = new Map();
   #carry: Buffer[] = [];
   #carryLength = 0;
   #skipping = false;
