@@ -553,20 +553,12 @@ export class BuildLogReader {
   readonly #intern: Interner;
   /**
    * The kept lines by their time, for the repeat check: by day of the year (month * 32 + day), then
-   * by time of day, the line (see Kept). Repeated lines are equal, so they parse to the same time;
-   * looking them up by the time (a small integer) instead of in one set of all lines spares hashing
-   * every line's whole text, and a table of a hundred thousand strings.
+   * by time of day, the line or, for lines that share a time, the set of them. Repeated lines are
+   * equal, so they parse to the same time; looking them up by the time (a small integer) instead of
+   * in one set of all lines spares hashing every line's whole text, and a table of a hundred
+   * thousand strings.
    */
-  readonly #seen: (Map<number, Kept> | undefined)[] = [];
-  /**
-   * Where each kept line is: the text it is in (a decoded chunk, or the line's own string) and its
-   * bounds there. Numbers in arrays, not a string cut out for each line: the chunks are kept anyway
-   * (the messages are slices of them), and a string a line was a hundred thousand more objects for
-   * the collector to copy while the log is read.
-   */
-  readonly #keptText: string[] = [];
-  readonly #keptFrom: number[] = [];
-  readonly #keptTo: number[] = [];
+  readonly #seen: (Map<number, string | Set<string>> | undefined)[] = [];
   readonly #locators: LocatorCache = new Map();
   readonly #shapes: ShapeCache = new Map();
   #carry: Buffer[] = [];
@@ -662,8 +654,7 @@ export class BuildLogReader {
       if (at !== undefined) this.dated = { at, line: this.lines };
     }
     if (!mayBeStamped(text, from, end)) return;
-    const to = text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
-    const line = text.slice(from, to);
+    const line = text.slice(from, text.charCodeAt(end - 1) === 0x0d ? end - 1 : end);
     const entry = parseBuildLogLine(
       line,
       { file: this.#file, line: this.lines },
@@ -673,15 +664,15 @@ export class BuildLogReader {
       terminators,
     );
     if (!entry) return;
-    if (this.#repeated(entry, line, text, from, to)) {
+    if (this.#repeated(entry, line)) {
       this.duplicates++;
       return;
     }
     this.entries.push(entry);
   }
 
-  /** Whether `line` (`text[from, to)`) was kept before; if not, it is noted as kept. */
-  #repeated(entry: PendingEntry, line: string, text: string, from: number, to: number): boolean {
+  /** Whether `line` was kept before; if not, it is noted as kept. */
+  #repeated(entry: PendingEntry, line: string): boolean {
     const day = entry.month * 32 + entry.day;
     let times = this.#seen[day];
     if (times === undefined) {
@@ -689,47 +680,20 @@ export class BuildLogReader {
       this.#seen[day] = times;
     }
     const kept = times.get(entry.msOfDay);
-    if (kept !== undefined && this.#holds(kept, line)) return true;
-    const index = this.#keptText.length;
-    this.#keptText.push(text);
-    this.#keptFrom.push(from);
-    this.#keptTo.push(to);
-    times.set(entry.msOfDay, this.#with(kept, index, line));
+    if (kept === undefined) {
+      times.set(entry.msOfDay, line);
+      return false;
+    }
+    if (typeof kept === 'string') {
+      if (kept === line) return true;
+      times.set(entry.msOfDay, new Set([kept, line]));
+      return false;
+    }
+    if (kept.has(line)) return true;
+    kept.add(line);
     return false;
   }
-
-  /** The kept line `index`, cut out of its text again. */
-  #keptLine(index: number): string {
-    return (this.#keptText[index] ?? '').slice(this.#keptFrom[index], this.#keptTo[index]);
-  }
-
-  /** Whether the lines of one time include `line`. */
-  #holds(kept: Kept, line: string): boolean {
-    if (typeof kept === 'number') return this.#keptLine(kept) === line;
-    if (Array.isArray(kept)) return kept.some((index) => this.#keptLine(index) === line);
-    return kept.has(line);
-  }
-
-  /** The lines of one time, `kept`, with the line `index` (`line`) added. */
-  #with(kept: Kept | undefined, index: number, line: string): Kept {
-    if (kept === undefined) return index;
-    if (typeof kept === 'number') return [kept, index];
-    if (kept instanceof Set) return kept.add(line);
-    if (kept.length < MAX_KEPT_LIST) {
-      kept.push(index);
-      return kept;
-    }
-    return new Set([...kept.map((i) => this.#keptLine(i)), line]);
-  }
 }
-
-/**
- * The lines kept at one time: the index of the only one (nearly always), a few indices, or, past
- * MAX_KEPT_LIST, a set of the lines themselves, so that many lines at one time (a hostile log) are
- * each looked up by hashing, not compared with every line before.
- */
-type Kept = number | number[] | Set<string>;
-const MAX_KEPT_LIST = 8;
 
 /** Cheap pre-filter: the first character after spaces and tabs must start a month name. */
 function mayBeStamped(text: string, from: number, end: number): boolean {
