@@ -419,6 +419,37 @@ describe('BuildLogReader', () => {
     );
   });
 
+  it('reads a whole chunk as it reads each line on its own, whatever line terminators it holds', () => {
+    // One byte at a time, every line is read on its own and searched for line terminators; a chunk
+    // of 1 MiB is read whole, and its lines are spared that search when the chunk holds none.
+    const piece = fc.constantFrom(
+      'Nov 03 03:23:09.856 I ',
+      'Nov 03 03:23:09.856 - 5s    W ',
+      'Nov  3 03:28:35.931: INFO: ',
+      'clusteroperator/a ',
+      'condition/Progressing status/True reason/R changed: x',
+      'node/n reason/A b',
+      'All pools completed upgrade',
+      ' ',
+      '\r',
+      '\u2028',
+      '\u2029',
+      '\u0085',
+      'é',
+    );
+    const line = fc.array(piece, { maxLength: 6 }).map((parts) => parts.join(''));
+    const summary = (r: BuildLogReader) => JSON.stringify([r.lines, r.duplicates, r.entries]);
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), fc.integer({ min: 2, max: 400 }), (lines, size) => {
+        const text = lines.join('\n');
+        const byLine = summary(read(text, 1));
+        expect(summary(read(text, 1 << 20))).toBe(byLine);
+        expect(summary(read(text, size))).toBe(byLine);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('drops exactly the lines kept before, as a set of all kept lines would', () => {
     const entry = fc.constantFrom(
       'Nov 03 03:23:09.856 I node/a reason/A x',
@@ -432,24 +463,30 @@ describe('BuildLogReader', () => {
       'Nov 03 03:23:09.856 I node/a reason/A x\r',
       'noise',
     );
+    // More lines at one time than the reader lists before it sets them (MAX_KEPT_LIST).
+    const sameTime = fc.noBias(fc.nat(12)).map((n) => `Nov 03 03:23:09.856 I node/a reason/A ${n}`);
     fc.assert(
-      fc.property(fc.array(entry, { maxLength: 40 }), (lines) => {
-        const seen = new Set<string>();
-        const kept: number[] = [];
-        let duplicates = 0;
-        lines.forEach((text, i) => {
-          const line = text.endsWith('\r') ? text.slice(0, -1) : text;
-          if (!parseBuildLogLine(line, ref)) return;
-          if (seen.has(line)) duplicates++;
-          else {
-            seen.add(line);
-            kept.push(i + 1);
-          }
-        });
-        const reader = read(lines.join('\n'), 1 << 20);
-        expect(reader.duplicates).toBe(duplicates);
-        expect(reader.entries.map((e) => (e.interval ?? e.test)?.ref.line)).toEqual(kept);
-      }),
+      fc.property(
+        fc.array(fc.oneof(entry, sameTime), { maxLength: 60 }),
+        fc.oneof(fc.constant(1 << 20), fc.integer({ min: 1, max: 300 })),
+        (lines, size) => {
+          const seen = new Set<string>();
+          const kept: number[] = [];
+          let duplicates = 0;
+          lines.forEach((text, i) => {
+            const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+            if (!parseBuildLogLine(line, ref)) return;
+            if (seen.has(line)) duplicates++;
+            else {
+              seen.add(line);
+              kept.push(i + 1);
+            }
+          });
+          const reader = read(lines.join('\n'), size);
+          expect(reader.duplicates).toBe(duplicates);
+          expect(reader.entries.map((e) => (e.interval ?? e.test)?.ref.line)).toEqual(kept);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

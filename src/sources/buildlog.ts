@@ -134,27 +134,62 @@ function twoDigits(text: string, at: number): number {
 
 /** MONITOR_LINE.exec without its strings: undefined where it finds no match. */
 export function matchMonitorLine(text: string): MonitorMatch | undefined {
+  const out = emptyScan();
+  return scanMonitorLine(text, true, out) ? out : undefined;
+}
+
+/** What scanMonitorLine writes: a MonitorMatch that can be written again. */
+type MonitorScan = { -readonly [K in keyof MonitorMatch]: MonitorMatch[K] };
+
+function emptyScan(): MonitorScan {
+  return {
+    month: 0,
+    day: 0,
+    hour: 0,
+    minute: 0,
+    second: 0,
+    milli: 0,
+    amountStart: -1,
+    amountEnd: -1,
+    millis: false,
+    level: 'I',
+    rest: 0,
+  };
+}
+
+/**
+ * The one MonitorScan that parseBuildLogLine has scanMonitorLine write each line's match into, and
+ * reads at once: an object a line, given up after a few reads, only kept the collector busy.
+ */
+const SCAN = emptyScan();
+
+/**
+ * matchMonitorLine into `out`: whether the line matches (`out` is then its match; else it holds
+ * anything). `terminators` false: the caller knows `text` holds no line terminator, so the search
+ * for one (four native searches of the line's rest) is left out.
+ */
+function scanMonitorLine(text: string, terminators: boolean, out: MonitorScan): boolean {
   const n = text.length;
   let i = 0;
   while (i < n && isPatternSpace(text.charCodeAt(i))) i++;
-  if (i + 3 > n) return undefined;
+  if (i + 3 > n) return false;
   const c0 = text.charCodeAt(i);
   const c1 = text.charCodeAt(i + 1);
   const c2 = text.charCodeAt(i + 2);
-  if ((c0 | c1 | c2) > 0x7f) return undefined;
+  if ((c0 | c1 | c2) > 0x7f) return false;
   const month = MONTH_CODES.get((c0 << 16) | (c1 << 8) | c2);
-  if (month === undefined || text.charCodeAt(i + 3) !== 0x20) return undefined;
+  if (month === undefined || text.charCodeAt(i + 3) !== 0x20) return false;
   i += 4;
   while (text.charCodeAt(i) === 0x20) i++;
   let day = digit(text, i);
-  if (day < 0) return undefined;
+  if (day < 0) return false;
   i++;
   const second = digit(text, i);
   if (second >= 0) {
     day = day * 10 + second;
     i++;
   }
-  if (text.charCodeAt(i) !== 0x20) return undefined;
+  if (text.charCodeAt(i) !== 0x20) return false;
   i++;
   const hour = twoDigits(text, i);
   const minute = twoDigits(text, i + 3);
@@ -171,14 +206,14 @@ export function matchMonitorLine(text: string): MonitorMatch | undefined {
     text.charCodeAt(i + 5) !== 0x3a ||
     text.charCodeAt(i + 8) !== 0x2e
   )
-    return undefined;
+    return false;
   const stampEnd = i + 12;
   // `(?: - (\d+)(ms|s) +| +)`: a duration, else spaces; then `([IWE]) (.+)$`.
   let amountStart = -1;
   let amountEnd = -1;
   let millis = false;
   let levelAt = durationEnd(text, stampEnd);
-  if (levelAt >= 0 && levelOf(text, levelAt) !== undefined) {
+  if (levelAt >= 0 && levelOf(text, levelAt, terminators) !== undefined) {
     amountStart = stampEnd + 3;
     amountEnd = amountStart;
     while (digit(text, amountEnd) >= 0) amountEnd++;
@@ -186,23 +221,22 @@ export function matchMonitorLine(text: string): MonitorMatch | undefined {
   } else {
     levelAt = stampEnd;
     while (text.charCodeAt(levelAt) === 0x20) levelAt++;
-    if (levelAt === stampEnd) return undefined;
+    if (levelAt === stampEnd) return false;
   }
-  const level = levelOf(text, levelAt);
-  if (level === undefined) return undefined;
-  return {
-    month,
-    day,
-    hour,
-    minute,
-    second: sec,
-    milli: centi * 10 + last,
-    amountStart,
-    amountEnd,
-    millis,
-    level,
-    rest: levelAt + 2,
-  };
+  const level = levelOf(text, levelAt, terminators);
+  if (level === undefined) return false;
+  out.month = month;
+  out.day = day;
+  out.hour = hour;
+  out.minute = minute;
+  out.second = sec;
+  out.milli = centi * 10 + last;
+  out.amountStart = amountStart;
+  out.amountEnd = amountEnd;
+  out.millis = millis;
+  out.level = level;
+  out.rest = levelAt + 2;
+  return true;
 }
 
 /** After ` - 6s    ` at `at`: where the spaces after the unit end, or -1. */
@@ -221,42 +255,48 @@ function durationEnd(text: string, at: number): number {
 }
 
 /** `([IWE]) (.+)$` at `at`: the level, when the rest of the line follows as the pattern wants. */
-function levelOf(text: string, at: number): 'I' | 'W' | 'E' | undefined {
+function levelOf(text: string, at: number, terminators: boolean): 'I' | 'W' | 'E' | undefined {
   const c = text.charCodeAt(at);
   const level = c === 0x49 ? 'I' : c === 0x57 ? 'W' : c === 0x45 ? 'E' : undefined;
   if (!level || text.charCodeAt(at + 1) !== 0x20 || at + 2 >= text.length) return undefined;
-  return hasLineTerminator(text, at + 2) ? undefined : level;
+  return terminators && hasLineTerminator(text, at + 2) ? undefined : level;
 }
 
-/** Parse one line; undefined when it is neither a monitor line nor a test line atlevel reads. */
+/**
+ * Parse one line; undefined when it is neither a monitor line nor a test line atlevel reads.
+ * `terminators` false: the caller knows the line holds no line terminator (BuildLogReader checks
+ * each decoded chunk once).
+ */
 export function parseBuildLogLine(
   text: string,
   ref: SourceRef,
   intern: Interner = new Interner(),
   locators: LocatorCache = new Map(),
   shapes: ShapeCache = new Map(),
+  terminators = true,
 ): PendingEntry | undefined {
-  const monitor = matchMonitorLine(text);
-  if (monitor) {
-    const { month, day, hour, minute, second, milli } = monitor;
+  if (scanMonitorLine(text, terminators, SCAN)) {
+    const { month, day, hour, minute, second, milli, rest } = SCAN;
     if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
     const msOfDay = ((hour * 60 + minute) * 60 + second) * 1000 + milli;
-    const timed = monitor.amountStart >= 0;
+    const timed = SCAN.amountStart >= 0;
     const durationMs = timed
-      ? Number(text.slice(monitor.amountStart, monitor.amountEnd)) * (monitor.millis ? 1 : 1000)
+      ? Number(text.slice(SCAN.amountStart, SCAN.amountEnd)) * (SCAN.millis ? 1 : 1000)
       : 0;
+    const level = levelName(SCAN.level);
     let locator: Locator;
     let message: IntervalMessage;
-    const shaped = conditionChange(text, monitor.rest, intern, locators, shapes);
-    if (shaped) {
-      locator = shaped.shape.locator;
+    const changed = conditionHead(text, rest);
+    const shape = changed < 0 ? undefined : conditionShapeOf(text, rest, changed, intern, locators, shapes);
+    if (shape) {
+      locator = shape.locator;
       message = {
-        reason: shaped.shape.reason,
-        humanMessage: shaped.human,
-        annotations: shaped.shape.annotations,
+        reason: shape.reason,
+        humanMessage: humanAfter(text, changed),
+        annotations: shape.annotations,
       };
     } else {
-      const located = locate(text, monitor.rest, intern, locators);
+      const located = locate(text, rest, intern, locators);
       if (!located) return undefined;
       const parsedMessage = parseMessageText(located.message, timed);
       locator = located.locator;
@@ -273,7 +313,7 @@ export function parseBuildLogLine(
       // and later holds a time changes the objects' shape, which costs V8 dearly on 100k objects.
       from: Number.NaN,
       to: Number.NaN,
-      level: levelName(monitor.level),
+      level,
       locator,
       message,
       source: 'build-log',
@@ -344,33 +384,50 @@ const MAX_SHAPES = 10_000;
 const CONDITION_HEAD = /^condition\/\S+ status\/\S+(?: reason\/\S+)?$/;
 
 /**
- * The shape and human message of a condition change line whose locator starts at `from`, or
- * undefined where the general path (locate, parseMessageText) must read the line. The same as that
- * path: CONDITION_CHANGED's head holds spaces only before `status/` and `reason/`, so the
- * ` changed:` it matches is the first in the message; the message is trimmed, so what follows
- * ` changed:` up to the line's trimmed end is either nothing or a space and the human message.
+ * Where ` changed:` starts in a condition change line whose locator starts at `from`, or -1 where
+ * the general path (locate, parseMessageText) must read the line. The same as that path:
+ * CONDITION_CHANGED's head holds spaces only before `status/` and `reason/`, so the ` changed:` it
+ * matches is the first in the message; the message is trimmed, so what follows ` changed:` up to
+ * the line's trimmed end is either nothing or a space and the human message (humanAfter).
  */
-function conditionChange(
+function conditionHead(text: string, from: number): number {
+  const changed = text.indexOf(CHANGED, from);
+  if (changed <= from || changed - from > MAX_HEAD_CHARS) return -1;
+  const after = changed + CHANGED.length;
+  const end = trimmedEnd(text, after);
+  return end !== after && text.charCodeAt(after) !== 0x20 ? -1 : changed;
+}
+
+/** Where `text` ends without the `\s` characters at its end, but not before `from`. */
+function trimmedEnd(text: string, from: number): number {
+  let end = text.length;
+  while (end > from && isPatternSpace(text.charCodeAt(end - 1))) end--;
+  return end;
+}
+
+/** The human message of a condition change line whose ` changed:` is at `changed` (conditionHead). */
+function humanAfter(text: string, changed: number): string {
+  const after = changed + CHANGED.length;
+  const end = trimmedEnd(text, after);
+  return end === after ? '' : text.slice(after + 1, end);
+}
+
+/** The shape of the head `text[from, changed)` (conditionHead), from the cache when it is there. */
+function conditionShapeOf(
   text: string,
   from: number,
+  changed: number,
   intern: Interner,
   locators: LocatorCache,
   shapes: ShapeCache,
-): { shape: ConditionShape; human: string } | undefined {
-  const changed = text.indexOf(CHANGED, from);
-  if (changed <= from || changed - from > MAX_HEAD_CHARS) return undefined;
-  const after = changed + CHANGED.length;
-  let end = text.length;
-  while (end > after && isPatternSpace(text.charCodeAt(end - 1))) end--;
-  if (end !== after && text.charCodeAt(after) !== 0x20) return undefined;
+): ConditionShape | undefined {
   const key = text.slice(from, changed);
   let shape = shapes.get(key);
   if (shape === undefined) {
     shape = conditionShape(text, from, changed, intern, locators);
     if (shapes.size < MAX_SHAPES) shapes.set(detach(key), shape);
   }
-  if (shape === null) return undefined;
-  return { shape, human: end === after ? '' : text.slice(after + 1, end) };
+  return shape ?? undefined;
 }
 
 /**
@@ -575,19 +632,23 @@ export class BuildLogReader {
    */
   #lines(text: string): void {
     const n = text.length;
+    // Its lines hold no line terminator but a carriage return or \u2028, \u2029: searched for once
+    // here, so that a chunk without them (nearly every one) spares each line the search.
+    const terminators =
+      text.indexOf('\r') !== -1 || text.indexOf('\u2028') !== -1 || text.indexOf('\u2029') !== -1;
     let at = 0;
     for (;;) {
       let nl = text.indexOf('\n', at);
       if (nl === -1) nl = n;
       this.lines++;
-      this.#text(text, at, nl);
+      this.#text(text, at, nl, terminators);
       if (nl === n) return;
       at = nl + 1;
     }
   }
 
   /** The line `text[from, end)`, counted already. */
-  #text(text: string, from: number, end: number): void {
+  #text(text: string, from: number, end: number, terminators = true): void {
     if (this.dated === undefined) {
       const at = datedLine(text, from, end);
       if (at !== undefined) this.dated = { at, line: this.lines };
@@ -600,6 +661,7 @@ export class BuildLogReader {
       this.#intern,
       this.#locators,
       this.#shapes,
+      terminators,
     );
     if (!entry) return;
     if (this.#repeated(entry, line)) {

@@ -44,7 +44,7 @@ import type { LoadOptions } from './types.js';
 import type { RemoteInput, RemoteSession } from './url/index.js';
 import { looksLikeUrl } from './url/location.js';
 import { urlClient } from './url-client.js';
-import { resolveYears, runStartFromName, type YearHint } from './year.js';
+import { type Resolved, resolveYears, runStartFromName, type YearHint } from './year.js';
 
 export const NO_INPUTS_HINT =
   'expected gather-extra JSON Lists, build-log.txt, e2e-*.json intervals, a must-gather, oc get YAML/JSON, or a .tar(.gz) of these';
@@ -388,7 +388,10 @@ async function readLogsFirst(
       const result = await read(planned);
       if (!result) continue;
       results.set(k, result);
-      for (const i of resolveYears(result.pending, result.ownYear ?? hint, now).intervals) index.add(i);
+      const basis = result.ownYear ?? hint;
+      const resolved = resolveYears(result.pending, basis, now);
+      result.settled = { hint: basis, resolved };
+      for (const i of resolved.intervals) index.add(i);
     }
   } catch (err) {
     if (err instanceof InputError) return undefined;
@@ -595,7 +598,7 @@ function assemble(
   if (logs.length > 0) {
     const hint = yearHint(results, monitorIntervals, objects);
     for (const log of logs) {
-      const resolved = resolveYears(log.pending, log.ownYear ?? hint, now);
+      const resolved = settledYears(log, log.ownYear ?? hint, now);
       append(monitorIntervals, resolved.intervals);
       append(testLog, resolved.testLog);
       if (log.pending.length > 0) {
@@ -639,6 +642,17 @@ type Span = { from: Millis; to: Millis };
 function spanOf(a: Span | undefined, b: Span | undefined): Span | undefined {
   if (!a || !b) return a ?? b;
   return { from: Math.min(a.from, b.from), to: Math.max(a.to, b.to) };
+}
+
+/**
+ * The log's lines dated by `hint`: as readLogsFirst dated them when it used the same hint (the same
+ * hint gives the same dates, and nothing has changed the entries since), else dated now.
+ */
+function settledYears(log: FileResult, hint: YearHint | undefined, now: Millis): Resolved {
+  const settled = log.settled;
+  if (settled && hint && settled.hint.at === hint.at && settled.hint.from === hint.from)
+    return settled.resolved;
+  return resolveYears(log.pending, hint, now);
 }
 
 /** When the other inputs say the run happened: run start in a file name, interval JSON, objects. */

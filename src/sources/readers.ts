@@ -41,7 +41,7 @@ import {
 import { type DeferredMembers, JsonItemsReader, NotStreamable } from './json-items.js';
 import type { ReaderSpec } from './layouts/index.js';
 import { validateObject } from './validate.js';
-import { runStartFromName, type YearHint } from './year.js';
+import { type Resolved, runStartFromName, type YearHint } from './year.js';
 
 export interface ObjectRecord {
   readonly kind: KnownKind;
@@ -72,6 +72,12 @@ export interface FileResult {
   lines?: number;
   /** build-log only: the year of its lines, from its own dated lines (buildlog.ts datedLine). */
   ownYear?: YearHint;
+  /**
+   * build-log only: its lines as dated when the log was read ahead of the other files (load.ts
+   * readLogsFirst), and the year hint they were dated by. assemble takes them as they are when its
+   * own hint is the same, instead of dating every line a second time.
+   */
+  settled?: { readonly hint: YearHint; readonly resolved: Resolved };
   duplicateLines?: number;
 }
 
