@@ -15,8 +15,11 @@ function stream(text: string | Buffer, chunk: number, sizes: ItemsReaderSizes = 
     items.push(...batch);
   }, sizes);
   const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+  const before = Buffer.from(bytes);
   for (let i = 0; i < bytes.length; i += chunk) reader.write(bytes.subarray(i, i + chunk));
   const doc = reader.end();
+  // The reader borrows the bytes around a batch while decoding it; the caller's chunks come back as given.
+  expect(bytes.equals(before)).toBe(true);
   expect(doc.items).toBe(items.length);
   return { items, members: Object.fromEntries(doc.members) };
 }
