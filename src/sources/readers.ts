@@ -325,8 +325,8 @@ const FORMATS: { readonly [K in ReaderSpec['reader']]: Format<K> } = {
       if (echo === true) result.echoes = (result.echoes ?? 0) + 1;
       else {
         const interval = parseIntervalItem(item, index, file, spec.source, intern);
-        if (echo === false) result.intervals.push(interval);
-        else keepInterval(result, interval, echoes);
+        // dropItem already knows it echoes nothing: drop would only search again.
+        keepInterval(result, interval, echo === false ? undefined : echoes);
       }
     },
   },
