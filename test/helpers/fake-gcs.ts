@@ -21,6 +21,11 @@ export interface FakeObject {
   readonly generate?: { readonly size: number; readonly byte: number };
   readonly contentEncoding?: 'gzip';
   readonly generation?: string;
+  /**
+   * Publish only this digest of a stored object (default both). Cloud Storage gives every object a
+   * CRC32C and composite objects no MD5; an MD5 alone is what a mirror might keep.
+   */
+  readonly digests?: 'md5' | 'crc32c';
 }
 
 export type Fault =
@@ -93,7 +98,13 @@ export class FakeGcs {
       this.buckets.set(bucket, b);
     }
     const size = obj.data ? obj.data.length : (obj.generate?.size ?? 0);
-    const digests = obj.data ? storageDigests(obj.data) : undefined;
+    const both = obj.data ? storageDigests(obj.data) : undefined;
+    const digests =
+      both && obj.digests === 'md5'
+        ? { md5Hash: both.md5Hash }
+        : both && obj.digests === 'crc32c'
+          ? { crc32c: both.crc32c }
+          : both;
     this.#generation += 1;
     b.set(name, {
       name,
@@ -287,7 +298,8 @@ export class FakeGcs {
       'x-goog-generation': o.generation,
       etag: `"${o.md5Hash ?? o.generation}"`,
     };
-    if (o.md5Hash) headers['x-goog-hash'] = `crc32c=${o.crc32c},md5=${o.md5Hash}`;
+    const hashes = [...(o.crc32c ? [`crc32c=${o.crc32c}`] : []), ...(o.md5Hash ? [`md5=${o.md5Hash}`] : [])];
+    if (hashes.length > 0) headers['x-goog-hash'] = hashes.join(',');
     const key = `${bucket}/${name}`;
     if (o.obj.generate) {
       const { size, byte } = o.obj.generate;
@@ -448,7 +460,8 @@ function resource(bucket: string, o: Stored): Record<string, unknown> {
     size: String(o.size),
     generation: o.generation,
     etag: `C${o.generation.slice(-8)}=`,
-    ...(o.md5Hash ? { md5Hash: o.md5Hash, crc32c: o.crc32c } : {}),
+    ...(o.md5Hash ? { md5Hash: o.md5Hash } : {}),
+    ...(o.crc32c ? { crc32c: o.crc32c } : {}),
     ...(o.obj.contentEncoding ? { contentEncoding: o.obj.contentEncoding } : {}),
     updated: '2021-11-03T04:00:00.000Z',
   };

@@ -23,6 +23,8 @@ export class BatchedWriter {
     readonly handle: FileHandle,
     /** Where the first byte goes. */
     start: number,
+    /** Told of each range once it is written (the hash worker reads it back while the rest arrives). */
+    readonly onWritten?: (start: number, end: number) => void,
   ) {
     this.#at = start;
   }
@@ -59,6 +61,7 @@ export class BatchedWriter {
     this.#writing = writeAll(this.handle, chunks, at, bytes).then(
       () => {
         this.#writing = undefined;
+        this.onWritten?.(at, at + bytes);
         // What arrived during this write goes next, at once.
         if (this.#bytes >= FLUSH_BYTES) this.#flush();
       },

@@ -1,24 +1,15 @@
 /**
  * The checksums Cloud Storage keeps for every object (JSON API object resource: `md5Hash` and `crc32c`,
- * base64 of the big-endian digest). MD5 comes from node:crypto; CRC32C (Castagnoli) is computed here
+ * base64 of the big-endian digest). MD5 comes from node:crypto; CRC32C (Castagnoli) from crc32c.ts,
  * because Node 20 has none built in. Composite objects carry only a CRC32C.
  */
 import { createHash, type Hash } from 'node:crypto';
-
-const CRC32C_TABLE = (() => {
-  const table = new Int32Array(256);
-  for (let i = 0; i < 256; i++) {
-    let c = i;
-    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0x82f63b78 : c >>> 1;
-    table[i] = c;
-  }
-  return table;
-})();
+import { crc32c, crc32cBase64, crc32cCombine } from './crc32c.js';
 
 /** Incremental digests of a byte stream, checked against the expected values when it ends. */
 export class Checksums {
   readonly #md5: Hash | undefined;
-  #crc = ~0;
+  #crc = 0;
   readonly #wantCrc: boolean;
   bytes = 0;
 
@@ -31,11 +22,7 @@ export class Checksums {
   update(chunk: Uint8Array): void {
     this.bytes += chunk.length;
     this.#md5?.update(chunk);
-    if (this.#wantCrc) {
-      let c = this.#crc;
-      for (let i = 0; i < chunk.length; i++) c = CRC32C_TABLE[(c ^ chunk[i]!) & 0xff]! ^ (c >>> 8);
-      this.#crc = c;
-    }
+    if (this.#wantCrc) this.#crc = crc32c(chunk, this.#crc);
   }
 
   /**
@@ -46,13 +33,83 @@ export class Checksums {
     return {
       bytes: this.bytes,
       ...(this.#md5 ? { md5Hash: this.#md5.digest('base64') } : {}),
-      ...(this.#wantCrc ? { crc32c: crcBase64(this.#crc) } : {}),
+      ...(this.#wantCrc ? { crc32c: crc32cBase64(this.#crc) } : {}),
     };
   }
 
   /** A sentence naming the digest that differs, or undefined when all that could be checked match. */
   mismatch(): string | undefined {
     return digestMismatch(this.expected, this.digests());
+  }
+}
+
+/** The bytes of one range of a file, fed to FileDigests in order; `end` once they are all in. */
+export interface RangeSink {
+  update(chunk: Uint8Array): void;
+  end(): void;
+}
+
+/**
+ * The digests of a file hashed range by range (a sliced download, hasher.ts). With a CRC32C to check,
+ * the ranges may come in any order: each range's CRC32C is computed on its own and they are joined in
+ * file order at the end (crc32c.ts), so the bytes of every slice are hashed as they are written,
+ * whatever lands before them. With only an MD5, the ranges must come in file order.
+ *
+ * Ranges are added under an attempt (of a slice, any number unique within the file): the ranges of
+ * an attempt that failed are discarded, and its retry adds the range again.
+ */
+export class FileDigests {
+  /** Whether ranges may be given in any order (there is a CRC32C to check). */
+  readonly inAnyOrder: boolean;
+  readonly #inOrder: Checksums | undefined;
+  readonly #ranges: {
+    readonly start: number;
+    readonly bytes: number;
+    readonly crc: number;
+    readonly attempt: number;
+  }[] = [];
+
+  constructor(expected: { readonly md5Hash?: string; readonly crc32c?: string }) {
+    this.inAnyOrder = expected.crc32c !== undefined;
+    this.#inOrder = this.inAnyOrder ? undefined : new Checksums(expected);
+  }
+
+  /** A sink for the bytes of the range that starts at `start`. */
+  range(start: number, attempt = 0): RangeSink {
+    const inOrder = this.#inOrder;
+    if (inOrder) return { update: (chunk) => inOrder.update(chunk), end: () => undefined };
+    let crc = 0;
+    let bytes = 0;
+    return {
+      update: (chunk) => {
+        crc = crc32c(chunk, crc);
+        bytes += chunk.length;
+      },
+      end: () => {
+        this.#ranges.push({ start, bytes, crc, attempt });
+      },
+    };
+  }
+
+  /** Forget the ranges added under `attempt` (it failed; its retry adds them again). */
+  discard(attempt: number): void {
+    for (let k = this.#ranges.length - 1; k >= 0; k--)
+      if (this.#ranges[k]?.attempt === attempt) this.#ranges.splice(k, 1);
+  }
+
+  /**
+   * The digests of every range ended. Ranges are joined by their starts; the byte count is their
+   * sum, so a range that was read short (a cut-off slice) shows as missing bytes.
+   */
+  digests(): Digests {
+    if (this.#inOrder) return this.#inOrder.digests();
+    let crc = 0;
+    let bytes = 0;
+    for (const r of [...this.#ranges].sort((a, b) => a.start - b.start)) {
+      crc = crc32cCombine(crc, r.crc, r.bytes);
+      bytes += r.bytes;
+    }
+    return { bytes, crc32c: crc32cBase64(crc) };
   }
 }
 
@@ -80,15 +137,10 @@ export function digestMismatch(
   return undefined;
 }
 
-function crcBase64(crc: number): string {
-  const buf = Buffer.alloc(4);
-  buf.writeUInt32BE(~crc >>> 0);
-  return buf.toString('base64');
-}
-
 /** The digests of a whole buffer in Cloud Storage's form (for the tests' fake server). */
 export function storageDigests(data: Uint8Array): { md5Hash: string; crc32c: string } {
-  let c = ~0;
-  for (let i = 0; i < data.length; i++) c = CRC32C_TABLE[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
-  return { md5Hash: createHash('md5').update(data).digest('base64'), crc32c: crcBase64(c) };
+  return {
+    md5Hash: createHash('md5').update(data).digest('base64'),
+    crc32c: crc32cBase64(crc32c(data)),
+  };
 }

@@ -18,7 +18,7 @@ import * as z from 'zod';
 import { printable } from '../../model/index.js';
 import { BatchedWriter } from './batched-write.js';
 import { Checksums, type Digests, digestMismatch } from './checksum.js';
-import { HasherClosed, RangeHasher } from './hasher.js';
+import { HasherClosed, type HashJob, RangeHasher } from './hasher.js';
 import { Connections, HttpStatusError, retryAfterSeconds, TransientError } from './http.js';
 import { Limiter } from './limit.js';
 import { DEFAULT_RETRY, type RetryPolicy, withRetry } from './retry.js';
@@ -139,6 +139,8 @@ export class StorageClient {
   readonly #opts: StorageClientOptions;
   /** Checks sliced downloads off the main thread; its worker starts with the first of them. */
   readonly #hasher = new RangeHasher();
+  /** Slice attempts so far: each one's ranges are hashed under its number (#sliceAttempt). */
+  #attempts = 0;
   /** Requests sent, for --verbose and the bench. */
   requests = 0;
   #closed = false;
@@ -292,9 +294,11 @@ export class StorageClient {
 
   /**
    * Every slice of `obj` into `file`; the first slice that fails for good stops the others. The
-   * digests are computed in order while later slices still download: each slice is read back (from
-   * the page cache) and hashed by the hash worker (hasher.ts) as soon as it and all before it are
-   * written, so that the main thread stays free to read the sockets.
+   * digests are computed while later slices still download: each slice is read back (from the page
+   * cache) and hashed by the hash worker (hasher.ts), so that the main thread stays free to read the
+   * sockets. With a CRC32C (Cloud Storage gives every object one) the bytes of every slice are hashed
+   * as they are written (each batch of BatchedWriter), so that little is left to hash once the last
+   * slice lands; with only an MD5, a slice is hashed once it and all before it are written.
    */
   async #slicesOnce(url: string, obj: ObjectInfo, file: string): Promise<Digests> {
     const handle = await open(file, 'w+');
@@ -309,12 +313,12 @@ export class StorageClient {
         const slice = this.#limiter.run(() =>
           withRetry(
             this.#retry,
-            () => this.#sliceOnce(url, obj, start, end, handle, stop),
+            () => this.#sliceAttempt(url, obj, start, end, handle, stop, job),
             (err, n) => this.#opts.onRetry?.(`${url} bytes ${start}-${end - 1}`, err.message, n),
           ),
         );
         slices.push(slice);
-        hashing = hashing.then(() => slice).then(() => job.add(start, end));
+        if (!job.inAnyOrder) hashing = hashing.then(() => slice).then(() => job.add(start, end));
       }
       // Settled here so that a failed slice is never an unhandled rejection of the hashing chain.
       hashed = hashing.then(
@@ -352,6 +356,29 @@ export class StorageClient {
     }
   }
 
+  /**
+   * One attempt at a slice. With inAnyOrder, its bytes go to the hash job as they are written, under
+   * an attempt number of their own, and are taken back if the attempt fails.
+   */
+  async #sliceAttempt(
+    url: string,
+    obj: ObjectInfo,
+    start: number,
+    end: number,
+    handle: import('node:fs/promises').FileHandle,
+    stop: { failed: boolean },
+    job: HashJob,
+  ): Promise<void> {
+    if (!job.inAnyOrder) return this.#sliceOnce(url, obj, start, end, handle, stop);
+    const attempt = ++this.#attempts;
+    try {
+      await this.#sliceOnce(url, obj, start, end, handle, stop, (s, e) => job.add(s, e, attempt));
+    } catch (err) {
+      job.discard(attempt);
+      throw err;
+    }
+  }
+
   async #sliceOnce(
     url: string,
     obj: ObjectInfo,
@@ -359,6 +386,7 @@ export class StorageClient {
     end: number,
     handle: import('node:fs/promises').FileHandle,
     stop: { failed: boolean },
+    onWritten?: (start: number, end: number) => void,
   ): Promise<void> {
     this.#checkOpen(url);
     if (stop.failed) throw new SliceCancelled(url, 'cancelled: another slice failed');
@@ -390,7 +418,7 @@ export class StorageClient {
       );
     }
     let at = start;
-    const writer = new BatchedWriter(handle, start);
+    const writer = new BatchedWriter(handle, start, onWritten);
     try {
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         if (stop.failed || this.#closed) throw new StorageError(url, 'cancelled: another download failed');

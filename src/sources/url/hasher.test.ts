@@ -59,6 +59,15 @@ function addAll(job: { add(start: number, end: number): void }, size = data.leng
   job.add(b, size);
 }
 
+/** The same three ranges, last first: as slices of an object with a CRC32C may land. */
+function addReversed(job: { add(start: number, end: number): void }, size = data.length): void {
+  const a = 5 * 1024 * 1024;
+  const b = 8 * 1024 * 1024 + 3;
+  job.add(b, size);
+  job.add(0, a);
+  job.add(a, b);
+}
+
 describe('the hash worker', () => {
   it('computes the MD5 of ranges added in order, off the main thread', async () => {
     const h = hasher();
@@ -76,6 +85,23 @@ describe('the hash worker', () => {
     addAll(job);
     expect(await job.finish()).toEqual({ bytes: data.length, crc32c: digests.crc32c });
     expect(h.offThreadJobs).toBe(1);
+  });
+
+  it('joins the CRC32Cs of ranges added in any order when the object has one', async () => {
+    const h = hasher();
+    const job = h.job(await handle(), digests);
+    expect(job.inAnyOrder).toBe(true);
+    expect(h.job(await handle(), { md5Hash: digests.md5Hash }).inAnyOrder).toBe(false);
+    addReversed(job);
+    expect(await job.finish()).toEqual({ bytes: data.length, crc32c: digests.crc32c });
+    // A range read short (the file is cut off inside it) shows as missing bytes and a mismatch.
+    const cut = join(dir, 'cut');
+    writeFileSync(cut, data.subarray(0, data.length - 10));
+    const short = h.job(await handle(cut), digests);
+    addReversed(short);
+    const got = await short.finish();
+    expect(got.bytes).toBe(data.length - 10);
+    expect(digestMismatch(digests, got)).toMatch(/^CRC32C /);
   });
 
   it('reports a changed byte as a mismatch, and a range past the end as fewer bytes', async () => {
@@ -115,17 +141,21 @@ describe('falling back to the main thread', () => {
     const h = hasher(fakeWorker('throws.mjs', 'throw new Error("cannot start");\n'));
     const job = h.job(await handle(), digests);
     addAll(job);
-    expect(await job.finish()).toEqual({ bytes: data.length, md5Hash: digests.md5Hash });
+    // With a CRC32C to check, that is the digest, from ranges in any order.
+    expect(await job.finish()).toEqual({ bytes: data.length, crc32c: digests.crc32c });
     expect(h.offThreadJobs).toBe(0);
     // Later jobs do not try again.
-    const next = h.job(await handle(), digests);
+    const next = h.job(await handle(), { md5Hash: digests.md5Hash });
     addAll(next);
     expect((await next.finish()).md5Hash).toBe(digests.md5Hash);
+    const reversed = h.job(await handle(), digests);
+    addReversed(reversed);
+    expect(await reversed.finish()).toEqual({ bytes: data.length, crc32c: digests.crc32c });
   });
 
   it('when the worker module is missing', async () => {
     const h = hasher(join(dir, 'missing.mjs'));
-    const job = h.job(await handle(), digests);
+    const job = h.job(await handle(), { md5Hash: digests.md5Hash });
     addAll(job);
     expect((await job.finish()).md5Hash).toBe(digests.md5Hash);
   });
@@ -139,8 +169,8 @@ describe('falling back to the main thread', () => {
       ),
     );
     const job = h.job(await handle(), digests);
-    addAll(job);
-    expect((await job.finish()).md5Hash).toBe(digests.md5Hash);
+    addReversed(job);
+    expect((await job.finish()).crc32c).toBe(digests.crc32c);
     expect(h.offThreadJobs).toBe(0);
   });
 

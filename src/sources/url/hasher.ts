@@ -1,8 +1,9 @@
 /**
  * The digests of sliced downloads, computed off the main thread. Slices arrive out of order, so a
- * sliced file is read back and hashed in order as its slices complete; MD5 of ~160 MB costs a few
- * hundred ms of CPU, which on the main thread delayed reading the sockets of the slices still
- * downloading (Node 20 has no asynchronous MD5: WebCrypto lacks it). One worker thread per client
+ * sliced file is read back as its slices complete: each slice at once when the object has a CRC32C
+ * (the slices' values are joined at the end, checksum.ts FileDigests), else in file order for its
+ * MD5. Hashing ~160 MB costs a few hundred ms of CPU, which on the main thread delayed reading the
+ * sockets of the slices still downloading (Node 20 has no asynchronous MD5 or CRC32C). One worker thread per client
  * (hash-worker.ts), started when the first sliced download begins, does the reading and hashing; the
  * main thread only posts the ranges written.
  *
@@ -16,13 +17,20 @@ import { existsSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { Checksums, type Digests } from './checksum.js';
+import { type Digests, FileDigests } from './checksum.js';
 import type { HashRequest } from './hash-worker.js';
 
-/** The checksums of one file, fed with its ranges in order. */
+/** The checksums of one file, fed with its ranges. */
 export interface HashJob {
-  /** Hash [start, end) of the file next; call it in file order, once those bytes are written. */
-  add(start: number, end: number): void;
+  /** Whether ranges may be added in any order (the object has a CRC32C); else in file order. */
+  readonly inAnyOrder: boolean;
+  /**
+   * Hash [start, end) of the file next, once those bytes are written (in file order unless
+   * inAnyOrder), as part of `attempt` (inAnyOrder: a slice's attempt, see discard).
+   */
+  add(start: number, end: number, attempt?: number): void;
+  /** Forget the ranges added under `attempt` (inAnyOrder only): the slice failed and is fetched again. */
+  discard(attempt: number): void;
   /**
    * The digests of every range added (call after the last). Rejects on a read error, or with
    * HasherClosed when the hasher closed before the worker answered.
@@ -181,20 +189,35 @@ const noop = (): void => undefined;
 
 /** Ranges hashed by the worker; on the main thread instead if the worker is gone before it answered. */
 class WorkerJob implements HashJob {
-  readonly #ranges: [number, number][] = [];
+  readonly #ranges: { start: number; end: number; attempt: number | undefined }[] = [];
   #answer: Promise<Digests> | undefined;
   #finished: Promise<Digests> | undefined;
+  readonly inAnyOrder: boolean;
 
   constructor(
     readonly hasher: RangeHasher,
     readonly id: number,
     readonly handle: FileHandle,
     readonly expected: Expected,
-  ) {}
+  ) {
+    this.inAnyOrder = expected.crc32c !== undefined;
+  }
 
-  add(start: number, end: number): void {
-    this.#ranges.push([start, end]);
-    this.hasher.post({ op: 'range', job: this.id, start, end });
+  add(start: number, end: number, attempt?: number): void {
+    this.#ranges.push({ start, end, attempt });
+    this.hasher.post({
+      op: 'range',
+      job: this.id,
+      start,
+      end,
+      ...(attempt !== undefined ? { attempt } : {}),
+    });
+  }
+
+  discard(attempt: number): void {
+    for (let k = this.#ranges.length - 1; k >= 0; k--)
+      if (this.#ranges[k]?.attempt === attempt) this.#ranges.splice(k, 1);
+    this.hasher.post({ op: 'discard', job: this.id, attempt });
   }
 
   finish(): Promise<Digests> {
@@ -203,7 +226,7 @@ class WorkerJob implements HashJob {
       if (this.hasher.closed) throw new HasherClosed('the download was closed');
       // Every range added is written (finish comes after the last slice): hash them all here.
       const main = new MainThreadJob(this.handle, this.expected);
-      for (const [start, end] of this.#ranges) main.add(start, end);
+      for (const { start, end, attempt } of this.#ranges) main.add(start, end, attempt);
       return main.finish();
     });
     return this.#finished;
@@ -229,7 +252,7 @@ class WorkerJob implements HashJob {
 
 /** Ranges read back and hashed on the main thread, each as soon as it is added (the fallback). */
 class MainThreadJob implements HashJob {
-  readonly #sums: Checksums;
+  readonly #sums: FileDigests;
   #chain: Promise<void> = Promise.resolve();
   #buffer: Buffer | undefined;
   #finished: Promise<Digests> | undefined;
@@ -238,12 +261,22 @@ class MainThreadJob implements HashJob {
     readonly handle: FileHandle,
     expected: Expected,
   ) {
-    this.#sums = new Checksums(expected);
+    this.#sums = new FileDigests(expected);
   }
 
-  add(start: number, end: number): void {
-    this.#chain = this.#chain.then(() => this.#hashRange(start, end));
+  get inAnyOrder(): boolean {
+    return this.#sums.inAnyOrder;
+  }
+
+  add(start: number, end: number, attempt?: number): void {
+    this.#chain = this.#chain.then(() => this.#hashRange(start, end, attempt));
     // Settled by finish() or settle(); never an unhandled rejection meanwhile.
+    this.#chain.catch(noop);
+  }
+
+  discard(attempt: number): void {
+    // After the ranges added before it, as the worker takes its messages in order.
+    this.#chain = this.#chain.then(() => this.#sums.discard(attempt));
     this.#chain.catch(noop);
   }
 
@@ -257,16 +290,18 @@ class MainThreadJob implements HashJob {
     return this.#chain.then(noop, noop);
   }
 
-  async #hashRange(start: number, end: number): Promise<void> {
+  async #hashRange(start: number, end: number, attempt: number | undefined): Promise<void> {
     // Large reads: each is a thread-pool round trip.
     this.#buffer ??= Buffer.allocUnsafe(4 * 1024 * 1024);
     const buffer = this.#buffer;
+    const sink = this.#sums.range(start, attempt);
     for (let at = start; at < end; ) {
       const { bytesRead } = await this.handle.read(buffer, 0, Math.min(buffer.length, end - at), at);
       // A file shorter than the range: the byte count tells the downloader (a cut-off slice).
-      if (bytesRead === 0) return;
-      this.#sums.update(buffer.subarray(0, bytesRead));
+      if (bytesRead === 0) break;
+      sink.update(buffer.subarray(0, bytesRead));
       at += bytesRead;
     }
+    sink.end();
   }
 }
