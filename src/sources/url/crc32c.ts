@@ -31,24 +31,10 @@ const TABLES: readonly Int32Array[] = (() => {
   }
   return tables;
 })();
-const [T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15] = TABLES as [
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-];
+
+/** Sixteen tables, named one by one below so that the hot loop reads each from a local constant. */
+type Sixteen<T> = [T, T, T, T, T, T, T, T, T, T, T, T, T, T, T, T];
+const [T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15] = TABLES as Sixteen<Int32Array>;
 
 /** The word loop reads bytes in little-endian order; elsewhere only the byte loop runs. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;

@@ -102,6 +102,15 @@ function sliceRanges(size: number): [number, number][] {
   return ranges;
 }
 
+/** What every slice of one sliced download shares: where it comes from and goes to. */
+interface SliceTarget {
+  readonly url: string;
+  readonly obj: ObjectInfo;
+  readonly handle: import('node:fs/promises').FileHandle;
+  /** Set when a slice failed for good: the others stop. */
+  readonly stop: { failed: boolean };
+}
+
 /** A server that answered a ranged GET with the whole object: fetch it as one stream instead. */
 /** A slice stopped because another slice of the same object failed: never the cause to report. */
 class SliceCancelled extends StorageError {}
@@ -313,7 +322,7 @@ export class StorageClient {
         const slice = this.#limiter.run(() =>
           withRetry(
             this.#retry,
-            () => this.#sliceAttempt(url, obj, start, end, handle, stop, job),
+            () => this.#sliceAttempt({ url, obj, handle, stop }, start, end, job),
             (err, n) => this.#opts.onRetry?.(`${url} bytes ${start}-${end - 1}`, err.message, n),
           ),
         );
@@ -360,19 +369,11 @@ export class StorageClient {
    * One attempt at a slice. With inAnyOrder, its bytes go to the hash job as they are written, under
    * an attempt number of their own, and are taken back if the attempt fails.
    */
-  async #sliceAttempt(
-    url: string,
-    obj: ObjectInfo,
-    start: number,
-    end: number,
-    handle: import('node:fs/promises').FileHandle,
-    stop: { failed: boolean },
-    job: HashJob,
-  ): Promise<void> {
-    if (!job.inAnyOrder) return this.#sliceOnce(url, obj, start, end, handle, stop);
+  async #sliceAttempt(to: SliceTarget, start: number, end: number, job: HashJob): Promise<void> {
+    if (!job.inAnyOrder) return this.#sliceOnce(to, start, end);
     const attempt = ++this.#attempts;
     try {
-      await this.#sliceOnce(url, obj, start, end, handle, stop, (s, e) => job.add(s, e, attempt));
+      await this.#sliceOnce(to, start, end, (s, e) => job.add(s, e, attempt));
     } catch (err) {
       job.discard(attempt);
       throw err;
@@ -380,12 +381,9 @@ export class StorageClient {
   }
 
   async #sliceOnce(
-    url: string,
-    obj: ObjectInfo,
+    { url, obj, handle, stop }: SliceTarget,
     start: number,
     end: number,
-    handle: import('node:fs/promises').FileHandle,
-    stop: { failed: boolean },
     onWritten?: (start: number, end: number) => void,
   ): Promise<void> {
     this.#checkOpen(url);
