@@ -49,6 +49,16 @@ export interface RangeSink {
   end(): void;
 }
 
+/** Whether a file with these digests may be hashed in ranges in any order: it has a CRC32C to check. */
+export function hashableInAnyOrder(expected: { readonly crc32c?: string }): boolean {
+  return expected.crc32c !== undefined;
+}
+
+/** Remove, in place, the entries of `list` added under `attempt` (a failed slice attempt). */
+export function dropAttempt(list: { readonly attempt?: number | undefined }[], attempt: number): void {
+  for (let k = list.length - 1; k >= 0; k--) if (list[k]?.attempt === attempt) list.splice(k, 1);
+}
+
 /**
  * The digests of a file hashed range by range (a sliced download, hasher.ts). With a CRC32C to check,
  * the ranges may come in any order: each range's CRC32C is computed on its own and they are joined in
@@ -70,7 +80,7 @@ export class FileDigests {
   }[] = [];
 
   constructor(expected: { readonly md5Hash?: string; readonly crc32c?: string }) {
-    this.inAnyOrder = expected.crc32c !== undefined;
+    this.inAnyOrder = hashableInAnyOrder(expected);
     this.#inOrder = this.inAnyOrder ? undefined : new Checksums(expected);
   }
 
@@ -93,8 +103,7 @@ export class FileDigests {
 
   /** Forget the ranges added under `attempt` (it failed; its retry adds them again). */
   discard(attempt: number): void {
-    for (let k = this.#ranges.length - 1; k >= 0; k--)
-      if (this.#ranges[k]?.attempt === attempt) this.#ranges.splice(k, 1);
+    dropAttempt(this.#ranges, attempt);
   }
 
   /**

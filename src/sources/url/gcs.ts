@@ -111,10 +111,10 @@ interface SliceTarget {
   readonly stop: { failed: boolean };
 }
 
-/** A server that answered a ranged GET with the whole object: fetch it as one stream instead. */
 /** A slice stopped because another slice of the same object failed: never the cause to report. */
 class SliceCancelled extends StorageError {}
 
+/** A server that answered a ranged GET with the whole object: fetch it as one stream instead. */
 class RangeIgnored extends Error {
   override readonly name = 'RangeIgnored';
 }

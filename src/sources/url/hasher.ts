@@ -1,11 +1,11 @@
 /**
  * The digests of sliced downloads, computed off the main thread. Slices arrive out of order, so a
- * sliced file is read back as its slices complete: each slice at once when the object has a CRC32C
- * (the slices' values are joined at the end, checksum.ts FileDigests), else in file order for its
- * MD5. Hashing ~160 MB costs a few hundred ms of CPU, which on the main thread delayed reading the
- * sockets of the slices still downloading (Node 20 has no asynchronous MD5 or CRC32C). One worker thread per client
- * (hash-worker.ts), started when the first sliced download begins, does the reading and hashing; the
- * main thread only posts the ranges written.
+ * sliced file is read back as it is written: each batch at once when the object has a CRC32C (the
+ * batches' values are joined at the end, checksum.ts FileDigests), else slice by slice in file order
+ * for its MD5. Hashing ~160 MB costs a few hundred ms of CPU, which on the main thread delayed
+ * reading the sockets of the slices still downloading (Node 20 has no asynchronous MD5 or CRC32C).
+ * One worker thread per client (hash-worker.ts), started when the first sliced download begins, does
+ * the reading and hashing; the main thread only posts the ranges written.
  *
  * If the worker cannot start or dies, the hashing falls back to the main thread (as it was done
  * before the worker): the check is what keeps a corrupt download out of the cache, and the main
@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type Digests, FileDigests } from './checksum.js';
+import { type Digests, dropAttempt, FileDigests, hashableInAnyOrder } from './checksum.js';
 import type { HashRequest } from './hash-worker.js';
 
 /** The checksums of one file, fed with its ranges. */
@@ -200,7 +200,7 @@ class WorkerJob implements HashJob {
     readonly handle: FileHandle,
     readonly expected: Expected,
   ) {
-    this.inAnyOrder = expected.crc32c !== undefined;
+    this.inAnyOrder = hashableInAnyOrder(expected);
   }
 
   add(start: number, end: number, attempt?: number): void {
@@ -215,8 +215,7 @@ class WorkerJob implements HashJob {
   }
 
   discard(attempt: number): void {
-    for (let k = this.#ranges.length - 1; k >= 0; k--)
-      if (this.#ranges[k]?.attempt === attempt) this.#ranges.splice(k, 1);
+    dropAttempt(this.#ranges, attempt);
     this.hasher.post({ op: 'discard', job: this.id, attempt });
   }
 
