@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/hostile/**/*.hostile.ts'],
+    // Scratch folders go under one per-run folder, removed at the end (test/helpers/scratch-tmpdir.ts).
+    globalSetup: ['test/helpers/scratch-tmpdir.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
     // Two cores: one file at a time, and children measured one by one so peak memory is the case's own.
