@@ -82,26 +82,39 @@ export const operatorDegradedDuringUpdate = defineRule(
   },
 );
 
+const DEGRADED_CONDITIONS = ['Degraded', 'NodeDegraded', 'RenderDegraded'] as const;
+
 /** A pool that is degraded blocks the machine-config operator and every later update (docs/domain.md 1.3). */
 export const poolDegraded = defineRule(
   'pool-degraded',
   'No MachineConfigPool is Degraded (NodeDegraded or RenderDegraded).',
   { severityPolicy: 'failure: still Degraded at the end of the inputs; warning: Degraded and recovered' },
   (history: ClusterHistory, rule) => {
+    // Only a pool whose conditions the inputs hold can be checked: a snapshot of it, or condition
+    // lines about it. Events about a pool (RenderedConfigGenerated, SetDesiredConfig) name it but say
+    // nothing of Degraded, and origin's monitor does not record pool conditions (docs/domain.md).
     const pools = new Set(history.objects.machineConfigPools.map((p) => p.object.metadata.name));
+    const named = new Set<string>(pools);
     for (const i of history.intervals) {
-      if (i.locator.type === 'MachineConfigPool' && i.locator.keys.machineconfigpool)
-        pools.add(i.locator.keys.machineconfigpool);
+      const name = i.locator.type === 'MachineConfigPool' ? i.locator.keys.machineconfigpool : undefined;
+      if (!name) continue;
+      named.add(name);
+      if (i.message.annotations.condition !== undefined && i.message.annotations.status !== undefined)
+        pools.add(name);
     }
     if (pools.size === 0) {
-      return findUpdates(history).length > 0
-        ? notChecked(rule, 'no MachineConfigPools in the inputs', [NEEDS.pools])
-        : notApplicable(rule, 'no MachineConfigPools in the inputs');
+      const reason =
+        named.size === 0
+          ? 'no MachineConfigPools in the inputs'
+          : `no conditions of the MachineConfigPools in the inputs (only events about ${[...named].sort().join(', ')})`;
+      return findUpdates(history).length > 0 || named.size > 0
+        ? notChecked(rule, reason, [NEEDS.pools])
+        : notApplicable(rule, reason);
     }
     const findings: Finding[] = [];
     for (const pool of [...pools].sort()) {
       const key = `MachineConfigPool/${pool}`;
-      for (const type of ['Degraded', 'NodeDegraded', 'RenderDegraded']) {
+      for (const type of DEGRADED_CONDITIONS) {
         const transitions = conditionTransitions(history, key, type);
         const flip = transitions.find((tr) => tr.status === 'True');
         if (!flip) continue;

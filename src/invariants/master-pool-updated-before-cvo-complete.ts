@@ -27,6 +27,8 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
     }
     const findings: Finding[] = [];
     let unknown = 0;
+    // Completions whose pool state was known (held or broke the rule): with none, nothing was checked.
+    let known = 0;
     for (const update of completed) {
       const t = update.completedAt as number;
       const next = updates[updates.indexOf(update) + 1];
@@ -46,13 +48,15 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
           (!next?.startedAt || e.at < next.startedAt),
       );
       const ok = state.updated === true && state.updating !== true && onWanted;
-      if (ok && !testSaw) continue;
       if (state.updated === undefined && !testSaw) {
         // Nothing to go on. Only the newest update is the one the inputs are about; older history
-        // entries are context that a snapshot can rarely check.
+        // entries are context that a snapshot can rarely check, so an unknown one makes the rule
+        // "not checked" only when no completion at all could be checked (below).
         if (update === updates[updates.length - 1]) unknown += 1;
         continue;
       }
+      known += 1;
+      if (ok && !testSaw) continue;
 
       const finish = wanted ? finishedRollout(ph, wanted.config) : undefined;
       const evidence: Evidence[] = [];
@@ -163,7 +167,7 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
         },
       });
     }
-    if (findings.length === 0 && unknown > 0) {
+    if (findings.length === 0 && (unknown > 0 || known === 0)) {
       return notChecked(
         rule,
         'the inputs do not say what state the master pool was in when the CVO reported completion',

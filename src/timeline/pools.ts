@@ -195,11 +195,32 @@ export function poolStateAt(ph: PoolHistory, t: Millis): PoolState {
     updating = seenUpdating ?? (seenUpdated === true ? false : undefined);
     reasoning.push(`last observed at ${formatClock(seen.at)}: ${seen.text}`);
   } else if (target && finish && finish.at > t) {
-    updated = false;
-    updating = !paused;
-    reasoning.push(
-      `${target.name} was created at ${formatClock(target.createdAt)} and the pool reported Updated only at ${formatClock(finish.at)}, so it was rolling out in between`,
-    );
+    // The finish proves the pool was not Updated before it only when it is a transition (the
+    // condition turned True then). A poll that sees it Updated (the upgrade test's) says nothing of
+    // when it got there: the pool may have finished long before. Then only a later observation of
+    // it still rolling out places `t` inside the rollout.
+    const stillRolling = finish.transition
+      ? undefined
+      : ph.observations.find(
+          (o) => o.at >= t && o.at < finish.at && (o.updated === false || o.updating === true),
+        );
+    if (finish.transition) {
+      updated = false;
+      updating = !paused;
+      reasoning.push(
+        `${target.name} was created at ${formatClock(target.createdAt)} and the pool reported Updated only at ${formatClock(finish.at)}, so it was rolling out in between`,
+      );
+    } else if (stillRolling) {
+      updated = false;
+      updating = !paused;
+      reasoning.push(
+        `${target.name} was created at ${formatClock(target.createdAt)} and the pool was still rolling out at ${formatClock(stillRolling.at)}: ${stillRolling.text}`,
+      );
+    } else {
+      reasoning.push(
+        `${target.name} was created at ${formatClock(target.createdAt)} and the pool was first seen Updated at ${formatClock(finish.at)} (${finish.text}); when in between it finished, the inputs do not say`,
+      );
+    }
   } else if (target && finish) {
     updated = true;
     updating = false;

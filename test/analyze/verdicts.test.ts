@@ -3,6 +3,8 @@
  * names the data it needed; inputs with no update say "no-update"; the bundled examples keep failing
  * and passing; and status and analyze agree on every oc example (one assessment of the moment).
  */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
@@ -87,6 +89,45 @@ describe('the bundled examples', () => {
   });
 });
 
+describe('what is missing is never read as a fact', () => {
+  /** A copy of an example without some of its files. */
+  function without(example: string, drop: readonly string[]): string {
+    const dir = mkdtempSync(join(tmpdir(), 'atlevel-verdicts-'));
+    cpSync(join(EXAMPLES, example), dir, { recursive: true });
+    for (const f of drop) rmSync(join(dir, f));
+    return dir;
+  }
+  const GATHER = 'artifacts/e2e-aws-upgrade/gather-extra/artifacts';
+
+  it('fixed run without its pools: the test seeing every pool done later does not make the master pool "rolling"', async () => {
+    const dir = without('bug-2019850-fixed', [`${GATHER}/machineconfigpools.json`]);
+    try {
+      const r = await analyze([dir]);
+      const byId = Object.fromEntries(r.outcomes.map((o) => [o.rule.id, o]));
+      expect(r.verdict).toBe('inconclusive');
+      expect(byId['master-pool-updated-before-cvo-complete']?.state).toBe('not-checked');
+      expect(byId['master-pool-updated-before-cvo-complete']?.findings).toEqual([]);
+      // Events name the pools, but only their conditions can show Degraded.
+      expect(byId['pool-degraded']?.state).toBe('not-checked');
+      expect(byId['pool-degraded']?.reason).toContain('only events about master, worker');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the bug run without its pools still fails: the test saw the master pool rolling after completion', async () => {
+    const dir = without('bug-2019850', [`${GATHER}/machineconfigpools.json`]);
+    try {
+      const r = await analyze([dir]);
+      expect(r.outcomes.find((o) => o.rule.id === 'master-pool-updated-before-cvo-complete')?.state).toBe(
+        'violated',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describeFixtures('inputs that cannot give a pass', () => {
   it('drain-01 startingEvents.json: no update, never pass', async () => {
     const r = await analyze([
@@ -97,6 +138,13 @@ describeFixtures('inputs that cannot give a pass', () => {
     expect(r.verdict).toBe('no-update');
     expect(r.outcomes.filter((o) => o.applicable)).toEqual([]);
     expect(renderAnalysisText(r, { colour: false })).toMatch(/^NO UPDATE: /);
+  });
+
+  it('4.15.0-ec2-early: only old completions, with nothing about the pool then: the master-pool rule is not checked', async () => {
+    const r = await analyze([fixture(OC, '4.15.0-ec2-early')]);
+    const rule = r.outcomes.find((o) => o.rule.id === 'master-pool-updated-before-cvo-complete');
+    expect(rule?.state).toBe('not-checked');
+    expect(rule?.missing.length).toBeGreaterThan(0);
   });
 
   it('must-gather-aws: only the install in history, so no update', async () => {
