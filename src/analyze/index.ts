@@ -11,9 +11,16 @@ import { findUpdates, type UpdateRecord, updateWindow, windowNote } from '../tim
 export type { Verdict } from '../model/index.js';
 
 /** Warnings never change the verdict; only violated rules, the update's presence and missing data do. */
-export function verdictOf(outcomes: readonly RuleOutcome[], updates: readonly UpdateRecord[]): Verdict {
+export function verdictOf(
+  outcomes: readonly RuleOutcome[],
+  updates: readonly UpdateRecord[],
+  hasClusterVersion: boolean,
+): Verdict {
   if (outcomes.some((o) => o.state === 'violated')) return 'fail';
-  if (updates.length === 0) return 'no-update';
+  // "No update" is a fact only a ClusterVersion can state (its history lists every update). Inputs
+  // without one (events, nodes, a monitor file of another kind) show no update, but cannot show
+  // that none happened.
+  if (updates.length === 0) return hasClusterVersion ? 'no-update' : 'inconclusive';
   if (outcomes.some((o) => o.state === 'not-checked' && o.missing.length > 0)) return 'inconclusive';
   return 'pass';
 }
@@ -67,7 +74,8 @@ export function analyzeHistory(history: ClusterHistory, opts: AnalyzeOptions = {
   // dated outside it are context and say so in a note, they never stretch it.
   const window = updateWindow(history);
   const note = window ? windowNote(window) : undefined;
-  const verdict = verdictOf(outcomes, updates);
+  const hasClusterVersion = history.objects.clusterVersions.length > 0;
+  const verdict = verdictOf(outcomes, updates, hasClusterVersion);
   const ids = (state: RuleOutcome['state'], missing: boolean) =>
     outcomes.filter((o) => o.state === state && (!missing || o.missing.length > 0)).map((o) => o.rule.id);
   const verdictReason =
@@ -75,9 +83,11 @@ export function analyzeHistory(history: ClusterHistory, opts: AnalyzeOptions = {
       ? `violated: ${ids('violated', false).join(', ')}`
       : verdict === 'no-update'
         ? noUpdateReason(history)
-        : verdict === 'inconclusive'
-          ? `not checked for lack of data: ${ids('not-checked', true).join(', ')}`
-          : `every rule that applies held: ${[...ids('holds', false)].join(', ')}`;
+        : verdict === 'inconclusive' && updates.length === 0
+          ? `${noUpdateReason(history)}, so they cannot show whether an update happened: add the ClusterVersion (gather-extra clusterversion.json, or a must-gather)`
+          : verdict === 'inconclusive'
+            ? `not checked for lack of data: ${ids('not-checked', true).join(', ')}`
+            : `every rule that applies held: ${[...ids('holds', false)].join(', ')}`;
   return {
     verdict,
     verdictReason,

@@ -1,5 +1,5 @@
 import type { ClusterHistory, Evidence, Finding, KeyMoment } from '../model/index.js';
-import { formatClock, formatDuration } from '../model/index.js';
+import { formatClock, formatDuration, gapAfter } from '../model/index.js';
 import { findUpdates, finishedRollout, poolHistory, poolStateAt } from '../timeline/index.js';
 import { configForRelease } from './release-configs.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
@@ -38,6 +38,9 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
         (e) => e.kind === 'invariant-violation' && e.at >= t && (!next?.startedAt || e.at < next.startedAt),
       );
       const onWanted = !wanted || state.target?.name === wanted.config.name;
+      // The config made for the new release did not exist yet: whatever its conditions said, the pool
+      // cannot have been on it (the race of bug 2019850 at its plainest).
+      const notRenderedYet = wanted !== undefined && wanted.config.createdAt > t;
       // What the upgrade test itself saw of the pool, the first poll at or after completion: the
       // evidence when nothing else describes the pool (build-log.txt alone).
       const testPoll = history.testLog.find(
@@ -48,7 +51,7 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
           (!next?.startedAt || e.at < next.startedAt),
       );
       const ok = state.updated === true && state.updating !== true && onWanted;
-      if (state.updated === undefined && !testSaw) {
+      if (state.updated === undefined && !testSaw && !notRenderedYet) {
         // Nothing to go on. Only the newest update is the one the inputs are about; older history
         // entries are context that a snapshot can rarely check, so an unknown one makes the rule
         // "not checked" only when no completion at all could be checked (below).
@@ -152,7 +155,10 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
       findings.push({
         rule: rule.id,
         severity: 'failure',
-        summary: `the CVO reported ${update.target} complete at ${formatClock(t)} while the master pool was ${stateText}${rolling}${wrongConfig}${late}`,
+        summary:
+          seen.updated === undefined && notRenderedYet && wanted
+            ? `the CVO reported ${update.target} complete at ${formatClock(t)} before the master pool's config for the new release existed: ${wanted.config.name} was created at ${formatClock(wanted.config.createdAt)}${gapText(wanted.config.createdAt, t)}${late}`
+            : `the CVO reported ${update.target} complete at ${formatClock(t)} while the master pool was ${stateText}${rolling}${wrongConfig}${late}`,
         at: t,
         evidence,
         moments,
@@ -177,6 +183,12 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
     return checked(rule, findings);
   },
 );
+
+/** `, 1–2s later`: how long after `t` a config stamped `createdAt` (whole seconds) appeared. */
+function gapText(createdAt: number, t: number): string {
+  const gap = gapAfter(createdAt, t);
+  return gap ? `, ${gap} later` : '';
+}
 
 function fmt(v: boolean | undefined): string {
   return v === undefined ? 'unknown' : v ? 'True' : 'False';

@@ -42,19 +42,21 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
             `FAIL: ${plural(failures, 'invariant violation')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}${what}`,
           ),
         )
-      : result.verdict === 'inconclusive'
-        ? c.bold(
-            c.yellow(
-              `INCONCLUSIVE: no invariant violated, but ${plural(notChecked.length, 'rule')} could not be checked${what}`,
-            ),
-          )
-        : result.verdict === 'no-update'
+      : result.verdict === 'inconclusive' && result.updates.length === 0
+        ? c.bold(c.yellow(`INCONCLUSIVE: ${safe(result.verdictReason, 300)}${withWarnings}`))
+        : result.verdict === 'inconclusive'
           ? c.bold(
-              `NO UPDATE: the inputs hold no cluster update to check (${safe(result.verdictReason, 300)})${withWarnings}`,
+              c.yellow(
+                `INCONCLUSIVE: no invariant violated, but ${plural(notChecked.length, 'rule')} could not be checked${what}`,
+              ),
             )
-          : warnings
-            ? c.bold(c.yellow(`PASS${withWarnings}${what}`))
-            : c.bold(c.green(`PASS: every invariant checked and held${what}`));
+          : result.verdict === 'no-update'
+            ? c.bold(
+                `NO UPDATE: the inputs hold no cluster update to check (${safe(result.verdictReason, 300)})${withWarnings}`,
+              )
+            : warnings
+              ? c.bold(c.yellow(`PASS${withWarnings}${what}`))
+              : c.bold(c.green(`PASS: every invariant checked and held${what}`));
   out.push(verdict);
   if (result.span) {
     out.push(

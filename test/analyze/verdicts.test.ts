@@ -129,15 +129,16 @@ describe('what is missing is never read as a fact', () => {
 });
 
 describeFixtures('inputs that cannot give a pass', () => {
-  it('drain-01 startingEvents.json: no update, never pass', async () => {
+  it('drain-01 startingEvents.json: no ClusterVersion, so it cannot show there was no update: inconclusive, never pass', async () => {
     const r = await analyze([
       fixture(
         'openshift__origin/pkg/monitortests/node/nodestateanalyzer/nodeTest/drain-01/startingEvents.json',
       ),
     ]);
-    expect(r.verdict).toBe('no-update');
+    expect(r.verdict).toBe('inconclusive');
     expect(r.outcomes.filter((o) => o.applicable)).toEqual([]);
-    expect(renderAnalysisText(r, { colour: false })).toMatch(/^NO UPDATE: /);
+    expect(r.verdictReason).toContain('cannot show whether an update happened');
+    expect(renderAnalysisText(r, { colour: false })).toMatch(/^INCONCLUSIVE: the inputs hold no ClusterVersion/);
   });
 
   it('4.15.0-ec2-early: only old completions, with nothing about the pool then: the master-pool rule is not checked', async () => {
