@@ -138,7 +138,9 @@ describeFixtures('inputs that cannot give a pass', () => {
     expect(r.verdict).toBe('inconclusive');
     expect(r.outcomes.filter((o) => o.applicable)).toEqual([]);
     expect(r.verdictReason).toContain('cannot show whether an update happened');
-    expect(renderAnalysisText(r, { colour: false })).toMatch(/^INCONCLUSIVE: the inputs hold no ClusterVersion/);
+    expect(renderAnalysisText(r, { colour: false })).toMatch(
+      /^INCONCLUSIVE: the inputs hold no ClusterVersion/,
+    );
   });
 
   it('4.15.0-ec2-early: only old completions, with nothing about the pool then: the master-pool rule is not checked', async () => {
