@@ -41,6 +41,7 @@ import {
 import { type DeferredMembers, JsonItemsReader, NotStreamable } from './json-items.js';
 import type { ReaderSpec } from './layouts/index.js';
 import { validateObject } from './validate.js';
+import { ItemTreeLimits } from './tree-limits.js';
 import { type Resolved, runStartFromName, type YearHint } from './year.js';
 
 export interface ObjectRecord {
@@ -385,8 +386,10 @@ async function readItemsStreamed(
   const file = opts.file;
   const onItem = streamedReader(spec, result, file, intern, echoes);
   if (!onItem) return false;
+  const limits = new ItemTreeLimits(file, opts.budget ?? new Budget());
   const reader = new JsonItemsReader(
     (batch, first) => {
+      for (let k = 0; k < batch.length; k++) limits.check(batch[k]);
       for (let k = 0; k < batch.length; k++) onItem(batch[k], first + k);
     },
     {},

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Budget } from '../../src/model/budget.js';
 import { InputError } from '../../src/model/errors.js';
 import type { LoadOptions } from '../../src/sources/index.js';
 import { loadHistoryParts } from '../helpers/load.js';
@@ -234,6 +235,30 @@ describe('broken files with known names', () => {
     const err = await inputError([CI], { releaseTo: `${GA}/nodes.json` });
     expect(err.file).toBe(`${GA}/nodes.json`);
     expect(err.problem).toMatch(/not a release payload: found kind List/);
+  });
+});
+
+describe('tree limits on Lists read as they stream', () => {
+  const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  const mc = (x: string) =>
+    `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"machineconfiguration.openshift.io/v1","kind":"MachineConfig","metadata":{"name":"rendered-master-x","creationTimestamp":"2021-11-03T03:00:00Z"},"spec":{"x":${x}}}]}`;
+
+  it('an item nested deeper than --max-tree-depth, small enough to be parsed in a batch', async () => {
+    // 20,000 levels in 40 KB: enough to overflow the stack of JSON.stringify, and of any walk after it.
+    const dir = await folder({ 'machineconfigs.json': mc(deep(20_000)) });
+    const err = await inputError([join(dir, 'machineconfigs.json')]);
+    expect(err.file).toBe(join(dir, 'machineconfigs.json'));
+    expect(err.problem).toMatch(/over the nesting depth limit of 512/);
+  });
+
+  it('a lowered --max-tree-depth and --max-tree-nodes apply to gather-extra Lists too', async () => {
+    const events = `${GA}/events.json`;
+    const depth = await inputError([events], { budget: new Budget({ treeDepth: 3 }) });
+    expect(depth.problem).toMatch(/over the nesting depth limit of 3/);
+    const nodes = await inputError([events], { budget: new Budget({ treeNodes: 10 }) });
+    expect(nodes.problem).toMatch(/over the parsed nodes per document limit of 10/);
+    // The defaults let the same file through.
+    await loadHistoryParts([events]);
   });
 });
 
