@@ -80,9 +80,15 @@ export function componentSentence(rows: readonly ComponentRow[], rule: string): 
     const r = rows.filter((x) => x.fix === fix);
     const runs = r.reduce((a, x) => a + x.runs, 0);
     const race = r.reduce((a, x) => a + x.race, 0);
+    const notChecked = r.reduce((a, x) => a + x.notChecked, 0);
     if (runs === 0) return undefined;
+    // Only the runs where the rule was checked count: a run that could not be checked is not a run
+    // without the race. Those are said apart, so that "0 of 2" never hides "none checked".
+    const checkedRuns = runs - notChecked;
+    const unchecked = notChecked > 0 ? ` (${notChecked} not checked)` : '';
     // "runs" once, on the first count: "5 of 12 runs before the fix, 0 of 9 after".
-    const text = `${race} of ${runs}${said ? '' : ` run${runs === 1 ? '' : 's'}`} ${label}`;
+    if (checkedRuns === 0) return `no checked run of ${runs} ${label}`;
+    const text = `${race} of ${checkedRuns}${said ? '' : ` ${checkedRuns === 1 ? 'run' : 'runs'}`} ${label}${unchecked}`;
     said = true;
     return text;
   };

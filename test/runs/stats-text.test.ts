@@ -45,6 +45,19 @@ describe('the component sentence', () => {
     );
   });
 
+  it('counts only the runs where the rule was checked, and says how many were not', () => {
+    const unchecked = (fix: ComponentRow['fix'], runs: number, race: number, notChecked: number) => ({
+      ...row(fix, runs, race, 'machine-config-operator'),
+      notChecked,
+    });
+    expect(componentSentence([unchecked('absent', 2, 0, 2), unchecked('present', 6, 0, 4)], RACE)).toBe(
+      'pod image changed, machine-config-operator unchanged → race in no checked run of 2 before the fix, 0 of 2 runs after (4 not checked)',
+    );
+    expect(componentSentence([unchecked('absent', 5, 3, 1)], RACE)).toBe(
+      'pod image changed, machine-config-operator unchanged → race in 3 of 4 runs before the fix (1 not checked)',
+    );
+  });
+
   it('the HTML table shows the same names, the full list on hover', () => {
     const html = statsHtml(result());
     expect(html).toContain(
