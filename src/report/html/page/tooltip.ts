@@ -56,9 +56,14 @@ export class Tooltip {
   }
 }
 
-/** `file:line path (source)`, the way the text report prints a source reference. */
+/**
+ * `file:line (source)` or `file path (source)`, the way the text report prints a source reference
+ * (report/refs.ts): with a path, the line is where its YAML document starts.
+ */
 function refText(d: ReportData, item: ReportBar | ReportMark): string {
-  const line = item.line !== undefined ? `:${item.line}` : '';
-  const path = item.path !== undefined ? ` ${d.strings[item.path] ?? ''}` : '';
-  return `${d.strings[item.file] ?? ''}${line}${path} (${d.strings[item.source] ?? ''})`;
+  const file = d.strings[item.file] ?? '';
+  const source = ` (${d.strings[item.source] ?? ''})`;
+  if (item.path === undefined) return `${file}${item.line !== undefined ? `:${item.line}` : ''}${source}`;
+  const document = item.line !== undefined && item.line > 1 ? ` (document at line ${item.line})` : '';
+  return `${file}${document} ${d.strings[item.path] ?? ''}${source}`;
 }
