@@ -88,7 +88,13 @@ function idle(status: UpdateStatus, ctx: Ctx): string[] {
       ? ` (${what} at ${formatTime(cp.completedAt)}${cp.duration !== undefined ? `, took ${shortDuration(cp.duration)}` : ''})`
       : '';
   out.push(...field('Version:', `${safe(version)}${done}`, ctx.width));
-  const pools = status.pools.map((p) => `${safe(p.name)} ${p.updated}/${p.total} ${p.assessment}`);
+  // "Completed" is oc's word for nodes at the cluster's version; a pool rolling out a config with no
+  // version change is at version but not done, and the line says so (the note gives the config).
+  const pools = status.pools.map((p) =>
+    p.nodesOffTargetConfig > 0 && p.total > 0
+      ? `${safe(p.name)} ${p.updated}/${p.total} at version, rolling out a new config (${p.total - p.nodesOffTargetConfig}/${p.total})`
+      : `${safe(p.name)} ${p.updated}/${p.total} ${p.assessment}`,
+  );
   if (pools.length > 0) out.push(...field('Pools:', pools.join(', '), ctx.width));
   if (status.insights.length > 0) out.push('', ...health(status, ctx));
   return out;

@@ -7,6 +7,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { ClusterHistory, Observed } from '../../src/model/history.js';
 import { MCO, type Node } from '../../src/model/objects.js';
+import { renderStatusText } from '../../src/report/status-text.js';
 import { assessStatus } from '../../src/status/index.js';
 import { describeFixtures, fixture } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
@@ -33,6 +34,12 @@ describeFixtures('an update to the same version with a new payload', () => {
       ['master', 3, 3],
       ['worker', 3, 3],
     ]);
+  });
+
+  it('the pools line does not call a pool rolling out a config "Completed" without saying so', () => {
+    const text = renderStatusText(assessStatus(history), { colour: false, width: 200, details: 'none' });
+    expect(text).toContain('worker 3/3 at version, rolling out a new config (0/3)');
+    expect(text).not.toContain('worker 3/3 Completed');
   });
 
   it('with the workers still on a config rendered before the update: in progress, workers not updated', () => {
