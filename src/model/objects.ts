@@ -270,6 +270,10 @@ export const MCO = {
   currentConfig: 'machineconfiguration.openshift.io/currentConfig',
   desiredConfig: 'machineconfiguration.openshift.io/desiredConfig',
   state: 'machineconfiguration.openshift.io/state',
+  /** `drain-<config>` or `uncordon-<config>`: what the daemon asks of the drain controller… */
+  desiredDrain: 'machineconfiguration.openshift.io/desiredDrain',
+  /** …and what the controller last did: a node drains while the two differ on a `drain-` request. */
+  lastAppliedDrain: 'machineconfiguration.openshift.io/lastAppliedDrain',
   reason: 'machineconfiguration.openshift.io/reason',
   releaseImageVersion: 'machineconfiguration.openshift.io/release-image-version',
   generatedByControllerVersion: 'machineconfiguration.openshift.io/generated-by-controller-version',

@@ -12,14 +12,12 @@ import type {
   PodDisruptionBudget,
   SourceRef,
 } from '../model/index.js';
-import { formatTime, type Millis, parseTime, plural } from '../model/index.js';
+import { formatTime, MCO, type Millis, parseTime, plural } from '../model/index.js';
 import { REFERENCES } from './insights.js';
 import { selectorMatches } from './selector.js';
 import type { Insight, InsightObject, NodeStatus } from './types.js';
 
 const HOUR = 3_600_000;
-const DESIRED_DRAIN = 'machineconfiguration.openshift.io/desiredDrain';
-const LAST_APPLIED_DRAIN = 'machineconfiguration.openshift.io/lastAppliedDrain';
 const TOPOLOGY = 'machineconfiguration.openshift.io/controlPlaneTopology';
 
 /** kubectl's drain library: `error when evicting pods/"p" -n "ns" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.` */
@@ -101,8 +99,8 @@ function evictionsFromEvents(events: readonly Observed<KubeEvent>[]): Eviction[]
 /** The node asked for a drain that the drain controller has not finished (MCO 4.11+ annotations). */
 function drainRequested(node: Node): boolean {
   const a = node.metadata.annotations ?? {};
-  const desired = a[DESIRED_DRAIN] ?? '';
-  return desired.startsWith('drain-') && desired !== (a[LAST_APPLIED_DRAIN] ?? '');
+  const desired = a[MCO.desiredDrain] ?? '';
+  return desired.startsWith('drain-') && desired !== (a[MCO.lastAppliedDrain] ?? '');
 }
 
 class SnapshotIndex {

@@ -12,9 +12,6 @@ import { REFERENCES } from './insights.js';
 import type { Insight, NodeAssessment, NodePhase, NodeStatus } from './types.js';
 import type { ConfigVersion } from './versions.js';
 
-const DESIRED_DRAIN = 'machineconfiguration.openshift.io/desiredDrain';
-const LAST_APPLIED_DRAIN = 'machineconfiguration.openshift.io/lastAppliedDrain';
-
 export const UNAVAILABLE_REASON = {
   daemonWorking: 'Machine Config Daemon is processing the node',
   unschedulable: 'Node is marked unschedulable',
@@ -74,8 +71,8 @@ function seriousCauses(causes: readonly UnavailableCause[], now: Millis): Unavai
 }
 
 function isDraining(annotations: Readonly<Record<string, string>>, updating: boolean): boolean {
-  const desired = annotations[DESIRED_DRAIN] ?? '';
-  const applied = annotations[LAST_APPLIED_DRAIN] ?? '';
+  const desired = annotations[MCO.desiredDrain] ?? '';
+  const applied = annotations[MCO.lastAppliedDrain] ?? '';
   if (desired !== '' && applied !== '' && desired !== applied && desired.split('-')[0] === 'drain')
     return true;
   // Targeted but the daemon has not yet moved from Done to Working: it is about to drain.

@@ -414,6 +414,19 @@ class Rewinder {
             : rebooting && changed && rebooting.from >= changed.from
               ? 'Rebooting'
               : 'Working';
+        // The drain annotations as they were then (status/nodes.ts reads them as oc does): the daemon
+        // asks for a drain (desiredDrain `drain-…`) and the controller records it done
+        // (lastAppliedDrain) when the drain ends, which is when the daemon moves on to its reboot.
+        // Between its Drain event and its Reboot event, a node was draining.
+        const drain = lastOf(before, 'Drain');
+        const draining =
+          current !== desired &&
+          drain !== undefined &&
+          (!changed || drain.from >= changed.from) &&
+          !(rebooting && rebooting.from >= drain.from);
+        const asked = current !== desired ? `drain-${desired}` : `uncordon-${current}`;
+        a[MCO.desiredDrain] = asked;
+        a[MCO.lastAppliedDrain] = draining ? `uncordon-${current}` : asked;
       }
     }
     const ready = events

@@ -23,6 +23,18 @@ beforeAll(async () => {
 });
 
 describe('status --at on examples/bug-2019850', () => {
+  it('a node between its Drain and Reboot events is Draining then, and Rebooting after', () => {
+    const phase = (clock: string, node: string) =>
+      assessStatusAt(history, at(clock))
+        .pools.flatMap((p) => p.nodes)
+        .find((n) => n.name === node)?.phase;
+    // ip-10-0-151-87: Drain at 03:27:33.944, Reboot at 03:29:04.069 (build-log.txt lines 455, 459).
+    expect(phase('03:28:30', 'ip-10-0-151-87.us-east-2.compute.internal')).toBe('Draining');
+    expect(phase('03:29:10', 'ip-10-0-151-87.us-east-2.compute.internal')).toBe('Rebooting');
+    // ip-10-0-171-203 was not asked to drain until 03:31:44.
+    expect(phase('03:28:30', 'ip-10-0-171-203.us-east-2.compute.internal')).toBe('Pending');
+  });
+
   it('03:25:00: the control plane is Progressing and machine-config is already at level', () => {
     const s = assessStatusAt(history, at('03:25:00'));
     expect(s.evaluatedAtSource).toBe('rewound');
