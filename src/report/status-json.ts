@@ -113,6 +113,8 @@ export function statusToJson(status: UpdateStatus) {
         updated: cp.operators.updated,
         updating: cp.operators.updating,
         waiting: cp.operators.waiting,
+        unknown: cp.operators.unknown,
+        healthUnknown: cp.operators.healthUnknown,
         healthy: cp.operators.healthy,
         unavailable: cp.operators.unavailable,
         degraded: cp.operators.degraded,

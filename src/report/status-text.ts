@@ -164,7 +164,7 @@ function controlPlane(cp: ControlPlaneStatus, ctx: Ctx): string[] {
   out.push(
     ...field(
       'Completion:',
-      `${cp.completionPercent}% (${ops.updated} operators updated, ${ops.updating} updating, ${ops.waiting} waiting)`,
+      `${cp.completionPercent}% (${ops.updated} operators updated, ${ops.updating} updating, ${ops.waiting} waiting${ops.unknown > 0 ? `, ${ops.unknown} unknown` : ''})`,
       width,
     ),
   );
@@ -181,6 +181,7 @@ function controlPlane(cp: ControlPlaneStatus, ctx: Ctx): string[] {
   const health = [`${ops.healthy} Healthy`];
   if (ops.unavailable > 0) health.push(`${ops.unavailable} Unavailable`);
   if (ops.degraded > 0) health.push(`${ops.degraded} Available but degraded`);
+  if (ops.healthUnknown > 0) health.push(`${ops.healthUnknown} unknown`);
   out.push(...field('Operator Health:', health.join(', '), width));
   if (wants(ctx, 'operators') && ops.updatingOperators.length > 0) {
     out.push('', 'Updating Cluster Operators');

@@ -6,6 +6,7 @@
 
 import type { ClusterOperator, ClusterVersion, Condition, Observed } from '../model/index.js';
 import { findCondition, type Millis, parseTime } from '../model/index.js';
+import { NOT_REWOUND } from '../timeline/index.js';
 import { baselineDuration, estimateTimeLeft, roundTo, TIME, truncateTo } from './estimate.js';
 import { REFERENCES } from './insights.js';
 import type {
@@ -85,7 +86,8 @@ export function assessControlPlane(
       objects: [cvObject],
       refs: [cvSeen.ref],
     });
-  } else if (failing.status !== 'False') {
+  } else if (failing.status !== 'False' && failing.reason !== NOT_REWOUND) {
+    // A Failing that status --at could not rewind is unknown, not a sign of trouble.
     const since = parseTime(failing.lastTransitionTime);
     const verb = failing.status === 'True' ? 'is failing' : 'may be failing';
     insights.push({
@@ -106,6 +108,8 @@ export function assessControlPlane(
   let updated = 0;
   let total = 0;
   let waiting = 0;
+  let progressUnknown = 0;
+  let healthUnknown = 0;
   let unavailable = 0;
   let degradedCount = 0;
   const updatingOperators: UpdatingOperator[] = [];
@@ -135,9 +139,24 @@ export function assessControlPlane(
       }
       if (!isUpdated && progressing.status === 'False') waiting++;
     }
-    if (available?.status !== 'True') unavailable++;
+    // status --at: a condition the timeline could not rewind reads Unknown (NotRewound); the operator
+    // is then counted as unknown, never as unavailable, updating or waiting.
+    if (
+      !isUpdated &&
+      (progressing === undefined || !isKnown(progressing) || progressing.status === 'Unknown')
+    )
+      progressUnknown++;
+    if (!isKnown(available) || !isKnown(degraded)) healthUnknown++;
+    else if (available?.status !== 'True') unavailable++;
     else if (degraded?.status === 'True') degradedCount++;
-    insights.push(...operatorInsights(seen, available, degraded, now));
+    insights.push(
+      ...operatorInsights(
+        seen,
+        isKnown(available) ? available : undefined,
+        isKnown(degraded) ? degraded : undefined,
+        now,
+      ),
+    );
   }
 
   // When the machine-config operator is the last one, its start is the last real progress: daemonset
@@ -149,7 +168,9 @@ export function assessControlPlane(
     updated,
     updating: updatingOperators.length,
     waiting,
-    healthy: total - unavailable - degradedCount,
+    unknown: progressUnknown,
+    healthy: total - unavailable - degradedCount - healthUnknown,
+    healthUnknown,
     unavailable,
     degraded: degradedCount,
     updatingOperators,
@@ -276,4 +297,9 @@ function operatorInsights(
     });
   }
   return out;
+}
+
+/** False for a condition status --at could not rewind (it reads Unknown, reason NotRewound). */
+function isKnown(c: Condition | undefined): boolean {
+  return c?.reason !== NOT_REWOUND;
 }

@@ -8,7 +8,7 @@ import type { ClusterHistory } from '../../src/model/history.js';
 import { MCO } from '../../src/model/objects.js';
 import { assessStatusAt } from '../../src/status/index.js';
 import { OutsideSpanError, objectsAt } from '../../src/timeline/index.js';
-import { projectRoot } from '../helpers/fixtures.js';
+import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
 
 const EXAMPLE = join(projectRoot, 'examples/bug-2019850');
@@ -114,5 +114,20 @@ describe('objectsAt', () => {
   it('refuses a moment outside the inputs', () => {
     expect(() => objectsAt(history, at('01:00:00'))).toThrow(OutsideSpanError);
     expect(() => objectsAt(history, (history.span?.to ?? 0) + 1)).toThrow(/outside the inputs' span/);
+  });
+});
+
+describeFixtures('status --at before most of a snapshot was recorded', () => {
+  it('operators whose conditions cannot be rewound are counted unknown, never unavailable or failing', async () => {
+    const degraded = await loadHistory([
+      fixture('openshift__oc/pkg/cli/admin/upgrade/status/examples/4.14.1-degraded'),
+    ]);
+    const s = assessStatusAt(degraded, Date.parse('2023-11-03T16:00:00Z'));
+    const ops = s.controlPlane.operators;
+    // Every operator is counted somewhere.
+    expect(ops.updated + ops.updating + ops.waiting + ops.unknown).toBe(ops.total);
+    expect(ops.unknown).toBeGreaterThan(0);
+    expect(ops.healthy + ops.unavailable + ops.degraded + ops.healthUnknown).toBe(ops.total);
+    expect(s.insights.filter((i) => /NotRewound/.test(i.message))).toEqual([]);
   });
 });
