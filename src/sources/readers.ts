@@ -40,8 +40,8 @@ import {
 } from './intervals-json.js';
 import { type DeferredMembers, JsonItemsReader, NotStreamable } from './json-items.js';
 import type { ReaderSpec } from './layouts/index.js';
-import { validateObject } from './validate.js';
 import { ItemTreeLimits } from './tree-limits.js';
+import { validateObject } from './validate.js';
 import { type Resolved, runStartFromName, type YearHint } from './year.js';
 
 export interface ObjectRecord {
