@@ -10,7 +10,7 @@ import {
   writeFile as writeFd,
 } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { InputError, onInterrupt } from '../model/index.js';
 import { isClosedPipe } from './pipe.js';
@@ -76,6 +76,14 @@ function checkTarget(outPath: string): void {
     try {
       input = statSync(arg);
     } catch {
+      // Not a path: perhaps an oc examples case, named by the prefix of its files (CASE-cv.yaml, …).
+      if (isCaseFile(arg, target)) {
+        throw new InputError(
+          outPath,
+          `--out names a file of the input case ${arg}`,
+          'write the report somewhere else; atlevel never overwrites its inputs',
+        );
+      }
       continue;
     }
     const same = input.dev === info.dev && input.ino === info.ino;
@@ -88,6 +96,17 @@ function checkTarget(outPath: string): void {
       );
     }
   }
+}
+
+/** Whether `target` (a real path) is one of the files of the oc examples case `prefix`: `PREFIX-*`. */
+function isCaseFile(prefix: string, target: string): boolean {
+  let folder: string;
+  try {
+    folder = realpathSync(dirname(resolve(prefix)));
+  } catch {
+    return false;
+  }
+  return dirname(target) === folder && basename(target).startsWith(`${basename(prefix)}-`);
 }
 
 const writeAll = promisify(writeFd) as (fd: number, text: string) => Promise<void>;

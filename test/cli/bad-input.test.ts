@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -65,5 +65,24 @@ describe('atlevel analyze on bad input', () => {
     const r = atlevel(['analyze', join(dir, 'truncated'), '--rule', 'no-such-rule']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown rule no-such-rule/);
+  });
+});
+
+describe('--out never replaces an input', () => {
+  it('a file of an oc examples case given by its prefix', () => {
+    const caseDir = join(dir, 'occase');
+    mkdirSync(caseDir);
+    const cv = join(caseDir, 'c1-cv.yaml');
+    const gathered = join(
+      projectRoot,
+      'examples/bug-2019850/artifacts/e2e-aws-upgrade/gather-extra/artifacts',
+    );
+    const text = readFileSync(join(gathered, 'clusterversion.json'), 'utf8');
+    writeFileSync(cv, text);
+    writeFileSync(join(caseDir, 'c1-co.yaml'), readFileSync(join(gathered, 'clusteroperators.json')));
+    const r = atlevel(['status', join(caseDir, 'c1'), '--out', cv]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--out names a file of the input case/);
+    expect(readFileSync(cv, 'utf8')).toBe(text);
   });
 });
