@@ -5,9 +5,10 @@
  * bearer tokens, token files, exec credential plugins) is @kubernetes/client-node's, the same
  * mechanisms kubectl implements.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import yaml from 'js-yaml';
 import { InputError, UsageError } from '../model/index.js';
 
 export interface KubeConfigFlags {
@@ -48,6 +49,7 @@ export async function loadKubeConfig(
       if (!existsSync(flags.kubeconfig)) {
         throw new InputError(flags.kubeconfig, 'no such kubeconfig file', 'give the path of a kubeconfig');
       }
+      assertKubeconfigFile(flags.kubeconfig);
       kc.loadFromFile(flags.kubeconfig);
     } else if (env.KUBECONFIG !== undefined && env.KUBECONFIG !== '') {
       origin = '$KUBECONFIG';
@@ -55,10 +57,12 @@ export async function loadKubeConfig(
       if (files.length === 0) {
         throw new InputError(env.KUBECONFIG, 'none of the files $KUBECONFIG names exists', 'fix KUBECONFIG');
       }
+      for (const file of files) assertKubeconfigFile(file);
       // kubectl merges the files; the first to set a field wins (client-node's loadFromDefault).
       kc.loadFromDefault({}, false);
     } else if (existsSync(join(env.HOME ?? homedir(), '.kube', 'config'))) {
       origin = join(env.HOME ?? homedir(), '.kube', 'config');
+      assertKubeconfigFile(origin);
       kc.loadFromFile(origin);
     } else if (env.KUBERNETES_SERVICE_HOST !== undefined && existsSync(IN_CLUSTER_TOKEN)) {
       origin = 'in-cluster';
@@ -99,4 +103,76 @@ export async function loadKubeConfig(
     );
   }
   return { kc, origin, context: kc.getCurrentContext(), server: cluster.server.replace(/\/+$/, '') };
+}
+
+/** A kubeconfig, a certificate or a token is a few KiB; this bounds what a wrong path makes us read. */
+const MAX_CONFIG_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A file the client library would read: a regular file of a sane size. A device (`/dev/zero`) or a
+ * FIFO would otherwise be read without end, or block forever, inside the library.
+ */
+function assertRegularFile(path: string, what: string): void {
+  let size: number;
+  try {
+    const info = statSync(path);
+    if (!info.isFile()) {
+      throw new InputError(path, `the ${what} is not a regular file`, 'name a regular file');
+    }
+    size = info.size;
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(path, `cannot read the ${what} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (size > MAX_CONFIG_FILE_BYTES) {
+    throw new InputError(
+      path,
+      `the ${what} is ${size} bytes, more than a ${what} holds`,
+      'name a regular file',
+    );
+  }
+}
+
+/** A kubeconfig file: regular, bounded, and a YAML mapping (an empty file is not a kubeconfig). */
+function assertKubeconfigFile(path: string): void {
+  assertRegularFile(path, 'kubeconfig');
+  let doc: unknown;
+  try {
+    doc = yaml.load(readFileSync(path, 'utf8'), { schema: yaml.CORE_SCHEMA });
+  } catch {
+    throw new InputError(path, 'the kubeconfig is not valid YAML', 'check that it is a kubeconfig YAML file');
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new InputError(
+      path,
+      'not a kubeconfig: it holds no clusters, users or contexts',
+      'check that it is a kubeconfig YAML file',
+    );
+  }
+  assertReferencedFiles(doc, path);
+}
+
+/**
+ * The files a kubeconfig points at (CA, client certificate and key, token file), relative to its
+ * folder as kubectl reads them, held to the same: the client library reads a token file as it loads.
+ */
+function assertReferencedFiles(doc: object, path: string): void {
+  const named = (list: unknown, key: string): Record<string, unknown>[] =>
+    Array.isArray(list)
+      ? list
+          .map((entry) => (entry as Record<string, unknown> | null)?.[key])
+          .filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object')
+      : [];
+  const d = doc as { clusters?: unknown; users?: unknown };
+  const refs: [unknown, string][] = [];
+  for (const c of named(d.clusters, 'cluster'))
+    refs.push([c['certificate-authority'], 'certificate authority file']);
+  for (const u of named(d.users, 'user')) {
+    refs.push([u['client-certificate'], 'client certificate file']);
+    refs.push([u['client-key'], 'client key file']);
+    refs.push([u['token-file'], 'token file']);
+  }
+  for (const [file, what] of refs) {
+    if (typeof file === 'string' && file !== '') assertRegularFile(resolve(dirname(path), file), what);
+  }
 }
