@@ -15,3 +15,18 @@ const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u20
 export function terminalSafe(s: string): string {
   return s.replace(UNSAFE, '?');
 }
+
+/** What JSON.stringify leaves raw that a terminal acts on: DEL, C1 controls, bidirectional controls. */
+const JSON_UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `value` as indented JSON that is safe to print: JSON.stringify escapes C0 controls but leaves DEL,
+ * the C1 controls and the bidirectional controls raw, and they only ever sit inside strings, where a
+ * `\uXXXX` escape is the same JSON value. Nothing is lost, unlike terminalSafe's `?`.
+ */
+export function safeJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2).replace(
+    JSON_UNSAFE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )}\n`;
+}

@@ -1,6 +1,6 @@
 import type { AnalysisResult } from '../analyze/index.js';
 import type { Evidence, Finding } from '../model/index.js';
-import { formatTime, type Millis } from '../model/index.js';
+import { formatTime, type Millis, safeJson } from '../model/index.js';
 import type { Reporter } from './reporter.js';
 import type { AnalyzeReport } from './results.js';
 
@@ -46,7 +46,7 @@ export function renderAnalysisJson(result: AnalysisResult): string {
     findings: result.findings.map(findingJson),
     notes: result.notes,
   };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return safeJson(doc);
 }
 
 function findingJson(f: Finding) {

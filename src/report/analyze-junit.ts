@@ -49,14 +49,19 @@ function details(f: Finding): string {
   return lines.join('\n');
 }
 
-/** Escape for XML text and attributes; drop characters XML 1.0 cannot carry at all. */
+/**
+ * Escape for XML text and attributes; drop characters XML 1.0 cannot carry at all. CR, DEL, the C1
+ * controls and the bidirectional controls become character references: the same text to an XML
+ * reader, and nothing a terminal acts on when the file is printed.
+ */
 function xml(s: string): string {
   return s
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+    .replace(/"/g, '&quot;')
+    .replace(/[\r\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `&#x${c.charCodeAt(0).toString(16)};`);
 }
 
 /** The JUnit reporter of `atlevel analyze` (report/formats.ts). */

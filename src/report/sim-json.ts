@@ -3,6 +3,7 @@
  * `firstViolatingSeed` (null when no run violated the invariant); the rest depends on the mode.
  * Nothing time-dependent is included, so the same command prints the same JSON.
  */
+import { safeJson } from '../model/index.js';
 import type { SimulateOutcome } from '../sim/index.js';
 
 export const SIM_JSON_SCHEMA_VERSION = 1;
@@ -79,5 +80,5 @@ export function renderSimulationJson(o: SimulateOutcome): string {
       break;
     }
   }
-  return `${JSON.stringify({ ...common, ...body }, null, 2)}\n`;
+  return safeJson({ ...common, ...body });
 }

@@ -4,7 +4,7 @@
  * durations whole seconds. Add fields freely; rename or remove only with a schemaVersion bump.
  */
 import type { SourceRef } from '../model/index.js';
-import { formatTime, type Millis } from '../model/index.js';
+import { formatTime, type Millis, safeJson } from '../model/index.js';
 import type { Insight, NodeStatus, PoolStatus, UpdateStatus } from '../status/index.js';
 import { formatRef } from './refs.js';
 
@@ -143,5 +143,5 @@ export function statusToJson(status: UpdateStatus) {
 export type StatusJson = ReturnType<typeof statusToJson>;
 
 export function renderStatusJson(status: UpdateStatus): string {
-  return `${JSON.stringify(statusToJson(status), null, 2)}\n`;
+  return safeJson(statusToJson(status));
 }

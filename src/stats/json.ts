@@ -1,22 +1,19 @@
 /** `atlevel stats -o json`: the StatsResult as it is, with a schema version and ISO times (docs/runs.md). */
+import { safeJson } from '../model/index.js';
 import type { StatsResult } from './query.js';
 
 export const STATS_SCHEMA_VERSION = 1;
 
 export function statsJson(s: StatsResult): string {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-  return `${JSON.stringify(
-    {
-      schemaVersion: STATS_SCHEMA_VERSION,
-      tool: 'atlevel stats',
-      ...s,
-      filter: { ...s.filter, ...(s.filter.since !== undefined ? { since: iso(s.filter.since) } : {}) },
-      firstRun: iso(s.firstRun),
-      lastRun: iso(s.lastRun),
-      errors: s.errors.map((e) => ({ ...e, at: iso(e.at) })),
-      signatures: s.signatures.map((g) => ({ ...g, firstSeen: iso(g.firstSeen), lastSeen: iso(g.lastSeen) })),
-    },
-    null,
-    2,
-  )}\n`;
+  return safeJson({
+    schemaVersion: STATS_SCHEMA_VERSION,
+    tool: 'atlevel stats',
+    ...s,
+    filter: { ...s.filter, ...(s.filter.since !== undefined ? { since: iso(s.filter.since) } : {}) },
+    firstRun: iso(s.firstRun),
+    lastRun: iso(s.lastRun),
+    errors: s.errors.map((e) => ({ ...e, at: iso(e.at) })),
+    signatures: s.signatures.map((g) => ({ ...g, firstSeen: iso(g.firstSeen), lastSeen: iso(g.lastSeen) })),
+  });
 }
