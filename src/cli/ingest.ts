@@ -25,7 +25,7 @@ import {
 import { UsageError } from '../model/index.js';
 import { defaultDbPath, type RunRecord, RunStore } from '../store/index.js';
 import { EXIT, type ExitBox } from './exit.js';
-import { addBudgetOptions, loadHistory } from './input.js';
+import { addBudgetOptions, budgetFromFlags, loadHistory } from './input.js';
 import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
 
 /** What a worker is sent: the run and the command's input flags (strings only, so they cross threads). */
@@ -63,8 +63,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export default async function analyseRun(task: IngestTask): Promise<RunRecord> {
   task.started?.postMessage(null);
   task.started?.close();
-  const history = await loadHistory([task.who.source], { ...task.flags } as RemoteFlags);
-  return runRecord(task.who, history, analyzeHistory(history));
+  const flags = { ...task.flags } as RemoteFlags;
+  const history = await loadHistory([task.who.source], flags);
+  return runRecord(task.who, history, analyzeHistory(history, { diffLimits: budgetFromFlags(flags).limits }));
 }
 
 /**
