@@ -62,6 +62,16 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     if (flags.imageFor !== undefined && flags.componentFor !== undefined) {
       throw new UsageError('give --image-for or --component-for, not both');
     }
+    // A lookup's answer is pull specs or one line per match, for scripts: it is never wrapped.
+    const lookup =
+      flags.imageFor !== undefined
+        ? '--image-for'
+        : flags.componentFor !== undefined
+          ? '--component-for'
+          : undefined;
+    if (lookup !== undefined && flags.width !== undefined) {
+      throw new UsageError(`--width wraps the release listing only; it does not go with ${lookup}`);
+    }
     const payload = await readMaybeUrl(file, flags, loadReleasePayload);
     let report: ReleaseInfoReport = { payload };
     exit.code = EXIT.ok;

@@ -6,36 +6,37 @@ import { stat, writeFile } from 'node:fs/promises';
 import type { Command } from '@commander-js/extra-typings';
 import { parseTime, terminalSafe, UsageError } from '../model/index.js';
 import { collectExtras, kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
+import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
-import { addBudgetOptions, loadHistory } from './input.js';
+import { addBudgetOptions, loadHistory, READ_LIMITS } from './input.js';
 import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
 
 export interface ServeFlags extends RemoteFlags {
   at?: string;
   replay?: boolean;
-  speed: string;
+  speed?: string;
   port: string;
   bind: string;
   kubeconfigOut?: string;
-  startAfter: string;
+  startAfter?: string;
 }
 
 export function defineServe(cmd: Command, exit: ExitBox): void {
   // URL inputs (docs/urls.md) take the same flags as in analyze.
-  mustGatherFlag(remoteFlags(addBudgetOptions(cmd)))
+  mustGatherFlag(remoteFlags(addBudgetOptions(cmd, READ_LIMITS)))
     .argument(
       '<paths...>',
       'must-gather, CI run folder or its URL, folder of oc get YAML/JSON, a .tar/.tar.gz of these, a simulator run',
     )
     .option('--at <time>', 'serve the cluster as it was at this RFC 3339 time')
     .option('--replay', 'serve the state at the update start, then replay the timeline as watch events')
-    .option('--speed <n>', 'replay speed: recorded seconds per wall-clock second', '1')
+    // --speed and --start-after have no commander default: given without --replay they are refused.
+    .option('--speed <n>', 'with --replay: recorded seconds per wall-clock second (default 1)')
     .option('--port <port>', 'TCP port (0 picks a free one)', '0')
     .option('--bind <addr>', 'address to listen on (anything but 127.0.0.1 exposes the inputs)', '127.0.0.1')
     .option(
       '--start-after <seconds>',
-      'with --replay: wait this long before replaying (time to start your watches)',
-      '0',
+      'with --replay: wait this long before replaying (time to start your watches; default 0)',
     )
     .option(
       '--kubeconfig-out <file>',
@@ -43,7 +44,7 @@ export function defineServe(cmd: Command, exit: ExitBox): void {
     )
     .addHelpText(
       'after',
-      '\nExample: atlevel serve examples/bug-2019850 --replay --speed 60 --kubeconfig-out kc && kubectl --kubeconfig kc get mcp -w',
+      `\nExample: atlevel serve ${examplePath('bug-2019850')} --replay --speed 60 --kubeconfig-out kc && kubectl --kubeconfig kc get mcp -w`,
     )
     .action(async (paths, flags) => {
       exit.code = await runServe(paths, flags as ServeFlags);
@@ -51,10 +52,16 @@ export function defineServe(cmd: Command, exit: ExitBox): void {
 }
 
 function parseFlags(flags: ServeFlags): { at?: number; speed: number; port: number; startAfter: number } {
-  const startAfter = Number(flags.startAfter);
+  for (const [flag, value] of [
+    ['--speed', flags.speed],
+    ['--start-after', flags.startAfter],
+  ] as const) {
+    if (value !== undefined && !flags.replay) throw new UsageError(`${flag} needs --replay`);
+  }
+  const startAfter = Number(flags.startAfter ?? '0');
   if (!Number.isFinite(startAfter) || startAfter < 0)
     throw new UsageError(`--start-after ${flags.startAfter}: expected a number of seconds`);
-  const speed = Number(flags.speed);
+  const speed = Number(flags.speed ?? '1');
   if (!Number.isFinite(speed) || speed <= 0)
     throw new UsageError(`--speed ${flags.speed}: expected a positive number`);
   const port = Number(flags.port);
