@@ -9,7 +9,7 @@ import {
   renderedConfigsOfPool,
 } from '../machineconfig/index.js';
 import type { Budget, MachineConfig, Observed, ReleasePayload } from '../model/index.js';
-import { formatTime, InputError, parseTime, printable, UsageError } from '../model/index.js';
+import { formatTime, InputError, parseTime, plural, printable, UsageError } from '../model/index.js';
 import type { DiffReport } from '../report/index.js';
 import { DIFF_FORMATS, render } from '../report/index.js';
 import { loadMachineConfigFile, loadReleasePayload } from '../sources/index.js';
@@ -163,7 +163,7 @@ function byName(
   }
   throw new InputError(
     source,
-    `no MachineConfig named "${printable(name, 80)}" (${configs.length} MachineConfigs here)`,
+    `no MachineConfig named "${printable(name, 80)}" (${plural(configs.length, 'MachineConfig')} here)`,
   );
 }
 

@@ -4,7 +4,7 @@
  */
 import { stat, writeFile } from 'node:fs/promises';
 import type { Command } from '@commander-js/extra-typings';
-import { parseTime, terminalSafe, UsageError } from '../model/index.js';
+import { parseTime, plural, terminalSafe, UsageError } from '../model/index.js';
 import { collectExtras, kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
@@ -119,7 +119,7 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
     .types()
     .reduce((n, t) => n + server.store.list(`${t.group}/${t.version}/${t.plural}`).length, 0);
   process.stdout.write(
-    `atlevel serve: ${server.url}  (${objects} objects, ${server.store.types().length} resource types)\n`,
+    `atlevel serve: ${server.url}  (${plural(objects, 'object')}, ${plural(server.store.types().length, 'resource type')})\n`,
   );
   process.stdout.write(
     `kubeconfig: ${kubeconfig}   e.g. kubectl --kubeconfig ${kubeconfig} get clusterversion,co,mcp\n`,
@@ -127,7 +127,7 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
   if (server.replay) {
     const p = server.replay.plan;
     process.stdout.write(
-      `replay: ${new Date(p.start).toISOString()} → ${new Date(p.end).toISOString()}, ${p.revisions.length} changes at ${speed}×\n`,
+      `replay: ${new Date(p.start).toISOString()} → ${new Date(p.end).toISOString()}, ${plural(p.revisions.length, 'change')} at ${speed}×\n`,
     );
     void server.replay.done.then(() => process.stdout.write('replay: done; serving the final state\n'));
   }
