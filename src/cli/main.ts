@@ -3,8 +3,9 @@
  * and handing the result to one of its reporters (report/). Exit codes are in exit.ts; the commands,
  * loaded lazily, are listed in commands.ts.
  */
-import { Command, CommanderError, Help } from '@commander-js/extra-typings';
+import { Argument, Command, CommanderError, Help } from '@commander-js/extra-typings';
 import { COMMANDS, type CommandName, commandEntry } from './commands.js';
+import { completeWith } from './complete-hints.js';
 import { commanderDone, EXIT, type ExitBox } from './exit.js';
 import { quietOnClosedPipe } from './pipe.js';
 import { VERSION } from './version.js';
@@ -60,7 +61,11 @@ function defineHelp(program: Command, exit: ExitBox): void {
   program
     .command('help')
     .description('display help for a command')
-    .argument('[command...]', 'the command, e.g. status or release diff')
+    .addArgument(
+      completeWith(new Argument('[command...]', 'the command, e.g. status or release diff'), {
+        commands: true,
+      }),
+    )
     .action(async (words) => {
       let cmd: Command = program;
       for (const [i, word] of words.entries()) {

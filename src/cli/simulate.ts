@@ -29,6 +29,7 @@ import {
   writeArtifacts,
 } from '../sim/index.js';
 import { verdictExit } from './analyze.js';
+import { completeWith } from './complete-hints.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
@@ -41,10 +42,14 @@ const DEFAULT_BUDGET = '20000';
 function simulateOptions(cmd: Command) {
   return (
     cmd
-      .option(
-        '--scenario <name|file>',
-        `a built-in scenario (${BUILTIN_SCENARIOS.join(', ')}) or a scenario YAML file`,
-        'pause-image-only',
+      .addOption(
+        completeWith(
+          new Option(
+            '--scenario <name|file>',
+            `a built-in scenario (${BUILTIN_SCENARIOS.join(', ')}) or a scenario YAML file`,
+          ).default('pause-image-only'),
+          { words: BUILTIN_SCENARIOS, files: true },
+        ),
       )
       .addOption(
         new Option('--policy <policy>', "the operator's required-pool validity check")
