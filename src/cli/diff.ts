@@ -18,6 +18,7 @@ import { addBudgetOptions, budgetFromFlags, loadParts } from './input.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { readMaybeUrl, remoteFlags } from './remote-flags.js';
+import { noStdin } from './stdin.js';
 
 interface Picked {
   a: Observed<MachineConfig>;
@@ -101,6 +102,13 @@ async function pick(a: string | undefined, b: string | undefined, flags: DiffFla
   }
   if (a === undefined || b === undefined) {
     throw new UsageError('name two MachineConfigs (A B), or use --pool P --from SOURCE');
+  }
+  if (flags.from === undefined) {
+    noStdin(
+      'diff',
+      [a, b],
+      'give the MachineConfigs as files, or a List on stdin with --from - and their names',
+    );
   }
   if (flags.from !== undefined) {
     const { configs, releases } = await loadSource(flags.from, flags);

@@ -27,6 +27,7 @@ import { defaultDbPath, type RunRecord, RunStore } from '../store/index.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { addBudgetOptions, budgetFromFlags, loadHistory } from './input.js';
 import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
+import { noStdin } from './stdin.js';
 
 /** What a worker is sent: the run and the command's input flags (strings only, so they cross threads). */
 export interface IngestTask {
@@ -159,6 +160,7 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
         throw new UsageError(`--jobs ${JSON.stringify(flags.jobs)} wants a whole number from 1 to 256`);
       const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
       const runTimeoutMs = parseRunTimeout(flags.runTimeout);
+      noStdin('ingest', inputs, 'give run folders, tarballs, listing files or CI URLs');
       const all = await expandInputs(inputs);
       const runs = shard ? all.filter((r) => inShard(r, shard)) : all;
       const started = performance.now();

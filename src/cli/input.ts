@@ -15,6 +15,7 @@ import {
 import { type LoadOptions, loadHistoryParts } from '../sources/index.js';
 import { buildHistory } from '../timeline/index.js';
 import { type RemoteFlags, remoteOptions } from './remote-flags.js';
+import { stdinOnce } from './stdin.js';
 
 const LIMITS = Object.keys(BUDGET_FLAGS) as (keyof BudgetLimits)[];
 
@@ -133,6 +134,7 @@ export async function loadParts(
   flags: object,
   opts: Partial<Omit<LoadOptions, 'now' | 'budget'>> = {},
 ): Promise<HistoryParts> {
+  stdinOnce(paths);
   // URL inputs (docs/urls.md) are fetched as the command's remoteFlags say.
   const remote = await remoteOptions(flags as RemoteFlags);
   return loadHistoryParts(paths, { remote, ...opts, now: Date.now(), budget: budgetFromFlags(flags) });
