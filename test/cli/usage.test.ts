@@ -59,3 +59,12 @@ describe("commander's own errors", () => {
     oneLine(['release', 'diff', 'a'], /missing required argument 'to' \(run atlevel release diff --help/);
   });
 });
+
+describe('paths and a live cluster', () => {
+  const example = join(projectRoot, 'examples/bug-2019850');
+  it('name the live-cluster flag actually given', () => {
+    oneLine(['analyze', example, '--context', 'foo'], /give input paths or --context, not both/);
+    oneLine(['status', example, '--kubeconfig', 'kc'], /give input paths or --kubeconfig, not both/);
+    oneLine(['analyze', example, '--live'], /give input paths or --live, not both/);
+  });
+});
