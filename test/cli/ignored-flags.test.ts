@@ -3,6 +3,8 @@
  * needs), never silently ignored; a flag a command offers does what its help says.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/fixtures.js';
@@ -53,5 +55,14 @@ describe('the budget flags analyze offers apply to its cause-chain diffs', () =>
     refused(['analyze', example, '--max-data-url', '1'], /limit of 1 byte \(raise it with --max-data-url /);
     refused(['analyze', example, '--max-data-url-total', '1'], /raise it with --max-data-url-total /);
     expect(atlevel('analyze', example, '--max-data-url', '1GiB', '--brief').code).toBe(1);
+  });
+});
+
+describe('simulate --artifacts and --out agree on a missing parent folder', () => {
+  it('both refuse it, and create nothing', () => {
+    const missing = join(mkdtempSync(join(tmpdir(), 'atlevel-parent-')), 'no', 'such');
+    refused(['simulate', '--artifacts', join(missing, 'run')], /the folder it goes in does not exist/);
+    refused(['simulate', '--out', join(missing, 'x')], /cannot write the output file \(ENOENT\)/);
+    expect(existsSync(join(missing, '..'))).toBe(false);
   });
 });
