@@ -2,7 +2,7 @@
  * `atlevel serve PATH...`: a read-only Kubernetes API over the inputs (docs/serve.md). It runs until
  * SIGINT or SIGTERM, then closes every connection and exits 0.
  */
-import { stat, writeFile } from 'node:fs/promises';
+import { lstat, rm, stat, writeFile } from 'node:fs/promises';
 import type { Command } from '@commander-js/extra-typings';
 import { parseTime, plural, terminalSafe, UsageError } from '../model/index.js';
 import { collectExtras, kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
@@ -77,6 +77,13 @@ function parseFlags(flags: ServeFlags): { at?: number; speed: number; port: numb
   return { ...(at !== undefined ? { at } : {}), speed, port, startAfter };
 }
 
+async function exists(p: string): Promise<boolean> {
+  return lstat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
 async function isFolder(p: string): Promise<boolean> {
   return stat(p).then(
     (s) => s.isDirectory(),
@@ -114,6 +121,9 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
   }
   const kubeconfig =
     flags.kubeconfigOut ?? `${process.env.TMPDIR ?? '/tmp'}/atlevel-serve-${server.port}.kubeconfig`;
+  // The default kubeconfig is ours to remove when the server stops (it points at nothing then); one
+  // named by --kubeconfig-out, or a file that was already there, is the user's and stays.
+  const ownsKubeconfig = flags.kubeconfigOut === undefined && !(await exists(kubeconfig));
   await writeFile(kubeconfig, kubeconfigFor(server.url), { mode: 0o600 });
   const objects = server.store
     .types()
@@ -142,6 +152,7 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
   });
   if (timer) clearTimeout(timer);
   await server.close();
+  if (ownsKubeconfig) await rm(kubeconfig, { force: true });
   process.stdout.write('atlevel serve: stopped\n');
   return EXIT.ok;
 }
