@@ -3,7 +3,9 @@
  * any command, subcommands too; a command group without its command is a usage error.
  */
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/fixtures.js';
 
@@ -66,5 +68,14 @@ describe('paths and a live cluster', () => {
     oneLine(['analyze', example, '--context', 'foo'], /give input paths or --context, not both/);
     oneLine(['status', example, '--kubeconfig', 'kc'], /give input paths or --kubeconfig, not both/);
     oneLine(['analyze', example, '--live'], /give input paths or --live, not both/);
+  });
+});
+
+describe('help examples', () => {
+  it("serve's example names the bundled example so that it runs from any folder", () => {
+    const r = spawnSync(process.execPath, [bin, 'serve', '--help'], { encoding: 'utf8', cwd: tmpdir() });
+    const path = /Example: atlevel serve (\S+)/.exec(r.stdout)?.[1] ?? '';
+    expect(isAbsolute(path) || existsSync(join(tmpdir(), path))).toBe(true);
+    expect(existsSync(isAbsolute(path) ? path : join(tmpdir(), path))).toBe(true);
   });
 });
