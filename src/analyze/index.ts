@@ -4,7 +4,7 @@
  */
 import { explainFindings } from '../explain/index.js';
 import { checkInvariants, type RuleOutcome } from '../invariants/index.js';
-import type { ClusterHistory, InputFile, Millis } from '../model/index.js';
+import type { BudgetLimits, ClusterHistory, InputFile, Millis } from '../model/index.js';
 import { type Finding, SEVERITY_ORDER, type Verdict } from '../model/index.js';
 import { findUpdates, type UpdateRecord, updateWindow, windowNote } from '../timeline/index.js';
 
@@ -52,12 +52,14 @@ export interface AnalysisResult {
 export interface AnalyzeOptions {
   /** Only these rule ids. */
   readonly rules?: readonly string[];
+  /** The limits of each cause-chain diff (docs/limits.md); the defaults when absent. */
+  readonly diffLimits?: Partial<BudgetLimits>;
 }
 
 export function analyzeHistory(history: ClusterHistory, opts: AnalyzeOptions = {}): AnalysisResult {
   const outcomes = checkInvariants(history, opts.rules).map((o) => ({
     ...o,
-    findings: explainFindings(history, o.findings),
+    findings: explainFindings(history, o.findings, opts.diffLimits),
   }));
   // Most severe first; among equals, in rule order (the headline invariant first), then by time.
   const order = new Map(outcomes.map((o, i) => [o.rule.id, i]));

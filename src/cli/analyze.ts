@@ -6,7 +6,7 @@ import { type ClusterHistory, printable } from '../model/index.js';
 import { ANALYZE_FORMATS, render } from '../report/index.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
-import { addBudgetOptions, loadHistory } from './input.js';
+import { addBudgetOptions, budgetFromFlags, loadHistory } from './input.js';
 import { liveFlags, liveHistory, wantsLive } from './live-flags.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
@@ -88,7 +88,9 @@ async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCod
         ...(flags.releaseFrom ? { releaseFrom: flags.releaseFrom } : {}),
         ...(flags.releaseTo ? { releaseTo: flags.releaseTo } : {}),
       });
-  const result = analyzeHistory(history, flags.rule ? { rules: flags.rule } : {});
+  // The cause-chain diffs honour the same --max-data-url, --max-diff-time, ... flags.
+  const diffLimits = budgetFromFlags(flags).limits;
+  const result = analyzeHistory(history, { diffLimits, ...(flags.rule ? { rules: flags.rule } : {}) });
   warnReleaseMismatch(result, history, flags);
   const text = await render(
     ANALYZE_FORMATS,

@@ -3,9 +3,10 @@
  * later), what it holds (docs/urls.md), and removing entries not used for a while. Exit codes: 0
  * done, 2 bad usage or a URL that cannot be fetched.
  */
-import type { Command } from '@commander-js/extra-typings';
+import { Argument, type Command } from '@commander-js/extra-typings';
 import { UsageError } from '../model/index.js';
 import { formatBytes, looksLikeUrl, urlClient } from '../sources/index.js';
+import { completeWith } from './complete-hints.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { emit } from './output.js';
 import { mustGatherFlag, type RemoteFlags, remoteFlags, remoteOptions } from './remote-flags.js';
@@ -20,7 +21,11 @@ export function defineCache(cache: Command, exit: ExitBox): void {
         .description(
           'fetch into the cache what analyze would read of each CI URL (a run, a folder or one file), to work --offline later',
         )
-        .argument('<urls...>', 'Prow, gcsweb, storage.googleapis.com or gs:// URLs'),
+        .addArgument(
+          completeWith(new Argument('<urls...>', 'Prow, gcsweb, storage.googleapis.com or gs:// URLs'), {
+            files: false,
+          }),
+        ),
     ),
   ).action(async (urls, flags) => {
     const notUrl = urls.find((u) => !looksLikeUrl(u));

@@ -9,7 +9,7 @@ import {
   renderedConfigsOfPool,
 } from '../machineconfig/index.js';
 import type { Budget, MachineConfig, Observed, ReleasePayload } from '../model/index.js';
-import { formatTime, InputError, parseTime, printable, UsageError } from '../model/index.js';
+import { formatTime, InputError, parseTime, plural, printable, UsageError } from '../model/index.js';
 import type { DiffReport } from '../report/index.js';
 import { DIFF_FORMATS, render } from '../report/index.js';
 import { loadMachineConfigFile, loadReleasePayload } from '../sources/index.js';
@@ -18,6 +18,7 @@ import { addBudgetOptions, budgetFromFlags, loadParts } from './input.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { readMaybeUrl, remoteFlags } from './remote-flags.js';
+import { noStdin } from './stdin.js';
 
 interface Picked {
   a: Observed<MachineConfig>;
@@ -102,6 +103,13 @@ async function pick(a: string | undefined, b: string | undefined, flags: DiffFla
   if (a === undefined || b === undefined) {
     throw new UsageError('name two MachineConfigs (A B), or use --pool P --from SOURCE');
   }
+  if (flags.from === undefined) {
+    noStdin(
+      'diff',
+      [a, b],
+      'give the MachineConfigs as files, or a List on stdin with --from - and their names',
+    );
+  }
   if (flags.from !== undefined) {
     const { configs, releases } = await loadSource(flags.from, flags);
     return {
@@ -163,7 +171,7 @@ function byName(
   }
   throw new InputError(
     source,
-    `no MachineConfig named "${printable(name, 80)}" (${configs.length} MachineConfigs here)`,
+    `no MachineConfig named "${printable(name, 80)}" (${plural(configs.length, 'MachineConfig')} here)`,
   );
 }
 

@@ -23,7 +23,15 @@ export interface ExitBox {
   code: ExitCode;
 }
 
-/** Commander's error codes that mean it printed help or the version, as asked: success. */
-export function commanderDone(code: string): boolean {
-  return code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help';
+/**
+ * Commander's errors that mean it printed help or the version, as asked: success. Help commander
+ * prints on its own (a command group given no subcommand, `atlevel` alone) goes to stderr with exit
+ * code 1: that is a usage error, not success.
+ */
+export function commanderDone(err: { readonly code: string; readonly exitCode: number }): boolean {
+  return (
+    err.code === 'commander.helpDisplayed' ||
+    err.code === 'commander.version' ||
+    (err.code === 'commander.help' && err.exitCode === 0)
+  );
 }

@@ -25,8 +25,9 @@ import {
 import { UsageError } from '../model/index.js';
 import { defaultDbPath, type RunRecord, RunStore } from '../store/index.js';
 import { EXIT, type ExitBox } from './exit.js';
-import { addBudgetOptions, loadHistory } from './input.js';
+import { addBudgetOptions, budgetFromFlags, loadHistory } from './input.js';
 import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
+import { noStdin } from './stdin.js';
 
 /** What a worker is sent: the run and the command's input flags (strings only, so they cross threads). */
 export interface IngestTask {
@@ -63,8 +64,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export default async function analyseRun(task: IngestTask): Promise<RunRecord> {
   task.started?.postMessage(null);
   task.started?.close();
-  const history = await loadHistory([task.who.source], { ...task.flags } as RemoteFlags);
-  return runRecord(task.who, history, analyzeHistory(history));
+  const flags = { ...task.flags } as RemoteFlags;
+  const history = await loadHistory([task.who.source], flags);
+  return runRecord(task.who, history, analyzeHistory(history, { diffLimits: budgetFromFlags(flags).limits }));
 }
 
 /**
@@ -158,6 +160,7 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
         throw new UsageError(`--jobs ${JSON.stringify(flags.jobs)} wants a whole number from 1 to 256`);
       const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
       const runTimeoutMs = parseRunTimeout(flags.runTimeout);
+      noStdin('ingest', inputs, 'give run folders, tarballs, listing files or CI URLs');
       const all = await expandInputs(inputs);
       const runs = shard ? all.filter((r) => inShard(r, shard)) : all;
       const started = performance.now();

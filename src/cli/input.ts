@@ -15,8 +15,17 @@ import {
 import { type LoadOptions, loadHistoryParts } from '../sources/index.js';
 import { buildHistory } from '../timeline/index.js';
 import { type RemoteFlags, remoteOptions } from './remote-flags.js';
+import { stdinOnce } from './stdin.js';
 
 const LIMITS = Object.keys(BUDGET_FLAGS) as (keyof BudgetLimits)[];
+
+/**
+ * The limits of reading input, which every command that reads input applies. The others (data: URL
+ * bytes, text-diff time) count only where MachineConfigs are compared: `diff`, and the cause-chain
+ * diffs of analyze, report and ingest. A command that compares none does not offer their flags, which
+ * it would silently ignore.
+ */
+export const READ_LIMITS: readonly (keyof BudgetLimits)[] = ['decompressedBytes', 'treeNodes', 'treeDepth'];
 
 const HELP: Readonly<Record<keyof BudgetLimits, string>> = {
   decompressedBytes: 'most bytes to decompress over the run (e.g. 8GiB)',
@@ -32,11 +41,12 @@ function flagKey(flag: string): string {
   return flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** Add the budget flags to a command that reads input. */
+/** Add the flags of `limits` (by default every limit) to a command that reads input. */
 export function addBudgetOptions<C extends { option(flags: string, description: string): unknown }>(
   command: C,
+  limits: readonly (keyof BudgetLimits)[] = LIMITS,
 ): C {
-  for (const limit of LIMITS) {
+  for (const limit of limits) {
     command.option(
       `${BUDGET_FLAGS[limit]} <${unitOf(limit)}>`,
       `${HELP[limit]} (default ${formatDefault(limit)})`,
@@ -124,6 +134,7 @@ export async function loadParts(
   flags: object,
   opts: Partial<Omit<LoadOptions, 'now' | 'budget'>> = {},
 ): Promise<HistoryParts> {
+  stdinOnce(paths);
   // URL inputs (docs/urls.md) are fetched as the command's remoteFlags say.
   const remote = await remoteOptions(flags as RemoteFlags);
   return loadHistoryParts(paths, { remote, ...opts, now: Date.now(), budget: budgetFromFlags(flags) });

@@ -36,9 +36,16 @@ export function wantsLive(flags: LiveFlags): boolean {
   return flags.kubeconfig !== undefined || flags.context !== undefined || flags.live === true;
 }
 
+/** The live-cluster flag the command line gave, to name in an error (the first of them). */
+function liveFlagGiven(flags: LiveFlags): string {
+  if (flags.kubeconfig !== undefined) return '--kubeconfig';
+  if (flags.context !== undefined) return '--context';
+  return '--live';
+}
+
 /** The history of the live cluster the flags name (paths must then be empty). */
 export async function liveHistory(paths: readonly string[], flags: LiveFlags): Promise<ClusterHistory> {
-  if (paths.length > 0) throw new UsageError('give input paths or --kubeconfig, not both');
+  if (paths.length > 0) throw new UsageError(`give input paths or ${liveFlagGiven(flags)}, not both`);
   const { loadLiveParts } = await import('../live/index.js');
   return buildHistory(
     await loadLiveParts({

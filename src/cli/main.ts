@@ -3,8 +3,9 @@
  * and handing the result to one of its reporters (report/). Exit codes are in exit.ts; the commands,
  * loaded lazily, are listed in commands.ts.
  */
-import { Command, CommanderError, Help } from '@commander-js/extra-typings';
+import { Argument, Command, CommanderError, Help } from '@commander-js/extra-typings';
 import { COMMANDS, type CommandName, commandEntry } from './commands.js';
+import { completeWith } from './complete-hints.js';
 import { commanderDone, EXIT, type ExitBox } from './exit.js';
 import { quietOnClosedPipe } from './pipe.js';
 import { VERSION } from './version.js';
@@ -28,7 +29,6 @@ export async function buildProgram(exit: ExitBox, load: 'all' | readonly string[
   const program = new Command('atlevel')
     .description(DESCRIPTION)
     .version(VERSION, '-V, --version')
-    .showHelpAfterError('(run atlevel --help for usage)')
     .exitOverride()
     .configureOutput({
       writeErr: (text) => commanderStderr.push({ text, message: false }),
@@ -47,8 +47,53 @@ export async function buildProgram(exit: ExitBox, load: 'all' | readonly string[
       (await entry.load())(cmd, exit, () => buildProgram({ code: EXIT.ok }, 'all'));
     }
   }
+  defineHelp(program, exit);
+  usageHints(program, 'atlevel');
   return program;
 }
+
+/**
+ * `atlevel help [command...]`, in place of commander's, which takes one word only (`help release
+ * diff` showed the release help) and prints the program's help, exit 0, for a command that does not
+ * exist. Completion completes its argument with the command names (completion.ts).
+ */
+function defineHelp(program: Command, exit: ExitBox): void {
+  program
+    .command('help')
+    .description('display help for a command')
+    .addArgument(
+      completeWith(new Argument('[command...]', 'the command, e.g. status or release diff'), {
+        commands: true,
+      }),
+    )
+    .action(async (words) => {
+      let cmd: Command = program;
+      for (const [i, word] of words.entries()) {
+        const sub = cmd.commands.find((c) => c.name() === word);
+        if (!sub) {
+          const { UsageError } = await import('../model/index.js');
+          throw new UsageError(
+            `unknown command ${words.slice(0, i + 1).join(' ')} (run ${['atlevel', ...words.slice(0, i)].join(' ')} --help for usage)`,
+          );
+        }
+        cmd = sub as unknown as Command;
+      }
+      cmd.outputHelp();
+      exit.code = EXIT.ok;
+    });
+}
+
+/**
+ * The hint commander prints after its own errors names the help of the command that failed
+ * (`atlevel release nosuch` points to `atlevel release --help`); flushCommanderStderr folds it into
+ * the error's line, so that a usage error is one line.
+ */
+function usageHints(cmd: Command, path: string): void {
+  cmd.showHelpAfterError(`(run ${path} --help for usage)`);
+  for (const sub of cmd.commands) usageHints(sub as unknown as Command, `${path} ${sub.name()}`);
+}
+
+const HINT = /^\(run atlevel[^\n]* --help for usage\)\n$/;
 
 /** The command argv runs (`atlevel help status` counts as status), if it names one. */
 export function commandOf(argv: readonly string[]): CommandName | undefined {
@@ -70,7 +115,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
     return exit.code;
   } catch (err) {
-    if (err instanceof CommanderError && commanderDone(err.code)) return EXIT.ok;
+    if (err instanceof CommanderError && commanderDone(err)) return EXIT.ok;
     return (await import('./report-error.js')).reportError(err);
   } finally {
     await flushCommanderStderr();
@@ -81,5 +126,16 @@ async function flushCommanderStderr(): Promise<void> {
   if (commanderStderr.length === 0) return;
   const held = commanderStderr.splice(0);
   const safe = held.some((h) => h.message) ? (await import('./report-error.js')).commanderMessage : undefined;
-  for (const { text, message } of held) process.stderr.write(message && safe ? safe(text) : text);
+  let folded = '';
+  for (const [i, { text, message }] of held.entries()) {
+    const next = held[i + 1];
+    const printable = message && safe ? safe(text) : text;
+    // An error and the hint commander writes after it, as one line.
+    if (message && next && !next.message && HINT.test(next.text)) folded = `${printable.trimEnd()} `;
+    else {
+      process.stderr.write(folded + printable);
+      folded = '';
+    }
+  }
+  if (folded) process.stderr.write(`${folded.trimEnd()}\n`);
 }

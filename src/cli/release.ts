@@ -1,6 +1,6 @@
 /** `atlevel release diff|info`: release payloads compared, listed and searched. */
 import type { Command } from '@commander-js/extra-typings';
-import { printable, terminalSafe, UsageError } from '../model/index.js';
+import { printable, type ReleasePayload, terminalSafe, UsageError } from '../model/index.js';
 import { ComponentIndex, diffReleases } from '../release/index.js';
 import type { ReleaseInfoReport } from '../report/index.js';
 import { RELEASE_DIFF_FORMATS, RELEASE_INFO_FORMATS, render } from '../report/index.js';
@@ -8,10 +8,11 @@ import { loadReleasePayload } from '../sources/index.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
-import { readMaybeUrl, remoteFlags } from './remote-flags.js';
+import { type RemoteFlags, readMaybeUrl, remoteFlags } from './remote-flags.js';
+import { readStdin, STDIN, stdinOnce } from './stdin.js';
 
 const SOURCES =
-  '`oc adm release info -o json` output, an image-references file (JSON or YAML), or a release payload folder';
+  '`oc adm release info -o json` output, an image-references file (JSON or YAML), a release payload folder, or - for standard input';
 
 export function defineRelease(release: Command, exit: ExitBox): void {
   const diff = release
@@ -29,10 +30,8 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     );
   remoteFlags(diff).action(async (from, to, flags) => {
     textOnly(flags.output, { '--width': flags.width });
-    const [a, b] = await Promise.all([
-      readMaybeUrl(from, flags, loadReleasePayload),
-      readMaybeUrl(to, flags, loadReleasePayload),
-    ]);
+    stdinOnce([from, to]);
+    const [a, b] = await Promise.all([loadRelease(from, flags), loadRelease(to, flags)]);
     const d = diffReleases(a, b);
     await emit(await render(RELEASE_DIFF_FORMATS, flags.output, d, textSettings(flags)), flags.out);
     exit.code = d.changed.length + d.added.length + d.removed.length === 0 ? EXIT.ok : EXIT.failure;
@@ -62,7 +61,17 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     if (flags.imageFor !== undefined && flags.componentFor !== undefined) {
       throw new UsageError('give --image-for or --component-for, not both');
     }
-    const payload = await readMaybeUrl(file, flags, loadReleasePayload);
+    // A lookup's answer is pull specs or one line per match, for scripts: it is never wrapped.
+    const lookup =
+      flags.imageFor !== undefined
+        ? '--image-for'
+        : flags.componentFor !== undefined
+          ? '--component-for'
+          : undefined;
+    if (lookup !== undefined && flags.width !== undefined) {
+      throw new UsageError(`--width wraps the release listing only; it does not go with ${lookup}`);
+    }
+    const payload = await loadRelease(file, flags);
     let report: ReleaseInfoReport = { payload };
     exit.code = EXIT.ok;
     if (flags.imageFor !== undefined || flags.componentFor !== undefined) {
@@ -86,6 +95,13 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     }
     await emit(await render(RELEASE_INFO_FORMATS, flags.output, report, textSettings(flags)), flags.out);
   });
+}
+
+/** A release from a file, a folder, a URL, or `-` (standard input: one release file). */
+function loadRelease(arg: string, flags: RemoteFlags): Promise<ReleasePayload> {
+  if (arg === STDIN)
+    return readStdin('a release file', (path, display) => loadReleasePayload(path, { display }));
+  return readMaybeUrl(arg, flags, loadReleasePayload);
 }
 
 /** A digest prefix that several images of the payload share is an error naming them. */

@@ -11,7 +11,7 @@ import { isClosedPipe } from './pipe.js';
 export function exitCodeOf(err: unknown): ExitCode {
   if (err instanceof CommanderError) {
     // Help and version are "errors" to commander; they already printed what they had to.
-    return commanderDone(err.code) ? EXIT.ok : EXIT.usage;
+    return commanderDone(err) ? EXIT.ok : EXIT.usage;
   }
   if (err instanceof InputError || err instanceof UsageError) return EXIT.usage;
   return EXIT.internal;

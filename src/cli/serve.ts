@@ -2,40 +2,41 @@
  * `atlevel serve PATH...`: a read-only Kubernetes API over the inputs (docs/serve.md). It runs until
  * SIGINT or SIGTERM, then closes every connection and exits 0.
  */
-import { stat, writeFile } from 'node:fs/promises';
+import { lstat, rm, stat, writeFile } from 'node:fs/promises';
 import type { Command } from '@commander-js/extra-typings';
-import { parseTime, terminalSafe, UsageError } from '../model/index.js';
+import { parseTime, plural, terminalSafe, UsageError } from '../model/index.js';
 import { collectExtras, kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
+import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
-import { addBudgetOptions, loadHistory } from './input.js';
+import { addBudgetOptions, loadHistory, READ_LIMITS } from './input.js';
 import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
 
 export interface ServeFlags extends RemoteFlags {
   at?: string;
   replay?: boolean;
-  speed: string;
+  speed?: string;
   port: string;
   bind: string;
   kubeconfigOut?: string;
-  startAfter: string;
+  startAfter?: string;
 }
 
 export function defineServe(cmd: Command, exit: ExitBox): void {
   // URL inputs (docs/urls.md) take the same flags as in analyze.
-  mustGatherFlag(remoteFlags(addBudgetOptions(cmd)))
+  mustGatherFlag(remoteFlags(addBudgetOptions(cmd, READ_LIMITS)))
     .argument(
       '<paths...>',
       'must-gather, CI run folder or its URL, folder of oc get YAML/JSON, a .tar/.tar.gz of these, a simulator run',
     )
     .option('--at <time>', 'serve the cluster as it was at this RFC 3339 time')
     .option('--replay', 'serve the state at the update start, then replay the timeline as watch events')
-    .option('--speed <n>', 'replay speed: recorded seconds per wall-clock second', '1')
+    // --speed and --start-after have no commander default: given without --replay they are refused.
+    .option('--speed <n>', 'with --replay: recorded seconds per wall-clock second (default 1)')
     .option('--port <port>', 'TCP port (0 picks a free one)', '0')
     .option('--bind <addr>', 'address to listen on (anything but 127.0.0.1 exposes the inputs)', '127.0.0.1')
     .option(
       '--start-after <seconds>',
-      'with --replay: wait this long before replaying (time to start your watches)',
-      '0',
+      'with --replay: wait this long before replaying (time to start your watches; default 0)',
     )
     .option(
       '--kubeconfig-out <file>',
@@ -43,7 +44,7 @@ export function defineServe(cmd: Command, exit: ExitBox): void {
     )
     .addHelpText(
       'after',
-      '\nExample: atlevel serve examples/bug-2019850 --replay --speed 60 --kubeconfig-out kc && kubectl --kubeconfig kc get mcp -w',
+      `\nExample: atlevel serve ${examplePath('bug-2019850')} --replay --speed 60 --kubeconfig-out kc && kubectl --kubeconfig kc get mcp -w`,
     )
     .action(async (paths, flags) => {
       exit.code = await runServe(paths, flags as ServeFlags);
@@ -51,10 +52,16 @@ export function defineServe(cmd: Command, exit: ExitBox): void {
 }
 
 function parseFlags(flags: ServeFlags): { at?: number; speed: number; port: number; startAfter: number } {
-  const startAfter = Number(flags.startAfter);
+  for (const [flag, value] of [
+    ['--speed', flags.speed],
+    ['--start-after', flags.startAfter],
+  ] as const) {
+    if (value !== undefined && !flags.replay) throw new UsageError(`${flag} needs --replay`);
+  }
+  const startAfter = Number(flags.startAfter ?? '0');
   if (!Number.isFinite(startAfter) || startAfter < 0)
     throw new UsageError(`--start-after ${flags.startAfter}: expected a number of seconds`);
-  const speed = Number(flags.speed);
+  const speed = Number(flags.speed ?? '1');
   if (!Number.isFinite(speed) || speed <= 0)
     throw new UsageError(`--speed ${flags.speed}: expected a positive number`);
   const port = Number(flags.port);
@@ -68,6 +75,13 @@ function parseFlags(flags: ServeFlags): { at?: number; speed: number; port: numb
       throw new UsageError(`--at ${flags.at}: expected an RFC 3339 time, e.g. 2021-11-03T03:25:00Z`);
   }
   return { ...(at !== undefined ? { at } : {}), speed, port, startAfter };
+}
+
+async function exists(p: string): Promise<boolean> {
+  return lstat(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function isFolder(p: string): Promise<boolean> {
@@ -107,12 +121,15 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
   }
   const kubeconfig =
     flags.kubeconfigOut ?? `${process.env.TMPDIR ?? '/tmp'}/atlevel-serve-${server.port}.kubeconfig`;
+  // The default kubeconfig is ours to remove when the server stops (it points at nothing then); one
+  // named by --kubeconfig-out, or a file that was already there, is the user's and stays.
+  const ownsKubeconfig = flags.kubeconfigOut === undefined && !(await exists(kubeconfig));
   await writeFile(kubeconfig, kubeconfigFor(server.url), { mode: 0o600 });
   const objects = server.store
     .types()
     .reduce((n, t) => n + server.store.list(`${t.group}/${t.version}/${t.plural}`).length, 0);
   process.stdout.write(
-    `atlevel serve: ${server.url}  (${objects} objects, ${server.store.types().length} resource types)\n`,
+    `atlevel serve: ${server.url}  (${plural(objects, 'object')}, ${plural(server.store.types().length, 'resource type')})\n`,
   );
   process.stdout.write(
     `kubeconfig: ${kubeconfig}   e.g. kubectl --kubeconfig ${kubeconfig} get clusterversion,co,mcp\n`,
@@ -120,7 +137,7 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
   if (server.replay) {
     const p = server.replay.plan;
     process.stdout.write(
-      `replay: ${new Date(p.start).toISOString()} → ${new Date(p.end).toISOString()}, ${p.revisions.length} changes at ${speed}×\n`,
+      `replay: ${new Date(p.start).toISOString()} → ${new Date(p.end).toISOString()}, ${plural(p.revisions.length, 'change')} at ${speed}×\n`,
     );
     void server.replay.done.then(() => process.stdout.write('replay: done; serving the final state\n'));
   }
@@ -135,6 +152,7 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
   });
   if (timer) clearTimeout(timer);
   await server.close();
+  if (ownsKubeconfig) await rm(kubeconfig, { force: true });
   process.stdout.write('atlevel serve: stopped\n');
   return EXIT.ok;
 }

@@ -29,39 +29,50 @@ import {
   writeArtifacts,
 } from '../sim/index.js';
 import { verdictExit } from './analyze.js';
+import { completeWith } from './complete-hints.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { verdictOfRun } from './run-verdict.js';
 
+/** --exhaustive's default number of interleavings. */
+const DEFAULT_BUDGET = '20000';
+
 function simulateOptions(cmd: Command) {
-  return cmd
-    .option(
-      '--scenario <name|file>',
-      `a built-in scenario (${BUILTIN_SCENARIOS.join(', ')}) or a scenario YAML file`,
-      'pause-image-only',
-    )
-    .addOption(
-      new Option('--policy <policy>', "the operator's required-pool validity check")
-        .choices(POLICY_NAMES)
-        .default('pre-fix-2021' as PolicyName),
-    )
-    .option('--seed <n>', 'seed of the run (the first seed with --runs)', '1')
-    .option('--runs <n>', 'explore N seeds, from --seed on')
-    .option('--exhaustive', 'explore every interleaving of the race window for --seed')
-    .option('--budget <n>', 'with --exhaustive: run at most N interleavings', '20000')
-    .option(
-      '--schedule <choices>',
-      'replay one interleaving printed by --exhaustive (comma-separated choices)',
-    )
-    .option(
-      '--artifacts <dir>',
-      'write the run as CI artifacts into DIR (with --runs/--exhaustive: the first violating run)',
-    )
-    .addOption(formatOption(SIMULATE_FORMATS, 'summary format'))
-    .addOption(widthOption())
-    .option('--out <file>', 'write the summary to FILE instead of stdout');
+  return (
+    cmd
+      .addOption(
+        completeWith(
+          new Option(
+            '--scenario <name|file>',
+            `a built-in scenario (${BUILTIN_SCENARIOS.join(', ')}) or a scenario YAML file`,
+          ).default('pause-image-only'),
+          { words: BUILTIN_SCENARIOS, files: true },
+        ),
+      )
+      .addOption(
+        new Option('--policy <policy>', "the operator's required-pool validity check")
+          .choices(POLICY_NAMES)
+          .default('pre-fix-2021' as PolicyName),
+      )
+      .option('--seed <n>', 'seed of the run (the first seed with --runs)', '1')
+      .option('--runs <n>', 'explore N seeds, from --seed on')
+      .option('--exhaustive', 'explore every interleaving of the race window for --seed')
+      // No commander default: a --budget given without --exhaustive is refused, so it must be seen as given.
+      .option('--budget <n>', `with --exhaustive: run at most N interleavings (default ${DEFAULT_BUDGET})`)
+      .option(
+        '--schedule <choices>',
+        'replay one interleaving printed by --exhaustive (comma-separated choices)',
+      )
+      .option(
+        '--artifacts <dir>',
+        'write the run as CI artifacts into DIR (with --runs/--exhaustive: the first violating run)',
+      )
+      .addOption(formatOption(SIMULATE_FORMATS, 'summary format'))
+      .addOption(widthOption())
+      .option('--out <file>', 'write the summary to FILE instead of stdout')
+  );
 }
 
 type SimulateFlags = ReturnType<ReturnType<typeof simulateOptions>['opts']>;
@@ -167,7 +178,8 @@ async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
   const settings = textSettings(flags);
   const seed = positiveInt('--seed', flags.seed, 0);
   const runs = flags.runs !== undefined ? positiveInt('--runs', flags.runs, 1) : undefined;
-  const budget = positiveInt('--budget', flags.budget, 1);
+  if (flags.budget !== undefined && !flags.exhaustive) throw new UsageError('--budget needs --exhaustive');
+  const budget = positiveInt('--budget', flags.budget ?? DEFAULT_BUDGET, 1);
   const schedule = flags.schedule !== undefined ? parseSchedule(flags.schedule) : undefined;
   if (runs !== undefined && flags.exhaustive)
     throw new UsageError('--runs and --exhaustive explore different things; give one');

@@ -14,7 +14,7 @@ import {
 } from '../status/index.js';
 import { OutsideSpanError } from '../timeline/index.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
-import { addBudgetOptions, loadHistory } from './input.js';
+import { addBudgetOptions, loadHistory, READ_LIMITS } from './input.js';
 import { liveFlags, liveHistory, wantsLive } from './live-flags.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
@@ -23,7 +23,7 @@ import { mustGatherFlag, remoteFlags } from './remote-flags.js';
 const DETAILS = ['none', 'nodes', 'health', 'operators', 'all'] as const satisfies readonly StatusDetails[];
 
 function statusOptions(cmd: Command) {
-  const c = addBudgetOptions(cmd)
+  const c = addBudgetOptions(cmd, READ_LIMITS)
     .argument(
       '<paths...>',
       'must-gather, CI run folder, folder of oc get YAML/JSON, a .tar/.tar.gz of these, DIR/CASE of oc examples, or a CI URL',

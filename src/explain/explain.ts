@@ -1,6 +1,7 @@
 import { operatorLevelFor, RULE_RECORD } from '../invariants/index.js';
 import type { MachineConfigDiff } from '../machineconfig/index.js';
 import type {
+  BudgetLimits,
   CauseStep,
   ClusterHistory,
   Evidence,
@@ -17,16 +18,26 @@ import { findUpdates, type RenderedConfig, renderedConfigs } from '../timeline/i
 import { diffConfigs } from './config-diff.js';
 
 /** Each explain hook a rule may name (model/finding.ts ExplainHook), and the cause chain it builds. */
-const HOOKS: Readonly<Record<ExplainHook, (history: ClusterHistory, finding: Finding) => Finding>> = {
-  'pool-rollout': (history, finding) => explainFinding(history, finding),
-  'pool-rollout-at-completion': (history, finding) => explainFinding(history, finding, { completion: true }),
+const HOOKS: Readonly<
+  Record<ExplainHook, (history: ClusterHistory, finding: Finding, limits: Partial<BudgetLimits>) => Finding>
+> = {
+  'pool-rollout': (history, finding, diffLimits) => explainFinding(history, finding, { diffLimits }),
+  'pool-rollout-at-completion': (history, finding, diffLimits) =>
+    explainFinding(history, finding, { completion: true, diffLimits }),
 };
 
-/** Explain each finding through its rule's hook in the rule record (invariants/ RULE_RECORD). */
-export function explainFindings(history: ClusterHistory, findings: readonly Finding[]): Finding[] {
+/**
+ * Explain each finding through its rule's hook in the rule record (invariants/ RULE_RECORD).
+ * `diffLimits` are the command's budget limits (its --max-data-url, --max-diff-time, ... flags).
+ */
+export function explainFindings(
+  history: ClusterHistory,
+  findings: readonly Finding[],
+  diffLimits: Partial<BudgetLimits> = {},
+): Finding[] {
   return findings.map((f) => {
     const hook = RULE_RECORD.get(f.rule)?.info.explain;
-    return hook ? HOOKS[hook](history, f) : f;
+    return hook ? HOOKS[hook](history, f, diffLimits) : f;
   });
 }
 
@@ -38,7 +49,7 @@ export function explainFindings(history: ClusterHistory, findings: readonly Find
 export function explainFinding(
   history: ClusterHistory,
   finding: Finding,
-  opts: { readonly completion?: boolean } = {},
+  opts: { readonly completion?: boolean; readonly diffLimits?: Partial<BudgetLimits> } = {},
 ): Finding {
   const s = finding.subject;
   if (!s?.pool) return finding;
@@ -108,7 +119,7 @@ export function explainFinding(
 
   let configDiff: MachineConfigDiff | undefined;
   if (from && to) {
-    configDiff = diffConfigs(from, to, history.releases);
+    configDiff = diffConfigs(from, to, history.releases, opts.diffLimits);
     const changed = configDiff.changes;
     steps.push({
       title:

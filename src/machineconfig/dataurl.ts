@@ -5,6 +5,7 @@
  * expands past the cap is refused while it is being inflated, so a gzip bomb never grows the process.
  */
 import { gunzipSync } from 'node:zlib';
+import { plural } from '../model/index.js';
 
 /** Why a data URL could not be decoded; the caller knows the file and Ignition path to name. */
 export class DataUrlError extends Error {
@@ -123,7 +124,10 @@ function declaredGzipSize(bytes: Buffer): number | undefined {
 export function decompress(bytes: Buffer, compression: string | undefined, maxBytes: number): Buffer {
   if (compression === undefined || compression === '') {
     if (bytes.length > maxBytes) {
-      throw new DataUrlError(`contents are ${bytes.length} bytes, over the ${maxBytes}-byte cap`, true);
+      throw new DataUrlError(
+        `contents are ${plural(bytes.length, 'byte')}, over the ${maxBytes}-byte cap`,
+        true,
+      );
     }
     return bytes;
   }
@@ -131,7 +135,7 @@ export function decompress(bytes: Buffer, compression: string | undefined, maxBy
   const declared = declaredGzipSize(bytes);
   if (declared !== undefined && declared > maxBytes) {
     throw new DataUrlError(
-      `gzip contents declare ${declared} bytes, over the ${maxBytes}-byte cap (refused without inflating)`,
+      `gzip contents declare ${plural(declared, 'byte')}, over the ${maxBytes}-byte cap (refused without inflating)`,
       true,
     );
   }

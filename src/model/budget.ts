@@ -5,6 +5,7 @@
  * each limit, its default and the flag that raises it.
  */
 import { InputError } from './errors.js';
+import { plural } from './words.js';
 
 const MIB = 1024 * 1024;
 const GIB = 1024 * MIB;
@@ -115,5 +116,7 @@ function describeLimit(limit: keyof BudgetLimits): string {
 function formatLimit(limit: keyof BudgetLimits, value: number): string {
   if (limit === 'textDiffMillis') return `${value / 1000} s`;
   if (limit === 'treeNodes' || limit === 'treeDepth') return String(value);
-  return value >= GIB ? `${value / GIB} GiB` : `${Math.round(value / MIB)} MiB`;
+  if (value >= GIB) return `${value / GIB} GiB`;
+  // A limit under 1 MiB (given as a byte count) would round to "0 MiB": say the bytes.
+  return value >= MIB ? `${Math.round(value / MIB)} MiB` : plural(value, 'byte');
 }

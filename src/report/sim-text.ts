@@ -27,6 +27,24 @@ function pct(n: number, of: number): string {
   return of === 0 ? '0%' : `${((100 * n) / of).toFixed(1)}%`;
 }
 
+/**
+ * The runs (or interleavings) that broke the invariant, and those that did not: `3 of 10 runs (30.0%)`
+ * and `none of 10 runs`, but `the one run` when there was one ("1 of 1 runs" reads as a slip).
+ */
+function broke(n: number, total: number, noun: string): string {
+  if (total === 1) return `the one ${noun} ${n > 0 ? 'broke' : 'did not break'} the invariant`;
+  return n > 0
+    ? `${n} of ${total} ${noun}s (${pct(n, total)}) broke the invariant`
+    : `none of ${total} ${noun}s broke the invariant`;
+}
+
+/** What the upgrade test made of the violating runs. */
+function caught(detected: number, violations: number): string {
+  if (violations === 1)
+    return detected > 0 ? 'the upgrade test caught it' : 'the upgrade test did not catch it';
+  return `the upgrade test caught ${detected} of them`;
+}
+
 function header(o: SimulateOutcome, c: Colours, what: string): string[] {
   return [
     `${c.bold('atlevel simulate')}  ${what}`,
@@ -133,17 +151,17 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
         ...header(
           o,
           c,
-          `${e.scenario} · policy ${e.policy} · seeds ${e.firstSeed}–${e.firstSeed + e.runs - 1}`,
+          `${e.scenario} · policy ${e.policy} · ${e.runs === 1 ? `seed ${e.firstSeed}` : `seeds ${e.firstSeed}–${e.firstSeed + e.runs - 1}`}`,
         ),
         '',
       );
       if (e.violations > 0) {
         out.push(
-          `${c.red(c.bold('VIOLATIONS'))}  ${e.violations} of ${e.runs} runs (${pct(e.violations, e.runs)}) broke the invariant; the upgrade test caught ${e.detectedByTest} of them`,
+          `${c.red(c.bold('VIOLATIONS'))}  ${broke(e.violations, e.runs, 'run')}; ${caught(e.detectedByTest, e.violations)}`,
         );
         out.push(`  first violating seed: ${e.firstViolatingSeed}`);
       } else {
-        out.push(`${c.green(c.bold('OK'))}  none of ${e.runs} runs broke the invariant`);
+        out.push(`${c.green(c.bold('OK'))}  ${broke(0, e.runs, 'run')}`);
       }
       const other: string[] = [];
       if (e.otherTestFailures > 0)
@@ -172,15 +190,13 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
         '',
       );
       out.push(
-        `  ${e.schedules} interleavings run${e.complete ? ' (complete)' : ' (budget exhausted: incomplete)'}; ${e.pruned} redundant prefixes pruned; up to ${e.maxSteps} steps, ${e.maxCandidates} choices per step`,
+        `  ${plural(e.schedules, 'interleaving')} run${e.complete ? ' (complete)' : ' (budget exhausted: incomplete)'}; ${plural(e.pruned, 'redundant prefix', 'redundant prefixes')} pruned; up to ${plural(e.maxSteps, 'step')}, ${plural(e.maxCandidates, 'choice')} per step`,
       );
       if (e.violations > 0) {
-        out.push(
-          `${c.red(c.bold('VIOLATIONS'))}  ${e.violations} of ${e.schedules} interleavings (${pct(e.violations, e.schedules)}) broke the invariant`,
-        );
+        out.push(`${c.red(c.bold('VIOLATIONS'))}  ${broke(e.violations, e.schedules, 'interleaving')}`);
       } else {
         out.push(
-          `${c.green(c.bold('OK'))}  none of ${e.schedules} interleavings broke the invariant${e.complete ? '' : ' (of those explored)'}`,
+          `${c.green(c.bold('OK'))}  ${broke(0, e.schedules, 'interleaving')}${e.complete ? '' : ' (of those explored)'}`,
         );
       }
       if (o.artifacts)

@@ -5,7 +5,7 @@
  * a line of its own. Durations are printed as oc prints them (`1h0m17s`, `28m`, `now`).
  */
 
-import { formatTime, type Millis, printable } from '../model/index.js';
+import { formatTime, type Millis, plural, printable } from '../model/index.js';
 import type {
   ControlPlaneStatus,
   Insight,
@@ -164,7 +164,7 @@ function controlPlane(cp: ControlPlaneStatus, ctx: Ctx): string[] {
   out.push(
     ...field(
       'Completion:',
-      `${cp.completionPercent}% (${ops.updated} operators updated, ${ops.updating} updating, ${ops.waiting} waiting${ops.unknown > 0 ? `, ${ops.unknown} unknown` : ''})`,
+      `${cp.completionPercent}% (${plural(ops.updated, 'operator')} updated, ${ops.updating} updating, ${ops.waiting} waiting${ops.unknown > 0 ? `, ${ops.unknown} unknown` : ''})`,
       width,
     ),
   );

@@ -3,7 +3,7 @@
  * problem is reported as one line naming the file and the offending field.
  */
 import * as z from 'zod';
-import { InputError } from '../model/index.js';
+import { InputError, plural } from '../model/index.js';
 import { parseYamlDocuments, readInputText } from '../sources/index.js';
 import { DEFAULT_LATENCIES, LATENCY_KEYS, type Latencies, MAX_LATENCY_MS } from './latency.js';
 import { preview } from './preview.js';
@@ -180,7 +180,7 @@ const SCENARIO = z
         ctx.addIssue({
           code: 'custom',
           path: ['failures', i, 'index'],
-          message: `pool ${f.pool} has only ${p.nodes} nodes`,
+          message: `pool ${f.pool} has only ${plural(p.nodes, 'node')}`,
         });
     });
   });

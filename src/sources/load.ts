@@ -502,12 +502,28 @@ function hasContent(r: FileResult): boolean {
   );
 }
 
+/**
+ * The readers count what they skip by kind, and by two stand-ins for what has none; said in words
+ * here ("found only (not an object)" read as a slip).
+ */
+const SKIPPED_WORDS: ReadonlyMap<string, string> = new Map([
+  ['(not an object)', 'text that is not a YAML or JSON object'],
+  ['(no kind)', 'objects without a kind'],
+]);
+
+/** `Secret, Pod`, `Secret and objects without a kind`, `text that is not a YAML or JSON object`. */
+function describeSkipped(keys: readonly string[]): string {
+  const kinds = keys.filter((k) => !SKIPPED_WORDS.has(k));
+  const others = keys.flatMap((k) => SKIPPED_WORDS.get(k) ?? []);
+  return [...(kinds.length > 0 ? [kinds.join(', ')] : []), ...others].join(' and ');
+}
+
 /** A folder of YAML/JSON where nothing is of a kind atlevel reads is not an input. */
 function requireSomething(path: string, results: readonly FileResult[], plan?: Plan): void {
   if (results.some(hasContent)) return;
   const kinds = new Map<string, number>();
   for (const r of results) for (const [k, n] of r.skippedKinds) kinds.set(k, (kinds.get(k) ?? 0) + n);
-  const found = [...kinds.keys()].slice(0, 4).join(', ');
+  const found = describeSkipped([...kinds.keys()].slice(0, 4));
   const layouts = plan?.layouts.length ? ` (${plan.layouts.join(' + ')})` : '';
   throw new InputError(
     path,
@@ -590,7 +606,7 @@ function assemble(
       .slice(0, 5)
       .map(([k]) => k);
     notes.push(
-      `skipped ${total} object${total === 1 ? '' : 's'} of kinds atlevel does not read (${kinds.join(', ')})`,
+      `skipped ${total} object${total === 1 ? '' : 's'} of kinds atlevel does not read (${describeSkipped(kinds)})`,
     );
   }
 

@@ -4,6 +4,7 @@
  * nothing else (no script at all, no network), and the tables of the text report with bars drawn as
  * inline SVG (SVG attributes are not CSS, so the strict style-src holds).
  */
+import { plural } from '../model/index.js';
 import { cspHash, escapeHtml, PAGE_CSS } from '../report/index.js';
 import type { RateRow, StatsResult } from './query.js';
 import { componentList, day, duration, groupComponents, pct, unchangedThatMatters } from './text.js';
@@ -41,12 +42,12 @@ function rateTable(rows: readonly RateRow[], by: RateRow['by']): string {
 }
 
 export function statsHtml(s: StatsResult): string {
-  const title = `atlevel stats: ${s.runs} runs`;
+  const title = `atlevel stats: ${plural(s.runs, 'run')}`;
   const broke = new Set(s.rates.filter((r) => r.by === 'all' && r.violated > 0).map((r) => r.rule));
   const brokeRows = s.rates.filter((r) => broke.has(r.rule));
   const sections: string[] = [];
   sections.push(
-    `<p class="meta">${e(s.store)} · ${s.runs} runs, ${day(s.firstRun)} to ${day(s.lastRun)} · ${s.ingestErrors} ingest errors</p>`,
+    `<p class="meta">${e(s.store)} · ${plural(s.runs, 'run')}, ${day(s.firstRun)} to ${day(s.lastRun)} · ${plural(s.ingestErrors, 'ingest error')}</p>`,
   );
   sections.push(
     `<section class="block"><h2>Failure rate per rule</h2><p class="lead">violated of checked runs</p>${rateTable(s.rates, 'all')}</section>`,

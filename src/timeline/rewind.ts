@@ -19,7 +19,7 @@ import type {
   ObjectSnapshot,
   Observed,
 } from '../model/index.js';
-import { formatTime, MCO, type Millis, parseTime } from '../model/index.js';
+import { formatTime, MCO, type Millis, parseTime, plural } from '../model/index.js';
 import { poolHistory, poolStateAt } from './pools.js';
 import { conditionTransitions, intervalsOf, versionChanges } from './query.js';
 
@@ -97,7 +97,11 @@ export function objectsAt(history: ClusterHistory, at: Millis): Rewound {
   objects.nodes = s.nodes.filter(r.existed).map((o) => r.node(o));
   objects.machineConfigPools = s.machineConfigPools.filter(r.existed).map((o) => r.pool(o, objects.nodes));
   if (s.pods.length > 0)
-    r.note('Pod', '*', `${s.pods.length} pods are as last seen: the inputs do not record their changes`);
+    r.note(
+      'Pod',
+      '*',
+      `${plural(s.pods.length, 'pod is', 'pods are')} as last seen: the inputs do not record their changes`,
+    );
   if (s.podDisruptionBudgets.length > 0) {
     r.note('PodDisruptionBudget', '*', 'as last seen: the inputs do not record their changes');
   }

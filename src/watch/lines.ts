@@ -4,7 +4,7 @@
  * watcher decided everything printed here.
  */
 import pc from 'picocolors';
-import { formatClock, formatTime, printable } from '../model/index.js';
+import { formatClock, formatTime, plural, printable } from '../model/index.js';
 import type { WatchOutput } from './watcher.js';
 
 type Paint = (s: string) => string;
@@ -15,7 +15,7 @@ export function textLine(o: WatchOutput, colour: boolean): string | undefined {
   const clock = c(pc.dim)(formatClock(o.at).padEnd(12));
   switch (o.type) {
     case 'start':
-      return `${clock} watching ${o.server} (context ${o.context}): ${o.objects} objects listed, ${o.clock}${o.updating ? `; update to ${o.updating} in progress` : ''}`;
+      return `${clock} watching ${o.server} (context ${o.context}): ${plural(o.objects, 'object')} listed, ${o.clock}${o.updating ? `; update to ${o.updating} in progress` : ''}`;
     case 'transition': {
       const r = o.record;
       const level =

@@ -131,7 +131,7 @@ describe('atlevel completion', () => {
         '-c',
         `source ${script}; COMP_WORDS=(${q}); COMP_CWORD=${words.length - 1}; _atlevel; printf '%s\\n' "\${COMPREPLY[@]}"`,
       ],
-      { encoding: 'utf8' },
+      { encoding: 'utf8', cwd: projectRoot },
     );
     expect(out.stderr).toBe('');
     return out.stdout.split('\n').filter(Boolean);
@@ -145,6 +145,35 @@ describe('atlevel completion', () => {
     expect(bashComplete(['atlevel', 'status', '--det'])).toEqual(['--details']);
     expect(bashComplete(['atlevel', 'release', 'info', '--comp'])).toEqual(['--component-for']);
     expect(bashComplete(['atlevel', 'simulate', '--policy', ''])).toContain('fixed');
+  });
+
+  it('bash: argument and value completions come from the definitions too', () => {
+    expect(bashComplete(['atlevel', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+    expect(bashComplete(['atlevel', 'help', ''])).toEqual(
+      expect.arrayContaining([...Object.keys(COMMANDS), 'help']),
+    );
+    expect(bashComplete(['atlevel', 'help', 'release', ''])).toEqual(['diff', 'info']);
+    // The built-in scenarios, then files (the scenario YAML files).
+    expect(bashComplete(['atlevel', 'simulate', '--scenario', ''])).toEqual(
+      expect.arrayContaining(['pause-image-only', 'no-config-change']),
+    );
+    expect(bashComplete(['atlevel', 'simulate', '--scenario', 'pause-im'])).toEqual(['pause-image-only']);
+  });
+
+  it('bash: a flag whose value is not a path completes no file names', () => {
+    for (const [cmd, flag] of [
+      ['analyze', '--width'],
+      ['analyze', '--context'],
+      ['analyze', '--max-decompressed'],
+      ['status', '--storage-endpoint'],
+      ['simulate', '--seed'],
+      ['serve', '--port'],
+    ] as const) {
+      expect(bashComplete(['atlevel', cmd, flag, '']), `${cmd} ${flag}`).toEqual([]);
+    }
+    // Path values still do (completion runs in the project root).
+    expect(bashComplete(['atlevel', 'analyze', '--out', 'package.j'])).toEqual(['package.json']);
+    expect(bashComplete(['atlevel', 'analyze', 'package.j'])).toEqual(['package.json']);
   });
 
   it('zsh and fish scripts name every command', () => {

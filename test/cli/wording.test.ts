@@ -3,7 +3,7 @@
  * there, no rollout where nothing rolled, counts in the singular when there is one.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -64,5 +64,39 @@ describe('simulate', () => {
     expect(r.stdout.split('\n').every((l) => l.length <= 60 || !l.trim().includes(' '))).toBe(true);
     const j = atlevel('simulate', '-o', 'json', '--width', '60');
     expect(j.status).toBe(2);
+  });
+});
+
+describe('counts of one in the singular', () => {
+  it('simulate --runs 1: one seed, the one run', () => {
+    const r = atlevel('simulate', '--runs', '1');
+    expect(r.stdout).toContain('· seed 1\n');
+    expect(r.stdout).toContain('the one run broke the invariant; the upgrade test caught it');
+    expect(r.stdout).not.toMatch(/seeds 1–1|1 of 1 runs/);
+    const fixed = atlevel('simulate', '--runs', '1', '--policy', 'fixed');
+    expect(fixed.stdout).toContain('the one run did not break the invariant');
+    expect(fixed.stdout).not.toContain('none of 1 runs');
+  });
+  it('simulate --exhaustive --budget 1: one interleaving', () => {
+    const r = atlevel('simulate', '--exhaustive', '--budget', '1');
+    expect(r.stdout).toContain('1 interleaving run ');
+    expect(r.stdout).toContain('the one interleaving broke the invariant');
+    expect(r.stdout).not.toMatch(/1 interleavings|1 of 1 interleavings/);
+  });
+  it('diff --from a file with one MachineConfig', () => {
+    const list = JSON.parse(
+      readFileSync(
+        join(
+          projectRoot,
+          'examples/bug-2019850/artifacts/e2e-aws-upgrade/gather-extra/artifacts/machineconfigs.json',
+        ),
+        'utf8',
+      ),
+    ) as { items: unknown[] };
+    const file = join(work, 'one-mc.json');
+    writeFileSync(file, JSON.stringify({ ...list, items: list.items.slice(0, 1) }));
+    const r = atlevel('diff', 'x', 'y', '--from', file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('(1 MachineConfig here)');
   });
 });

@@ -64,7 +64,7 @@ describe('scenario files', () => {
   it('rejects failures that point at no node', () => {
     const text =
       'name: x\npools: [{name: master, nodes: 3}, {name: worker, nodes: 1}]\nfailures: [{pool: worker, index: 1}]\n';
-    expect(() => parseScenario(text, 'x.yaml')).toThrow(/failures\[0\]\.index: pool worker has only 1 nodes/);
+    expect(() => parseScenario(text, 'x.yaml')).toThrow(/failures\[0\]\.index: pool worker has only 1 node/);
   });
 
   it('never throws anything but InputError on arbitrary documents (fuzz)', () => {

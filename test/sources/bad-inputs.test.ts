@@ -71,6 +71,13 @@ describe('paths', () => {
     expect(err.problem).toBe('no atlevel inputs found (oc get files): read 1 file, found only Secret');
   });
 
+  it('YAML that is not an object, in words', async () => {
+    const dir = await folder({ 'hello.yaml': 'hello\n' });
+    const err = await inputError([dir]);
+    expect(err.problem).toMatch(/found only text that is not a YAML or JSON object$/);
+    expect(err.problem).not.toContain('(not an object)');
+  });
+
   it('a file that is no input', async () => {
     const dir = await folder({ 'photo.png': 'x' });
     const err = await inputError([join(dir, 'photo.png')]);

@@ -157,7 +157,7 @@ function buildLog(run: RunResult, epoch: number, monitor: readonly MonitorRecord
  * Write `files` as the folder `dir`. The folder is built beside it under a temporary name and renamed
  * into place once complete, so a failure (or an interrupt) never leaves half a run where a reader
  * would take it for a whole one. `dir` may be absent or an empty folder; anything else is refused
- * rather than merged into or replaced.
+ * rather than merged into or replaced; its parent folder must exist.
  */
 export async function writeArtifacts(dir: string, files: Map<string, string>): Promise<string[]> {
   const target = resolve(dir);
@@ -168,7 +168,7 @@ export async function writeArtifacts(dir: string, files: Map<string, string>): P
   const written: string[] = [];
   try {
     try {
-      await mkdir(parent, { recursive: true });
+      // The parent must exist, as --out's folder must: a typo in the path is refused, not made into folders.
       await mkdir(tmp);
     } catch (err) {
       throw cannotWrite(dir, err);
@@ -201,6 +201,13 @@ export async function writeArtifacts(dir: string, files: Map<string, string>): P
 function cannotWrite(path: string, err: unknown): InputError {
   const code = (err as NodeJS.ErrnoException).code ?? 'error';
   const full = code === 'ENOTEMPTY' || code === 'EEXIST';
+  if (code === 'ENOENT') {
+    return new InputError(
+      path,
+      'cannot write the simulated run: the folder it goes in does not exist',
+      'create that folder first (--artifacts makes only the run folder itself)',
+    );
+  }
   return new InputError(
     path,
     full ? 'the artifacts folder is not empty' : `cannot write the simulated run (${code})`,

@@ -6,7 +6,7 @@
  * tooltip in tooltip.ts.
  */
 import type { ReportData, Tone } from '../report-data-types.js';
-import { el } from './dom.js';
+import { el, plural } from './dom.js';
 import { listen } from './input.js';
 import { FOCUS_GROUP, GROUP_HEIGHT, ROW_HEIGHT, rowSearchText } from './layout.js';
 import { Painter } from './paint.js';
@@ -289,7 +289,7 @@ export class TimelineChart {
   private updateStatus(): void {
     const v = this.view;
     const rows = v.layout.entries.filter((e) => e.kind === 'row' && !e.pinned).length;
-    const text = `${rows} of ${this.data.rows.length} rows · ${this.data.bars.length + this.data.marks.length} intervals · ${dateTime(v.range.from)} → ${clock(v.range.to)}`;
+    const text = `${rows} of ${plural(this.data.rows.length, 'row')} · ${plural(this.data.bars.length + this.data.marks.length, 'interval')} · ${dateTime(v.range.from)} → ${clock(v.range.to)}`;
     if (this.status.textContent !== text) this.status.textContent = text;
   }
 }

@@ -36,3 +36,11 @@ export function append(parent: Node, children: readonly Child[]): void {
     );
   }
 }
+
+/**
+ * `1 step`, `2 steps`: model/words.ts's plural, repeated here because the page script is bundled into
+ * every report and must not import model/ (and with it zod).
+ */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}

@@ -1,6 +1,6 @@
 import type { ConfigChange, MachineConfigDiff } from '../../../machineconfig/index.js';
 import type { ReportData, ReportEvidence, ReportFinding } from '../report-data-types.js';
-import { el } from './dom.js';
+import { el, plural } from './dom.js';
 import { clock, dateTime } from './time-format.js';
 
 export interface FindingActions {
@@ -91,7 +91,7 @@ function findingCard(f: ReportFinding, index: number, actions: FindingActions): 
       el(
         'details',
         { open: true },
-        el('summary', null, `Cause chain (${f.steps.length} steps)`),
+        el('summary', null, `Cause chain (${plural(f.steps.length, 'step')})`),
         el(
           'ol',
           { class: 'steps' },
@@ -175,7 +175,11 @@ function configDiffView(diff: MachineConfigDiff): HTMLElement {
   return el(
     'details',
     { open: true },
-    el('summary', null, `Machine-config diff ${diff.from} → ${diff.to} (${diff.changes.length} changes)`),
+    el(
+      'summary',
+      null,
+      `Machine-config diff ${diff.from} → ${diff.to} (${plural(diff.changes.length, 'change')})`,
+    ),
     ...diff.changes.map(changeView),
   );
 }

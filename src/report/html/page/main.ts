@@ -6,7 +6,7 @@
 import { unpackReportData } from '../pack.js';
 import type { PackedReportData, ReportData } from '../report-data-types.js';
 import { TimelineChart } from './chart.js';
-import { el } from './dom.js';
+import { el, plural } from './dom.js';
 import { findingsSection } from './findings-view.js';
 import { dateTime, duration } from './time-format.js';
 
@@ -76,7 +76,7 @@ function header(data: ReportData): HTMLElement {
             : el(
                 'span',
                 { class: 'verdict none' },
-                `${failures} failures, ${warnings} warnings (no verdict given)`,
+                `${plural(failures, 'failure')}, ${plural(warnings, 'warning')} (no verdict given)`,
               );
   const span = data.span
     ? `${dateTime(data.span.from)} to ${dateTime(data.span.to)} (${duration(data.span.to - data.span.from)})`
