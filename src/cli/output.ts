@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
+  existsSync,
   lstatSync,
   openSync,
   realpathSync,
@@ -56,7 +57,7 @@ function kindOf(info: Stats): string {
  * the rename would replace the node itself, so `--out /dev/null` as root would destroy /dev/null),
  * or that is one of the run's inputs, or a file inside an input folder.
  */
-function checkTarget(outPath: string): void {
+function checkTarget(outPath: string, flag = '--out'): void {
   let info: Stats;
   try {
     info = lstatSync(outPath);
@@ -66,8 +67,8 @@ function checkTarget(outPath: string): void {
   if (!info.isFile()) {
     throw new InputError(
       outPath,
-      `--out names ${kindOf(info)}, not a regular file`,
-      'atlevel only replaces regular files; name a new or regular file, or leave out --out to print to stdout',
+      `${flag} names ${kindOf(info)}, not a regular file`,
+      `atlevel only replaces regular files; name a new or regular file${flag === '--out' ? ', or leave out --out to print to stdout' : ''}`,
     );
   }
   const target = realpathSync(outPath);
@@ -80,7 +81,7 @@ function checkTarget(outPath: string): void {
       if (isCaseFile(arg, target)) {
         throw new InputError(
           outPath,
-          `--out names a file of the input case ${arg}`,
+          `${flag} names a file of the input case ${arg}`,
           'write the report somewhere else; atlevel never overwrites its inputs',
         );
       }
@@ -91,7 +92,9 @@ function checkTarget(outPath: string): void {
     if (same || inside) {
       throw new InputError(
         outPath,
-        same ? '--out names one of the inputs' : `--out would replace a file inside the input folder ${arg}`,
+        same
+          ? `${flag} names one of the inputs`
+          : `${flag} would replace a file inside the input folder ${arg}`,
         'write the report somewhere else; atlevel never overwrites its inputs',
       );
     }
@@ -123,7 +126,27 @@ export async function emit(text: string, outPath: string | undefined): Promise<v
     });
     return;
   }
-  checkTarget(outPath);
+  await writeOutFile(text, outPath);
+}
+
+/**
+ * Refuse, before any work, a file that `flag` names and that writeOutFile would refuse: not a
+ * regular file, an input, or in a folder that does not exist.
+ */
+export function checkOutFile(outPath: string, flag: string): void {
+  checkTarget(outPath, flag);
+  if (!existsSync(dirname(resolve(outPath)))) {
+    throw new InputError(
+      outPath,
+      `${flag} names a file in a folder that does not exist`,
+      'create the folder first',
+    );
+  }
+}
+
+/** emit's file half, for any flag that names an output file (`--kubeconfig-out`). */
+export async function writeOutFile(text: string, outPath: string, flag = '--out'): Promise<void> {
+  checkTarget(outPath, flag);
   const tmp = join(dirname(resolve(outPath)), `.${randomBytes(6).toString('hex')}.atlevel.tmp`);
   let fd: number | undefined;
   let created = false;
@@ -139,7 +162,7 @@ export async function emit(text: string, outPath: string | undefined): Promise<v
     closeSync(fd);
     fd = undefined;
     // Check again just before the rename: the target may have changed while the report was written.
-    checkTarget(outPath);
+    checkTarget(outPath, flag);
     await rename(tmp, outPath);
   } catch (err) {
     if (fd !== undefined) closeSync(fd);

@@ -2,13 +2,16 @@
  * `atlevel serve PATH...`: a read-only Kubernetes API over the inputs (docs/serve.md). It runs until
  * SIGINT or SIGTERM, then closes every connection and exits 0.
  */
-import { lstat, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { parseTime, plural, terminalSafe, UsageError } from '../model/index.js';
 import { collectExtras, kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, loadHistory, READ_LIMITS } from './input.js';
+import { checkOutFile, writeOutFile } from './output.js';
 import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
 
 export interface ServeFlags extends RemoteFlags {
@@ -77,13 +80,6 @@ function parseFlags(flags: ServeFlags): { at?: number; speed: number; port: numb
   return { ...(at !== undefined ? { at } : {}), speed, port, startAfter };
 }
 
-async function exists(p: string): Promise<boolean> {
-  return lstat(p).then(
-    () => true,
-    () => false,
-  );
-}
-
 async function isFolder(p: string): Promise<boolean> {
   return stat(p).then(
     (s) => s.isDirectory(),
@@ -93,6 +89,8 @@ async function isFolder(p: string): Promise<boolean> {
 
 export async function runServe(paths: readonly string[], flags: ServeFlags): Promise<ExitCode> {
   const { at, speed, port, startAfter } = parseFlags(flags);
+  // Refused before anything listens: the same rules as --out (a regular file, not an input).
+  if (flags.kubeconfigOut !== undefined) checkOutFile(flags.kubeconfigOut, '--kubeconfig-out');
   const history = await loadHistory(paths, flags);
   const extras = await collectExtras(paths, isFolder);
   let server: RunningServer;
@@ -119,12 +117,20 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
     }
     throw err;
   }
-  const kubeconfig =
-    flags.kubeconfigOut ?? `${process.env.TMPDIR ?? '/tmp'}/atlevel-serve-${server.port}.kubeconfig`;
-  // The default kubeconfig is ours to remove when the server stops (it points at nothing then); one
-  // named by --kubeconfig-out, or a file that was already there, is the user's and stays.
-  const ownsKubeconfig = flags.kubeconfigOut === undefined && !(await exists(kubeconfig));
-  await writeFile(kubeconfig, kubeconfigFor(server.url), { mode: 0o600 });
+  // The default kubeconfig goes in a folder of our own (mkdtemp: a name nobody can guess or plant a
+  // link at), removed when the server stops, since it then points at nothing. One named by
+  // --kubeconfig-out is the user's and stays; it is written as --out writes (temp file, rename).
+  const ownFolder =
+    flags.kubeconfigOut === undefined ? await mkdtemp(join(tmpdir(), 'atlevel-serve-')) : undefined;
+  const kubeconfig = flags.kubeconfigOut ?? join(ownFolder as string, 'kubeconfig');
+  try {
+    if (ownFolder) await writeFile(kubeconfig, kubeconfigFor(server.url), { mode: 0o600, flag: 'wx' });
+    else await writeOutFile(kubeconfigFor(server.url), kubeconfig, '--kubeconfig-out');
+  } catch (err) {
+    await server.close();
+    if (ownFolder) await rm(ownFolder, { recursive: true, force: true });
+    throw err;
+  }
   const objects = server.store
     .types()
     .reduce((n, t) => n + server.store.list(`${t.group}/${t.version}/${t.plural}`).length, 0);
@@ -152,7 +158,7 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
   });
   if (timer) clearTimeout(timer);
   await server.close();
-  if (ownsKubeconfig) await rm(kubeconfig, { force: true });
+  if (ownFolder) await rm(ownFolder, { recursive: true, force: true });
   process.stdout.write('atlevel serve: stopped\n');
   return EXIT.ok;
 }

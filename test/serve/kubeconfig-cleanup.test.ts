@@ -2,8 +2,16 @@
  * serve removes the kubeconfig it wrote by default when it stops (it would point at a closed port),
  * and leaves one named by --kubeconfig-out.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -45,5 +53,37 @@ describe('serve and its kubeconfig', () => {
     expect(code).toBe(0);
     expect(kubeconfig).toBe(named);
     expect(existsSync(named)).toBe(true);
+  });
+  it('the default one is in a folder of its own: a link planted at a guessable name is never followed', async () => {
+    const victim = join(work, 'victim.txt');
+    writeFileSync(victim, 'VICTIM');
+    for (let port = 30000; port < 30010; port++)
+      symlinkSync(victim, join(work, `atlevel-serve-${port}.kubeconfig`));
+    const { kubeconfig } = await serveAndStop([]);
+    expect(kubeconfig.endsWith('/kubeconfig')).toBe(true);
+    expect(readFileSync(victim, 'utf8')).toBe('VICTIM');
+  });
+  it('--kubeconfig-out refuses, before listening, what --out refuses', () => {
+    const input = join(work, 'input');
+    mkdirSync(input);
+    writeFileSync(join(input, 'build-log.txt'), readFileSync(join(example, 'build-log.txt')));
+    for (const [target, problem] of [
+      [join(input, 'build-log.txt'), /--kubeconfig-out names one of the inputs|inside the input folder/],
+      ['/dev/null', /--kubeconfig-out names a device/],
+      [work, /--kubeconfig-out names a folder/],
+      [join(work, 'missing', 'kc'), /folder that does not exist/],
+    ] as const) {
+      const r = spawnSync(
+        process.execPath,
+        [bin, 'serve', input, '--port', '0', '--kubeconfig-out', target],
+        {
+          encoding: 'utf8',
+          timeout: 20_000,
+        },
+      );
+      expect(r.status, target).toBe(2);
+      expect(r.stderr).toMatch(problem);
+      expect(r.stdout).not.toContain('atlevel serve: http');
+    }
   });
 });
