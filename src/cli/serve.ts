@@ -110,7 +110,13 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
     if (err instanceof Error && err.name === 'OutsideSpanError')
       throw new UsageError(`--at ${flags.at}: ${err.message}`);
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+    if (
+      code === 'EADDRINUSE' ||
+      code === 'EACCES' ||
+      code === 'EADDRNOTAVAIL' ||
+      code === 'ENOTFOUND' ||
+      code === 'EAI_AGAIN'
+    ) {
       throw new UsageError(
         `cannot listen on ${flags.bind}:${port} (${code}); choose another --port or --bind`,
       );
