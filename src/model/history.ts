@@ -125,6 +125,17 @@ export interface ReleasePayload {
   readonly ref: SourceRef;
 }
 
+/** The releases updated from and to, as the sources assigned them. */
+export interface HistoryReleases {
+  readonly from?: ReleasePayload;
+  readonly to?: ReleasePayload;
+  /**
+   * A `--release-from`/`--release-to` file that was not used: the ClusterVersion names another version
+   * for its slot and a release among the inputs has that version (src/sources/releases.ts).
+   */
+  readonly setAside?: { readonly from?: ReleasePayload; readonly to?: ReleasePayload };
+}
+
 /** A file that went into the history, for provenance and for the report's "inputs" list. */
 export interface InputFile {
   readonly path: string;
@@ -140,7 +151,7 @@ export interface ClusterHistory {
   /** Sorted by `from`, then `to`. Monitor intervals and intervals derived from objects, merged. */
   readonly intervals: readonly Interval[];
   readonly testLog: readonly TestLogEntry[];
-  readonly releases: { readonly from?: ReleasePayload; readonly to?: ReleasePayload };
+  readonly releases: HistoryReleases;
   readonly inputs: readonly InputFile[];
   /** Earliest and latest moment any input speaks of. */
   readonly span: { readonly from: Millis; readonly to: Millis } | undefined;
@@ -182,7 +193,7 @@ export interface HistoryParts {
    */
   monitorIntervals: Interval[];
   testLog: TestLogEntry[];
-  releases: { from?: ReleasePayload; to?: ReleasePayload };
+  releases: HistoryReleases;
   inputs: InputFile[];
   notes: string[];
   /**

@@ -624,7 +624,17 @@ function assemble(
 
   const cv = objects.clusterVersions[0]?.object as ClusterVersion | undefined;
   const releases = assignReleases(found, explicit, cv, notes);
-  append(inputs, explicitInputs);
+  // A given release file set aside still was read; its line in the inputs must not claim it was used.
+  const setAsideInput = (i: InputFile) =>
+    (['from', 'to'] as const).some(
+      (slot) => releases.setAside?.[slot] && i.contributed.endsWith(`given as --release-${slot}`),
+    );
+  append(
+    inputs,
+    explicitInputs.map((i) =>
+      setAsideInput(i) ? { ...i, contributed: `${i.contributed}; not used, see the notes` } : i,
+    ),
+  );
   return {
     objects,
     monitorIntervals: kept.intervals,

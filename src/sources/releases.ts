@@ -11,6 +11,8 @@ import { printable } from '../model/index.js';
 export interface ReleasePair {
   from?: ReleasePayload;
   to?: ReleasePayload;
+  /** Given files not used because the ClusterVersion contradicts them (assignReleases). */
+  setAside?: { from?: ReleasePayload; to?: ReleasePayload };
 }
 
 function fileName(p: ReleasePayload): string {
@@ -45,10 +47,37 @@ export function assignReleases(
   cv: ClusterVersion | undefined,
   notes: string[],
 ): ReleasePair {
-  const pair: ReleasePair = { ...explicit };
   const describe = (p: ReleasePayload) => `${printable(p.version, 100)} (${printable(p.ref.file, 200)})`;
+
+  // The ClusterVersion names the update's versions: the desired (newest) one first, then the one
+  // before it. history[0] is the newest entry, the target, never the release updated from.
+  const history = (cv?.status?.history ?? []).map((h) => h.version ?? '');
+  const desired = cv?.status?.desired?.version;
+  const order = desired && history[0] !== desired ? [desired, ...history] : history;
+  const updateVersion = { to: order[0] || undefined, from: order[1] || undefined };
+
+  // Explicit files win, except one the ClusterVersion contradicts while a payload among the inputs
+  // has exactly the version it names: a flag pointing at another release must not push the right
+  // payload out of its slot (or, worse, into the other one). The CLI warns about the file set aside.
+  const pair: ReleasePair = {};
+  const setAside: { from?: ReleasePayload; to?: ReleasePayload } = {};
+  for (const slot of ['from', 'to'] as const) {
+    const given = explicit[slot];
+    if (!given) continue;
+    const want = updateVersion[slot];
+    const match =
+      want !== undefined && given.version !== want ? found.find((p) => p.version === want) : undefined;
+    if (match) {
+      setAside[slot] = given;
+      notes.push(
+        `--release-${slot} ${describe(given)} not used: the update in the inputs is ${slot} ${printable(want ?? '', 100)}, and release payload ${describe(match)} among the inputs is that version`,
+      );
+    } else pair[slot] = given;
+  }
+  if (setAside.from || setAside.to) pair.setAside = setAside;
+
   const seen = new Set<string>();
-  for (const p of [explicit.from, explicit.to]) if (p) seen.add(p.version);
+  for (const p of [pair.from, pair.to]) if (p) seen.add(p.version);
   const candidates: ReleasePayload[] = [];
   for (const p of found) {
     if (seen.has(p.version)) {
@@ -73,9 +102,6 @@ export function assignReleases(
   };
 
   // 1. ClusterVersion history: newest first.
-  const history = (cv?.status?.history ?? []).map((h) => h.version ?? '');
-  const desired = cv?.status?.desired?.version;
-  const order = desired && history[0] !== desired ? [desired, ...history] : history;
   const matched = left
     .map((p) => ({ p, index: order.indexOf(p.version) }))
     .filter((m) => m.index !== -1)
@@ -91,8 +117,10 @@ export function assignReleases(
         : `it matches ClusterVersion history[${toIndex}]`,
     );
   } else if (pair.to) {
+    // A given "to" that the history does not name still leaves the newest entry the update's
+    // target: "from" is looked for below it, never at it.
     const i = order.indexOf(pair.to.version);
-    if (i !== -1) toIndex = i;
+    toIndex = i !== -1 ? i : 0;
   }
   if (!pair.from) {
     const after = matched.find((m) => left.includes(m.p) && (toIndex === undefined || m.index > toIndex));
