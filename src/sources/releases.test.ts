@@ -86,8 +86,12 @@ describe('assignReleases', () => {
     expect(pair.to?.ref.file).toBe('release-to.json');
     expect(pair.from?.ref.file).toBe('release-from.json');
     expect(pair.setAside).toEqual({ to: given });
-    expect(notes.join('\n')).not.toMatch(/could not tell|taken as the release updated from: it matches ClusterVersion history\[0\]/);
-    expect(notes[0]).toMatch(/^--release-to 4\.23 \(given\.json\) not used: the update in the inputs is to 4\.10\.0-b/);
+    expect(notes.join('\n')).not.toMatch(
+      /could not tell|taken as the release updated from: it matches ClusterVersion history\[0\]/,
+    );
+    expect(notes[0]).toMatch(
+      /^--release-to 4\.23 \(given\.json\) not used: the update in the inputs is to 4\.10\.0-b/,
+    );
   });
 
   it('a given "to" the history does not name is kept, and "from" is never the newest entry', () => {
