@@ -122,9 +122,12 @@ function warnReleaseMismatch(
     const instead = used
       ? `; not used: ${printable(used.ref.file, 300)} among the inputs is ${printable(wanted)} and is used instead`
       : '';
-    process.stderr.write(
-      `atlevel: warning: ${flag} ${printable(file, 300)} is release ${printable(given.version)}, but the update in the inputs is ${slot} ${printable(wanted)}${instead}\n`,
-    );
+    // A file without a version (an operator's own image-references) may or may not be the update's.
+    const what =
+      given.version === undefined
+        ? `carries no version; cannot check it against ${printable(wanted)}, ${slot === 'to' ? "the update's target" : 'the release the update is from'}`
+        : `is release ${printable(given.version)}, but the update in the inputs is ${slot} ${printable(wanted)}`;
+    process.stderr.write(`atlevel: warning: ${flag} ${printable(file, 300)} ${what}${instead}\n`);
   };
   check('from', flags.releaseFrom, update.previous);
   check('to', flags.releaseTo, update.target);

@@ -78,7 +78,11 @@ export function defineRelease(release: Command, exit: ExitBox): void {
           flags.imageFor !== undefined
             ? `no image tag "${flags.imageFor}"`
             : `no component with image "${flags.componentFor}"`;
-        process.stderr.write(terminalSafe(`atlevel: ${what} in release ${payload.version} (${file})\n`));
+        process.stderr.write(
+          terminalSafe(
+            `atlevel: ${what} in ${payload.version !== undefined ? `release ${payload.version} (${file})` : `${file} (it carries no version)`}\n`,
+          ),
+        );
         exit.code = EXIT.failure;
         // A text answer would be empty; JSON still says what was searched.
         if (flags.output === 'text') return;

@@ -12,6 +12,7 @@ import type {
   Signature,
 } from '../model/index.js';
 import { formatClock, gapAfter, MCO, parseTime } from '../model/index.js';
+import { releaseName } from '../release/index.js';
 import { matchCatalogue, signatureCatalogue } from '../signatures/index.js';
 import { findUpdates, type RenderedConfig, renderedConfigs } from '../timeline/index.js';
 import { diffConfigs } from './config-diff.js';
@@ -263,8 +264,8 @@ function componentSteps(
 
 function releaseEvidence(release: ReleasePayload, c: ReleaseComponent): Evidence {
   return {
-    statement: `release ${release.version} has ${c.name} = ${c.pullSpec}`,
-    object: `Release/${release.version}`,
+    statement: `${releaseName({ version: release.version, file: release.ref.file })} has ${c.name} = ${c.pullSpec}`,
+    object: `Release/${release.version ?? release.ref.file}`,
     field: `references.spec.tags[${c.name}].from.name`,
     value: c.pullSpec,
     ref: release.ref,

@@ -118,7 +118,8 @@ export interface ReleaseComponent {
 
 /** A release payload's version and component images. */
 export interface ReleasePayload {
-  readonly version: string;
+  /** Absent when the file carries none (an operator's own image-references has no name). */
+  readonly version?: string;
   /** The release image pull spec, when known. */
   readonly image?: string;
   readonly components: readonly ReleaseComponent[];

@@ -52,7 +52,8 @@ export interface ReleaseDiff {
 }
 
 export interface ReleaseSide {
-  readonly version: string;
+  /** Absent when the file carries none. */
+  readonly version?: string;
   readonly image?: string;
   readonly file: string;
   readonly components: number;
@@ -105,7 +106,7 @@ export function configEmbedding(name: string): { reach: Reach; embeddedIn: strin
 
 function side(p: ReleasePayload): ReleaseSide {
   return {
-    version: p.version,
+    ...(p.version !== undefined ? { version: p.version } : {}),
     ...(p.image ? { image: p.image } : {}),
     file: p.ref.file,
     components: p.components.length,

@@ -15,4 +15,10 @@ export {
   type ReleaseSide,
   type Verdict,
 } from './diff.js';
-export { digestOfPullSpec, parseReleaseMetadata, parseReleasePayload, UNKNOWN_VERSION } from './parse.js';
+export {
+  digestOfPullSpec,
+  parseReleaseMetadata,
+  parseReleasePayload,
+  releaseName,
+  UNKNOWN_VERSION,
+} from './parse.js';

@@ -20,6 +20,9 @@ function commitText(x: ReleaseComponent): string {
 
 function sideLine(label: string, s: ReleaseDiff['from'], c: Colours): string {
   const image = s.image ? `, ${clean(s.image)}` : '';
+  // A file without a version is named by its file, never as a release called "unknown".
+  if (s.version === undefined)
+    return `${label} ${c.bold(clean(s.file))}${image} ${c.dim(`(no version, ${plural(s.components, 'component')})`)}`;
   return `${label} ${c.bold(clean(s.version))}${image} ${c.dim(`(${clean(s.file)}, ${plural(s.components, 'component')})`)}`;
 }
 
@@ -106,7 +109,9 @@ export function renderReleaseDiffText(d: ReleaseDiff, opts: { colour: boolean; w
 export function renderReleaseInfoText(p: ReleasePayload, opts: { colour: boolean }): string {
   const c = colours(opts.colour);
   const out = [
-    `${c.bold(clean(p.version))}${p.image ? ` ${clean(p.image)}` : ''} ${c.dim(`(${clean(p.ref.file)})`)}`,
+    p.version !== undefined
+      ? `${c.bold(clean(p.version))}${p.image ? ` ${clean(p.image)}` : ''} ${c.dim(`(${clean(p.ref.file)})`)}`
+      : `${c.bold(clean(p.ref.file))}${p.image ? ` ${clean(p.image)}` : ''} ${c.dim('(no version)')}`,
   ];
   out.push(plural(p.components.length, 'component'));
   const width = Math.min(40, Math.max(0, ...p.components.map((x) => x.name.length)));

@@ -37,7 +37,14 @@ import {
   readerByName,
 } from './layouts/index.js';
 import { type OpenContext, openArgument, STDIN_NAME } from './open/index.js';
-import { contribution, type FileResult, intervalCount, type ReadLimits, readInput } from './readers.js';
+import {
+  contribution,
+  type FileResult,
+  intervalCount,
+  type ReadLimits,
+  readInput,
+  releaseWords,
+} from './readers.js';
 import { assignReleases } from './releases.js';
 import { ObjectStore } from './store.js';
 import type { LoadOptions } from './types.js';
@@ -118,7 +125,7 @@ export async function loadHistoryParts(
           (s) => s.size,
           () => 0,
         ),
-        contributed: `release ${printable(payload.version, 100)} (${plural(payload.components.length, 'component')}), given as --release-${slot}`,
+        contributed: `${releaseWords(payload.version)} (${plural(payload.components.length, 'component')}), given as --release-${slot}`,
       });
     }
     if (revisions) explicitInputs.push(revisions.input);

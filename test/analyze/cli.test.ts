@@ -74,6 +74,17 @@ describeFixtures('a --release-to of another release', () => {
   });
 });
 
+describeFixtures('a --release-to without a version', () => {
+  it('says it carries no version, never "release unknown"', async () => {
+    const mco = fixture('openshift__machine-config-operator/install/image-references');
+    const { out } = await cli.run('analyze', BUG, '--release-to', mco);
+    expect(cli.stderr()).toContain(
+      `--release-to ${mco} carries no version; cannot check it against 4.10.0-0.nightly-2021-11-03-020416, the update's target`,
+    );
+    expect(`${out}${cli.stderr()}`).not.toContain('release unknown');
+  });
+});
+
 describeFixtures('no update', () => {
   it('exits 0 with NO UPDATE, never PASS', async () => {
     const { code, out } = await cli.run(

@@ -127,6 +127,21 @@ describeFixtures('release payloads from real data', () => {
     });
   });
 
+  it('a file without a version is named by its file, never as release "unknown"', async () => {
+    const mco = fixture('openshift__machine-config-operator/install/image-references');
+    const info = await run('release', 'info', mco);
+    expect(info.out.split('\n')[0]).toBe(`${mco} (no version)`);
+    expect(info.out).not.toMatch(/unknown/);
+    const miss = await run('release', 'info', mco, '--image-for', 'nope');
+    expect(miss.code).toBe(1);
+    expect(cli.stderr()).toContain(`no image tag "nope" in ${mco} (it carries no version)`);
+    const d = await run('release', 'diff', rc('4.23.json'), mco);
+    expect(d.out.split('\n')[1]).toBe(`to   ${mco} (no version, 13 components)`);
+    expect(d.out).not.toMatch(/unknown/);
+    // JSON schema 1 keeps its documented `unknown`.
+    expect(JSON.parse((await run('release', 'info', mco, '-o', 'json')).out).version).toBe('unknown');
+  });
+
   it('the 4.23 ImageStream: 380 tags indexed by digest', async () => {
     const p = await loadReleasePayload(rc('4.23.json'));
     expect(p.version).toBe('4.23');
