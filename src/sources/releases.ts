@@ -150,7 +150,10 @@ export function assignReleases(
   const versioned = (p: ReleasePayload | undefined): p is ReleasePayload & { version: string } =>
     p?.version !== undefined;
   const byVersion = left.filter(versioned).sort((a, b) => compareVersions(a.version, b.version));
-  if (!pair.from && !pair.to) {
+  if (!pair.from && !pair.to && byVersion.length === 0 && left.length === 1 && left[0]) {
+    // One file without a version and nothing else: the same assumption as for one with a version.
+    take(left[0], 'to', 'assumed, nothing else tells');
+  } else if (!pair.from && !pair.to) {
     const newer = byVersion[byVersion.length - 1];
     const older = byVersion[byVersion.length - 2];
     if (newer) take(newer, 'to', older ? 'it is the newest version' : 'assumed, nothing else tells');
