@@ -12,7 +12,7 @@ import type {
   Signature,
 } from '../model/index.js';
 import { formatClock, gapAfter, MCO, parseTime } from '../model/index.js';
-import { releaseName } from '../release/index.js';
+import { referenceText, releaseName } from '../release/index.js';
 import { matchCatalogue, signatureCatalogue } from '../signatures/index.js';
 import { findUpdates, type RenderedConfig, renderedConfigs } from '../timeline/index.js';
 import { diffConfigs } from './config-diff.js';
@@ -278,7 +278,7 @@ function notInReleases(releases: ClusterHistory['releases'], toName: string): st
 
 function releaseEvidence(release: ReleasePayload, c: ReleaseComponent): Evidence {
   return {
-    statement: `${releaseName({ version: release.version, file: release.ref.file })} has ${c.name} = ${c.pullSpec}`,
+    statement: `${releaseName({ version: release.version, file: release.ref.file })} has ${c.name} = ${referenceText(c)}`,
     object: `Release/${release.version ?? release.ref.file}`,
     field: `references.spec.tags[${c.name}].from.name`,
     value: c.pullSpec,

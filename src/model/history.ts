@@ -114,6 +114,13 @@ export interface ReleaseComponent {
   readonly digest?: string;
   readonly commit?: string;
   readonly sourceLocation?: string;
+  /**
+   * The tag's `from.kind` when it is not `DockerImage`: then `pullSpec` is not a pull spec but an
+   * image stream reference (`ImageStreamImage` `stream@sha256:…`, `ImageStreamTag` `stream:tag`).
+   */
+  readonly fromKind?: string;
+  /** Its `from.namespace`, when given. */
+  readonly fromNamespace?: string;
 }
 
 /** A release payload's version and component images. */

@@ -17,8 +17,10 @@ export {
 } from './diff.js';
 export {
   digestOfPullSpec,
+  isPlaceholder,
   parseReleaseMetadata,
   parseReleasePayload,
+  referenceText,
   releaseName,
   UNKNOWN_VERSION,
 } from './parse.js';
