@@ -17,7 +17,6 @@ export {
 } from './diff.js';
 export {
   digestOfPullSpec,
-  isPlaceholder,
   parseReleaseMetadata,
   parseReleasePayload,
   referenceText,
