@@ -105,7 +105,8 @@ async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCod
 
 /**
  * A --release-from/--release-to file whose version is not the update's: the cause chain would name
- * components of the wrong release. Said on stderr, naming both versions; the analysis goes on.
+ * components of the wrong release. Said on stderr, naming both versions; the analysis goes on, with
+ * the file, or without it when a release among the inputs has the update's version (assignReleases).
  */
 function warnReleaseMismatch(
   result: AnalysisResult,
@@ -114,19 +115,24 @@ function warnReleaseMismatch(
 ): void {
   const update = result.updates[result.updates.length - 1];
   if (!update) return;
-  const check = (
-    flag: string,
-    file: string | undefined,
-    given: string | undefined,
-    wanted: string | undefined,
-  ) => {
-    if (file === undefined || given === undefined || wanted === undefined || given === wanted) return;
-    process.stderr.write(
-      `atlevel: warning: ${flag} ${printable(file, 300)} is release ${printable(given)}, but the update in the inputs is ${flag === '--release-from' ? 'from' : 'to'} ${printable(wanted)}\n`,
-    );
+  const check = (slot: 'from' | 'to', file: string | undefined, wanted: string | undefined) => {
+    const flag = `--release-${slot}`;
+    const aside = history.releases.setAside?.[slot];
+    const given = aside ?? history.releases[slot];
+    if (file === undefined || given === undefined || wanted === undefined || given.version === wanted) return;
+    const used = aside ? history.releases[slot] : undefined;
+    const instead = used
+      ? `; not used: ${printable(used.ref.file, 300)} among the inputs is ${printable(wanted)} and is used instead`
+      : '';
+    // A file without a version (an operator's own image-references) may or may not be the update's.
+    const what =
+      given.version === undefined
+        ? `carries no version; cannot check it against ${printable(wanted)}, ${slot === 'to' ? "the update's target" : 'the release the update is from'}`
+        : `is release ${printable(given.version)}, but the update in the inputs is ${slot} ${printable(wanted)}`;
+    process.stderr.write(`atlevel: warning: ${flag} ${printable(file, 300)} ${what}${instead}\n`);
   };
-  check('--release-from', flags.releaseFrom, history.releases.from?.version, update.previous);
-  check('--release-to', flags.releaseTo, history.releases.to?.version, update.target);
+  check('from', flags.releaseFrom, update.previous);
+  check('to', flags.releaseTo, update.target);
 }
 
 /** The exit code of a verdict (README.md, "Exit codes"): the same for analyze, report and simulate. */

@@ -25,7 +25,8 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     .option('--out <file>', 'write the report to FILE instead of stdout')
     .addHelpText(
       'after',
-      '\nExit codes: 0 same components, 1 components differ, 2 bad input or usage.\n' +
+      '\nExit codes: 0 same components, 1 components differ, 2 bad input or usage, 4 nothing known to differ but\n' +
+        'something could not be compared (a tag against a digest, placeholders, no components).\n' +
         'Example: atlevel release diff old-release.json new-release.json',
     );
   remoteFlags(diff).action(async (from, to, flags) => {
@@ -34,7 +35,13 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     const [a, b] = await Promise.all([loadRelease(from, flags), loadRelease(to, flags)]);
     const d = diffReleases(a, b);
     await emit(await render(RELEASE_DIFF_FORMATS, flags.output, d, textSettings(flags)), flags.out);
-    exit.code = d.changed.length + d.added.length + d.removed.length === 0 ? EXIT.ok : EXIT.failure;
+    // Nothing known to differ but something that could not be compared: inconclusive, as for analyze.
+    exit.code =
+      d.changed.length + d.added.length + d.removed.length > 0
+        ? EXIT.failure
+        : d.incomparable.length > 0 || d.cannotTell.length > 0
+          ? EXIT.inconclusive
+          : EXIT.ok;
   });
 
   const info = release
@@ -82,12 +89,24 @@ export function defineRelease(release: Command, exit: ExitBox): void {
           ? { by: 'image-for' as const, matches: index.imageFor(flags.imageFor) }
           : { by: 'component-for' as const, matches: index.lookup(flags.componentFor ?? '') };
       report = { payload, lookup };
+      for (const m of lookup.by === 'image-for' ? lookup.matches : []) {
+        if (m.component.fromKind !== undefined)
+          process.stderr.write(
+            terminalSafe(
+              `atlevel: ${m.component.name} is an ${m.component.fromKind} reference (an image of another image stream), not a pull spec\n`,
+            ),
+          );
+      }
       if (lookup.matches.length === 0) {
         const what =
           flags.imageFor !== undefined
             ? `no image tag "${flags.imageFor}"`
             : `no component with image "${flags.componentFor}"`;
-        process.stderr.write(terminalSafe(`atlevel: ${what} in release ${payload.version} (${file})\n`));
+        process.stderr.write(
+          terminalSafe(
+            `atlevel: ${what} in ${payload.version !== undefined ? `release ${payload.version} (${file})` : `${file} (it carries no version)`}\n`,
+          ),
+        );
         exit.code = EXIT.failure;
         // A text answer would be empty; JSON still says what was searched.
         if (flags.output === 'text') return;

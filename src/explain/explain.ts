@@ -13,6 +13,7 @@ import type {
   Signature,
 } from '../model/index.js';
 import { formatClock, gapAfter, MCO, parseTime } from '../model/index.js';
+import { referenceText, releaseName } from '../release/index.js';
 import { matchCatalogue, signatureCatalogue } from '../signatures/index.js';
 import { findUpdates, type RenderedConfig, renderedConfigs } from '../timeline/index.js';
 import { diffConfigs } from './config-diff.js';
@@ -249,7 +250,7 @@ function componentSteps(
     const component = img.component ?? componentOf(img.after ?? img.before ?? '', releases);
     if (component) names.push(component);
     evidence.push({
-      statement: `${component ?? 'image not in the given releases'}: ${shortDigest(img.before)} → ${shortDigest(img.after)}`,
+      statement: `${component ?? `image in ${releases.from && releases.to ? 'neither release' : 'no release read'}`}: ${shortDigest(img.before)} → ${shortDigest(img.after)}`,
       ...(component ? { object: `ReleaseComponent/${component}` } : {}),
       ...(img.after ? { value: img.after } : {}),
       ...(releases.to ? { ref: releases.to.ref } : releases.from ? { ref: releases.from.ref } : {}),
@@ -261,21 +262,35 @@ function componentSteps(
   }
   const unique = [...new Set(names)];
   const unnamed = seen.size - names.length;
-  // An image no given release names is said so plainly, never as a component called "unknown".
+  // An image no release names is said so plainly, never as a component called "unknown".
   const title =
     unique.length === 0
-      ? `the changed image${seen.size === 1 ? ' is' : 's are'} in none of the given releases (give --release-from and --release-to to name ${seen.size === 1 ? 'its component' : 'their components'})`
-      : `the changed image${seen.size === 1 ? ' is' : 's are'} the release component${unique.length === 1 ? '' : 's'} ${unique.join(', ')}${unnamed > 0 ? `, and ${unnamed} image${unnamed === 1 ? '' : 's'} in none of the given releases` : ''}`;
+      ? `the changed image${seen.size === 1 ? ' is' : 's are'} ${notInReleases(releases, seen.size === 1 ? 'its component' : 'their components')}`
+      : `the changed image${seen.size === 1 ? ' is' : 's are'} the release component${unique.length === 1 ? '' : 's'} ${unique.join(', ')}${unnamed > 0 ? `, and ${unnamed} image${unnamed === 1 ? '' : 's'} ${notInReleases(releases, unnamed === 1 ? 'its component' : 'their components')}` : ''}`;
   return {
     title,
     evidence,
   };
 }
 
+/**
+ * Where an image was not found, in words. Advice to give --release-from/--release-to only for a
+ * release that is missing: when both were given or found, giving them again cannot help.
+ */
+function notInReleases(releases: ClusterHistory['releases'], toName: string): string {
+  const name = (p: ReleasePayload) => releaseName({ version: p.version, file: p.ref.file });
+  const { from, to } = releases;
+  if (from && to) return `in neither release (${name(from)}, ${name(to)})`;
+  const advice = (flags: string) => ` (give ${flags} to name ${toName})`;
+  if (to) return `not in ${name(to)}, the only release read${advice('--release-from')}`;
+  if (from) return `not in ${name(from)}, the only release read${advice('--release-to')}`;
+  return `not named: no release payload was given or found${advice('--release-from and --release-to')}`;
+}
+
 function releaseEvidence(release: ReleasePayload, c: ReleaseComponent): Evidence {
   return {
-    statement: `release ${release.version} has ${c.name} = ${c.pullSpec}`,
-    object: `Release/${release.version}`,
+    statement: `${releaseName({ version: release.version, file: release.ref.file })} has ${c.name} = ${referenceText(c)}`,
+    object: `Release/${release.version ?? release.ref.file}`,
     field: `references.spec.tags[${c.name}].from.name`,
     value: c.pullSpec,
     ref: release.ref,

@@ -114,15 +114,34 @@ export interface ReleaseComponent {
   readonly digest?: string;
   readonly commit?: string;
   readonly sourceLocation?: string;
+  /**
+   * The tag's `from.kind` when it is not `DockerImage`: then `pullSpec` is not a pull spec but an
+   * image stream reference (`ImageStreamImage` `stream@sha256:…`, `ImageStreamTag` `stream:tag`).
+   */
+  readonly fromKind?: string;
+  /** Its `from.namespace`, when given. */
+  readonly fromNamespace?: string;
 }
 
 /** A release payload's version and component images. */
 export interface ReleasePayload {
-  readonly version: string;
+  /** Absent when the file carries none (an operator's own image-references has no name). */
+  readonly version?: string;
   /** The release image pull spec, when known. */
   readonly image?: string;
   readonly components: readonly ReleaseComponent[];
   readonly ref: SourceRef;
+}
+
+/** The releases updated from and to, as the sources assigned them. */
+export interface HistoryReleases {
+  readonly from?: ReleasePayload;
+  readonly to?: ReleasePayload;
+  /**
+   * A `--release-from`/`--release-to` file that was not used: the ClusterVersion names another version
+   * for its slot and a release among the inputs has that version (src/sources/releases.ts).
+   */
+  readonly setAside?: { readonly from?: ReleasePayload; readonly to?: ReleasePayload };
 }
 
 /** A file that went into the history, for provenance and for the report's "inputs" list. */
@@ -140,7 +159,7 @@ export interface ClusterHistory {
   /** Sorted by `from`, then `to`. Monitor intervals and intervals derived from objects, merged. */
   readonly intervals: readonly Interval[];
   readonly testLog: readonly TestLogEntry[];
-  readonly releases: { readonly from?: ReleasePayload; readonly to?: ReleasePayload };
+  readonly releases: HistoryReleases;
   readonly inputs: readonly InputFile[];
   /** Earliest and latest moment any input speaks of. */
   readonly span: { readonly from: Millis; readonly to: Millis } | undefined;
@@ -182,7 +201,7 @@ export interface HistoryParts {
    */
   monitorIntervals: Interval[];
   testLog: TestLogEntry[];
-  releases: { from?: ReleasePayload; to?: ReleasePayload };
+  releases: HistoryReleases;
   inputs: InputFile[];
   notes: string[];
   /**

@@ -28,6 +28,41 @@ const BASE = [
 const withChange = (name: string, h: string, commit?: string) =>
   BASE.map((c) => (c.name === name ? comp(name, h, commit ?? c.commit) : c));
 
+describe('diffReleases: what cannot be compared', () => {
+  it('a tag against a digest is "cannot compare", and no rollout is predicted from it', () => {
+    const tagged = BASE.map((c) =>
+      c.name === 'pod'
+        ? { name: 'pod', pullSpec: 'quay-proxy.ci.openshift.org/openshift/ci:ocp_4.23_pod' }
+        : c,
+    );
+    const d = diffReleases(release('a', BASE), release('b', tagged));
+    expect(d.changed).toEqual([]);
+    expect(d.incomparable.map((c) => [c.name, c.why])).toEqual([['pod', 'tag-vs-digest']]);
+    expect(d.nodesWillRoll).toBe('cannot-tell');
+    expect(d.levelTooEarly).toBe('cannot-tell');
+    expect(d.warnings.join('\n')).not.toMatch(/bug 1999556/);
+  });
+
+  it('a known change still rolls nodes beside a component that cannot be compared', () => {
+    const after = withChange('machine-os-content', 'x').map((c) =>
+      c.name === 'pod' ? { name: 'pod', pullSpec: 'example.org/pod:tag' } : c,
+    );
+    const d = diffReleases(release('a', BASE), release('b', after));
+    expect(d.nodesWillRoll).toBe('yes');
+    expect(d.osImage).toBe('changed');
+  });
+
+  it('no components, or none in common: cannot tell', () => {
+    expect(diffReleases(release('a', []), release('b', [])).nodesWillRoll).toBe('cannot-tell');
+    const other = [comp('pod', 'p')];
+    const d = diffReleases(release('a', [comp('cli', 'c')]), release('b', other));
+    expect(d.cannotTell).toEqual([
+      'the two payloads share no component: they are not two releases of one stream',
+    ]);
+    expect(d).toMatchObject({ nodesWillRoll: 'cannot-tell', osImage: 'cannot-tell', reachingConfigs: [] });
+  });
+});
+
 describe('diffReleases', () => {
   it('the bug-2019850 shape: only pod changed → nodes roll, and the operator reports level too early', () => {
     const d = diffReleases(release('a', BASE), release('b', withChange('pod', 'q', 'pod2')));

@@ -6,6 +6,7 @@
  * (before MCO PR #2918) cannot detect, so it reports level before the master pool has rolled.
  */
 import type { ReleaseComponent, ReleasePayload } from '../model/index.js';
+import { isPlaceholder } from './parse.js';
 
 export interface ComponentChange {
   readonly name: string;
@@ -26,8 +27,20 @@ export interface ConfigReach {
   readonly embeddedIn: string;
 }
 
-/** `yes`: the condition holds; `possible`: it holds unless the MCO commit changed (unknown here); `no`. */
-export type Verdict = 'yes' | 'possible' | 'no';
+/**
+ * `yes`: the condition holds; `possible`: it holds unless the MCO commit changed (unknown here); `no`;
+ * `cannot-tell`: the images it depends on could not be compared (see ReleaseDiff.cannotTell).
+ */
+export type Verdict = 'yes' | 'possible' | 'no' | 'cannot-tell';
+
+/** A component both payloads list whose images cannot be compared. */
+export interface IncomparableComponent {
+  readonly name: string;
+  readonly before: ReleaseComponent;
+  readonly after: ReleaseComponent;
+  /** `tag-vs-digest`: one side by digest, the other by tag; `placeholder`: a placeholder, not an image. */
+  readonly why: 'tag-vs-digest' | 'placeholder';
+}
 
 export interface ReleaseDiff {
   readonly from: ReleaseSide;
@@ -36,23 +49,35 @@ export interface ReleaseDiff {
   readonly removed: readonly ReleaseComponent[];
   readonly changed: readonly ComponentChange[];
   readonly unchanged: number;
+  /** Listed by both, neither "changed" nor "unchanged": a tag against a digest, or a placeholder. */
+  readonly incomparable: readonly IncomparableComponent[];
   readonly reachingConfigs: readonly ConfigReach[];
-  /** Will rendered configs change, so nodes drain and reboot? `on-prem`: only on on-prem platforms. */
-  readonly nodesWillRoll: 'yes' | 'on-prem' | 'no';
+  /**
+   * Will rendered configs change, so nodes drain and reboot? `on-prem`: only on on-prem platforms;
+   * `cannot-tell`: see `cannotTell`.
+   */
+  readonly nodesWillRoll: 'yes' | 'on-prem' | 'no' | 'cannot-tell';
   readonly machineConfigOperator: {
     readonly imageChanged: boolean;
     readonly commitChanged?: boolean;
     /** Set when neither payload lists machine-config-operator: nothing can be said about it. */
     readonly unlisted?: true;
+    /** Set when both list it but its images cannot be compared (IncomparableComponent). */
+    readonly cannotCompare?: true;
   };
+  /** true only when an OS image is known to have changed; see `osImage` for "cannot tell". */
   readonly osImageChanged: boolean;
+  readonly osImage: 'changed' | 'unchanged' | 'cannot-tell';
+  /** Why the effect on nodes cannot be told, in words; empty when it can. */
+  readonly cannotTell: readonly string[];
   /** The bug-1999556 condition (see the module comment). */
   readonly levelTooEarly: Verdict;
   readonly warnings: readonly string[];
 }
 
 export interface ReleaseSide {
-  readonly version: string;
+  /** Absent when the file carries none. */
+  readonly version?: string;
   readonly image?: string;
   readonly file: string;
   readonly components: number;
@@ -105,17 +130,24 @@ export function configEmbedding(name: string): { reach: Reach; embeddedIn: strin
 
 function side(p: ReleasePayload): ReleaseSide {
   return {
-    version: p.version,
+    ...(p.version !== undefined ? { version: p.version } : {}),
     ...(p.image ? { image: p.image } : {}),
     file: p.ref.file,
     components: p.components.length,
   };
 }
 
-function sameImage(a: ReleaseComponent, b: ReleaseComponent): boolean {
+function compareImages(
+  a: ReleaseComponent,
+  b: ReleaseComponent,
+): 'same' | 'changed' | IncomparableComponent['why'] {
+  // A placeholder says which image will go there, not which image it is.
+  if (isPlaceholder(a) || isPlaceholder(b)) return 'placeholder';
   // A digest names the image wherever it is mirrored; without digests compare the pull specs.
-  if (a.digest && b.digest) return a.digest === b.digest;
-  return a.pullSpec === b.pullSpec;
+  if (a.digest && b.digest) return a.digest === b.digest ? 'same' : 'changed';
+  if (!a.digest && !b.digest) return a.pullSpec === b.pullSpec ? 'same' : 'changed';
+  // A tag may point at the image of the digest, or at any other: nothing to compare.
+  return 'tag-vs-digest';
 }
 
 function commitChange(a: ReleaseComponent, b: ReleaseComponent): boolean | undefined {
@@ -129,11 +161,15 @@ export function diffReleases(a: ReleasePayload, b: ReleasePayload): ReleaseDiff 
   const added: ReleaseComponent[] = [];
   const removed: ReleaseComponent[] = [];
   const changed: ComponentChange[] = [];
+  const incomparable: IncomparableComponent[] = [];
   let unchanged = 0;
   for (const [name, x] of before) {
     const y = after.get(name);
+    const compared = y === undefined ? undefined : compareImages(x, y);
     if (y === undefined) removed.push(x);
-    else if (sameImage(x, y)) unchanged += 1;
+    else if (compared === 'same') unchanged += 1;
+    else if (compared === 'placeholder' || compared === 'tag-vs-digest')
+      incomparable.push({ name, before: x, after: y, why: compared });
     else {
       const commitChanged = commitChange(x, y);
       changed.push({ name, before: x, after: y, ...(commitChanged !== undefined ? { commitChanged } : {}) });
@@ -144,6 +180,7 @@ export function diffReleases(a: ReleasePayload, b: ReleasePayload): ReleaseDiff 
   added.sort(byName);
   removed.sort(byName);
   changed.sort(byName);
+  incomparable.sort(byName);
 
   const reachingConfigs: ConfigReach[] = [];
   const consider = (name: string, change: ConfigReach['change']) => {
@@ -151,43 +188,95 @@ export function diffReleases(a: ReleasePayload, b: ReleasePayload): ReleaseDiff 
     if (e) reachingConfigs.push({ name, change, ...e });
   };
   for (const c of changed) consider(c.name, 'changed');
-  for (const c of added) consider(c.name, 'added');
-  for (const c of removed) consider(c.name, 'removed');
+  // A placeholder added or removed is no image landing in, or leaving, a rendered config.
+  for (const c of added) if (!isPlaceholder(c)) consider(c.name, 'added');
+  for (const c of removed) if (!isPlaceholder(c)) consider(c.name, 'removed');
   reachingConfigs.sort(byName);
 
-  const everywhere = reachingConfigs.some((r) => r.reach === 'all-platforms');
-  const nodesWillRoll = everywhere ? 'yes' : reachingConfigs.length > 0 ? 'on-prem' : 'no';
-
   const mco = changed.find((c) => c.name === MCO_TAG);
+  const mcoUnsure = incomparable.some((c) => c.name === MCO_TAG);
   const mcoListed = before.has(MCO_TAG) || after.has(MCO_TAG);
-  const mcoCommitChanged: boolean | undefined =
-    mco === undefined
+  const unsureCommit = mcoUnsure ? incomparable.find((c) => c.name === MCO_TAG) : undefined;
+  const mcoCommitChanged: boolean | undefined = unsureCommit
+    ? commitChange(unsureCommit.before, unsureCommit.after)
+    : mco === undefined
       ? mcoListed && before.has(MCO_TAG) === after.has(MCO_TAG)
         ? false
         : undefined
       : mco.commitChanged;
+
+  // What cannot be told at all: the rollout is then not predicted, whatever the lists say.
+  const cannotTell: string[] = [];
+  if (a.components.length === 0 && b.components.length === 0) {
+    cannotTell.push('neither payload lists any component: nothing to compare');
+  } else if (
+    a.components.length > 0 &&
+    b.components.length > 0 &&
+    changed.length + unchanged + incomparable.length === 0
+  ) {
+    cannotTell.push('the two payloads share no component: they are not two releases of one stream');
+  }
+  const unsure = incomparable.filter((c) => configEmbedding(c.name) !== undefined);
+  if (unsure.length > 0 && cannotTell.length === 0) {
+    const placeholders = unsure.some((c) => c.why === 'placeholder');
+    const tags = unsure.some((c) => c.why === 'tag-vs-digest');
+    const what = [
+      ...(tags ? ['one payload names them by tag, the other by digest'] : []),
+      ...(placeholders ? ['placeholders are not images'] : []),
+    ].join('; ');
+    cannotTell.push(`the images of ${unsure.map((c) => c.name).join(', ')} cannot be compared (${what})`);
+  }
+  const unversioned = [a, b].filter((p) => p.version === undefined).map((p) => p.ref.file);
+  const osUnsure = unsure.some((c) => isOsImageTag(c.name));
+
+  const whole = cannotTell.length > 0 && unsure.length === 0;
+  // Payloads that cannot be compared as a whole predict nothing about rendered configs.
+  if (whole) reachingConfigs.length = 0;
+  const everywhere = reachingConfigs.some((r) => r.reach === 'all-platforms');
+  const nodesWillRoll = whole
+    ? 'cannot-tell'
+    : everywhere
+      ? 'yes'
+      : unsure.length > 0
+        ? 'cannot-tell'
+        : reachingConfigs.length > 0
+          ? 'on-prem'
+          : 'no';
   const osImageChanged = reachingConfigs.some((r) => isOsImageTag(r.name));
+  const osImage = osImageChanged ? 'changed' : whole || osUnsure ? 'cannot-tell' : 'unchanged';
 
   const warnings: string[] = [];
-  let levelTooEarly: Verdict = 'no';
-  // The pre-#2918 guard notices a new rendered config only through a new MCO commit or a new OS image.
-  if (reachingConfigs.length > 0 && !osImageChanged && mcoCommitChanged !== true) {
-    levelTooEarly = mcoCommitChanged === false ? 'yes' : 'possible';
-    const names = reachingConfigs.map((r) => r.name).join(', ');
-    const scope = everywhere ? '' : ' on on-prem platforms';
-    const mcoWords =
-      mcoCommitChanged === false
-        ? mco
-          ? 'the machine-config-operator commit is unchanged (its image was rebuilt)'
-          : 'the machine-config-operator image is unchanged'
-        : mcoListed
-          ? 'the machine-config-operator image changed but its commit is not recorded here'
-          : 'neither payload lists the machine-config-operator image';
+  for (const file of new Set(unversioned))
     warnings.push(
-      `rendered MachineConfigs will change${scope} (${names}) while ${mcoWords} and the OS image is unchanged: ` +
-        'a machine-config operator without the release-image-version check (before MCO PR #2918, bug 1999556) ' +
-        'reports level before the master pool has rolled out the new config',
+      `${file} carries no version: it may be an operator's own image-references, not a release payload`,
     );
+  for (const why of cannotTell) warnings.push(`cannot tell what this update does to nodes: ${why}`);
+  let levelTooEarly: Verdict = 'no';
+  if (whole) levelTooEarly = 'cannot-tell';
+  else if (reachingConfigs.length === 0) levelTooEarly = unsure.length > 0 ? 'cannot-tell' : 'no';
+  // The pre-#2918 guard notices a new rendered config only through a new MCO commit or a new OS image.
+  else if (!osImageChanged && mcoCommitChanged !== true) {
+    if (osImage === 'cannot-tell') levelTooEarly = 'cannot-tell';
+    else {
+      levelTooEarly = mcoCommitChanged === false ? 'yes' : 'possible';
+      const names = reachingConfigs.map((r) => r.name).join(', ');
+      const scope = everywhere ? '' : ' on on-prem platforms';
+      const mcoWords =
+        mcoCommitChanged === false
+          ? mco
+            ? 'the machine-config-operator commit is unchanged (its image was rebuilt)'
+            : 'the machine-config-operator image is unchanged'
+          : mcoUnsure
+            ? 'the machine-config-operator image cannot be compared and its commit is not recorded here'
+            : mcoListed
+              ? 'the machine-config-operator image changed but its commit is not recorded here'
+              : 'neither payload lists the machine-config-operator image';
+      warnings.push(
+        `rendered MachineConfigs will change${scope} (${names}) while ${mcoWords} and the OS image is unchanged: ` +
+          'a machine-config operator without the release-image-version check (before MCO PR #2918, bug 1999556) ' +
+          'reports level before the master pool has rolled out the new config',
+      );
+    }
   }
   return {
     from: side(a),
@@ -196,14 +285,18 @@ export function diffReleases(a: ReleasePayload, b: ReleasePayload): ReleaseDiff 
     removed,
     changed,
     unchanged,
+    incomparable,
     reachingConfigs,
     nodesWillRoll,
     machineConfigOperator: {
       imageChanged: mco !== undefined,
       ...(mcoCommitChanged !== undefined ? { commitChanged: mcoCommitChanged } : {}),
       ...(mcoListed ? {} : { unlisted: true as const }),
+      ...(mcoUnsure ? { cannotCompare: true as const } : {}),
     },
     osImageChanged,
+    osImage,
+    cannotTell,
     levelTooEarly,
     warnings,
   };

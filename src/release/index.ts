@@ -15,4 +15,11 @@ export {
   type ReleaseSide,
   type Verdict,
 } from './diff.js';
-export { digestOfPullSpec, parseReleaseMetadata, parseReleasePayload, UNKNOWN_VERSION } from './parse.js';
+export {
+  digestOfPullSpec,
+  parseReleaseMetadata,
+  parseReleasePayload,
+  referenceText,
+  releaseName,
+  UNKNOWN_VERSION,
+} from './parse.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../model/errors.js';
-import { parseReleaseMetadata, parseReleasePayload, UNKNOWN_VERSION } from './parse.js';
+import { parseReleaseMetadata, parseReleasePayload, releaseName } from './parse.js';
 
 const POD =
   'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:ef6684475a8fc4eb898dc5170dbf883dad2c2883b924cb3d86a4f3b2cb746639';
@@ -73,10 +73,11 @@ describe('parseReleasePayload', () => {
     expect(p).toMatchObject({ version: '4.9.0', components: [{ name: 'pod', pullSpec: POD }] });
   });
 
-  it('accepts an operator image-references without a name, with the version unknown', () => {
-    expect(parseReleasePayload(JSON.stringify(imageStream(undefined, [])), 'x').version).toBe(
-      UNKNOWN_VERSION,
-    );
+  it('accepts an operator image-references without a name, with no version', () => {
+    const p = parseReleasePayload(JSON.stringify(imageStream(undefined, [])), 'x');
+    expect(p.version).toBeUndefined();
+    // Prose names it by its file, never as a release called "unknown".
+    expect(releaseName({ version: p.version, file: 'x' })).toBe('the release in x (it carries no version)');
   });
 
   it('keeps the first of two tags with one name, and skips tags without an image', () => {

@@ -14,8 +14,21 @@ const DIGEST_IN_PULLSPEC = /@(sha256:[0-9a-f]{64})$/;
 
 type Json = Record<string, unknown>;
 
-/** The version given to an image-references ImageStream without `metadata.name`. */
+/**
+ * What the versioned JSON reports (docs/diff-json.md) put in `version` for a payload that carries none.
+ * Prose never uses it: a release without a version is named by its file (releaseName).
+ */
 export const UNKNOWN_VERSION = 'unknown';
+
+/**
+ * A release as prose names it: `release 4.10.0-…`, or, when the file carries no version, by its file,
+ * so that no sentence reads as if a release were called "unknown".
+ */
+export function releaseName(p: { readonly version?: string | undefined; readonly file: string }): string {
+  return p.version !== undefined
+    ? `release ${p.version}`
+    : `the release in ${p.file} (it carries no version)`;
+}
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -53,6 +66,23 @@ function describeDocument(doc: unknown): string {
   return `an object with keys ${keys.join(', ')}${Object.keys(doc).length > 5 ? ', …' : ''}`;
 }
 
+/** Where operators' own image-references point before oc substitutes the release's images. */
+const PLACEHOLDER_HOST = 'placeholder.url.oc.will.replace.this.org/';
+
+/** A placeholder of an operator's source image-references: not an image at all. */
+export function isPlaceholder(c: ReleaseComponent): boolean {
+  return c.pullSpec.startsWith(PLACEHOLDER_HOST);
+}
+
+/**
+ * What a component's tag references, as text: the pull spec, or for an image stream reference its
+ * kind and namespace (`ImageStreamImage ocp/4.22@sha256:…`), which no registry can pull as written.
+ */
+export function referenceText(c: ReleaseComponent): string {
+  if (c.fromKind === undefined) return c.pullSpec;
+  return `${c.fromKind} ${c.fromNamespace ? `${c.fromNamespace}/` : ''}${c.pullSpec}`;
+}
+
 /** The digest of a pull spec by digest (`…@sha256:<64 hex>`), if it is one. */
 export function digestOfPullSpec(pullSpec: string): string | undefined {
   return DIGEST_IN_PULLSPEC.exec(pullSpec)?.[1];
@@ -83,12 +113,20 @@ function componentsOf(stream: Json, file: string, at: string): ReleaseComponent[
     const digest = digestOfPullSpec(pullSpec);
     const commit = annotations[COMMIT_ANNOTATION];
     const sourceLocation = annotations[SOURCE_ANNOTATION];
+    // A release stream's ImageStream (e.g. the release controller's ocp/4.23) names images of other
+    // image streams; the name is then not something a registry can pull.
+    const kind = typeof from.kind === 'string' && from.kind !== '' ? from.kind : 'DockerImage';
+    const namespace =
+      typeof from.namespace === 'string' && from.namespace !== '' ? from.namespace : undefined;
     components.push({
       name: tag.name,
       pullSpec,
       ...(digest ? { digest } : {}),
       ...(typeof commit === 'string' && commit !== '' ? { commit } : {}),
       ...(typeof sourceLocation === 'string' && sourceLocation !== '' ? { sourceLocation } : {}),
+      ...(kind !== 'DockerImage'
+        ? { fromKind: kind, ...(namespace ? { fromNamespace: namespace } : {}) }
+        : {}),
     });
   });
   return components;
@@ -135,9 +173,13 @@ function fromReleaseInfo(doc: Json, file: string): ReleasePayload {
 
 function fromImageStream(doc: Json, file: string): ReleasePayload {
   // An operator's own image-references (e.g. the MCO's install/image-references) has no name; it still
-  // lists components, so accept it with the version unknown rather than refuse it.
-  const version = streamName(doc) ?? UNKNOWN_VERSION;
-  return { version, components: componentsOf(doc, file, ''), ref: { file } };
+  // lists components, so accept it without a version rather than refuse it.
+  const version = streamName(doc);
+  return {
+    ...(version !== undefined ? { version } : {}),
+    components: componentsOf(doc, file, ''),
+    ref: { file },
+  };
 }
 
 /**

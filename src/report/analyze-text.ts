@@ -192,7 +192,7 @@ function changeLines(ch: ConfigChange, c: Colours): string[] {
     out.push(
       img.component
         ? `      image ${c.bold(safe(img.component))}: ${short(img.before)} → ${short(img.after)}`
-        : `      image in none of the given releases: ${short(img.before)} → ${short(img.after)}`,
+        : `      image not named by a release read: ${short(img.before)} → ${short(img.after)}`,
     );
   }
   return out;

@@ -4,6 +4,7 @@
  */
 import type { ConfigPart, MachineConfigDiff } from '../machineconfig/index.js';
 import type { ReleasePayload } from '../model/index.js';
+import { UNKNOWN_VERSION } from '../release/index.js';
 import type { Reporter } from './reporter.js';
 import type { DiffReport, DiffSelection } from './results.js';
 
@@ -23,7 +24,9 @@ export function renderDiffJson(d: MachineConfigDiff, ctx: DiffJsonContext = {}):
     ),
   ].sort();
   const release = (p: ReleasePayload | undefined) =>
-    p ? { version: p.version, ...(p.image ? { image: p.image } : {}), file: p.ref.file } : undefined;
+    p
+      ? { version: p.version ?? UNKNOWN_VERSION, ...(p.image ? { image: p.image } : {}), file: p.ref.file }
+      : undefined;
   const doc = {
     schemaVersion: DIFF_JSON_SCHEMA_VERSION,
     kind: 'MachineConfigDiff',

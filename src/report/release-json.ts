@@ -2,21 +2,31 @@
  * `atlevel release diff -o json` and `atlevel release info -o json`, documented in docs/diff-json.md.
  */
 import type { ReleasePayload } from '../model/index.js';
-import type { ComponentMatch, ReleaseDiff } from '../release/index.js';
+import { type ComponentMatch, type ReleaseDiff, UNKNOWN_VERSION } from '../release/index.js';
 import type { Reporter } from './reporter.js';
 import type { ReleaseInfoReport } from './results.js';
 
 export const RELEASE_JSON_SCHEMA_VERSION = 1;
 
 export function renderReleaseDiffJson(d: ReleaseDiff): string {
-  return `${JSON.stringify({ schemaVersion: RELEASE_JSON_SCHEMA_VERSION, kind: 'ReleaseDiff', ...d }, null, 2)}\n`;
+  // docs/diff-json.md: `version` is `unknown` when the file carries none (schema 1 keeps the key).
+  const side = (s: ReleaseDiff['from']) => ({ version: UNKNOWN_VERSION, ...s });
+  const doc = {
+    schemaVersion: RELEASE_JSON_SCHEMA_VERSION,
+    kind: 'ReleaseDiff',
+    ...d,
+    from: side(d.from),
+    to: side(d.to),
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
 export function renderReleaseInfoJson(p: ReleasePayload, matches?: readonly ComponentMatch[]): string {
   const doc = {
     schemaVersion: RELEASE_JSON_SCHEMA_VERSION,
     kind: 'ReleasePayload',
-    version: p.version,
+    // docs/diff-json.md: `unknown` when the file carries no version (schema 1 keeps the key).
+    version: p.version ?? UNKNOWN_VERSION,
     ...(p.image ? { image: p.image } : {}),
     file: p.ref.file,
     ...(matches

@@ -4,7 +4,7 @@
  */
 import type { ReleaseComponent, ReleasePayload } from '../model/index.js';
 import { terminalSafe } from '../model/index.js';
-import type { ComponentMatch, ReleaseDiff } from '../release/index.js';
+import { type ComponentMatch, configEmbedding, type ReleaseDiff, referenceText } from '../release/index.js';
 import type { Reporter } from './reporter.js';
 import type { ReleaseInfoReport } from './results.js';
 import { type Colours, colours, plural, wrap } from './text.js';
@@ -20,6 +20,9 @@ function commitText(x: ReleaseComponent): string {
 
 function sideLine(label: string, s: ReleaseDiff['from'], c: Colours): string {
   const image = s.image ? `, ${clean(s.image)}` : '';
+  // A file without a version is named by its file, never as a release called "unknown".
+  if (s.version === undefined)
+    return `${label} ${c.bold(clean(s.file))}${image} ${c.dim(`(no version, ${plural(s.components, 'component')})`)}`;
   return `${label} ${c.bold(clean(s.version))}${image} ${c.dim(`(${clean(s.file)}, ${plural(s.components, 'component')})`)}`;
 }
 
@@ -29,15 +32,15 @@ export function renderReleaseDiffText(d: ReleaseDiff, opts: { colour: boolean; w
   const out: string[] = [sideLine('from', d.from, c), sideLine('to  ', d.to, c)];
   out.push(
     c.bold(
-      `components: ${d.changed.length} changed, ${d.added.length} added, ${d.removed.length} removed, ${d.unchanged} unchanged`,
+      `components: ${d.changed.length} changed, ${d.added.length} added, ${d.removed.length} removed, ${d.unchanged} unchanged${d.incomparable.length > 0 ? `, ${d.incomparable.length} cannot be compared` : ''}`,
     ),
   );
   if (d.changed.length > 0) {
     out.push('', c.bold(c.underline('changed')));
     for (const ch of d.changed) {
       out.push(`${c.yellow('~')} ${c.bold(clean(ch.name))}`);
-      out.push(`    ${c.red(`- ${clean(ch.before.pullSpec)}`)}`);
-      out.push(`    ${c.green(`+ ${clean(ch.after.pullSpec)}`)}`);
+      out.push(`    ${c.red(`- ${clean(referenceText(ch.before))}`)}`);
+      out.push(`    ${c.green(`+ ${clean(referenceText(ch.after))}`)}`);
       if (ch.before.commit || ch.after.commit) {
         const same = ch.commitChanged === false ? ' (same commit: a rebuild)' : '';
         out.push(`    commit ${commitText(ch.before) || '?'} → ${commitText(ch.after) || '?'}${same}`);
@@ -52,13 +55,25 @@ export function renderReleaseDiffText(d: ReleaseDiff, opts: { colour: boolean; w
   ) => {
     if (items.length === 0) return;
     out.push('', c.bold(c.underline(title)));
-    for (const x of items) out.push(`${colour(mark)} ${c.bold(clean(x.name))} ${clean(x.pullSpec)}`);
+    for (const x of items) out.push(`${colour(mark)} ${c.bold(clean(x.name))} ${clean(referenceText(x))}`);
   };
   list('added', d.added, '+', c.green);
   list('removed', d.removed, '-', c.red);
+  if (d.incomparable.length > 0) {
+    out.push('', c.bold(c.underline('cannot compare')));
+    for (const x of d.incomparable) {
+      const why = x.why === 'placeholder' ? 'a placeholder, not an image' : 'a tag against a digest';
+      out.push(`${c.dim('?')} ${c.bold(clean(x.name))} ${c.dim(`(${why})`)}`);
+      out.push(`    ${clean(referenceText(x.before))}`);
+      out.push(`    ${clean(referenceText(x.after))}`);
+    }
+  }
 
   out.push('', c.bold(c.underline('rendered MachineConfigs')));
-  if (d.reachingConfigs.length === 0) {
+  const unsure = d.incomparable.filter((x) => configEmbedding(x.name) !== undefined);
+  if (d.reachingConfigs.length === 0 && d.nodesWillRoll === 'cannot-tell') {
+    out.push(c.yellow('cannot tell whether rendered configs change, so whether nodes roll'));
+  } else if (d.reachingConfigs.length === 0) {
     out.push(
       c.green(
         'no component embedded in rendered configs changed: nodes will not roll (annotation-only update)',
@@ -68,30 +83,43 @@ export function renderReleaseDiffText(d: ReleaseDiff, opts: { colour: boolean; w
     const verdict =
       d.nodesWillRoll === 'yes'
         ? c.yellow('rendered configs will change: every pool rolls its nodes (drain and reboot)')
-        : c.yellow(
-            'rendered configs will change on on-prem platforms only (baremetal, vSphere IPI, OpenStack, ...)',
-          );
+        : d.nodesWillRoll === 'cannot-tell'
+          ? c.yellow(
+              'rendered configs will change on on-prem platforms (baremetal, vSphere IPI, OpenStack, ...); whether every pool rolls cannot be told',
+            )
+          : c.yellow(
+              'rendered configs will change on on-prem platforms only (baremetal, vSphere IPI, OpenStack, ...)',
+            );
     out.push(verdict);
     for (const r of d.reachingConfigs) {
       const scope = r.reach === 'on-prem' ? c.dim(' [on-prem]') : '';
       out.push(`  ${c.cyan(r.name)} ${c.dim(`(${r.change})`)}${scope}: ${r.embeddedIn}`);
     }
   }
+  for (const x of unsure) {
+    out.push(
+      `  ${c.cyan(clean(x.name))} ${c.dim('(cannot compare)')}: ${configEmbedding(x.name)?.embeddedIn ?? ''}`,
+    );
+  }
   const mco = d.machineConfigOperator;
   const mcoText = mco.unlisted
     ? 'in neither payload'
-    : d.added.some((x) => x.name === 'machine-config-operator')
-      ? 'only in the new payload'
-      : d.removed.some((x) => x.name === 'machine-config-operator')
-        ? 'only in the old payload'
-        : !mco.imageChanged
-          ? 'image unchanged'
-          : mco.commitChanged === true
-            ? 'image and commit changed'
-            : mco.commitChanged === false
-              ? 'image rebuilt, same commit'
-              : 'image changed (commit not recorded)';
-  out.push(`machine-config-operator: ${mcoText}; OS image: ${d.osImageChanged ? 'changed' : 'unchanged'}`);
+    : mco.cannotCompare
+      ? 'image cannot be compared'
+      : d.added.some((x) => x.name === 'machine-config-operator')
+        ? 'only in the new payload'
+        : d.removed.some((x) => x.name === 'machine-config-operator')
+          ? 'only in the old payload'
+          : !mco.imageChanged
+            ? 'image unchanged'
+            : mco.commitChanged === true
+              ? 'image and commit changed'
+              : mco.commitChanged === false
+                ? 'image rebuilt, same commit'
+                : 'image changed (commit not recorded)';
+  out.push(
+    `machine-config-operator: ${mcoText}; OS image: ${d.osImage === 'cannot-tell' ? 'cannot tell' : d.osImage}`,
+  );
   for (const w of d.warnings) out.push(...wrap(`warning: ${w}`, width, 2).map((l) => c.bold(c.red(l))));
   if (d.levelTooEarly === 'no' && d.reachingConfigs.length > 0) {
     out.push(
@@ -106,25 +134,30 @@ export function renderReleaseDiffText(d: ReleaseDiff, opts: { colour: boolean; w
 export function renderReleaseInfoText(p: ReleasePayload, opts: { colour: boolean }): string {
   const c = colours(opts.colour);
   const out = [
-    `${c.bold(clean(p.version))}${p.image ? ` ${clean(p.image)}` : ''} ${c.dim(`(${clean(p.ref.file)})`)}`,
+    p.version !== undefined
+      ? `${c.bold(clean(p.version))}${p.image ? ` ${clean(p.image)}` : ''} ${c.dim(`(${clean(p.ref.file)})`)}`
+      : `${c.bold(clean(p.ref.file))}${p.image ? ` ${clean(p.image)}` : ''} ${c.dim('(no version)')}`,
   ];
   out.push(plural(p.components.length, 'component'));
   const width = Math.min(40, Math.max(0, ...p.components.map((x) => x.name.length)));
   for (const x of [...p.components].sort((a, b) => a.name.localeCompare(b.name))) {
     const commit = x.commit ? c.dim(` ${clean(x.commit.slice(0, 12))}`) : '';
-    out.push(`  ${clean(x.name).padEnd(width)}  ${clean(x.pullSpec)}${commit}`);
+    out.push(`  ${clean(x.name).padEnd(width)}  ${clean(referenceText(x))}${commit}`);
   }
   return `${out.join('\n')}\n`;
 }
 
 /** `--component-for`: one line per match, `name pullspec`. */
 export function renderComponentMatchesText(matches: readonly ComponentMatch[]): string {
-  return matches.map((m) => `${clean(m.component.name)} ${clean(m.component.pullSpec)}\n`).join('');
+  return matches.map((m) => `${clean(m.component.name)} ${clean(referenceText(m.component))}\n`).join('');
 }
 
 /** The text reporter of `atlevel release info` (report/formats.ts): the payload, or a lookup's answer. */
 export const releaseInfoText: Reporter<ReleaseInfoReport> = (r, o) => {
   if (r.lookup === undefined) return renderReleaseInfoText(r.payload, o);
-  if (r.lookup.by === 'image-for') return r.lookup.matches.map((m) => `${m.component.pullSpec}\n`).join('');
+  // An image stream reference is printed as what it is (`ImageStreamImage ocp/4.22@sha256:…`), never
+  // passed off as a pull spec; the CLI says so on stderr.
+  if (r.lookup.by === 'image-for')
+    return r.lookup.matches.map((m) => `${clean(referenceText(m.component))}\n`).join('');
   return renderComponentMatchesText(r.lookup.matches);
 };

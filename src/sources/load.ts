@@ -37,7 +37,14 @@ import {
   readerByName,
 } from './layouts/index.js';
 import { type OpenContext, openArgument, STDIN_NAME } from './open/index.js';
-import { contribution, type FileResult, intervalCount, type ReadLimits, readInput } from './readers.js';
+import {
+  contribution,
+  type FileResult,
+  intervalCount,
+  type ReadLimits,
+  readInput,
+  releaseWords,
+} from './readers.js';
 import { assignReleases } from './releases.js';
 import { ObjectStore } from './store.js';
 import type { LoadOptions } from './types.js';
@@ -118,7 +125,7 @@ export async function loadHistoryParts(
           (s) => s.size,
           () => 0,
         ),
-        contributed: `release ${printable(payload.version, 100)} (${plural(payload.components.length, 'component')}), given as --release-${slot}`,
+        contributed: `${releaseWords(payload.version)} (${plural(payload.components.length, 'component')}), given as --release-${slot}`,
       });
     }
     if (revisions) explicitInputs.push(revisions.input);
@@ -640,7 +647,17 @@ function assemble(
 
   const cv = objects.clusterVersions[0]?.object as ClusterVersion | undefined;
   const releases = assignReleases(found, explicit, cv, notes);
-  append(inputs, explicitInputs);
+  // A given release file set aside still was read; its line in the inputs must not claim it was used.
+  const setAsideInput = (i: InputFile) =>
+    (['from', 'to'] as const).some(
+      (slot) => releases.setAside?.[slot] && i.contributed.endsWith(`given as --release-${slot}`),
+    );
+  append(
+    inputs,
+    explicitInputs.map((i) =>
+      setAsideInput(i) ? { ...i, contributed: `${i.contributed}; not used, see the notes` } : i,
+    ),
+  );
   return {
     objects,
     monitorIntervals: kept.intervals,

@@ -540,6 +540,11 @@ function readByContent(
   }
 }
 
+/** A release in the inputs list: `release 4.10.0-…`, or `release without a version`, never "release unknown". */
+export function releaseWords(version: string | undefined): string {
+  return version !== undefined ? `release ${printable(version, 100)}` : 'release without a version';
+}
+
 /** What a file gave, in a few words, for the inputs list. */
 export function contribution(r: FileResult): string {
   if (r.skippedBecause !== undefined) return `skipped: ${r.skippedBecause}`;
@@ -551,9 +556,7 @@ export function contribution(r: FileResult): string {
   if (monitorLines > 0) parts.push(plural(monitorLines, 'interval'));
   if (testLines > 0) parts.push(plural(testLines, 'test log line'));
   for (const release of r.releases)
-    parts.push(
-      `release ${printable(release.version, 100)} (${plural(release.components.length, 'component')})`,
-    );
+    parts.push(`${releaseWords(release.version)} (${plural(release.components.length, 'component')})`);
   if (r.alerts.length > 0) parts.push(plural(r.alerts.length, 'alert'));
   const skipped = [...r.skippedKinds.values()].reduce((a, b) => a + b, 0);
   if (skipped > 0) parts.push(`${skipped} of other kinds skipped`);

@@ -73,6 +73,40 @@ describe('assignReleases', () => {
     expect(notes.some((n) => n.includes('4.9.2') && n.includes('ignored'))).toBe(true);
   });
 
+  it('a given "to" of another version does not push the found releases out of their slots', () => {
+    const notes: string[] = [];
+    const given = payload('4.23', 'given.json');
+    const pair = assignReleases(
+      [payload('4.10.0-b', 'release-to.json'), payload('4.10.0-a', 'release-from.json')],
+      { to: given },
+      cv('4.10.0-b', '4.10.0-b', '4.10.0-a'),
+      notes,
+    );
+    // history[0] is the newest entry: the target, never the release updated from.
+    expect(pair.to?.ref.file).toBe('release-to.json');
+    expect(pair.from?.ref.file).toBe('release-from.json');
+    expect(pair.setAside).toEqual({ to: given });
+    expect(notes.join('\n')).not.toMatch(
+      /could not tell|taken as the release updated from: it matches ClusterVersion history\[0\]/,
+    );
+    expect(notes[0]).toMatch(
+      /^--release-to 4\.23 \(given\.json\) not used: the update in the inputs is to 4\.10\.0-b/,
+    );
+  });
+
+  it('a given "to" the history does not name is kept, and "from" is never the newest entry', () => {
+    const notes: string[] = [];
+    const pair = assignReleases(
+      [payload('4.10.0-a', 'release-from.json')],
+      { to: payload('4.23', 'given.json') },
+      cv('4.10.0-b', '4.10.0-b', '4.10.0-a'),
+      notes,
+    );
+    expect(pair.to?.ref.file).toBe('given.json');
+    expect(pair.from?.ref.file).toBe('release-from.json');
+    expect(pair.setAside).toBeUndefined();
+  });
+
   it('ignores a second file of the same version', () => {
     const notes: string[] = [];
     const pair = assignReleases(

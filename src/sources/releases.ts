@@ -11,6 +11,8 @@ import { printable } from '../model/index.js';
 export interface ReleasePair {
   from?: ReleasePayload;
   to?: ReleasePayload;
+  /** Given files not used because the ClusterVersion contradicts them (assignReleases). */
+  setAside?: { from?: ReleasePayload; to?: ReleasePayload };
 }
 
 function fileName(p: ReleasePayload): string {
@@ -45,17 +47,48 @@ export function assignReleases(
   cv: ClusterVersion | undefined,
   notes: string[],
 ): ReleasePair {
-  const pair: ReleasePair = { ...explicit };
-  const describe = (p: ReleasePayload) => `${printable(p.version, 100)} (${printable(p.ref.file, 200)})`;
+  const describe = (p: ReleasePayload) =>
+    p.version !== undefined
+      ? `${printable(p.version, 100)} (${printable(p.ref.file, 200)})`
+      : `${printable(p.ref.file, 200)} (it carries no version)`;
+
+  // The ClusterVersion names the update's versions: the desired (newest) one first, then the one
+  // before it. history[0] is the newest entry, the target, never the release updated from.
+  const history = (cv?.status?.history ?? []).map((h) => h.version ?? '');
+  const desired = cv?.status?.desired?.version;
+  const order = desired && history[0] !== desired ? [desired, ...history] : history;
+  const updateVersion = { to: order[0] || undefined, from: order[1] || undefined };
+
+  // Explicit files win, except one the ClusterVersion contradicts while a payload among the inputs
+  // has exactly the version it names: a flag pointing at another release must not push the right
+  // payload out of its slot (or, worse, into the other one). The CLI warns about the file set aside.
+  const pair: ReleasePair = {};
+  const setAside: { from?: ReleasePayload; to?: ReleasePayload } = {};
+  for (const slot of ['from', 'to'] as const) {
+    const given = explicit[slot];
+    if (!given) continue;
+    const want = updateVersion[slot];
+    const match =
+      want !== undefined && given.version !== want ? found.find((p) => p.version === want) : undefined;
+    if (match) {
+      setAside[slot] = given;
+      notes.push(
+        `--release-${slot} ${describe(given)} not used: the update in the inputs is ${slot} ${printable(want ?? '', 100)}, and release payload ${describe(match)} among the inputs is that version`,
+      );
+    } else pair[slot] = given;
+  }
+  if (setAside.from || setAside.to) pair.setAside = setAside;
+
+  // Files without a version cannot be told to be copies of one another: each stays a candidate.
   const seen = new Set<string>();
-  for (const p of [explicit.from, explicit.to]) if (p) seen.add(p.version);
+  for (const p of [pair.from, pair.to]) if (p?.version !== undefined) seen.add(p.version);
   const candidates: ReleasePayload[] = [];
   for (const p of found) {
-    if (seen.has(p.version)) {
+    if (p.version !== undefined && seen.has(p.version)) {
       notes.push(`release payload ${describe(p)} ignored: version already read from another file`);
       continue;
     }
-    seen.add(p.version);
+    if (p.version !== undefined) seen.add(p.version);
     candidates.push(p);
   }
   if (candidates.length === 0) return pair;
@@ -73,11 +106,8 @@ export function assignReleases(
   };
 
   // 1. ClusterVersion history: newest first.
-  const history = (cv?.status?.history ?? []).map((h) => h.version ?? '');
-  const desired = cv?.status?.desired?.version;
-  const order = desired && history[0] !== desired ? [desired, ...history] : history;
   const matched = left
-    .map((p) => ({ p, index: order.indexOf(p.version) }))
+    .map((p) => ({ p, index: p.version === undefined ? -1 : order.indexOf(p.version) }))
     .filter((m) => m.index !== -1)
     .sort((a, b) => a.index - b.index);
   let toIndex: number | undefined;
@@ -91,8 +121,10 @@ export function assignReleases(
         : `it matches ClusterVersion history[${toIndex}]`,
     );
   } else if (pair.to) {
-    const i = order.indexOf(pair.to.version);
-    if (i !== -1) toIndex = i;
+    // A given "to" that the history does not name still leaves the newest entry the update's
+    // target: "from" is looked for below it, never at it.
+    const i = pair.to.version === undefined ? -1 : order.indexOf(pair.to.version);
+    toIndex = i !== -1 ? i : 0;
   }
   if (!pair.from) {
     const after = matched.find((m) => left.includes(m.p) && (toIndex === undefined || m.index > toIndex));
@@ -114,18 +146,23 @@ export function assignReleases(
       take(p, 'to', 'its file name says "to"');
   }
 
-  // 3. Version order.
-  const byVersion = [...left].sort((a, b) => compareVersions(a.version, b.version));
-  if (!pair.from && !pair.to) {
+  // 3. Version order: only files that carry a version can be ordered.
+  const versioned = (p: ReleasePayload | undefined): p is ReleasePayload & { version: string } =>
+    p?.version !== undefined;
+  const byVersion = left.filter(versioned).sort((a, b) => compareVersions(a.version, b.version));
+  if (!pair.from && !pair.to && byVersion.length === 0 && left.length === 1 && left[0]) {
+    // One file without a version and nothing else: the same assumption as for one with a version.
+    take(left[0], 'to', 'assumed, nothing else tells');
+  } else if (!pair.from && !pair.to) {
     const newer = byVersion[byVersion.length - 1];
     const older = byVersion[byVersion.length - 2];
     if (newer) take(newer, 'to', older ? 'it is the newest version' : 'assumed, nothing else tells');
     if (older) take(older, 'from', 'it is the version before it');
-  } else if (!pair.from && pair.to) {
+  } else if (!pair.from && versioned(pair.to)) {
     const to = pair.to;
     const older = byVersion.filter((p) => compareVersions(p.version, to.version) < 0).pop();
     if (older) take(older, 'from', 'it is the newest version older than the release updated to');
-  } else if (!pair.to && pair.from) {
+  } else if (!pair.to && versioned(pair.from)) {
     const from = pair.from;
     const newer = byVersion.filter((p) => compareVersions(p.version, from.version) > 0).pop();
     if (newer) take(newer, 'to', 'it is the newest version newer than the release updated from');

@@ -53,6 +53,38 @@ describe('exit codes', () => {
   });
 });
 
+describeFixtures('a --release-to of another release', () => {
+  // Neither file is the update's target: the releases found in the example keep their roles.
+  it.each([
+    ['openshift__release-controller/pr-740/cmd/release-controller/testdata/4.23.json'],
+    ['openshift__machine-config-operator/install/image-references'],
+  ])('%s does not swap the releases found in the inputs', async (file) => {
+    const { code, out } = await cli.run('analyze', BUG, '--release-to', fixture(file));
+    expect(code).toBe(1);
+    expect(out).toContain(
+      'note: release payload 4.10.0-0.nightly-2021-11-03-020416 (' +
+        join(BUG, 'release/release-to.json') +
+        ') taken as the release updated to',
+    );
+    expect(out).toMatch(/release-from\.json\) taken as the release updated from/);
+    expect(out).not.toContain('could not tell whether it is from or to');
+    // The cause chain cites the two releases of the update, not the given file.
+    expect(out).not.toContain('4.22@sha256');
+    expect(cli.stderr()).toMatch(/warning: --release-to .* not used: .*release-to\.json among the inputs/);
+  });
+});
+
+describeFixtures('a --release-to without a version', () => {
+  it('says it carries no version, never "release unknown"', async () => {
+    const mco = fixture('openshift__machine-config-operator/install/image-references');
+    const { out } = await cli.run('analyze', BUG, '--release-to', mco);
+    expect(cli.stderr()).toContain(
+      `--release-to ${mco} carries no version; cannot check it against 4.10.0-0.nightly-2021-11-03-020416, the update's target`,
+    );
+    expect(`${out}${cli.stderr()}`).not.toContain('release unknown');
+  });
+});
+
 describeFixtures('no update', () => {
   it('exits 0 with NO UPDATE, never PASS', async () => {
     const { code, out } = await cli.run(

@@ -58,7 +58,27 @@ describe('the bundled examples', () => {
     const r = analyzeHistory({ ...history, releases: {} });
     const text = renderAnalysisText(r, { colour: false });
     expect(text).not.toContain('unknown component');
-    expect(text).toContain('in none of the given releases');
+    expect(text).toContain('not named: no release payload was given or found');
+  });
+
+  it('with both releases read and the image in neither, no advice to give them', async () => {
+    const history = await loadHistory([join(EXAMPLES, 'bug-2019850')]);
+    const other = (version: string, file: string) => ({ version, components: [], ref: { file } });
+    const r = analyzeHistory({
+      ...history,
+      releases: { from: other('4.9.0', 'a.json'), to: other('4.9.1', 'b.json') },
+    });
+    const text = renderAnalysisText(r, { colour: false, width: 1000 });
+    expect(text).not.toContain('give --release-from');
+    expect(text).toContain('the changed image is in neither release (release 4.9.0, release 4.9.1)');
+    // One release read: the advice names only the missing one.
+    const one = renderAnalysisText(
+      analyzeHistory({ ...history, releases: { to: other('4.9.1', 'b.json') } }),
+      { colour: false, width: 1000 },
+    );
+    expect(one).toContain(
+      'not in release 4.9.1, the only release read (give --release-from to name its component)',
+    );
   });
 
   it('build-log.txt alone: the operator-level rule is not checked, naming the rendered configs; one update', async () => {

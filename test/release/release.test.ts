@@ -127,6 +127,21 @@ describeFixtures('release payloads from real data', () => {
     });
   });
 
+  it('a file without a version is named by its file, never as release "unknown"', async () => {
+    const mco = fixture('openshift__machine-config-operator/install/image-references');
+    const info = await run('release', 'info', mco);
+    expect(info.out.split('\n')[0]).toBe(`${mco} (no version)`);
+    expect(info.out).not.toMatch(/unknown/);
+    const miss = await run('release', 'info', mco, '--image-for', 'nope');
+    expect(miss.code).toBe(1);
+    expect(cli.stderr()).toContain(`no image tag "nope" in ${mco} (it carries no version)`);
+    const d = await run('release', 'diff', rc('4.23.json'), mco);
+    expect(d.out.split('\n')[1]).toBe(`to   ${mco} (no version, 13 components)`);
+    expect(d.out).not.toMatch(/unknown/);
+    // JSON schema 1 keeps its documented `unknown`.
+    expect(JSON.parse((await run('release', 'info', mco, '-o', 'json')).out).version).toBe('unknown');
+  });
+
   it('the 4.23 ImageStream: 380 tags indexed by digest', async () => {
     const p = await loadReleasePayload(rc('4.23.json'));
     expect(p.version).toBe('4.23');
@@ -161,6 +176,60 @@ describeFixtures('release payloads from real data', () => {
       'machine-config-operator',
       'pod',
     ]);
+  });
+
+  it('two payloads with no components: cannot tell, never "nodes will not roll"', async () => {
+    const { code, out } = await run('release', 'diff', cvo('payloadtest'), cvo('payloadtest-2'));
+    expect(code).toBe(4);
+    expect(out).not.toContain('nodes will not roll');
+    expect(out).toContain('cannot tell whether rendered configs change, so whether nodes roll');
+    expect(out).toContain('OS image: cannot tell');
+    expect(out).toContain('neither payload lists any component: nothing to compare');
+  });
+
+  it('a digest against a tag cannot be compared: no "changed", no rollout prediction', async () => {
+    const { code, out } = await run('release', 'diff', rc('4.23.json'), rc('4.23-quay-references.json'));
+    expect(code).toBe(4);
+    expect(out).toContain('components: 0 changed, 0 added, 0 removed, 0 unchanged, 380 cannot be compared');
+    expect(out).not.toContain('every pool rolls');
+    expect(out).not.toMatch(/\(changed\)/);
+    expect(out).toContain('machine-config-operator: image cannot be compared; OS image: cannot tell');
+    const d = JSON.parse(
+      (await run('release', 'diff', rc('4.23.json'), rc('4.23-quay-references.json'), '-o', 'json')).out,
+    );
+    expect(d).toMatchObject({
+      nodesWillRoll: 'cannot-tell',
+      levelTooEarly: 'cannot-tell',
+      osImage: 'cannot-tell',
+    });
+    expect(d.incomparable.find((x: { name: string }) => x.name === 'pod')?.why).toBe('tag-vs-digest');
+  });
+
+  it('--image-for on an ImageStreamImage tag prints what it references and says it is not a pull spec', async () => {
+    const { code, out } = await run('release', 'info', rc('4.23.json'), '--image-for', 'pod');
+    expect(code).toBe(0);
+    expect(out).toBe(
+      'ImageStreamImage ocp/4.22@sha256:c23ee20ee5edff23c9f0e08317bfdb0139fec51059481a6fab2faa3090942edb\n',
+    );
+    expect(cli.stderr()).toContain(
+      'pod is an ImageStreamImage reference (an image of another image stream), not a pull spec',
+    );
+  });
+
+  it('two unrelated operator image-references: no rollout predicted from placeholders', async () => {
+    const { out } = await run(
+      'release',
+      'diff',
+      fixture('openshift__cluster-version-operator/install/image-references'),
+      fixture('openshift__machine-config-operator/install/image-references'),
+      '--width',
+      '1000',
+    );
+    expect(out).not.toContain('every pool rolls');
+    expect(out).toContain('cannot tell whether rendered configs change');
+    expect(out).toContain('OS image: cannot tell');
+    expect(out).toContain('the two payloads share no component: they are not two releases of one stream');
+    expect(out).toMatch(/carries no version/);
   });
 
   it('a release-controller API response is not a payload', async () => {
