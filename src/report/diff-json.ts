@@ -3,7 +3,7 @@
  * docs/diff-json.md. Keys are stable; new optional keys may be added without a version bump.
  */
 import type { ConfigPart, MachineConfigDiff } from '../machineconfig/index.js';
-import type { ReleasePayload } from '../model/index.js';
+import { type ReleasePayload, safeJson } from '../model/index.js';
 import { UNKNOWN_VERSION } from '../release/index.js';
 import type { Reporter } from './reporter.js';
 import type { DiffReport, DiffSelection } from './results.js';
@@ -43,7 +43,7 @@ export function renderDiffJson(d: MachineConfigDiff, ctx: DiffJsonContext = {}):
     summary: { changes: d.changes.length, byPart, components },
     changes: d.changes,
   };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return safeJson(doc);
 }
 
 /** The JSON reporter of `atlevel diff` (report/formats.ts). */

@@ -1,7 +1,7 @@
 /**
  * `atlevel release diff -o json` and `atlevel release info -o json`, documented in docs/diff-json.md.
  */
-import type { ReleasePayload } from '../model/index.js';
+import { type ReleasePayload, safeJson } from '../model/index.js';
 import { type ComponentMatch, type ReleaseDiff, UNKNOWN_VERSION } from '../release/index.js';
 import type { Reporter } from './reporter.js';
 import type { ReleaseInfoReport } from './results.js';
@@ -18,7 +18,7 @@ export function renderReleaseDiffJson(d: ReleaseDiff): string {
     from: side(d.from),
     to: side(d.to),
   };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return safeJson(doc);
 }
 
 export function renderReleaseInfoJson(p: ReleasePayload, matches?: readonly ComponentMatch[]): string {
@@ -33,7 +33,7 @@ export function renderReleaseInfoJson(p: ReleasePayload, matches?: readonly Comp
       ? { matches: matches.map((m) => m.component) }
       : { components: [...p.components].sort((a, b) => a.name.localeCompare(b.name)) }),
   };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return safeJson(doc);
 }
 
 /** The JSON reporter of `atlevel release info` (report/formats.ts). */
