@@ -8,28 +8,18 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/fixtures.js';
-
-const bin = join(projectRoot, 'bin/atlevel.js');
-
-function atlevel(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function oneLine(args: string[], message: RegExp): void {
-  const r = atlevel(...args);
-  expect(r.code).toBe(2);
-  expect(r.stdout).toBe('');
-  expect(r.stderr.endsWith('\n')).toBe(true);
-  const lines = r.stderr.trimEnd().split('\n');
-  expect(lines).toEqual([expect.stringMatching(/^atlevel: /)]);
-  expect(lines[0]).toMatch(message);
-}
+import { atlevel, bin, expectUsageError } from '../helpers/spawn-cli.js';
 
 describe('atlevel help', () => {
   it('of a command that does not exist is a usage error', () => {
-    oneLine(['help', 'nosuch'], /^atlevel: unknown command nosuch \(run atlevel --help for usage\)$/);
-    oneLine(['help', 'release', 'nosuch'], /unknown command release nosuch \(run atlevel release --help/);
+    expectUsageError(
+      ['help', 'nosuch'],
+      /^atlevel: unknown command nosuch \(run atlevel --help for usage\)$/,
+    );
+    expectUsageError(
+      ['help', 'release', 'nosuch'],
+      /unknown command release nosuch \(run atlevel release --help/,
+    );
   });
   it('of a subcommand shows that subcommand', () => {
     const r = atlevel('help', 'release', 'diff');
@@ -56,18 +46,27 @@ describe('a command group without its command', () => {
 
 describe("commander's own errors", () => {
   it('are one line, the hint naming the help of the command that failed', () => {
-    oneLine(['release', 'nosuch'], /unknown command 'nosuch' \(run atlevel release --help for usage\)$/);
-    oneLine(['analyze', '--bogus'], /unknown option '--bogus' \(run atlevel analyze --help for usage\)$/);
-    oneLine(['release', 'diff', 'a'], /missing required argument 'to' \(run atlevel release diff --help/);
+    expectUsageError(
+      ['release', 'nosuch'],
+      /unknown command 'nosuch' \(run atlevel release --help for usage\)$/,
+    );
+    expectUsageError(
+      ['analyze', '--bogus'],
+      /unknown option '--bogus' \(run atlevel analyze --help for usage\)$/,
+    );
+    expectUsageError(
+      ['release', 'diff', 'a'],
+      /missing required argument 'to' \(run atlevel release diff --help/,
+    );
   });
 });
 
 describe('paths and a live cluster', () => {
   const example = join(projectRoot, 'examples/bug-2019850');
   it('name the live-cluster flag actually given', () => {
-    oneLine(['analyze', example, '--context', 'foo'], /give input paths or --context, not both/);
-    oneLine(['status', example, '--kubeconfig', 'kc'], /give input paths or --kubeconfig, not both/);
-    oneLine(['analyze', example, '--live'], /give input paths or --live, not both/);
+    expectUsageError(['analyze', example, '--context', 'foo'], /give input paths or --context, not both/);
+    expectUsageError(['status', example, '--kubeconfig', 'kc'], /give input paths or --kubeconfig, not both/);
+    expectUsageError(['analyze', example, '--live'], /give input paths or --live, not both/);
   });
 });
 
