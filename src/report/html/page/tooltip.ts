@@ -1,4 +1,5 @@
 /** The chart's tooltip: what one bar or mark is, when, where it was read from; placed beside the pointer. */
+import { formatRef } from '../../refs.js';
 import type { ReportBar, ReportData, ReportMark } from '../report-data-types.js';
 import { append, el } from './dom.js';
 import { clock, dateTime, duration } from './time-format.js';
@@ -56,14 +57,13 @@ export class Tooltip {
   }
 }
 
-/**
- * `file:line (source)` or `file path (source)`, the way the text report prints a source reference
- * (report/refs.ts): with a path, the line is where its YAML document starts.
- */
+/** The reference as the text report prints it (report/refs.ts), and the source that recorded it. */
 function refText(d: ReportData, item: ReportBar | ReportMark): string {
-  const file = d.strings[item.file] ?? '';
-  const source = ` (${d.strings[item.source] ?? ''})`;
-  if (item.path === undefined) return `${file}${item.line !== undefined ? `:${item.line}` : ''}${source}`;
-  const document = item.line !== undefined && item.line > 1 ? ` (document at line ${item.line})` : '';
-  return `${file}${document} ${d.strings[item.path] ?? ''}${source}`;
+  const path = item.path !== undefined ? d.strings[item.path] : undefined;
+  const ref = {
+    file: d.strings[item.file] ?? '',
+    ...(item.line !== undefined ? { line: item.line } : {}),
+    ...(path !== undefined ? { path } : {}),
+  };
+  return `${formatRef(ref)} (${d.strings[item.source] ?? ''})`;
 }
