@@ -4,13 +4,11 @@
  * release file whole, through readStdin here; the others refuse it in one line rather than look for
  * a file named `-`. Standard input can be read once, so `-` may be given once.
  */
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { InputError, UsageError } from '../model/index.js';
-import { STDIN_NAME } from '../sources/index.js';
+import { copyStdin, STDIN_NAME } from '../sources/index.js';
 
 export const STDIN = '-';
 
@@ -36,20 +34,11 @@ export async function readStdin<T>(
   what: string,
   read: (path: string, display: string) => Promise<T>,
 ): Promise<T> {
-  if (process.stdin.isTTY) {
-    throw new InputError(
-      STDIN_NAME,
-      'is a terminal',
-      `pipe ${what} into atlevel, or give its file instead of -`,
-    );
-  }
   const dir = await mkdtemp(join(tmpdir(), 'atlevel-stdin-'));
   try {
-    const copy = join(dir, 'stdin');
-    await pipeline(process.stdin, createWriteStream(copy, { mode: 0o600 }));
-    if ((await stat(copy)).size === 0)
-      throw new InputError(STDIN_NAME, 'empty input', `pipe ${what} into atlevel`);
-    return await read(copy, STDIN_NAME);
+    const { path, size } = await copyStdin(dir, `pipe ${what} into atlevel, or give its file instead of -`);
+    if (size === 0) throw new InputError(STDIN_NAME, 'empty input', `pipe ${what} into atlevel`);
+    return await read(path, STDIN_NAME);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

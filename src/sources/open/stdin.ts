@@ -4,7 +4,7 @@
  * (listing, then reading) and a pipe can be read only once; the copy is removed when read.
  */
 import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { InputError } from '../../model/index.js';
@@ -13,26 +13,31 @@ import type { Opener } from './types.js';
 /** How errors and notes name standard input. */
 export const STDIN_NAME = '(stdin)';
 
+/**
+ * Standard input copied to `dir/stdin` (a pipe can be read only once, and an archive is walked
+ * twice); a terminal is refused, `hint` saying what to pipe in instead.
+ */
+export async function copyStdin(dir: string, hint: string): Promise<{ path: string; size: number }> {
+  if (process.stdin.isTTY) throw new InputError(STDIN_NAME, 'is a terminal', hint);
+  const path = join(dir, 'stdin');
+  await pipeline(process.stdin, createWriteStream(path, { mode: 0o600 }));
+  return { path, size: (await stat(path)).size };
+}
+
 export const stdinOpener: Opener = {
   name: 'stdin',
   claims: (arg) => arg === '-',
   open: async (_arg, _found, context) => {
-    if (process.stdin.isTTY) {
-      throw new InputError(
-        STDIN_NAME,
-        'is a terminal',
+    const dir = await context.tmpdir();
+    try {
+      const { path, size } = await copyStdin(
+        dir,
         'pipe a tarball or a List into atlevel, e.g. atlevel analyze - < run.tar.gz',
       );
-    }
-    const dir = await context.tmpdir();
-    const copy = join(dir, 'stdin');
-    try {
-      await pipeline(process.stdin, createWriteStream(copy, { mode: 0o600 }));
-      if (await context.looksLikeArchive(copy, STDIN_NAME)) return await context.archive(copy, STDIN_NAME);
-      const { size } = await import('node:fs/promises').then((fs) => fs.stat(copy));
+      if (await context.looksLikeArchive(path, STDIN_NAME)) return await context.archive(path, STDIN_NAME);
       if (size === 0)
         throw new InputError(STDIN_NAME, 'empty input', 'pipe a tarball or a List into atlevel');
-      return await context.file(copy, STDIN_NAME, size);
+      return await context.file(path, STDIN_NAME, size);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
