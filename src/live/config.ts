@@ -49,21 +49,19 @@ export async function loadKubeConfig(
       if (!existsSync(flags.kubeconfig)) {
         throw new InputError(flags.kubeconfig, 'no such kubeconfig file', 'give the path of a kubeconfig');
       }
-      assertKubeconfigFile(flags.kubeconfig);
-      kc.loadFromFile(flags.kubeconfig);
+      loadChecked(kc, flags.kubeconfig);
     } else if (env.KUBECONFIG !== undefined && env.KUBECONFIG !== '') {
       origin = '$KUBECONFIG';
       const files = env.KUBECONFIG.split(':').filter((f) => f !== '' && existsSync(f));
       if (files.length === 0) {
         throw new InputError(env.KUBECONFIG, 'none of the files $KUBECONFIG names exists', 'fix KUBECONFIG');
       }
-      for (const file of files) assertKubeconfigFile(file);
+      for (const file of files) readKubeconfigFile(file);
       // kubectl merges the files; the first to set a field wins (client-node's loadFromDefault).
       kc.loadFromDefault({}, false);
     } else if (existsSync(join(env.HOME ?? homedir(), '.kube', 'config'))) {
       origin = join(env.HOME ?? homedir(), '.kube', 'config');
-      assertKubeconfigFile(origin);
-      kc.loadFromFile(origin);
+      loadChecked(kc, origin);
     } else if (env.KUBERNETES_SERVICE_HOST !== undefined && existsSync(IN_CLUSTER_TOKEN)) {
       origin = 'in-cluster';
       kc.loadFromCluster();
@@ -133,12 +131,13 @@ function assertRegularFile(path: string, what: string): void {
   }
 }
 
-/** A kubeconfig file: regular, bounded, and a YAML mapping (an empty file is not a kubeconfig). */
-function assertKubeconfigFile(path: string): void {
+/** A kubeconfig file's text: regular, bounded, and a YAML mapping (an empty file is not a kubeconfig). */
+function readKubeconfigFile(path: string): string {
   assertRegularFile(path, 'kubeconfig');
+  const text = readFileSync(path, 'utf8');
   let doc: unknown;
   try {
-    doc = yaml.load(readFileSync(path, 'utf8'), { schema: yaml.CORE_SCHEMA });
+    doc = yaml.load(text, { schema: yaml.CORE_SCHEMA });
   } catch {
     throw new InputError(path, 'the kubeconfig is not valid YAML', 'check that it is a kubeconfig YAML file');
   }
@@ -150,6 +149,16 @@ function assertKubeconfigFile(path: string): void {
     );
   }
   assertReferencedFiles(doc, path);
+  return text;
+}
+
+/**
+ * loadFromFile on the text already checked, not on the path again: the file read is the file
+ * checked. Relative paths inside it are made absolute from its folder, as loadFromFile does.
+ */
+function loadChecked(kc: KubeConfig, path: string): void {
+  kc.loadFromString(readKubeconfigFile(path));
+  kc.makePathsAbsolute(dirname(resolve(path)));
 }
 
 /**
