@@ -194,9 +194,9 @@ export function diffReleases(a: ReleasePayload, b: ReleasePayload): ReleaseDiff 
   reachingConfigs.sort(byName);
 
   const mco = changed.find((c) => c.name === MCO_TAG);
-  const mcoUnsure = incomparable.some((c) => c.name === MCO_TAG);
+  const unsureCommit = incomparable.find((c) => c.name === MCO_TAG);
+  const mcoUnsure = unsureCommit !== undefined;
   const mcoListed = before.has(MCO_TAG) || after.has(MCO_TAG);
-  const unsureCommit = mcoUnsure ? incomparable.find((c) => c.name === MCO_TAG) : undefined;
   const mcoCommitChanged: boolean | undefined = unsureCommit
     ? commitChange(unsureCommit.before, unsureCommit.after)
     : mco === undefined
