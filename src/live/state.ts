@@ -13,6 +13,7 @@ import {
   type KindFacts,
   type KnownKind,
   type Observed,
+  plural,
 } from '../model/index.js';
 import { validateObject } from '../sources/index.js';
 import type { RawObject } from './client.js';
@@ -136,7 +137,7 @@ export class LiveState {
         path: file,
         reader: 'live',
         bytes: this.#bytes.get(kind) ?? 0,
-        contributed: `${list.length} object${list.length === 1 ? '' : 's'}`,
+        contributed: plural(list.length, 'object'),
       });
     }
     return {

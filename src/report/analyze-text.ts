@@ -1,6 +1,6 @@
 import type { AnalysisResult } from '../analyze/index.js';
 import type { ConfigChange, MachineConfigDiff } from '../machineconfig/index.js';
-import type { Evidence, Finding } from '../model/index.js';
+import type { Evidence, Finding, InputFile } from '../model/index.js';
 import { formatClock, formatTime, type Millis, printable } from '../model/index.js';
 import { formatRef } from './refs.js';
 import type { Reporter } from './reporter.js';
@@ -61,7 +61,7 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
   if (result.span) {
     out.push(
       c.dim(
-        `inputs: ${plural(result.inputs.length, 'file')}, ${formatTime(result.span.from)} to ${formatTime(result.span.to)}`,
+        `inputs: ${inputsWords(result.inputs)}, ${formatTime(result.span.from)} to ${formatTime(result.span.to)}`,
       ),
     );
   }
@@ -236,3 +236,15 @@ function wrap(text: string, width: number): string[] {
 /** The text reporter of `atlevel analyze` (report/formats.ts). */
 export const analyzeText: Reporter<AnalyzeReport, AnalyzeSettings> = (r, o) =>
   renderAnalysisText(r.result, { colour: o.colour, brief: o.brief, width: o.width });
+
+/**
+ * What the inputs were, counted: files, or the resource lists read from a live cluster (a list
+ * read live is no file, and "9 files" made users look for them).
+ */
+function inputsWords(inputs: readonly InputFile[]): string {
+  const live = inputs.filter((i) => i.reader === 'live').length;
+  const files = inputs.length - live;
+  if (live === 0) return plural(files, 'file');
+  const lists = `${plural(live, 'resource list')} read live`;
+  return files === 0 ? lists : `${plural(files, 'file')} and ${lists}`;
+}

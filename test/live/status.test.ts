@@ -65,6 +65,12 @@ describe('analyze --kubeconfig on a snapshot', () => {
       expect(json.inputs.map((i: { reader: string }) => i.reader)).toContain('live');
       expect(JSON.stringify(json.notes)).toContain('earlier transitions were overwritten');
       expect(proxy.requests.filter((q) => !q.startsWith('GET '))).toEqual([]);
+      expect(json.inputs.find((i: { reader: string }) => i.reader === 'live')?.contributed).toMatch(
+        /^\d+ objects?$/,
+      );
+      // The text header counts what was read live as resource lists, not as files.
+      const text = await cli.run('analyze', '--kubeconfig', kubeconfigFile(proxy.url), '--brief');
+      expect(text.out.split('\n')[1]).toMatch(/^inputs: \d+ resource lists read live, /);
     } finally {
       await proxy.close();
       await server.close();
