@@ -7,7 +7,7 @@
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import cliProgress from 'cli-progress';
-import { UsageError } from '../model/index.js';
+import { printable, UsageError } from '../model/index.js';
 import { render, SIMULATE_FORMATS } from '../report/index.js';
 import {
   type ArtifactsInfo,
@@ -24,6 +24,7 @@ import {
   replaySchedule,
   runSimulation,
   type Scenario,
+  ScheduleError,
   type SimulateOutcome,
   summarize,
   writeArtifacts,
@@ -92,12 +93,19 @@ export function defineSimulate(cmd: Command, exit: ExitBox): void {
     });
 }
 
-function positiveInt(flag: string, value: string, min: number): number {
+/**
+ * The largest seed: the simulator's generator (sim/rng.ts) keeps a seed's low 32 bits, so a larger
+ * one would name the same run as a smaller one.
+ */
+const MAX_SEED = 2 ** 32 - 1;
+
+function positiveInt(flag: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (!/^\d+$/.test(value))
     throw new UsageError(`${flag} wants a whole number, got ${JSON.stringify(value)}`);
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < min)
-    throw new UsageError(`${flag} must be at least ${min}, got ${value}`);
+  if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${value}`);
+  if (!Number.isSafeInteger(n) || n > max)
+    throw new UsageError(`${flag} must be at most ${max}, got ${printable(value, 40)}`);
   return n;
 }
 
@@ -115,6 +123,25 @@ async function loadScenario(arg: string): Promise<Scenario> {
   throw new UsageError(
     `unknown scenario ${JSON.stringify(arg)} (built in: ${BUILTIN_SCENARIOS.join(', ')}; or give a .yaml file)`,
   );
+}
+
+/** replaySchedule of the user's --schedule: a schedule that does not fit the run is a usage error. */
+function replayGiven(
+  scenario: Scenario,
+  policy: PolicyName,
+  seed: number,
+  schedule: readonly number[],
+  given: string,
+): ReturnType<typeof replaySchedule> {
+  try {
+    return replaySchedule(scenario, policy, seed, schedule, true);
+  } catch (err) {
+    if (err instanceof ScheduleError)
+      throw new UsageError(
+        `--schedule ${printable(given, 60)} does not fit this run (scenario, policy and seed as given): ${err.message}`,
+      );
+    throw err;
+  }
 }
 
 /** Drop trailing zeros: replay takes the first choice wherever the schedule says nothing. */
@@ -176,8 +203,12 @@ function progressBar(
 async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
   textOnly(flags.output, { '--width': flags.width });
   const settings = textSettings(flags);
-  const seed = positiveInt('--seed', flags.seed, 0);
+  const seed = positiveInt('--seed', flags.seed, 0, MAX_SEED);
   const runs = flags.runs !== undefined ? positiveInt('--runs', flags.runs, 1) : undefined;
+  if (runs !== undefined && seed + runs - 1 > MAX_SEED)
+    throw new UsageError(
+      `--seed ${seed} --runs ${runs} goes past the largest seed, ${MAX_SEED} (give fewer runs or a smaller --seed)`,
+    );
   if (flags.budget !== undefined && !flags.exhaustive) throw new UsageError('--budget needs --exhaustive');
   const budget = positiveInt('--budget', flags.budget ?? DEFAULT_BUDGET, 1);
   const schedule = flags.schedule !== undefined ? parseSchedule(flags.schedule) : undefined;
@@ -238,7 +269,7 @@ async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
   } else {
     // The run is always recorded: its verdict is analyze's verdict on the artifacts it writes.
     const run = schedule
-      ? replaySchedule(scenario, policy, seed, schedule, true)
+      ? replayGiven(scenario, policy, seed, schedule, flags.schedule ?? '')
       : runSimulation(scenario, policy, seed, { record: true });
     const judged = await verdictOfRun(run, flags.artifacts);
     const artifacts = flags.artifacts

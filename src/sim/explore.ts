@@ -222,8 +222,14 @@ class RacePicker implements Picker {
       }
     } else {
       let chosen: number;
-      if (this.fixed) chosen = Math.min(this.fixed[this.depth] ?? 0, candidates.length - 1);
-      else chosen = candidates.findIndex((c) => !this.pendingSleep.has(c.seq));
+      if (this.fixed) {
+        chosen = this.fixed[this.depth] ?? 0;
+        // A choice past the candidates would replay some other interleaving under this schedule's name.
+        if (chosen >= candidates.length)
+          throw new ScheduleError(
+            `choice ${chosen} at step ${this.depth + 1} is out of range: that step has ${candidates.length} candidate${candidates.length === 1 ? '' : 's'} (0 to ${candidates.length - 1})`,
+          );
+      } else chosen = candidates.findIndex((c) => !this.pendingSleep.has(c.seq));
       cp = { candidates, chosen, done: new Set(), sleep: this.pendingSleep, steps: new Map() };
       if (chosen < 0) {
         this.blocked = true;
@@ -368,6 +374,19 @@ export function replaySchedule(
   record: boolean,
 ) {
   const ref: { engine?: Engine } = {};
-  const picker = new RacePicker(ref, [], schedule);
-  return runSimulation(scenario, policy, seed, { race: picker.race, picker, record });
+  const stack: ChoicePoint[] = [];
+  const picker = new RacePicker(ref, stack, schedule);
+  const run = runSimulation(scenario, policy, seed, { race: picker.race, picker, record });
+  // Choices past the run's last choice point were never used: the schedule is not this run's.
+  const unused = schedule.slice(stack.length);
+  if (unused.some((c) => c !== 0))
+    throw new ScheduleError(
+      `the schedule has ${schedule.length} choices, but this run has ${stack.length} choice point${stack.length === 1 ? '' : 's'}; the choices after step ${stack.length} were not used`,
+    );
+  return run;
+}
+
+/** A replayed schedule does not fit the run: a choice out of range, or choices left over. */
+export class ScheduleError extends Error {
+  override readonly name = 'ScheduleError';
 }

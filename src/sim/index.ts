@@ -24,6 +24,7 @@ export {
   exploreExhaustive,
   exploreSeeds,
   replaySchedule,
+  ScheduleError,
   type SeedExploration,
   WINDOW_MS,
 } from './explore.js';

@@ -144,6 +144,16 @@ describe('atlevel simulate', () => {
     [['simulate', '--seed', 'x'], /--seed wants a whole number/],
     [['simulate', '--runs', '3', '--exhaustive'], /--runs and --exhaustive/],
     [['simulate', '--policy', 'lenient'], /Allowed choices are naive, pre-fix-2021, fixed/],
+    // A seed keeps only its low 32 bits (sim/rng.ts): a larger one would replay a smaller one's run.
+    [['simulate', '--seed', '4294967297'], /--seed must be at most 4294967295, got 4294967297/],
+    [['simulate', '--seed', '99999999999999999999'], /--seed must be at most 4294967295/],
+    [['simulate', '--seed', '4294967295', '--runs', '2'], /goes past the largest seed/],
+    // A schedule that does not fit the run would replay another interleaving under its name.
+    [['simulate', '--schedule', '9,9,9'], /choice 9 at step 1 is out of range: that step has \d+ candidates/],
+    [
+      ['simulate', '--schedule', `${'0,'.repeat(200)}1`],
+      /the schedule has 201 choices, but this run has \d+ choice points/,
+    ],
   ])('bad input %j exits 2 with one line', async (argv, message) => {
     capture();
     const code = await main(argv);
