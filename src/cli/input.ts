@@ -12,7 +12,7 @@ import {
   type HistoryParts,
   UsageError,
 } from '../model/index.js';
-import { type LoadOptions, loadHistoryParts } from '../sources/index.js';
+import { type LoadOptions, loadHistoryParts, NO_INPUTS_HINT } from '../sources/index.js';
 import { buildHistory } from '../timeline/index.js';
 import { type RemoteFlags, remoteOptions } from './remote-flags.js';
 import { stdinOnce } from './stdin.js';
@@ -134,6 +134,14 @@ export async function loadParts(
   flags: object,
   opts: Partial<Omit<LoadOptions, 'now' | 'budget'>> = {},
 ): Promise<HistoryParts> {
+  // A usage error, not an input error: there is no file to name.
+  // Only the commands that also read live clusters (analyze, status) take no path at all.
+  if (paths.length === 0)
+    throw new UsageError(
+      `no input given (${NO_INPUTS_HINT}; or --kubeconfig FILE or --live for a live cluster)`,
+    );
+  if (paths.includes(''))
+    throw new UsageError('an input path is empty (""): name a file, folder, tarball or URL');
   stdinOnce(paths);
   // URL inputs (docs/urls.md) are fetched as the command's remoteFlags say.
   const remote = await remoteOptions(flags as RemoteFlags);

@@ -68,6 +68,13 @@ describe('paths and a live cluster', () => {
     expectUsageError(['status', example, '--kubeconfig', 'kc'], /give input paths or --kubeconfig, not both/);
     expectUsageError(['analyze', example, '--live'], /give input paths or --live, not both/);
   });
+
+  it('neither is a usage error that says what to give, and an empty path is named as one', () => {
+    for (const command of ['analyze', 'status']) {
+      expectUsageError([command], /^atlevel: no input given \(expected .*--kubeconfig FILE or --live/);
+      expectUsageError([command, ''], /^atlevel: an input path is empty \(""\)/);
+    }
+  });
 });
 
 describe('help examples', () => {
