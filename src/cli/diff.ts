@@ -9,13 +9,13 @@ import {
   renderedConfigsOfPool,
 } from '../machineconfig/index.js';
 import type { Budget, MachineConfig, Observed, ReleasePayload } from '../model/index.js';
-import { formatTime, InputError, parseTime, plural, printable, UsageError } from '../model/index.js';
+import { formatTime, InputError, type Millis, plural, printable, UsageError } from '../model/index.js';
 import type { DiffReport } from '../report/index.js';
 import { DIFF_FORMATS, render } from '../report/index.js';
 import { loadMachineConfigFile, loadReleasePayload } from '../sources/index.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, budgetFromFlags, loadParts } from './input.js';
-import { formatOption, textOnly, textSettings, widthOption } from './options.js';
+import { formatOption, momentFlag, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { readMaybeUrl, remoteFlags } from './remote-flags.js';
 import { noStdin } from './stdin.js';
@@ -98,7 +98,9 @@ async function pick(a: string | undefined, b: string | undefined, flags: DiffFla
   if (flags.pool !== undefined) {
     if (a !== undefined) throw new UsageError('give either two MachineConfigs or --pool, not both');
     if (flags.from === undefined) throw new UsageError('--pool needs --from SOURCE');
-    return pickFromPool(flags.from, flags.pool, flags);
+    // Read before the source is loaded: a bad --at is refused without reading anything.
+    const at = flags.at !== undefined ? momentFlag('--at', flags.at) : undefined;
+    return pickFromPool(flags.from, flags.pool, flags, at);
   }
   if (a === undefined || b === undefined) {
     throw new UsageError('name two MachineConfigs (A B), or use --pool P --from SOURCE');
@@ -192,7 +194,12 @@ async function onlyConfig(file: string, flags: DiffFlags): Promise<Observed<Mach
   return configs[0]!;
 }
 
-async function pickFromPool(source: string, pool: string, flags: DiffFlags): Promise<Picked> {
+async function pickFromPool(
+  source: string,
+  pool: string,
+  flags: DiffFlags,
+  at: Millis | undefined,
+): Promise<Picked> {
   const { configs, releases } = await loadSource(source, flags);
   const rendered = renderedConfigsOfPool(configs, pool);
   if (rendered.length === 0) {
@@ -205,12 +212,7 @@ async function pickFromPool(source: string, pool: string, flags: DiffFlags): Pro
         : 'there are no rendered configs here',
     );
   }
-  if (flags.at !== undefined) {
-    const at = parseTime(flags.at);
-    if (at === undefined)
-      throw new UsageError(
-        `--at: "${printable(flags.at, 60)}" is not an RFC 3339 time (e.g. 2021-11-03T03:23:10Z)`,
-      );
+  if (at !== undefined) {
     const { before, after } = renderedConfigsAround(rendered, at);
     if (!before || !after) {
       const span = rendered.map((c) => c.object.metadata.creationTimestamp ?? '?');

@@ -1,10 +1,11 @@
 /**
  * Options several commands share, built from one definition each so that their names, help and
  * checks agree everywhere: `-o` (from the command's reporter record), `--width`, and the rule that a
- * text-only flag given with another format is an error rather than silently ignored.
+ * text-only flag given with another format is an error rather than silently ignored, and the moment
+ * flags (`--at`), read and refused the same way by every command that takes one.
  */
 import { Option } from '@commander-js/extra-typings';
-import { UsageError } from '../model/index.js';
+import { type Millis, parseMoment, printable, UsageError } from '../model/index.js';
 import { formatsOf, type Reporters, type TextSettings } from '../report/index.js';
 import { useColour } from './output.js';
 
@@ -53,4 +54,16 @@ function textWidth(value: string | undefined): number {
     return n;
   }
   return process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : PIPE_WIDTH;
+}
+
+/**
+ * The value of a flag that names a moment (`status --at`, `serve --at`, `diff --at`): an RFC 3339
+ * time (model/time.ts, parseMoment), or a usage error naming the flag, the value and what is wrong.
+ */
+export function momentFlag(flag: string, value: string): Millis {
+  const moment = parseMoment(value);
+  if ('problem' in moment) {
+    throw new UsageError(`${flag} ${JSON.stringify(printable(value, 60))} is not a time: ${moment.problem}`);
+  }
+  return moment.at;
 }

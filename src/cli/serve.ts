@@ -6,11 +6,12 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
-import { parseTime, plural, terminalSafe, UsageError } from '../model/index.js';
+import { plural, terminalSafe, UsageError } from '../model/index.js';
 import { collectExtras, kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, loadHistory, READ_LIMITS } from './input.js';
+import { momentFlag } from './options.js';
 import { checkOutFile, writeOutFile } from './output.js';
 import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
 
@@ -71,12 +72,7 @@ function parseFlags(flags: ServeFlags): { at?: number; speed: number; port: numb
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port ${flags.port}: expected 0-65535`);
   if (flags.at !== undefined && flags.replay) throw new UsageError('--at and --replay cannot be combined');
-  let at: number | undefined;
-  if (flags.at !== undefined) {
-    at = parseTime(flags.at);
-    if (at === undefined)
-      throw new UsageError(`--at ${flags.at}: expected an RFC 3339 time, e.g. 2021-11-03T03:25:00Z`);
-  }
+  const at = flags.at !== undefined ? momentFlag('--at', flags.at) : undefined;
   return { ...(at !== undefined ? { at } : {}), speed, port, startAfter };
 }
 

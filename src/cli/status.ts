@@ -1,7 +1,7 @@
 /** `atlevel status`: the state of an update at one moment, as `oc adm upgrade status` shows it. */
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { ClusterHistory } from '../model/index.js';
-import { InputError, type Millis, parseTime, UsageError } from '../model/index.js';
+import { InputError, type Millis, UsageError } from '../model/index.js';
 import type { StatusDetails } from '../report/index.js';
 import { render, STATUS_FORMATS } from '../report/index.js';
 import {
@@ -16,7 +16,7 @@ import { OutsideSpanError } from '../timeline/index.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, loadHistory, READ_LIMITS } from './input.js';
 import { liveFlags, liveHistory, wantsLive } from './live-flags.js';
-import { formatOption, textOnly, textSettings, widthOption } from './options.js';
+import { formatOption, momentFlag, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { mustGatherFlag, remoteFlags } from './remote-flags.js';
 
@@ -96,11 +96,5 @@ function assessAt(at: string | undefined, now: string | undefined): StatusOption
   if (at !== undefined && now !== undefined && at !== now) {
     throw new UsageError('--at and --now are the same option: give one of them');
   }
-  const time = parseTime(given);
-  if (time === undefined) {
-    throw new UsageError(
-      `${flag} ${JSON.stringify(given)} is not a time (use RFC 3339, e.g. 2024-02-07T16:31:09Z)`,
-    );
-  }
-  return { now: time };
+  return { now: momentFlag(flag, given) };
 }

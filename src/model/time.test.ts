@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseTime } from './time.js';
+import { parseMoment, parseTime } from './time.js';
 
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 
@@ -34,5 +34,71 @@ describe('parseTime', () => {
     expect(parseTime('2021-11-03T03:2x:09Z')).toBe(undefined);
     expect(parseTime('')).toBe(undefined);
     expect(parseTime(null)).toBe(undefined);
+  });
+});
+
+describe('parseMoment (a moment given on the command line)', () => {
+  const at = (text: string) => {
+    const m = parseMoment(text);
+    return 'at' in m ? m.at : m.problem;
+  };
+
+  it('reads RFC 3339 times: Z or an offset, fractions, lower-case t and z, a space for the T', () => {
+    expect(at('2021-11-03T03:30:00Z')).toBe(Date.UTC(2021, 10, 3, 3, 30, 0));
+    expect(at('2021-11-03T04:30:00+01:00')).toBe(Date.UTC(2021, 10, 3, 3, 30, 0));
+    expect(at('2021-11-02T22:00:00-05:30')).toBe(Date.UTC(2021, 10, 3, 3, 30, 0));
+    expect(at('2021-11-03t03:30:00.8567z')).toBe(Date.UTC(2021, 10, 3, 3, 30, 0, 856));
+    expect(at('2021-11-03 03:30:00.5Z')).toBe(Date.UTC(2021, 10, 3, 3, 30, 0, 500));
+    expect(at('2024-02-29T00:00:00Z')).toBe(Date.UTC(2024, 1, 29));
+    // Date.UTC would read year 0050 as 1950.
+    expect(at('0050-01-01T00:00:00Z')).toBe(Date.parse('0050-01-01T00:00:00Z'));
+  });
+
+  it('refuses what Date.parse guesses at: bare numbers, words, dates, no zone, days that do not exist', () => {
+    // Date.parse reads each of these first four as 2001-01-01 or 2000-01-01 (V8).
+    for (const text of ['-1', '1', '0', 'foo 1', '2024', 'yesterday', '', '2021-11-03', '1636000000000']) {
+      expect(at(text)).toBe('give an RFC 3339 time such as 2021-11-03T03:30:00Z');
+    }
+    expect(at('2021-11-03T03:30')).toBe('give an RFC 3339 time such as 2021-11-03T03:30:00Z');
+    expect(at(' 2021-11-03T03:30:00Z')).toBe('give an RFC 3339 time such as 2021-11-03T03:30:00Z');
+    expect(at('2021-11-03T03:30:00.Z')).toBe('give an RFC 3339 time such as 2021-11-03T03:30:00Z');
+    expect(at('2021-11-03T03:30:00')).toMatch(/^it has no time zone/);
+    for (const text of [
+      '2021-02-29T00:00:00Z',
+      '2021-02-30T00:00:00Z',
+      '2021-13-01T00:00:00Z',
+      '2021-00-01T00:00:00Z',
+      '2021-11-00T00:00:00Z',
+      '2021-11-03T24:00:00Z',
+      '2021-11-03T23:60:00Z',
+      '2021-11-03T23:59:60Z',
+      '2021-11-03T03:30:00+24:00',
+      '2021-11-03T03:30:00+01:60',
+    ]) {
+      expect(at(text)).toBe('there is no such date or time');
+    }
+  });
+
+  it('agrees with Date.parse on every well-formed RFC 3339 time it accepts', () => {
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date('1000-01-01T00:00:00Z'),
+          max: new Date('9998-12-31T23:59:59Z'),
+          noInvalidDate: true,
+        }),
+        fc.constantFrom('Z', '+01:00', '-05:30', '+14:00'),
+        (d, zone) => {
+          // The wall clock in that zone, written out as RFC 3339.
+          const offset =
+            zone === 'Z'
+              ? 0
+              : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4)));
+          const text = `${new Date(d.getTime() + offset * 60_000).toISOString().slice(0, 23)}${zone}`;
+          expect(at(text)).toBe(Date.parse(text));
+        },
+      ),
+      { numRuns: 5000 },
+    );
   });
 });

@@ -97,6 +97,64 @@ export function utcMoment(
   return check.getUTCMonth() === month - 1 && check.getUTCDate() === day ? at : undefined;
 }
 
+/**
+ * A moment a user typed (`status --at`, `serve --at`, `diff --at`): an RFC 3339 date-time, and
+ * nothing else. parseTime is for the inputs' stamps and leans on Date.parse, which reads `-1` or
+ * `foo 1` as 2001-01-01, a date with no time zone as local time, and Feb 30 as Mar 2; a flag that
+ * names a moment must not be guessed at, so here every field is checked and the zone is required.
+ * RFC 3339's lower-case `t`/`z` and its space separator (section 5.6, note) are accepted; fraction
+ * digits past milliseconds are dropped as parseTime drops them; a leap second (`:60`) is refused,
+ * as a JavaScript time cannot hold it.
+ */
+export function parseMoment(text: string): { at: Millis } | { problem: string } {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})?$/.exec(
+    text,
+  );
+  if (!m) return { problem: 'give an RFC 3339 time such as 2021-11-03T03:30:00Z' };
+  const frac: string | undefined = m[7];
+  const zone: string | undefined = m[8];
+  if (zone === undefined) {
+    return { problem: 'it has no time zone (end it with Z for UTC, or an offset such as +01:00)' };
+  }
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
+  const second = Number(m[6]);
+  const offset = zone === 'Z' || zone === 'z' ? 0 : offsetMinutes(zone);
+  if (
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysInMonth(year, month) ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59 ||
+    offset === undefined
+  ) {
+    return { problem: 'there is no such date or time' };
+  }
+  // daysFromCivil, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  const wall = (((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60 + second) * 1000;
+  const ms = frac === undefined ? 0 : Number(frac.slice(0, 3).padEnd(3, '0'));
+  return { at: wall + ms - offset * 60_000 };
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] as number;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return leap ? 29 : 28;
+}
+
+/** `+01:00` → 60, `-05:30` → -330; undefined past 23:59. */
+function offsetMinutes(zone: string): number | undefined {
+  const hours = Number(zone.slice(1, 3));
+  const minutes = Number(zone.slice(4, 6));
+  if (hours > 23 || minutes > 59) return undefined;
+  return (zone[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
+}
+
 /** `2021-11-03T03:23:09.856Z` (milliseconds kept only when present). */
 export function formatTime(ms: Millis): string {
   const iso = new Date(ms).toISOString();

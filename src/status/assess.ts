@@ -33,6 +33,18 @@ export interface StatusOptions {
    * same release whenever it is looked at, so status at a past moment uses what the whole inputs say.
    */
   readonly configVersions?: ReadonlyMap<string, ConfigVersion>;
+  /**
+   * The MachineConfigPools the whole inputs hold that were created first, when status is assessed at
+   * a moment before any pool existed (status at a past moment): the cluster then has no pools, and the
+   * note says they came later rather than that the inputs lack them.
+   */
+  readonly firstPools?: FirstPools;
+}
+
+/** The pools created first (more than one when created in the same second), and when. */
+export interface FirstPools {
+  readonly names: readonly string[];
+  readonly createdAt: Millis;
 }
 
 function clusterVersionOf(history: ClusterHistory): Observed<ClusterVersion> | undefined {
@@ -142,7 +154,7 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
     controlPlane: withBlockers(controlPlane.status, cv, sorted),
     pools,
     insights: sorted,
-    notes: notesFor(state, pools, membership.unassigned),
+    notes: notesFor(state, pools, membership.unassigned, now, opts.firstPools),
   };
 }
 
@@ -252,9 +264,15 @@ function withBlockers(
   };
 }
 
-function notesFor(state: UpdateState, pools: readonly PoolStatus[], unassigned: readonly string[]): string[] {
+function notesFor(
+  state: UpdateState,
+  pools: readonly PoolStatus[],
+  unassigned: readonly string[],
+  now: Millis,
+  firstPools: FirstPools | undefined,
+): string[] {
   const notes: string[] = [];
-  if (pools.length === 0) notes.push('The snapshot has no MachineConfigPools: node progress is unknown.');
+  if (pools.length === 0) notes.push(noPoolsNote(now, firstPools));
   for (const p of pools) {
     if (p.nodesOffTargetConfig === 0 || p.total === 0) continue;
     const on = p.total - p.nodesOffTargetConfig;
@@ -269,4 +287,17 @@ function notesFor(state: UpdateState, pools: readonly PoolStatus[], unassigned: 
     );
   }
   return notes;
+}
+
+/** Why there are no pools: the inputs hold none, or none had been created yet at the moment assessed. */
+function noPoolsNote(now: Millis, first: FirstPools | undefined): string {
+  if (first === undefined || first.names.length === 0 || first.createdAt <= now) {
+    return 'The snapshot has no MachineConfigPools: node progress is unknown.';
+  }
+  const names = first.names;
+  const which =
+    names.length === 1
+      ? `the first, ${names[0]}, was`
+      : `the first, ${names.slice(0, -1).join(', ')} and ${names.at(-1)}, were`;
+  return `No MachineConfigPool existed yet at ${formatTime(now)} (${which} created at ${formatTime(first.createdAt)}): node progress is unknown.`;
 }

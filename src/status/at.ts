@@ -4,8 +4,9 @@
  * with the result, per object and field.
  */
 import type { ClusterHistory, Millis } from '../model/index.js';
+import { parseTime } from '../model/index.js';
 import { historyAt } from '../timeline/index.js';
-import { assessStatus, statusPrerequisites } from './assess.js';
+import { assessStatus, type FirstPools, statusPrerequisites } from './assess.js';
 import type { UpdateStatus } from './types.js';
 import { configVersions } from './versions.js';
 
@@ -18,9 +19,33 @@ export function assessStatusAt(history: ClusterHistory, at: Millis): UpdateStatu
     history.objects.clusterVersions.find((c) => c.object.metadata.name === 'version') ??
     history.objects.clusterVersions[0];
   const versions = cv ? configVersions(history, cv.object) : undefined;
+  const firstPools = then.objects.machineConfigPools.length === 0 ? poolsCreatedFirst(history) : undefined;
   return {
-    ...assessStatus(then, { now: at, ...(versions ? { configVersions: versions } : {}) }),
+    ...assessStatus(then, {
+      now: at,
+      ...(versions ? { configVersions: versions } : {}),
+      ...(firstPools ? { firstPools } : {}),
+    }),
     evaluatedAtSource: 'rewound',
     unrewound,
   };
+}
+
+/**
+ * The pools of the whole inputs created first, all of them when several share that second (an
+ * installer creates master and worker together); undefined when no pool carries a creation time.
+ */
+function poolsCreatedFirst(history: ClusterHistory): FirstPools | undefined {
+  let createdAt = Number.POSITIVE_INFINITY;
+  let names: string[] = [];
+  for (const p of history.objects.machineConfigPools) {
+    const created = parseTime(p.object.metadata.creationTimestamp);
+    if (created === undefined || created > createdAt) continue;
+    if (created < createdAt) {
+      createdAt = created;
+      names = [];
+    }
+    names.push(p.object.metadata.name);
+  }
+  return names.length > 0 ? { names: names.sort(), createdAt } : undefined;
 }

@@ -79,6 +79,26 @@ describe('status --at on examples/bug-2019850', () => {
     ]);
     expect(s.insights.filter((i) => i.level === 'Error')).toEqual([]);
   });
+
+  it('before the pools were created (02:30:45Z): the note says none existed yet, not that the inputs have none', () => {
+    const s = assessStatusAt(history, at('02:28:00'));
+    expect(s.pools).toEqual([]);
+    expect(s.notes[0]).toBe(
+      'No MachineConfigPool existed yet at 2021-11-03T02:28:00Z (the first, master and worker, were created at 2021-11-03T02:30:45Z): node progress is unknown.',
+    );
+    expect(s.notes.join('\n')).not.toContain('has no MachineConfigPools');
+    // One pool created first is named alone.
+    const pools = history.objects.machineConfigPools.filter((p) => p.object.metadata.name === 'worker');
+    const one = { ...history, objects: { ...history.objects, machineConfigPools: pools } };
+    expect(assessStatusAt(one, at('02:28:00')).notes[0]).toBe(
+      'No MachineConfigPool existed yet at 2021-11-03T02:28:00Z (the first, worker, was created at 2021-11-03T02:30:45Z): node progress is unknown.',
+    );
+    // Inputs with no pools at all still say so.
+    const none = { ...history, objects: { ...history.objects, machineConfigPools: [] } };
+    expect(assessStatusAt(none, at('02:28:00')).notes[0]).toBe(
+      'The snapshot has no MachineConfigPools: node progress is unknown.',
+    );
+  });
 });
 
 describe('objectsAt', () => {

@@ -104,6 +104,16 @@ describe('status --at on examples/bug-2019850', () => {
   it('a time outside the inputs is bad input', async () => {
     expect((await run(BUG, '--at', '2021-11-04T00:00:00Z')).code).toBe(2);
   });
+
+  it('before the pools were created, text and JSON say none existed yet, naming the first', async () => {
+    const note =
+      'No MachineConfigPool existed yet at 2021-11-03T02:28:00Z (the first, master and worker, were created at 2021-11-03T02:30:45Z): node progress is unknown.';
+    const json = await run(BUG, '--at', '2021-11-03T02:28:00Z', '-o', 'json');
+    expect(JSON.parse(json.out).notes[0]).toBe(note);
+    const text = await run(BUG, '--at', '2021-11-03T02:28:00Z', '--width', '400');
+    expect(text.out).toContain(`Notes:\n- ${note}\n`);
+    expect(text.out).not.toContain('has no MachineConfigPools');
+  });
 });
 
 describeFixtures('inputs from two clusters', () => {
