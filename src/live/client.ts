@@ -1,6 +1,6 @@
 /**
  * Read-only HTTP to the API server, through the client library's authentication (TLS settings,
- * client certificates, bearer and exec-credential tokens: `KubeConfig.applyToHTTPSOptions`), with
+ * client certificates, bearer tokens: `KubeConfig.applyToHTTPSOptions`) and exec plugins' (exec.ts), with
  * node:http(s) underneath so the JSON arrives untouched (timestamps stay strings; the typed client
  * turns them into Dates). Only GET is ever sent: get, list (paged with limit/continue) and watch.
  */
@@ -61,6 +61,21 @@ export class LiveClient {
   async #options(): Promise<https.RequestOptions> {
     const opts: https.RequestOptions = {};
     await this.config.kc.applyToHTTPSOptions(opts);
+    if (this.config.exec) {
+      const credential = await this.config.exec.credential();
+      if (credential.cert !== undefined) {
+        opts.cert = credential.cert;
+        opts.key = credential.key;
+      }
+      // A token written in the kubeconfig wins over the plugin's, as in client-go (and client-node).
+      const headers = (opts.headers ?? {}) as Record<string, unknown>;
+      if (credential.token !== undefined && headers.Authorization === undefined) {
+        opts.headers = {
+          ...headers,
+          Authorization: `Bearer ${credential.token}`,
+        } as http.OutgoingHttpHeaders;
+      }
+    }
     return opts;
   }
 
@@ -96,6 +111,8 @@ export class LiveClient {
   async get(path: string, query: Record<string, string> = {}): Promise<RawObject> {
     this.counts.get++;
     const res = await this.#request(path, query, 60_000).catch((err: Error) => {
+      // Already one line naming what is wrong (an exec plugin that failed): not a network problem.
+      if (err instanceof InputError) throw err;
       throw new InputError(
         this.server + path,
         `cannot reach the API server (${err.message})`,

@@ -2,14 +2,15 @@
  * Which cluster, and as whom: a KubeConfig loaded the way kubectl loads one (docs/live.md): the
  * `--kubeconfig` file, else `$KUBECONFIG` (a list of files, merged), else `~/.kube/config`, else the
  * in-cluster service account; `--context` picks a context. Authentication (client certificates,
- * bearer tokens, token files, exec credential plugins) is @kubernetes/client-node's, the same
- * mechanisms kubectl implements.
+ * bearer tokens, token files) is @kubernetes/client-node's, the same mechanisms kubectl implements;
+ * exec credential plugins are run and their output checked by exec.ts.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import yaml from 'js-yaml';
 import { InputError, UsageError } from '../model/index.js';
+import { ExecPlugin, parseExecConfig } from './exec.js';
 
 export interface KubeConfigFlags {
   /** `--kubeconfig FILE`. */
@@ -27,7 +28,13 @@ async function clientNode(): Promise<ClientNode> {
 }
 
 export interface LoadedConfig {
+  /**
+   * TLS settings, certificates and tokens, for `applyToHTTPSOptions`. Its users hold no exec plugin:
+   * that is `exec`, run by atlevel (exec.ts), so the client library never runs one unchecked.
+   */
   readonly kc: KubeConfig;
+  /** The current user's exec credential plugin, if it has one. */
+  readonly exec?: ExecPlugin;
   /** Where it came from, for messages and the report's inputs: a file, `$KUBECONFIG`, `in-cluster`. */
   readonly origin: string;
   readonly context: string;
@@ -100,7 +107,40 @@ export async function loadKubeConfig(
       'give --context, or fix current-context',
     );
   }
-  return { kc, origin, context: kc.getCurrentContext(), server: cluster.server.replace(/\/+$/, '') };
+  const exec = takeExecPlugin(kc, origin);
+  return {
+    kc,
+    origin,
+    context: kc.getCurrentContext(),
+    server: cluster.server.replace(/\/+$/, ''),
+    ...(exec ? { exec } : {}),
+  };
+}
+
+/**
+ * The current user's exec plugin, checked, and every user's exec stanza taken out of `kc`, so that
+ * client-node's ExecAuth (which would match a user by `exec`, or by an `auth-provider` named exec or
+ * holding `config.exec`) never runs a plugin itself: it does not check what the plugin prints.
+ */
+function takeExecPlugin(kc: KubeConfig, origin: string): ExecPlugin | undefined {
+  const current = kc.getCurrentUser()?.name;
+  let plugin: ExecPlugin | undefined;
+  kc.users = kc.users.map((user) => {
+    const provider = user.authProvider as { name?: unknown; config?: { exec?: unknown } } | null | undefined;
+    // Azure and GCP providers are the library's own, matched before ExecAuth: left to it.
+    const providerExec =
+      provider &&
+      provider.name !== 'azure' &&
+      provider.name !== 'gcp' &&
+      (provider.name === 'exec' || (provider.config?.exec !== undefined && provider.config.exec !== null));
+    if (!user.exec && !providerExec) return user;
+    if (user.name === current) {
+      const where = { origin, user: user.name };
+      plugin = new ExecPlugin(parseExecConfig(user.exec ?? provider?.config?.exec, where), where);
+    }
+    return { ...user, exec: undefined, ...(providerExec ? { authProvider: undefined } : {}) };
+  });
+  return plugin;
 }
 
 /** A kubeconfig, a certificate or a token is a few KiB; this bounds what a wrong path makes us read. */

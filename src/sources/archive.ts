@@ -64,6 +64,10 @@ function walkOnce(
   return new Promise<string[]>((resolve, reject) => {
     let failure: unknown;
     let validEntries = 0;
+    let lastEntry = '';
+    // tar's end-of-archive marker is two zero blocks; the parser says 'nullBlock' at the first, 'eof'
+    // at the second, and otherwise ends quietly wherever the bytes stop (even after a complete entry).
+    let zeroBlocks = 0;
     const tasks: Promise<void>[] = [];
     const file = createReadStream(path);
     const name = display.slice(display.lastIndexOf('/') + 1);
@@ -89,6 +93,8 @@ function walkOnce(
       maxDecompressionRatio: MAX_GZIP_RATIO,
       onReadEntry: (entry: ReadEntry) => {
         validEntries++;
+        lastEntry = entry.path;
+        zeroBlocks = 0;
         const rel = normaliseEntryPath(entry.path);
         if (failure !== undefined || !FILE_TYPES.has(entry.type) || rel === '') {
           entry.resume();
@@ -123,10 +129,31 @@ function walkOnce(
       else warnings.push(`${code}: ${printable(text, 120)}`);
     });
     parser.on('error', (err: unknown) => fail(err));
+    parser.on('nullBlock', () => {
+      zeroBlocks = 1;
+    });
+    parser.on('eof', () => {
+      zeroBlocks = 2;
+    });
     parser.on('end', () => {
       if (failure !== undefined) return;
       if (validEntries === 0) {
         fail(new InputError(display, 'not a tar archive (no entries found)'));
+        return;
+      }
+      // An archive cut at an entry boundary is as incomplete as one cut inside an entry (which tar
+      // reports as TAR_BAD_ARCHIVE, an error above): the missing entries may be the very files the
+      // analysis needs, so a report would silently rest on part of the run. Every tar writer (GNU and
+      // BSD tar, Go's archive/tar, node-tar, Python's tarfile) writes the marker, so its absence means
+      // a cut download or copy, and the same error keeps both cuts alike: exit 2, one line.
+      if (zeroBlocks < 2) {
+        const what = zeroBlocks === 1 ? 'only half the end-of-archive marker' : 'no end-of-archive marker';
+        fail(
+          new InputError(
+            display,
+            `truncated archive (${what} after entry ${validEntries}, ${printable(normaliseEntryPath(lastEntry), 100)})`,
+          ),
+        );
         return;
       }
       Promise.all(tasks).then(() => {

@@ -132,6 +132,9 @@ export class Informer {
       } catch (err) {
         this.connected = false;
         if (err instanceof ApiError && err.status === 410) gone = true;
+        // An exec plugin that failed is one line naming it (live/exec.ts), whatever words the plugin
+        // printed: not a connection to retry silently.
+        else if (isInputError(err)) throw err;
         else if (!(err instanceof ApiError) && !isConnectionError(err)) throw err;
         else if (err instanceof ApiError && err.status !== 410 && err.status < 500 && err.status !== 429) {
           this.onProblem(`${this.client.server}${this.stream.path}: watch refused (HTTP ${err.status})`);

@@ -419,3 +419,25 @@ spec:
     expectRun(r, [0, 1, 4], 20_000);
   });
 });
+
+describe('10. archives cut at an entry boundary', () => {
+  // Every entry whole, only the end-of-archive marker missing: tar itself reads on without a word, so
+  // the missing part of the run would go unnoticed.
+  it('a .tar and a .tar.gz without the end-of-archive marker: exit 2, one line naming the cut', async () => {
+    const { tar, tgz } = gen.tarsCutAtEntryBoundary(dir, run);
+    for (const f of [tar, tgz]) {
+      const r = await runCli(['analyze', f]);
+      expectRun(r, 2, 20_000);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^atlevel: ${f.replace(/[.]/g, '\\.')}: truncated archive \\(no end-of-archive marker after entry \\d+, `,
+        ),
+      );
+    }
+  });
+  it('a .tar.gz whose gzip stream ends without its trailer: exit 2, one line', async () => {
+    const r = await runCli(['analyze', gen.tarsCutAtEntryBoundary(dir, run).tgzNoTrailer]);
+    expectRun(r, 2, 20_000);
+    expect(r.stderr).toMatch(/: corrupt gzip data: unexpected end of file\n$/);
+  });
+});

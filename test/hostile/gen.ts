@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants, createGzip, gzipSync } from 'node:zlib';
 
@@ -268,4 +268,27 @@ export function nonUtf8Name(folder: string): void {
     Buffer.from('.txt'),
   ]);
   writeFileSync(name, 'not needed by any reader\n');
+}
+
+/**
+ * A tar of `runDir` cut after its last complete entry (the two zero blocks of the end-of-archive marker
+ * and the padding dropped), plain and as a whole gzip stream: nothing is broken but the missing end.
+ * And the whole tar gzipped, its stream cut before the 8-byte trailer (CRC-32 and size).
+ */
+export function tarsCutAtEntryBoundary(
+  dir: string,
+  runDir: string,
+): { tar: string; tgz: string; tgzNoTrailer: string } {
+  const whole = join(dir, 'boundary-whole.tar');
+  execFileSync('tar', ['-cf', whole, '-C', runDir, '.'], { stdio: 'ignore' });
+  const bytes = readFileSync(whole);
+  // The entries are text, so the last non-zero byte is in the last entry's data.
+  let last = bytes.length - 1;
+  while (last > 0 && bytes[last] === 0) last--;
+  const cut = bytes.subarray(0, Math.ceil((last + 1) / 512) * 512);
+  return {
+    tar: writeText(dir, 'boundary.tar', cut),
+    tgz: writeText(dir, 'boundary.tar.gz', gzipSync(cut)),
+    tgzNoTrailer: writeText(dir, 'no-trailer.tar.gz', gzipSync(bytes).subarray(0, -8)),
+  };
 }

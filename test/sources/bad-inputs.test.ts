@@ -7,6 +7,7 @@ import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Budget } from '../../src/model/budget.js';
@@ -290,6 +291,83 @@ describe('archives', () => {
     const dir = await folder({ 'cut.tar.gz': bytes.subarray(0, Math.floor(bytes.length / 2)) });
     const err = await inputError([join(dir, 'cut.tar.gz')]);
     expect(err.file.startsWith(`${dir}/cut.tar.gz`)).toBe(true);
+  });
+
+  describe('cut at an entry boundary (no end-of-archive marker)', () => {
+    /** A tar of the CI-run fixture, and where its last entry ends (before the zero blocks). */
+    async function wholeTar(): Promise<{ bytes: Buffer; end: number; entries: string[] }> {
+      const archive = join(tmp, `boundary-${n++}.tar`);
+      await tar.c({ file: archive, cwd: 'test/fixtures/sources', portable: true }, ['ci-run']);
+      const bytes = await readFile(archive);
+      const entries: string[] = [];
+      await tar.t({ file: archive, onReadEntry: (e) => void entries.push(e.path) });
+      // The entries are text, so the archive's last non-zero byte is in the last entry's data.
+      let last = bytes.length - 1;
+      while (bytes[last] === 0) last--;
+      return { bytes, end: Math.ceil((last + 1) / 512) * 512, entries };
+    }
+
+    it('a .tar that ends after a complete entry', async () => {
+      const { bytes, end, entries } = await wholeTar();
+      const dir = await folder({ 'cut.tar': bytes.subarray(0, end) });
+      const err = await inputError([join(dir, 'cut.tar')]);
+      expect(err.message).toBe(
+        `${dir}/cut.tar: truncated archive (no end-of-archive marker after entry ${entries.length}, ${entries.at(-1)})`,
+      );
+    });
+
+    it('a .tar that ends after one of the two zero blocks of the marker', async () => {
+      const { bytes, end, entries } = await wholeTar();
+      const dir = await folder({ 'half.tar': bytes.subarray(0, end + 512) });
+      const err = await inputError([join(dir, 'half.tar')]);
+      expect(err.message).toBe(
+        `${dir}/half.tar: truncated archive (only half the end-of-archive marker after entry ${entries.length}, ${entries.at(-1)})`,
+      );
+    });
+
+    it('a whole gzip stream of a .tar cut at an entry boundary', async () => {
+      const { bytes, end, entries } = await wholeTar();
+      const dir = await folder({ 'cut.tar.gz': gzipSync(bytes.subarray(0, end)) });
+      const err = await inputError([join(dir, 'cut.tar.gz')]);
+      expect(err.problem).toBe(
+        `truncated archive (no end-of-archive marker after entry ${entries.length}, ${entries.at(-1)})`,
+      );
+    });
+
+    it('every cut at a block boundary short of the marker is refused, whole entries or not', async () => {
+      const { bytes, end } = await wholeTar();
+      const dir = await folder({});
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 1, max: end / 512 + 1 }), fc.boolean(), async (blocks, gz) => {
+          const cut = bytes.subarray(0, blocks * 512);
+          const file = join(dir, `cut-${blocks}.tar${gz ? '.gz' : ''}`);
+          await writeFile(file, gz ? gzipSync(cut) : cut);
+          const err = await inputError([file]);
+          expect(err.file).toBe(file);
+          expect(err.problem).toMatch(/^(truncated archive|not a tar archive) \(/);
+        }),
+        { numRuns: 25 },
+      );
+    });
+
+    it('the whole archive, and the same with bytes after the marker, are read', async () => {
+      const { bytes, end } = await wholeTar();
+      const dir = await folder({ 'whole.tar': bytes, 'marker-only.tar': bytes.subarray(0, end + 1024) });
+      await loadHistoryParts([join(dir, 'whole.tar')]);
+      await loadHistoryParts([join(dir, 'marker-only.tar')]);
+    });
+  });
+
+  it('a gzip stream cut in its trailer (the tar inside it whole)', async () => {
+    const archive = join(tmp, 'trailer.tar.gz');
+    await tar.c({ gzip: true, file: archive, cwd: 'test/fixtures/sources', portable: true }, ['ci-run']);
+    const bytes = await readFile(archive);
+    // The 8-byte trailer is CRC-32 and size: without it the data is unchecked, so it is truncated.
+    for (const keep of [0, 4, 7]) {
+      const dir = await folder({ 'cut.tar.gz': bytes.subarray(0, bytes.length - 8 + keep) });
+      const err = await inputError([join(dir, 'cut.tar.gz')]);
+      expect(err.message).toBe(`${dir}/cut.tar.gz: corrupt gzip data: unexpected end of file`);
+    }
   });
 
   it('a broken file inside an archive is named with its inner path', async () => {
