@@ -67,7 +67,7 @@ async function runStatus(paths: string[], flags: StatusFlags): Promise<ExitCode>
   const missing = statusPrerequisites(history, options);
   if (missing !== undefined) {
     throw new InputError(
-      paths.join(' '),
+      paths.length > 0 ? paths.join(' ') : liveSource(history),
       missing,
       'give a cluster snapshot with a ClusterVersion and ClusterOperators',
     );
@@ -97,4 +97,15 @@ function assessAt(at: string | undefined, now: string | undefined): StatusOption
     throw new UsageError('--at and --now are the same option: give one of them');
   }
   return { now: momentFlag(flag, given) };
+}
+
+/** The cluster a live history was read from (its API server), to name in a message. */
+function liveSource(history: ClusterHistory): string {
+  const read = history.inputs.find((i) => i.reader === 'live')?.path;
+  if (read === undefined) return 'the live cluster';
+  try {
+    return `the live cluster at ${new URL(read).origin}`;
+  } catch {
+    return 'the live cluster';
+  }
 }

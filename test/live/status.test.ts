@@ -93,4 +93,19 @@ describe('analyze --kubeconfig on a snapshot', () => {
     expect(down.code).toBe(2);
     expect(cli.stderr()).toContain('cannot reach the API server');
   });
+
+  it('a cluster with no ClusterVersion: the message names the cluster, not an empty path', async () => {
+    const server = await serve([
+      'examples/bug-2019850/artifacts/e2e-aws-upgrade/gather-extra/artifacts/nodes.json',
+    ]);
+    try {
+      const r = await cli.run('status', '--kubeconfig', kubeconfigFile(server.url));
+      expect(r.code).toBe(2);
+      expect(cli.stderr()).toMatch(
+        /^atlevel: the live cluster at http:\/\/127\.0\.0\.1:\d+: no ClusterVersion found/,
+      );
+    } finally {
+      await server.close();
+    }
+  });
 });
