@@ -134,7 +134,8 @@ export async function loadParts(
   flags: object,
   opts: Partial<Omit<LoadOptions, 'now' | 'budget'>> = {},
 ): Promise<HistoryParts> {
-  stdinOnce(paths);
+  // --release-from - and --release-to - read standard input too: one pipe, one reader.
+  stdinOnce(paths, { '--release-from': opts.releaseFrom, '--release-to': opts.releaseTo });
   // URL inputs (docs/urls.md) are fetched as the command's remoteFlags say.
   const remote = await remoteOptions(flags as RemoteFlags);
   return loadHistoryParts(paths, { remote, ...opts, now: Date.now(), budget: budgetFromFlags(flags) });

@@ -4,12 +4,12 @@ import { printable, type ReleasePayload, terminalSafe, UsageError } from '../mod
 import { ComponentIndex, diffReleases } from '../release/index.js';
 import type { ReleaseInfoReport } from '../report/index.js';
 import { RELEASE_DIFF_FORMATS, RELEASE_INFO_FORMATS, render } from '../report/index.js';
-import { loadReleasePayload } from '../sources/index.js';
+import { loadReleasePayload, readStdin } from '../sources/index.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { type RemoteFlags, readMaybeUrl, remoteFlags } from './remote-flags.js';
-import { readStdin, STDIN, stdinOnce } from './stdin.js';
+import { STDIN, stdinOnce } from './stdin.js';
 
 const SOURCES =
   '`oc adm release info -o json` output, an image-references file (JSON or YAML), a release payload folder, or - for standard input';
