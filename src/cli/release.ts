@@ -1,6 +1,6 @@
 /** `atlevel release diff|info`: release payloads compared, listed and searched. */
 import type { Command } from '@commander-js/extra-typings';
-import { printable, type ReleasePayload, terminalSafe, UsageError } from '../model/index.js';
+import { type Budget, printable, type ReleasePayload, terminalSafe, UsageError } from '../model/index.js';
 import { ComponentIndex, diffReleases } from '../release/index.js';
 import type { ReleaseInfoReport } from '../report/index.js';
 import { RELEASE_DIFF_FORMATS, RELEASE_INFO_FORMATS, render } from '../report/index.js';
@@ -116,11 +116,18 @@ export function defineRelease(release: Command, exit: ExitBox): void {
   });
 }
 
-/** A release from a file, a folder, a URL, or `-` (standard input: one release file). */
-function loadRelease(arg: string, flags: RemoteFlags): Promise<ReleasePayload> {
+/**
+ * A release from a file, a folder, a URL, or `-` (standard input: one release file), for `release
+ * info|diff` and `diff --release-from|--release-to`; `budget` is the command's, when it has one.
+ */
+export function loadRelease(
+  arg: string,
+  flags: RemoteFlags,
+  opts: { readonly budget?: Budget } = {},
+): Promise<ReleasePayload> {
   if (arg === STDIN)
-    return readStdin('a release file', (path, display) => loadReleasePayload(path, { display }));
-  return readMaybeUrl(arg, flags, loadReleasePayload);
+    return readStdin('a release file', (path, display) => loadReleasePayload(path, { ...opts, display }));
+  return readMaybeUrl(arg, flags, (path) => loadReleasePayload(path, opts));
 }
 
 /** A digest prefix that several images of the payload share is an error naming them. */

@@ -3,9 +3,10 @@
  * --release-from/--release-to), is refused in one line where a command does not read it (diff,
  * ingest), and is taken once at most, counting inputs and flags together.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/fixtures.js';
 import { atlevelPiped as atlevel } from '../helpers/spawn-cli.js';
 
@@ -91,6 +92,41 @@ describe('- as --release-from or --release-to', () => {
       to,
       ['report', '-', '--release-to', '-', '--out', join(projectRoot, 'never-written.html')],
       /^atlevel: - \(standard input\) was given twice \(as an input and to --release-to\); /,
+    );
+  });
+});
+
+describe('diff --release-from -', () => {
+  // Two single MachineConfig files (diff A B, not names in a --from List).
+  const tmp = mkdtempSync(join(tmpdir(), 'atlevel-stdin-diff-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const list = JSON.parse(
+    readFileSync(join(projectRoot, 'test/fixtures/machineconfig/bug-2019850-machineconfigs.json'), 'utf8'),
+  ) as { items: { metadata: { name: string } }[] };
+  const [a, b] = [
+    'rendered-master-78d48a9fbc8ba6a746040c11f8335d1a',
+    'rendered-master-ebc4fc8c7b6a155d86684204394e4930',
+  ].map((name) => {
+    const file = join(tmp, `${name}.json`);
+    writeFileSync(file, JSON.stringify(list.items.find((i) => i.metadata.name === name)));
+    return file;
+  }) as [string, string];
+
+  it('of two MachineConfig files reads the release from stdin', () => {
+    const r = atlevel(from, 'diff', a, b, '--release-from', '-', '-o', 'json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(r.stdout) as { releases: { from: { version: string; file: string } } };
+    expect(doc.releases.from).toMatchObject({
+      version: '4.10.0-0.nightly-2021-11-02-191632',
+      file: '(stdin)',
+    });
+  });
+  it('is read once', () => {
+    refused(
+      from,
+      ['diff', a, b, '--release-from', '-', '--release-to', '-'],
+      /^atlevel: - \(standard input\) was given twice \(to --release-from and to --release-to\); /,
     );
   });
 });
