@@ -1,6 +1,14 @@
 /** `atlevel release diff|info`: release payloads compared, listed and searched. */
 import type { Command } from '@commander-js/extra-typings';
-import { type Budget, printable, type ReleasePayload, terminalSafe, UsageError } from '../model/index.js';
+import {
+  type Budget,
+  printable,
+  type ReleasePayload,
+  STDIN_NAME,
+  terminalSafe,
+  UsageError,
+  withinParentheses,
+} from '../model/index.js';
 import { ComponentIndex, diffReleases } from '../release/index.js';
 import type { ReleaseInfoReport } from '../report/index.js';
 import { RELEASE_DIFF_FORMATS, RELEASE_INFO_FORMATS, render } from '../report/index.js';
@@ -79,11 +87,13 @@ export function defineRelease(release: Command, exit: ExitBox): void {
       throw new UsageError(`--width wraps the release listing only; it does not go with ${lookup}`);
     }
     const payload = await loadRelease(file, flags);
+    // Messages name standard input as its errors do, not by the `-` that was typed.
+    const source = file === STDIN ? STDIN_NAME : file;
     let report: ReleaseInfoReport = { payload };
     exit.code = EXIT.ok;
     if (flags.imageFor !== undefined || flags.componentFor !== undefined) {
       const index = new ComponentIndex([payload]);
-      if (flags.componentFor !== undefined) refuseAmbiguous(index, flags.componentFor, file);
+      if (flags.componentFor !== undefined) refuseAmbiguous(index, flags.componentFor, source);
       const lookup =
         flags.imageFor !== undefined
           ? { by: 'image-for' as const, matches: index.imageFor(flags.imageFor) }
@@ -104,7 +114,7 @@ export function defineRelease(release: Command, exit: ExitBox): void {
             : `no component with image "${flags.componentFor}"`;
         process.stderr.write(
           terminalSafe(
-            `atlevel: ${what} in ${payload.version !== undefined ? `release ${payload.version} (${file})` : `${file} (it carries no version)`}\n`,
+            `atlevel: ${what} in ${payload.version !== undefined ? `release ${payload.version} (${withinParentheses(source)})` : `${source} (it carries no version)`}\n`,
           ),
         );
         exit.code = EXIT.failure;

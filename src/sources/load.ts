@@ -17,7 +17,15 @@ import type {
   ReleasePayload,
   TestLogEntry,
 } from '../model/index.js';
-import { InputError, Interner, type Millis, parseTime, plural, printable } from '../model/index.js';
+import {
+  InputError,
+  Interner,
+  type Millis,
+  parseTime,
+  plural,
+  printable,
+  STDIN_NAME,
+} from '../model/index.js';
 import { dropEchoes, EchoIndex } from '../timeline/index.js';
 import { append } from './append.js';
 import { listArchive, readArchive } from './archive.js';
@@ -36,7 +44,7 @@ import {
   type ReaderSpec,
   readerByName,
 } from './layouts/index.js';
-import { type OpenContext, openArgument, readStdin, STDIN, STDIN_NAME } from './open/index.js';
+import { type OpenContext, openArgument, readStdin, STDIN } from './open/index.js';
 import {
   contribution,
   type FileResult,

@@ -39,6 +39,46 @@ describe('- as a release file', () => {
   });
 });
 
+describe('how reports name standard input: (stdin), never ((stdin)) nor -', () => {
+  const fromFile = join(releases, 'release-from.json');
+  it('release info, as text and as JSON', () => {
+    const text = atlevel(to, 'release', 'info', '-');
+    expect(text.stdout.split('\n')[0]).toMatch(/^4\.10\.0-0\.nightly-2021-11-03-020416 \S+ \(stdin\)$/);
+    const json = JSON.parse(atlevel(to, 'release', 'info', '-', '-o', 'json').stdout) as { file: string };
+    expect(json.file).toBe('(stdin)');
+  });
+  it('release info --image-for and --component-for when nothing matches', () => {
+    for (const lookup of [
+      ['--image-for', 'nope'],
+      ['--component-for', 'sha256:0'],
+    ]) {
+      const r = atlevel(to, 'release', 'info', '-', ...lookup);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/ in release 4\.10\.0-0\.nightly-2021-11-03-020416 \(stdin\)\n$/);
+    }
+  });
+  it('release diff, as text and as JSON', () => {
+    const text = atlevel(to, 'release', 'diff', fromFile, '-');
+    expect(text.stdout.split('\n')[1]).toMatch(
+      /^to {3}4\.10\.0-0\.nightly-2021-11-03-020416, \S+ \(stdin, 23 components\)$/,
+    );
+    const json = JSON.parse(atlevel(to, 'release', 'diff', fromFile, '-', '-o', 'json').stdout) as {
+      to: { file: string };
+    };
+    expect(json.to.file).toBe('(stdin)');
+  });
+  it("analyze's note on a --release-to - set aside", () => {
+    // The wrong release for the slot, while the inputs hold the right one: a note names both.
+    const r = atlevel(from, 'analyze', run, '--release-to', '-', '-o', 'json');
+    const notes = (JSON.parse(r.stdout) as { notes: string[] }).notes.filter((n) =>
+      n.startsWith('--release-to'),
+    );
+    expect(notes).toEqual([
+      expect.stringMatching(/^--release-to 4\.10\.0-0\.nightly-2021-11-02-191632 \(stdin\) not used: /),
+    ]);
+  });
+});
+
 describe('- as --release-from or --release-to', () => {
   /** The analysis's inputs that are releases given by flag, as analyze -o json lists them. */
   const releaseInputs = (stdout: string) =>

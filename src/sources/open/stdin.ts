@@ -8,14 +8,11 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { InputError } from '../../model/index.js';
+import { InputError, STDIN_NAME } from '../../model/index.js';
 import type { Opener } from './types.js';
 
 /** The argument that means standard input, wherever a file is named (inputs, --release-from, ...). */
 export const STDIN = '-';
-
-/** How errors and notes name standard input. */
-export const STDIN_NAME = '(stdin)';
 
 /**
  * Standard input copied to `dir/stdin` (a pipe can be read only once, and an archive is walked
