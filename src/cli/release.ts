@@ -34,7 +34,7 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     .addHelpText(
       'after',
       '\nExit codes: 0 same components, 1 components differ, 2 bad input or usage, 4 nothing known to differ but\n' +
-        'something could not be compared (a tag against a digest, placeholders, no components).\n' +
+        'something could not be compared (a tag against a digest or another tag, placeholders, no components).\n' +
         'Example: atlevel release diff old-release.json new-release.json',
     );
   remoteFlags(diff).action(async (from, to, flags) => {

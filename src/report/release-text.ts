@@ -12,6 +12,13 @@ import { type Colours, colours, plural, wrap } from './text.js';
 /** Control characters from an input must not reach the terminal (model/terminal.ts); tabs are kept. */
 const clean = terminalSafe;
 
+/** Why a component cannot be compared, in the `cannot compare` list. */
+const WHY_INCOMPARABLE: Readonly<Record<ReleaseDiff['incomparable'][number]['why'], string>> = {
+  placeholder: 'a placeholder, not an image',
+  'tag-vs-digest': 'a tag against a digest',
+  'tag-vs-tag': 'two different tags',
+};
+
 function commitText(x: ReleaseComponent): string {
   if (!x.commit) return '';
   const where = x.sourceLocation ? ` ${clean(x.sourceLocation)}` : '';
@@ -62,7 +69,7 @@ export function renderReleaseDiffText(d: ReleaseDiff, opts: { colour: boolean; w
   if (d.incomparable.length > 0) {
     out.push('', c.bold(c.underline('cannot compare')));
     for (const x of d.incomparable) {
-      const why = x.why === 'placeholder' ? 'a placeholder, not an image' : 'a tag against a digest';
+      const why = WHY_INCOMPARABLE[x.why];
       out.push(`${c.dim('?')} ${c.bold(clean(x.name))} ${c.dim(`(${why})`)}`);
       out.push(`    ${clean(referenceText(x.before))}`);
       out.push(`    ${clean(referenceText(x.after))}`);
