@@ -22,7 +22,7 @@ function analyzeOptions(cmd: Command) {
     .option('--out <file>', 'write the report to FILE instead of stdout')
     .option(
       '--release-from <file>',
-      'release info of the version updated from (oc adm release info -o json, or image-references)',
+      'release info of the version updated from (oc adm release info -o json, or image-references; - for stdin)',
     )
     .option('--release-to <file>', 'release info of the version updated to')
     .addOption(ruleOption())

@@ -12,13 +12,14 @@ import type { Budget, MachineConfig, Observed, ReleasePayload } from '../model/i
 import { formatTime, InputError, type Millis, plural, printable, UsageError } from '../model/index.js';
 import type { DiffReport } from '../report/index.js';
 import { DIFF_FORMATS, render } from '../report/index.js';
-import { loadMachineConfigFile, loadReleasePayload } from '../sources/index.js';
+import { loadMachineConfigFile } from '../sources/index.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, budgetFromFlags, loadParts } from './input.js';
 import { formatOption, momentFlag, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
+import { loadRelease } from './release.js';
 import { readMaybeUrl, remoteFlags } from './remote-flags.js';
-import { noStdin } from './stdin.js';
+import { noStdin, stdinOnce } from './stdin.js';
 
 interface Picked {
   a: Observed<MachineConfig>;
@@ -45,7 +46,7 @@ function diffOptions(cmd: Command) {
     )
     .option(
       '--release-from <file>',
-      'release of the older config (oc adm release info -o json, image-references, or payload folder)',
+      'release of the older config (oc adm release info -o json, image-references, or payload folder; - for stdin)',
     )
     .option('--release-to <file>', 'release of the newer config')
     .addOption(formatOption(DIFF_FORMATS))
@@ -143,13 +144,11 @@ async function loadSource(
 }
 
 async function explicitReleases(flags: DiffFlags): Promise<Picked['releases']> {
+  // Either may be `-` (standard input), as for analyze; the pipe is read once.
+  stdinOnce([], { '--release-from': flags.releaseFrom, '--release-to': flags.releaseTo });
   const [from, to] = await Promise.all([
-    flags.releaseFrom
-      ? readMaybeUrl(flags.releaseFrom, flags, (p) => loadReleasePayload(p, budgeted(flags)))
-      : undefined,
-    flags.releaseTo
-      ? readMaybeUrl(flags.releaseTo, flags, (p) => loadReleasePayload(p, budgeted(flags)))
-      : undefined,
+    flags.releaseFrom ? loadRelease(flags.releaseFrom, flags, budgeted(flags)) : undefined,
+    flags.releaseTo ? loadRelease(flags.releaseTo, flags, budgeted(flags)) : undefined,
   ]);
   return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
 }

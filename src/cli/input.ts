@@ -142,7 +142,8 @@ export async function loadParts(
     );
   if (paths.includes(''))
     throw new UsageError('an input path is empty (""): name a file, folder, tarball or URL');
-  stdinOnce(paths);
+  // --release-from - and --release-to - read standard input too: one pipe, one reader.
+  stdinOnce(paths, { '--release-from': opts.releaseFrom, '--release-to': opts.releaseTo });
   // URL inputs (docs/urls.md) are fetched as the command's remoteFlags say.
   const remote = await remoteOptions(flags as RemoteFlags);
   return loadHistoryParts(paths, { remote, ...opts, now: Date.now(), budget: budgetFromFlags(flags) });

@@ -1,15 +1,23 @@
 /** `atlevel release diff|info`: release payloads compared, listed and searched. */
 import type { Command } from '@commander-js/extra-typings';
-import { printable, type ReleasePayload, terminalSafe, UsageError } from '../model/index.js';
+import {
+  type Budget,
+  printable,
+  type ReleasePayload,
+  STDIN_NAME,
+  terminalSafe,
+  UsageError,
+  withinParentheses,
+} from '../model/index.js';
 import { ComponentIndex, diffReleases } from '../release/index.js';
 import type { ReleaseInfoReport } from '../report/index.js';
 import { RELEASE_DIFF_FORMATS, RELEASE_INFO_FORMATS, render } from '../report/index.js';
-import { loadReleasePayload } from '../sources/index.js';
+import { loadReleasePayload, readStdin } from '../sources/index.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { type RemoteFlags, readMaybeUrl, remoteFlags } from './remote-flags.js';
-import { readStdin, STDIN, stdinOnce } from './stdin.js';
+import { STDIN, stdinOnce } from './stdin.js';
 
 const SOURCES =
   '`oc adm release info -o json` output, an image-references file (JSON or YAML), a release payload folder, or - for standard input';
@@ -26,7 +34,7 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     .addHelpText(
       'after',
       '\nExit codes: 0 same components, 1 components differ, 2 bad input or usage, 4 nothing known to differ but\n' +
-        'something could not be compared (a tag against a digest, placeholders, no components).\n' +
+        'something could not be compared (a tag against a digest or another tag, placeholders, no components).\n' +
         'Example: atlevel release diff old-release.json new-release.json',
     );
   remoteFlags(diff).action(async (from, to, flags) => {
@@ -79,11 +87,13 @@ export function defineRelease(release: Command, exit: ExitBox): void {
       throw new UsageError(`--width wraps the release listing only; it does not go with ${lookup}`);
     }
     const payload = await loadRelease(file, flags);
+    // Messages name standard input as its errors do, not by the `-` that was typed.
+    const source = file === STDIN ? STDIN_NAME : file;
     let report: ReleaseInfoReport = { payload };
     exit.code = EXIT.ok;
     if (flags.imageFor !== undefined || flags.componentFor !== undefined) {
       const index = new ComponentIndex([payload]);
-      if (flags.componentFor !== undefined) refuseAmbiguous(index, flags.componentFor, file);
+      if (flags.componentFor !== undefined) refuseAmbiguous(index, flags.componentFor, source);
       const lookup =
         flags.imageFor !== undefined
           ? { by: 'image-for' as const, matches: index.imageFor(flags.imageFor) }
@@ -104,7 +114,7 @@ export function defineRelease(release: Command, exit: ExitBox): void {
             : `no component with image "${flags.componentFor}"`;
         process.stderr.write(
           terminalSafe(
-            `atlevel: ${what} in ${payload.version !== undefined ? `release ${payload.version} (${file})` : `${file} (it carries no version)`}\n`,
+            `atlevel: ${what} in ${payload.version !== undefined ? `release ${payload.version} (${withinParentheses(source)})` : `${source} (it carries no version)`}\n`,
           ),
         );
         exit.code = EXIT.failure;
@@ -116,11 +126,18 @@ export function defineRelease(release: Command, exit: ExitBox): void {
   });
 }
 
-/** A release from a file, a folder, a URL, or `-` (standard input: one release file). */
-function loadRelease(arg: string, flags: RemoteFlags): Promise<ReleasePayload> {
+/**
+ * A release from a file, a folder, a URL, or `-` (standard input: one release file), for `release
+ * info|diff` and `diff --release-from|--release-to`; `budget` is the command's, when it has one.
+ */
+export function loadRelease(
+  arg: string,
+  flags: RemoteFlags,
+  opts: { readonly budget?: Budget } = {},
+): Promise<ReleasePayload> {
   if (arg === STDIN)
-    return readStdin('a release file', (path, display) => loadReleasePayload(path, { display }));
-  return readMaybeUrl(arg, flags, loadReleasePayload);
+    return readStdin('a release file', (path, display) => loadReleasePayload(path, { ...opts, display }));
+  return readMaybeUrl(arg, flags, (path) => loadReleasePayload(path, opts));
 }
 
 /** A digest prefix that several images of the payload share is an error naming them. */

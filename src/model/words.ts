@@ -4,3 +4,17 @@
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
+
+/**
+ * How errors, notes and reports name standard input (`-`): in parentheses, as no file name is, so it
+ * is never taken for a file called `stdin`.
+ */
+export const STDIN_NAME = '(stdin)';
+
+/**
+ * A file's name as it goes inside parentheses, `(file)` or `(file, 23 components)`: standard input's
+ * name brings its own pair, so it shows as `(stdin)`, never `((stdin))`.
+ */
+export function withinParentheses(name: string): string {
+  return name === STDIN_NAME ? 'stdin' : name;
+}

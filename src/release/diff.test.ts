@@ -43,6 +43,35 @@ describe('diffReleases: what cannot be compared', () => {
     expect(d.warnings.join('\n')).not.toMatch(/bug 1999556/);
   });
 
+  it('two different tags are "cannot compare", like a tag against a digest: a tag names no content', () => {
+    const byTag = (tag: string) =>
+      BASE.map((c) =>
+        c.name === 'pod' ? { name: 'pod', pullSpec: `quay-proxy.ci.openshift.org/openshift/ci:${tag}` } : c,
+      );
+    const d = diffReleases(release('a', byTag('ocp_4.23_pod')), release('b', byTag('ocp_4.24_pod')));
+    expect(d.changed).toEqual([]);
+    expect(d.unchanged).toBe(4);
+    expect(d.incomparable.map((c) => [c.name, c.why])).toEqual([['pod', 'tag-vs-tag']]);
+    expect(d.nodesWillRoll).toBe('cannot-tell');
+    expect(d.levelTooEarly).toBe('cannot-tell');
+    expect(d.cannotTell).toEqual([
+      'the images of pod cannot be compared (the payloads name them by different tags, which say nothing of the images)',
+    ]);
+    expect(d.warnings.join('\n')).not.toMatch(/bug 1999556/);
+  });
+
+  it('the same tag on both sides is unchanged, as the payloads say it', () => {
+    const tagged = BASE.map((c) => (c.name === 'pod' ? { name: 'pod', pullSpec: 'example.org/ocp:pod' } : c));
+    const d = diffReleases(release('a', tagged), release('b', tagged));
+    expect(d).toMatchObject({
+      changed: [],
+      incomparable: [],
+      unchanged: 5,
+      nodesWillRoll: 'no',
+      cannotTell: [],
+    });
+  });
+
   it('a known change still rolls nodes beside a component that cannot be compared', () => {
     const after = withChange('machine-os-content', 'x').map((c) =>
       c.name === 'pod' ? { name: 'pod', pullSpec: 'example.org/pod:tag' } : c,

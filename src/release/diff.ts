@@ -38,8 +38,11 @@ export interface IncomparableComponent {
   readonly name: string;
   readonly before: ReleaseComponent;
   readonly after: ReleaseComponent;
-  /** `tag-vs-digest`: one side by digest, the other by tag; `placeholder`: a placeholder, not an image. */
-  readonly why: 'tag-vs-digest' | 'placeholder';
+  /**
+   * `tag-vs-digest`: one side by digest, the other by tag; `tag-vs-tag`: both by tag, different
+   * tags; `placeholder`: a placeholder, not an image.
+   */
+  readonly why: 'tag-vs-digest' | 'tag-vs-tag' | 'placeholder';
 }
 
 export interface ReleaseDiff {
@@ -49,7 +52,7 @@ export interface ReleaseDiff {
   readonly removed: readonly ReleaseComponent[];
   readonly changed: readonly ComponentChange[];
   readonly unchanged: number;
-  /** Listed by both, neither "changed" nor "unchanged": a tag against a digest, or a placeholder. */
+  /** Listed by both, neither "changed" nor "unchanged": a tag against a digest or another tag, or a placeholder. */
   readonly incomparable: readonly IncomparableComponent[];
   readonly reachingConfigs: readonly ConfigReach[];
   /**
@@ -143,9 +146,12 @@ function compareImages(
 ): 'same' | 'changed' | IncomparableComponent['why'] {
   // A placeholder says which image will go there, not which image it is.
   if (isPlaceholder(a) || isPlaceholder(b)) return 'placeholder';
-  // A digest names the image wherever it is mirrored; without digests compare the pull specs.
+  // A digest names the image wherever it is mirrored.
   if (a.digest && b.digest) return a.digest === b.digest ? 'same' : 'changed';
-  if (!a.digest && !b.digest) return a.pullSpec === b.pullSpec ? 'same' : 'changed';
+  // A tag names no content: two different tags may point at one image (a mirror, a tag per
+  // release), so they are no change. The same tag is counted unchanged, as the payloads say it,
+  // though it may have been moved to another image in between.
+  if (!a.digest && !b.digest) return a.pullSpec === b.pullSpec ? 'same' : 'tag-vs-tag';
   // A tag may point at the image of the digest, or at any other: nothing to compare.
   return 'tag-vs-digest';
 }
@@ -168,7 +174,7 @@ export function diffReleases(a: ReleasePayload, b: ReleasePayload): ReleaseDiff 
     const compared = y === undefined ? undefined : compareImages(x, y);
     if (y === undefined) removed.push(x);
     else if (compared === 'same') unchanged += 1;
-    else if (compared === 'placeholder' || compared === 'tag-vs-digest')
+    else if (compared === 'placeholder' || compared === 'tag-vs-digest' || compared === 'tag-vs-tag')
       incomparable.push({ name, before: x, after: y, why: compared });
     else {
       const commitChanged = commitChange(x, y);
@@ -220,8 +226,10 @@ export function diffReleases(a: ReleasePayload, b: ReleasePayload): ReleaseDiff 
   if (unsure.length > 0 && cannotTell.length === 0) {
     const placeholders = unsure.some((c) => c.why === 'placeholder');
     const tags = unsure.some((c) => c.why === 'tag-vs-digest');
+    const tagPairs = unsure.some((c) => c.why === 'tag-vs-tag');
     const what = [
       ...(tags ? ['one payload names them by tag, the other by digest'] : []),
+      ...(tagPairs ? ['the payloads name them by different tags, which say nothing of the images'] : []),
       ...(placeholders ? ['placeholders are not images'] : []),
     ].join('; ');
     cannotTell.push(`the images of ${unsure.map((c) => c.name).join(', ')} cannot be compared (${what})`);

@@ -3,7 +3,7 @@
  * with both pull specs and commits, then what the change means for rendered configs and nodes.
  */
 import type { ReleaseComponent, ReleasePayload } from '../model/index.js';
-import { terminalSafe } from '../model/index.js';
+import { terminalSafe, withinParentheses } from '../model/index.js';
 import { type ComponentMatch, configEmbedding, type ReleaseDiff, referenceText } from '../release/index.js';
 import type { Reporter } from './reporter.js';
 import type { ReleaseInfoReport } from './results.js';
@@ -11,6 +11,13 @@ import { type Colours, colours, plural, wrap } from './text.js';
 
 /** Control characters from an input must not reach the terminal (model/terminal.ts); tabs are kept. */
 const clean = terminalSafe;
+
+/** Why a component cannot be compared, in the `cannot compare` list. */
+const WHY_INCOMPARABLE: Readonly<Record<ReleaseDiff['incomparable'][number]['why'], string>> = {
+  placeholder: 'a placeholder, not an image',
+  'tag-vs-digest': 'a tag against a digest',
+  'tag-vs-tag': 'two different tags',
+};
 
 function commitText(x: ReleaseComponent): string {
   if (!x.commit) return '';
@@ -23,7 +30,7 @@ function sideLine(label: string, s: ReleaseDiff['from'], c: Colours): string {
   // A file without a version is named by its file, never as a release called "unknown".
   if (s.version === undefined)
     return `${label} ${c.bold(clean(s.file))}${image} ${c.dim(`(no version, ${plural(s.components, 'component')})`)}`;
-  return `${label} ${c.bold(clean(s.version))}${image} ${c.dim(`(${clean(s.file)}, ${plural(s.components, 'component')})`)}`;
+  return `${label} ${c.bold(clean(s.version))}${image} ${c.dim(`(${clean(withinParentheses(s.file))}, ${plural(s.components, 'component')})`)}`;
 }
 
 export function renderReleaseDiffText(d: ReleaseDiff, opts: { colour: boolean; width?: number }): string {
@@ -62,7 +69,7 @@ export function renderReleaseDiffText(d: ReleaseDiff, opts: { colour: boolean; w
   if (d.incomparable.length > 0) {
     out.push('', c.bold(c.underline('cannot compare')));
     for (const x of d.incomparable) {
-      const why = x.why === 'placeholder' ? 'a placeholder, not an image' : 'a tag against a digest';
+      const why = WHY_INCOMPARABLE[x.why];
       out.push(`${c.dim('?')} ${c.bold(clean(x.name))} ${c.dim(`(${why})`)}`);
       out.push(`    ${clean(referenceText(x.before))}`);
       out.push(`    ${clean(referenceText(x.after))}`);
@@ -135,7 +142,7 @@ export function renderReleaseInfoText(p: ReleasePayload, opts: { colour: boolean
   const c = colours(opts.colour);
   const out = [
     p.version !== undefined
-      ? `${c.bold(clean(p.version))}${p.image ? ` ${clean(p.image)}` : ''} ${c.dim(`(${clean(p.ref.file)})`)}`
+      ? `${c.bold(clean(p.version))}${p.image ? ` ${clean(p.image)}` : ''} ${c.dim(`(${clean(withinParentheses(p.ref.file))})`)}`
       : `${c.bold(clean(p.ref.file))}${p.image ? ` ${clean(p.image)}` : ''} ${c.dim('(no version)')}`,
   ];
   out.push(plural(p.components.length, 'component'));

@@ -17,7 +17,15 @@ import type {
   ReleasePayload,
   TestLogEntry,
 } from '../model/index.js';
-import { InputError, Interner, type Millis, parseTime, plural, printable } from '../model/index.js';
+import {
+  InputError,
+  Interner,
+  type Millis,
+  parseTime,
+  plural,
+  printable,
+  STDIN_NAME,
+} from '../model/index.js';
 import { dropEchoes, EchoIndex } from '../timeline/index.js';
 import { append } from './append.js';
 import { listArchive, readArchive } from './archive.js';
@@ -36,7 +44,7 @@ import {
   type ReaderSpec,
   readerByName,
 } from './layouts/index.js';
-import { type OpenContext, openArgument, STDIN_NAME } from './open/index.js';
+import { type OpenContext, openArgument, readStdin, STDIN } from './open/index.js';
 import {
   contribution,
   type FileResult,
@@ -111,20 +119,12 @@ export async function loadHistoryParts(
     for (const slot of ['from', 'to'] as const) {
       const given = slot === 'from' ? opts.releaseFrom : opts.releaseTo;
       if (given === undefined) continue;
-      const fetched = looksLikeUrl(given) ? await (await remote()).open(given) : undefined;
-      if (fetched?.kind === 'tree')
-        throw new InputError(fetched.display, 'a folder, not a release info file');
-      const file = fetched?.path ?? given;
-      const display = fetched?.display ?? given;
-      const payload = await loadReleaseOption(file, limits, display);
+      const { payload, display, bytes } = await loadReleaseFlag(given, limits, remote);
       explicit[slot] = payload;
       explicitInputs.push({
         path: display,
         reader: 'release',
-        bytes: await stat(file).then(
-          (s) => s.size,
-          () => 0,
-        ),
+        bytes,
         contributed: `${releaseWords(payload.version)} (${plural(payload.components.length, 'component')}), given as --release-${slot}`,
       });
     }
@@ -537,6 +537,34 @@ function requireSomething(path: string, results: readonly FileResult[], plan?: P
     `no atlevel inputs found${layouts}: read ${results.length} file${results.length === 1 ? '' : 's'}${found ? `, found only ${found}` : ''}`,
     NO_INPUTS_HINT,
   );
+}
+
+/**
+ * The release of `--release-from`/`--release-to`: a file, a URL (fetched into the run's cache), or
+ * `-`, standard input (copied to a private file as for `release info -`; the CLI lets `-` be given once).
+ */
+async function loadReleaseFlag(
+  given: string,
+  limits: ReadLimits,
+  remote: () => Promise<RemoteSession>,
+): Promise<{ payload: ReleasePayload; display: string; bytes: number }> {
+  if (given === STDIN) {
+    return readStdin('a release file', async (path, display, bytes) => ({
+      payload: await loadReleaseOption(path, limits, display),
+      display,
+      bytes,
+    }));
+  }
+  const fetched = looksLikeUrl(given) ? await (await remote()).open(given) : undefined;
+  if (fetched?.kind === 'tree') throw new InputError(fetched.display, 'a folder, not a release info file');
+  const file = fetched?.path ?? given;
+  const display = fetched?.display ?? given;
+  const payload = await loadReleaseOption(file, limits, display);
+  const bytes = await stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
+  return { payload, display, bytes };
 }
 
 function loadReleaseOption(file: string, limits: ReadLimits, display = file): Promise<ReleasePayload> {

@@ -6,7 +6,7 @@
  */
 
 import type { ClusterVersion, ReleasePayload } from '../model/index.js';
-import { printable } from '../model/index.js';
+import { printable, withinParentheses } from '../model/index.js';
 
 export interface ReleasePair {
   from?: ReleasePayload;
@@ -49,7 +49,7 @@ export function assignReleases(
 ): ReleasePair {
   const describe = (p: ReleasePayload) =>
     p.version !== undefined
-      ? `${printable(p.version, 100)} (${printable(p.ref.file, 200)})`
+      ? `${printable(p.version, 100)} (${printable(withinParentheses(p.ref.file), 200)})`
       : `${printable(p.ref.file, 200)} (it carries no version)`;
 
   // The ClusterVersion names the update's versions: the desired (newest) one first, then the one

@@ -14,6 +14,15 @@ export function atlevel(...args: string[]): { code: number | null; stdout: strin
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** As `atlevel`, with `input` piped to its standard input (for `-`). */
+export function atlevelPiped(
+  input: string | Buffer,
+  ...args: string[]
+): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', input, timeout: 30_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
 /** A usage error as the project promises it: exit 2, nothing on stdout, one `atlevel: ` line matching `message`. */
 export function expectUsageError(args: string[], message: RegExp): void {
   const r = atlevel(...args);

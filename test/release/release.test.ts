@@ -205,6 +205,45 @@ describeFixtures('release payloads from real data', () => {
     expect(d.incomparable.find((x: { name: string }) => x.name === 'pod')?.why).toBe('tag-vs-digest');
   });
 
+  it('two different tags cannot be compared either; the same tags are unchanged', async () => {
+    // The release controller's quay references are all tags; a copy with two tags renamed.
+    const doc = JSON.parse(readFileSync(rc('4.23-quay-references.json'), 'utf8'));
+    for (const tag of doc.spec.tags) {
+      if (tag.name === 'pod' || tag.name === 'cli')
+        tag.from.name = tag.from.name.replace('ocp_4.23_', 'ocp_4.23-next_');
+    }
+    doc.metadata.name = '4.23-next-quay-references';
+    const next = join(dir, '4.23-next-quay-references.json');
+    writeFileSync(next, JSON.stringify(doc));
+
+    const { code, out } = await run('release', 'diff', rc('4.23-quay-references.json'), next);
+    expect(code).toBe(4);
+    const lines = out.split('\n');
+    expect(lines[2]).toBe('components: 0 changed, 0 added, 0 removed, 378 unchanged, 2 cannot be compared');
+    expect(lines).toContain('? pod (two different tags)');
+    expect(lines).toContain('    quay-proxy.ci.openshift.org/openshift/ci:ocp_4.23-next_pod');
+    expect(out).not.toContain('every pool rolls');
+    expect(out).toContain('cannot tell whether rendered configs change, so whether nodes roll');
+    const d = JSON.parse(
+      (await run('release', 'diff', rc('4.23-quay-references.json'), next, '-o', 'json')).out,
+    );
+    expect(d.changed).toEqual([]);
+    expect(d.incomparable.map((x: { name: string; why: string }) => [x.name, x.why])).toEqual([
+      ['cli', 'tag-vs-tag'],
+      ['pod', 'tag-vs-tag'],
+    ]);
+    expect(d).toMatchObject({ nodesWillRoll: 'cannot-tell', levelTooEarly: 'cannot-tell' });
+
+    const same = await run(
+      'release',
+      'diff',
+      rc('4.23-quay-references.json'),
+      rc('4.23-quay-references.json'),
+    );
+    expect(same.code).toBe(0);
+    expect(same.out.split('\n')[2]).toBe('components: 0 changed, 0 added, 0 removed, 380 unchanged');
+  });
+
   it('--image-for on an ImageStreamImage tag prints what it references and says it is not a pull spec', async () => {
     const { code, out } = await run('release', 'info', rc('4.23.json'), '--image-for', 'pod');
     expect(code).toBe(0);

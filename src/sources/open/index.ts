@@ -12,7 +12,7 @@ import { stdinOpener } from './stdin.js';
 import type { Found, OpenContext, Opened, Opener } from './types.js';
 import { urlOpener } from './url.js';
 
-export { copyStdin, STDIN_NAME } from './stdin.js';
+export { readStdin, STDIN } from './stdin.js';
 export type { OpenContext, Opened, Opener } from './types.js';
 
 export const OPENERS: readonly Opener[] = [urlOpener, stdinOpener, folderOpener, fileOpener, ocExampleOpener];

@@ -4,29 +4,50 @@
  * (listing, then reading) and a pipe can be read only once; the copy is removed when read.
  */
 import { createWriteStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { InputError } from '../../model/index.js';
+import { InputError, STDIN_NAME } from '../../model/index.js';
 import type { Opener } from './types.js';
 
-/** How errors and notes name standard input. */
-export const STDIN_NAME = '(stdin)';
+/** The argument that means standard input, wherever a file is named (inputs, --release-from, ...). */
+export const STDIN = '-';
 
 /**
  * Standard input copied to `dir/stdin` (a pipe can be read only once, and an archive is walked
  * twice); a terminal is refused, `hint` saying what to pipe in instead.
  */
-export async function copyStdin(dir: string, hint: string): Promise<{ path: string; size: number }> {
+async function copyStdin(dir: string, hint: string): Promise<{ path: string; size: number }> {
   if (process.stdin.isTTY) throw new InputError(STDIN_NAME, 'is a terminal', hint);
   const path = join(dir, 'stdin');
   await pipeline(process.stdin, createWriteStream(path, { mode: 0o600 }));
   return { path, size: (await stat(path)).size };
 }
 
+/**
+ * Standard input given to `read` as one file (a private temporary copy, removed after), named
+ * STDIN_NAME: the file readers' decompression, limits and messages apply unchanged. `what` is what
+ * to pipe in (`a release file`), for the refusal of a terminal or of empty input. For the commands
+ * and flags that read one file whole: `release info|diff -`, `--release-from -`.
+ */
+export async function readStdin<T>(
+  what: string,
+  read: (path: string, display: string, size: number) => Promise<T>,
+): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'atlevel-stdin-'));
+  try {
+    const { path, size } = await copyStdin(dir, `pipe ${what} into atlevel, or give its file instead of -`);
+    if (size === 0) throw new InputError(STDIN_NAME, 'empty input', `pipe ${what} into atlevel`);
+    return await read(path, STDIN_NAME, size);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export const stdinOpener: Opener = {
   name: 'stdin',
-  claims: (arg) => arg === '-',
+  claims: (arg) => arg === STDIN,
   open: async (_arg, _found, context) => {
     const dir = await context.tmpdir();
     try {
