@@ -82,12 +82,13 @@ export function defineReport(cmd: Command, exit: ExitBox): void {
 
 async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCode> {
   textOnly(flags.output, { '--brief': flags.brief, '--width': flags.width });
+  const givenReleases = {
+    ...(flags.releaseFrom ? { releaseFrom: flags.releaseFrom } : {}),
+    ...(flags.releaseTo ? { releaseTo: flags.releaseTo } : {}),
+  };
   const history = wantsLive(flags)
-    ? await liveHistory(paths, flags)
-    : await loadHistory(paths, flags, {
-        ...(flags.releaseFrom ? { releaseFrom: flags.releaseFrom } : {}),
-        ...(flags.releaseTo ? { releaseTo: flags.releaseTo } : {}),
-      });
+    ? await liveHistory(paths, flags, givenReleases)
+    : await loadHistory(paths, flags, givenReleases);
   // The cause-chain diffs honour the same --max-data-url, --max-diff-time, ... flags.
   const diffLimits = budgetFromFlags(flags).limits;
   const result = analyzeHistory(history, { diffLimits, ...(flags.rule ? { rules: flags.rule } : {}) });

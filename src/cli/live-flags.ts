@@ -5,7 +5,11 @@
  */
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { type ClusterHistory, UsageError } from '../model/index.js';
+import { withGivenReleases } from '../sources/index.js';
 import { buildHistory } from '../timeline/index.js';
+import { budgetFromFlags } from './input.js';
+import { type RemoteFlags, remoteOptions } from './remote-flags.js';
+import { stdinOnce } from './stdin.js';
 
 export interface LiveFlags {
   kubeconfig?: string | undefined;
@@ -44,13 +48,25 @@ function liveFlagGiven(flags: LiveFlags): string {
 }
 
 /** The history of the live cluster the flags name (paths must then be empty). */
-export async function liveHistory(paths: readonly string[], flags: LiveFlags): Promise<ClusterHistory> {
+export async function liveHistory(
+  paths: readonly string[],
+  flags: LiveFlags,
+  releases: { releaseFrom?: string; releaseTo?: string } = {},
+): Promise<ClusterHistory> {
   if (paths.length > 0) throw new UsageError(`give input paths or ${liveFlagGiven(flags)}, not both`);
+  // The payload files of --release-from/--release-to name the cause chain's components, whatever
+  // the update was read from (a cluster holds no payload contents).
+  stdinOnce([], { '--release-from': releases.releaseFrom, '--release-to': releases.releaseTo });
   const { loadLiveParts } = await import('../live/index.js');
+  const parts = await loadLiveParts({
+    ...(flags.kubeconfig !== undefined ? { kubeconfig: flags.kubeconfig } : {}),
+    ...(flags.context !== undefined ? { context: flags.context } : {}),
+  });
   return buildHistory(
-    await loadLiveParts({
-      ...(flags.kubeconfig !== undefined ? { kubeconfig: flags.kubeconfig } : {}),
-      ...(flags.context !== undefined ? { context: flags.context } : {}),
+    await withGivenReleases(parts, {
+      ...releases,
+      remote: await remoteOptions(flags as RemoteFlags),
+      budget: budgetFromFlags(flags),
     }),
   );
 }

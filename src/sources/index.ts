@@ -18,6 +18,7 @@ export {
   readInputText,
 } from './formats/index.js';
 export { loadHistoryParts, NO_INPUTS_HINT } from './load.js';
+export { withGivenReleases } from './given-releases.js';
 // For the live-cluster source and watch (src/live, src/watch): the same validation and monitor text forms as files.
 export { parseLocatorText, parseMessageText } from './monitor-text.js';
 export { readStdin, STDIN } from './open/index.js';

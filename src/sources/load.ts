@@ -4,7 +4,7 @@
  * and a tar of it give the same parts).
  */
 import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdtemp, stat } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {
@@ -17,23 +17,16 @@ import type {
   ReleasePayload,
   TestLogEntry,
 } from '../model/index.js';
-import {
-  InputError,
-  Interner,
-  type Millis,
-  parseTime,
-  plural,
-  printable,
-  STDIN_NAME,
-} from '../model/index.js';
+import { InputError, Interner, type Millis, parseTime, printable, STDIN_NAME } from '../model/index.js';
 import { dropEchoes, EchoIndex } from '../timeline/index.js';
 import { append } from './append.js';
 import { listArchive, readArchive } from './archive.js';
-import { DEFAULT_MAX_FILE_BYTES, decodedChunks, MAX_PARSED_BYTES } from './bytes.js';
+import { DEFAULT_MAX_FILE_BYTES, decodedChunks } from './bytes.js';
 import { isArchiveContent, isArchiveName, withoutCompressionSuffix } from './decoders/index.js';
 import { EchoFilter } from './echoes.js';
 import { fsProblem, type Listing, listFolder } from './folder.js';
-import { loadReleasePayload, loadSimRevisions, SIM_REVISIONS_FILE } from './formats/index.js';
+import { loadSimRevisions, SIM_REVISIONS_FILE } from './formats/index.js';
+import { type GivenReleases, placeReleases, readGivenReleases } from './given-releases.js';
 import { internedIdentity } from './intervals-json.js';
 import {
   baseName,
@@ -44,20 +37,11 @@ import {
   type ReaderSpec,
   readerByName,
 } from './layouts/index.js';
-import { type OpenContext, openArgument, readStdin, STDIN } from './open/index.js';
-import {
-  contribution,
-  type FileResult,
-  intervalCount,
-  type ReadLimits,
-  readInput,
-  releaseWords,
-} from './readers.js';
-import { assignReleases } from './releases.js';
+import { type OpenContext, openArgument } from './open/index.js';
+import { contribution, type FileResult, intervalCount, type ReadLimits, readInput } from './readers.js';
 import { ObjectStore } from './store.js';
 import type { LoadOptions } from './types.js';
 import type { RemoteInput, RemoteSession } from './url/index.js';
-import { looksLikeUrl } from './url/location.js';
 import { urlClient } from './url-client.js';
 import { type Resolved, resolveYears, runStartFromName, type YearHint } from './year.js';
 
@@ -114,22 +98,9 @@ export async function loadHistoryParts(
       echoes ??= one.echoes;
       revisions ??= one.revisions;
     }
-    const explicit: { from?: ReleasePayload; to?: ReleasePayload } = {};
-    const explicitInputs: InputFile[] = [];
-    for (const slot of ['from', 'to'] as const) {
-      const given = slot === 'from' ? opts.releaseFrom : opts.releaseTo;
-      if (given === undefined) continue;
-      const { payload, display, bytes } = await loadReleaseFlag(given, limits, remote);
-      explicit[slot] = payload;
-      explicitInputs.push({
-        path: display,
-        reader: 'release',
-        bytes,
-        contributed: `${releaseWords(payload.version)} (${plural(payload.components.length, 'component')}), given as --release-${slot}`,
-      });
-    }
-    if (revisions) explicitInputs.push(revisions.input);
-    const parts = assemble(results, notes, explicit, explicitInputs, intern, echoes, opts.now);
+    const given = await readGivenReleases(opts, limits, remote);
+    const extraInputs = revisions ? [revisions.input] : [];
+    const parts = assemble(results, notes, given, extraInputs, intern, echoes, opts.now);
     return revisions ? { ...parts, revisions: revisions.list } : parts;
   } finally {
     session?.close();
@@ -543,44 +514,12 @@ function requireSomething(path: string, results: readonly FileResult[], plan?: P
  * The release of `--release-from`/`--release-to`: a file, a URL (fetched into the run's cache), or
  * `-`, standard input (copied to a private file as for `release info -`; the CLI lets `-` be given once).
  */
-async function loadReleaseFlag(
-  given: string,
-  limits: ReadLimits,
-  remote: () => Promise<RemoteSession>,
-): Promise<{ payload: ReleasePayload; display: string; bytes: number }> {
-  if (given === STDIN) {
-    return readStdin('a release file', async (path, display, bytes) => ({
-      payload: await loadReleaseOption(path, limits, display),
-      display,
-      bytes,
-    }));
-  }
-  const fetched = looksLikeUrl(given) ? await (await remote()).open(given) : undefined;
-  if (fetched?.kind === 'tree') throw new InputError(fetched.display, 'a folder, not a release info file');
-  const file = fetched?.path ?? given;
-  const display = fetched?.display ?? given;
-  const payload = await loadReleaseOption(file, limits, display);
-  const bytes = await stat(file).then(
-    (s) => s.size,
-    () => 0,
-  );
-  return { payload, display, bytes };
-}
-
-function loadReleaseOption(file: string, limits: ReadLimits, display = file): Promise<ReleasePayload> {
-  return loadReleasePayload(file, {
-    display,
-    maxBytes: Math.min(limits.maxFileBytes, MAX_PARSED_BYTES),
-    ...(limits.budget ? { budget: limits.budget } : {}),
-  });
-}
-
 /** Put the per-file results together: dedupe, settle build-log years, assign releases. */
 function assemble(
   results: readonly FileResult[],
   notes: string[],
-  explicit: { from?: ReleasePayload; to?: ReleasePayload },
-  explicitInputs: readonly InputFile[],
+  given: GivenReleases,
+  extraInputs: readonly InputFile[],
   intern: Interner,
   echoes: EchoFilter | undefined,
   now: Millis,
@@ -674,18 +613,10 @@ function assemble(
   const echoSpan = spanOf(echoes?.span, kept.droppedSpan);
 
   const cv = objects.clusterVersions[0]?.object as ClusterVersion | undefined;
-  const releases = assignReleases(found, explicit, cv, notes);
-  // A given release file set aside still was read; its line in the inputs must not claim it was used.
-  const setAsideInput = (i: InputFile) =>
-    (['from', 'to'] as const).some(
-      (slot) => releases.setAside?.[slot] && i.contributed.endsWith(`given as --release-${slot}`),
-    );
-  append(
-    inputs,
-    explicitInputs.map((i) =>
-      setAsideInput(i) ? { ...i, contributed: `${i.contributed}; not used, see the notes` } : i,
-    ),
-  );
+  const placed = placeReleases(found, given, cv, notes);
+  const releases = placed.releases;
+  append(inputs, placed.inputs);
+  append(inputs, extraInputs);
   return {
     objects,
     monitorIntervals: kept.intervals,

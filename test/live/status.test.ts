@@ -94,6 +94,43 @@ describe('analyze --kubeconfig on a snapshot', () => {
     expect(cli.stderr()).toContain('cannot reach the API server');
   });
 
+  it('--release-from/--release-to name the changed component of a live cluster too', async () => {
+    const server = await serve(['examples/bug-2019850']);
+    try {
+      const release = 'examples/bug-2019850/release';
+      const kc = kubeconfigFile(server.url);
+      const without = await cli.run('analyze', '--kubeconfig', kc);
+      expect(without.out).toContain('no release payload was given or found');
+      const r = await cli.run(
+        'analyze',
+        '--kubeconfig',
+        kc,
+        '--release-from',
+        `${release}/release-from.json`,
+        '--release-to',
+        `${release}/release-to.json`,
+      );
+      expect(r.code).toBe(1);
+      expect(r.out).toContain('the changed image is the release component pod');
+      const json = JSON.parse(
+        (
+          await cli.run(
+            'analyze',
+            '--kubeconfig',
+            kc,
+            '--release-to',
+            `${release}/release-to.json`,
+            '-o',
+            'json',
+          )
+        ).out,
+      );
+      expect(json.inputs.at(-1)).toMatchObject({ reader: 'release', path: `${release}/release-to.json` });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a cluster with no ClusterVersion: the message names the cluster, not an empty path', async () => {
     const server = await serve([
       'examples/bug-2019850/artifacts/e2e-aws-upgrade/gather-extra/artifacts/nodes.json',
