@@ -18,14 +18,16 @@ import {
   type IngestProgress,
   ingestRuns,
   inShard,
+  isListingName,
   parseShard,
   type RunIdentity,
   runRecord,
 } from '../ingest/index.js';
 import { UsageError } from '../model/index.js';
-import { defaultDbPath, type RunRecord, RunStore } from '../store/index.js';
+import { defaultDbPath, isPostgresUrl, type RunRecord, RunStore } from '../store/index.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { addBudgetOptions, budgetFromFlags, loadHistory } from './input.js';
+import { checkDataFolder } from './output.js';
 import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
 import { noStdin } from './stdin.js';
 
@@ -161,12 +163,26 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
       const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
       const runTimeoutMs = parseRunTimeout(flags.runTimeout);
       noStdin('ingest', inputs, 'give run folders, tarballs, listing files or CI URLs');
+      const spec = flags.db ?? defaultDbPath();
+      const local = !isPostgresUrl(spec);
+      const storeIn = (extra: readonly string[] = []) =>
+        checkDataFolder(
+          spec,
+          flags.db !== undefined ? '--db' : process.env.ATLEVEL_DB ? 'ATLEVEL_DB' : 'the default run store',
+          'keep the run store outside the runs it reads: a later ingest of them would read it as a run',
+          extra,
+        );
+      // Before the inputs are walked (the store may be big), then against the runs that listing
+      // files name, which the command line does not show.
+      if (local) storeIn();
       const all = await expandInputs(inputs);
+      if (local && inputs.some(isListingName))
+        storeIn(all.flatMap((r) => (r.kind === 'url' ? [] : [r.source])));
       const runs = shard ? all.filter((r) => inShard(r, shard)) : all;
       const started = performance.now();
       // Opened while the workers start and take their first runs (ingestRuns); awaited by every
       // path below, so a store that cannot be opened is still the error this command ends with.
-      const opening = RunStore.open(flags.db ?? defaultDbPath(), 'write');
+      const opening = RunStore.open(spec, 'write');
       opening.catch(() => undefined);
       const shared = inputFlags(flags as Record<string, unknown>);
       let analyse: Analyser = (who, _signal, started) => {

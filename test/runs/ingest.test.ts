@@ -3,7 +3,7 @@
  * Prow id or content hash; --shard splits deterministically; a kill mid-batch loses nothing and the
  * next ingest resumes; bad arguments are one line and exit 2.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,5 +140,40 @@ describe('atlevel ingest', () => {
       expect.stringMatching(/a-file\/db: cannot keep a run store here: ENOTDIR/),
     ]);
     expect(under.stdout).toBe('');
+  });
+
+  it('refuses a --db that is an input or inside one (a listed run included), before writing anything', async () => {
+    const corpus = join(dir, 'corpus');
+    const run = corpusRun(corpus, 3).dir;
+    const listing = join(dir, 'listed.txt');
+    await writeFile(listing, `${run}\n`);
+    for (const [args, problem] of [
+      [[corpus, '--db', join(corpus, 'store')], /corpus\/store: --db is inside the input folder .*corpus /],
+      [[corpus, `--db=${join(corpus, 'x', 'store')}`], /--db is inside the input folder/],
+      [[corpus, '--db', corpus], /corpus: --db names one of the inputs/],
+      [[listing, '--db', listing], /listed\.txt: --db names one of the inputs/],
+      // The run is named only inside the listing.
+      [[listing, '--db', join(run, 'store')], /--db is inside the input folder /],
+    ] as const) {
+      const r = await atlevel(['ingest', ...args, '--jobs', '1']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(problem)]);
+      expect(r.stderr).toMatch(/keep the run store outside the runs it reads/);
+    }
+    expect(existsSync(join(corpus, 'store'))).toBe(false);
+    expect(existsSync(join(corpus, 'x'))).toBe(false);
+    expect(existsSync(join(run, 'store'))).toBe(false);
+    // A PostgreSQL URL is no path: it is not checked against the inputs.
+    const url = await atlevel([
+      'ingest',
+      corpus,
+      '--db',
+      'postgres://nobody@127.0.0.1:1/atlevel',
+      '--jobs',
+      '1',
+    ]);
+    expect(url.code).toBe(2);
+    expect(url.stderr).toMatch(/cannot connect to PostgreSQL/);
   });
 });
