@@ -4,7 +4,7 @@
  * next ingest resumes; bad arguments are one line and exit 2.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { cp, writeFile } from 'node:fs/promises';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from 'tar';
@@ -140,6 +140,20 @@ describe('atlevel ingest', () => {
       expect.stringMatching(/a-file\/db: cannot keep a run store here: ENOTDIR/),
     ]);
     expect(under.stdout).toBe('');
+  });
+
+  it('says the store, runs and errors without their control characters', async () => {
+    const esc = join(dir, 'esc');
+    await cp(corpusRun(join(dir, 'corpus'), 4).dir, join(esc, 'ok\u001b]0;owned\u0007'), { recursive: true });
+    await mkdir(join(esc, 'bad\u001b[2J'));
+    await writeFile(join(esc, 'bad\u001b[2J', 'x.json'), '{"not json');
+    const r = await atlevel(['ingest', esc, '--db', join(dir, 'store\u001b[31m\u009b'), '--jobs', '1', '-v']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/into .*store\?\[31m\?: 1 stored, 0 already there, 1 ingest error/);
+    expect(r.stderr).toMatch(/stored sha256:\S+ \(.*ok\?\]0;owned\?\)/);
+    expect(r.stderr).toMatch(/ingest error: .*bad\?\[2J: .*bad\?\[2J\/x\.json: /);
+    for (const text of [r.stdout, r.stderr])
+      expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
 
   it('refuses a --db that is an input or inside one (a listed run included), before writing anything', async () => {

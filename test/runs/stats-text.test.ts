@@ -3,6 +3,7 @@
  * the race, machine-config-operator and the OS image, are named; the others are not.
  */
 import { describe, expect, it } from 'vitest';
+import { statsCsv } from '../../src/stats/csv.js';
 import { statsHtml } from '../../src/stats/html.js';
 import type { ComponentRow, StatsResult } from '../../src/stats/index.js';
 import { componentSentence, statsText, unchangedThatMatters } from '../../src/stats/text.js';
@@ -103,6 +104,21 @@ describe('the text report', () => {
     );
     expect(text).toContain('runs/?]0;owned?x: bad ?2J');
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+});
+
+describe('the CSV table', () => {
+  it('pool and operator names from the inputs reach the terminal without their control characters', () => {
+    const p = { n: 1, p50: 1000, p90: 1000, p99: 1000, max: 1000 };
+    const csv = statsCsv(
+      result({
+        levelGapMs: [{ name: 'wor\u001bker', ...p }],
+        operatorLevelMs: [{ name: 'op\u009b2J\u202e', ...p }],
+      }),
+    );
+    expect(csv).toContain('level-report-to-pool-finish,wor?ker,');
+    expect(csv).toContain('operator-level-since-start,op?2J?,');
+    expect(csv.replace(/\r\n/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
   });
 });
 
