@@ -49,6 +49,7 @@ export function statsCsv(s: StatsResult): string {
   const pct = (section: string, subject: string, p: Percentiles) => {
     for (const [m, v] of [
       ['n', p.n],
+      ['min-ms', p.min],
       ['p50-ms', p.p50],
       ['p90-ms', p.p90],
       ['p99-ms', p.p99],

@@ -107,9 +107,39 @@ describe('the text report', () => {
   });
 });
 
+describe('durations over too few runs for percentiles', () => {
+  const two = result({
+    levelGapMs: [{ name: 'master', n: 2, min: -1_500, p50: null, p90: null, p99: null, max: 762_000 }],
+    source: 'detail',
+    percentileBucketMs: null,
+  });
+
+  it('HTML shows min and max, a dash for each percentile, and says why', () => {
+    const html = statsHtml(two);
+    expect(html).toContain('<th>runs</th><th>min</th><th>p50</th><th>p90</th><th>p99</th><th>max</th>');
+    expect(html).toContain(
+      '<td class="n">2</td><td class="n">-1.5s</td><td class="n">–</td><td class="n">–</td><td class="n">–</td><td class="n">12m42s</td>',
+    );
+    expect(html).toContain('nearest-rank, each a value some run had; under 3 runs, only min and max');
+  });
+
+  it('CSV has min-ms and empty percentiles', () => {
+    const csv = statsCsv(two).split('\r\n');
+    for (const [m, v] of [
+      ['n', '2'],
+      ['min-ms', '-1500'],
+      ['p50-ms', ''],
+      ['p90-ms', ''],
+      ['p99-ms', ''],
+      ['max-ms', '762000'],
+    ])
+      expect(csv).toContain(`level-report-to-pool-finish,master,,,${m},${v}`);
+  });
+});
+
 describe('the CSV table', () => {
   it('pool and operator names from the inputs reach the terminal without their control characters', () => {
-    const p = { n: 1, p50: 1000, p90: 1000, p99: 1000, max: 1000 };
+    const p = { n: 1, min: 1000, p50: null, p90: null, p99: null, max: 1000 };
     const csv = statsCsv(
       result({
         levelGapMs: [{ name: 'wor\u001bker', ...p }],
@@ -135,7 +165,7 @@ function result(over: Partial<StatsResult> = {}): StatsResult {
     signatures: [],
     raceRule: RACE,
     components: [row('absent', 2, 2, 'baremetal-runtimecfg+machine-config-operator+machine-os-content')],
-    updateMs: { n: 0, p50: null, p90: null, p99: null, max: null },
+    updateMs: { n: 0, min: null, p50: null, p90: null, p99: null, max: null },
     levelGapMs: [],
     rolloutMs: [],
     operatorLevelMs: [],
