@@ -18,12 +18,16 @@ export function pct(n: number, of: number): string {
 export function duration(ms: number | null): string {
   if (ms === null) return '–';
   const sign = ms < 0 ? '-' : '';
-  let s = Math.abs(ms) / 1000;
-  if (s < 60) return `${sign}${s.toFixed(s < 10 ? 1 : 0)}s`;
-  const h = Math.floor(s / 3600);
-  s -= h * 3600;
-  const m = Math.floor(s / 60);
-  s = Math.round(s - m * 60);
+  const abs = Math.abs(ms) / 1000;
+  // Tenths under 10 s, as long as they round to under 10.0 (9.96 s is 10s, not 10.0s).
+  if (abs < 9.95) return `${sign}${abs.toFixed(1)}s`;
+  // Rounded to whole seconds before it is split, so that 59.6 s carries into the minute (1m00s)
+  // instead of printing as 60s, or 39m59.6s as 39m60s.
+  const total = Math.round(abs);
+  if (total < 60) return `${sign}${total}s`;
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
   return h > 0 ? `${sign}${h}h${String(m).padStart(2, '0')}m` : `${sign}${m}m${String(s).padStart(2, '0')}s`;
 }
 

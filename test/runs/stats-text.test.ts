@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { statsCsv } from '../../src/stats/csv.js';
 import { statsHtml } from '../../src/stats/html.js';
 import type { ComponentRow, StatsResult } from '../../src/stats/index.js';
-import { componentSentence, statsText, unchangedThatMatters } from '../../src/stats/text.js';
+import { componentSentence, duration, statsText, unchangedThatMatters } from '../../src/stats/text.js';
 
 const RACE = 'master-pool-updated-before-cvo-complete';
 const row = (
@@ -104,6 +104,18 @@ describe('the text report', () => {
     );
     expect(text).toContain('runs/?]0;owned?x: bad ?2J');
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+});
+
+describe('a duration', () => {
+  it('carries a rounded-up second into the minute, and tenths into the second', () => {
+    expect(duration(2_399_600)).toBe('40m00s');
+    expect(duration(59_600)).toBe('1m00s');
+    expect(duration(3_599_600)).toBe('1h00m');
+    expect(duration(9_960)).toBe('10s');
+    expect(duration(-1_500)).toBe('-1.5s');
+    expect(duration(762_000)).toBe('12m42s');
+    expect(duration(7_500_000)).toBe('2h05m');
   });
 });
 
