@@ -18,14 +18,16 @@ import {
   type IngestProgress,
   ingestRuns,
   inShard,
+  isListingName,
   parseShard,
   type RunIdentity,
   runRecord,
 } from '../ingest/index.js';
-import { UsageError } from '../model/index.js';
-import { defaultDbPath, type RunRecord, RunStore } from '../store/index.js';
+import { printable, UsageError } from '../model/index.js';
+import { defaultDbPath, isPostgresUrl, type RunRecord, RunStore } from '../store/index.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { addBudgetOptions, budgetFromFlags, loadHistory } from './input.js';
+import { checkDataFolder } from './output.js';
 import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
 import { noStdin } from './stdin.js';
 
@@ -36,6 +38,13 @@ export interface IngestTask {
   /** Told once when a worker takes the task: --run-timeout counts from then, not from the queue. */
   readonly started?: MessagePort;
 }
+
+/**
+ * A path, URL or error message on its way to the terminal: the store folder is the user's --db as
+ * given, and run sources and errors name files inside the inputs, any of which may hold an ESC or
+ * other control character. Paths run long, so the cap is well above printable's default.
+ */
+const shown = (text: string): string => printable(text, 1000);
 
 /** --run-timeout's default: far above a CI run's fetch and analysis, far below forever. */
 const DEFAULT_RUN_TIMEOUT = '10m';
@@ -161,12 +170,26 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
       const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
       const runTimeoutMs = parseRunTimeout(flags.runTimeout);
       noStdin('ingest', inputs, 'give run folders, tarballs, listing files or CI URLs');
+      const spec = flags.db ?? defaultDbPath();
+      const local = !isPostgresUrl(spec);
+      const storeIn = (extra: readonly string[] = []) =>
+        checkDataFolder(
+          spec,
+          flags.db !== undefined ? '--db' : process.env.ATLEVEL_DB ? 'ATLEVEL_DB' : 'the default run store',
+          'keep the run store outside the runs it reads: a later ingest of them would read it as a run',
+          extra,
+        );
+      // Before the inputs are walked (the store may be big), then against the runs that listing
+      // files name, which the command line does not show.
+      if (local) storeIn();
       const all = await expandInputs(inputs);
+      if (local && inputs.some(isListingName))
+        storeIn(all.flatMap((r) => (r.kind === 'url' ? [] : [r.source])));
       const runs = shard ? all.filter((r) => inShard(r, shard)) : all;
       const started = performance.now();
       // Opened while the workers start and take their first runs (ingestRuns); awaited by every
       // path below, so a store that cannot be opened is still the error this command ends with.
-      const opening = RunStore.open(flags.db ?? defaultDbPath(), 'write');
+      const opening = RunStore.open(spec, 'write');
       opening.catch(() => undefined);
       const shared = inputFlags(flags as Record<string, unknown>);
       let analyse: Analyser = (who, _signal, started) => {
@@ -212,10 +235,12 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
           runTimeoutMs,
           onProgress: (p) => bar.update(p),
           onStored: (who, outcome) => {
-            if (flags.verbose) process.stderr.write(`atlevel: ${outcome} ${who.id} (${who.source})\n`);
+            if (flags.verbose)
+              process.stderr.write(`atlevel: ${outcome} ${shown(who.id)} (${shown(who.source)})\n`);
           },
           onError: (source, message) => {
-            if (!flags.quiet) process.stderr.write(`atlevel: ingest error: ${source}: ${message}\n`);
+            if (!flags.quiet)
+              process.stderr.write(`atlevel: ingest error: ${shown(source)}: ${shown(message)}\n`);
           },
         });
         bar.stop();
@@ -223,7 +248,7 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
         const seconds = (performance.now() - started) / 1000;
         const analysed = summary.stored + summary.errors;
         process.stdout.write(
-          `ingested ${summary.total} run${summary.total === 1 ? '' : 's'}${shard ? ` (shard ${shard.index}/${shard.count} of ${all.length})` : ''} into ${store.where}: ` +
+          `ingested ${summary.total} run${summary.total === 1 ? '' : 's'}${shard ? ` (shard ${shard.index}/${shard.count} of ${all.length})` : ''} into ${shown(store.where)}: ` +
             `${summary.stored} stored${summary.replaced ? ` (${summary.replaced} replaced)` : ''}, ${summary.skipped} already there, ${summary.errors} ingest error${summary.errors === 1 ? '' : 's'}` +
             `${summary.duplicates ? `, ${summary.duplicates} named twice` : ''}; ${seconds.toFixed(1)}s` +
             (analysed > 0

@@ -27,16 +27,21 @@ export function noteCommandLine(argv: readonly string[]): void {
   commandLine = argv;
 }
 
-/** The arguments that may name inputs: everything but `--out`'s own value. */
-function inputArguments(): string[] {
+/**
+ * The arguments that may name inputs: everything but the value of `--out` and of `flag` (the flag
+ * whose target is being checked: its own value is what it writes, not something read; `flag` may
+ * also name a setting that is no flag, such as ATLEVEL_DB, which excludes nothing).
+ */
+function inputArguments(flag: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < commandLine.length; i++) {
     const arg = commandLine[i]!;
-    if (arg === '--out') {
+    const own = flag.startsWith('--') && arg === flag;
+    if (arg === '--out' || own) {
       i++;
       continue;
     }
-    if (arg.startsWith('--out=')) continue;
+    if (arg.startsWith('--out=') || (flag.startsWith('--') && arg.startsWith(`${flag}=`))) continue;
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     out.push(eq === -1 ? arg : arg.slice(eq + 1));
   }
@@ -71,34 +76,92 @@ function checkTarget(outPath: string, flag = '--out'): void {
       `atlevel only replaces regular files; name a new or regular file${flag === '--out' ? ', or leave out --out to print to stdout' : ''}`,
     );
   }
-  const target = realpathSync(outPath);
-  for (const arg of inputArguments()) {
+  const input = inputHolding(outPath, flag);
+  if (input) {
+    throw new InputError(
+      outPath,
+      input.relation === 'case'
+        ? `${flag} names a file of the input case ${input.arg}`
+        : input.relation === 'same'
+          ? `${flag} names one of the inputs`
+          : `${flag} would replace a file inside the input folder ${input.arg}`,
+      'write the report somewhere else; atlevel never overwrites its inputs',
+    );
+  }
+}
+
+/** How a path to be written relates to an input: it is the input, inside it, or a file of an oc examples case. */
+interface HeldBy {
+  readonly arg: string;
+  readonly relation: 'same' | 'inside' | 'case';
+}
+
+/**
+ * The path with every part that exists resolved (symbolic links, `..`) and the rest appended: where
+ * a file or folder made at `path` would really be.
+ */
+function realPathToBe(path: string): string {
+  const abs = resolve(path);
+  try {
+    return realpathSync(abs);
+  } catch {
+    const parent = dirname(abs);
+    return parent === abs ? abs : join(realPathToBe(parent), basename(abs));
+  }
+}
+
+/**
+ * The input that `target` (a path `flag` is about to write, existing or not) is, or lies inside:
+ * the inputs are the command line's other arguments (every path-looking one counts: atlevel never
+ * writes into what it reads) and `extra`, paths read that the command line only names indirectly
+ * (the runs of an ingest listing file).
+ */
+function inputHolding(target: string, flag: string, extra: readonly string[] = []): HeldBy | undefined {
+  let info: Stats | undefined;
+  try {
+    info = statSync(target);
+  } catch {
+    info = undefined; // not there yet: only "inside" can hold
+  }
+  const real = realPathToBe(target);
+  for (const arg of [...inputArguments(flag), ...extra]) {
     let input: Stats;
     try {
       input = statSync(arg);
     } catch {
       // Not a path: perhaps an oc examples case, named by the prefix of its files (CASE-cv.yaml, …).
-      if (isCaseFile(arg, target)) {
-        throw new InputError(
-          outPath,
-          `${flag} names a file of the input case ${arg}`,
-          'write the report somewhere else; atlevel never overwrites its inputs',
-        );
-      }
+      if (isCaseFile(arg, real)) return { arg, relation: 'case' };
       continue;
     }
-    const same = input.dev === info.dev && input.ino === info.ino;
-    const inside = input.isDirectory() && target.startsWith(`${realpathSync(arg)}${sep}`);
-    if (same || inside) {
-      throw new InputError(
-        outPath,
-        same
-          ? `${flag} names one of the inputs`
-          : `${flag} would replace a file inside the input folder ${arg}`,
-        'write the report somewhere else; atlevel never overwrites its inputs',
-      );
-    }
+    if (info && input.dev === info.dev && input.ino === info.ino) return { arg, relation: 'same' };
+    if (input.isDirectory() && real.startsWith(`${realpathSync(arg)}${sep}`))
+      return { arg, relation: 'inside' };
   }
+  return undefined;
+}
+
+/**
+ * Refuse a folder `flag` names for atlevel to keep data in (`ingest --db`'s run store) when it is one
+ * of the inputs or inside one, whether it exists yet or not: what atlevel writes there would be read
+ * back as input, by this run or the next. `extra`: inputs the command line names only indirectly.
+ */
+export function checkDataFolder(
+  path: string,
+  flag: string,
+  hint: string,
+  extra: readonly string[] = [],
+): void {
+  const input = inputHolding(path, flag, extra);
+  if (!input) return;
+  throw new InputError(
+    path,
+    input.relation === 'case'
+      ? `${flag} names a file of the input case ${input.arg}`
+      : input.relation === 'same'
+        ? `${flag} names one of the inputs`
+        : `${flag} is inside the input folder ${input.arg}`,
+    hint,
+  );
 }
 
 /** Whether `target` (a real path) is one of the files of the oc examples case `prefix`: `PREFIX-*`. */

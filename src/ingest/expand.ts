@@ -37,6 +37,11 @@ export function parseShard(text: string): Shard {
 
 const ARCHIVE = /\.(tar|tgz|tar\.gz|tar\.zst|tzst)$/i;
 const LISTING = /\.(txt|list|lst)$/i;
+
+/** Whether an argument would be read as a listing file (one run a line), by its name. */
+export function isListingName(arg: string): boolean {
+  return LISTING.test(arg) && !looksLikeUrl(arg);
+}
 /** Names whose presence makes a folder one run (a CI run, a must-gather, a folder of `oc get` files, a simulated run). */
 const RUN_MARKERS = new Set([
   'build-log.txt',

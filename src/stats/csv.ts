@@ -2,10 +2,16 @@
  * `atlevel stats -o csv`: every figure as one row of a long table (section, subject, dimension, key,
  * measure, value), so a spreadsheet or pandas can pivot it any way. RFC 4180 quoting.
  */
+import { terminalSafe } from '../model/index.js';
 import type { Percentiles, StatsResult } from './query.js';
 
+/**
+ * One RFC 4180 field. Pool, operator and release component names came from inputs: like the text
+ * report, each passes the one terminal sanitiser (the table goes to stdout as often as to a file),
+ * cell by cell so that the CRLF between rows stays.
+ */
 function cell(v: string | number | null): string {
-  const s = v === null ? '' : String(v);
+  const s = v === null ? '' : terminalSafe(String(v));
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
@@ -43,6 +49,7 @@ export function statsCsv(s: StatsResult): string {
   const pct = (section: string, subject: string, p: Percentiles) => {
     for (const [m, v] of [
       ['n', p.n],
+      ['min-ms', p.min],
       ['p50-ms', p.p50],
       ['p90-ms', p.p90],
       ['p99-ms', p.p99],

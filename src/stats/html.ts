@@ -7,7 +7,16 @@
 import { plural } from '../model/index.js';
 import { cspHash, escapeHtml, PAGE_CSS } from '../report/index.js';
 import type { RateRow, StatsResult } from './query.js';
-import { componentList, day, duration, groupComponents, pct, unchangedThatMatters } from './text.js';
+import {
+  componentList,
+  DURATION_COLUMNS,
+  day,
+  durationCells,
+  durationNote,
+  groupComponents,
+  pct,
+  unchangedThatMatters,
+} from './text.js';
 
 const STATS_CSS = `
 table.stats{border-collapse:collapse;margin:4px 0 16px;min-width:40%}
@@ -95,11 +104,13 @@ export function statsHtml(s: StatsResult): string {
   ]
     .map(
       ([name, p]) =>
-        `<tr><td>${e(name)}</td><td class="n">${p.n}</td><td class="n">${duration(p.p50)}</td><td class="n">${duration(p.p90)}</td><td class="n">${duration(p.p99)}</td><td class="n">${duration(p.max)}</td></tr>`,
+        `<tr><td>${e(name)}</td>${durationCells(p)
+          .map((c) => `<td class="n">${e(c)}</td>`)
+          .join('')}</tr>`,
     )
     .join('');
   sections.push(
-    `<section class="block"><h2>Durations</h2><p class="lead">${s.percentileBucketMs === null ? 'exact' : `bucketed: percentiles and max from ${s.percentileBucketMs / 1000} s buckets, within ${s.percentileBucketMs / 2000} s`}</p><table class="stats"><tr><th></th><th>runs</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>${pctRows}</table></section>`,
+    `<section class="block"><h2>Durations</h2><p class="lead">${e(durationNote(s.percentileBucketMs))}</p><table class="stats"><tr><th></th>${DURATION_COLUMNS.map((c) => `<th>${c}</th>`).join('')}</tr>${pctRows}</table></section>`,
   );
   if (s.errors.length > 0) {
     sections.push(

@@ -2,7 +2,11 @@
 import { safeJson } from '../model/index.js';
 import type { StatsResult } from './query.js';
 
-export const STATS_SCHEMA_VERSION = 1;
+/**
+ * 2: the duration percentiles are nearest-rank (were interpolated), null under three runs, and each
+ * duration has a `min`.
+ */
+export const STATS_SCHEMA_VERSION = 2;
 
 export function statsJson(s: StatsResult): string {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

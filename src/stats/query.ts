@@ -55,12 +55,36 @@ export interface ComponentRow {
   readonly notChecked: number;
 }
 
+/**
+ * A duration over runs. The percentiles are nearest-rank (PostgreSQL's percentile_disc: the smallest
+ * value that at least that share of the runs are at or below), so each is a value some run had: interpolated
+ * between two runs, a figure could describe none of them (over two runs the p50 was their mean). Over
+ * fewer than PERCENTILE_MIN_RUNS runs the percentiles are null and min and max are the values.
+ */
 export interface Percentiles {
   readonly n: number;
+  readonly min: number | null;
   readonly p50: number | null;
   readonly p90: number | null;
   readonly p99: number | null;
   readonly max: number | null;
+}
+
+/**
+ * Below this many runs a percentile only renames one of the values (of two, the p50 is the smaller
+ * and the p90 the larger): min and max say the same without suggesting a distribution.
+ */
+export const PERCENTILE_MIN_RUNS = 3;
+
+/** The figures as given, with the percentiles withheld over too few runs. */
+function summarised(
+  n: number,
+  min: number | null,
+  ps: readonly (number | null)[],
+  max: number | null,
+): Percentiles {
+  const [p50 = null, p90 = null, p99 = null] = n < PERCENTILE_MIN_RUNS ? [] : ps;
+  return { n, min, p50, p90, p99, max };
 }
 
 export interface NamedPercentiles extends Percentiles {
@@ -137,15 +161,21 @@ function ruleFilter(f: StatsFilter, column: string, params: unknown[]): string {
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 const int = (v: unknown): number => Number(v ?? 0);
 
+/** The percentiles a Percentiles holds, as fractions: the SQL and the JS paths take them from here. */
+const PERCENTILES = [0.5, 0.9, 0.99] as const;
+
 const PCT = (x: string) =>
-  `count(${x})::integer AS n,
-   percentile_cont(0.5) WITHIN GROUP (ORDER BY ${x})::float8 AS p50,
-   percentile_cont(0.9) WITHIN GROUP (ORDER BY ${x})::float8 AS p90,
-   percentile_cont(0.99) WITHIN GROUP (ORDER BY ${x})::float8 AS p99,
+  `count(${x})::integer AS n, min(${x})::float8 AS min,
+   ${PERCENTILES.map((p, i) => `percentile_disc(${p}) WITHIN GROUP (ORDER BY ${x})::float8 AS p${i}`).join(',\n   ')},
    max(${x})::float8 AS max`;
 
 function percentiles(row: Record<string, unknown> | undefined): Percentiles {
-  return { n: int(row?.n), p50: num(row?.p50), p90: num(row?.p90), p99: num(row?.p99), max: num(row?.max) };
+  return summarised(
+    int(row?.n),
+    num(row?.min),
+    PERCENTILES.map((_, i) => num(row?.[`p${i}`])),
+    num(row?.max),
+  );
 }
 
 async function rates(db: Sql, f: StatsFilter): Promise<RateRow[]> {
@@ -361,25 +391,20 @@ async function summaryComponents(db: Sql, f: StatsFilter, raceRule: string): Pro
 }
 
 /**
- * percentile_cont as PostgreSQL computes it (orderedsetaggs.c): the values at ranks floor(h) and
- * ceil(h), h = p × (n − 1), and the same linear interpolation in double precision, so that figures
- * computed here equal the ones the detail tables give. `at(k)` is the k-th smallest value.
+ * percentile_disc as PostgreSQL computes it (orderedsetaggs.c): the value at rank ceil(p × n), counted
+ * from 1 (the first for p = 0), with p × n in double precision as there, so that figures computed here
+ * equal the ones the detail tables give. `at(k)` is the k-th smallest value, from 0.
  */
-function continuousPercentiles(n: number, at: (k: number) => number): Percentiles {
-  if (n === 0) return { n: 0, p50: null, p90: null, p99: null, max: null };
-  const cont = (p: number) => {
-    const h = p * (n - 1);
-    const first = Math.floor(h);
-    const lo = at(first);
-    return first === Math.ceil(h) ? lo : lo + (h - first) * (at(Math.ceil(h)) - lo);
-  };
-  return { n, p50: cont(0.5), p90: cont(0.9), p99: cont(0.99), max: at(n - 1) };
+function discretePercentiles(n: number, at: (k: number) => number): Percentiles {
+  if (n === 0) return summarised(0, null, [], null);
+  const disc = (p: number) => at(Math.max(Math.ceil(p * n), 1) - 1);
+  return summarised(n, at(0), PERCENTILES.map(disc), at(n - 1));
 }
 
-/** percentile_cont over counts per bucket (each value taken as its bucket's). */
+/** percentile_disc over counts per bucket (each value taken as its bucket's). */
 function bucketPercentiles(buckets: readonly (readonly [number, number])[]): Percentiles {
   const n = buckets.reduce((a, [, c]) => a + c, 0);
-  return continuousPercentiles(n, (k) => {
+  return discretePercentiles(n, (k) => {
     let seen = 0;
     for (const [v, c] of buckets) {
       seen += c;
@@ -442,7 +467,7 @@ function byMetricAndName<T>(
 }
 
 function unnamed(p: NamedPercentiles | undefined): Percentiles {
-  return p ? { n: p.n, p50: p.p50, p90: p.p90, p99: p.p99, max: p.max } : bucketPercentiles([]);
+  return p ? { n: p.n, min: p.min, p50: p.p50, p90: p.p90, p99: p.p99, max: p.max } : bucketPercentiles([]);
 }
 
 async function collectFromSummaries(
@@ -601,7 +626,7 @@ async function dayDurations(
     (r) => String(r.vals),
     (texts) => {
       const sorted = floatArrays(texts).sort();
-      return continuousPercentiles(sorted.length, (k) => sorted[k] as number);
+      return discretePercentiles(sorted.length, (k) => sorted[k] as number);
     },
   );
 }

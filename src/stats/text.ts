@@ -2,7 +2,14 @@
 import { terminalSafe } from '../model/index.js';
 import { isOsImageTag } from '../release/index.js';
 import { table as alignedRows, type TextSettings, wrap } from '../report/index.js';
-import type { ComponentRow, NamedPercentiles, Percentiles, RateRow, StatsResult } from './query.js';
+import {
+  type ComponentRow,
+  type NamedPercentiles,
+  PERCENTILE_MIN_RUNS,
+  type Percentiles,
+  type RateRow,
+  type StatsResult,
+} from './query.js';
 
 export function pct(n: number, of: number): string {
   return of === 0 ? '–' : `${((100 * n) / of).toFixed(1)}%`;
@@ -11,12 +18,16 @@ export function pct(n: number, of: number): string {
 export function duration(ms: number | null): string {
   if (ms === null) return '–';
   const sign = ms < 0 ? '-' : '';
-  let s = Math.abs(ms) / 1000;
-  if (s < 60) return `${sign}${s.toFixed(s < 10 ? 1 : 0)}s`;
-  const h = Math.floor(s / 3600);
-  s -= h * 3600;
-  const m = Math.floor(s / 60);
-  s = Math.round(s - m * 60);
+  const abs = Math.abs(ms) / 1000;
+  // Tenths under 10 s, as long as they round to under 10.0 (9.96 s is 10s, not 10.0s).
+  if (abs < 9.95) return `${sign}${abs.toFixed(1)}s`;
+  // Rounded to whole seconds before it is split, so that 59.6 s carries into the minute (1m00s)
+  // instead of printing as 60s, or 39m59.6s as 39m60s.
+  const total = Math.round(abs);
+  if (total < 60) return `${sign}${total}s`;
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
   return h > 0 ? `${sign}${h}h${String(m).padStart(2, '0')}m` : `${sign}${m}m${String(s).padStart(2, '0')}s`;
 }
 
@@ -128,8 +139,24 @@ function rateTable(rows: readonly RateRow[], by: RateRow['by']): string[] {
   );
 }
 
+/** The columns of a duration row after its name: runs, min, the percentiles, max. */
+export const DURATION_COLUMNS = ['runs', 'min', 'p50', 'p90', 'p99', 'max'] as const;
+
+/** The cells of a duration row after its name; a percentile withheld over too few runs is `–`. */
+export function durationCells(p: Percentiles): string[] {
+  return [String(p.n), duration(p.min), duration(p.p50), duration(p.p90), duration(p.p99), duration(p.max)];
+}
+
+/** How the duration figures were computed, for the heading of their table. */
+export function durationNote(bucketMs: number | null): string {
+  const how = `percentiles are nearest-rank, each a value some run had; under ${PERCENTILE_MIN_RUNS} runs, only min and max`;
+  return bucketMs === null
+    ? `exact; ${how}`
+    : `bucketed: figures from ${bucketMs / 1000} s buckets, within ${bucketMs / 2000} s; ${how}`;
+}
+
 function pctRow(name: string, p: Percentiles): string[] {
-  return [name, String(p.n), duration(p.p50), duration(p.p90), duration(p.p99), duration(p.max)];
+  return [name, ...durationCells(p)];
 }
 
 /**
@@ -193,27 +220,26 @@ export function statsText(s: StatsResult, settings?: Partial<TextSettings>): str
   for (const g of groups) out.push(`  ${componentSentence(g, s.raceRule)}`);
   out.push(
     '',
-    s.percentileBucketMs === null
-      ? 'DURATIONS (exact)'
-      : `DURATIONS (bucketed: percentiles and max from ${s.percentileBucketMs / 1000} s buckets, within ${s.percentileBucketMs / 2000} s; --since or --job gives exact ones)`,
+    `DURATIONS (${durationNote(s.percentileBucketMs)}${s.percentileBucketMs === null ? '' : '; --since or --job gives exact ones'})`,
   );
   const rows = [pctRow('update (CVO start → completion)', s.updateMs)];
   for (const p of s.levelGapMs) rows.push(pctRow(`machine-config level report → ${p.name} pool finish`, p));
   for (const p of s.rolloutMs) rows.push(pctRow(`${p.name} pool rollout`, p));
-  out.push(...table(['', 'runs', 'p50', 'p90', 'p99', 'max'], rows, new Set([1, 2, 3, 4, 5])));
-  const ops = [...s.operatorLevelMs]
-    .sort((a: NamedPercentiles, b: NamedPercentiles) => (b.p50 ?? 0) - (a.p50 ?? 0))
-    .slice(0, 8);
+  const right = new Set(DURATION_COLUMNS.map((_, i) => i + 1));
+  out.push(...table(['', ...DURATION_COLUMNS], rows, right));
+  // An operator with too few runs for a p50 is ranked by its max.
+  const rank = (p: NamedPercentiles) => p.p50 ?? p.max ?? 0;
+  const ops = [...s.operatorLevelMs].sort((a, b) => rank(b) - rank(a)).slice(0, 8);
   if (ops.length > 0) {
     out.push(
       '',
-      'LEVEL REPORTS AFTER THE UPDATE STARTED (--operators; the 8 latest operators by p50; all in -o json)',
+      `LEVEL REPORTS AFTER THE UPDATE STARTED (--operators; the 8 latest operators by p50, by max under ${PERCENTILE_MIN_RUNS} runs; all in -o json)`,
     );
     out.push(
       ...table(
-        ['operator', 'runs', 'p50', 'p90', 'p99', 'max'],
+        ['operator', ...DURATION_COLUMNS],
         ops.map((o) => pctRow(o.name, o)),
-        new Set([1, 2, 3, 4, 5]),
+        right,
       ),
     );
   }

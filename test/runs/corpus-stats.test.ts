@@ -13,7 +13,7 @@ import { parseSince, parseStream } from '../../src/cli/stats.js';
 import { collectStats, type StatsResult } from '../../src/stats/index.js';
 import { statsJson } from '../../src/stats/json.js';
 import { RunStore } from '../../src/store/index.js';
-import { type CorpusRun, type GroundTruth, groundTruth, percentileCont, writeCorpus } from './corpus.js';
+import { type CorpusRun, type GroundTruth, groundTruth, percentileDisc, writeCorpus } from './corpus.js';
 import { atlevel } from './helpers.js';
 
 const N = 90;
@@ -196,14 +196,14 @@ describe('atlevel ingest + stats on a simulator corpus', () => {
     // The store's update starts at ClusterVersion history's startedTime (whole seconds): within 1 s.
     const upd = truth.flatMap((t) => (t.updateMs === null ? [] : [t.updateMs]));
     for (const p of ['p50', 'p90', 'p99'] as const) {
-      const want = percentileCont(upd, Number(p.slice(1)) / 100) as number;
+      const want = percentileDisc(upd, Number(p.slice(1)) / 100) as number;
       expect(Math.abs((s.updateMs[p] as number) - want), p).toBeLessThanOrEqual(1000);
     }
     const gaps = truth.flatMap((t) => (t.masterGapMs === null ? [] : [t.masterGapMs]));
     const master = s.levelGapMs.find((p) => p.name === 'master');
     expect(master?.n).toBe(gaps.length);
     for (const p of ['p50', 'p90', 'p99'] as const) {
-      const want = percentileCont(gaps, Number(p.slice(1)) / 100) as number;
+      const want = percentileDisc(gaps, Number(p.slice(1)) / 100) as number;
       expect(Math.abs((master?.[p] as number) - want), p).toBeLessThanOrEqual(1000);
     }
     expect(master?.max).toBeGreaterThan(0);

@@ -174,12 +174,9 @@ function between(a: string | null, b: string | null): number | null {
   return a === null || b === null ? null : Date.parse(b) - Date.parse(a);
 }
 
-/** PostgreSQL's percentile_cont: linear interpolation between the two nearest ranks. */
-export function percentileCont(values: readonly number[], p: number): number | null {
+/** PostgreSQL's percentile_disc, nearest rank: the ceil(p × n)-th smallest value (the first for p = 0). */
+export function percentileDisc(values: readonly number[], p: number): number | null {
   if (values.length === 0) return null;
   const v = [...values].sort((a, b) => a - b);
-  const rank = p * (v.length - 1);
-  const lo = Math.floor(rank);
-  const hi = Math.ceil(rank);
-  return (v[lo] as number) + ((v[hi] as number) - (v[lo] as number)) * (rank - lo);
+  return v[Math.max(Math.ceil(p * v.length), 1) - 1] as number;
 }

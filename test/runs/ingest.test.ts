@@ -3,8 +3,8 @@
  * Prow id or content hash; --shard splits deterministically; a kill mid-batch loses nothing and the
  * next ingest resumes; bad arguments are one line and exit 2.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cp, writeFile } from 'node:fs/promises';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from 'tar';
@@ -140,5 +140,54 @@ describe('atlevel ingest', () => {
       expect.stringMatching(/a-file\/db: cannot keep a run store here: ENOTDIR/),
     ]);
     expect(under.stdout).toBe('');
+  });
+
+  it('says the store, runs and errors without their control characters', async () => {
+    const esc = join(dir, 'esc');
+    await cp(corpusRun(join(dir, 'corpus'), 4).dir, join(esc, 'ok\u001b]0;owned\u0007'), { recursive: true });
+    await mkdir(join(esc, 'bad\u001b[2J'));
+    await writeFile(join(esc, 'bad\u001b[2J', 'x.json'), '{"not json');
+    const r = await atlevel(['ingest', esc, '--db', join(dir, 'store\u001b[31m\u009b'), '--jobs', '1', '-v']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/into .*store\?\[31m\?: 1 stored, 0 already there, 1 ingest error/);
+    expect(r.stderr).toMatch(/stored sha256:\S+ \(.*ok\?\]0;owned\?\)/);
+    expect(r.stderr).toMatch(/ingest error: .*bad\?\[2J: .*bad\?\[2J\/x\.json: /);
+    for (const text of [r.stdout, r.stderr])
+      expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it('refuses a --db that is an input or inside one (a listed run included), before writing anything', async () => {
+    const corpus = join(dir, 'corpus');
+    const run = corpusRun(corpus, 3).dir;
+    const listing = join(dir, 'listed.txt');
+    await writeFile(listing, `${run}\n`);
+    for (const [args, problem] of [
+      [[corpus, '--db', join(corpus, 'store')], /corpus\/store: --db is inside the input folder .*corpus /],
+      [[corpus, `--db=${join(corpus, 'x', 'store')}`], /--db is inside the input folder/],
+      [[corpus, '--db', corpus], /corpus: --db names one of the inputs/],
+      [[listing, '--db', listing], /listed\.txt: --db names one of the inputs/],
+      // The run is named only inside the listing.
+      [[listing, '--db', join(run, 'store')], /--db is inside the input folder /],
+    ] as const) {
+      const r = await atlevel(['ingest', ...args, '--jobs', '1']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(problem)]);
+      expect(r.stderr).toMatch(/keep the run store outside the runs it reads/);
+    }
+    expect(existsSync(join(corpus, 'store'))).toBe(false);
+    expect(existsSync(join(corpus, 'x'))).toBe(false);
+    expect(existsSync(join(run, 'store'))).toBe(false);
+    // A PostgreSQL URL is no path: it is not checked against the inputs.
+    const url = await atlevel([
+      'ingest',
+      corpus,
+      '--db',
+      'postgres://nobody@127.0.0.1:1/atlevel',
+      '--jobs',
+      '1',
+    ]);
+    expect(url.code).toBe(2);
+    expect(url.stderr).toMatch(/cannot connect to PostgreSQL/);
   });
 });

@@ -58,8 +58,8 @@ const result: StatsResult = {
   components: [
     { changed: 'pod', unchanged: 'machine-config-operator', fix: 'absent', runs: 2, race: 2, notChecked: 0 },
   ],
-  updateMs: { n: 3, p50: 1_500_000, p90: 1_600_000, p99: 1_700_000, max: 1_700_000 },
-  levelGapMs: [{ name: 'master', n: 2, p50: 380_000, p90: 380_000, p99: 380_000, max: 380_000 }],
+  updateMs: { n: 3, min: 1_500_000, p50: 1_500_000, p90: 1_700_000, p99: 1_700_000, max: 1_700_000 },
+  levelGapMs: [{ name: 'master', n: 2, min: -1_000, p50: null, p90: null, p99: null, max: 762_000 }],
   rolloutMs: [],
   operatorLevelMs: [],
 };

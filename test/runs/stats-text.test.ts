@@ -3,9 +3,10 @@
  * the race, machine-config-operator and the OS image, are named; the others are not.
  */
 import { describe, expect, it } from 'vitest';
+import { statsCsv } from '../../src/stats/csv.js';
 import { statsHtml } from '../../src/stats/html.js';
 import type { ComponentRow, StatsResult } from '../../src/stats/index.js';
-import { componentSentence, statsText, unchangedThatMatters } from '../../src/stats/text.js';
+import { componentSentence, duration, statsText, unchangedThatMatters } from '../../src/stats/text.js';
 
 const RACE = 'master-pool-updated-before-cvo-complete';
 const row = (
@@ -106,6 +107,63 @@ describe('the text report', () => {
   });
 });
 
+describe('a duration', () => {
+  it('carries a rounded-up second into the minute, and tenths into the second', () => {
+    expect(duration(2_399_600)).toBe('40m00s');
+    expect(duration(59_600)).toBe('1m00s');
+    expect(duration(3_599_600)).toBe('1h00m');
+    expect(duration(9_960)).toBe('10s');
+    expect(duration(-1_500)).toBe('-1.5s');
+    expect(duration(762_000)).toBe('12m42s');
+    expect(duration(7_500_000)).toBe('2h05m');
+  });
+});
+
+describe('durations over too few runs for percentiles', () => {
+  const two = result({
+    levelGapMs: [{ name: 'master', n: 2, min: -1_500, p50: null, p90: null, p99: null, max: 762_000 }],
+    source: 'detail',
+    percentileBucketMs: null,
+  });
+
+  it('HTML shows min and max, a dash for each percentile, and says why', () => {
+    const html = statsHtml(two);
+    expect(html).toContain('<th>runs</th><th>min</th><th>p50</th><th>p90</th><th>p99</th><th>max</th>');
+    expect(html).toContain(
+      '<td class="n">2</td><td class="n">-1.5s</td><td class="n">–</td><td class="n">–</td><td class="n">–</td><td class="n">12m42s</td>',
+    );
+    expect(html).toContain('nearest-rank, each a value some run had; under 3 runs, only min and max');
+  });
+
+  it('CSV has min-ms and empty percentiles', () => {
+    const csv = statsCsv(two).split('\r\n');
+    for (const [m, v] of [
+      ['n', '2'],
+      ['min-ms', '-1500'],
+      ['p50-ms', ''],
+      ['p90-ms', ''],
+      ['p99-ms', ''],
+      ['max-ms', '762000'],
+    ])
+      expect(csv).toContain(`level-report-to-pool-finish,master,,,${m},${v}`);
+  });
+});
+
+describe('the CSV table', () => {
+  it('pool and operator names from the inputs reach the terminal without their control characters', () => {
+    const p = { n: 1, min: 1000, p50: null, p90: null, p99: null, max: 1000 };
+    const csv = statsCsv(
+      result({
+        levelGapMs: [{ name: 'wor\u001bker', ...p }],
+        operatorLevelMs: [{ name: 'op\u009b2J\u202e', ...p }],
+      }),
+    );
+    expect(csv).toContain('level-report-to-pool-finish,wor?ker,');
+    expect(csv).toContain('operator-level-since-start,op?2J?,');
+    expect(csv.replace(/\r\n/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
+  });
+});
+
 function result(over: Partial<StatsResult> = {}): StatsResult {
   return {
     store: 's',
@@ -119,7 +177,7 @@ function result(over: Partial<StatsResult> = {}): StatsResult {
     signatures: [],
     raceRule: RACE,
     components: [row('absent', 2, 2, 'baremetal-runtimecfg+machine-config-operator+machine-os-content')],
-    updateMs: { n: 0, p50: null, p90: null, p99: null, max: null },
+    updateMs: { n: 0, min: null, p50: null, p90: null, p99: null, max: null },
     levelGapMs: [],
     rolloutMs: [],
     operatorLevelMs: [],

@@ -33,7 +33,9 @@ async function serveAndStop(args: string[]): Promise<{ kubeconfig: string; code:
     out += String(c);
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  while (!/^kubeconfig: \S+/m.test(out)) await new Promise((r) => setTimeout(r, 20));
+  // A serve that refused its flags exits at once: fail then, not at the test's timeout.
+  while (!/^kubeconfig: \S+/m.test(out) && child.exitCode === null)
+    await new Promise((r) => setTimeout(r, 20));
   const kubeconfig = /^kubeconfig: (\S+)/m.exec(out)?.[1] ?? '';
   expect(existsSync(kubeconfig)).toBe(true);
   child.kill('SIGTERM');
@@ -53,6 +55,14 @@ describe('serve and its kubeconfig', () => {
     expect(code).toBe(0);
     expect(kubeconfig).toBe(named);
     expect(existsSync(named)).toBe(true);
+  });
+  it('replaces a regular file that --kubeconfig-out names (its own value is no input)', async () => {
+    const named = join(work, 'kc-old');
+    writeFileSync(named, 'an old kubeconfig\n');
+    const { kubeconfig, code } = await serveAndStop(['--kubeconfig-out', named]);
+    expect(code).toBe(0);
+    expect(kubeconfig).toBe(named);
+    expect(readFileSync(named, 'utf8')).toMatch(/^apiVersion: v1/);
   });
   it('the default one is in a folder of its own: a link planted at a guessable name is never followed', async () => {
     const victim = join(work, 'victim.txt');

@@ -106,7 +106,7 @@ function compare(summary: StatsResult, detail: StatsResult): void {
   const near = (a: { name?: string; n: number } & Record<string, unknown>, b: typeof a) => {
     expect(a.name).toBe(b.name);
     expect(a.n).toBe(b.n);
-    for (const p of ['p50', 'p90', 'p99', 'max'] as const) {
+    for (const p of ['min', 'p50', 'p90', 'p99', 'max'] as const) {
       expect(Math.abs(Number(a[p]) - Number(b[p])), p).toBeLessThanOrEqual(500);
     }
   };
