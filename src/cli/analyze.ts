@@ -76,7 +76,7 @@ export function defineReport(cmd: Command, exit: ExitBox): void {
     )
     .action(async (paths, flags) => {
       exit.code = await runAnalyze(paths, { ...flags, output: 'html' });
-      process.stderr.write(`atlevel: wrote ${flags.out}\n`);
+      process.stderr.write(`atlevel: wrote ${printable(flags.out, 1000)}\n`);
     });
 }
 

@@ -1,6 +1,6 @@
 /** `atlevel watch`: follow an update on a live cluster (docs/live.md). */
 import { type Command, Option } from '@commander-js/extra-typings';
-import { UsageError } from '../model/index.js';
+import { printable, UsageError } from '../model/index.js';
 import { ANALYZE_FORMATS, render } from '../report/index.js';
 import { verdictExit } from './analyze.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
@@ -81,7 +81,8 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
     } else if (summary.interrupted) {
       write(JSON.stringify({ type: 'stopped', verdict: summary.result.verdict }));
     }
-    if (summary.recorded !== undefined) process.stderr.write(`atlevel: recorded to ${summary.recorded}\n`);
+    if (summary.recorded !== undefined)
+      process.stderr.write(`atlevel: recorded to ${printable(summary.recorded, 1000)}\n`);
     return summary.interrupted && summary.result.verdict !== 'fail'
       ? EXIT.inconclusive
       : verdictExit(summary.result.verdict);

@@ -100,3 +100,13 @@ describe('counts of one in the singular', () => {
     expect(r.stderr).toContain('(1 MachineConfig here)');
   });
 });
+
+describe('paths echoed to the terminal', () => {
+  it("report's closing line shows its --out path without raw control characters", () => {
+    const out = join(work, 'r\u001b]0;owned\u0007.html');
+    const r = atlevel('report', join(projectRoot, 'examples/bug-2019850'), '--out', out);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^atlevel: wrote .*r\?\]0;owned\?\.html\n$/);
+    expect(r.stderr).not.toMatch(/[\u001b\u0007]/);
+  });
+});
