@@ -364,7 +364,7 @@ export class ApiServer {
 
   #matchers(t: Target, q: URLSearchParams): Matcher {
     const labels = parseLabelSelector(q.get('labelSelector'));
-    const fields = parseFieldSelector(q.get('fieldSelector'), t.type.kind);
+    const fields = parseFieldSelector(q.get('fieldSelector'), t.type);
     const ns = t.namespace;
     return (o) =>
       (ns === undefined || o.metadata.namespace === ns) && (!labels || labels(o)) && (!fields || fields(o));

@@ -177,3 +177,23 @@ describeKubectl('kubectl get mcp -w during a replay of bug 2019850', () => {
     }
   });
 });
+
+describeKubectl('kubectl on bug 2019850, as recorded', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await serve(['examples/bug-2019850']);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('selects nodes on spec.unschedulable, which the recorded nodes leave out (so it reads "false")', async () => {
+    const args = (selector: string) => ['get', 'nodes', '--field-selector', selector, '-o', 'name'];
+    const schedulable = await kubectl(server, args('spec.unschedulable=false'));
+    expect(schedulable.code, schedulable.stderr).toBe(0);
+    expect(schedulable.stdout.trimEnd().split('\n')).toHaveLength(6);
+    const cordoned = await kubectl(server, args('spec.unschedulable=true'));
+    expect(cordoned.code, cordoned.stderr).toBe(0);
+    expect(cordoned.stdout).toBe('');
+  });
+});
