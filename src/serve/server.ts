@@ -14,7 +14,18 @@ import type { LogFiles } from './extras.js';
 import { REPLAYED_AT } from './moment.js';
 import { apiVersionOf, type ResourceType, typeKey } from './resources.js';
 import { type Matcher, parseFieldSelector, parseLabelSelector, SelectorError } from './selectors.js';
-import { ApiError, badRequest, expired, methodNotAllowed, notFound } from './status.js';
+import {
+  ApiError,
+  badRequest,
+  expired,
+  type FieldError,
+  forbidden,
+  invalid,
+  methodNotAllowed,
+  notFound,
+  notSupported,
+  tooLargeResourceVersion,
+} from './status.js';
 import type { Change, KubeObject, ServedStore } from './store.js';
 import { parseIncludeObject, toTable } from './table.js';
 
@@ -42,6 +53,11 @@ export interface Limits {
   readonly maxWatchBufferBytes: number;
   readonly bookmarkIntervalMs: number;
   readonly maxLogBytes: number;
+  /**
+   * How long a list at a resourceVersion the server has not reached waits for it before the answer
+   * "Too large resource version" (the apiserver's watch cache waits blockTimeout, 3 s).
+   */
+  readonly tooLargeWaitMs: number;
 }
 
 const DEFAULT_LIMITS: Limits = {
@@ -53,6 +69,7 @@ const DEFAULT_LIMITS: Limits = {
   maxWatchBufferBytes: 32 * 1024 * 1024,
   bookmarkIntervalMs: 10_000,
   maxLogBytes: 64 * 1024 * 1024,
+  tooLargeWaitMs: 3_000,
 };
 
 export interface Watches {
@@ -201,11 +218,15 @@ export class ApiServer {
     try {
       this.#route(req, res);
     } catch (err) {
-      if (err instanceof ApiError) sendError(res, err);
-      else if (err instanceof SelectorError) sendError(res, badRequest(err.message));
-      else {
-        sendError(res, new ApiError(500, 'InternalError', `internal error: ${(err as Error).message}`));
-      }
+      this.#fail(res, err);
+    }
+  }
+
+  #fail(res: ServerResponse, err: unknown): void {
+    if (err instanceof ApiError) sendError(res, err);
+    else if (err instanceof SelectorError) sendError(res, badRequest(err.message));
+    else {
+      sendError(res, new ApiError(500, 'InternalError', `internal error: ${(err as Error).message}`));
     }
   }
 
@@ -370,7 +391,94 @@ export class ApiServer {
       (ns === undefined || o.metadata.namespace === ns) && (!labels || labels(o)) && (!fields || fields(o));
   }
 
+  /**
+   * The list and watch options as the API server checks them before anything else (apimachinery
+   * pkg/apis/meta/internalversion/validation, ValidateListOptions; the list handler answers its errors
+   * as 422 Invalid, handlers/get.go ListResource). This server streams no initial events, so it
+   * answers `sendInitialEvents` as a server with the WatchList feature gate off.
+   */
+  #validateOptions(q: URLSearchParams, watch: boolean): void {
+    const match = q.get('resourceVersionMatch') ?? '';
+    const rv = q.get('resourceVersion') ?? '';
+    const cont = q.get('continue') ?? '';
+    const sendInitialEvents = (q.get('sendInitialEvents') ?? '') !== '';
+    const field = 'resourceVersionMatch';
+    const errs: FieldError[] = [];
+    if (watch) {
+      if (sendInitialEvents) {
+        if (match !== 'NotOlderThan')
+          errs.push(
+            forbidden(field, 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'),
+          );
+        errs.push(
+          forbidden(
+            'sendInitialEvents',
+            'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+          ),
+        );
+      }
+      if (match !== '') {
+        if (!sendInitialEvents)
+          errs.push(
+            forbidden(
+              field,
+              'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+            ),
+          );
+        if (match !== 'NotOlderThan') errs.push(notSupported(field, match, ['NotOlderThan']));
+        if (cont !== '')
+          errs.push(forbidden(field, 'resourceVersionMatch is forbidden when continue is provided'));
+      }
+    } else {
+      if (match !== '') {
+        if (rv === '')
+          errs.push(forbidden(field, 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+        if (cont !== '')
+          errs.push(forbidden(field, 'resourceVersionMatch is forbidden when continue is provided'));
+        if (match !== 'Exact' && match !== 'NotOlderThan')
+          errs.push(notSupported(field, match, ['Exact', 'NotOlderThan', '']));
+        if (match === 'Exact' && rv === '0')
+          errs.push(forbidden(field, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+      }
+      if (sendInitialEvents)
+        errs.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+    }
+    if (errs.length > 0) throw invalid('meta.k8s.io', 'ListOptions', '', errs);
+  }
+
+  /**
+   * Run `then` once the store has reached resourceVersion `rv`, or answer "Too large resource version"
+   * after the wait: the apiserver's watch cache blocks a list at a resourceVersion it has not seen yet
+   * for up to blockTimeout, then gives up (storage/cacher/watch_cache.go waitUntilFreshAndBlock). During
+   * a replay the store may get there meanwhile; a recording that is not replaying never does.
+   */
+  #whenReached(res: ServerResponse, rv: number, then: () => void): void {
+    const store = this.#opts.store;
+    let done = false;
+    const finish = (reached: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      unsubscribe();
+      res.off('close', abandon);
+      if (res.destroyed) return;
+      try {
+        if (!reached) throw tooLargeResourceVersion(rv, store.resourceVersion);
+        then();
+      } catch (err) {
+        this.#fail(res, err);
+      }
+    };
+    const abandon = () => finish(false);
+    const unsubscribe = store.subscribe(() => {
+      if (store.resourceVersion >= rv) finish(true);
+    });
+    const timer = setTimeout(() => finish(false), this.#limits.tooLargeWaitMs);
+    res.on('close', abandon);
+  }
+
   #list(req: IncomingMessage, res: ServerResponse, t: Target, q: URLSearchParams): void {
+    this.#validateOptions(q, false);
     const store = this.#opts.store;
     const match = this.#matchers(t, q);
     const rvParam = q.get('resourceVersion');
@@ -387,20 +495,38 @@ export class ApiServer {
     if (!include) throw badRequest('includeObject must be None, Metadata or Object');
     const key = `${typeKey(t.type)} ${t.namespace ?? ''} ${q.get('labelSelector') ?? ''} ${q.get('fieldSelector') ?? ''}`;
     const cont = q.get('continue');
+    // API concepts, "Semantics for get and list": resourceVersion unset is the most recent state, "0"
+    // any state, N with resourceVersionMatch Exact the state at N, and N alone or with NotOlderThan
+    // a state at least as new as N, which is the current one (this server serves no stale caches).
+    const requested = rvParam === null || rvParam === '' ? 0 : Number(rvParam);
+    const exact = q.get('resourceVersionMatch') === 'Exact';
+    if (!cont && requested > store.resourceVersion) {
+      this.#whenReached(res, requested, () => this.#list(req, res, t, q));
+      return;
+    }
     let rv = store.resourceVersion;
     let start = 0;
     let items: readonly KubeObject[];
     if (cont) {
       const token = decodeContinue(cont);
-      const cached = this.#snapshots.get(`${token.rv} ${key}`);
-      if (cached) items = cached;
-      else if (token.rv === store.resourceVersion) items = store.list(typeKey(t.type)).filter(match);
-      else
+      // A continue token reads the list at its resourceVersion, as etcd does, while the change log
+      // still holds it.
+      const snapshot =
+        this.#snapshots.get(`${token.rv} ${key}`) ?? store.listAt(typeKey(t.type), token.rv)?.filter(match);
+      if (!snapshot)
         throw expired(
           'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
         );
+      items = snapshot;
       rv = token.rv;
       start = token.start;
+    } else if (exact) {
+      // The state at exactly that resourceVersion, rebuilt from the change log; older than the log's
+      // window is what etcd says of a compacted revision (storage/etcd3 interpretListError): 410.
+      const at = store.listAt(typeKey(t.type), requested);
+      if (!at) throw expired('The resourceVersion for the provided list is too old.');
+      items = at.filter(match);
+      rv = requested;
     } else {
       items = store.list(typeKey(t.type)).filter(match);
     }
@@ -498,6 +624,7 @@ export class ApiServer {
   }
 
   #watch(req: IncomingMessage, res: ServerResponse, t: Target, q: URLSearchParams): void {
+    this.#validateOptions(q, true);
     const store = this.#opts.store;
     const match = this.#matchers(t, q);
     const key = typeKey(t.type);
@@ -521,7 +648,11 @@ export class ApiServer {
       initial = store.list(key).filter(match);
       cursor = store.resourceVersion;
     } else {
-      cursor = Math.min(Number(rvParam), store.resourceVersion);
+      // The changes after that resourceVersion, even one the server has not reached yet: the apiserver
+      // opens such a watch at once and sends what comes after it ("clients can wait for events without
+      // unnecessary blocking", storage/cacher/cacher.go waitUntilWatchCacheFreshAndForceAllEvents); only
+      // a list waits and then answers "Too large resource version".
+      cursor = Number(rvParam);
     }
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
     res.flushHeaders();
@@ -609,8 +740,9 @@ export class ApiServer {
     pump();
     if (bookmarks) {
       bookmarkTimer = setInterval(() => {
-        // A bookmark says "you have seen everything up to here": only once the client has.
-        if (waiting || cursor < store.resourceVersion) return;
+        // A bookmark says "you have seen everything up to here": only once the client has, and never
+        // for a resourceVersion before the one the watch started from.
+        if (waiting || cursor !== store.resourceVersion) return;
         send('BOOKMARK', {
           kind: t.type.kind,
           apiVersion: apiVersionOf(t.type),
