@@ -22,6 +22,7 @@ import {
   forbidden,
   invalid,
   methodNotAllowed,
+  notAcceptable,
   notFound,
   notSupported,
   tooLargeResourceVersion,
@@ -106,9 +107,54 @@ function segments(pathname: string): string[] | undefined {
   return out;
 }
 
-function wantsTable(req: IncomingMessage): boolean {
-  const accept = req.headers.accept ?? '';
-  return accept.split(',').some((a) => /as=Table/.test(a) && /g=meta\.k8s\.io/.test(a));
+/** What the client asked to get back instead of the objects themselves. */
+interface Representation {
+  readonly as?: 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
+  /** meta.k8s.io/v1 or meta.k8s.io/v1beta1, as asked. */
+  readonly apiVersion: string;
+}
+
+const AS_IS: Representation = { apiVersion: '' };
+type Transform = NonNullable<Representation['as']>;
+const TRANSFORMS: ReadonlyMap<string, Transform> = new Map<string, Transform>([
+  ['Table', 'Table'],
+  ['PartialObjectMetadata', 'PartialObjectMetadata'],
+  ['PartialObjectMetadataList', 'PartialObjectMetadataList'],
+]);
+const META_VERSIONS: ReadonlySet<string> = new Set(['v1', 'v1beta1']);
+
+/**
+ * The Accept header, negotiated as the API server negotiates it (apiserver endpoints/handlers/negotiation
+ * acceptMediaTypeOptions, with the resource endpoint's AllowsMediaTypeTransform): the clauses in order; the
+ * first one without `as` asks for the objects as they are; one with `as=Table`, `PartialObjectMetadata` or
+ * `PartialObjectMetadataList` and `g=meta.k8s.io;v=v1` (or `v1beta1`) asks for that transformation; a
+ * clause asking for any other transformation cannot be served and is passed over. When none is left the
+ * answer is 406 NotAcceptable. This server writes JSON whatever the media type asked (no protobuf or YAML).
+ */
+function negotiate(req: IncomingMessage): Representation {
+  const accept = req.headers.accept;
+  if (accept === undefined || accept.trim() === '') return AS_IS;
+  for (const clause of accept.split(',')) {
+    const params = new Map<string, string>();
+    for (const part of clause.split(';').slice(1)) {
+      const eq = part.indexOf('=');
+      if (eq !== -1) params.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+    }
+    const asked = params.get('as');
+    const as = asked === undefined ? undefined : TRANSFORMS.get(asked);
+    const group = params.get('g');
+    const version = params.get('v');
+    if (asked === undefined && group === undefined && version === undefined) return AS_IS;
+    if (as !== undefined && group === 'meta.k8s.io' && version !== undefined && META_VERSIONS.has(version)) {
+      return { as, apiVersion: `${group}/${version}` };
+    }
+  }
+  throw notAcceptable('only the following media types are accepted: application/json');
+}
+
+/** meta.AsPartialObjectMetadata: the object's whole metadata, under the meta.k8s.io kind. */
+function partial(o: KubeObject, apiVersion: string): Record<string, unknown> {
+  return { kind: 'PartialObjectMetadata', apiVersion, metadata: o.metadata };
 }
 
 function sendJson(res: ServerResponse, code: number, body: unknown): void {
@@ -357,6 +403,7 @@ export class ApiServer {
   }
 
   #get(req: IncomingMessage, res: ServerResponse, t: Target): void {
+    const want = negotiate(req);
     const o = this.#opts.store.get(typeKey(t.type), t.namespace, t.name as string);
     if (!o) {
       throw notFound(`${t.type.plural}${t.type.group ? `.${t.type.group}` : ''} "${t.name}" not found`, {
@@ -365,7 +412,7 @@ export class ApiServer {
         kind: t.type.plural,
       });
     }
-    if (wantsTable(req)) {
+    if (want.as === 'Table') {
       const include = parseIncludeObject(
         new URL(req.url ?? '/', 'http://x').searchParams.get('includeObject'),
       );
@@ -376,11 +423,17 @@ export class ApiServer {
           now: this.#opts.now(),
           include: include ?? 'Metadata',
           resourceVersion: String(o.metadata.resourceVersion ?? ''),
+          apiVersion: want.apiVersion,
         }),
       );
       return;
     }
-    sendJson(res, 200, o);
+    // handlers/response.go asPartialObjectMetadataList: one object is not a list.
+    if (want.as === 'PartialObjectMetadataList')
+      throw notAcceptable(
+        `you requested PartialObjectMetadataList, but the requested object is not a list (${t.type.kind})`,
+      );
+    sendJson(res, 200, want.as === 'PartialObjectMetadata' ? partial(o, want.apiVersion) : o);
   }
 
   #matchers(t: Target, q: URLSearchParams): Matcher {
@@ -478,6 +531,12 @@ export class ApiServer {
   }
 
   #list(req: IncomingMessage, res: ServerResponse, t: Target, q: URLSearchParams): void {
+    const want = negotiate(req);
+    // handlers/response.go asPartialObjectMetadata: a list is not one object.
+    if (want.as === 'PartialObjectMetadata')
+      throw notAcceptable(
+        `you requested PartialObjectMetadata, but the requested object is a list (${t.type.kind}List)`,
+      );
     this.#validateOptions(q, false);
     const store = this.#opts.store;
     const match = this.#matchers(t, q);
@@ -546,11 +605,12 @@ export class ApiServer {
       ...(next ? { continue: next } : {}),
       ...(remaining !== undefined ? { remainingItemCount: remaining } : {}),
     };
-    if (wantsTable(req)) {
+    if (want.as === 'Table') {
       const opts = {
         now: this.#opts.now(),
         include,
         resourceVersion: meta.resourceVersion,
+        apiVersion: want.apiVersion,
         ...(next ? { continueToken: next } : {}),
         ...(remaining !== undefined ? { remaining } : {}),
       };
@@ -560,6 +620,19 @@ export class ApiServer {
         (toTable(t.type.kind, page.slice(from, to), { ...opts, withColumns: false }).rows as unknown[]).map(
           (row) => JSON.stringify(row),
         ),
+      );
+      return;
+    }
+    if (want.as === 'PartialObjectMetadataList') {
+      // What client-go's metadata client lists with: every item's metadata, under meta.k8s.io kinds.
+      const envelope = {
+        kind: 'PartialObjectMetadataList',
+        apiVersion: want.apiVersion,
+        metadata: meta,
+        items: [],
+      };
+      this.#streamArray(res, envelope, 'items', page.length, (from, to) =>
+        page.slice(from, to).map((o) => JSON.stringify(partial(o, want.apiVersion))),
       );
       return;
     }
@@ -624,11 +697,12 @@ export class ApiServer {
   }
 
   #watch(req: IncomingMessage, res: ServerResponse, t: Target, q: URLSearchParams): void {
+    const want = negotiate(req);
     this.#validateOptions(q, true);
     const store = this.#opts.store;
     const match = this.#matchers(t, q);
     const key = typeKey(t.type);
-    const table = wantsTable(req);
+    const table = want.as === 'Table';
     const include = parseIncludeObject(q.get('includeObject')) ?? 'Metadata';
     const rvParam = q.get('resourceVersion');
     if (rvParam !== null && rvParam !== '' && !/^\d+$/.test(rvParam)) {
@@ -666,8 +740,14 @@ export class ApiServer {
           include,
           resourceVersion: String((object as KubeObject).metadata.resourceVersion ?? ''),
           withColumns: first,
+          apiVersion: want.apiVersion,
         });
         first = false;
+      } else if (want.as === 'PartialObjectMetadata' && type !== 'ERROR') {
+        // Every event's object but a Status, bookmarks included (handlers/response.go doTransformObject).
+        // A watch asked for PartialObjectMetadataList gets the objects as they are: the API server's
+        // watch encoder sends the object when its transformation fails (watchEmbeddedEncoder.doEncode).
+        body = partial(object as KubeObject, want.apiVersion);
       }
       const event =
         at === undefined

@@ -284,10 +284,10 @@ export function parseIncludeObject(value: string | null): IncludeObject | undefi
   return undefined;
 }
 
-function rowObject(o: KubeObject, include: IncludeObject): unknown {
+function rowObject(o: KubeObject, include: IncludeObject, apiVersion: string): unknown {
   if (include === 'Object') return o;
   if (include === 'None') return undefined;
-  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata };
+  return { kind: 'PartialObjectMetadata', apiVersion, metadata: o.metadata };
 }
 
 export interface TableOptions {
@@ -296,6 +296,8 @@ export interface TableOptions {
   readonly resourceVersion: string;
   readonly continueToken?: string;
   readonly remaining?: number;
+  /** meta.k8s.io/v1 (the default) or meta.k8s.io/v1beta1, as the client asked: the table's and its rows' objects'. */
+  readonly apiVersion?: string;
   /** Watch events after the first leave the column definitions out, as the real server does not; kubectl copes with both. */
   readonly withColumns?: boolean;
 }
@@ -306,9 +308,10 @@ export function toTable(
   opts: TableOptions,
 ): Record<string, unknown> {
   const columns = columnsOf(kind);
+  const apiVersion = opts.apiVersion ?? 'meta.k8s.io/v1';
   return {
     kind: 'Table',
-    apiVersion: 'meta.k8s.io/v1',
+    apiVersion,
     metadata: {
       resourceVersion: opts.resourceVersion,
       ...(opts.continueToken ? { continue: opts.continueToken } : {}),
@@ -325,7 +328,7 @@ export function toTable(
             priority,
           })),
     rows: objects.map((o) => {
-      const object = rowObject(o, opts.include);
+      const object = rowObject(o, opts.include, apiVersion);
       return { cells: columns.map((c) => c.cell(o, opts.now)), ...(object !== undefined ? { object } : {}) };
     }),
   };
