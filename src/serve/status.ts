@@ -17,7 +17,7 @@ export interface StatusBody {
   readonly code: number;
 }
 
-export interface StatusCause {
+interface StatusCause {
   readonly reason: string;
   readonly message: string;
   readonly field?: string;
