@@ -18,7 +18,8 @@ import { isClosedPipe } from './pipe.js';
 
 /**
  * The command line of this run, so that `--out` can tell an input from an output. Every path-looking
- * argument except the `--out` value counts as an input: atlevel never replaces one.
+ * argument except the value of a flag that names an output file counts as an input: atlevel never
+ * replaces one.
  */
 let commandLine: readonly string[] = [];
 
@@ -27,16 +28,23 @@ export function noteCommandLine(argv: readonly string[]): void {
   commandLine = argv;
 }
 
-/** The arguments that may name inputs: everything but `--out`'s own value. */
+/**
+ * The flags whose value is a file atlevel writes. `serve --kubeconfig-out kc` run a second time
+ * replaces the kubeconfig it wrote the first time; counted as an input, kc was refused.
+ */
+const OUTPUT_FLAGS: ReadonlySet<string> = new Set(['--out', '--kubeconfig-out']);
+
+/** The arguments that may name inputs: everything but the output flags' own values. */
 function inputArguments(): string[] {
   const out: string[] = [];
   for (let i = 0; i < commandLine.length; i++) {
     const arg = commandLine[i]!;
-    if (arg === '--out') {
+    if (OUTPUT_FLAGS.has(arg)) {
       i++;
       continue;
     }
-    if (arg.startsWith('--out=')) continue;
+    const eqAt = arg.indexOf('=');
+    if (arg.startsWith('--') && eqAt !== -1 && OUTPUT_FLAGS.has(arg.slice(0, eqAt))) continue;
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     out.push(eq === -1 ? arg : arg.slice(eq + 1));
   }
