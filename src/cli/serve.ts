@@ -46,9 +46,13 @@ export function defineServe(cmd: Command, exit: ExitBox): void {
       '--kubeconfig-out <file>',
       'write a kubeconfig for the server here (default: print its path in a temp dir)',
     )
+    // serve runs until it is stopped, so the client goes in a second terminal: chained after it with
+    // `&&`, kubectl would never start.
     .addHelpText(
       'after',
-      `\nExample: atlevel serve ${examplePath('bug-2019850')} --replay --speed 60 --kubeconfig-out kc && kubectl --kubeconfig kc get mcp -w`,
+      '\nExample, in two terminals (serve runs until Ctrl-C; --start-after leaves time to start the watch):\n' +
+        `  atlevel serve ${examplePath('bug-2019850')} --replay --speed 60 --start-after 10 --kubeconfig-out kc\n` +
+        '  kubectl --kubeconfig kc get mcp -w',
     )
     .action(async (paths, flags) => {
       exit.code = await runServe(paths, flags as ServeFlags);

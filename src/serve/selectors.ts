@@ -113,63 +113,177 @@ export function parseLabelSelector(text: string | null): Matcher | undefined {
   };
 }
 
-/** Field paths each kind can be selected on (the API server's field label conversions). */
-const COMMON_FIELDS = ['metadata.name', 'metadata.namespace'];
-const KIND_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  Pod: [
-    'spec.nodeName',
-    'spec.restartPolicy',
-    'spec.schedulerName',
-    'spec.serviceAccountName',
-    'status.phase',
-    'status.podIP',
-    'status.nominatedNodeName',
-  ],
-  Event: [
-    'involvedObject.kind',
-    'involvedObject.namespace',
-    'involvedObject.name',
-    'involvedObject.uid',
-    'involvedObject.apiVersion',
-    'involvedObject.resourceVersion',
-    'involvedObject.fieldPath',
-    'reason',
-    'reportingComponent',
-    'source',
-    'type',
-  ],
-  Node: ['spec.unschedulable'],
-  Secret: ['type'],
-  Namespace: ['status.phase'],
-};
+/** A field's value as the API server's selectable field set holds it. */
+type FieldValue = (object: unknown) => string;
 
-function fieldValue(object: KubeObject, path: string): string {
-  if (path === 'source') {
-    const s = (object as { source?: { component?: unknown } }).source?.component;
-    return typeof s === 'string' ? s : '';
-  }
+function at(object: unknown, path: string): unknown {
   let cur: unknown = object;
   for (const part of path.split('.')) {
-    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, part)) return '';
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, part)) return undefined;
     cur = (cur as Record<string, unknown>)[part];
   }
-  if (cur === undefined || cur === null) return '';
-  return typeof cur === 'string' ? cur : String(cur);
+  return cur;
 }
 
-export function parseFieldSelector(text: string | null, kind: string): Matcher | undefined {
-  if (text === null || text.trim() === '') return undefined;
-  if (text.length > MAX_SELECTOR_LENGTH) throw new SelectorError('fieldSelector too long');
-  const allowed = new Set([
-    ...COMMON_FIELDS,
-    ...((Object.hasOwn(KIND_FIELDS, kind) ? KIND_FIELDS[kind] : undefined) ?? []),
-  ]);
-  const reqs = text.split(',').map((raw) => {
+/** A string field as the API server's Go struct holds it: a missing or null field is the zero value "". */
+function text(path: string): FieldValue {
+  return (o) => {
+    const v = at(o, path);
+    return v === undefined || v === null ? '' : typeof v === 'string' ? v : String(v);
+  };
+}
+
+/**
+ * A string field the API server defaults when it decodes a stored object (pkg/apis/core/v1/defaults.go):
+ * a recorded object that lacks it reads as the default, as it would from etcd.
+ */
+function defaulted(path: string, fallback: string): FieldValue {
+  const read = text(path);
+  return (o) => read(o) || fallback;
+}
+
+/** A bool field, formatted as the API server formats it (strconv.FormatBool): a missing one is "false". */
+function bool(path: string): FieldValue {
+  return (o) => (at(o, path) === true ? 'true' : 'false');
+}
+
+/** An int32 field formatted with strconv.Itoa: a missing one is "0". */
+function integer(path: string): FieldValue {
+  return (o) => {
+    const v = at(o, path);
+    return typeof v === 'number' && Number.isFinite(v) ? String(Math.trunc(v)) : '0';
+  };
+}
+
+const NAME: FieldValue = text('metadata.name');
+const NAMESPACE: FieldValue = text('metadata.namespace');
+
+/**
+ * The field selectors of the kinds with their own field label conversion in the core group
+ * (kubernetes pkg/apis/core/v1/conversion.go, addConversionFuncs and AddFieldLabelConversionsFor*):
+ * exactly those fields are accepted, any other is 400 "field label not supported". Each value is what
+ * the kind's selectable field set holds (pkg/registry/core/KIND/strategy.go, ToSelectableFields and
+ * friends), read from the object after defaulting, so a field a recorded object leaves out reads as
+ * the server would read it: Node's spec.unschedulable "false", a Pod's restartPolicy "Always".
+ * Every other kind gets the default conversion (apimachinery runtime.DefaultMetaV1FieldSelectorConversion):
+ * metadata.name and metadata.namespace.
+ */
+const CORE_FIELDS: ReadonlyMap<string, ReadonlyMap<string, FieldValue>> = new Map([
+  [
+    'Pod',
+    new Map<string, FieldValue>([
+      ['metadata.name', NAME],
+      ['metadata.namespace', NAMESPACE],
+      ['spec.nodeName', text('spec.nodeName')],
+      // Old v1 clients' name for spec.nodeName (conversion.go maps it).
+      ['spec.host', text('spec.nodeName')],
+      // pkg/apis/core/v1/defaults.go SetDefaults_PodSpec.
+      ['spec.restartPolicy', defaulted('spec.restartPolicy', 'Always')],
+      ['spec.schedulerName', defaulted('spec.schedulerName', 'default-scheduler')],
+      // Convert_v1_PodSpec_To_core_PodSpec: the deprecated serviceAccount stands in when serviceAccountName is empty.
+      [
+        'spec.serviceAccountName',
+        (o) => text('spec.serviceAccountName')(o) || text('spec.serviceAccount')(o),
+      ],
+      ['spec.hostNetwork', bool('spec.hostNetwork')],
+      ['status.phase', text('status.phase')],
+      // The first pod IP (ToSelectableFields reads status.podIPs[0]; conversion fills podIPs from podIP).
+      [
+        'status.podIP',
+        (o) => text('status.podIP')(o) || text('ip')((at(o, 'status.podIPs') as unknown[] | undefined)?.[0]),
+      ],
+      // Accepted by the conversion but absent from the pod's field set: it reads as "" (fields.Set.Get).
+      ['status.podIPs', () => ''],
+      ['status.nominatedNodeName', text('status.nominatedNodeName')],
+    ]),
+  ],
+  [
+    'Node',
+    // Cluster-scoped, and its conversion accepts no metadata.namespace.
+    new Map<string, FieldValue>([
+      ['metadata.name', NAME],
+      ['spec.unschedulable', bool('spec.unschedulable')],
+    ]),
+  ],
+  [
+    'ReplicationController',
+    new Map<string, FieldValue>([
+      ['metadata.name', NAME],
+      ['metadata.namespace', NAMESPACE],
+      ['status.replicas', integer('status.replicas')],
+    ]),
+  ],
+  [
+    'Event',
+    new Map<string, FieldValue>([
+      ['metadata.name', NAME],
+      ['metadata.namespace', NAMESPACE],
+      ['involvedObject.kind', text('involvedObject.kind')],
+      ['involvedObject.namespace', text('involvedObject.namespace')],
+      ['involvedObject.name', text('involvedObject.name')],
+      ['involvedObject.uid', text('involvedObject.uid')],
+      ['involvedObject.apiVersion', text('involvedObject.apiVersion')],
+      ['involvedObject.resourceVersion', text('involvedObject.resourceVersion')],
+      ['involvedObject.fieldPath', text('involvedObject.fieldPath')],
+      ['reason', text('reason')],
+      ['reportingComponent', text('reportingComponent')],
+      // pkg/registry/core/event/strategy.go ToSelectableFields: source.component, else the reporting controller.
+      ['source', (o) => text('source.component')(o) || text('reportingComponent')(o)],
+      ['type', text('type')],
+    ]),
+  ],
+  [
+    'Namespace',
+    new Map<string, FieldValue>([
+      ['metadata.name', NAME],
+      // SetDefaults_NamespaceStatus.
+      ['status.phase', defaulted('status.phase', 'Active')],
+    ]),
+  ],
+  [
+    'Secret',
+    new Map<string, FieldValue>([
+      ['metadata.name', NAME],
+      ['metadata.namespace', NAMESPACE],
+      // SetDefaults_Secret.
+      ['type', defaulted('type', 'Opaque')],
+    ]),
+  ],
+  [
+    'Service',
+    new Map<string, FieldValue>([
+      ['metadata.name', NAME],
+      ['metadata.namespace', NAMESPACE],
+      ['spec.clusterIP', text('spec.clusterIP')],
+      // SetDefaults_Service.
+      ['spec.type', defaulted('spec.type', 'ClusterIP')],
+    ]),
+  ],
+]);
+
+const DEFAULT_FIELDS: ReadonlyMap<string, FieldValue> = new Map([
+  ['metadata.name', NAME],
+  ['metadata.namespace', NAMESPACE],
+]);
+
+function fieldsOf(type: { readonly group: string; readonly kind: string }): ReadonlyMap<string, FieldValue> {
+  return (type.group === '' ? CORE_FIELDS.get(type.kind) : undefined) ?? DEFAULT_FIELDS;
+}
+
+export function parseFieldSelector(
+  selector: string | null,
+  type: { readonly group: string; readonly kind: string },
+): Matcher | undefined {
+  if (selector === null || selector.trim() === '') return undefined;
+  if (selector.length > MAX_SELECTOR_LENGTH) throw new SelectorError('fieldSelector too long');
+  const fields = fieldsOf(type);
+  const reqs = selector.split(',').map((raw) => {
     const m = /^\s*([^=!\s]+)\s*(==|=|!=)\s*(.*?)\s*$/.exec(raw);
     if (!m) throw new SelectorError(`invalid field selector: ${JSON.stringify(raw)}`);
     const field = m[1] ?? '';
-    if (!allowed.has(field)) throw new SelectorError(`field label not supported: ${field}`);
-    return { field, negate: m[2] === '!=', value: m[3] ?? '' };
+    const read = fields.get(field);
+    if (!read) throw new SelectorError(`field label not supported: ${field}`);
+    return { read, negate: m[2] === '!=', value: m[3] ?? '' };
   });
-  return (object) => reqs.every((r) => (fieldValue(object, r.field) === r.value) !== r.negate);
+  return (object) => reqs.every((r) => (r.read(object) === r.value) !== r.negate);
 }

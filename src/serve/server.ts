@@ -14,7 +14,19 @@ import type { LogFiles } from './extras.js';
 import { REPLAYED_AT } from './moment.js';
 import { apiVersionOf, type ResourceType, typeKey } from './resources.js';
 import { type Matcher, parseFieldSelector, parseLabelSelector, SelectorError } from './selectors.js';
-import { ApiError, badRequest, expired, methodNotAllowed, notFound } from './status.js';
+import {
+  ApiError,
+  badRequest,
+  expired,
+  type FieldError,
+  forbidden,
+  invalid,
+  methodNotAllowed,
+  notAcceptable,
+  notFound,
+  notSupported,
+  tooLargeResourceVersion,
+} from './status.js';
 import type { Change, KubeObject, ServedStore } from './store.js';
 import { parseIncludeObject, toTable } from './table.js';
 
@@ -42,6 +54,11 @@ export interface Limits {
   readonly maxWatchBufferBytes: number;
   readonly bookmarkIntervalMs: number;
   readonly maxLogBytes: number;
+  /**
+   * How long a list at a resourceVersion the server has not reached waits for it before the answer
+   * "Too large resource version" (the apiserver's watch cache waits blockTimeout, 3 s).
+   */
+  readonly tooLargeWaitMs: number;
 }
 
 const DEFAULT_LIMITS: Limits = {
@@ -53,6 +70,7 @@ const DEFAULT_LIMITS: Limits = {
   maxWatchBufferBytes: 32 * 1024 * 1024,
   bookmarkIntervalMs: 10_000,
   maxLogBytes: 64 * 1024 * 1024,
+  tooLargeWaitMs: 3_000,
 };
 
 export interface Watches {
@@ -89,9 +107,54 @@ function segments(pathname: string): string[] | undefined {
   return out;
 }
 
-function wantsTable(req: IncomingMessage): boolean {
-  const accept = req.headers.accept ?? '';
-  return accept.split(',').some((a) => /as=Table/.test(a) && /g=meta\.k8s\.io/.test(a));
+/** What the client asked to get back instead of the objects themselves. */
+interface Representation {
+  readonly as?: 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
+  /** meta.k8s.io/v1 or meta.k8s.io/v1beta1, as asked. */
+  readonly apiVersion: string;
+}
+
+const AS_IS: Representation = { apiVersion: '' };
+type Transform = NonNullable<Representation['as']>;
+const TRANSFORMS: ReadonlyMap<string, Transform> = new Map<string, Transform>([
+  ['Table', 'Table'],
+  ['PartialObjectMetadata', 'PartialObjectMetadata'],
+  ['PartialObjectMetadataList', 'PartialObjectMetadataList'],
+]);
+const META_VERSIONS: ReadonlySet<string> = new Set(['v1', 'v1beta1']);
+
+/**
+ * The Accept header, negotiated as the API server negotiates it (apiserver endpoints/handlers/negotiation
+ * acceptMediaTypeOptions, with the resource endpoint's AllowsMediaTypeTransform): the clauses in order; the
+ * first one without `as` asks for the objects as they are; one with `as=Table`, `PartialObjectMetadata` or
+ * `PartialObjectMetadataList` and `g=meta.k8s.io;v=v1` (or `v1beta1`) asks for that transformation; a
+ * clause asking for any other transformation cannot be served and is passed over. When none is left the
+ * answer is 406 NotAcceptable. This server writes JSON whatever the media type asked (no protobuf or YAML).
+ */
+function negotiate(req: IncomingMessage): Representation {
+  const accept = req.headers.accept;
+  if (accept === undefined || accept.trim() === '') return AS_IS;
+  for (const clause of accept.split(',')) {
+    const params = new Map<string, string>();
+    for (const part of clause.split(';').slice(1)) {
+      const eq = part.indexOf('=');
+      if (eq !== -1) params.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+    }
+    const asked = params.get('as');
+    const as = asked === undefined ? undefined : TRANSFORMS.get(asked);
+    const group = params.get('g');
+    const version = params.get('v');
+    if (asked === undefined && group === undefined && version === undefined) return AS_IS;
+    if (as !== undefined && group === 'meta.k8s.io' && version !== undefined && META_VERSIONS.has(version)) {
+      return { as, apiVersion: `${group}/${version}` };
+    }
+  }
+  throw notAcceptable('only the following media types are accepted: application/json');
+}
+
+/** meta.AsPartialObjectMetadata: the object's whole metadata, under the meta.k8s.io kind. */
+function partial(o: KubeObject, apiVersion: string): Record<string, unknown> {
+  return { kind: 'PartialObjectMetadata', apiVersion, metadata: o.metadata };
 }
 
 function sendJson(res: ServerResponse, code: number, body: unknown): void {
@@ -201,11 +264,15 @@ export class ApiServer {
     try {
       this.#route(req, res);
     } catch (err) {
-      if (err instanceof ApiError) sendError(res, err);
-      else if (err instanceof SelectorError) sendError(res, badRequest(err.message));
-      else {
-        sendError(res, new ApiError(500, 'InternalError', `internal error: ${(err as Error).message}`));
-      }
+      this.#fail(res, err);
+    }
+  }
+
+  #fail(res: ServerResponse, err: unknown): void {
+    if (err instanceof ApiError) sendError(res, err);
+    else if (err instanceof SelectorError) sendError(res, badRequest(err.message));
+    else {
+      sendError(res, new ApiError(500, 'InternalError', `internal error: ${(err as Error).message}`));
     }
   }
 
@@ -336,6 +403,7 @@ export class ApiServer {
   }
 
   #get(req: IncomingMessage, res: ServerResponse, t: Target): void {
+    const want = negotiate(req);
     const o = this.#opts.store.get(typeKey(t.type), t.namespace, t.name as string);
     if (!o) {
       throw notFound(`${t.type.plural}${t.type.group ? `.${t.type.group}` : ''} "${t.name}" not found`, {
@@ -344,7 +412,7 @@ export class ApiServer {
         kind: t.type.plural,
       });
     }
-    if (wantsTable(req)) {
+    if (want.as === 'Table') {
       const include = parseIncludeObject(
         new URL(req.url ?? '/', 'http://x').searchParams.get('includeObject'),
       );
@@ -355,22 +423,121 @@ export class ApiServer {
           now: this.#opts.now(),
           include: include ?? 'Metadata',
           resourceVersion: String(o.metadata.resourceVersion ?? ''),
+          apiVersion: want.apiVersion,
         }),
       );
       return;
     }
-    sendJson(res, 200, o);
+    // handlers/response.go asPartialObjectMetadataList: one object is not a list.
+    if (want.as === 'PartialObjectMetadataList')
+      throw notAcceptable(
+        `you requested PartialObjectMetadataList, but the requested object is not a list (${t.type.kind})`,
+      );
+    sendJson(res, 200, want.as === 'PartialObjectMetadata' ? partial(o, want.apiVersion) : o);
   }
 
   #matchers(t: Target, q: URLSearchParams): Matcher {
     const labels = parseLabelSelector(q.get('labelSelector'));
-    const fields = parseFieldSelector(q.get('fieldSelector'), t.type.kind);
+    const fields = parseFieldSelector(q.get('fieldSelector'), t.type);
     const ns = t.namespace;
     return (o) =>
       (ns === undefined || o.metadata.namespace === ns) && (!labels || labels(o)) && (!fields || fields(o));
   }
 
+  /**
+   * The list and watch options as the API server checks them before anything else (apimachinery
+   * pkg/apis/meta/internalversion/validation, ValidateListOptions; the list handler answers its errors
+   * as 422 Invalid, handlers/get.go ListResource). This server streams no initial events, so it
+   * answers `sendInitialEvents` as a server with the WatchList feature gate off.
+   */
+  #validateOptions(q: URLSearchParams, watch: boolean): void {
+    const match = q.get('resourceVersionMatch') ?? '';
+    const rv = q.get('resourceVersion') ?? '';
+    const cont = q.get('continue') ?? '';
+    const sendInitialEvents = (q.get('sendInitialEvents') ?? '') !== '';
+    const field = 'resourceVersionMatch';
+    const errs: FieldError[] = [];
+    if (watch) {
+      if (sendInitialEvents) {
+        if (match !== 'NotOlderThan')
+          errs.push(
+            forbidden(field, 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'),
+          );
+        errs.push(
+          forbidden(
+            'sendInitialEvents',
+            'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+          ),
+        );
+      }
+      if (match !== '') {
+        if (!sendInitialEvents)
+          errs.push(
+            forbidden(
+              field,
+              'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+            ),
+          );
+        if (match !== 'NotOlderThan') errs.push(notSupported(field, match, ['NotOlderThan']));
+        if (cont !== '')
+          errs.push(forbidden(field, 'resourceVersionMatch is forbidden when continue is provided'));
+      }
+    } else {
+      if (match !== '') {
+        if (rv === '')
+          errs.push(forbidden(field, 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+        if (cont !== '')
+          errs.push(forbidden(field, 'resourceVersionMatch is forbidden when continue is provided'));
+        if (match !== 'Exact' && match !== 'NotOlderThan')
+          errs.push(notSupported(field, match, ['Exact', 'NotOlderThan', '']));
+        if (match === 'Exact' && rv === '0')
+          errs.push(forbidden(field, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+      }
+      if (sendInitialEvents)
+        errs.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+    }
+    if (errs.length > 0) throw invalid('meta.k8s.io', 'ListOptions', '', errs);
+  }
+
+  /**
+   * Run `then` once the store has reached resourceVersion `rv`, or answer "Too large resource version"
+   * after the wait: the apiserver's watch cache blocks a list at a resourceVersion it has not seen yet
+   * for up to blockTimeout, then gives up (storage/cacher/watch_cache.go waitUntilFreshAndBlock). During
+   * a replay the store may get there meanwhile; a recording that is not replaying never does.
+   */
+  #whenReached(res: ServerResponse, rv: number, then: () => void): void {
+    const store = this.#opts.store;
+    let done = false;
+    const finish = (reached: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      unsubscribe();
+      res.off('close', abandon);
+      if (res.destroyed) return;
+      try {
+        if (!reached) throw tooLargeResourceVersion(rv, store.resourceVersion);
+        then();
+      } catch (err) {
+        this.#fail(res, err);
+      }
+    };
+    const abandon = () => finish(false);
+    const unsubscribe = store.subscribe(() => {
+      if (store.resourceVersion >= rv) finish(true);
+    });
+    const timer = setTimeout(() => finish(false), this.#limits.tooLargeWaitMs);
+    res.on('close', abandon);
+  }
+
   #list(req: IncomingMessage, res: ServerResponse, t: Target, q: URLSearchParams): void {
+    const want = negotiate(req);
+    // handlers/response.go asPartialObjectMetadata: a list is not one object.
+    if (want.as === 'PartialObjectMetadata')
+      throw notAcceptable(
+        `you requested PartialObjectMetadata, but the requested object is a list (${t.type.kind}List)`,
+      );
+    this.#validateOptions(q, false);
     const store = this.#opts.store;
     const match = this.#matchers(t, q);
     const rvParam = q.get('resourceVersion');
@@ -387,20 +554,38 @@ export class ApiServer {
     if (!include) throw badRequest('includeObject must be None, Metadata or Object');
     const key = `${typeKey(t.type)} ${t.namespace ?? ''} ${q.get('labelSelector') ?? ''} ${q.get('fieldSelector') ?? ''}`;
     const cont = q.get('continue');
+    // API concepts, "Semantics for get and list": resourceVersion unset is the most recent state, "0"
+    // any state, N with resourceVersionMatch Exact the state at N, and N alone or with NotOlderThan
+    // a state at least as new as N, which is the current one (this server serves no stale caches).
+    const requested = rvParam === null || rvParam === '' ? 0 : Number(rvParam);
+    const exact = q.get('resourceVersionMatch') === 'Exact';
+    if (!cont && requested > store.resourceVersion) {
+      this.#whenReached(res, requested, () => this.#list(req, res, t, q));
+      return;
+    }
     let rv = store.resourceVersion;
     let start = 0;
     let items: readonly KubeObject[];
     if (cont) {
       const token = decodeContinue(cont);
-      const cached = this.#snapshots.get(`${token.rv} ${key}`);
-      if (cached) items = cached;
-      else if (token.rv === store.resourceVersion) items = store.list(typeKey(t.type)).filter(match);
-      else
+      // A continue token reads the list at its resourceVersion, as etcd does, while the change log
+      // still holds it.
+      const snapshot =
+        this.#snapshots.get(`${token.rv} ${key}`) ?? store.listAt(typeKey(t.type), token.rv)?.filter(match);
+      if (!snapshot)
         throw expired(
           'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
         );
+      items = snapshot;
       rv = token.rv;
       start = token.start;
+    } else if (exact) {
+      // The state at exactly that resourceVersion, rebuilt from the change log; older than the log's
+      // window is what etcd says of a compacted revision (storage/etcd3 interpretListError): 410.
+      const at = store.listAt(typeKey(t.type), requested);
+      if (!at) throw expired('The resourceVersion for the provided list is too old.');
+      items = at.filter(match);
+      rv = requested;
     } else {
       items = store.list(typeKey(t.type)).filter(match);
     }
@@ -420,11 +605,12 @@ export class ApiServer {
       ...(next ? { continue: next } : {}),
       ...(remaining !== undefined ? { remainingItemCount: remaining } : {}),
     };
-    if (wantsTable(req)) {
+    if (want.as === 'Table') {
       const opts = {
         now: this.#opts.now(),
         include,
         resourceVersion: meta.resourceVersion,
+        apiVersion: want.apiVersion,
         ...(next ? { continueToken: next } : {}),
         ...(remaining !== undefined ? { remaining } : {}),
       };
@@ -434,6 +620,19 @@ export class ApiServer {
         (toTable(t.type.kind, page.slice(from, to), { ...opts, withColumns: false }).rows as unknown[]).map(
           (row) => JSON.stringify(row),
         ),
+      );
+      return;
+    }
+    if (want.as === 'PartialObjectMetadataList') {
+      // What client-go's metadata client lists with: every item's metadata, under meta.k8s.io kinds.
+      const envelope = {
+        kind: 'PartialObjectMetadataList',
+        apiVersion: want.apiVersion,
+        metadata: meta,
+        items: [],
+      };
+      this.#streamArray(res, envelope, 'items', page.length, (from, to) =>
+        page.slice(from, to).map((o) => JSON.stringify(partial(o, want.apiVersion))),
       );
       return;
     }
@@ -498,10 +697,12 @@ export class ApiServer {
   }
 
   #watch(req: IncomingMessage, res: ServerResponse, t: Target, q: URLSearchParams): void {
+    const want = negotiate(req);
+    this.#validateOptions(q, true);
     const store = this.#opts.store;
     const match = this.#matchers(t, q);
     const key = typeKey(t.type);
-    const table = wantsTable(req);
+    const table = want.as === 'Table';
     const include = parseIncludeObject(q.get('includeObject')) ?? 'Metadata';
     const rvParam = q.get('resourceVersion');
     if (rvParam !== null && rvParam !== '' && !/^\d+$/.test(rvParam)) {
@@ -521,7 +722,11 @@ export class ApiServer {
       initial = store.list(key).filter(match);
       cursor = store.resourceVersion;
     } else {
-      cursor = Math.min(Number(rvParam), store.resourceVersion);
+      // The changes after that resourceVersion, even one the server has not reached yet: the apiserver
+      // opens such a watch at once and sends what comes after it ("clients can wait for events without
+      // unnecessary blocking", storage/cacher/cacher.go waitUntilWatchCacheFreshAndForceAllEvents); only
+      // a list waits and then answers "Too large resource version".
+      cursor = Number(rvParam);
     }
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
     res.flushHeaders();
@@ -535,8 +740,14 @@ export class ApiServer {
           include,
           resourceVersion: String((object as KubeObject).metadata.resourceVersion ?? ''),
           withColumns: first,
+          apiVersion: want.apiVersion,
         });
         first = false;
+      } else if (want.as === 'PartialObjectMetadata' && type !== 'ERROR') {
+        // Every event's object but a Status, bookmarks included (handlers/response.go doTransformObject).
+        // A watch asked for PartialObjectMetadataList gets the objects as they are: the API server's
+        // watch encoder sends the object when its transformation fails (watchEmbeddedEncoder.doEncode).
+        body = partial(object as KubeObject, want.apiVersion);
       }
       const event =
         at === undefined
@@ -609,8 +820,9 @@ export class ApiServer {
     pump();
     if (bookmarks) {
       bookmarkTimer = setInterval(() => {
-        // A bookmark says "you have seen everything up to here": only once the client has.
-        if (waiting || cursor < store.resourceVersion) return;
+        // A bookmark says "you have seen everything up to here": only once the client has, and never
+        // for a resourceVersion before the one the watch started from.
+        if (waiting || cursor !== store.resourceVersion) return;
         send('BOOKMARK', {
           kind: t.type.kind,
           apiVersion: apiVersionOf(t.type),

@@ -121,6 +121,26 @@ export class ServedStore {
     return entry.sorted;
   }
 
+  /**
+   * Every object of a type as it was at resourceVersion `rv` (sorted as list() sorts), rebuilt from
+   * the current objects by undoing the logged changes after `rv`; undefined when `rv` is older than
+   * the log's window (compacted, as etcd answers a read at a compacted revision) or newer than now.
+   */
+  listAt(key: string, rv: number): readonly KubeObject[] | undefined {
+    if (rv < this.#oldestResumable || rv > this.#rv) return undefined;
+    if (rv === this.#rv) return this.list(key);
+    const objects = new Map(this.#types.get(key)?.objects);
+    for (let i = this.#log.length - 1; i >= 0; i--) {
+      const c = this.#log[i] as Change;
+      if (c.rv <= rv) break;
+      if (c.typeKey !== key) continue;
+      const k = objectKeyOf(c.object);
+      if (c.previous) objects.set(k, c.previous);
+      else objects.delete(k);
+    }
+    return [...objects.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, o]) => o);
+  }
+
   /** Forget the log: any earlier resourceVersion is now too old to watch from (a compaction). */
   compact(): void {
     this.#log.length = 0;

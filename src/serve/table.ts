@@ -228,35 +228,63 @@ const POD: Column[] = [
   }),
 ];
 
+/** translateTimestampSince and translateMicroTimestampSince: a zero (missing) time is "<unknown>". */
+function since(value: unknown, now: number): string {
+  return str(value) === '' ? '<unknown>' : age(value, now);
+}
+
+function isObject(v: unknown): v is Loose {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * FIRST SEEN and LAST SEEN as kubectl's event printer works them out (kubernetes
+ * pkg/printers/internalversion/printers.go printEvent), so events written by the events.k8s.io API
+ * (eventTime, series, no firstTimestamp) print as on a real server: first seen is firstTimestamp, else
+ * eventTime; last seen is lastTimestamp, else first seen, and series.lastObservedTime whenever there
+ * is a series.
+ */
+function eventFirstSeen(o: Loose, now: number): string {
+  return str(o.firstTimestamp) !== '' ? since(o.firstTimestamp, now) : since(o.eventTime, now);
+}
+
 function eventLastSeen(o: Loose, now: number): string {
-  const t =
-    str(o.lastTimestamp) ||
-    str(get(o, 'series', 'lastObservedTime')) ||
-    str(o.eventTime) ||
-    str(o.firstTimestamp);
-  return t ? age(t, now) : '<unknown>';
+  if (isObject(o.series)) return since(o.series.lastObservedTime, now);
+  return str(o.lastTimestamp) !== '' ? since(o.lastTimestamp, now) : eventFirstSeen(o, now);
+}
+
+/** series.count when there is a series; else count, and 1 for a singleton that has none (printEvent). */
+function eventCount(o: Loose): number {
+  if (isObject(o.series)) return typeof o.series.count === 'number' ? o.series.count : 0;
+  return typeof o.count === 'number' && o.count !== 0 ? o.count : 1;
+}
+
+/**
+ * formatEventSource: source.component, else reportingComponent (reportingController in Go), then
+ * ", " and source.host, else reportingInstance, when there is one.
+ */
+function eventSource(o: Loose): string {
+  const component = str(get(o, 'source', 'component')) || str(o.reportingComponent);
+  const instance = str(get(o, 'source', 'host')) || str(o.reportingInstance);
+  return instance === '' ? component : `${component}, ${instance}`;
+}
+
+function eventObject(o: Loose): string {
+  const kind = str(get(o, 'involvedObject', 'kind')).toLowerCase();
+  const name = str(get(o, 'involvedObject', 'name'));
+  return name === '' ? kind : `${kind}/${name}`;
 }
 
 const EVENT: Column[] = [
   col('Last Seen', eventLastSeen),
   col('Type', (o) => str(o.type)),
   col('Reason', (o) => str(o.reason)),
-  col(
-    'Object',
-    (o) => `${str(get(o, 'involvedObject', 'kind')).toLowerCase()}/${str(get(o, 'involvedObject', 'name'))}`,
-  ),
+  col('Object', eventObject),
   col('Subobject', (o) => str(get(o, 'involvedObject', 'fieldPath')), { priority: 1 }),
-  col(
-    'Source',
-    (o) =>
-      [str(get(o, 'source', 'component')), str(get(o, 'source', 'host'))].filter((s) => s !== '').join(', '),
-    { priority: 1 },
-  ),
-  col('Message', (o) => str(o.message)),
-  col('First Seen', (o, now) => (str(o.firstTimestamp) ? age(o.firstTimestamp, now) : '<unknown>'), {
-    priority: 1,
-  }),
-  col('Count', (o) => (typeof o.count === 'number' ? o.count : 1), { type: 'integer', priority: 1 }),
+  col('Source', eventSource, { priority: 1 }),
+  col('Message', (o) => str(o.message).trim()),
+  col('First Seen', eventFirstSeen, { priority: 1 }),
+  col('Count', eventCount, { type: 'integer', priority: 1 }),
   col('Name', (o) => str(get(o, 'metadata', 'name')), { priority: 1 }),
 ];
 
@@ -284,10 +312,10 @@ export function parseIncludeObject(value: string | null): IncludeObject | undefi
   return undefined;
 }
 
-function rowObject(o: KubeObject, include: IncludeObject): unknown {
+function rowObject(o: KubeObject, include: IncludeObject, apiVersion: string): unknown {
   if (include === 'Object') return o;
   if (include === 'None') return undefined;
-  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata };
+  return { kind: 'PartialObjectMetadata', apiVersion, metadata: o.metadata };
 }
 
 export interface TableOptions {
@@ -296,6 +324,8 @@ export interface TableOptions {
   readonly resourceVersion: string;
   readonly continueToken?: string;
   readonly remaining?: number;
+  /** meta.k8s.io/v1 (the default) or meta.k8s.io/v1beta1, as the client asked: the table's and its rows' objects'. */
+  readonly apiVersion?: string;
   /** Watch events after the first leave the column definitions out, as the real server does not; kubectl copes with both. */
   readonly withColumns?: boolean;
 }
@@ -306,9 +336,10 @@ export function toTable(
   opts: TableOptions,
 ): Record<string, unknown> {
   const columns = columnsOf(kind);
+  const apiVersion = opts.apiVersion ?? 'meta.k8s.io/v1';
   return {
     kind: 'Table',
-    apiVersion: 'meta.k8s.io/v1',
+    apiVersion,
     metadata: {
       resourceVersion: opts.resourceVersion,
       ...(opts.continueToken ? { continue: opts.continueToken } : {}),
@@ -325,7 +356,7 @@ export function toTable(
             priority,
           })),
     rows: objects.map((o) => {
-      const object = rowObject(o, opts.include);
+      const object = rowObject(o, opts.include, apiVersion);
       return { cells: columns.map((c) => c.cell(o, opts.now)), ...(object !== undefined ? { object } : {}) };
     }),
   };

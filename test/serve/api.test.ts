@@ -152,6 +152,53 @@ describe('get and list', () => {
     expect(t.body.rows[0].object.kind).toBe('PartialObjectMetadata');
   });
 
+  it('answers client-go metadata client requests with PartialObjectMetadata(List), and 406s what it cannot give', async () => {
+    // The Accept headers of k8s.io/client-go/metadata (metadata.go: List, Get and Watch).
+    const accept = (as: string) =>
+      `application/vnd.kubernetes.protobuf;as=${as};g=meta.k8s.io;v=v1,application/json;as=${as};g=meta.k8s.io;v=v1,application/json`;
+    const MCP = `${server.url}/apis/machineconfiguration.openshift.io/v1/machineconfigpools`;
+    const full = (await getJson(MCP)).body;
+    const list = await getJson(`${MCP}?limit=1`, { Accept: accept('PartialObjectMetadataList') });
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({
+      kind: 'PartialObjectMetadataList',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { resourceVersion: full.metadata.resourceVersion, remainingItemCount: 1 },
+    });
+    expect(list.body.metadata.continue).toEqual(expect.any(String));
+    expect(list.body.items).toEqual([
+      { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: full.items[0].metadata },
+    ]);
+    const one = await getJson(`${MCP}/master`, { Accept: accept('PartialObjectMetadata') });
+    expect(one.body).toEqual({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: full.items.find((p: Json) => p.metadata.name === 'master').metadata,
+    });
+    const events = await watchEvents(`${server.url}/api/v1/nodes?watch=true`, (e) => e.length >= 6, {
+      Accept: accept('PartialObjectMetadata'),
+    });
+    expect(events.map((e) => `${e.type} ${e.object.kind} ${e.object.apiVersion}`)).toEqual(
+      Array(6).fill('ADDED PartialObjectMetadata meta.k8s.io/v1'),
+    );
+    expect(events.every((e) => e.object.status === undefined && e.object.metadata.name)).toBe(true);
+    // The single-object form of a list, the list form of one object, a kind meta.k8s.io has not: 406.
+    for (const [url, as] of [
+      [MCP, 'PartialObjectMetadata'],
+      [`${MCP}/master`, 'PartialObjectMetadataList'],
+      [MCP, 'Secret'],
+    ] as const) {
+      const r = await getJson(url, { Accept: `application/json;as=${as};g=meta.k8s.io;v=v1` });
+      expect(r.status, `${url} as=${as}`).toBe(406);
+      expect(r.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
+    }
+    // A clause the server cannot serve is passed over for the next one.
+    const fallback = await getJson(`${MCP}/master`, {
+      Accept: 'application/json;as=Secret;g=meta.k8s.io;v=v1,application/json',
+    });
+    expect(fallback.body.kind).toBe('MachineConfigPool');
+  });
+
   it('serves pod logs from the must-gather, current and previous', async () => {
     const cur = await raw('GET', '/api/v1/namespaces/openshift-ns-2/pods/ns-2-pod-0/log');
     expect(cur).toEqual({ status: 200, text: 'line one of ns-2-pod-0\nline two of ns-2-pod-0\n' });

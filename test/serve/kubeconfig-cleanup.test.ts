@@ -33,9 +33,12 @@ async function serveAndStop(args: string[]): Promise<{ kubeconfig: string; code:
     out += String(c);
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  // A serve that refused its flags exits at once: fail then, not at the test's timeout.
-  while (!/^kubeconfig: \S+/m.test(out) && child.exitCode === null)
+  while (!/^kubeconfig: \S+/m.test(out)) {
+    // A refusal exits 2 at once: fail then, not at the test's timeout.
+    if (child.exitCode !== null)
+      throw new Error(`serve exited ${child.exitCode} before printing its kubeconfig`);
     await new Promise((r) => setTimeout(r, 20));
+  }
   const kubeconfig = /^kubeconfig: (\S+)/m.exec(out)?.[1] ?? '';
   expect(existsSync(kubeconfig)).toBe(true);
   child.kill('SIGTERM');
@@ -63,6 +66,14 @@ describe('serve and its kubeconfig', () => {
     expect(code).toBe(0);
     expect(kubeconfig).toBe(named);
     expect(readFileSync(named, 'utf8')).toMatch(/^apiVersion: v1/);
+  });
+  it('replaces one named by --kubeconfig-out on the next run (its value is an output, not an input)', async () => {
+    const named = join(work, 'kc-again');
+    for (const form of [['--kubeconfig-out', named], [`--kubeconfig-out=${named}`]]) {
+      const { kubeconfig, code } = await serveAndStop(form);
+      expect(code).toBe(0);
+      expect(kubeconfig).toBe(named);
+    }
   });
   it('the default one is in a folder of its own: a link planted at a guessable name is never followed', async () => {
     const victim = join(work, 'victim.txt');

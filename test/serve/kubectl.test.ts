@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/serve/index.js';
-import { describeKubectl, KUBECTL, kubeconfig, kubectl, serve } from './helpers.js';
+import { describeFixtures, fixture } from '../helpers/fixtures.js';
+import { describeKubectl, getJson, KUBECTL, kubeconfig, kubectl, serve } from './helpers.js';
 import { makeMustGather } from './make-must-gather.js';
 
 describeKubectl('kubectl on a must-gather', () => {
@@ -175,5 +176,77 @@ describeKubectl('kubectl get mcp -w during a replay of bug 2019850', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describeKubectl('kubectl on bug 2019850, as recorded', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await serve(['examples/bug-2019850']);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('selects nodes on spec.unschedulable, which the recorded nodes leave out (so it reads "false")', async () => {
+    const args = (selector: string) => ['get', 'nodes', '--field-selector', selector, '-o', 'name'];
+    const schedulable = await kubectl(server, args('spec.unschedulable=false'));
+    expect(schedulable.code, schedulable.stderr).toBe(0);
+    expect(schedulable.stdout.trimEnd().split('\n')).toHaveLength(6);
+    const cordoned = await kubectl(server, args('spec.unschedulable=true'));
+    expect(cordoned.code, cordoned.stderr).toBe(0);
+    expect(cordoned.stdout).toBe('');
+  });
+});
+
+/** kubectl's table output as records, cut at the header's column starts (cells may be empty). */
+function records(stdout: string): Record<string, string>[] {
+  const [header = '', ...rows] = stdout.trimEnd().split('\n');
+  const starts = [...header.matchAll(/\S+(?: \S+)*/g)].map((m) => ({ name: m[0], at: m.index ?? 0 }));
+  return rows.map((row) =>
+    Object.fromEntries(
+      starts.map((c, i) => [c.name, row.slice(c.at, starts[i + 1]?.at ?? row.length).trim()]),
+    ),
+  );
+}
+
+describeKubectl('kubectl get events -o wide on events.k8s.io-style events', () => {
+  describeFixtures('the aws must-gather (openshift/must-gather-clean)', () => {
+    let server: RunningServer;
+    beforeAll(async () => {
+      server = await serve([
+        fixture('openshift__must-gather-clean/test/files/extracted-subset/must-gather-aws'),
+      ]);
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('prints SOURCE, FIRST SEEN, LAST SEEN and COUNT from reportingComponent/Instance, eventTime and series', async () => {
+      const r = await kubectl(server, ['get', 'events', '-n', 'openshift-cluster-version', '-o', 'wide']);
+      expect(r.code, r.stderr).toBe(0);
+      const now = Date.parse((await getJson(`${server.url}/atlevel/moment`)).body.now);
+      // Ages of 10 minutes to 3 hours print as whole minutes (duration.HumanDuration).
+      const minutes = (t: string) => `${Math.floor((now - Date.parse(t)) / 60_000)}m`;
+      const byName = new Map(records(r.stdout).map((row) => [row.NAME, row]));
+      // eventTime, reportingComponent/Instance, no firstTimestamp, source or series.
+      expect(byName.get('cluster-version-operator-849b4dcf9c-dl6zb.1697c1171192fec3')).toMatchObject({
+        'LAST SEEN': minutes('2021-08-03T09:14:55Z'),
+        REASON: 'FailedScheduling',
+        SOURCE: 'default-scheduler, default-scheduler-ip-10-0-22-225',
+        'FIRST SEEN': minutes('2021-08-03T09:14:55Z'),
+        COUNT: '1',
+      });
+      // The same with a series: last seen and count come from it.
+      expect(byName.get('cluster-version-operator-849b4dcf9c-dl6zb.1697c1177db61063')).toMatchObject({
+        'LAST SEEN': minutes('2021-08-03T09:15:09Z'),
+        SOURCE: 'default-scheduler, default-scheduler-ip-10-0-22-225',
+        'FIRST SEEN': minutes('2021-08-03T09:14:56Z'),
+        COUNT: '1',
+      });
+      expect([...byName.values()].some((row) => row['FIRST SEEN'] === '<unknown>' || row.SOURCE === '')).toBe(
+        false,
+      );
+    });
   });
 });

@@ -147,3 +147,151 @@ describe('--at', () => {
     expect(early.status.history[0]).toMatchObject({ state: 'Partial', completionTime: null });
   });
 });
+
+describe('resourceVersion and resourceVersionMatch on lists and watches during a replay', () => {
+  const names = (list: Json) =>
+    list.items.map((o: Json) => `${o.metadata.name}@${o.metadata.resourceVersion}`);
+
+  it('Exact serves the state at that resourceVersion, 410 once it is compacted; NotOlderThan the current state', async () => {
+    server = await serve([EXAMPLE], { replay: true, holdReplay: true, speed: 1e6 });
+    const s = server;
+    const before = (await getJson(`${s.url}${MCP}`)).body;
+    const rv0 = before.metadata.resourceVersion;
+    s.replay!.start();
+    await s.replay!.done;
+    // The master pool mid-update, as the change log recorded it.
+    const updating = s.store
+      .changesSince(Number(rv0))!
+      .find(
+        (c) =>
+          c.object.kind === 'MachineConfigPool' &&
+          c.object.metadata.name === 'master' &&
+          cond(c.object, 'Updating') === 'True',
+      )!;
+    const mid = (await getJson(`${s.url}${MCP}?resourceVersion=${updating.rv}&resourceVersionMatch=Exact`))
+      .body;
+    expect(mid.metadata.resourceVersion).toBe(String(updating.rv));
+    expect(mid.items.find((p: Json) => p.metadata.name === 'master')).toEqual(updating.object);
+    const start = await getJson(`${s.url}${MCP}?resourceVersion=${rv0}&resourceVersionMatch=Exact`);
+    expect(start.status).toBe(200);
+    expect(start.body).toEqual(before);
+    // Exact with paging: the continue token reads the same past state.
+    const page1 = (await getJson(`${s.url}${MCP}?resourceVersion=${rv0}&resourceVersionMatch=Exact&limit=1`))
+      .body;
+    const page2 = (await getJson(`${s.url}${MCP}?limit=1&continue=${page1.metadata.continue}`)).body;
+    expect([...names(page1), ...names(page2)]).toEqual(names(before));
+    const newer = (await getJson(`${s.url}${MCP}?resourceVersion=${rv0}&resourceVersionMatch=NotOlderThan`))
+      .body;
+    expect(newer.metadata.resourceVersion).toBe(String(s.store.resourceVersion));
+    expect(
+      cond(
+        newer.items.find((p: Json) => p.metadata.name === 'master'),
+        'Updated',
+      ),
+    ).toBe('True');
+    s.faults.expireResourceVersions();
+    const gone = await getJson(`${s.url}${MCP}?resourceVersion=${rv0}&resourceVersionMatch=Exact`);
+    expect(gone.status).toBe(410);
+    expect(gone.body).toMatchObject({
+      reason: 'Expired',
+      message: 'The resourceVersion for the provided list is too old.',
+    });
+  });
+
+  it('refuses resourceVersionMatch without a resourceVersion, or on a watch, as 422 Invalid ListOptions', async () => {
+    server = await serve([EXAMPLE], { replay: true, holdReplay: true });
+    const r = await getJson(`${server.url}${MCP}?resourceVersionMatch=Exact`);
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({
+      kind: 'Status',
+      reason: 'Invalid',
+      code: 422,
+      message:
+        'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+      details: {
+        group: 'meta.k8s.io',
+        kind: 'ListOptions',
+        causes: [
+          {
+            reason: 'FieldValueForbidden',
+            field: 'resourceVersionMatch',
+            message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+          },
+        ],
+      },
+    });
+    expect((await getJson(`${server.url}${MCP}?resourceVersion=0&resourceVersionMatch=Exact`)).status).toBe(
+      422,
+    );
+    expect((await getJson(`${server.url}${MCP}?resourceVersion=5&resourceVersionMatch=Newest`)).status).toBe(
+      422,
+    );
+    const w = await getJson(
+      `${server.url}${MCP}?watch=true&resourceVersion=5&resourceVersionMatch=NotOlderThan`,
+    );
+    expect(w.status).toBe(422);
+  });
+
+  it('answers a list at a resourceVersion not reached yet with 504 Too large resource version after a wait, or the list once it is reached', async () => {
+    server = await serve([EXAMPLE], {
+      replay: true,
+      holdReplay: true,
+      speed: 1e6,
+      limits: { tooLargeWaitMs: 300 },
+    });
+    const s = server;
+    const ahead = s.store.resourceVersion + 5;
+    const t = performance.now();
+    const r = await getJson(`${s.url}${MCP}?resourceVersion=${ahead}`);
+    expect(performance.now() - t).toBeGreaterThanOrEqual(290);
+    expect(r.status).toBe(504);
+    expect(r.body).toMatchObject({
+      kind: 'Status',
+      reason: 'Timeout',
+      code: 504,
+      message: `Timeout: Too large resource version: ${ahead}, current: ${s.store.resourceVersion}`,
+      details: {
+        retryAfterSeconds: 1,
+        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      },
+    });
+    await s.close();
+    // The same list, while the replay gets there within the wait.
+    server = await serve([EXAMPLE], {
+      replay: true,
+      holdReplay: true,
+      speed: 1e6,
+      limits: { tooLargeWaitMs: 10_000 },
+    });
+    const s2 = server;
+    const target = s2.store.resourceVersion + 5;
+    const pending = getJson(`${s2.url}${MCP}?resourceVersion=${target}&resourceVersionMatch=Exact`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    s2.replay!.start();
+    const reached = await pending;
+    expect(reached.status).toBe(200);
+    expect(reached.body.metadata.resourceVersion).toBe(String(target));
+  });
+
+  it('opens a watch from a resourceVersion not reached yet and sends only the changes after it', async () => {
+    server = await serve([EXAMPLE], { replay: true, holdReplay: true, speed: 1e6 });
+    const s = server;
+    const base = s.store.resourceVersion;
+    // Each replayed revision is one change: the i-th gets base + 1 + i.
+    const nodeRvs = s
+      .replay!.plan.revisions.map((r, i) => (r.item.kind === 'Node' ? base + 1 + i : 0))
+      .filter((rv) => rv > 0);
+    const from = nodeRvs[1]!;
+    const want = nodeRvs.filter((rv) => rv > from);
+    expect(want.length).toBeGreaterThan(0);
+    const watching = watchEvents(
+      `${s.url}/api/v1/nodes?watch=true&resourceVersion=${from}`,
+      (e) => e.length >= want.length,
+    );
+    while (s.watchCount() < 1) await new Promise((r) => setTimeout(r, 10));
+    s.replay!.start();
+    await s.replay!.done;
+    const got = await watching;
+    expect(got.map((e) => Number(e.object.metadata.resourceVersion))).toEqual(want);
+  });
+});
