@@ -17,8 +17,8 @@ export {
   readInputDocuments,
   readInputText,
 } from './formats/index.js';
-export { loadHistoryParts, NO_INPUTS_HINT } from './load.js';
 export { withGivenReleases } from './given-releases.js';
+export { loadHistoryParts, NO_INPUTS_HINT } from './load.js';
 // For the live-cluster source and watch (src/live, src/watch): the same validation and monitor text forms as files.
 export { parseLocatorText, parseMessageText } from './monitor-text.js';
 export { readStdin, STDIN } from './open/index.js';
