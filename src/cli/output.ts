@@ -76,18 +76,29 @@ function checkTarget(outPath: string, flag = '--out'): void {
       `atlevel only replaces regular files; name a new or regular file${flag === '--out' ? ', or leave out --out to print to stdout' : ''}`,
     );
   }
-  const input = inputHolding(outPath, flag);
-  if (input) {
-    throw new InputError(
-      outPath,
-      input.relation === 'case'
-        ? `${flag} names a file of the input case ${input.arg}`
-        : input.relation === 'same'
-          ? `${flag} names one of the inputs`
-          : `${flag} would replace a file inside the input folder ${input.arg}`,
-      'write the report somewhere else; atlevel never overwrites its inputs',
-    );
-  }
+  refuseInput(outPath, flag, 'write the report somewhere else; atlevel never overwrites its inputs', {
+    inside: 'would replace a file inside',
+  });
+}
+
+/** Refuse `path` (the value of `flag`) when it is an input, a file of an input case, or inside an input folder. */
+function refuseInput(
+  path: string,
+  flag: string,
+  hint: string,
+  { inside, extra = [] }: { inside: string; extra?: readonly string[] },
+): void {
+  const input = inputHolding(path, flag, extra);
+  if (!input) return;
+  throw new InputError(
+    path,
+    input.relation === 'case'
+      ? `${flag} names a file of the input case ${input.arg}`
+      : input.relation === 'same'
+        ? `${flag} names one of the inputs`
+        : `${flag} ${inside} the input folder ${input.arg}`,
+    hint,
+  );
 }
 
 /** How a path to be written relates to an input: it is the input, inside it, or a file of an oc examples case. */
@@ -151,17 +162,7 @@ export function checkDataFolder(
   hint: string,
   extra: readonly string[] = [],
 ): void {
-  const input = inputHolding(path, flag, extra);
-  if (!input) return;
-  throw new InputError(
-    path,
-    input.relation === 'case'
-      ? `${flag} names a file of the input case ${input.arg}`
-      : input.relation === 'same'
-        ? `${flag} names one of the inputs`
-        : `${flag} is inside the input folder ${input.arg}`,
-    hint,
-  );
+  refuseInput(path, flag, hint, { inside: 'is inside', extra });
 }
 
 /** Whether `target` (a real path) is one of the files of the oc examples case `prefix`: `PREFIX-*`. */

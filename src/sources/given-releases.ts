@@ -14,7 +14,7 @@ import { assignReleases } from './releases.js';
 import type { LoadOptions } from './types.js';
 import type { RemoteSession } from './url/index.js';
 import { looksLikeUrl } from './url/location.js';
-import { urlClient } from './url-client.js';
+import { lazySession } from './url-client.js';
 
 /** The payloads the flags gave, and their lines for the inputs list. */
 export interface GivenReleases {
@@ -111,22 +111,14 @@ export async function withGivenReleases(
     maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     ...(opts.budget ? { budget: opts.budget } : {}),
   };
-  let session: RemoteSession | undefined;
-  const remote = async (): Promise<RemoteSession> => {
-    if (session === undefined) {
-      const { RemoteSession } = await urlClient();
-      session ??= new RemoteSession({ ...opts.remote, maxFileBytes: limits.maxFileBytes });
-    }
-    return session;
-  };
+  const session = lazySession(opts.remote, limits.maxFileBytes);
   try {
-    const given = await readGivenReleases(opts, limits, remote);
+    const given = await readGivenReleases(opts, limits, session.open);
     const notes = [...parts.notes];
     const cv = parts.objects.clusterVersions[0]?.object;
     const placed = placeReleases([], given, cv, notes);
     return { ...parts, releases: placed.releases, inputs: [...parts.inputs, ...placed.inputs], notes };
   } finally {
-    session?.close();
-    if (session && opts.remote?.onStats) opts.remote.onStats(session.stats);
+    session.close();
   }
 }

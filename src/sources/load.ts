@@ -42,7 +42,7 @@ import { contribution, type FileResult, intervalCount, type ReadLimits, readInpu
 import { ObjectStore } from './store.js';
 import type { LoadOptions } from './types.js';
 import type { RemoteInput, RemoteSession } from './url/index.js';
-import { urlClient } from './url-client.js';
+import { lazySession } from './url-client.js';
 import { type Resolved, resolveYears, runStartFromName, type YearHint } from './year.js';
 
 export const NO_INPUTS_HINT =
@@ -80,14 +80,8 @@ export async function loadHistoryParts(
   let echoes: EchoFilter | undefined;
   let revisions: PathResult['revisions'];
   // URL inputs share one session (storage client and cache), closed when everything is read.
-  let session: RemoteSession | undefined;
-  const remote = async (): Promise<RemoteSession> => {
-    if (session === undefined) {
-      const { RemoteSession } = await urlClient();
-      session ??= new RemoteSession({ ...opts.remote, maxFileBytes: limits.maxFileBytes });
-    }
-    return session;
-  };
+  const session = lazySession(opts.remote, limits.maxFileBytes);
+  const remote = session.open;
   try {
     for (const path of paths) {
       // The log's years come from the first input's names only when it is the only input.
@@ -103,8 +97,7 @@ export async function loadHistoryParts(
     const parts = assemble(results, notes, given, extraInputs, intern, echoes, opts.now);
     return revisions ? { ...parts, revisions: revisions.list } : parts;
   } finally {
-    session?.close();
-    if (session && opts.remote?.onStats) opts.remote.onStats(session.stats);
+    session.close();
   }
 }
 
