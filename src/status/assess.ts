@@ -15,7 +15,7 @@ import {
   parseTime,
 } from '../model/index.js';
 import { alertInsights, normalizeAlerts } from './alerts.js';
-import { assessControlPlane } from './controlplane.js';
+import { assessControlPlane, reasonText } from './controlplane.js';
 import { drainInsights } from './drain.js';
 import { isSerious, REFERENCES, sortInsights } from './insights.js';
 import { assessNode, compareNodes } from './nodes.js';
@@ -231,9 +231,7 @@ function withBlockers(
   const failing = findCondition(cv, 'Failing');
   if (failing?.status === 'True') {
     const detail = (failing.message ?? '').split('\n')[0];
-    blockers.push(
-      `ClusterVersion is Failing${failing.reason ? ` (${failing.reason})` : ''}${detail ? `: ${detail}` : ''}`,
-    );
+    blockers.push(`ClusterVersion is Failing${reasonText(failing)}${detail ? `: ${detail}` : ''}`);
   }
   for (const i of insights) {
     if (i.scope !== 'ControlPlane') continue;

@@ -6,7 +6,7 @@
 
 import type { ClusterOperator, ClusterVersion, Condition, Observed } from '../model/index.js';
 import { findCondition, type Millis, parseTime } from '../model/index.js';
-import { NOT_REWOUND } from '../timeline/index.js';
+import { conditionStatusKnown, conditionTextKnown } from '../timeline/index.js';
 import { baselineDuration, estimateTimeLeft, roundTo, TIME, truncateTo } from './estimate.js';
 import { REFERENCES } from './insights.js';
 import type {
@@ -86,7 +86,7 @@ export function assessControlPlane(
       objects: [cvObject],
       refs: [cvSeen.ref],
     });
-  } else if (failing.status !== 'False' && failing.reason !== NOT_REWOUND) {
+  } else if (failing.status !== 'False' && conditionStatusKnown(failing)) {
     // A Failing that status --at could not rewind is unknown, not a sign of trouble.
     const since = parseTime(failing.lastTransitionTime);
     const verb = failing.status === 'True' ? 'is failing' : 'may be failing';
@@ -96,7 +96,7 @@ export function assessControlPlane(
       impact: 'Update Stalled',
       scope: 'ControlPlane',
       ...(since !== undefined ? { since } : {}),
-      message: `Cluster Version ${cv.metadata.name} ${verb} to proceed with the update${failing.reason ? ` (${failing.reason})` : ''}`,
+      message: `Cluster Version ${cv.metadata.name} ${verb} to proceed with the update${reasonText(failing)}`,
       description: failing.message || '<no message>',
       reference: REFERENCES.operatorDegraded,
       objects: [cvObject],
@@ -289,7 +289,7 @@ function operatorInsights(
       impact: 'API Availability',
       scope: 'ControlPlane',
       since,
-      message: `Cluster Operator ${name} is ${c.word}${c.condition?.reason ? ` (${c.condition.reason})` : ''}`,
+      message: `Cluster Operator ${name} is ${c.word}${reasonText(c.condition)}`,
       description: c.condition?.message || '<no message>',
       reference: c.reference,
       objects,
@@ -301,5 +301,13 @@ function operatorInsights(
 
 /** False for a condition status --at could not rewind (it reads Unknown, reason NotRewound). */
 function isKnown(c: Condition | undefined): boolean {
-  return c?.reason !== NOT_REWOUND;
+  return conditionStatusKnown(c);
+}
+
+/**
+ * ` (Reason)` for an insight's message; nothing when there is none, or when status --at could not
+ * tell it (its message, the insight's description, says so).
+ */
+export function reasonText(c: Condition | undefined): string {
+  return c?.reason && conditionTextKnown(c) ? ` (${c.reason})` : '';
 }

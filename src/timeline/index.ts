@@ -10,8 +10,9 @@ export { locators, objectKey } from './locator.js';
 export * from './pools.js';
 export * from './query.js';
 export {
+  conditionStatusKnown,
+  conditionTextKnown,
   historyAt,
-  NOT_REWOUND,
   OutsideSpanError,
   objectsAt,
   type Rewound,

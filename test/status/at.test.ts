@@ -111,6 +111,107 @@ describe('objectsAt', () => {
     expect(condition).toMatchObject({ status: 'Unknown', reason: 'NotRewound' });
   });
 
+  it("does not serve the snapshot's reason and message as the moment's: they change without a transition", () => {
+    // The brief's repro: at 03:25 the snapshot's Available says "Done applying <new>", three minutes
+    // before the CVO completed; ReleaseAccepted and RetrievedUpdates name the new release at 02:24.
+    const { objects, unrewound } = objectsAt(history, at('03:25:00'));
+    const cv = objects.clusterVersions[0]?.object;
+    const c = (type: string) => cv?.status?.conditions?.find((x) => x.type === type);
+    expect(c('Available')).toEqual({
+      type: 'Available',
+      status: 'True',
+      lastTransitionTime: '2021-11-03T02:47:36Z',
+      reason: 'NotRewound',
+      message: "atlevel cannot tell this condition's message at 2021-11-03T03:25:00Z from the inputs",
+    });
+    for (const type of ['ReleaseAccepted', 'RetrievedUpdates']) {
+      expect(c(type)?.status).toBe(
+        history.objects.clusterVersions[0]?.object.status?.conditions?.find((x) => x.type === type)?.status,
+      );
+      expect(c(type)?.reason).toBe('NotRewound');
+      expect(c(type)?.message).not.toContain(NEW);
+    }
+    // Progressing's status comes from its 02:53:05.903 transition; its message then ("downloading
+    // update") is not its message half an hour later.
+    expect(c('Progressing')).toMatchObject({ status: 'True', reason: 'NotRewound' });
+    expect(c('Progressing')?.message).not.toContain('downloading update');
+    // Said once per kind when it holds for every object of it.
+    for (const kind of ['ClusterVersion', 'ClusterOperator', 'Node', 'MachineConfigPool'])
+      for (const field of ['reason', 'message'])
+        expect(unrewound).toContainEqual(
+          expect.objectContaining({ object: kind, field: `status.conditions[*].${field}` }),
+        );
+    // A node condition's heartbeat is later than the moment: left out, and said.
+    const node = objects.nodes[0]?.object;
+    expect(node?.status?.conditions?.some((x) => 'lastHeartbeatTime' in x)).toBe(false);
+    expect(unrewound).toContainEqual(
+      expect.objectContaining({ object: 'Node', field: 'status.conditions[*].lastHeartbeatTime' }),
+    );
+  });
+
+  it('takes a reason and message from a transition recorded at the moment itself, and only then', () => {
+    // build-log.txt line 438: 03:25:13.899 dns Progressing=True reason/Reconciling.
+    const dns = (clock: string) =>
+      objectsAt(history, at(clock))
+        .objects.clusterOperators.find((o) => o.object.metadata.name === 'dns')
+        ?.object.status?.conditions?.find((x) => x.type === 'Progressing');
+    expect(dns('03:25:13.899')).toMatchObject({
+      status: 'True',
+      lastTransitionTime: '2021-11-03T03:25:13.899Z',
+      reason: 'Reconciling',
+      message: 'Have 5 available DNS pods, want 6.',
+    });
+    expect(dns('03:26:00')).toMatchObject({ status: 'True', reason: 'NotRewound' });
+    // The CVO's Progressing at its recorded transition (line 364) says what it said then.
+    const cv = objectsAt(history, at('02:53:05.903')).objects.clusterVersions[0]?.object;
+    expect(cv?.status?.conditions?.find((x) => x.type === 'Progressing')?.message).toMatch(
+      /: downloading update$/,
+    );
+  });
+
+  it('takes them from a recorded revision of the object (a simulated run records every one)', () => {
+    const last = history.objects.clusterVersions[0]?.object;
+    const older = 'Done applying 4.10.0-0.nightly-2021-11-02-191632';
+    const recorded: ClusterHistory = {
+      ...history,
+      revisions: [
+        {
+          type: 'MODIFIED',
+          at: at('03:20:00'),
+          kind: 'ClusterVersion',
+          name: 'version',
+          object: {
+            ...last,
+            status: {
+              ...last?.status,
+              conditions: [{ type: 'Available', status: 'True', reason: 'AsExpected', message: older }],
+            },
+          },
+        },
+      ],
+    };
+    const cv = objectsAt(recorded, at('03:25:00')).objects.clusterVersions[0]?.object;
+    expect(cv?.status?.conditions?.find((x) => x.type === 'Available')).toMatchObject({
+      status: 'True',
+      reason: 'AsExpected',
+      message: older,
+    });
+    // Before the first revision nothing was recorded: not known.
+    const early = objectsAt(recorded, at('03:10:00')).objects.clusterVersions[0]?.object;
+    expect(early?.status?.conditions?.find((x) => x.type === 'Available')?.reason).toBe('NotRewound');
+  });
+
+  it('at the end of the span the snapshot is the cluster: conditions as they are', () => {
+    const end = history.span?.to ?? 0;
+    const { objects } = objectsAt(history, end);
+    expect(objects.clusterVersions[0]?.object.status?.conditions).toEqual(
+      history.objects.clusterVersions[0]?.object.status?.conditions,
+    );
+    expect(objects.nodes[0]?.object.status?.conditions).toEqual(
+      history.objects.nodes[0]?.object.status?.conditions,
+    );
+  });
+
   it('refuses a moment outside the inputs', () => {
     expect(() => objectsAt(history, at('01:00:00'))).toThrow(OutsideSpanError);
     expect(() => objectsAt(history, (history.span?.to ?? 0) + 1)).toThrow(/outside the inputs' span/);
@@ -129,5 +230,21 @@ describeFixtures('status --at before most of a snapshot was recorded', () => {
     expect(ops.unknown).toBeGreaterThan(0);
     expect(ops.healthy + ops.unavailable + ops.degraded + ops.healthUnknown).toBe(ops.total);
     expect(s.insights.filter((i) => /NotRewound/.test(i.message))).toEqual([]);
+  });
+
+  it('an operator degraded then is degraded, but not for the reason and message the snapshot gives later', async () => {
+    const degraded = await loadHistory([
+      fixture('openshift__oc/pkg/cli/admin/upgrade/status/examples/4.14.1-degraded'),
+    ]);
+    const s = assessStatusAt(degraded, Date.parse('2023-11-03T17:20:00Z'));
+    const kas = s.insights.find(
+      (i) => i.kind === 'operator-degraded' && i.objects.some((o) => o.name === 'kube-apiserver'),
+    );
+    // The snapshot (17:26:54) says "(NodeController_MasterNodesReady)" and which node is not ready.
+    expect(kas?.message).toBe('Cluster Operator kube-apiserver is degraded');
+    expect(kas?.description).toBe(
+      "atlevel cannot tell this condition's message at 2023-11-03T17:20:00Z from the inputs",
+    );
+    expect(s.controlPlane.blockers.join('\n')).not.toMatch(/NotRewound|UnavailableReplicas/);
   });
 });
