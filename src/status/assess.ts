@@ -33,6 +33,11 @@ export interface StatusOptions {
    * same release whenever it is looked at, so status at a past moment uses what the whole inputs say.
    */
   readonly configVersions?: ReadonlyMap<string, ConfigVersion>;
+  /**
+   * ClusterOperators whose own version at `now` is not known (status --at could not place it): their
+   * progress is unknown, not "not updated".
+   */
+  readonly versionUnknown?: ReadonlySet<string>;
 }
 
 function clusterVersionOf(history: ClusterHistory): Observed<ClusterVersion> | undefined {
@@ -69,7 +74,7 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
   );
   const now = opts.now ?? (snapshotMoment as Millis);
 
-  const controlPlane = assessControlPlane(cvSeen, operators, now);
+  const controlPlane = assessControlPlane(cvSeen, operators, now, opts.versionUnknown);
   const targetVersion = cv.status?.history?.[0]?.version || undefined;
   const versions = opts.configVersions ?? configVersions(history, cv);
 

@@ -4,7 +4,7 @@
  * with the result, per object and field.
  */
 import type { ClusterHistory, Millis } from '../model/index.js';
-import { historyAt } from '../timeline/index.js';
+import { historyAt, operatorVersionUnknown } from '../timeline/index.js';
 import { assessStatus, statusPrerequisites } from './assess.js';
 import type { UpdateStatus } from './types.js';
 import { configVersions } from './versions.js';
@@ -19,7 +19,11 @@ export function assessStatusAt(history: ClusterHistory, at: Millis): UpdateStatu
     history.objects.clusterVersions[0];
   const versions = cv ? configVersions(history, cv.object) : undefined;
   return {
-    ...assessStatus(then, { now: at, ...(versions ? { configVersions: versions } : {}) }),
+    ...assessStatus(then, {
+      now: at,
+      ...(versions ? { configVersions: versions } : {}),
+      versionUnknown: operatorVersionUnknown(unrewound),
+    }),
     evaluatedAtSource: 'rewound',
     unrewound,
   };

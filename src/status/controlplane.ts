@@ -67,6 +67,7 @@ export function assessControlPlane(
   cvSeen: Observed<ClusterVersion>,
   operatorsSeen: readonly Observed<ClusterOperator>[],
   now: Millis,
+  versionUnknown: ReadonlySet<string> = new Set(),
 ): ControlPlaneAnalysis {
   const cv = cvSeen.object;
   const insights: Insight[] = [];
@@ -122,13 +123,15 @@ export function assessControlPlane(
     total++;
     const isUpdated = targetVersion !== '' && operatorVersion(co) === targetVersion;
     if (isUpdated) updated++;
+    // status --at: a version that could not be placed at the moment may or may not be the target.
+    const progressKnown = isUpdated || !versionUnknown.has(co.metadata.name);
     const available = findCondition(co, 'Available');
     const degraded = findCondition(co, 'Degraded');
     const progressing = findCondition(co, 'Progressing');
     if (progressing) {
       const at = parseTime(progressing.lastTransitionTime);
       if (at !== undefined && (lastProgress === undefined || at > lastProgress)) lastProgress = at;
-      if (!isUpdated && progressing.status === 'True') {
+      if (!isUpdated && progressKnown && progressing.status === 'True') {
         updatingOperators.push({
           name: co.metadata.name,
           ...(at !== undefined ? { since: at } : {}),
@@ -137,13 +140,17 @@ export function assessControlPlane(
         });
         if (co.metadata.name === 'machine-config') mcoStartedUpdating = at;
       }
-      if (!isUpdated && progressing.status === 'False') waiting++;
+      if (!isUpdated && progressKnown && progressing.status === 'False') waiting++;
     }
-    // status --at: a condition the timeline could not rewind reads Unknown (NotRewound); the operator
-    // is then counted as unknown, never as unavailable, updating or waiting.
+    // status --at: a condition the timeline could not rewind reads Unknown (NotRewound), a version it
+    // could not place is left out; the operator is then counted as unknown, never as unavailable,
+    // updating or waiting.
     if (
       !isUpdated &&
-      (progressing === undefined || !isKnown(progressing) || progressing.status === 'Unknown')
+      (!progressKnown ||
+        progressing === undefined ||
+        !isKnown(progressing) ||
+        progressing.status === 'Unknown')
     )
       progressUnknown++;
     if (!isKnown(available) || !isKnown(degraded)) healthUnknown++;

@@ -15,6 +15,7 @@ export {
   historyAt,
   OutsideSpanError,
   objectsAt,
+  operatorVersionUnknown,
   type Rewound,
   rewindSpan,
   type Unrewound,

@@ -38,6 +38,21 @@ import {
   versionChanges,
 } from './query.js';
 
+/**
+ * The ClusterOperators whose own (`operator`) version at the moment could not be placed: it is left
+ * out of the rewound object, and status counts their progress as unknown, not as not updated.
+ */
+export function operatorVersionUnknown(unrewound: readonly Unrewound[]): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const u of unrewound) {
+    if (u.field === OPERATOR_VERSION_FIELD && u.object.startsWith('ClusterOperator/'))
+      out.add(u.object.slice('ClusterOperator/'.length));
+  }
+  return out;
+}
+
+const OPERATOR_VERSION_FIELD = 'status.versions[operator]';
+
 /** One field of one object that the inputs do not let atlevel rewind. */
 export interface Unrewound {
   /** `ClusterOperator/dns`, `Node/ip-10-0-1-2`, or a kind (`Pod`) when it holds for every object of it. */
@@ -515,6 +530,11 @@ class Rewinder {
     const name = co.metadata.name;
     const key = `ClusterOperator/${name}`;
     const changes = versionChanges(this.history, name);
+    const recorded = (v: { name: string }) => changes.some((c) => c.name === v.name);
+    // The operator reports its operands' versions with its own: when its own cannot be placed, an
+    // operand version with no record of its own (kube-apiserver's `1.23.0`, an image) cannot be either.
+    const own = co.status?.versions?.find((v) => v.name === 'operator');
+    const ownLost = own !== undefined && !recorded(own) && this.#unfinishedTargets.has(own.version);
     const versions = co.status?.versions?.flatMap((v) => {
       const mine = changes.filter((c) => c.name === v.name);
       const before = mine.filter((c) => c.at <= this.at).pop();
@@ -527,6 +547,14 @@ class Rewinder {
           key,
           `status.versions[${v.name}]`,
           `reported ${v.version} by the end, and when it did is not recorded: left out`,
+        );
+        return [];
+      }
+      if (ownLost) {
+        this.note(
+          key,
+          `status.versions[${v.name}]`,
+          "the operator's own version cannot be placed, so neither can this one it reports with it: left out",
         );
         return [];
       }

@@ -232,6 +232,27 @@ describeFixtures('status --at before most of a snapshot was recorded', () => {
     expect(s.insights.filter((i) => /NotRewound/.test(i.message))).toEqual([]);
   });
 
+  it('an operator whose version cannot be placed counts as unknown, not waiting; its operand versions are left out too', async () => {
+    const degraded = await loadHistory([
+      fixture('openshift__oc/pkg/cli/admin/upgrade/status/examples/4.14.1-degraded'),
+    ]);
+    const t = Date.parse('2023-11-03T16:00:00Z');
+    const ops = assessStatusAt(degraded, t).controlPlane.operators;
+    // No monitor: when each operator reported 4.14.1 is not recorded, so none is known to be waiting.
+    expect(ops.waiting).toBe(0);
+    expect(ops.updated + ops.updating + ops.unknown).toBe(ops.total);
+    const { objects, unrewound } = objectsAt(degraded, t);
+    const auth = objects.clusterOperators.find((o) => o.object.metadata.name === 'authentication');
+    // oauth-openshift `4.14.1_openshift` is not the release's version, but it came with it.
+    expect(auth?.object.status?.versions?.map((v) => v.name)).toEqual([]);
+    expect(unrewound).toContainEqual(
+      expect.objectContaining({
+        object: 'ClusterOperator/authentication',
+        field: 'status.versions[oauth-openshift]',
+      }),
+    );
+  });
+
   it('an operator degraded then is degraded, but not for the reason and message the snapshot gives later', async () => {
     const degraded = await loadHistory([
       fixture('openshift__oc/pkg/cli/admin/upgrade/status/examples/4.14.1-degraded'),
