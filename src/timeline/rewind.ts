@@ -493,11 +493,31 @@ class Rewinder {
     });
     const newest = entries[0];
     const dropped = (cv.status?.history?.length ?? 0) - entries.length;
+    // With no entry begun by then, the release the CVO wanted is not known: the snapshot's is later.
+    const desiredUnknown = !newest && !this.#final && cv.status?.desired !== undefined;
+    if (desiredUnknown)
+      this.note(
+        key,
+        'status.desired',
+        'no history entry had begun by then, so the release is not known: left out',
+      );
     const desired = newest
       ? { version: newest.version ?? '', image: newest.image ?? '' }
-      : cv.status?.desired;
+      : desiredUnknown
+        ? undefined
+        : cv.status?.desired;
     let spec = cv.spec;
-    if (dropped > 0 && cv.spec?.desiredUpdate) {
+    // A request the CVO had not taken up by the end (refused, or not yet loaded) may have come after
+    // the moment as well: handled as a later update is.
+    const wanted = cv.spec?.desiredUpdate;
+    const pending =
+      !this.#final &&
+      newest !== undefined &&
+      wanted !== undefined &&
+      wanted !== null &&
+      ((!!wanted.version && wanted.version !== newest.version) ||
+        (!!wanted.image && wanted.image !== newest.image));
+    if ((dropped > 0 || pending) && cv.spec?.desiredUpdate) {
       spec = {
         ...cv.spec,
         desiredUpdate: {
@@ -511,12 +531,16 @@ class Rewinder {
         'when the later update was requested is not recorded: taken as the release the CVO was on',
       );
     }
+    const available = cv.status?.availableUpdates;
+    if (!this.#final && Array.isArray(available) && available.length > 0)
+      this.note(key, 'status.availableUpdates', 'the update graph is not recorded over time: as last seen');
     const conditions = this.conditions('ClusterVersion', cv);
+    const { desired: _lastDesired, ...status } = cv.status ?? {};
     const object: ClusterVersion = {
       ...cv,
       ...(spec ? { spec } : {}),
       status: {
-        ...cv.status,
+        ...status,
         history: entries,
         ...(desired ? { desired } : {}),
         ...(conditions ? { conditions } : {}),
@@ -659,6 +683,16 @@ class Rewinder {
     const conditions = node.status?.conditions?.map((c) =>
       this.condition(key, c, c.type === 'Ready' ? ready : []),
     );
+    // A node that booted again after the moment (its recorded Reboot, or a config it reached later)
+    // may have run another OS image, kubelet and boot then: the snapshot's nodeInfo is of its last boot.
+    const lastCurrent = node.metadata.annotations?.[MCO.currentConfig];
+    const rebooted = after.some((i) => i.message.reason === 'Reboot') || a[MCO.currentConfig] !== lastCurrent;
+    if (!this.#final && node.status?.nodeInfo && rebooted)
+      this.note(
+        key,
+        'status.nodeInfo',
+        'the node booted again later and its earlier boot is not recorded: as last seen',
+      );
     const unschedulable = node.spec?.unschedulable;
     if (unschedulable !== undefined && (after.length > 0 || !this.watched)) {
       this.note(key, 'spec.unschedulable', 'cordons are not recorded: kept as last seen');
@@ -733,7 +767,13 @@ class Rewinder {
     );
     const countsKnown = !lost;
     const status: NonNullable<MachineConfigPool['status']> = { ...pool.status };
-    if (current !== undefined) status.configuration = { ...pool.status?.configuration, name: current };
+    if (current !== undefined)
+      status.configuration = this.configurationAt(
+        key,
+        'status.configuration',
+        pool.status?.configuration,
+        current,
+      );
     if (conditions) status.conditions = conditions;
     if (countsKnown) {
       const on = (n: Observed<Node>, cfg: string | undefined) =>
@@ -761,12 +801,42 @@ class Rewinder {
         ...pool,
         spec: {
           ...pool.spec,
-          ...(target !== undefined ? { configuration: { ...pool.spec?.configuration, name: target } } : {}),
+          ...(target !== undefined
+            ? {
+                configuration: this.configurationAt(
+                  key,
+                  'spec.configuration',
+                  pool.spec?.configuration,
+                  target,
+                ),
+              }
+            : {}),
         },
         status,
       },
       ref: seen.ref,
     };
+  }
+
+  /**
+   * A pool's configuration reference naming `name` at the moment. Its `source` (the MachineConfigs the
+   * rendered config was made from) is the snapshot's config's: for another config it is not known.
+   */
+  configurationAt(
+    key: string,
+    field: string,
+    last: NonNullable<MachineConfigPool['spec']>['configuration'] | undefined,
+    name: string,
+  ): NonNullable<NonNullable<MachineConfigPool['spec']>['configuration']> {
+    if (last?.name === name || !last) return { ...last, name };
+    const { source, ...rest } = last;
+    if (source !== undefined && source !== null)
+      this.note(
+        key,
+        `${field}.source`,
+        `the MachineConfigs ${name} was made from are not recorded: left out`,
+      );
+    return { ...rest, name };
   }
 
   /** The rendered config of the same pool made just before `name`. */

@@ -212,6 +212,54 @@ describe('objectsAt', () => {
     );
   });
 
+  it("leaves out what the snapshot says of another config or boot than the moment's, and says so", () => {
+    const { objects, unrewound } = objectsAt(history, at('03:25:00'));
+    const master = objects.machineConfigPools.find((p) => p.object.metadata.name === 'master')?.object;
+    // The snapshot's source list is rendered-master-ebc…'s; at 03:25 the pool was still on 78d48….
+    expect(master?.status?.configuration).toEqual({ name: MASTER_OLD });
+    expect(master?.spec?.configuration?.name).toBe(MASTER_NEW);
+    expect(unrewound).toContainEqual(
+      expect.objectContaining({ object: 'MachineConfigPool/master', field: 'status.configuration.source' }),
+    );
+    // ip-10-0-151-87 reboots at 03:29:04: its nodeInfo (bootID, OS image) is of that later boot.
+    expect(unrewound).toContainEqual(
+      expect.objectContaining({
+        object: 'Node/ip-10-0-151-87.us-east-2.compute.internal',
+        field: 'status.nodeInfo',
+      }),
+    );
+    expect(objectsAt(history, history.span?.to ?? 0).unrewound.map((u) => u.field)).not.toContain(
+      'status.nodeInfo',
+    );
+  });
+
+  it("the ClusterVersion's desired release, requests and update graph are not taken from the later snapshot", () => {
+    const cv = history.objects.clusterVersions[0] as (typeof history.objects.clusterVersions)[0];
+    const earlier: ClusterHistory = {
+      ...history,
+      span: { from: at('02:24:00'), to: history.span?.to ?? 0 },
+      objects: {
+        ...history.objects,
+        clusterVersions: [
+          {
+            ...cv,
+            object: {
+              ...cv.object,
+              status: { ...cv.object.status, availableUpdates: [{ version: '4.10.1', image: 'x' }] },
+            },
+          },
+        ],
+      },
+    };
+    // The ClusterVersion was created at 02:24:33, its first history entry began at 02:24:41: between
+    // them the snapshot's status.desired (the later update's release) is not known.
+    const before = objectsAt(earlier, at('02:24:35'));
+    expect(before.objects.clusterVersions[0]?.object.status?.desired).toBeUndefined();
+    expect(before.unrewound.map((u) => u.field)).toEqual(
+      expect.arrayContaining(['status.desired', 'status.availableUpdates']),
+    );
+  });
+
   it('refuses a moment outside the inputs', () => {
     expect(() => objectsAt(history, at('01:00:00'))).toThrow(OutsideSpanError);
     expect(() => objectsAt(history, (history.span?.to ?? 0) + 1)).toThrow(/outside the inputs' span/);
@@ -251,6 +299,22 @@ describeFixtures('status --at before most of a snapshot was recorded', () => {
         field: 'status.versions[oauth-openshift]',
       }),
     );
+  });
+
+  it('a request refused at the end is not taken as made before it: not-accepted, a week earlier', async () => {
+    const refused = await loadHistory([join(projectRoot, 'test/fixtures/status/not-accepted')]);
+    // ReleaseAccepted=False since 2024-03-20T09:12:44Z; when 4.16.0 was asked for is not recorded.
+    const t = Date.parse('2024-03-15T00:00:00Z');
+    const s = assessStatusAt(refused, t);
+    expect(s.insights.filter((i) => i.kind === 'update-not-accepted')).toEqual([]);
+    const { objects, unrewound } = objectsAt(refused, t);
+    expect(objects.clusterVersions[0]?.object.spec?.desiredUpdate?.version).toBe('4.15.3');
+    expect(unrewound).toContainEqual(
+      expect.objectContaining({ object: 'ClusterVersion/version', field: 'spec.desiredUpdate' }),
+    );
+    // At the end it is the snapshot's: asked for and refused.
+    const end = assessStatusAt(refused, refused.span?.to ?? 0);
+    expect(end.insights.map((i) => i.kind)).toContain('update-not-accepted');
   });
 
   it('an operator degraded then is degraded, but not for the reason and message the snapshot gives later', async () => {
