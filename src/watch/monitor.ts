@@ -125,10 +125,13 @@ export function transitions(
       if (c.type !== 'Updated' && c.type !== 'Updating' && c.type !== 'Degraded') continue;
       const p = conditions(before).find((x) => x.type === c.type);
       if (!c.status || (p && p.status === c.status)) continue;
+      // atlevel's own form (origin's monitor does not watch pools): no empty `changed: ` when the
+      // pool gives no message (Updating=False); the sources read both forms alike.
+      const message = oneLine(c.message ?? '');
       add(
         c.type === 'Degraded' && c.status === 'True' ? 'Error' : 'Warning',
         locator,
-        `condition/${c.type} status/${c.status} changed: ${oneLine(c.message ?? '')}`,
+        `condition/${c.type} status/${c.status}${message ? ` changed: ${message}` : ''}`,
         dated(c.lastTransitionTime, at),
       );
     }

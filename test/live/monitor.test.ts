@@ -5,8 +5,9 @@
  * --record name the same moment (docs/live.md).
  */
 import { describe, expect, it } from 'vitest';
+import { parseMessageText } from '../../src/sources/index.js';
 import { earliestPrecise } from '../../src/timeline/index.js';
-import { dated, toInterval } from '../../src/watch/monitor.js';
+import { dated, toInterval, transitions } from '../../src/watch/monitor.js';
 
 const T = (clock: string) => Date.parse(`2021-11-03T${clock}Z`);
 
@@ -40,5 +41,33 @@ describe('watch times', () => {
     expect(relisted.source).toBe('live-relist');
     expect(toInterval(record, 'watch').source).toBe('live-watch');
     expect(earliestPrecise([event, { at: relisted.from, source: relisted.source }])).toBe(event);
+  });
+});
+
+describe('watch lines', () => {
+  const pool = (status: string, message: string) => ({
+    metadata: { name: 'master' },
+    spec: { configuration: { name: 'rendered-master-b' } },
+    status: {
+      conditions: [{ type: 'Updating', status, message, lastTransitionTime: '2021-11-03T03:35:52Z' }],
+    },
+  });
+
+  it('a pool condition with no message ends at its status, not in an empty "changed: "', () => {
+    const [line] = transitions('MachineConfigPool', pool('True', 'x'), pool('False', ''), T('03:35:52'));
+    expect(line?.message).toBe('condition/Updating status/False');
+    // Read back (a --record build log) as the same transition.
+    expect(parseMessageText(line?.message ?? '', false)).toEqual({
+      reason: '',
+      humanMessage: '',
+      annotations: { condition: 'Updating', status: 'False' },
+    });
+    const [said] = transitions(
+      'MachineConfigPool',
+      pool('False', ''),
+      pool('True', 'All nodes are updated'),
+      0,
+    );
+    expect(said?.message).toBe('condition/Updating status/True changed: All nodes are updated');
   });
 });
