@@ -332,14 +332,21 @@ class Rewinder {
     const own = conditionTransitions(this.history, key, c.type).filter(
       (t) => !t.source.startsWith('derived:'),
     );
+    // A lastTransitionTime in whole seconds (metav1.Time) puts the change somewhere in that second; a
+    // record of it to the millisecond says where, and before that the condition had not changed yet.
+    const stamp = c.lastTransitionTime;
+    const precise =
+      since !== undefined && typeof stamp === 'string' && !/\.\d/.test(stamp)
+        ? own.find((t) => t.status === c.status && t.at > since && t.at < since + 1000)
+        : undefined;
     let status: string;
     let lastTransitionTime: string | null | undefined;
     let unrewound: Unrewound | undefined;
-    if (since !== undefined && since <= this.at) {
+    if (since !== undefined && since <= this.at && !(precise && precise.at > this.at)) {
       // The snapshot describes the moment itself: nothing to wind back.
       if (this.#final) return { condition: c, unknown: [] };
       status = c.status;
-      lastTransitionTime = c.lastTransitionTime;
+      lastTransitionTime = precise ? formatTime(precise.at) : stamp;
     } else {
       const recorded: Transition[] = [...own, ...extra].sort((a, b) => a.at - b.at);
       const before = recorded.filter((t) => t.at <= this.at).pop();

@@ -169,6 +169,26 @@ describe('objectsAt', () => {
     );
   });
 
+  it('places a change its whole-second lastTransitionTime leaves in a second at the millisecond a record gives', () => {
+    // machine-config's Progressing: lastTransitionTime 03:23:10Z; build-log.txt line 420 saw it go
+    // False at 03:23:10.428. Between the two it was still True.
+    const progressing = (clock: string) =>
+      objectsAt(history, at(clock))
+        .objects.clusterOperators.find((o) => o.object.metadata.name === 'machine-config')
+        ?.object.status?.conditions?.find((x) => x.type === 'Progressing');
+    expect(progressing('03:23:10.200')).toMatchObject({
+      status: 'True',
+      lastTransitionTime: '2021-11-03T03:23:03.719Z',
+    });
+    expect(progressing('03:23:10.428')).toEqual({
+      type: 'Progressing',
+      status: 'False',
+      lastTransitionTime: '2021-11-03T03:23:10.428Z',
+      reason: '',
+      message: `Cluster version is ${NEW}`,
+    });
+  });
+
   it('takes them from a recorded revision of the object (a simulated run records every one)', () => {
     const last = history.objects.clusterVersions[0]?.object;
     const older = 'Done applying 4.10.0-0.nightly-2021-11-02-191632';
