@@ -220,6 +220,8 @@ interface ConditionNotes {
   readonly fields: Map<string, Set<string>>;
 }
 
+const REACHED_RE = /cluster reached (\S+)/;
+
 /** The message of a condition whose status is known and whose reason and message are not. */
 function unknownMessage(at: Millis): string {
   return `atlevel cannot tell this condition's message at ${formatTime(at)} from the inputs`;
@@ -346,7 +348,8 @@ class Rewinder {
       // The snapshot describes the moment itself: nothing to wind back.
       if (this.#final) return { condition: c, unknown: [] };
       status = c.status;
-      lastTransitionTime = precise ? formatTime(precise.at) : stamp;
+      // The stamp itself stays the snapshot's, as status without --at reads it.
+      lastTransitionTime = stamp;
     } else {
       const recorded: Transition[] = [...own, ...extra].sort((a, b) => a.at - b.at);
       const before = recorded.filter((t) => t.at <= this.at).pop();
@@ -482,6 +485,11 @@ class Rewinder {
   clusterVersion(seen: Observed<ClusterVersion>): Observed<ClusterVersion> {
     const cv = seen.object;
     const key = `ClusterVersion/${cv.metadata.name}`;
+    // The monitor's `cluster reached X`, to the millisecond: where in its whole second a completion
+    // time falls (see rewindCondition).
+    const reached = intervalsOf(this.history, key).filter(
+      (i) => !i.source.startsWith('derived:') && REACHED_RE.test(i.message.humanMessage),
+    );
     const entries = (cv.status?.history ?? []).flatMap((h) => {
       const started = parseTime(h.startedTime);
       if (started === undefined) {
@@ -494,8 +502,20 @@ class Rewinder {
       }
       if (started > this.at) return [];
       const completed = parseTime(h.completionTime);
-      if (completed !== undefined && completed > this.at)
-        return [{ ...h, state: 'Partial', completionTime: null }];
+      const stamp = h.completionTime;
+      const target = h.version || h.image;
+      const precise =
+        completed !== undefined && typeof stamp === 'string' && !/\.\d/.test(stamp) && target
+          ? reached.find(
+              (i) =>
+                i.from > completed &&
+                i.from < completed + 1000 &&
+                REACHED_RE.exec(i.message.humanMessage)?.[1] === target,
+            )
+          : undefined;
+      // The stamp itself stays the snapshot's, as status without --at reads it.
+      const at = precise?.from ?? completed;
+      if (at !== undefined && at > this.at) return [{ ...h, state: 'Partial', completionTime: null }];
       return [h];
     });
     const newest = entries[0];

@@ -183,9 +183,20 @@ describe('objectsAt', () => {
     expect(progressing('03:23:10.428')).toEqual({
       type: 'Progressing',
       status: 'False',
-      lastTransitionTime: '2021-11-03T03:23:10.428Z',
+      lastTransitionTime: '2021-11-03T03:23:10Z',
       reason: '',
       message: `Cluster version is ${NEW}`,
+    });
+  });
+
+  it("places the CVO's whole-second completionTime at the monitor's `cluster reached` in that second", () => {
+    // History: Completed 03:28:27Z; build-log.txt line 456: cluster reached at 03:28:27.351.
+    const head = (clock: string) =>
+      objectsAt(history, at(clock)).objects.clusterVersions[0]?.object.status?.history?.[0];
+    expect(head('03:28:27.200')).toMatchObject({ state: 'Partial', completionTime: null });
+    expect(head('03:28:27.351')).toMatchObject({
+      state: 'Completed',
+      completionTime: '2021-11-03T03:28:27Z',
     });
   });
 
