@@ -58,7 +58,10 @@ export interface Interval {
   readonly level: IntervalLevel;
   readonly locator: Locator;
   readonly message: IntervalMessage;
-  /** Who produced it: `build-log`, `e2e-events`, `e2e-intervals`, `e2e-timelines`, or `derived:<how>`. */
+  /**
+   * Who produced it: `build-log`, `e2e-events`, `e2e-intervals`, `e2e-timelines`, `derived:<how>`, or
+   * `atlevel watch` (`live-watch`, or `live-relist` for a change seen only through a relist).
+   */
   readonly source: string;
   readonly ref: SourceRef;
 }

@@ -4,8 +4,9 @@
  * statuses from their recorded transitions, ClusterVersion history entries by their times,
  * ClusterOperator versions from their recorded changes, pool state and node config annotations from
  * the rollout evidence. Objects created after the moment are left out. What cannot be rewound is
- * served as last seen and named in the `atlevel.io/not-rewound` annotation, so a client is never
- * told more than the evidence shows.
+ * left out, served as last seen, or (a condition's status, reason and message) served as saying it is
+ * not known, and named in the `atlevel.io/not-rewound` annotation, so a client is never told more
+ * than the evidence shows (docs/serve.md "At a moment").
  */
 import { type ClusterHistory, type Millis, type Observed, parseTime } from '../model/index.js';
 import { objectsAt as rewind, type Unrewound } from '../timeline/index.js';

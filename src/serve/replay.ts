@@ -27,7 +27,9 @@ export interface ReplayPlan {
 
 /**
  * What makes two moments of an object different for a watcher. Condition messages are left out: the
- * rewind explains an inferred status in words that name the moment, which is not a change of state.
+ * rewind explains an inferred status, or says a message is not known, in words that name the moment,
+ * which is not a change of state. A reason that turns NotRewound after the moment of a recorded
+ * transition is a change: from then on the message is not known, and the served object says so.
  */
 function signature(item: KindObject): string {
   return JSON.stringify(item.object, (key, value) =>

@@ -15,7 +15,7 @@ import {
   parseTime,
 } from '../model/index.js';
 import { alertInsights, normalizeAlerts } from './alerts.js';
-import { assessControlPlane } from './controlplane.js';
+import { assessControlPlane, reasonText } from './controlplane.js';
 import { drainInsights } from './drain.js';
 import { isSerious, REFERENCES, sortInsights } from './insights.js';
 import { assessNode, compareNodes } from './nodes.js';
@@ -39,6 +39,11 @@ export interface StatusOptions {
    * note says they came later rather than that the inputs lack them.
    */
   readonly firstPools?: FirstPools;
+  /**
+   * ClusterOperators whose own version at `now` is not known (status --at could not place it): their
+   * progress is unknown, not "not updated".
+   */
+  readonly versionUnknown?: ReadonlySet<string>;
 }
 
 /** The pools created first (more than one when created in the same second), and when. */
@@ -81,7 +86,7 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
   );
   const now = opts.now ?? (snapshotMoment as Millis);
 
-  const controlPlane = assessControlPlane(cvSeen, operators, now);
+  const controlPlane = assessControlPlane(cvSeen, operators, now, opts.versionUnknown);
   const targetVersion = cv.status?.history?.[0]?.version || undefined;
   const versions = opts.configVersions ?? configVersions(history, cv);
 
@@ -243,9 +248,7 @@ function withBlockers(
   const failing = findCondition(cv, 'Failing');
   if (failing?.status === 'True') {
     const detail = (failing.message ?? '').split('\n')[0];
-    blockers.push(
-      `ClusterVersion is Failing${failing.reason ? ` (${failing.reason})` : ''}${detail ? `: ${detail}` : ''}`,
-    );
+    blockers.push(`ClusterVersion is Failing${reasonText(failing)}${detail ? `: ${detail}` : ''}`);
   }
   for (const i of insights) {
     if (i.scope !== 'ControlPlane') continue;

@@ -5,7 +5,7 @@
  */
 import type { ClusterHistory, Millis } from '../model/index.js';
 import { parseTime } from '../model/index.js';
-import { historyAt } from '../timeline/index.js';
+import { historyAt, operatorVersionUnknown } from '../timeline/index.js';
 import { assessStatus, type FirstPools, statusPrerequisites } from './assess.js';
 import type { UpdateStatus } from './types.js';
 import { configVersions } from './versions.js';
@@ -25,6 +25,7 @@ export function assessStatusAt(history: ClusterHistory, at: Millis): UpdateStatu
       now: at,
       ...(versions ? { configVersions: versions } : {}),
       ...(firstPools ? { firstPools } : {}),
+      versionUnknown: operatorVersionUnknown(unrewound),
     }),
     evaluatedAtSource: 'rewound',
     unrewound,

@@ -6,7 +6,7 @@
 
 import type { ClusterOperator, ClusterVersion, Condition, Observed } from '../model/index.js';
 import { findCondition, type Millis, parseTime } from '../model/index.js';
-import { NOT_REWOUND } from '../timeline/index.js';
+import { conditionStatusKnown, conditionTextKnown } from '../timeline/index.js';
 import { baselineDuration, estimateTimeLeft, roundTo, TIME, truncateTo } from './estimate.js';
 import { REFERENCES } from './insights.js';
 import type {
@@ -67,6 +67,7 @@ export function assessControlPlane(
   cvSeen: Observed<ClusterVersion>,
   operatorsSeen: readonly Observed<ClusterOperator>[],
   now: Millis,
+  versionUnknown: ReadonlySet<string> = new Set(),
 ): ControlPlaneAnalysis {
   const cv = cvSeen.object;
   const insights: Insight[] = [];
@@ -86,7 +87,7 @@ export function assessControlPlane(
       objects: [cvObject],
       refs: [cvSeen.ref],
     });
-  } else if (failing.status !== 'False' && failing.reason !== NOT_REWOUND) {
+  } else if (failing.status !== 'False' && conditionStatusKnown(failing)) {
     // A Failing that status --at could not rewind is unknown, not a sign of trouble.
     const since = parseTime(failing.lastTransitionTime);
     const verb = failing.status === 'True' ? 'is failing' : 'may be failing';
@@ -96,7 +97,7 @@ export function assessControlPlane(
       impact: 'Update Stalled',
       scope: 'ControlPlane',
       ...(since !== undefined ? { since } : {}),
-      message: `Cluster Version ${cv.metadata.name} ${verb} to proceed with the update${failing.reason ? ` (${failing.reason})` : ''}`,
+      message: `Cluster Version ${cv.metadata.name} ${verb} to proceed with the update${reasonText(failing)}`,
       description: failing.message || '<no message>',
       reference: REFERENCES.operatorDegraded,
       objects: [cvObject],
@@ -122,13 +123,15 @@ export function assessControlPlane(
     total++;
     const isUpdated = targetVersion !== '' && operatorVersion(co) === targetVersion;
     if (isUpdated) updated++;
+    // status --at: a version that could not be placed at the moment may or may not be the target.
+    const progressKnown = isUpdated || !versionUnknown.has(co.metadata.name);
     const available = findCondition(co, 'Available');
     const degraded = findCondition(co, 'Degraded');
     const progressing = findCondition(co, 'Progressing');
     if (progressing) {
       const at = parseTime(progressing.lastTransitionTime);
       if (at !== undefined && (lastProgress === undefined || at > lastProgress)) lastProgress = at;
-      if (!isUpdated && progressing.status === 'True') {
+      if (!isUpdated && progressKnown && progressing.status === 'True') {
         updatingOperators.push({
           name: co.metadata.name,
           ...(at !== undefined ? { since: at } : {}),
@@ -137,13 +140,17 @@ export function assessControlPlane(
         });
         if (co.metadata.name === 'machine-config') mcoStartedUpdating = at;
       }
-      if (!isUpdated && progressing.status === 'False') waiting++;
+      if (!isUpdated && progressKnown && progressing.status === 'False') waiting++;
     }
-    // status --at: a condition the timeline could not rewind reads Unknown (NotRewound); the operator
-    // is then counted as unknown, never as unavailable, updating or waiting.
+    // status --at: a condition the timeline could not rewind reads Unknown (NotRewound), a version it
+    // could not place is left out; the operator is then counted as unknown, never as unavailable,
+    // updating or waiting.
     if (
       !isUpdated &&
-      (progressing === undefined || !isKnown(progressing) || progressing.status === 'Unknown')
+      (!progressKnown ||
+        progressing === undefined ||
+        !isKnown(progressing) ||
+        progressing.status === 'Unknown')
     )
       progressUnknown++;
     if (!isKnown(available) || !isKnown(degraded)) healthUnknown++;
@@ -289,7 +296,7 @@ function operatorInsights(
       impact: 'API Availability',
       scope: 'ControlPlane',
       since,
-      message: `Cluster Operator ${name} is ${c.word}${c.condition?.reason ? ` (${c.condition.reason})` : ''}`,
+      message: `Cluster Operator ${name} is ${c.word}${reasonText(c.condition)}`,
       description: c.condition?.message || '<no message>',
       reference: c.reference,
       objects,
@@ -301,5 +308,13 @@ function operatorInsights(
 
 /** False for a condition status --at could not rewind (it reads Unknown, reason NotRewound). */
 function isKnown(c: Condition | undefined): boolean {
-  return c?.reason !== NOT_REWOUND;
+  return conditionStatusKnown(c);
+}
+
+/**
+ * ` (Reason)` for an insight's message; nothing when there is none, or when status --at could not
+ * tell it (its message, the insight's description, says so).
+ */
+export function reasonText(c: Condition | undefined): string {
+  return c?.reason && conditionTextKnown(c) ? ` (${c.reason})` : '';
 }

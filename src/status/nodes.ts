@@ -6,7 +6,7 @@
  */
 import type { Observed } from '../model/index.js';
 import { type MachineConfigPool, MCO, type Millis, type Node, parseTime } from '../model/index.js';
-import { NOT_REWOUND } from '../timeline/index.js';
+import { conditionStatusKnown, conditionTextKnown } from '../timeline/index.js';
 import { TIME } from './estimate.js';
 import { REFERENCES } from './insights.js';
 import type { Insight, NodeAssessment, NodePhase, NodeStatus } from './types.js';
@@ -22,7 +22,8 @@ export const UNAVAILABLE_REASON = {
 
 interface UnavailableCause {
   readonly reason: string;
-  readonly message: string;
+  /** Undefined when status --at could not tell the condition's message then. */
+  readonly message: string | undefined;
   readonly since?: Millis;
 }
 
@@ -30,16 +31,17 @@ interface UnavailableCause {
 export function unavailableCauses(node: Node): UnavailableCause[] {
   const causes: UnavailableCause[] = [];
   for (const c of node.status?.conditions ?? []) {
-    // A condition the timeline could not rewind (status --at) is unknown, not bad.
-    if (c.reason === NOT_REWOUND) continue;
+    // A condition whose status the timeline could not rewind (status --at) is unknown, not bad.
+    if (!conditionStatusKnown(c)) continue;
     const since = parseTime(c.lastTransitionTime);
     const at = since !== undefined ? { since } : {};
+    const message = conditionTextKnown(c) ? (c.message ?? '') : undefined;
     if (c.type === 'Ready' && c.status !== 'True') {
-      causes.push({ reason: UNAVAILABLE_REASON.notReady, message: c.message ?? '', ...at });
+      causes.push({ reason: UNAVAILABLE_REASON.notReady, message, ...at });
     } else if (c.type === 'DiskPressure' && c.status !== 'False') {
-      causes.push({ reason: UNAVAILABLE_REASON.diskPressure, message: c.message ?? '', ...at });
+      causes.push({ reason: UNAVAILABLE_REASON.diskPressure, message, ...at });
     } else if (c.type === 'NetworkUnavailable' && c.status !== 'False') {
-      causes.push({ reason: UNAVAILABLE_REASON.networkUnavailable, message: c.message ?? '', ...at });
+      causes.push({ reason: UNAVAILABLE_REASON.networkUnavailable, message, ...at });
     }
   }
   if (node.spec?.unschedulable) causes.push({ reason: UNAVAILABLE_REASON.unschedulable, message: '' });
@@ -255,7 +257,10 @@ function unavailableDescription(c: UnavailableCause): string {
         : c.reason === UNAVAILABLE_REASON.networkUnavailable
           ? 'NetworkUnavailable!=False'
           : undefined;
-  return condition ? `Node has a ${condition} condition with message "${c.message}"` : c.reason;
+  if (!condition) return c.reason;
+  return c.message === undefined
+    ? `Node has a ${condition} condition; its message then is not known (not rewound)`
+    : `Node has a ${condition} condition with message "${c.message}"`;
 }
 
 const ASSESSMENT_ORDER: Record<NodeAssessment, number> = {

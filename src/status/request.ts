@@ -7,6 +7,7 @@
 
 import type { ClusterVersion, Observed } from '../model/index.js';
 import { findCondition, parseTime } from '../model/index.js';
+import { conditionTextKnown } from '../timeline/index.js';
 import { REFERENCES } from './insights.js';
 import type { Insight, UpdateRequest } from './types.js';
 
@@ -27,7 +28,12 @@ export function pendingRequest(cv: ClusterVersion): UpdateRequest | undefined {
     ...(version !== undefined ? { version } : {}),
     ...(image !== undefined ? { image } : {}),
     accepted: refused ? false : accepted?.status === 'True' && !differs ? true : undefined,
-    ...(refused?.reason ? { reason: refused.reason } : refused ? { reason: refused.type } : {}),
+    // status --at: a refusal whose reason is not known at the moment is named by its condition.
+    ...(refused?.reason && conditionTextKnown(refused)
+      ? { reason: refused.reason }
+      : refused
+        ? { reason: refused.type }
+        : {}),
     ...(refused?.message ? { message: refused.message } : {}),
     ...(since !== undefined ? { since } : {}),
   };

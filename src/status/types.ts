@@ -85,7 +85,10 @@ export interface OperatorCounts {
   readonly updating: number;
   /** Not at the target version and Progressing=False. */
   readonly waiting: number;
-  /** Not at the target version, with no Progressing known (absent, Unknown, or not rewound by --at). */
+  /**
+   * Not known to be at the target version, with no Progressing known (absent, Unknown, or not rewound
+   * by --at), or with a version --at could not place.
+   */
   readonly unknown: number;
   /** Available or Degraded not known at the moment (status --at could not rewind it). */
   readonly healthUnknown: number;

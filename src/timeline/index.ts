@@ -10,10 +10,12 @@ export { locators, objectKey } from './locator.js';
 export * from './pools.js';
 export * from './query.js';
 export {
+  conditionStatusKnown,
+  conditionTextKnown,
   historyAt,
-  NOT_REWOUND,
   OutsideSpanError,
   objectsAt,
+  operatorVersionUnknown,
   type Rewound,
   rewindSpan,
   type Unrewound,

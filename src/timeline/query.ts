@@ -209,11 +209,19 @@ function parseVersionList(text: string): Map<string, string> {
   return out;
 }
 
+/**
+ * The sources that stamp what they observe to the millisecond: origin's monitor lines in a build log,
+ * and `atlevel watch`'s records of the watch events it saw (src/watch/monitor.ts; not `live-relist`,
+ * stamped when a relist found a change that happened earlier). Objects' times (metav1.Time) and
+ * Events are whole seconds.
+ */
+const MILLISECOND_SOURCES: ReadonlySet<string> = new Set(['build-log', 'live-watch']);
+
 /** The most precise of several observations of the same moment: prefer millisecond sources, then the earliest. */
 export function earliestPrecise<T extends { at: Millis; source: string }>(
   items: readonly T[],
 ): T | undefined {
-  const precise = items.filter((i) => i.source === 'build-log');
+  const precise = items.filter((i) => MILLISECOND_SOURCES.has(i.source));
   const pool = precise.length > 0 ? precise : items;
   let best: T | undefined;
   for (const i of pool) if (!best || i.at < best.at) best = i;

@@ -8,6 +8,14 @@
  * (for a True/False condition the status before a change is the other one). Anything else is said in
  * `unrewound`, per object and field, and is never silently taken from the later snapshot: such a
  * condition reads `Unknown` with reason `NotRewound`.
+ *
+ * A condition's reason and message are another matter: operators change them without a status
+ * transition (the CVO's Progressing message counts manifests, its Available message names the release
+ * it applied), and every monitor (origin's, and `atlevel watch`'s) records a condition only when its
+ * status changes. So a reason or message is known at the moment only from an observation at that
+ * very moment (a recorded transition then, the snapshot when the moment is its end) or from a record
+ * of every revision (a simulated run's). Otherwise the condition keeps its rewound status and time but
+ * reads reason `NotRewound` and a message saying it is not known: see `unknownText`.
  */
 import type {
   ClusterHistory,
@@ -16,12 +24,34 @@ import type {
   Condition,
   MachineConfigPool,
   Node,
+  ObjectRevision,
   ObjectSnapshot,
   Observed,
 } from '../model/index.js';
 import { formatTime, MCO, type Millis, parseTime, plural } from '../model/index.js';
 import { poolHistory, poolStateAt } from './pools.js';
-import { conditionTransitions, intervalsOf, versionChanges } from './query.js';
+import {
+  type ConditionTransition,
+  conditionTransitions,
+  earliestPrecise,
+  intervalsOf,
+  versionChanges,
+} from './query.js';
+
+/**
+ * The ClusterOperators whose own (`operator`) version at the moment could not be placed: it is left
+ * out of the rewound object, and status counts their progress as unknown, not as not updated.
+ */
+export function operatorVersionUnknown(unrewound: readonly Unrewound[]): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const u of unrewound) {
+    if (u.field === OPERATOR_VERSION_FIELD && u.object.startsWith('ClusterOperator/'))
+      out.add(u.object.slice('ClusterOperator/'.length));
+  }
+  return out;
+}
+
+const OPERATOR_VERSION_FIELD = 'status.versions[operator]';
 
 /** One field of one object that the inputs do not let atlevel rewind. */
 export interface Unrewound {
@@ -60,8 +90,31 @@ export class OutsideSpanError extends Error {
   }
 }
 
-/** The reason of a condition that reads Unknown because the inputs do not say what it was. */
-export const NOT_REWOUND = 'NotRewound';
+/**
+ * The reason of a condition whose reason and message the inputs do not give at the moment. With status
+ * `Unknown` the status is not known either; with `True` or `False` the status is known (see
+ * conditionStatusKnown).
+ */
+const NOT_REWOUND = 'NotRewound';
+
+/** False only for a condition whose status the rewind could not tell (it reads Unknown, NotRewound). */
+export function conditionStatusKnown(c: Condition | undefined): boolean {
+  return !(c?.reason === NOT_REWOUND && c.status === 'Unknown');
+}
+
+/** False for a condition whose reason and message the rewind could not tell (reason NotRewound). */
+export function conditionTextKnown(c: Condition | undefined): boolean {
+  return c?.reason !== NOT_REWOUND;
+}
+
+/** The fields of a condition the rewind sets itself; any other (lastHeartbeatTime, ...) is the snapshot's. */
+const CONDITION_FIELDS: ReadonlySet<string> = new Set([
+  'type',
+  'status',
+  'lastTransitionTime',
+  'reason',
+  'message',
+]);
 
 export function objectsAt(history: ClusterHistory, at: Millis): Rewound {
   const span = rewindSpan(history);
@@ -108,6 +161,7 @@ export function objectsAt(history: ClusterHistory, at: Millis): Rewound {
   if (s.controllerConfigs.length > 0) {
     r.note('ControllerConfig', '*', 'as last seen: the inputs do not record their changes');
   }
+  r.finish();
   return { at, objects, unrewound: r.unrewound };
 }
 
@@ -150,6 +204,37 @@ interface Transition {
   readonly message: string;
 }
 
+/** One condition at the moment, and what of it the inputs do not give. */
+interface ConditionRewind {
+  readonly condition: Condition;
+  /** A note on the status or its time. */
+  readonly unrewound?: Unrewound;
+  /** Its other fields not known at the moment (`reason`, `message`, `lastHeartbeatTime`, ...). */
+  readonly unknown: readonly string[];
+}
+
+/** Per object: its conditions' types, those whose status is unknown, and per field the types whose field is. */
+interface ConditionNotes {
+  readonly types: Set<string>;
+  readonly whole: Set<string>;
+  readonly fields: Map<string, Set<string>>;
+}
+
+const REACHED_RE = /cluster reached (\S+)/;
+
+/** The message of a condition whose status is known and whose reason and message are not. */
+function unknownMessage(at: Millis): string {
+  return `atlevel cannot tell this condition's message at ${formatTime(at)} from the inputs`;
+}
+
+function fieldWhy(field: string): string {
+  if (field === 'reason')
+    return `the inputs record a condition's reason only when its status changes, and it changes without one: reads ${NOT_REWOUND}`;
+  if (field === 'message')
+    return "the inputs record a condition's message only when its status changes, and it changes without one: says it is not known";
+  return 'changes without a status change and is not recorded: left out';
+}
+
 interface WithConditions {
   metadata: { name: string; creationTimestamp?: string | null | undefined };
   status?: { conditions?: Condition[] | null | undefined } | undefined;
@@ -157,6 +242,11 @@ interface WithConditions {
 
 class Rewinder {
   readonly unrewound: Unrewound[] = [];
+  /** The moment is the end of the span: the snapshot is the cluster then. */
+  readonly #final: boolean;
+  /** Every recorded revision of each object (a simulated run's), oldest first, by `Kind/name`. */
+  readonly #revisions = new Map<string, ObjectRevision[]>();
+  readonly #conditionNotes = new Map<string, ConditionNotes>();
   /** Monitor sources watched the cluster through this stretch: a change they did not record did not happen. */
   readonly #watched: { from: Millis; to: Millis } | undefined;
   /** Versions of updates that had not completed by `at` (begun or not): operators reach them later. */
@@ -174,6 +264,15 @@ class Rewinder {
       if (i.to > to) to = i.to;
     }
     this.#watched = Number.isFinite(from) ? { from, to } : undefined;
+    this.#final = history.span !== undefined && at >= history.span.to;
+    // The kinds rewound here are cluster-scoped: `Kind/name`, as the condition keys.
+    for (const r of history.revisions ?? []) {
+      if (r.namespace) continue;
+      const key = `${r.kind}/${r.name}`;
+      const list = this.#revisions.get(key);
+      if (list) list.push(r);
+      else this.#revisions.set(key, [r]);
+    }
     const entries = history.objects.clusterVersions[0]?.object.status?.history ?? [];
     entries.forEach((h, index) => {
       if (index === entries.length - 1 || !h.version) return; // the install
@@ -206,73 +305,191 @@ class Rewinder {
   }
 
   condition(key: string, c: Condition, extra: readonly Transition[] = []): Condition {
-    const { condition, unrewound } = this.rewindCondition(key, c, extra);
-    if (unrewound) this.unrewound.push(unrewound);
-    return condition;
+    const rewound = this.rewindCondition(key, c, extra);
+    this.commit(key, c.type, rewound);
+    return rewound.condition;
   }
 
-  rewindCondition(
-    key: string,
-    c: Condition,
-    extra: readonly Transition[],
-  ): { condition: Condition; unrewound?: Unrewound } {
-    const since = parseTime(c.lastTransitionTime);
-    if (since !== undefined && since <= this.at) return { condition: c };
-    const recorded: Transition[] = [
-      ...conditionTransitions(this.history, key, c.type).filter((t) => !t.source.startsWith('derived:')),
-      ...extra,
-    ].sort((a, b) => a.at - b.at);
-    const before = recorded.filter((t) => t.at <= this.at).pop();
-    if (before) {
-      return {
-        condition: {
-          ...c,
-          status: before.status,
-          lastTransitionTime: formatTime(before.at),
-          reason: before.reason || c.reason,
-          message: before.message,
-        },
-      };
+  /** Keep what rewinding one condition of `key` could not tell, for finish() to put in words. */
+  commit(key: string, type: string, rewound: ConditionRewind): void {
+    if (rewound.unrewound) this.unrewound.push(rewound.unrewound);
+    let notes = this.#conditionNotes.get(key);
+    if (!notes) {
+      notes = { types: new Set(), whole: new Set(), fields: new Map() };
+      this.#conditionNotes.set(key, notes);
     }
-    const after = recorded.find((t) => t.at > this.at);
-    if (after && (after.status === 'True' || after.status === 'False')) {
-      return {
-        condition: {
-          type: c.type,
-          status: after.status === 'True' ? 'False' : 'True',
-          lastTransitionTime: null,
-          reason: '',
-          message: '',
-        },
-        unrewound: {
+    notes.types.add(type);
+    if (!conditionStatusKnown(rewound.condition)) notes.whole.add(type);
+    for (const field of rewound.unknown) {
+      const types = notes.fields.get(field) ?? new Set<string>();
+      types.add(type);
+      notes.fields.set(field, types);
+    }
+  }
+
+  rewindCondition(key: string, c: Condition, extra: readonly Transition[]): ConditionRewind {
+    const since = parseTime(c.lastTransitionTime);
+    // Only the object's own recorded transitions witness its reason and message; `extra` (a node's
+    // NodeReady/NodeNotReady events) gives the status alone, in the event's words, not the condition's.
+    const own = conditionTransitions(this.history, key, c.type).filter(
+      (t) => !t.source.startsWith('derived:'),
+    );
+    // A lastTransitionTime in whole seconds (metav1.Time) puts the change somewhere in that second; a
+    // record of it to the millisecond says where, and before that the condition had not changed yet.
+    const stamp = c.lastTransitionTime;
+    const precise =
+      since !== undefined && typeof stamp === 'string' && !/\.\d/.test(stamp)
+        ? own.find((t) => t.status === c.status && t.at > since && t.at < since + 1000)
+        : undefined;
+    let status: string;
+    let lastTransitionTime: string | null | undefined;
+    let unrewound: Unrewound | undefined;
+    if (since !== undefined && since <= this.at && !(precise && precise.at > this.at)) {
+      // The snapshot describes the moment itself: nothing to wind back.
+      if (this.#final) return { condition: c, unknown: [] };
+      status = c.status;
+      // The stamp itself stays the snapshot's, as status without --at reads it.
+      lastTransitionTime = stamp;
+    } else {
+      const recorded: Transition[] = [...own, ...extra].sort((a, b) => a.at - b.at);
+      const before = recorded.filter((t) => t.at <= this.at).pop();
+      const after = recorded.find((t) => t.at > this.at);
+      if (before) {
+        status = before.status;
+        lastTransitionTime = formatTime(before.at);
+      } else if (after && (after.status === 'True' || after.status === 'False')) {
+        status = after.status === 'True' ? 'False' : 'True';
+        lastTransitionTime = null;
+        unrewound = {
           object: key,
           field: `status.conditions[${c.type}].lastTransitionTime`,
           why: `the status before the change to ${after.status} at ${formatTime(after.at)} is known, not when it began`,
-        },
-      };
+        };
+      } else {
+        return {
+          condition: {
+            type: c.type,
+            status: 'Unknown',
+            lastTransitionTime: null,
+            reason: NOT_REWOUND,
+            message: `atlevel cannot tell this condition's status at ${formatTime(this.at)} from the inputs`,
+          },
+          unrewound: {
+            object: key,
+            field: `status.conditions[${c.type}]`,
+            why:
+              since === undefined
+                ? 'the condition carries no transition time and no change of it is recorded: reads Unknown'
+                : `last changed at ${formatTime(since)} and no earlier state is recorded: reads Unknown`,
+          },
+          unknown: [],
+        };
+      }
     }
+    const text = this.textAt(key, c.type, status, own);
+    // lastHeartbeatTime and the like move without a status change and are never recorded: the
+    // snapshot's value is later than the moment, so it is left out.
+    const dropped = Object.keys(c).filter((k) => !CONDITION_FIELDS.has(k));
     return {
       condition: {
         type: c.type,
-        status: 'Unknown',
-        lastTransitionTime: null,
-        reason: NOT_REWOUND,
-        message: `atlevel cannot tell this condition's status at ${formatTime(this.at)} from the inputs`,
+        status,
+        lastTransitionTime,
+        // Not blanked: an empty reason or message would read as the operator's own (many conditions
+        // have none), so the condition says in its own fields that they are not known (docs/serve.md).
+        reason: text ? text.reason : NOT_REWOUND,
+        message: text ? text.message : unknownMessage(this.at),
       },
-      unrewound: {
-        object: key,
-        field: `status.conditions[${c.type}]`,
-        why:
-          since === undefined
-            ? 'the condition carries no transition time and no change of it is recorded: reads Unknown'
-            : `last changed at ${formatTime(since)} and no earlier state is recorded: reads Unknown`,
-      },
+      ...(unrewound ? { unrewound } : {}),
+      unknown: [...(text ? [] : ['reason', 'message']), ...dropped],
     };
+  }
+
+  /**
+   * A condition's reason and message at the moment, when something observed them at that moment: the
+   * object's recorded revision (a simulated run records every one, so the last at or before the
+   * moment is the object then), or a transition recorded at the moment itself. A transition recorded
+   * earlier is not enough: monitors record a condition only when its status changes, and its reason
+   * and message change without one.
+   */
+  textAt(
+    key: string,
+    type: string,
+    status: string,
+    own: readonly ConditionTransition[],
+  ): { reason: string; message: string } | undefined {
+    const revision = this.#revisionAt(key);
+    if (revision) {
+      const conditions = (revision.status as { conditions?: unknown } | undefined)?.conditions;
+      const found = Array.isArray(conditions)
+        ? (conditions as { type?: unknown; status?: unknown; reason?: unknown; message?: unknown }[]).find(
+            (x) => x?.type === type,
+          )
+        : undefined;
+      if (found && found.status === status)
+        return {
+          reason: typeof found.reason === 'string' ? found.reason : '',
+          message: typeof found.message === 'string' ? found.message : '',
+        };
+    }
+    // Of the records of that moment, the most precise, and one that carries a reason: origin 4.10's
+    // condition intervals (`… - 123s … reason/<message>`) put the message where the reason goes.
+    const exact = own.filter((t) => t.at === this.at && t.status === status);
+    const withReason = exact.filter((t) => t.reason !== '');
+    const then = earliestPrecise(withReason.length > 0 ? withReason : exact);
+    return then ? { reason: then.reason, message: then.message } : undefined;
+  }
+
+  /** The object `key` as its last recorded revision at or before the moment, when revisions are recorded. */
+  #revisionAt(key: string): Record<string, unknown> | undefined {
+    let last: ObjectRevision | undefined;
+    for (const r of this.#revisions.get(key) ?? []) {
+      if (r.at > this.at) break;
+      last = r;
+    }
+    return last && last.type !== 'DELETED' ? last.object : undefined;
+  }
+
+  /**
+   * Put the condition fields that could not be rewound in words: per condition, per object
+   * (`status.conditions[*].message`) when it holds for every condition of the object, and per kind
+   * when it holds for every object of the kind (before the end of the span it usually does, so the
+   * list stays readable).
+   */
+  finish(): void {
+    const kinds = new Map<string, { objects: number; starred: Map<string, string[]> }>();
+    const single: Unrewound[] = [];
+    for (const [object, notes] of this.#conditionNotes) {
+      const kind = object.slice(0, object.indexOf('/'));
+      const k = kinds.get(kind) ?? { objects: 0, starred: new Map<string, string[]>() };
+      kinds.set(kind, k);
+      k.objects++;
+      for (const [field, types] of notes.fields) {
+        if ([...notes.types].every((t) => types.has(t) || notes.whole.has(t))) {
+          k.starred.set(field, [...(k.starred.get(field) ?? []), object]);
+        } else {
+          for (const t of types)
+            single.push({ object, field: `status.conditions[${t}].${field}`, why: fieldWhy(field) });
+        }
+      }
+    }
+    for (const [kind, k] of kinds) {
+      for (const [field, objects] of k.starred) {
+        if (objects.length === k.objects) this.note(kind, `status.conditions[*].${field}`, fieldWhy(field));
+        else for (const o of objects) this.note(o, `status.conditions[*].${field}`, fieldWhy(field));
+      }
+    }
+    this.unrewound.push(...single);
   }
 
   clusterVersion(seen: Observed<ClusterVersion>): Observed<ClusterVersion> {
     const cv = seen.object;
     const key = `ClusterVersion/${cv.metadata.name}`;
+    // The monitor's `cluster reached X`, to the millisecond: where in its whole second a completion
+    // time falls (see rewindCondition).
+    const reached = intervalsOf(this.history, key).filter(
+      (i) => !i.source.startsWith('derived:') && REACHED_RE.test(i.message.humanMessage),
+    );
     const entries = (cv.status?.history ?? []).flatMap((h) => {
       const started = parseTime(h.startedTime);
       if (started === undefined) {
@@ -285,17 +502,49 @@ class Rewinder {
       }
       if (started > this.at) return [];
       const completed = parseTime(h.completionTime);
-      if (completed !== undefined && completed > this.at)
-        return [{ ...h, state: 'Partial', completionTime: null }];
+      const stamp = h.completionTime;
+      const target = h.version || h.image;
+      const precise =
+        completed !== undefined && typeof stamp === 'string' && !/\.\d/.test(stamp) && target
+          ? reached.find(
+              (i) =>
+                i.from > completed &&
+                i.from < completed + 1000 &&
+                REACHED_RE.exec(i.message.humanMessage)?.[1] === target,
+            )
+          : undefined;
+      // The stamp itself stays the snapshot's, as status without --at reads it.
+      const at = precise?.from ?? completed;
+      if (at !== undefined && at > this.at) return [{ ...h, state: 'Partial', completionTime: null }];
       return [h];
     });
     const newest = entries[0];
     const dropped = (cv.status?.history?.length ?? 0) - entries.length;
+    // With no entry begun by then, the release the CVO wanted is not known: the snapshot's is later.
+    const desiredUnknown = !newest && !this.#final && cv.status?.desired !== undefined;
+    if (desiredUnknown)
+      this.note(
+        key,
+        'status.desired',
+        'no history entry had begun by then, so the release is not known: left out',
+      );
     const desired = newest
       ? { version: newest.version ?? '', image: newest.image ?? '' }
-      : cv.status?.desired;
+      : desiredUnknown
+        ? undefined
+        : cv.status?.desired;
     let spec = cv.spec;
-    if (dropped > 0 && cv.spec?.desiredUpdate) {
+    // A request the CVO had not taken up by the end (refused, or not yet loaded) may have come after
+    // the moment as well: handled as a later update is.
+    const wanted = cv.spec?.desiredUpdate;
+    const pending =
+      !this.#final &&
+      newest !== undefined &&
+      wanted !== undefined &&
+      wanted !== null &&
+      ((!!wanted.version && wanted.version !== newest.version) ||
+        (!!wanted.image && wanted.image !== newest.image));
+    if ((dropped > 0 || pending) && cv.spec?.desiredUpdate) {
       spec = {
         ...cv.spec,
         desiredUpdate: {
@@ -309,12 +558,16 @@ class Rewinder {
         'when the later update was requested is not recorded: taken as the release the CVO was on',
       );
     }
+    const available = cv.status?.availableUpdates;
+    if (!this.#final && Array.isArray(available) && available.length > 0)
+      this.note(key, 'status.availableUpdates', 'the update graph is not recorded over time: as last seen');
     const conditions = this.conditions('ClusterVersion', cv);
+    const { desired: _lastDesired, ...status } = cv.status ?? {};
     const object: ClusterVersion = {
       ...cv,
       ...(spec ? { spec } : {}),
       status: {
-        ...cv.status,
+        ...status,
         history: entries,
         ...(desired ? { desired } : {}),
         ...(conditions ? { conditions } : {}),
@@ -328,6 +581,11 @@ class Rewinder {
     const name = co.metadata.name;
     const key = `ClusterOperator/${name}`;
     const changes = versionChanges(this.history, name);
+    const recorded = (v: { name: string }) => changes.some((c) => c.name === v.name);
+    // The operator reports its operands' versions with its own: when its own cannot be placed, an
+    // operand version with no record of its own (kube-apiserver's `1.23.0`, an image) cannot be either.
+    const own = co.status?.versions?.find((v) => v.name === 'operator');
+    const ownLost = own !== undefined && !recorded(own) && this.#unfinishedTargets.has(own.version);
     const versions = co.status?.versions?.flatMap((v) => {
       const mine = changes.filter((c) => c.name === v.name);
       const before = mine.filter((c) => c.at <= this.at).pop();
@@ -340,6 +598,14 @@ class Rewinder {
           key,
           `status.versions[${v.name}]`,
           `reported ${v.version} by the end, and when it did is not recorded: left out`,
+        );
+        return [];
+      }
+      if (ownLost) {
+        this.note(
+          key,
+          `status.versions[${v.name}]`,
+          "the operator's own version cannot be placed, so neither can this one it reports with it: left out",
         );
         return [];
       }
@@ -444,6 +710,16 @@ class Rewinder {
     const conditions = node.status?.conditions?.map((c) =>
       this.condition(key, c, c.type === 'Ready' ? ready : []),
     );
+    // A node that booted again after the moment (its recorded Reboot, or a config it reached later)
+    // may have run another OS image, kubelet and boot then: the snapshot's nodeInfo is of its last boot.
+    const lastCurrent = node.metadata.annotations?.[MCO.currentConfig];
+    const rebooted = after.some((i) => i.message.reason === 'Reboot') || a[MCO.currentConfig] !== lastCurrent;
+    if (!this.#final && node.status?.nodeInfo && rebooted)
+      this.note(
+        key,
+        'status.nodeInfo',
+        'the node booted again later and its earlier boot is not recorded: as last seen',
+      );
     const unschedulable = node.spec?.unschedulable;
     if (unschedulable !== undefined && (after.length > 0 || !this.watched)) {
       this.note(key, 'spec.unschedulable', 'cordons are not recorded: kept as last seen');
@@ -470,17 +746,28 @@ class Rewinder {
       const rewound = this.rewindCondition(key, c, []);
       const status = inferred === undefined ? undefined : inferred ? 'True' : 'False';
       if (status === undefined || rewound.condition.status === status) {
-        if (rewound.unrewound) this.unrewound.push(rewound.unrewound);
+        this.commit(key, c.type, rewound);
         return rewound.condition;
       }
       // The pool's own record beats an Unknown: poolStateAt reasons from renders and observations.
-      return {
+      // That gives the status alone; the message says so, and gives the reasoning.
+      const condition: Condition = {
         type: c.type,
         status,
         lastTransitionTime: null,
-        reason: '',
-        message: state.reasoning.join('; '),
+        reason: NOT_REWOUND,
+        message: `inferred by atlevel (the condition's own message at ${formatTime(this.at)} is not known): ${state.reasoning.join('; ')}`,
       };
+      this.commit(key, c.type, {
+        condition,
+        unrewound: {
+          object: key,
+          field: `status.conditions[${c.type}].lastTransitionTime`,
+          why: "the status is inferred from the pool's rollouts, not when it began: reads null",
+        },
+        unknown: ['reason', 'message'],
+      });
+      return condition;
     });
     const target =
       state.target?.name ??
@@ -507,7 +794,13 @@ class Rewinder {
     );
     const countsKnown = !lost;
     const status: NonNullable<MachineConfigPool['status']> = { ...pool.status };
-    if (current !== undefined) status.configuration = { ...pool.status?.configuration, name: current };
+    if (current !== undefined)
+      status.configuration = this.configurationAt(
+        key,
+        'status.configuration',
+        pool.status?.configuration,
+        current,
+      );
     if (conditions) status.conditions = conditions;
     if (countsKnown) {
       const on = (n: Observed<Node>, cfg: string | undefined) =>
@@ -535,12 +828,42 @@ class Rewinder {
         ...pool,
         spec: {
           ...pool.spec,
-          ...(target !== undefined ? { configuration: { ...pool.spec?.configuration, name: target } } : {}),
+          ...(target !== undefined
+            ? {
+                configuration: this.configurationAt(
+                  key,
+                  'spec.configuration',
+                  pool.spec?.configuration,
+                  target,
+                ),
+              }
+            : {}),
         },
         status,
       },
       ref: seen.ref,
     };
+  }
+
+  /**
+   * A pool's configuration reference naming `name` at the moment. Its `source` (the MachineConfigs the
+   * rendered config was made from) is the snapshot's config's: for another config it is not known.
+   */
+  configurationAt(
+    key: string,
+    field: string,
+    last: NonNullable<MachineConfigPool['spec']>['configuration'] | undefined,
+    name: string,
+  ): NonNullable<NonNullable<MachineConfigPool['spec']>['configuration']> {
+    if (last?.name === name || !last) return { ...last, name };
+    const { source, ...rest } = last;
+    if (source !== undefined && source !== null)
+      this.note(
+        key,
+        `${field}.source`,
+        `the MachineConfigs ${name} was made from are not recorded: left out`,
+      );
+    return { ...rest, name };
   }
 
   /** The rendered config of the same pool made just before `name`. */

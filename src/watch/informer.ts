@@ -25,6 +25,11 @@ export interface Change {
   readonly after: RawObject | undefined;
   /** When the change happened, when the server says (a replay's recorded moment). */
   readonly happenedAt?: number;
+  /**
+   * Seen only as the net effect of a relist after 410 Gone: it happened some time since the stream's
+   * last event, so the moment it is seen does not date it.
+   */
+  readonly relisted?: true;
 }
 
 export interface InformerStats {
@@ -161,7 +166,7 @@ export class Informer {
     }
   }
 
-  #event(e: WatchEvent): void {
+  #event(e: WatchEvent, relisted = false): void {
     const rv = rvOf(e.object);
     if (e.type === 'BOOKMARK') {
       this.stats.bookmarks++;
@@ -181,14 +186,28 @@ export class Informer {
     if (e.type === 'DELETED') {
       const before = this.state.delete(kind, e.object);
       if (before)
-        this.onChange({ stream: this.stream, type: 'DELETED', before, after: undefined, ...when(e) });
+        this.onChange({
+          stream: this.stream,
+          type: 'DELETED',
+          before,
+          after: undefined,
+          ...when(e),
+          ...(relisted ? { relisted } : {}),
+        });
       return;
     }
     const bytes = JSON.stringify(e.object).length;
     this.stats.bytes += bytes;
     const before = this.state.put(kind, e.object, bytes);
     const after = this.state.get(kind, key);
-    this.onChange({ stream: this.stream, type: before ? 'MODIFIED' : 'ADDED', before, after, ...when(e) });
+    this.onChange({
+      stream: this.stream,
+      type: before ? 'MODIFIED' : 'ADDED',
+      before,
+      after,
+      ...when(e),
+      ...(relisted ? { relisted } : {}),
+    });
   }
 
   /** List again after 410 Gone: what changed meanwhile becomes changes, in name order. */
@@ -203,12 +222,12 @@ export class Informer {
       const held = this.state.get(kind, key);
       const rv = rvOf(item);
       if (held && rv !== undefined && !newer(rv, rvOf(held))) continue;
-      this.#event({ type: held ? 'MODIFIED' : 'ADDED', object: item });
+      this.#event({ type: held ? 'MODIFIED' : 'ADDED', object: item }, true);
     }
     for (const held of [...this.state.all(kind)]) {
       const ns = held.metadata?.namespace;
       if (this.stream.namespace !== undefined && ns !== this.stream.namespace) continue;
-      if (!seen.has(keyOf(held))) this.#event({ type: 'DELETED', object: held });
+      if (!seen.has(keyOf(held))) this.#event({ type: 'DELETED', object: held }, true);
     }
     this.#rv = list.resourceVersion;
     this.onRelist({ stream: this.id, after, listed: list.resourceVersion });

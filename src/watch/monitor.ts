@@ -26,11 +26,16 @@ const EVIDENCE_WINDOW_MS = 120_000;
 /**
  * When a change happened: the time the object itself gives for it (a condition's lastTransitionTime,
  * a history entry's completionTime, a creationTimestamp) when that agrees with when it was seen, else
- * the moment it was seen, as origin's monitor stamps its observations.
+ * the moment it was seen, as origin's monitor stamps its observations. A stamp in whole seconds (as
+ * the API server writes metav1.Time) only says the change was in that second: seen within it, the
+ * moment it was seen is the more precise of the two, and is kept to the millisecond.
  */
-function dated(stamp: unknown, seen: Millis): Millis {
+export function dated(stamp: unknown, seen: Millis): Millis {
   const t = typeof stamp === 'string' ? Date.parse(stamp) : Number.NaN;
-  return !Number.isNaN(t) && t <= seen + 1000 && t > seen - EVIDENCE_WINDOW_MS ? Math.min(t, seen) : seen;
+  if (Number.isNaN(t) || t > seen + 1000 || t <= seen - EVIDENCE_WINDOW_MS) return seen;
+  const wholeSecond = !/\.\d/.test(stamp as string);
+  if (wholeSecond && seen >= t && seen < t + 1000) return seen;
+  return Math.min(t, seen);
 }
 
 function conditions(o: RawObject | undefined): Condition[] {
@@ -120,10 +125,13 @@ export function transitions(
       if (c.type !== 'Updated' && c.type !== 'Updating' && c.type !== 'Degraded') continue;
       const p = conditions(before).find((x) => x.type === c.type);
       if (!c.status || (p && p.status === c.status)) continue;
+      // atlevel's own form (origin's monitor does not watch pools): no empty `changed: ` when the
+      // pool gives no message (Updating=False); the sources read both forms alike.
+      const message = oneLine(c.message ?? '');
       add(
         c.type === 'Degraded' && c.status === 'True' ? 'Error' : 'Warning',
         locator,
-        `condition/${c.type} status/${c.status} changed: ${oneLine(c.message ?? '')}`,
+        `condition/${c.type} status/${c.status}${message ? ` changed: ${message}` : ''}`,
         dated(c.lastTransitionTime, at),
       );
     }
@@ -177,15 +185,23 @@ function ownerPool(mc: RawObject): string | undefined {
   return m?.[1];
 }
 
+/**
+ * The source of watch's intervals: `live-watch` for a change seen as a watch event, stamped to the
+ * millisecond when it happened (or was seen, as origin's monitor stamps); `live-relist` for one seen
+ * only through a relist after 410 Gone, stamped when the relist saw it, later than it happened.
+ */
+const LIVE_WATCH = 'live-watch';
+const LIVE_RELIST = 'live-relist';
+
 /** The record as the live history's interval, through the same text forms as a build-log line. */
-export function toInterval(r: MonitorRecord, file: string): Interval {
+export function toInterval(r: MonitorRecord, file: string, relisted = false): Interval {
   return {
     from: r.from,
     to: r.to,
     level: r.level,
     locator: parseLocatorText(r.locator),
     message: parseMessageText(r.message, r.to !== r.from),
-    source: 'live-watch',
+    source: relisted ? LIVE_RELIST : LIVE_WATCH,
     ref: { file },
   };
 }

@@ -273,7 +273,7 @@ class Watcher {
     let trigger: Millis | undefined;
     for (const r of recs) {
       this.#records.push(r);
-      this.#intervals.push(toInterval(r, this.#file));
+      this.#intervals.push(toInterval(r, this.#file, c.relisted === true));
       this.opts.emit({ type: 'transition', at: r.from, record: r });
       if (r.locator === 'clusteroperator/machine-config' && r.message.startsWith('versions:')) {
         this.#levelSeen = true;

@@ -75,12 +75,16 @@ describe('watch on a replay of bug 2019850', () => {
       await w.done;
       const [race, master] = findings(w.outputs);
       expect(race?.finding.rule).toBe('operator-level-before-required-pool-target');
-      expect(race?.finding.at).toBe(T('03:23:09'));
+      // To the millisecond of the level report watch printed (build-log.txt line 419), not the
+      // OperatorVersionChanged Event's whole second.
+      expect(race?.finding.at).toBe(T('03:23:09.856'));
+      expect(race?.finding.summary).toContain('1–2s after machine-config reported level at 03:23:09.856');
       // Decided on the change that closed the window: the level report or the rendered config's arrival.
       expect(race?.at).toBeGreaterThanOrEqual(T('03:23:09'));
       expect(race?.at).toBeLessThan(T('03:23:12'));
       expect(master?.finding.rule).toBe('master-pool-updated-before-cvo-complete');
-      expect(master?.at).toBe(T('03:28:27'));
+      // Decided on the CVO's completion, at the millisecond the monitor saw it (build-log.txt line 456).
+      expect(master?.at).toBe(T('03:28:27.351'));
       // The race was reported before the CVO's completion was even seen.
       const reached = w.outputs.findIndex(
         (o) => o.type === 'transition' && o.record.message.startsWith('cluster reached'),
@@ -171,6 +175,15 @@ describe('watch on a replay of bug 2019850', () => {
       expect(recorded.verdict).toBe(source.verdict);
       const failures = (r: typeof source) => r.findings.filter((f) => f.severity === 'failure');
       expect(failures(recorded).map(causes)).toEqual(failures(source).map(causes));
+      // What watch said live is what analyze of its record says: the same rules at the same moments,
+      // and the level race in the same words (the master pool's finding, decided at 03:28:27, cannot
+      // yet say when the pool finished).
+      const live = findings(w.outputs).map((f) => f.finding);
+      const byRule = (fs: readonly Finding[]) => fs.map((f) => [f.rule, f.at]).sort();
+      expect(byRule(live)).toEqual(byRule(failures(recorded)));
+      const race = (fs: readonly Finding[]) =>
+        fs.find((f) => f.rule === 'operator-level-before-required-pool-target')?.summary;
+      expect(race(live)).toBe(race(failures(recorded)));
       // The causes are really there: the pause image's line in a changed file, attributed to `pod`.
       const named = JSON.stringify(failures(source).map(causes));
       expect(named).toContain('rendered-master-ebc4fc8c7b6a155d86684204394e4930');

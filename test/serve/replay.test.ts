@@ -134,6 +134,13 @@ describe('--at', () => {
     const node = (await getJson(`${server.url}/api/v1/nodes/ip-10-0-171-203.us-east-2.compute.internal`))
       .body;
     expect(node.metadata.annotations[NOT_REWOUND]).toContain('status.conditions[Ready].lastTransitionTime');
+    // Reasons and messages change without a transition: the snapshot's are not served as the moment's.
+    const available = cv.status.conditions.find((c: Json) => c.type === 'Available');
+    expect(available).toMatchObject({ status: 'True', reason: 'NotRewound' });
+    expect(available.message).not.toContain('Done applying');
+    expect(cv.metadata.annotations[NOT_REWOUND]).toBe(
+      'status.conditions[*].reason, status.conditions[*].message',
+    );
     const before = Date.parse('2021-11-03T03:00:00Z');
     await server.close();
     server = await serve([EXAMPLE], { at: before });

@@ -131,6 +131,186 @@ describe('objectsAt', () => {
     expect(condition).toMatchObject({ status: 'Unknown', reason: 'NotRewound' });
   });
 
+  it("does not serve the snapshot's reason and message as the moment's: they change without a transition", () => {
+    // The brief's repro: at 03:25 the snapshot's Available says "Done applying <new>", three minutes
+    // before the CVO completed; ReleaseAccepted and RetrievedUpdates name the new release at 02:24.
+    const { objects, unrewound } = objectsAt(history, at('03:25:00'));
+    const cv = objects.clusterVersions[0]?.object;
+    const c = (type: string) => cv?.status?.conditions?.find((x) => x.type === type);
+    expect(c('Available')).toEqual({
+      type: 'Available',
+      status: 'True',
+      lastTransitionTime: '2021-11-03T02:47:36Z',
+      reason: 'NotRewound',
+      message: "atlevel cannot tell this condition's message at 2021-11-03T03:25:00Z from the inputs",
+    });
+    for (const type of ['ReleaseAccepted', 'RetrievedUpdates']) {
+      expect(c(type)?.status).toBe(
+        history.objects.clusterVersions[0]?.object.status?.conditions?.find((x) => x.type === type)?.status,
+      );
+      expect(c(type)?.reason).toBe('NotRewound');
+      expect(c(type)?.message).not.toContain(NEW);
+    }
+    // Progressing's status comes from its 02:53:05.903 transition; its message then ("downloading
+    // update") is not its message half an hour later.
+    expect(c('Progressing')).toMatchObject({ status: 'True', reason: 'NotRewound' });
+    expect(c('Progressing')?.message).not.toContain('downloading update');
+    // Said once per kind when it holds for every object of it.
+    for (const kind of ['ClusterVersion', 'ClusterOperator', 'Node', 'MachineConfigPool'])
+      for (const field of ['reason', 'message'])
+        expect(unrewound).toContainEqual(
+          expect.objectContaining({ object: kind, field: `status.conditions[*].${field}` }),
+        );
+    // A node condition's heartbeat is later than the moment: left out, and said.
+    const node = objects.nodes[0]?.object;
+    expect(node?.status?.conditions?.some((x) => 'lastHeartbeatTime' in x)).toBe(false);
+    expect(unrewound).toContainEqual(
+      expect.objectContaining({ object: 'Node', field: 'status.conditions[*].lastHeartbeatTime' }),
+    );
+  });
+
+  it('takes a reason and message from a transition recorded at the moment itself, and only then', () => {
+    // build-log.txt line 438: 03:25:13.899 dns Progressing=True reason/Reconciling.
+    const dns = (clock: string) =>
+      objectsAt(history, at(clock))
+        .objects.clusterOperators.find((o) => o.object.metadata.name === 'dns')
+        ?.object.status?.conditions?.find((x) => x.type === 'Progressing');
+    expect(dns('03:25:13.899')).toMatchObject({
+      status: 'True',
+      lastTransitionTime: '2021-11-03T03:25:13.899Z',
+      reason: 'Reconciling',
+      message: 'Have 5 available DNS pods, want 6.',
+    });
+    expect(dns('03:26:00')).toMatchObject({ status: 'True', reason: 'NotRewound' });
+    // The CVO's Progressing at its recorded transition (line 364) says what it said then.
+    const cv = objectsAt(history, at('02:53:05.903')).objects.clusterVersions[0]?.object;
+    expect(cv?.status?.conditions?.find((x) => x.type === 'Progressing')?.message).toMatch(
+      /: downloading update$/,
+    );
+  });
+
+  it('places a change its whole-second lastTransitionTime leaves in a second at the millisecond a record gives', () => {
+    // machine-config's Progressing: lastTransitionTime 03:23:10Z; build-log.txt line 420 saw it go
+    // False at 03:23:10.428. Between the two it was still True.
+    const progressing = (clock: string) =>
+      objectsAt(history, at(clock))
+        .objects.clusterOperators.find((o) => o.object.metadata.name === 'machine-config')
+        ?.object.status?.conditions?.find((x) => x.type === 'Progressing');
+    expect(progressing('03:23:10.200')).toMatchObject({
+      status: 'True',
+      lastTransitionTime: '2021-11-03T03:23:03.719Z',
+    });
+    expect(progressing('03:23:10.428')).toEqual({
+      type: 'Progressing',
+      status: 'False',
+      lastTransitionTime: '2021-11-03T03:23:10Z',
+      reason: '',
+      message: `Cluster version is ${NEW}`,
+    });
+  });
+
+  it("places the CVO's whole-second completionTime at the monitor's `cluster reached` in that second", () => {
+    // History: Completed 03:28:27Z; build-log.txt line 456: cluster reached at 03:28:27.351.
+    const head = (clock: string) =>
+      objectsAt(history, at(clock)).objects.clusterVersions[0]?.object.status?.history?.[0];
+    expect(head('03:28:27.200')).toMatchObject({ state: 'Partial', completionTime: null });
+    expect(head('03:28:27.351')).toMatchObject({
+      state: 'Completed',
+      completionTime: '2021-11-03T03:28:27Z',
+    });
+  });
+
+  it('takes them from a recorded revision of the object (a simulated run records every one)', () => {
+    const last = history.objects.clusterVersions[0]?.object;
+    const older = 'Done applying 4.10.0-0.nightly-2021-11-02-191632';
+    const recorded: ClusterHistory = {
+      ...history,
+      revisions: [
+        {
+          type: 'MODIFIED',
+          at: at('03:20:00'),
+          kind: 'ClusterVersion',
+          name: 'version',
+          object: {
+            ...last,
+            status: {
+              ...last?.status,
+              conditions: [{ type: 'Available', status: 'True', reason: 'AsExpected', message: older }],
+            },
+          },
+        },
+      ],
+    };
+    const cv = objectsAt(recorded, at('03:25:00')).objects.clusterVersions[0]?.object;
+    expect(cv?.status?.conditions?.find((x) => x.type === 'Available')).toMatchObject({
+      status: 'True',
+      reason: 'AsExpected',
+      message: older,
+    });
+    // Before the first revision nothing was recorded: not known.
+    const early = objectsAt(recorded, at('03:10:00')).objects.clusterVersions[0]?.object;
+    expect(early?.status?.conditions?.find((x) => x.type === 'Available')?.reason).toBe('NotRewound');
+  });
+
+  it('at the end of the span the snapshot is the cluster: conditions as they are', () => {
+    const end = history.span?.to ?? 0;
+    const { objects } = objectsAt(history, end);
+    expect(objects.clusterVersions[0]?.object.status?.conditions).toEqual(
+      history.objects.clusterVersions[0]?.object.status?.conditions,
+    );
+    expect(objects.nodes[0]?.object.status?.conditions).toEqual(
+      history.objects.nodes[0]?.object.status?.conditions,
+    );
+  });
+
+  it("leaves out what the snapshot says of another config or boot than the moment's, and says so", () => {
+    const { objects, unrewound } = objectsAt(history, at('03:25:00'));
+    const master = objects.machineConfigPools.find((p) => p.object.metadata.name === 'master')?.object;
+    // The snapshot's source list is rendered-master-ebc…'s; at 03:25 the pool was still on 78d48….
+    expect(master?.status?.configuration).toEqual({ name: MASTER_OLD });
+    expect(master?.spec?.configuration?.name).toBe(MASTER_NEW);
+    expect(unrewound).toContainEqual(
+      expect.objectContaining({ object: 'MachineConfigPool/master', field: 'status.configuration.source' }),
+    );
+    // ip-10-0-151-87 reboots at 03:29:04: its nodeInfo (bootID, OS image) is of that later boot.
+    expect(unrewound).toContainEqual(
+      expect.objectContaining({
+        object: 'Node/ip-10-0-151-87.us-east-2.compute.internal',
+        field: 'status.nodeInfo',
+      }),
+    );
+    expect(objectsAt(history, history.span?.to ?? 0).unrewound.map((u) => u.field)).not.toContain(
+      'status.nodeInfo',
+    );
+  });
+
+  it("the ClusterVersion's desired release, requests and update graph are not taken from the later snapshot", () => {
+    const cv = history.objects.clusterVersions[0] as (typeof history.objects.clusterVersions)[0];
+    const earlier: ClusterHistory = {
+      ...history,
+      span: { from: at('02:24:00'), to: history.span?.to ?? 0 },
+      objects: {
+        ...history.objects,
+        clusterVersions: [
+          {
+            ...cv,
+            object: {
+              ...cv.object,
+              status: { ...cv.object.status, availableUpdates: [{ version: '4.10.1', image: 'x' }] },
+            },
+          },
+        ],
+      },
+    };
+    // The ClusterVersion was created at 02:24:33, its first history entry began at 02:24:41: between
+    // them the snapshot's status.desired (the later update's release) is not known.
+    const before = objectsAt(earlier, at('02:24:35'));
+    expect(before.objects.clusterVersions[0]?.object.status?.desired).toBeUndefined();
+    expect(before.unrewound.map((u) => u.field)).toEqual(
+      expect.arrayContaining(['status.desired', 'status.availableUpdates']),
+    );
+  });
+
   it('refuses a moment outside the inputs', () => {
     expect(() => objectsAt(history, at('01:00:00'))).toThrow(OutsideSpanError);
     expect(() => objectsAt(history, (history.span?.to ?? 0) + 1)).toThrow(/outside the inputs' span/);
@@ -149,5 +329,58 @@ describeFixtures('status --at before most of a snapshot was recorded', () => {
     expect(ops.unknown).toBeGreaterThan(0);
     expect(ops.healthy + ops.unavailable + ops.degraded + ops.healthUnknown).toBe(ops.total);
     expect(s.insights.filter((i) => /NotRewound/.test(i.message))).toEqual([]);
+  });
+
+  it('an operator whose version cannot be placed counts as unknown, not waiting; its operand versions are left out too', async () => {
+    const degraded = await loadHistory([
+      fixture('openshift__oc/pkg/cli/admin/upgrade/status/examples/4.14.1-degraded'),
+    ]);
+    const t = Date.parse('2023-11-03T16:00:00Z');
+    const ops = assessStatusAt(degraded, t).controlPlane.operators;
+    // No monitor: when each operator reported 4.14.1 is not recorded, so none is known to be waiting.
+    expect(ops.waiting).toBe(0);
+    expect(ops.updated + ops.updating + ops.unknown).toBe(ops.total);
+    const { objects, unrewound } = objectsAt(degraded, t);
+    const auth = objects.clusterOperators.find((o) => o.object.metadata.name === 'authentication');
+    // oauth-openshift `4.14.1_openshift` is not the release's version, but it came with it.
+    expect(auth?.object.status?.versions?.map((v) => v.name)).toEqual([]);
+    expect(unrewound).toContainEqual(
+      expect.objectContaining({
+        object: 'ClusterOperator/authentication',
+        field: 'status.versions[oauth-openshift]',
+      }),
+    );
+  });
+
+  it('a request refused at the end is not taken as made before it: not-accepted, a week earlier', async () => {
+    const refused = await loadHistory([join(projectRoot, 'test/fixtures/status/not-accepted')]);
+    // ReleaseAccepted=False since 2024-03-20T09:12:44Z; when 4.16.0 was asked for is not recorded.
+    const t = Date.parse('2024-03-15T00:00:00Z');
+    const s = assessStatusAt(refused, t);
+    expect(s.insights.filter((i) => i.kind === 'update-not-accepted')).toEqual([]);
+    const { objects, unrewound } = objectsAt(refused, t);
+    expect(objects.clusterVersions[0]?.object.spec?.desiredUpdate?.version).toBe('4.15.3');
+    expect(unrewound).toContainEqual(
+      expect.objectContaining({ object: 'ClusterVersion/version', field: 'spec.desiredUpdate' }),
+    );
+    // At the end it is the snapshot's: asked for and refused.
+    const end = assessStatusAt(refused, refused.span?.to ?? 0);
+    expect(end.insights.map((i) => i.kind)).toContain('update-not-accepted');
+  });
+
+  it('an operator degraded then is degraded, but not for the reason and message the snapshot gives later', async () => {
+    const degraded = await loadHistory([
+      fixture('openshift__oc/pkg/cli/admin/upgrade/status/examples/4.14.1-degraded'),
+    ]);
+    const s = assessStatusAt(degraded, Date.parse('2023-11-03T17:20:00Z'));
+    const kas = s.insights.find(
+      (i) => i.kind === 'operator-degraded' && i.objects.some((o) => o.name === 'kube-apiserver'),
+    );
+    // The snapshot (17:26:54) says "(NodeController_MasterNodesReady)" and which node is not ready.
+    expect(kas?.message).toBe('Cluster Operator kube-apiserver is degraded');
+    expect(kas?.description).toBe(
+      "atlevel cannot tell this condition's message at 2023-11-03T17:20:00Z from the inputs",
+    );
+    expect(s.controlPlane.blockers.join('\n')).not.toMatch(/NotRewound|UnavailableReplicas/);
   });
 });

@@ -38,7 +38,13 @@ export interface NodeSpec {
   desiredDrain?: string;
   lastAppliedDrain?: string;
   unschedulable?: boolean;
-  conditions?: { type: string; status: string; lastTransitionTime?: string; message?: string }[];
+  conditions?: {
+    type: string;
+    status: string;
+    lastTransitionTime?: string;
+    reason?: string;
+    message?: string;
+  }[];
 }
 
 export function node(spec: NodeSpec = {}): Observed<Node> {

@@ -125,6 +125,36 @@ describe('node phase and assessment (docs/domain.md 9.2)', () => {
     expect(short.insights).toEqual([]);
   });
 
+  it('status --at: NotReady known but its message not (reason NotRewound) is still NotReady, and says so', () => {
+    const { status, insights } = assess({
+      name: 'worker-9',
+      current: OLD,
+      desired: OLD,
+      state: 'Done',
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'False',
+          lastTransitionTime: '2024-01-01T11:50:00Z',
+          reason: 'NotRewound',
+          message: "atlevel cannot tell this condition's message at 2024-01-01T12:00:00Z from the inputs",
+        },
+      ],
+    });
+    expect(status).toMatchObject({ assessment: 'Unavailable', message: 'Not ready', unavailable: true });
+    expect(insights.map((i) => i.description)).toEqual([
+      'Node has a Ready!=True condition; its message then is not known (not rewound)',
+    ]);
+    // Unknown status (reason NotRewound, status Unknown) is not held against the node.
+    const unknown = assess({
+      current: OLD,
+      desired: OLD,
+      state: 'Done',
+      conditions: [{ type: 'Ready', status: 'Unknown', reason: 'NotRewound' }],
+    });
+    expect(unknown.status.unavailable).toBe(false);
+  });
+
   it('a cordoned node is unavailable but not a problem worth an insight', () => {
     const { status, insights } = assess({ current: OLD, desired: OLD, state: 'Done', unschedulable: true });
     expect(status).toMatchObject({ assessment: 'Unavailable', message: 'Node is marked unschedulable' });

@@ -60,4 +60,30 @@ describe('an update requested but not started', () => {
     ]);
     expect(insight.since).toBe(Date.parse('2024-03-20T09:00:00Z'));
   });
+
+  it('status --at: a refusal whose reason is not known then is named by its condition, not "NotRewound"', () => {
+    const unknown = "atlevel cannot tell this condition's message at 2024-03-20T10:00:00Z from the inputs";
+    const request = pendingRequest(
+      cv(
+        { desiredUpdate: { image: 'quay.io/x@sha256:bbb' } },
+        {
+          desired: DESIRED,
+          conditions: [
+            {
+              type: 'ReleaseAccepted',
+              status: 'False',
+              reason: 'NotRewound',
+              message: unknown,
+              lastTransitionTime: '2024-03-20T09:00:00Z',
+            },
+          ],
+        },
+      ),
+    );
+    expect(request).toMatchObject({ accepted: false, reason: 'ReleaseAccepted', message: unknown });
+    const insight = requestInsight({ object: cv({}, {}), ref: { file: 'cv.yaml' } }, request!);
+    expect(insight.message).toBe(
+      'Update to quay.io/x@sha256:bbb was requested but not accepted (ReleaseAccepted)',
+    );
+  });
 });
