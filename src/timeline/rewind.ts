@@ -222,6 +222,14 @@ interface ConditionNotes {
 
 const REACHED_RE = /cluster reached (\S+)/;
 
+/**
+ * The message of a condition whose status is known and whose message was last recorded earlier, with
+ * the change into that status: said with its time, since a message changes without a transition.
+ */
+function earlierMessage(recorded: { readonly at: Millis; readonly message: string }): string {
+  return `as last recorded, at ${formatTime(recorded.at)} (it may have changed since): ${recorded.message}`;
+}
+
 /** The message of a condition whose status is known and whose reason and message are not. */
 function unknownMessage(at: Millis): string {
   return `atlevel cannot tell this condition's message at ${formatTime(at)} from the inputs`;
@@ -387,6 +395,7 @@ class Rewinder {
       }
     }
     const text = this.textAt(key, c.type, status, own);
+    const earlier = text ? undefined : this.#lastRecorded(status, own);
     // lastHeartbeatTime and the like move without a status change and are never recorded: the
     // snapshot's value is later than the moment, so it is left out.
     const dropped = Object.keys(c).filter((k) => !CONDITION_FIELDS.has(k));
@@ -397,12 +406,24 @@ class Rewinder {
         lastTransitionTime,
         // Not blanked: an empty reason or message would read as the operator's own (many conditions
         // have none), so the condition says in its own fields that they are not known (docs/serve.md).
+        // The message recorded with the change into this status is shown, dated and marked as
+        // possibly changed since: it is what the inputs know, and the reason stays NotRewound.
         reason: text ? text.reason : NOT_REWOUND,
-        message: text ? text.message : unknownMessage(this.at),
+        message: text ? text.message : earlier ? earlierMessage(earlier) : unknownMessage(this.at),
       },
       ...(unrewound ? { unrewound } : {}),
       unknown: [...(text ? [] : ['reason', 'message']), ...dropped],
     };
+  }
+
+  /**
+   * The last recorded change of the condition at or before the moment, when it is the change into
+   * `status` (so nothing recorded changed the condition in between) and carries a message.
+   */
+  #lastRecorded(status: string, own: readonly ConditionTransition[]): ConditionTransition | undefined {
+    let last: ConditionTransition | undefined;
+    for (const t of own) if (t.at <= this.at && (last === undefined || t.at >= last.at)) last = t;
+    return last && last.status === status && last.message !== '' ? last : undefined;
   }
 
   /**
