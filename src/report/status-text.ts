@@ -234,7 +234,13 @@ function poolTable(pools: readonly PoolStatus[], ctx: Ctx): string[] {
       },
       {
         header: 'COMPLETION',
-        values: pools.map((p) => (p.total === 0 ? '' : `${p.completionPercent}% (${p.updated}/${p.total})`)),
+        values: pools.map((p) =>
+          p.total === 0
+            ? ''
+            : p.counts.unknown > 0
+              ? `? (${p.updated}/${p.total}, ${p.counts.unknown} unknown)`
+              : `${p.completionPercent}% (${p.updated}/${p.total})`,
+        ),
       },
       {
         header: 'STATUS',
@@ -243,6 +249,7 @@ function poolTable(pools: readonly PoolStatus[], ctx: Ctx): string[] {
           const n = p.counts;
           let s = `${n.available} Available, ${n.progressing} Progressing, ${n.draining} Draining`;
           if (n.excluded > 0) s += `, ${n.excluded} Excluded`;
+          if (n.unknown > 0) s += `, ${n.unknown} Unknown`;
           if (n.degraded > 0) s += `, ${n.degraded} Degraded`;
           return s;
         }),

@@ -44,6 +44,8 @@ export interface StatusOptions {
    * progress is unknown, not "not updated".
    */
   readonly versionUnknown?: ReadonlySet<string>;
+  /** Nodes whose config at `now` is not known (status --at could not place it): their phase is Unknown. */
+  readonly nodeConfigUnknown?: ReadonlySet<string>;
 }
 
 /** The pools created first (more than one when created in the same second), and when. */
@@ -103,6 +105,7 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
         configVersions: versions,
         now,
         ...payload,
+        ...(opts.nodeConfigUnknown?.has(n.object.metadata.name) ? { configUnknown: true } : {}),
       });
       poolInsights.push(...analysis.insights);
       return analysis.status;

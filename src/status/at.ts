@@ -5,7 +5,7 @@
  */
 import type { ClusterHistory, Millis } from '../model/index.js';
 import { parseTime } from '../model/index.js';
-import { historyAt, operatorVersionUnknown } from '../timeline/index.js';
+import { historyAt, nodeConfigUnknown, operatorVersionUnknown } from '../timeline/index.js';
 import { assessStatus, type FirstPools, statusPrerequisites } from './assess.js';
 import type { UpdateStatus } from './types.js';
 import { configVersions } from './versions.js';
@@ -26,6 +26,7 @@ export function assessStatusAt(history: ClusterHistory, at: Millis): UpdateStatu
       ...(versions ? { configVersions: versions } : {}),
       ...(firstPools ? { firstPools } : {}),
       versionUnknown: operatorVersionUnknown(unrewound),
+      nodeConfigUnknown: nodeConfigUnknown(unrewound),
     }),
     evaluatedAtSource: 'rewound',
     unrewound,

@@ -94,6 +94,7 @@ const PHASE_ASSESSMENT: Record<NodePhase, NodeAssessment> = {
   Updating: 'Progressing',
   Rebooting: 'Progressing',
   Updated: 'Completed',
+  Unknown: 'Unknown',
 };
 
 const PHASE_TIME_LEFT: Record<NodePhase, Millis | undefined> = {
@@ -103,6 +104,7 @@ const PHASE_TIME_LEFT: Record<NodePhase, Millis | undefined> = {
   Updating: 5 * TIME.MINUTE,
   Rebooting: 5 * TIME.MINUTE,
   Updated: 0,
+  Unknown: undefined,
 };
 
 export interface NodeContext {
@@ -119,6 +121,11 @@ export interface NodeContext {
    */
   readonly payloadSince?: Millis;
   readonly configCreated?: ReadonlyMap<string, Millis>;
+  /**
+   * status --at could not tell this node's config then (the rewind removed its MCO annotations): its
+   * phase is Unknown, and the missing annotations do not make it "Machine Config Daemon is processing".
+   */
+  readonly configUnknown?: boolean;
 }
 
 /** The config was rendered for the current payload, or nothing says otherwise. */
@@ -147,7 +154,9 @@ export function assessNode(seen: Observed<Node>, ctx: NodeContext): NodeAnalysis
   const poolTarget = ctx.pool.spec?.configuration?.name ?? '';
   const target = ctx.targetVersion;
 
-  const causes = unavailableCauses(node);
+  const causes = unavailableCauses(node).filter(
+    (c) => !(ctx.configUnknown && c.reason === UNAVAILABLE_REASON.daemonWorking),
+  );
   const unavailable = causes.length > 0;
   const degraded = desiredConfig !== '' && (state === 'Degraded' || state === 'Unreconcilable');
   const updated =
@@ -165,7 +174,8 @@ export function assessNode(seen: Observed<Node>, ctx: NodeContext): NodeAnalysis
     desiredConfig === poolTarget;
 
   let phase: NodePhase;
-  if (updating && isDraining(a, updating)) phase = 'Draining';
+  if (ctx.configUnknown) phase = 'Unknown';
+  else if (updating && isDraining(a, updating)) phase = 'Draining';
   else if (updating) phase = phaseWhileUpdating(state);
   else if (updated) phase = 'Updated';
   else if (ctx.pool.spec?.paused) phase = 'Paused';
@@ -269,7 +279,8 @@ const ASSESSMENT_ORDER: Record<NodeAssessment, number> = {
   Progressing: 2,
   Excluded: 3,
   Outdated: 4,
-  Completed: 5,
+  Unknown: 5,
+  Completed: 6,
 };
 const PHASE_ORDER: Record<NodePhase, number> = {
   Draining: 0,
@@ -277,7 +288,8 @@ const PHASE_ORDER: Record<NodePhase, number> = {
   Rebooting: 2,
   Paused: 3,
   Pending: 4,
-  Updated: 5,
+  Unknown: 5,
+  Updated: 6,
 };
 
 /** Problems first, then work in progress, then waiting, then done; by name within each. */

@@ -81,7 +81,15 @@ export interface PoolAnalysis {
 export function assessPool(seen: Observed<MachineConfigPool>, nodes: readonly NodeStatus[]): PoolAnalysis {
   const pool = seen.object;
   const name = pool.metadata.name;
-  const counts = { available: 0, progressing: 0, draining: 0, excluded: 0, degraded: 0, outdated: 0 };
+  const counts = {
+    available: 0,
+    progressing: 0,
+    draining: 0,
+    excluded: 0,
+    degraded: 0,
+    outdated: 0,
+    unknown: 0,
+  };
   let updated = 0;
   let pending = 0;
   for (const n of nodes) {
@@ -109,11 +117,16 @@ export function assessPool(seen: Observed<MachineConfigPool>, nodes: readonly No
       case 'Updated':
         updated++;
         break;
+      case 'Unknown':
+        counts.unknown++;
+        break;
     }
   }
   const total = nodes.length;
   let assessment: PoolAssessment;
   if (total === 0) assessment = 'Empty';
+  // Nodes whose config status --at could not tell: the pool is not judged on a guess about them.
+  else if (counts.unknown > 0) assessment = 'Unknown';
   else if (updated === total) assessment = 'Completed';
   else if (pending === total) assessment = 'Pending';
   else if (counts.degraded > 0) assessment = 'Degraded';
@@ -122,7 +135,9 @@ export function assessPool(seen: Observed<MachineConfigPool>, nodes: readonly No
 
   const targetConfig = pool.spec?.configuration?.name || undefined;
   const nodesOffTargetConfig =
-    targetConfig === undefined ? 0 : nodes.filter((n) => n.currentConfig !== targetConfig).length;
+    targetConfig === undefined
+      ? 0
+      : nodes.filter((n) => n.phase !== 'Unknown' && n.currentConfig !== targetConfig).length;
   const insights: Insight[] = [];
   const poolObject = { kind: 'MachineConfigPool', name };
   if (counts.excluded > 0 && pool.spec?.paused) {

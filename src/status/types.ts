@@ -136,14 +136,16 @@ export interface ControlPlaneStatus {
   readonly blockers: readonly string[];
 }
 
-export type NodePhase = 'Draining' | 'Updating' | 'Rebooting' | 'Paused' | 'Pending' | 'Updated';
+/** `Unknown`: status --at could not tell the node's config then (its MCO annotations were not rewound). */
+export type NodePhase = 'Draining' | 'Updating' | 'Rebooting' | 'Paused' | 'Pending' | 'Updated' | 'Unknown';
 export type NodeAssessment =
   | 'Degraded'
   | 'Unavailable'
   | 'Progressing'
   | 'Excluded'
   | 'Outdated'
-  | 'Completed';
+  | 'Completed'
+  | 'Unknown';
 
 export interface NodeStatus {
   readonly name: string;
@@ -172,7 +174,14 @@ export interface NodeStatus {
   readonly ref: SourceRef;
 }
 
-export type PoolAssessment = 'Completed' | 'Pending' | 'Degraded' | 'Excluded' | 'Progressing' | 'Empty';
+export type PoolAssessment =
+  | 'Completed'
+  | 'Pending'
+  | 'Degraded'
+  | 'Excluded'
+  | 'Progressing'
+  | 'Empty'
+  | 'Unknown';
 
 export interface NodeCounts {
   readonly available: number;
@@ -181,6 +190,8 @@ export interface NodeCounts {
   readonly excluded: number;
   readonly degraded: number;
   readonly outdated: number;
+  /** Nodes whose config status --at could not tell (phase Unknown): neither updated nor outdated. */
+  readonly unknown: number;
 }
 
 export interface PoolStatus {

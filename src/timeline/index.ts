@@ -13,6 +13,7 @@ export {
   conditionStatusKnown,
   conditionTextKnown,
   historyAt,
+  nodeConfigUnknown,
   OutsideSpanError,
   objectsAt,
   operatorVersionUnknown,

@@ -53,6 +53,16 @@ export function operatorVersionUnknown(unrewound: readonly Unrewound[]): Readonl
 
 const OPERATOR_VERSION_FIELD = 'status.versions[operator]';
 
+/** The Nodes whose MCO config annotations the rewind removed (it could not tell their config then). */
+export function nodeConfigUnknown(unrewound: readonly Unrewound[]): ReadonlySet<string> {
+  const field = `metadata.annotations[${MCO.currentConfig}]`;
+  const out = new Set<string>();
+  for (const u of unrewound) {
+    if (u.field === field && u.object.startsWith('Node/')) out.add(u.object.slice('Node/'.length));
+  }
+  return out;
+}
+
 /** One field of one object that the inputs do not let atlevel rewind. */
 export interface Unrewound {
   /** `ClusterOperator/dns`, `Node/ip-10-0-1-2`, or a kind (`Pod`) when it holds for every object of it. */

@@ -333,6 +333,23 @@ describeFixtures('status --at before most of a snapshot was recorded', () => {
     expect(s.insights.filter((i) => /NotRewound/.test(i.message))).toEqual([]);
   });
 
+  it('nodes whose config cannot be placed are Unknown, never "Machine Config Daemon is processing"', async () => {
+    const paused = await loadHistory([
+      fixture('openshift__oc/pkg/cli/admin/upgrade/status/examples/4.14.1-paused-worker-pool'),
+    ]);
+    const s = assessStatusAt(paused, Date.parse('2024-02-07T16:31:09Z'));
+    const nodes = s.pools.flatMap((p) => p.nodes);
+    expect(nodes.length).toBe(6);
+    for (const n of nodes) {
+      expect(n).toMatchObject({ phase: 'Unknown', assessment: 'Unknown', unavailable: false });
+    }
+    for (const p of s.pools) {
+      expect(p).toMatchObject({ assessment: 'Unknown', nodesOffTargetConfig: 0 });
+      expect(p.counts.unknown).toBe(p.total);
+    }
+    expect(s.notes.join('\n')).not.toMatch(/nodes have it/);
+  });
+
   it('an operator whose version cannot be placed counts as unknown, not waiting; its operand versions are left out too', async () => {
     const degraded = await loadHistory([
       fixture('openshift__oc/pkg/cli/admin/upgrade/status/examples/4.14.1-degraded'),

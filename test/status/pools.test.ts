@@ -86,6 +86,7 @@ describe('pool assessment from its nodes', () => {
       excluded: 0,
       degraded: 1,
       outdated: 3,
+      unknown: 0,
     });
   });
 

@@ -79,6 +79,7 @@ describe('a drain blocked by a PodDisruptionBudget (test/fixtures/status/drain-b
       excluded: 0,
       degraded: 1,
       outdated: 2,
+      unknown: 0,
     });
     expect(worker?.nodes.map((n) => [n.name, n.assessment, n.phase, n.version])).toEqual([
       ['ip-10-0-2-22.ec2.internal', 'Degraded', 'Draining', '4.15.2'],
