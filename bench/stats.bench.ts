@@ -108,10 +108,10 @@ async function measure(label: string, store: RunStore): Promise<void> {
     ['--since 2021-11-01', { since: Date.UTC(2021, 10, 1) }],
     ['--job *-aws-*', { jobs: ['*-aws-*'] }],
     ['--rule master-pool-…', { rules: ['master-pool-updated-before-cvo-complete'] }],
-    ['--since 2021-11-01T12:30 (mid-day)', { since: Date.UTC(2021, 10, 1, 12, 30) }],
+    ['--since 2021-11-01T12:30:00Z (mid-day)', { since: Date.UTC(2021, 10, 1, 12, 30) }],
     ['--since 2021-11-01 --stream 4.9→4.10', { since: Date.UTC(2021, 10, 1), streams: ['4.9→4.10'] }],
     [
-      '--since 2021-11-01T12:30 --job *-aws-* --stream 4.9→4.10 --rule master-pool-…',
+      '--since 2021-11-01T12:30:00Z --job *-aws-* --stream 4.9→4.10 --rule master-pool-…',
       {
         since: Date.UTC(2021, 10, 1, 12, 30),
         jobs: ['*-aws-*'],

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
-import { InputError, UsageError } from '../model/index.js';
+import { InputError, parseMoment, UsageError } from '../model/index.js';
 import { render } from '../report/index.js';
 import { collectStats, STATS_FORMATS, type StatsFilter } from '../stats/index.js';
 import { defaultDbPath, isPostgresUrl, RunStore } from '../store/index.js';
@@ -16,18 +16,22 @@ import { emit } from './output.js';
 
 const UNITS: Readonly<Record<string, number>> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
-/** `2021-11-01`, `2021-11-01T12:00:00Z`, or `30d` / `4w` / `12h` before now. */
+/**
+ * `2021-11-01` (midnight UTC), an RFC 3339 time (`2021-11-01T12:30:00Z`), or `30d` / `4w` / `12h`
+ * before now. Read as status --at reads a time (model/time.ts parseMoment): no date that does not
+ * exist rolled into the next month, no time without its zone read in this machine's.
+ */
 export function parseSince(text: string, now: number): number {
   const rel = /^(\d+)([hdw])$/.exec(text.trim());
   if (rel) return now - Number(rel[1]) * (UNITS[rel[2] as string] ?? 0);
-  const t = /^\d{4}-\d{2}-\d{2}/.test(text)
-    ? Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text)
-    : Number.NaN;
-  if (Number.isNaN(t))
-    throw new UsageError(
-      `--since ${JSON.stringify(text)}: want a date (2021-11-01), a time (ISO 8601) or an age (30d, 4w, 12h)`,
-    );
-  return t;
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
+  const read = parseMoment(day ? `${text}T00:00:00Z` : text);
+  if ('at' in read) return read.at;
+  // A time that parses but is wrong (no zone, no such date) says so; anything else gets the forms.
+  const specific = /^\d{4}-\d{2}-\d{2}/.test(text) && !read.problem.startsWith('give ');
+  throw new UsageError(
+    `--since ${JSON.stringify(text)}: ${specific ? read.problem : 'want a date (2021-11-01), an RFC 3339 time (2021-11-01T12:30:00Z) or an age (30d, 4w, 12h)'}`,
+  );
 }
 
 /** `4.9→4.10`, `4.9->4.10`, `4.9-4.10` or `4.9:4.10` → `4.9→4.10`. */
@@ -46,7 +50,7 @@ export function defineStats(cmd: Command, exit: ExitBox): void {
     .addOption(widthOption())
     .option(
       '--since <when>',
-      'only runs whose update started since: a date, an ISO time, or an age (30d, 4w)',
+      'only runs whose update started since: a date (UTC), an RFC 3339 time, or an age (30d, 4w)',
     )
     .option('--job <pattern...>', 'only these jobs (* matches anything)')
     .option('--stream <from→to...>', 'only these version streams, e.g. 4.9→4.10 (or 4.9-4.10)')
@@ -61,6 +65,13 @@ export function defineStats(cmd: Command, exit: ExitBox): void {
     )
     .action(async (flags) => {
       textOnly(flags.output, { '--width': flags.width });
+      // The flags first: a mistyped filter is said as such, whether or not a store is there.
+      const filter: StatsFilter = {
+        ...(flags.since !== undefined ? { since: parseSince(flags.since, Date.now()) } : {}),
+        ...(flags.job ? { jobs: flags.job } : {}),
+        ...(flags.stream ? { streams: flags.stream.map(parseStream) } : {}),
+        ...(flags.rule ? { rules: flags.rule } : {}),
+      };
       const spec = flags.db ?? defaultDbPath();
       if (!isPostgresUrl(spec) && !existsSync(join(resolve(spec), 'pgdata'))) {
         throw new InputError(
@@ -69,12 +80,6 @@ export function defineStats(cmd: Command, exit: ExitBox): void {
           'ingest runs first (atlevel ingest RUNS --db …), or pass --db',
         );
       }
-      const filter: StatsFilter = {
-        ...(flags.since !== undefined ? { since: parseSince(flags.since, Date.now()) } : {}),
-        ...(flags.job ? { jobs: flags.job } : {}),
-        ...(flags.stream ? { streams: flags.stream.map(parseStream) } : {}),
-        ...(flags.rule ? { rules: flags.rule } : {}),
-      };
       const store = await RunStore.open(spec);
       try {
         const result = await collectStats(store.db, store.where, filter, undefined, {
