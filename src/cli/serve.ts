@@ -6,7 +6,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
-import { plural, terminalSafe, UsageError } from '../model/index.js';
+import { plural, printable, terminalSafe, UsageError } from '../model/index.js';
 import { collectExtras, kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
@@ -59,6 +59,16 @@ export function defineServe(cmd: Command, exit: ExitBox): void {
     });
 }
 
+/**
+ * A plain decimal number (`10`, `0.5`): Number() would also take `""` as 0, `0x10` as 16 and `1e3`,
+ * none of which a user means as seconds or a speed.
+ */
+function decimal(text: string): number | undefined {
+  if (!/^\d+(\.\d+)?$/.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : undefined;
+}
+
 function parseFlags(flags: ServeFlags): { at?: number; speed: number; port: number; startAfter: number } {
   for (const [flag, value] of [
     ['--speed', flags.speed],
@@ -66,15 +76,19 @@ function parseFlags(flags: ServeFlags): { at?: number; speed: number; port: numb
   ] as const) {
     if (value !== undefined && !flags.replay) throw new UsageError(`${flag} needs --replay`);
   }
-  const startAfter = Number(flags.startAfter ?? '0');
-  if (!Number.isFinite(startAfter) || startAfter < 0)
-    throw new UsageError(`--start-after ${flags.startAfter}: expected a number of seconds`);
-  const speed = Number(flags.speed ?? '1');
-  if (!Number.isFinite(speed) || speed <= 0)
-    throw new UsageError(`--speed ${flags.speed}: expected a positive number`);
-  const port = Number(flags.port);
+  const startAfter = decimal(flags.startAfter ?? '0');
+  if (startAfter === undefined)
+    throw new UsageError(
+      `--start-after ${JSON.stringify(printable(flags.startAfter ?? '', 40))}: expected a number of seconds`,
+    );
+  const speed = decimal(flags.speed ?? '1');
+  if (speed === undefined || speed <= 0)
+    throw new UsageError(
+      `--speed ${JSON.stringify(printable(flags.speed ?? '', 40))}: expected a positive number`,
+    );
+  const port = /^\d{1,5}$/.test(flags.port) ? Number(flags.port) : Number.NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError(`--port ${flags.port}: expected 0-65535`);
+    throw new UsageError(`--port ${JSON.stringify(printable(flags.port, 40))}: expected 0-65535`);
   if (flags.at !== undefined && flags.replay) throw new UsageError('--at and --replay cannot be combined');
   const at = flags.at !== undefined ? momentFlag('--at', flags.at) : undefined;
   return { ...(at !== undefined ? { at } : {}), speed, port, startAfter };

@@ -16,6 +16,17 @@ describe('flags that would be ignored are refused', () => {
   it('serve --speed and --start-after without --replay (refused before it listens)', () => {
     expectUsageError(['serve', example, '--speed', '5'], /--speed needs --replay/);
     expectUsageError(['serve', example, '--start-after', '5'], /--start-after needs --replay/);
+    // Number() would read these as 0, 16 and 1000.
+    expectUsageError(
+      ['serve', example, '--replay', '--start-after', ''],
+      /--start-after "": expected a number/,
+    );
+    expectUsageError(
+      ['serve', example, '--replay', '--start-after', '0x10'],
+      /--start-after "0x10": expected/,
+    );
+    expectUsageError(['serve', example, '--replay', '--speed', '1e3'], /--speed "1e3": expected a positive/);
+    expectUsageError(['serve', example, '--port', '0x50'], /--port "0x50": expected 0-65535/);
   });
   it('release info --width with a lookup, whose answer is never wrapped', () => {
     expectUsageError(
