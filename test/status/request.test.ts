@@ -8,6 +8,25 @@ function cv(spec: object, status: object): ClusterVersion {
 
 const DESIRED = { version: '4.15.3', image: 'quay.io/x@sha256:aaa' };
 
+/** A request for image bbb that the CVO refused (ReleaseAccepted=False since 09:00) with this reason and message. */
+function refused(reason: string, message: string): ClusterVersion {
+  return cv(
+    { desiredUpdate: { image: 'quay.io/x@sha256:bbb' } },
+    {
+      desired: DESIRED,
+      conditions: [
+        {
+          type: 'ReleaseAccepted',
+          status: 'False',
+          reason,
+          message,
+          lastTransitionTime: '2024-03-20T09:00:00Z',
+        },
+      ],
+    },
+  );
+}
+
 describe('an update requested but not started', () => {
   it('nothing pending when spec.desiredUpdate is status.desired', () => {
     expect(pendingRequest(cv({ desiredUpdate: DESIRED }, { desired: DESIRED }))).toBeUndefined();
@@ -30,21 +49,9 @@ describe('an update requested but not started', () => {
 
   it('refused by the CVO (ReleaseAccepted=False): an Error with the reason', () => {
     const request = pendingRequest(
-      cv(
-        { desiredUpdate: { image: 'quay.io/x@sha256:bbb' } },
-        {
-          desired: DESIRED,
-          conditions: [
-            {
-              type: 'ReleaseAccepted',
-              status: 'False',
-              reason: 'RetrievePayload',
-              message:
-                'Retrieving payload failed version="" image="quay.io/x@sha256:bbb" failure=The update cannot be verified',
-              lastTransitionTime: '2024-03-20T09:00:00Z',
-            },
-          ],
-        },
+      refused(
+        'RetrievePayload',
+        'Retrieving payload failed version="" image="quay.io/x@sha256:bbb" failure=The update cannot be verified',
       ),
     );
     expect(request).toMatchObject({
@@ -63,23 +70,7 @@ describe('an update requested but not started', () => {
 
   it('status --at: a refusal whose reason is not known then is named by its condition, not "NotRewound"', () => {
     const unknown = "atlevel cannot tell this condition's message at 2024-03-20T10:00:00Z from the inputs";
-    const request = pendingRequest(
-      cv(
-        { desiredUpdate: { image: 'quay.io/x@sha256:bbb' } },
-        {
-          desired: DESIRED,
-          conditions: [
-            {
-              type: 'ReleaseAccepted',
-              status: 'False',
-              reason: 'NotRewound',
-              message: unknown,
-              lastTransitionTime: '2024-03-20T09:00:00Z',
-            },
-          ],
-        },
-      ),
-    );
+    const request = pendingRequest(refused('NotRewound', unknown));
     expect(request).toMatchObject({ accepted: false, reason: 'ReleaseAccepted', message: unknown });
     const insight = requestInsight({ object: cv({}, {}), ref: { file: 'cv.yaml' } }, request!);
     expect(insight.message).toBe(
