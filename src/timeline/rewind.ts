@@ -589,6 +589,18 @@ class Rewinder {
         'when the later update was requested is not recorded: taken as the release the CVO was on',
       );
     }
+    // The payload hash and the generations change when a new update is asked for and taken up: with
+    // an update requested or begun after the moment, the snapshot's are that later update's.
+    if (dropped > 0 || pending) {
+      const later: [string, unknown][] = [
+        ['status.versionHash', cv.status?.versionHash],
+        ['status.observedGeneration', cv.status?.observedGeneration],
+        ['metadata.generation', cv.metadata.generation],
+      ];
+      for (const [field, value] of later)
+        if (value !== undefined && value !== null)
+          this.note(key, field, 'a later update changed it and its value then is not recorded: as last seen');
+    }
     const available = cv.status?.availableUpdates;
     if (!this.#final && Array.isArray(available) && available.length > 0)
       this.note(key, 'status.availableUpdates', 'the update graph is not recorded over time: as last seen');

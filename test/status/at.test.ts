@@ -102,6 +102,19 @@ describe('status --at on examples/bug-2019850', () => {
 });
 
 describe('objectsAt', () => {
+  it('lists the ClusterVersion fields a later update changed: its payload hash and generations', () => {
+    const fields = (clock: string) =>
+      objectsAt(history, at(clock))
+        .unrewound.filter((u) => u.object === 'ClusterVersion/version')
+        .map((u) => u.field);
+    // 02:40: before the update to the new release began (02:53), so the snapshot's hash is its.
+    expect(fields('02:40:00')).toEqual(
+      expect.arrayContaining(['status.versionHash', 'status.observedGeneration', 'metadata.generation']),
+    );
+    // 03:25: the update had begun; the hash and generations are the ones it set.
+    expect(fields('03:25:00')).not.toContain('status.versionHash');
+  });
+
   it('keeps only the rendered configs that existed, and winds nodes back through their recorded changes', () => {
     const before = objectsAt(history, at('03:23:00'));
     expect(before.objects.machineConfigs.some((m) => m.object.metadata.name === MASTER_NEW)).toBe(false);
