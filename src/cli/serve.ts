@@ -165,6 +165,11 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
     process.stdout.write(
       `replay: ${new Date(p.start).toISOString()} → ${new Date(p.end).toISOString()}, ${plural(p.revisions.length, 'change')} at ${speed}×\n`,
     );
+    // Without an update to start at, the replay plays everything recorded, from the first record.
+    if (p.update === undefined && p.revisions.length > 0)
+      process.stderr.write(
+        'atlevel serve: note: the inputs hold no update to replay; this replays every recorded change from the first\n',
+      );
     void server.replay.done.then(() => process.stdout.write('replay: done; serving the final state\n'));
   }
   const replay = server.replay;

@@ -23,6 +23,8 @@ export interface ReplayPlan {
   readonly initial: readonly KindObject[];
   /** After `start`, oldest first. */
   readonly revisions: readonly Revision[];
+  /** The update whose start `start` is (its target); absent when the inputs hold no update. */
+  readonly update?: string;
 }
 
 /**
@@ -45,9 +47,18 @@ function idOf(item: KindObject): string {
 
 /** Where a replay starts: the last update's start; the history's start when no update is known. */
 function replayStart(history: ClusterHistory): Millis | undefined {
+  return lastUpdate(history)?.startedAt ?? history.span?.from;
+}
+
+function lastUpdate(history: ClusterHistory) {
   const updates = findUpdates(history);
-  const last = updates[updates.length - 1];
-  return last?.startedAt ?? history.span?.from;
+  return updates[updates.length - 1];
+}
+
+/** The target of the update a replay starts at, when it starts at one (not at a --from moment). */
+function replayedUpdate(history: ClusterHistory, from: Millis | undefined): { update?: string } {
+  const last = lastUpdate(history);
+  return from === undefined && last?.startedAt !== undefined ? { update: last.target } : {};
 }
 
 /** The moments the timeline records something about the changing kinds, inside (start, end]. */
@@ -110,7 +121,7 @@ export function planReplay(
     else if (at <= end) revisions.push({ at, type: 'ADDED', item });
   }
   revisions.sort((a, b) => a.at - b.at);
-  return { start, end, initial, revisions };
+  return { start, end, initial, revisions, ...replayedUpdate(history, range.from) };
 }
 
 function recordedItem(r: ObjectRevision): KindObject {
@@ -160,7 +171,7 @@ function planRecorded(
   }
   // Stable: revisions recorded at the same moment keep their recorded order.
   revisions.sort((a, b) => a.at - b.at);
-  return { start, end, initial, revisions };
+  return { start, end, initial, revisions, ...replayedUpdate(history, range.from) };
 }
 
 function createdOf(item: KindObject): Millis | undefined {

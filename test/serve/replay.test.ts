@@ -15,10 +15,25 @@ afterEach(async () => {
 
 const cond = (o: Json, type: string) => o.status.conditions.find((c: Json) => c.type === type)?.status;
 
+describe('replay of inputs that hold no update', () => {
+  it('plays every recorded change from the first, and its plan names no update', async () => {
+    server = await serve(
+      ['examples/bug-2019850/artifacts/e2e-aws-upgrade/gather-extra/artifacts/nodes.json'],
+      {
+        replay: true,
+        holdReplay: true,
+      },
+    );
+    expect(server.replay!.plan.update).toBeUndefined();
+  });
+});
+
 describe('replay of bug 2019850', () => {
   it('plans the CVO completing while the master pool is still updating', async () => {
     server = await serve([EXAMPLE], { replay: true, holdReplay: true });
     const plan = server.replay!.plan;
+    // It starts at the update's start, and says which update that is (serve prints a note otherwise).
+    expect(plan.update).toBe('4.10.0-0.nightly-2021-11-03-020416');
     const completed = plan.revisions.find(
       (r) => r.item.kind === 'ClusterVersion' && cond(r.item.object, 'Progressing') === 'False',
     );
