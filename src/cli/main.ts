@@ -102,6 +102,18 @@ export function commandOf(argv: readonly string[]): CommandName | undefined {
   return name !== undefined && commandEntry(name) ? (name as CommandName) : undefined;
 }
 
+/**
+ * The arguments after the command's own words (`analyze`, `release diff`): those name no input, and
+ * counted as inputs they made `--out analyze/x` refused in a folder that holds an `analyze/` folder.
+ * Only leading words are dropped, so `atlevel analyze analyze` still counts its input `analyze`.
+ */
+function withoutCommandPath(argv: readonly string[], name: CommandName): readonly string[] {
+  if (argv[0] !== name) return argv;
+  const group = commandEntry(name)?.usage === '<command>';
+  const sub = argv[1];
+  return group && sub !== undefined && !sub.startsWith('-') ? argv.slice(2) : argv.slice(1);
+}
+
 /** Run the CLI; returns the exit code instead of exiting, so tests can call it in-process. */
 export async function main(argv: readonly string[]): Promise<number> {
   quietOnClosedPipe();
@@ -110,7 +122,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     const name = commandOf(argv);
     // --out's safety checks need the command line; `--help` and `--version` need neither them nor
     // the cost of loading them.
-    if (name) (await import('./output.js')).noteCommandLine(argv);
+    if (name) (await import('./output.js')).noteCommandLine(withoutCommandPath(argv, name));
     const program = await buildProgram(exit, name ? [name] : []);
     await program.parseAsync([...argv], { from: 'user' });
     return exit.code;

@@ -3,7 +3,7 @@
  * there, no rollout where nothing rolled, counts in the singular when there is one.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -108,5 +108,28 @@ describe('paths echoed to the terminal', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^atlevel: wrote .*r\?\]0;owned\?\.html\n$/);
     expect(r.stderr).not.toMatch(/[\u001b\u0007]/);
+  });
+});
+
+describe('the command words are not inputs', () => {
+  it('--out into an existing folder named like the command is written, and an input so named still counts', () => {
+    const cwd = mkdtempSync(join(work, 'cmdwords-'));
+    const example = join(projectRoot, 'examples/bug-2019850');
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [bin, ...args], {
+        cwd,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      });
+    cpSync(example, join(cwd, 'analyze'), { recursive: true });
+    writeFileSync(join(cwd, 'analyze', 'old.json'), '{}');
+    const r = run('analyze', example, '-o', 'json', '--out', 'analyze/old.json', '--exit-zero');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(readFileSync(join(cwd, 'analyze', 'old.json'), 'utf8')).tool).toBe('atlevel');
+    // `atlevel analyze analyze`: the second word is the input, and is never overwritten.
+    const again = run('analyze', 'analyze', '--out', 'analyze/old.json');
+    expect(again.status).toBe(2);
+    expect(again.stderr).toMatch(/--out would replace a file inside the input folder analyze/);
   });
 });
