@@ -16,10 +16,10 @@ import type { RemoteSession } from './url/index.js';
 import { looksLikeUrl } from './url/location.js';
 import { lazySession } from './url-client.js';
 
-/** The payloads the flags gave, and their lines for the inputs list. */
+/** The payloads the flags gave, and their lines for the inputs list, by the slot each was given for. */
 export interface GivenReleases {
   readonly payloads: { from?: ReleasePayload; to?: ReleasePayload };
-  readonly inputs: readonly InputFile[];
+  readonly inputs: readonly { readonly slot: 'from' | 'to'; readonly input: InputFile }[];
 }
 
 /** Read the payloads of `--release-from` and `--release-to`, when given. */
@@ -29,17 +29,20 @@ export async function readGivenReleases(
   remote: () => Promise<RemoteSession>,
 ): Promise<GivenReleases> {
   const payloads: { from?: ReleasePayload; to?: ReleasePayload } = {};
-  const inputs: InputFile[] = [];
+  const inputs: { slot: 'from' | 'to'; input: InputFile }[] = [];
   for (const slot of ['from', 'to'] as const) {
     const given = slot === 'from' ? opts.releaseFrom : opts.releaseTo;
     if (given === undefined) continue;
     const { payload, display, bytes } = await readReleaseFlag(given, limits, remote);
     payloads[slot] = payload;
     inputs.push({
-      path: display,
-      reader: 'release',
-      bytes,
-      contributed: `${releaseWords(payload.version)} (${plural(payload.components.length, 'component')}), given as --release-${slot}`,
+      slot,
+      input: {
+        path: display,
+        reader: 'release',
+        bytes,
+        contributed: `${releaseWords(payload.version)} (${plural(payload.components.length, 'component')}), given as --release-${slot}`,
+      },
     });
   }
   return { payloads, inputs };
@@ -88,12 +91,10 @@ export function placeReleases(
   notes: string[],
 ): { releases: HistoryParts['releases']; inputs: InputFile[] } {
   const releases = assignReleases(found, given.payloads, cv, notes);
-  const setAside = (i: InputFile) =>
-    (['from', 'to'] as const).some(
-      (slot) => releases.setAside?.[slot] && i.contributed.endsWith(`given as --release-${slot}`),
-    );
-  const inputs = given.inputs.map((i) =>
-    setAside(i) ? { ...i, contributed: `${i.contributed}; not used, see the notes` } : i,
+  const inputs = given.inputs.map(({ slot, input }) =>
+    releases.setAside?.[slot]
+      ? { ...input, contributed: `${input.contributed}; not used, see the notes` }
+      : input,
   );
   return { releases, inputs };
 }

@@ -149,18 +149,18 @@ export function assessControlPlane(
       !isUpdated &&
       (!progressKnown ||
         progressing === undefined ||
-        !isKnown(progressing) ||
+        !conditionStatusKnown(progressing) ||
         progressing.status === 'Unknown')
     )
       progressUnknown++;
-    if (!isKnown(available) || !isKnown(degraded)) healthUnknown++;
+    if (!conditionStatusKnown(available) || !conditionStatusKnown(degraded)) healthUnknown++;
     else if (available?.status !== 'True') unavailable++;
     else if (degraded?.status === 'True') degradedCount++;
     insights.push(
       ...operatorInsights(
         seen,
-        isKnown(available) ? available : undefined,
-        isKnown(degraded) ? degraded : undefined,
+        conditionStatusKnown(available) ? available : undefined,
+        conditionStatusKnown(degraded) ? degraded : undefined,
         now,
       ),
     );
@@ -304,11 +304,6 @@ function operatorInsights(
     });
   }
   return out;
-}
-
-/** False for a condition status --at could not rewind (it reads Unknown, reason NotRewound). */
-function isKnown(c: Condition | undefined): boolean {
-  return conditionStatusKnown(c);
 }
 
 /**

@@ -15,7 +15,8 @@
  * status changes. So a reason or message is known at the moment only from an observation at that
  * very moment (a recorded transition then, the snapshot when the moment is its end) or from a record
  * of every revision (a simulated run's). Otherwise the condition keeps its rewound status and time but
- * reads reason `NotRewound` and a message saying it is not known: see `unknownText`.
+ * reads reason `NotRewound`, and its message is the one recorded with its last change, dated (see
+ * `earlierMessage`), or says it is not known (`unknownMessage`).
  */
 import type {
   ClusterHistory,
@@ -43,22 +44,22 @@ import {
  * out of the rewound object, and status counts their progress as unknown, not as not updated.
  */
 export function operatorVersionUnknown(unrewound: readonly Unrewound[]): ReadonlySet<string> {
-  const out = new Set<string>();
-  for (const u of unrewound) {
-    if (u.field === OPERATOR_VERSION_FIELD && u.object.startsWith('ClusterOperator/'))
-      out.add(u.object.slice('ClusterOperator/'.length));
-  }
-  return out;
+  return namesWithout(unrewound, 'ClusterOperator', OPERATOR_VERSION_FIELD);
 }
 
 const OPERATOR_VERSION_FIELD = 'status.versions[operator]';
 
 /** The Nodes whose MCO config annotations the rewind removed (it could not tell their config then). */
 export function nodeConfigUnknown(unrewound: readonly Unrewound[]): ReadonlySet<string> {
-  const field = `metadata.annotations[${MCO.currentConfig}]`;
+  return namesWithout(unrewound, 'Node', `metadata.annotations[${MCO.currentConfig}]`);
+}
+
+/** The names of the objects of `kind` whose `field` is among the unrewound. */
+function namesWithout(unrewound: readonly Unrewound[], kind: string, field: string): ReadonlySet<string> {
+  const prefix = `${kind}/`;
   const out = new Set<string>();
   for (const u of unrewound) {
-    if (u.field === field && u.object.startsWith('Node/')) out.add(u.object.slice('Node/'.length));
+    if (u.field === field && u.object.startsWith(prefix)) out.add(u.object.slice(prefix.length));
   }
   return out;
 }
@@ -249,7 +250,7 @@ function fieldWhy(field: string): string {
   if (field === 'reason')
     return `the inputs record a condition's reason only when its status changes, and it changes without one: reads ${NOT_REWOUND}`;
   if (field === 'message')
-    return "the inputs record a condition's message only when its status changes, and it changes without one: says it is not known";
+    return "the inputs record a condition's message only when its status changes, and it changes without one: shows the one recorded with the last change, dated, or says it is not known";
   return 'changes without a status change and is not recorded: left out';
 }
 
