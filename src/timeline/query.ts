@@ -177,7 +177,9 @@ function versionChangesOf(history: ClusterHistory, operator: string): VersionCha
     const text = i.message.annotations.versions
       ? `versions: ${i.message.annotations.versions}`
       : i.message.humanMessage;
-    const m = VERSIONS_RE.exec(text);
+    // Most of an operator's intervals are condition changes: a native search rules them out before
+    // the pattern, which would otherwise try every position of every message.
+    const m = text.includes('versions:') ? VERSIONS_RE.exec(text) : null;
     if (!m?.[1]) continue;
     for (const pair of m[1].split(',')) {
       const p = PAIR_RE.exec(pair);
