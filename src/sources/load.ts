@@ -3,7 +3,7 @@
  * read every file that matters once, and put the results together in a stable order (so a folder
  * and a tar of it give the same parts).
  */
-import { createReadStream, type ReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -227,20 +227,15 @@ async function readOne(
   intern: Interner,
   echoes?: EchoFilter,
 ): Promise<FileResult> {
-  const streams: ReadStream[] = [];
-  const open = (): ReadStream => {
-    const stream = createReadStream(abs, { highWaterMark: READ_CHUNK_BYTES });
-    streams.push(stream);
-    return stream;
+  const files: LocalFile[] = [];
+  const open = (): AsyncIterable<Buffer> => {
+    const file = new LocalFile(abs);
+    files.push(file);
+    return file.chunks();
   };
-  const stream = open();
-  const opened = new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', (err) => reject(new InputError(display, fsProblem(err))));
-  });
   try {
-    await opened;
-    return await readInput(spec, display, name, size, stream, limits, {
+    const source = open();
+    return await readInput(spec, display, name, size, source, limits, {
       reopen: open,
       intern,
       ...(echoes ? { echoes } : {}),
@@ -251,7 +246,39 @@ async function readOne(
     if (code !== undefined) throw new InputError(display, fsProblem(err));
     throw err;
   } finally {
-    for (const s of streams) s.destroy();
+    for (const f of files) f.close();
+  }
+}
+
+/**
+ * A file in a folder, read a chunk at a time with synchronous reads. A stream (createReadStream)
+ * hands each chunk over from the thread pool, one turn of the event loop later: on the analyze
+ * bench's large run those turns left the main thread idle for 60 ms in all, 4% of the run, while it
+ * had nothing else to do. Each chunk is a buffer of its own, as a stream's are: readers keep pieces
+ * of earlier chunks (a JSON item that spans two).
+ */
+class LocalFile {
+  readonly #fd: number;
+  #closed = false;
+
+  constructor(abs: string) {
+    this.#fd = openSync(abs, 'r');
+  }
+
+  async *chunks(): AsyncGenerator<Buffer> {
+    for (;;) {
+      if (this.#closed) return;
+      const chunk = Buffer.allocUnsafeSlow(READ_CHUNK_BYTES);
+      const n = readSync(this.#fd, chunk, 0, READ_CHUNK_BYTES, null);
+      if (n === 0) return;
+      yield n === READ_CHUNK_BYTES ? chunk : chunk.subarray(0, n);
+    }
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    closeSync(this.#fd);
   }
 }
 
