@@ -18,7 +18,6 @@ import {
   type IngestProgress,
   ingestRuns,
   inShard,
-  isListingName,
   parseShard,
   type RunIdentity,
   runRecord,
@@ -27,7 +26,7 @@ import { printable, UsageError } from '../model/index.js';
 import { defaultDbPath, isPostgresUrl, type RunRecord, RunStore } from '../store/index.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { addBudgetOptions, budgetFromFlags, loadHistory } from './input.js';
-import { checkDataFolder } from './output.js';
+import { checkDataFolder, checkInputsOutside } from './output.js';
 import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
 import { noStdin } from './stdin.js';
 
@@ -172,19 +171,30 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
       noStdin('ingest', inputs, 'give run folders, tarballs, listing files or CI URLs');
       const spec = flags.db ?? defaultDbPath();
       const local = !isPostgresUrl(spec);
-      const storeIn = (extra: readonly string[] = []) =>
+      const named =
+        flags.db !== undefined ? '--db' : process.env.ATLEVEL_DB ? 'ATLEVEL_DB' : 'the default run store';
+      // Either way round: the store inside an input would be read back as a run by a later ingest,
+      // and an input inside the store (STORE/pgdata) is the store's database read as a run while
+      // this ingest writes it.
+      const storeIn = (extra: readonly string[] = []) => {
         checkDataFolder(
           spec,
-          flags.db !== undefined ? '--db' : process.env.ATLEVEL_DB ? 'ATLEVEL_DB' : 'the default run store',
+          named,
           'keep the run store outside the runs it reads: a later ingest of them would read it as a run',
           extra,
         );
-      // Before the inputs are walked (the store may be big), then against the runs that listing
-      // files name, which the command line does not show.
+        checkInputsOutside(
+          spec,
+          named,
+          extra.length > 0 ? extra : inputs,
+          "name runs outside the run store: its files are the store's own database, not a run",
+        );
+      };
+      // Before the inputs are walked (the store may be big), and each path a listing file names
+      // before it is (the command line does not show them). The runs found by walking a folder lie
+      // inside it (the walk follows no symbolic link), so the folder's check covers them.
       if (local) storeIn();
-      const all = await expandInputs(inputs);
-      if (local && inputs.some(isListingName))
-        storeIn(all.flatMap((r) => (r.kind === 'url' ? [] : [r.source])));
+      const all = await expandInputs(inputs, local ? (path) => storeIn([path]) : undefined);
       const runs = shard ? all.filter((r) => inShard(r, shard)) : all;
       const started = performance.now();
       // Opened while the workers start and take their first runs (ingestRuns); awaited by every

@@ -165,6 +165,64 @@ export function checkDataFolder(
   refuseInput(path, flag, hint, { inside: 'is inside', extra });
 }
 
+/** The real path of a data folder, or undefined when it does not exist yet (then nothing is inside it). */
+function realFolder(folder: string): string | undefined {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the real path `real` is the folder whose real path is `root`, or lies inside it. */
+function isWithin(real: string, root: string): boolean {
+  return real === root || real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+}
+
+/**
+ * Refuse an input that lies inside the data folder `flag` names (`ingest STORE/pgdata --db STORE`):
+ * the command would read the store's own files as a run while it writes them. The reverse of
+ * checkDataFolder, which refuses the folder inside an input (and the folder named as an input).
+ * Compared by real path, so a symbolic link or a trailing slash on either side changes nothing. A
+ * folder that does not exist yet holds nothing; an input that is no path (a URL) or does not exist is
+ * left to the command, which says so in its own words.
+ */
+export function checkInputsOutside(
+  folder: string,
+  flag: string,
+  inputs: readonly string[],
+  hint: string,
+): void {
+  const root = realFolder(folder);
+  if (root === undefined) return;
+  for (const input of inputs) {
+    let real: string;
+    try {
+      real = realpathSync(input);
+    } catch {
+      continue;
+    }
+    if (isWithin(real, root))
+      throw new InputError(input, `the input is inside the run store ${folder} (${flag})`, hint);
+  }
+}
+
+/**
+ * Refuse a file `outFlag` names inside the data folder `flag` names (`stats --out STORE/pgdata/…`),
+ * whether the file exists yet or not: the folder is the store's database, and a report renamed over
+ * one of its files destroys it. The --out checks catch this only when the folder is on the command
+ * line; this holds for ATLEVEL_DB and the default store too.
+ */
+export function checkOutFileOutside(outPath: string, outFlag: string, folder: string, flag: string): void {
+  const root = realFolder(folder);
+  if (root === undefined || !isWithin(realPathToBe(outPath), root)) return;
+  throw new InputError(
+    outPath,
+    `${outFlag} is inside the run store ${folder} (${flag})`,
+    "write the report outside the run store: its files are the store's own database",
+  );
+}
+
 /** Whether `target` (a real path) is one of the files of the oc examples case `prefix`: `PREFIX-*`. */
 function isCaseFile(prefix: string, target: string): boolean {
   let folder: string;

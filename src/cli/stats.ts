@@ -12,7 +12,7 @@ import { collectStats, STATS_FORMATS, type StatsFilter } from '../stats/index.js
 import { defaultDbPath, isPostgresUrl, RunStore } from '../store/index.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
-import { emit } from './output.js';
+import { checkOutFileOutside, emit } from './output.js';
 
 const UNITS: Readonly<Record<string, number>> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
@@ -80,6 +80,14 @@ export function defineStats(cmd: Command, exit: ExitBox): void {
           'ingest runs first (atlevel ingest RUNS --db …), or pass --db',
         );
       }
+      // Before the store is opened and read: a report renamed over one of its files would destroy it.
+      if (!isPostgresUrl(spec) && flags.out !== undefined && flags.out !== '-')
+        checkOutFileOutside(
+          flags.out,
+          '--out',
+          spec,
+          flags.db !== undefined ? '--db' : process.env.ATLEVEL_DB ? 'ATLEVEL_DB' : 'the default run store',
+        );
       const store = await RunStore.open(spec);
       try {
         const result = await collectStats(store.db, store.where, filter, undefined, {

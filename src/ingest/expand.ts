@@ -38,10 +38,6 @@ export function parseShard(text: string): Shard {
 const ARCHIVE = /\.(tar|tgz|tar\.gz|tar\.zst|tzst)$/i;
 const LISTING = /\.(txt|list|lst)$/i;
 
-/** Whether an argument would be read as a listing file (one run a line), by its name. */
-export function isListingName(arg: string): boolean {
-  return LISTING.test(arg) && !looksLikeUrl(arg);
-}
 /** Names whose presence makes a folder one run (a CI run, a must-gather, a folder of `oc get` files, a simulated run). */
 const RUN_MARKERS = new Set([
   'build-log.txt',
@@ -100,7 +96,12 @@ async function walk(dir: string, depth: number, out: RunInput[]): Promise<void> 
 }
 
 /** The lines of a listing file: one path or URL each; `#` starts a comment; relative paths are from the listing's folder. */
-async function readListing(file: string, seen: Set<string>, out: RunInput[]): Promise<void> {
+async function readListing(
+  file: string,
+  seen: Set<string>,
+  out: RunInput[],
+  onListed: ((path: string) => void) | undefined,
+): Promise<void> {
   const text = await readFile(file, 'utf8');
   const lines = text.split(/\r?\n/);
   for (const [i, raw] of lines.entries()) {
@@ -108,6 +109,7 @@ async function readListing(file: string, seen: Set<string>, out: RunInput[]): Pr
     if (line === '') continue;
     const arg = looksLikeUrl(line) ? line : resolve(dirname(file), line);
     try {
+      if (!looksLikeUrl(line)) onListed?.(arg);
       await expandOne(arg, seen, out, false);
     } catch (err) {
       if (err instanceof InputError) throw new InputError(`${file}:${i + 1}`, err.message);
@@ -121,6 +123,7 @@ async function expandOne(
   seen: Set<string>,
   out: RunInput[],
   listingAllowed: boolean,
+  onListed?: (path: string) => void,
 ): Promise<void> {
   if (looksLikeUrl(arg)) {
     out.push(input(arg, 'url'));
@@ -144,7 +147,7 @@ async function expandOne(
   } else if (LISTING.test(path) && listingAllowed) {
     if (seen.has(path)) return;
     seen.add(path);
-    await readListing(path, seen, out);
+    await readListing(path, seen, out, onListed);
   } else {
     throw new InputError(
       arg,
@@ -153,11 +156,19 @@ async function expandOne(
   }
 }
 
-/** Every run the arguments name, each once (by source), in argument order. */
-export async function expandInputs(args: readonly string[]): Promise<RunInput[]> {
+/**
+ * Every run the arguments name, each once (by source), in argument order. `onListed` is given each
+ * path a listing file names (resolved), before it is read or walked: the command line does not show
+ * them, so the caller checks them here (ingest: not the run store, nor holding it). What it throws
+ * is said with the listing's file and line.
+ */
+export async function expandInputs(
+  args: readonly string[],
+  onListed?: (path: string) => void,
+): Promise<RunInput[]> {
   const out: RunInput[] = [];
   const seen = new Set<string>();
-  for (const a of args) await expandOne(a, seen, out, true);
+  for (const a of args) await expandOne(a, seen, out, true, onListed);
   const bySource = new Map<string, RunInput>();
   for (const r of out) if (!bySource.has(r.source)) bySource.set(r.source, r);
   return [...bySource.values()];

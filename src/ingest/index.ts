@@ -4,7 +4,7 @@
  * or content hash), turns each analysis into the record the store keeps, and drives the loop that
  * analyses in parallel, writes each run once and records the runs that fail. docs/runs.md describes it.
  */
-export { expandInputs, inShard, isListingName, parseShard, type RunInput, type Shard } from './expand.js';
+export { expandInputs, inShard, parseShard, type RunInput, type Shard } from './expand.js';
 export { type ProwId, prowIdOf } from './identity.js';
 export { type RunIdentity, runRecord } from './record.js';
 export {

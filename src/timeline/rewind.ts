@@ -233,6 +233,22 @@ interface ConditionNotes {
 
 const REACHED_RE = /cluster reached (\S+)/;
 
+const RELATED_OBJECTS = 'status.relatedObjects';
+
+type ObjectReferences = NonNullable<NonNullable<ClusterOperator['status']>['relatedObjects']>;
+
+/** A recorded `status.relatedObjects` as the ClusterOperator schema reads one: revisions are not validated. */
+function isObjectReferences(v: unknown): v is ObjectReferences {
+  return (
+    Array.isArray(v) &&
+    v.every((o: { resource?: unknown; name?: unknown } | null) => {
+      return (
+        typeof o === 'object' && o !== null && typeof o.resource === 'string' && typeof o.name === 'string'
+      );
+    })
+  );
+}
+
 /**
  * The message of a condition whose status is known and whose message was last recorded earlier, with
  * the change into that status: said with its time, since a message changes without a transition.
@@ -270,6 +286,9 @@ class Rewinder {
   readonly #watched: { from: Millis; to: Millis } | undefined;
   /** Versions of updates that had not completed by `at` (begun or not): operators reach them later. */
   readonly #unfinishedTargets = new Set<string>();
+  /** The ClusterOperators rewound, and those whose relatedObjects are the snapshot's (finish() names them). */
+  #operators = 0;
+  readonly #relatedAsLastSeen: string[] = [];
 
   constructor(
     readonly history: ClusterHistory,
@@ -512,6 +531,13 @@ class Rewinder {
       }
     }
     this.unrewound.push(...single);
+    // Every operator lists related objects, so this is usually said once for the kind.
+    const related = this.#relatedAsLastSeen;
+    const why =
+      "the inputs do not record its changes (an operator's later release may list others): as last seen";
+    if (related.length > 0 && related.length === this.#operators)
+      this.note('ClusterOperator', RELATED_OBJECTS, why);
+    else for (const o of related) this.note(o, RELATED_OBJECTS, why);
   }
 
   clusterVersion(seen: Observed<ClusterVersion>): Observed<ClusterVersion> {
@@ -656,17 +682,74 @@ class Rewinder {
       return [v];
     });
     const conditions = this.conditions('ClusterOperator', co);
+    this.#operators++;
+    const { relatedObjects: _related, extension: _extension, ...status } = co.status ?? {};
     return {
       object: {
         ...co,
         status: {
-          ...co.status,
+          ...status,
+          ...this.#operatorExtras(key, co.status),
           ...(versions ? { versions } : {}),
           ...(conditions ? { conditions } : {}),
         },
       },
       ref: seen.ref,
     };
+  }
+
+  /**
+   * A ClusterOperator's `status.relatedObjects` and `status.extension` at the moment. No monitor line
+   * or interval carries either, so before the end of the span they are known only from the object's
+   * recorded revision (a simulated run records every one). Otherwise:
+   * - relatedObjects (the namespaces and resources `oc adm inspect` and must-gather collect for the
+   *   operator) changes only when the operator's manifests do: kept as last seen and listed, as the
+   *   ClusterVersion's availableUpdates and a node's nodeInfo are. Left out, it would have a client
+   *   of `serve --at` collect nothing for the operator, which is further from the moment than the
+   *   snapshot's list.
+   * - extension is the operator's free-form status (machine-config's: one line per pool naming the
+   *   rendered config its nodes are at, and lastSyncError), rewritten without any condition changing,
+   *   as a condition's message is. The snapshot's describes the end (on bug-2019850 at 03:25 it says
+   *   all 3 masters are at the config they were still rolling out to), so it is left out and listed,
+   *   as a heartbeat and a pool's configuration.source of a later config are. It is not replaced by
+   *   words saying it is not known, as a message is: it is any JSON, and its readers look for keys.
+   */
+  #operatorExtras(
+    key: string,
+    last: ClusterOperator['status'],
+  ): Pick<NonNullable<ClusterOperator['status']>, 'relatedObjects' | 'extension'> {
+    const related = last?.relatedObjects;
+    const extension = last?.extension;
+    // The snapshot describes the moment itself: nothing to wind back.
+    if (this.#final)
+      return {
+        ...(related !== undefined ? { relatedObjects: related } : {}),
+        ...(extension !== undefined ? { extension } : {}),
+      };
+    const then = this.#revisionAt(key);
+    const recorded = then ? ((then.status ?? {}) as Record<string, unknown>) : undefined;
+    const out: Pick<NonNullable<ClusterOperator['status']>, 'relatedObjects' | 'extension'> = {};
+    if (recorded) {
+      if (recorded.extension !== undefined) out.extension = recorded.extension;
+    } else if (extension === null) {
+      // Most operators never set one: none by the end is taken as none then, and not listed (it would
+      // be listed for nearly every operator), as an empty availableUpdates is not.
+      out.extension = null;
+    } else if (extension !== undefined) {
+      this.note(
+        key,
+        'status.extension',
+        'the operator rewrites it without a condition changing, and the inputs do not record it: left out',
+      );
+    }
+    const list = recorded?.relatedObjects;
+    if (recorded && (list === undefined || list === null || isObjectReferences(list))) {
+      if (list !== undefined) out.relatedObjects = list;
+    } else if (related !== undefined) {
+      out.relatedObjects = related;
+      if (related !== null) this.#relatedAsLastSeen.push(key);
+    }
+    return out;
   }
 
   node(seen: Observed<Node>): Observed<Node> {

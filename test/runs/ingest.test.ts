@@ -3,7 +3,7 @@
  * Prow id or content hash; --shard splits deterministically; a kill mid-batch loses nothing and the
  * next ingest resumes; bad arguments are one line and exit 2.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -189,5 +189,92 @@ describe('atlevel ingest', () => {
     ]);
     expect(url.code).toBe(2);
     expect(url.stderr).toMatch(/cannot connect to PostgreSQL/);
+  });
+
+  it('refuses an input inside the run store (its own database read as a run), before writing anything', async () => {
+    // A store folder as ingest leaves it; the refusal comes before the store is opened.
+    const store = join(dir, 'inside', 'store');
+    await mkdir(join(store, 'pgdata', 'base'), { recursive: true });
+    await writeFile(join(store, 'pgdata', 'PG_VERSION'), '18\n');
+    symlinkSync(join(store, 'pgdata'), join(dir, 'inside', 'alias'));
+    symlinkSync(store, join(dir, 'inside', 'store-link'));
+    const listing = join(dir, 'inside', 'store-runs.txt');
+    await writeFile(listing, `${corpusRun(join(dir, 'corpus'), 4).dir}\nstore/pgdata/base\n`);
+    const before = readdirSync(store, { recursive: true }).sort();
+    const inStore =
+      /the input is inside the run store .*inside\/store\/? \(--db\) \(name runs outside the run store/;
+    for (const [args, problem] of [
+      [[join(store, 'pgdata'), '--db', store], inStore],
+      // A trailing slash on either side, and a symbolic link to the input or to the store.
+      [[`${join(store, 'pgdata')}/`, '--db', `${store}/`], inStore],
+      [[join(dir, 'inside', 'alias'), '--db', store], /inside\/alias: the input is inside the run store/],
+      [[join(store, 'pgdata'), '--db', join(dir, 'inside', 'store-link')], /store-link \(--db\)/],
+      // Named only in a listing file: said with its line.
+      [[listing, '--db', store], /store-runs\.txt:2: .*pgdata\/base: the input is inside the run store/],
+      // The store itself as the input: the store-in-an-input check says it first.
+      [[store, '--db', store], /--db names one of the inputs/],
+    ] as const) {
+      const r = await atlevel(['ingest', ...args, '--jobs', '1']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(problem)]);
+    }
+    // ATLEVEL_DB names the store as --db does.
+    process.env.ATLEVEL_DB = store;
+    try {
+      const env = await atlevel(['ingest', join(store, 'pgdata', 'base'), '--jobs', '1']);
+      expect(env.code).toBe(2);
+      expect(env.stderr).toMatch(/the input is inside the run store .* \(ATLEVEL_DB\)/);
+    } finally {
+      delete process.env.ATLEVEL_DB;
+    }
+    // Nothing written: no lock, no new file.
+    expect(readdirSync(store, { recursive: true }).sort()).toEqual(before);
+    // A store that does not exist yet holds nothing: the missing input is said as such, nothing made.
+    const none = join(dir, 'inside', 'no-store');
+    const missing = await atlevel(['ingest', join(none, 'pgdata'), '--db', none, '--jobs', '1']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no-store\/pgdata: no such file or folder/);
+    expect(existsSync(none)).toBe(false);
+  });
+
+  it('refuses a store inside a folder a listing file names, though the runs found there do not hold it', async () => {
+    const parent = join(dir, 'parent');
+    await cp(corpusRun(join(dir, 'corpus'), 5).dir, join(parent, 'run'), { recursive: true });
+    const listing = join(dir, 'parent.txt');
+    await writeFile(listing, `${parent}\n`);
+    const r = await atlevel(['ingest', listing, '--db', join(parent, 'store'), '--jobs', '1']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/parent\.txt:1: .*parent\/store: --db is inside the input folder .*parent /),
+    ]);
+    expect(existsSync(join(parent, 'store'))).toBe(false);
+  });
+
+  it('stats refuses an --out inside the run store, however the store is named', async () => {
+    const store = join(dir, 'stats-store');
+    await mkdir(join(store, 'pgdata'), { recursive: true });
+    const version = join(store, 'pgdata', 'PG_VERSION');
+    await writeFile(version, '18\n');
+    const r = await atlevel(['stats', '--db', store, '--out', version]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /PG_VERSION: --out is inside the run store .*stats-store \(--db\) \(write the report outside/,
+      ),
+    ]);
+    // Named by ATLEVEL_DB, the store is not on the command line: --out's own checks do not see it.
+    process.env.ATLEVEL_DB = store;
+    try {
+      const env = await atlevel(['stats', '--out', version]);
+      expect(env.code, env.stderr).toBe(2);
+      expect(env.stderr).toMatch(/--out is inside the run store .* \(ATLEVEL_DB\)/);
+      const fresh = await atlevel(['stats', '--out', join(store, 'report.txt')]);
+      expect(fresh.code).toBe(2);
+    } finally {
+      delete process.env.ATLEVEL_DB;
+    }
+    expect(readFileSync(version, 'utf8')).toBe('18\n');
+    expect(existsSync(join(store, 'report.txt'))).toBe(false);
   });
 });

@@ -156,6 +156,18 @@ describe('--at', () => {
     expect(cv.metadata.annotations[NOT_REWOUND]).toBe(
       'status.conditions[*].reason, status.conditions[*].message',
     );
+    // Nothing records a ClusterOperator's relatedObjects or extension: the first is served as last
+    // seen, the second (machine-config's names the rendered configs the pools are at) left out.
+    const mco = (await getJson(`${server.url}/apis/config.openshift.io/v1/clusteroperators/machine-config`))
+      .body;
+    expect(mco.status.relatedObjects.length).toBeGreaterThan(0);
+    expect(mco.status.extension).toBeUndefined();
+    expect(mco.metadata.annotations[NOT_REWOUND].split(', ')).toEqual(
+      expect.arrayContaining(['status.extension', 'status.relatedObjects']),
+    );
+    const dns = (await getJson(`${server.url}/apis/config.openshift.io/v1/clusteroperators/dns`)).body;
+    expect(dns.metadata.annotations[NOT_REWOUND].split(', ')).toContain('status.relatedObjects');
+    expect(dns.metadata.annotations[NOT_REWOUND]).not.toContain('status.extension');
     const before = Date.parse('2021-11-03T03:00:00Z');
     await server.close();
     server = await serve([EXAMPLE], { at: before });

@@ -326,6 +326,67 @@ describe('objectsAt', () => {
     );
   });
 
+  it("a ClusterOperator's relatedObjects are listed as last seen, its extension left out and listed", () => {
+    const operator = (r: ReturnType<typeof objectsAt>, name: string) =>
+      r.objects.clusterOperators.find((o) => o.object.metadata.name === name)?.object;
+    const last = (name: string) =>
+      history.objects.clusterOperators.find((o) => o.object.metadata.name === name)?.object;
+    const fields = (r: ReturnType<typeof objectsAt>) => r.unrewound.map((u) => `${u.object} ${u.field}`);
+    // At 03:25 the snapshot's machine-config extension says "all 3 nodes are at latest configuration
+    // rendered-master-ebc4…", which the master pool was still rolling out to (03:23:11 to 03:37).
+    expect(JSON.stringify(last('machine-config')?.status?.extension)).toContain(MASTER_NEW);
+    const then = objectsAt(history, at('03:25:00'));
+    const mco = operator(then, 'machine-config');
+    expect(mco?.status && 'extension' in mco.status).toBe(false);
+    expect(mco?.status?.relatedObjects).toEqual(last('machine-config')?.status?.relatedObjects);
+    // Every operator lists related objects: said once for the kind. An extension none had by the
+    // end (dns's null) is not listed.
+    expect(fields(then)).toEqual(
+      expect.arrayContaining([
+        'ClusterOperator status.relatedObjects',
+        'ClusterOperator/machine-config status.extension',
+      ]),
+    );
+    expect(fields(then).filter((f) => f.includes('status.extension'))).toEqual([
+      'ClusterOperator/machine-config status.extension',
+    ]);
+    expect(operator(then, 'dns')?.status?.extension).toBeNull();
+    // At the end of the span the snapshot is the cluster: both as they are, nothing listed.
+    const end = objectsAt(history, history.span?.to ?? 0);
+    expect(operator(end, 'machine-config')?.status?.extension).toEqual(
+      last('machine-config')?.status?.extension,
+    );
+    expect(fields(end).filter((f) => /relatedObjects|extension/.test(f))).toEqual([]);
+  });
+
+  it("takes a ClusterOperator's relatedObjects and extension from a recorded revision", () => {
+    const last = history.objects.clusterOperators.find((o) => o.object.metadata.name === 'machine-config');
+    const extension = { master: `all 3 nodes are at latest configuration ${MASTER_OLD}` };
+    const relatedObjects = [{ group: '', resource: 'namespaces', name: 'openshift-machine-config-operator' }];
+    const recorded: ClusterHistory = {
+      ...history,
+      revisions: [
+        {
+          type: 'MODIFIED',
+          at: at('03:20:00'),
+          kind: 'ClusterOperator',
+          name: 'machine-config',
+          object: { ...last?.object, status: { ...last?.object.status, extension, relatedObjects } },
+        },
+      ],
+    };
+    const r = objectsAt(recorded, at('03:25:00'));
+    const mco = r.objects.clusterOperators.find((o) => o.object.metadata.name === 'machine-config');
+    expect(mco?.object.status).toMatchObject({ extension, relatedObjects });
+    const fields = r.unrewound.map((u) => `${u.object} ${u.field}`);
+    expect(
+      fields.filter((f) => /^ClusterOperator\/machine-config status\.(relatedObjects|extension)/.test(f)),
+    ).toEqual([]);
+    // The other operators' are still the snapshot's, each listed: no longer every one of the kind.
+    expect(fields).not.toContain('ClusterOperator status.relatedObjects');
+    expect(fields).toContain('ClusterOperator/dns status.relatedObjects');
+  });
+
   it('refuses a moment outside the inputs', () => {
     expect(() => objectsAt(history, at('01:00:00'))).toThrow(OutsideSpanError);
     expect(() => objectsAt(history, (history.span?.to ?? 0) + 1)).toThrow(/outside the inputs' span/);
@@ -381,6 +442,29 @@ describeFixtures('status --at before most of a snapshot was recorded', () => {
         object: 'ClusterOperator/authentication',
         field: 'status.versions[oauth-openshift]',
       }),
+    );
+  });
+
+  it("an operator's extension then is not the snapshot's: machine-config's and insights' left out and listed", async () => {
+    const degraded = await loadHistory([
+      fixture('openshift__oc/pkg/cli/admin/upgrade/status/examples/4.14.1-degraded'),
+    ]);
+    const { objects, unrewound } = objectsAt(degraded, Date.parse('2023-11-03T16:00:00Z'));
+    const status = (name: string) =>
+      objects.clusterOperators.find((o) => o.object.metadata.name === name)?.object.status;
+    const last = (name: string) =>
+      degraded.objects.clusterOperators.find((o) => o.object.metadata.name === name)?.object.status;
+    // The snapshot (17:26) says how many masters are updating then, and when insights last reported.
+    expect(JSON.stringify(last('machine-config')?.extension)).toMatch(/out of 3 nodes are updating/);
+    for (const name of ['machine-config', 'insights']) {
+      expect(status(name)?.extension).toBeUndefined();
+      expect(status(name)?.relatedObjects).toEqual(last(name)?.relatedObjects);
+      expect(unrewound).toContainEqual(
+        expect.objectContaining({ object: `ClusterOperator/${name}`, field: 'status.extension' }),
+      );
+    }
+    expect(unrewound).toContainEqual(
+      expect.objectContaining({ object: 'ClusterOperator', field: 'status.relatedObjects' }),
     );
   });
 
