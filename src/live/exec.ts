@@ -17,7 +17,14 @@ export interface ExecConfig {
   readonly args: readonly string[];
   readonly env: readonly { readonly name: string; readonly value: string }[];
   readonly apiVersion: string;
+  /** Whether the plugin is given the terminal: kubectl's three modes. */
+  readonly interactiveMode: InteractiveMode;
+  /** Whether KUBERNETES_EXEC_INFO tells the plugin about the cluster (spec.cluster). */
+  readonly provideClusterInfo: boolean;
 }
+
+type InteractiveMode = 'Never' | 'IfAvailable' | 'Always';
+const INTERACTIVE_MODES: readonly string[] = ['Never', 'IfAvailable', 'Always'];
 
 /** What the plugin gave, checked: a bearer token, a client certificate and key, or both. */
 export interface ExecCredential {
@@ -28,7 +35,7 @@ export interface ExecCredential {
   readonly expiresAt?: number;
 }
 
-/** Where a plugin is named, for messages: the kubeconfig (its path or `$KUBECONFIG`) and the user. */
+/** Where a plugin is named, for messages: the kubeconfig file that holds the user, and the user. */
 export interface ExecWhere {
   readonly origin: string;
   readonly user: string;
@@ -67,7 +74,23 @@ export function parseExecConfig(raw: unknown, where: ExecWhere): ExecConfig {
   }
   // kubectl requires it; client-node never did, so a kubeconfig without one keeps working, as v1.
   const apiVersion = typeof e.apiVersion === 'string' && e.apiVersion !== '' ? e.apiVersion : DEFAULT_API;
-  return { command: e.command, args: args as string[], env: env as ExecConfig['env'], apiVersion };
+  // kubectl refuses a value other than its three (client-go tools/clientcmd/validation.go); without
+  // one it takes IfAvailable for v1beta1 and refuses v1: it is taken as IfAvailable here for both, as a
+  // missing apiVersion is taken as v1 above, so a kubeconfig client-node read keeps working.
+  const mode = e.interactiveMode ?? 'IfAvailable';
+  if (typeof mode !== 'string' || !INTERACTIVE_MODES.includes(mode)) {
+    throw bad('exec.interactiveMode is not Never, IfAvailable or Always');
+  }
+  const provide = e.provideClusterInfo ?? false;
+  if (typeof provide !== 'boolean') throw bad('exec.provideClusterInfo is not true or false');
+  return {
+    command: e.command,
+    args: args as string[],
+    env: env as ExecConfig['env'],
+    apiVersion,
+    interactiveMode: mode as InteractiveMode,
+    provideClusterInfo: provide,
+  };
 }
 
 const DEFAULT_API = 'client.authentication.k8s.io/v1';
@@ -77,16 +100,21 @@ export class ExecPlugin {
   #held: ExecCredential | undefined;
   #running: Promise<ExecCredential> | undefined;
 
+  /**
+   * `cluster`: spec.cluster of KUBERNETES_EXEC_INFO, when the stanza sets provideClusterInfo
+   * (config.ts makes it, as client-go's rest/exec.go does).
+   */
   constructor(
     readonly exec: ExecConfig,
     readonly where: ExecWhere,
+    readonly cluster?: Readonly<Record<string, unknown>>,
   ) {}
 
   /** A valid credential: the one held, or the plugin's next (one run at a time for all requests). */
   async credential(): Promise<ExecCredential> {
     const held = this.#held;
     if (held && (held.expiresAt === undefined || Date.now() < held.expiresAt)) return held;
-    this.#running ??= runPlugin(this.exec, this.where).finally(() => {
+    this.#running ??= runPlugin(this.exec, this.where, this.cluster).finally(() => {
       this.#running = undefined;
     });
     this.#held = await this.#running;
@@ -101,34 +129,68 @@ interface Outcome {
   readonly stderr: string;
 }
 
-async function runPlugin(exec: ExecConfig, where: ExecWhere): Promise<ExecCredential> {
+/**
+ * Whether the plugin gets the terminal, by client-go's rule (plugin/pkg/client/auth/exec/exec.go,
+ * isInteractive): never for Never; for IfAvailable when standard input is a terminal; for Always
+ * when it is one, and otherwise the plugin is not run.
+ */
+function isInteractive(mode: InteractiveMode, stdinIsTerminal: boolean): boolean | 'no terminal' {
+  if (mode === 'Never') return false;
+  if (mode === 'IfAvailable') return stdinIsTerminal;
+  return stdinIsTerminal || 'no terminal';
+}
+
+/**
+ * One run of the plugin, as client-go runs it (plugin/pkg/client/auth/exec/exec.go,
+ * refreshCredsLocked): `command` (already resolved against the kubeconfig's folder when it is a path,
+ * config.ts) with `args`, `env` over atlevel's environment, and KUBERNETES_EXEC_INFO. Interactive,
+ * the plugin has the terminal's standard input and standard error, to prompt; otherwise its standard
+ * input is empty (a plugin that reads it gets end-of-file, it cannot hang on it) and its standard
+ * error is kept for the one line that says why it failed. No time limit: client-go sets none, so a
+ * plugin that never exits hangs kubectl too; one may be waiting for its user (a browser login), and
+ * Ctrl-C stops both.
+ */
+async function runPlugin(
+  exec: ExecConfig,
+  where: ExecWhere,
+  cluster: Readonly<Record<string, unknown>> | undefined,
+): Promise<ExecCredential> {
   const name = `exec plugin ${printable(exec.command, 100)}`;
   const fail = (problem: string, hint?: string) =>
     new InputError(where.origin, `user ${JSON.stringify(where.user)}: ${name} ${problem}`, hint);
+  const interactive = isInteractive(exec.interactiveMode, process.stdin.isTTY === true);
+  if (interactive === 'no terminal') {
+    throw fail(
+      'needs a terminal (interactiveMode: Always), and standard input is not one',
+      'run atlevel in a terminal',
+    );
+  }
   const outcome = await new Promise<Outcome>((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const v of exec.env) env[v.name] = v.value;
-    // What kubectl tells a plugin. Not interactive: atlevel never hands the plugin its terminal (no
-    // prompt could be answered), and its standard input is empty so a plugin that reads it cannot hang.
+    // What kubectl tells a plugin, in its order: the cluster only when provideClusterInfo is set.
     env.KUBERNETES_EXEC_INFO = JSON.stringify({
-      apiVersion: exec.apiVersion,
       kind: 'ExecCredential',
-      spec: { interactive: false },
+      apiVersion: exec.apiVersion,
+      spec: { ...(exec.provideClusterInfo && cluster ? { cluster } : {}), interactive },
     });
-    const child = spawn(exec.command, [...exec.args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(exec.command, [...exec.args], {
+      env,
+      stdio: interactive ? ['inherit', 'pipe', 'inherit'] : ['ignore', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let outBytes = 0;
     let errBytes = 0;
     let tooMuch = false;
-    child.stdout.on('data', (c: Buffer) => {
+    child.stdout?.on('data', (c: Buffer) => {
       outBytes += c.length;
       if (outBytes > MAX_OUTPUT_BYTES) {
         tooMuch = true;
         child.kill('SIGKILL');
       } else out.push(c);
     });
-    child.stderr.on('data', (c: Buffer) => {
+    child.stderr?.on('data', (c: Buffer) => {
       // Only its last line is shown; the rest need not be kept without bound.
       errBytes += c.length;
       err.push(c);
@@ -141,7 +203,14 @@ async function runPlugin(exec: ExecConfig, where: ExecWhere): Promise<ExecCreden
           : e.code === 'EACCES'
             ? 'permission denied'
             : printable(e.code ?? e.message, 80);
-      reject(fail(`cannot be run (${why})`, 'check exec.command in the kubeconfig, and PATH'));
+      reject(
+        fail(
+          `cannot be run (${why})`,
+          exec.command.includes('/')
+            ? "check exec.command in the kubeconfig; a relative path is resolved against the kubeconfig's folder"
+            : 'check exec.command in the kubeconfig, and PATH',
+        ),
+      );
     });
     child.on('close', (code, signal) => {
       if (tooMuch) {
@@ -166,6 +235,8 @@ async function runPlugin(exec: ExecConfig, where: ExecWhere): Promise<ExecCreden
       outcome.code === null
         ? `was killed by ${outcome.signal ?? 'a signal'}`
         : `exited with status ${outcome.code}`;
+    // Interactive, its standard error went to the terminal, where the user has read it.
+    if (interactive) throw fail(how, 'what it printed on standard error is above');
     throw fail(last === undefined ? `${how}, printing nothing on stderr` : `${how}: ${printable(last, 200)}`);
   }
   return parseCredential(outcome.stdout, fail);

@@ -6,8 +6,6 @@
  * line rather than being retried without a word. The plugins are tiny shell scripts made here.
  */
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
@@ -17,7 +15,7 @@ import { kubeconfigFor } from '../../src/serve/index.js';
 import { watchCluster } from '../../src/watch/index.js';
 import { inProcessCli } from '../helpers/cli.js';
 import { atlevel } from '../helpers/spawn-cli.js';
-import { serve, startProxy, until } from './helpers.js';
+import { authRecorder, serve, startProxy, until } from './helpers.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'atlevel-exec-'));
 // In-process where a test serves the cluster itself: a child run synchronously would block its server.
@@ -107,7 +105,7 @@ describe('an exec plugin that gives no credential: one line, exit 2', () => {
     const r = atlevel('status', '--kubeconfig', kubeconfig);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `atlevel: ${kubeconfig}: user "atlevel-serve": exec plugin /nonexistent/p cannot be run (not found) (check exec.command in the kubeconfig, and PATH)\n`,
+      `atlevel: ${kubeconfig}: user "atlevel-serve": exec plugin /nonexistent/p cannot be run (not found) (check exec.command in the kubeconfig; a relative path is resolved against the kubeconfig's folder)\n`,
     );
   });
 
@@ -141,27 +139,6 @@ describe('an exec plugin that gives no credential: one line, exit 2', () => {
     }
   });
 });
-
-/** A proxy in front of `upstream` that keeps every request's method and Authorization header. */
-async function authRecorder(upstream: string) {
-  const seen: string[] = [];
-  const target = new URL(upstream);
-  const server = http.createServer((req, res) => {
-    seen.push(`${req.method} ${req.headers.authorization ?? '(none)'}`);
-    const up = http.request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-      (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      },
-    );
-    up.on('error', () => res.destroy());
-    req.pipe(up);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 describe('a good exec plugin', () => {
   it('its token is sent with every request (GETs only), from one run while it is valid', async () => {

@@ -4,6 +4,7 @@
  * drop every open watch, or answer watches with 410 Gone, as a real API server does to its clients.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -268,4 +269,25 @@ export function byKey(list: readonly Observed[], withTime: boolean): Record<stri
     out[o.key] = lines;
   }
   return out;
+}
+
+/** A proxy in front of `upstream` that keeps every request's method and Authorization header. */
+export async function authRecorder(upstream: string) {
+  const seen: string[] = [];
+  const target = new URL(upstream);
+  const server = http.createServer((req, res) => {
+    seen.push(`${req.method} ${req.headers.authorization ?? '(none)'}`);
+    const up = http.request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
