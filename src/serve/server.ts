@@ -1,18 +1,21 @@
 /**
  * The HTTP side: a read-only Kubernetes API over a ServedStore, on node:http. Routing accepts only
  * the shapes of Kubernetes API paths and looks every name up in memory; nothing is ever read from a
- * path taken from a URL (pod logs come from an index built at load time). Writes are 405, unknown
- * paths 404, bad selectors 400. Non-watch requests time out; a watch is written from the change log only
+ * path taken from a URL (pod logs come from an index built at load time). Writes are 405 but for the
+ * self reviews (reviews.ts: they ask what the client may do and store nothing), unknown paths 404,
+ * bad selectors 400. Non-watch requests time out; a watch is written from the change log only
  * as fast as its client reads, and one whose client stops reading is closed; the client resumes from
  * the last resourceVersion it saw, which the change log still holds, so nothing is lost.
  */
 import { open } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Served } from './access.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import type { LogFiles } from './extras.js';
 import { REPLAYED_AT } from './moment.js';
 import { apiVersionOf, type ResourceType, typeKey } from './resources.js';
+import { answerReview, REVIEW_PATHS, type ReviewKind } from './reviews.js';
 import { type Matcher, parseFieldSelector, parseLabelSelector, SelectorError } from './selectors.js';
 import {
   ApiError,
@@ -22,9 +25,11 @@ import {
   forbidden,
   invalid,
   methodNotAllowed,
+  methodNotSupported,
   notAcceptable,
   notFound,
   notSupported,
+  requestEntityTooLarge,
   tooLargeResourceVersion,
 } from './status.js';
 import type { Change, KubeObject, ServedStore } from './store.js';
@@ -59,6 +64,11 @@ export interface Limits {
    * "Too large resource version" (the apiserver's watch cache waits blockTimeout, 3 s).
    */
   readonly tooLargeWaitMs: number;
+  /**
+   * The largest review body read (a SelfSubjectAccessReview from kubectl is ~130 bytes); the API
+   * server's limit is 3 MiB, but nothing this server reads needs more than a few hundred bytes.
+   */
+  readonly maxReviewBodyBytes: number;
 }
 
 const DEFAULT_LIMITS: Limits = {
@@ -71,6 +81,7 @@ const DEFAULT_LIMITS: Limits = {
   bookmarkIntervalMs: 10_000,
   maxLogBytes: 64 * 1024 * 1024,
   tooLargeWaitMs: 3_000,
+  maxReviewBodyBytes: 64 * 1024,
 };
 
 export interface Watches {
@@ -169,6 +180,48 @@ function sendError(res: ServerResponse, err: ApiError): void {
     return;
   }
   sendJson(res, err.code, err.body());
+}
+
+/**
+ * A request body, up to `limit` bytes: a declared or actual length over it is 413, as apiserver
+ * handlers' limitedReadBody answers, without reading further.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) return Promise.reject(requestEntityTooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        stop();
+        req.pause();
+        reject(requestEntityTooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      stop();
+      reject(err);
+    };
+    const onClose = () => onError(new Error('the client went away before sending its whole body'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 interface ContinueToken {
@@ -281,14 +334,21 @@ export class ApiServer {
     if (Buffer.byteLength(rawUrl) > this.#limits.maxUrlBytes) {
       throw new ApiError(414, 'RequestURITooLong', 'request URI too long');
     }
+    const q = rawUrl.indexOf('?');
+    const rawPath = q === -1 ? rawUrl : rawUrl.slice(0, q);
     if (req.method !== 'GET') {
+      // A review is looked up by its exact path: a POST anywhere else is refused unread.
+      const review = req.method === 'POST' ? REVIEW_PATHS.get(rawPath) : undefined;
+      if (review !== undefined) {
+        void this.#review(req, res, review);
+        return;
+      }
       // Never read a body: answer and close, so a large upload costs nothing.
       res.setHeader('Connection', 'close');
       throw methodNotAllowed(req.method ?? '?');
     }
     // Segments come from the raw path: URL parsing would resolve `..` before anyone could refuse it.
-    const q = rawUrl.indexOf('?');
-    const segs = segments(q === -1 ? rawUrl : rawUrl.slice(0, q));
+    const segs = segments(rawPath);
     const url = new URL(rawUrl.startsWith('/') ? rawUrl : '/', 'http://localhost');
     if (!segs) throw notFound(`the server could not find the requested resource`);
     const path = segs.join('/');
@@ -346,6 +406,8 @@ export class ApiServer {
       sendJson(res, 200, doc);
       return;
     }
+    // A review can only be created: the API server has no route for a get, list or watch of one.
+    if (REVIEW_PATHS.has(`/${path}`)) throw methodNotSupported();
     const target = this.#target(group, version, rest);
     const params = url.searchParams;
     if (target.subresource === 'log') {
@@ -364,6 +426,29 @@ export class ApiServer {
       return;
     }
     this.#list(req, res, target, params);
+  }
+
+  /** What the server serves, for the reviews' answers (access.ts). */
+  #served(): Served {
+    return {
+      types: this.#opts.store.types(),
+      hasLogs: this.#opts.logs.size > 0,
+      hasExtras: this.#opts.extra !== undefined,
+    };
+  }
+
+  /** A SelfSubjectAccessReview or SelfSubjectRulesReview: read the capped body, answer from access.ts. */
+  async #review(req: IncomingMessage, res: ServerResponse, kind: ReviewKind): Promise<void> {
+    try {
+      const body = await readBody(req, this.#limits.maxReviewBodyBytes);
+      const answer = answerReview(kind, req.headers['content-type'], body, this.#served());
+      sendJson(res, answer.code, answer.body);
+    } catch (err) {
+      if (res.socket === null || res.socket.destroyed) return;
+      // The rest of a body over the limit is never read: the connection goes with the answer.
+      if (err instanceof ApiError && err.code === 413) res.setHeader('Connection', 'close');
+      this.#fail(res, err);
+    }
   }
 
   #target(group: string, version: string, rest: readonly string[]): Target {

@@ -117,6 +117,51 @@ describeKubectl('kubectl on a must-gather', () => {
     expect(prev.stdout).toBe('before the restart of ns-2-pod-0\n');
   });
 
+  it('auth can-i: yes for get, list and watch on what is served, no with the reason for the rest', async () => {
+    const canI = (...args: string[]) => kubectl(server, ['auth', 'can-i', ...args]);
+    const yes = { code: 0, stdout: 'yes\n' };
+    expect(await canI('list', 'pods')).toMatchObject(yes);
+    expect(await canI('watch', 'co')).toMatchObject(yes);
+    expect(await canI('get', 'mcp/master')).toMatchObject(yes);
+    expect(await canI('get', 'pods', '--subresource=log', '-n', 'openshift-ns-2')).toMatchObject(yes);
+    expect(await canI('get', '/version')).toMatchObject(yes);
+    const no = (why: string) => ({
+      code: 1,
+      stdout: `no - atlevel serve is a read-only replay of recorded data: ${why}\n`,
+    });
+    expect(await canI('delete', 'co/etcd')).toMatchObject(
+      no('it serves only get, list, watch on clusteroperators.config.openshift.io'),
+    );
+    expect(await canI('create', 'pods')).toMatchObject(no('it serves only get, list, watch on pods'));
+    expect(await canI('create', 'pods', '--subresource=exec')).toMatchObject(no('it holds no pods/exec'));
+    const secrets = await canI('list', 'secrets');
+    expect(secrets).toMatchObject(no('it holds no secrets'));
+    expect(secrets.stderr).toContain("the server doesn't have a resource type 'secrets'");
+    expect(await canI('get', '/metrics')).toMatchObject(no('it serves nothing at /metrics'));
+  });
+
+  it('auth can-i --list: the rules can-i answers from, writes only on the self reviews', async () => {
+    const r = await kubectl(server, ['auth', 'can-i', '--list']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = records(r.stdout);
+    const verbs = new Map(rows.filter((x) => x.Resources !== '').map((x) => [x.Resources, x.Verbs]));
+    expect(verbs.get('pods')).toBe('[get list watch]');
+    expect(verbs.get('pods/log')).toBe('[get]');
+    expect(verbs.get('clusteroperators.config.openshift.io')).toBe('[get list watch]');
+    expect(verbs.get('selfsubjectaccessreviews.authorization.k8s.io')).toBe('[create]');
+    expect(
+      [...verbs.entries()].filter(([, v]) => v !== '[get list watch]' && v !== '[get]').map(([k]) => k),
+    ).toEqual([
+      'selfsubjectaccessreviews.authorization.k8s.io',
+      'selfsubjectrulesreviews.authorization.k8s.io',
+    ]);
+    const urls = rows.filter((x) => x.Resources === '');
+    expect(urls).toContainEqual(
+      expect.objectContaining({ 'Non-Resource URLs': '[/version]', Verbs: '[get]' }),
+    );
+    expect(urls.every((x) => x.Verbs === '[get]')).toBe(true);
+  });
+
   it('refuses create and delete', async () => {
     const create = await kubectl(server, ['create', 'namespace', 'intruder']);
     expect(create.code).not.toBe(0);
