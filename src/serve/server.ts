@@ -224,6 +224,16 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/**
+ * A resourceVersion parameter as a number: unset and "" read as 0, since the most recent state is the
+ * one this server serves for both; anything but digits is 400.
+ */
+function parseResourceVersion(param: string | null): number {
+  if (param === null || param === '') return 0;
+  if (!/^\d+$/.test(param)) throw badRequest(`invalid resourceVersion ${JSON.stringify(param.slice(0, 40))}`);
+  return Number(param);
+}
+
 interface ContinueToken {
   readonly rv: number;
   readonly start: number;
@@ -422,7 +432,7 @@ export class ApiServer {
       return;
     }
     if (target.name !== undefined) {
-      this.#get(req, res, target);
+      this.#get(req, res, target, params);
       return;
     }
     this.#list(req, res, target, params);
@@ -487,9 +497,21 @@ export class ApiServer {
     };
   }
 
-  #get(req: IncomingMessage, res: ServerResponse, t: Target): void {
+  /**
+   * One object, at a resourceVersion as the API server's watch cache serves a get (storage/cacher/
+   * cacher.go Get, watch_cache.go WaitUntilFreshAndGet): unset, "0" or any N the server has reached is
+   * the current object, which is never older than N; an N not reached yet waits as a list does
+   * (#whenReached) and is then the object, or 504 Too large resource version.
+   */
+  #get(req: IncomingMessage, res: ServerResponse, t: Target, q: URLSearchParams): void {
     const want = negotiate(req);
-    const o = this.#opts.store.get(typeKey(t.type), t.namespace, t.name as string);
+    const requested = parseResourceVersion(q.get('resourceVersion'));
+    const store = this.#opts.store;
+    if (requested > store.resourceVersion) {
+      this.#whenReached(res, requested, () => this.#get(req, res, t, q));
+      return;
+    }
+    const o = store.get(typeKey(t.type), t.namespace, t.name as string);
     if (!o) {
       throw notFound(`${t.type.plural}${t.type.group ? `.${t.type.group}` : ''} "${t.name}" not found`, {
         name: t.name as string,
@@ -498,9 +520,7 @@ export class ApiServer {
       });
     }
     if (want.as === 'Table') {
-      const include = parseIncludeObject(
-        new URL(req.url ?? '/', 'http://x').searchParams.get('includeObject'),
-      );
+      const include = parseIncludeObject(q.get('includeObject'));
       sendJson(
         res,
         200,
@@ -626,9 +646,7 @@ export class ApiServer {
     const store = this.#opts.store;
     const match = this.#matchers(t, q);
     const rvParam = q.get('resourceVersion');
-    if (rvParam !== null && rvParam !== '' && !/^\d+$/.test(rvParam)) {
-      throw badRequest(`invalid resourceVersion ${JSON.stringify(rvParam.slice(0, 40))}`);
-    }
+    const requested = parseResourceVersion(rvParam);
     const limitParam = q.get('limit');
     let limit = 0;
     if (limitParam !== null && limitParam !== '') {
@@ -642,7 +660,6 @@ export class ApiServer {
     // API concepts, "Semantics for get and list": resourceVersion unset is the most recent state, "0"
     // any state, N with resourceVersionMatch Exact the state at N, and N alone or with NotOlderThan
     // a state at least as new as N, which is the current one (this server serves no stale caches).
-    const requested = rvParam === null || rvParam === '' ? 0 : Number(rvParam);
     const exact = q.get('resourceVersionMatch') === 'Exact';
     if (!cont && requested > store.resourceVersion) {
       this.#whenReached(res, requested, () => this.#list(req, res, t, q));
@@ -653,6 +670,10 @@ export class ApiServer {
     let items: readonly KubeObject[];
     if (cont) {
       const token = decodeContinue(cont);
+      // The token says at which resourceVersion to go on; another one beside it is refused, as etcd3
+      // store.go GetList refuses it (after decoding the token, with "0" let through as "any").
+      if (rvParam !== null && rvParam !== '' && rvParam !== '0')
+        throw badRequest('specifying resource version is not allowed when using continue');
       // A continue token reads the list at its resourceVersion, as etcd does, while the change log
       // still holds it.
       const snapshot =
@@ -790,9 +811,7 @@ export class ApiServer {
     const table = want.as === 'Table';
     const include = parseIncludeObject(q.get('includeObject')) ?? 'Metadata';
     const rvParam = q.get('resourceVersion');
-    if (rvParam !== null && rvParam !== '' && !/^\d+$/.test(rvParam)) {
-      throw badRequest(`invalid resourceVersion ${JSON.stringify(rvParam.slice(0, 40))}`);
-    }
+    parseResourceVersion(rvParam); // refused as a list refuses it; the cursor is set below
     const timeoutParam = q.get('timeoutSeconds');
     let seconds = this.#limits.maxWatchSeconds;
     if (timeoutParam !== null && timeoutParam !== '') {

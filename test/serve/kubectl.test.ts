@@ -14,7 +14,9 @@ describeKubectl('kubectl on a must-gather', () => {
   let server: RunningServer;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'atlevel-serve-kubectl-'));
-    server = await serve([makeMustGather(dir, { nodes: 5, renderedConfigs: 4, events: 30, namespaces: 3 })]);
+    server = await serve([makeMustGather(dir, { nodes: 5, renderedConfigs: 4, events: 30, namespaces: 3 })], {
+      limits: { tooLargeWaitMs: 300 },
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -160,6 +162,41 @@ describeKubectl('kubectl on a must-gather', () => {
       expect.objectContaining({ 'Non-Resource URLs': '[/version]', Verbs: '[get]' }),
     );
     expect(urls.every((x) => x.Verbs === '[get]')).toBe(true);
+  });
+
+  it('get --raw: continue with a resourceVersion is refused as the API server refuses it', async () => {
+    const first = JSON.parse(
+      (await kubectl(server, ['get', '--raw', '/api/v1/events?limit=5'])).stdout,
+    ).metadata;
+    const page = (rv: string) =>
+      kubectl(server, [
+        'get',
+        '--raw',
+        `/api/v1/events?limit=5&continue=${first.continue}&resourceVersion=${rv}`,
+      ]);
+    const refused = await page(first.resourceVersion);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toBe(
+      'Error from server (BadRequest): specifying resource version is not allowed when using continue',
+    );
+    const any = await page('0');
+    expect(any.code, any.stderr).toBe(0);
+    expect(JSON.parse(any.stdout).items).toHaveLength(5);
+  });
+
+  it('get --raw of one object at a resourceVersion: the object, or after the wait "Too large resource version"', async () => {
+    const pod = '/api/v1/namespaces/openshift-ns-2/pods/ns-2-pod-0';
+    const current = server.store.resourceVersion;
+    const at = await kubectl(server, ['get', '--raw', `${pod}?resourceVersion=${current}`]);
+    expect(at.code, at.stderr).toBe(0);
+    expect(JSON.parse(at.stdout).metadata.name).toBe('ns-2-pod-0');
+    const t = performance.now();
+    const ahead = await kubectl(server, ['get', '--raw', `${pod}?resourceVersion=${current + 1000}`]);
+    expect(performance.now() - t).toBeGreaterThanOrEqual(290);
+    expect(ahead.code).toBe(1);
+    expect(ahead.stderr.trim()).toBe(
+      `Error from server (Timeout): Timeout: Too large resource version: ${current + 1000}, current: ${current}`,
+    );
   });
 
   it('refuses create and delete', async () => {
