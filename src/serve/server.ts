@@ -1,18 +1,21 @@
 /**
  * The HTTP side: a read-only Kubernetes API over a ServedStore, on node:http. Routing accepts only
  * the shapes of Kubernetes API paths and looks every name up in memory; nothing is ever read from a
- * path taken from a URL (pod logs come from an index built at load time). Writes are 405, unknown
- * paths 404, bad selectors 400. Non-watch requests time out; a watch is written from the change log only
+ * path taken from a URL (pod logs come from an index built at load time). Writes are 405 but for the
+ * self reviews (reviews.ts: they ask what the client may do and store nothing), unknown paths 404,
+ * bad selectors 400. Non-watch requests time out; a watch is written from the change log only
  * as fast as its client reads, and one whose client stops reading is closed; the client resumes from
  * the last resourceVersion it saw, which the change log still holds, so nothing is lost.
  */
 import { open } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Served } from './access.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import type { LogFiles } from './extras.js';
 import { REPLAYED_AT } from './moment.js';
 import { apiVersionOf, type ResourceType, typeKey } from './resources.js';
+import { answerReview, REVIEW_PATHS, type ReviewKind } from './reviews.js';
 import { type Matcher, parseFieldSelector, parseLabelSelector, SelectorError } from './selectors.js';
 import {
   ApiError,
@@ -22,9 +25,11 @@ import {
   forbidden,
   invalid,
   methodNotAllowed,
+  methodNotSupported,
   notAcceptable,
   notFound,
   notSupported,
+  requestEntityTooLarge,
   tooLargeResourceVersion,
 } from './status.js';
 import type { Change, KubeObject, ServedStore } from './store.js';
@@ -59,6 +64,11 @@ export interface Limits {
    * "Too large resource version" (the apiserver's watch cache waits blockTimeout, 3 s).
    */
   readonly tooLargeWaitMs: number;
+  /**
+   * The largest review body read (a SelfSubjectAccessReview from kubectl is ~130 bytes); the API
+   * server's limit is 3 MiB, but nothing this server reads needs more than a few hundred bytes.
+   */
+  readonly maxReviewBodyBytes: number;
 }
 
 const DEFAULT_LIMITS: Limits = {
@@ -71,6 +81,7 @@ const DEFAULT_LIMITS: Limits = {
   bookmarkIntervalMs: 10_000,
   maxLogBytes: 64 * 1024 * 1024,
   tooLargeWaitMs: 3_000,
+  maxReviewBodyBytes: 64 * 1024,
 };
 
 export interface Watches {
@@ -169,6 +180,58 @@ function sendError(res: ServerResponse, err: ApiError): void {
     return;
   }
   sendJson(res, err.code, err.body());
+}
+
+/**
+ * A request body, up to `limit` bytes: a declared or actual length over it is 413, as apiserver
+ * handlers' limitedReadBody answers, without reading further.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) return Promise.reject(requestEntityTooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        stop();
+        req.pause();
+        reject(requestEntityTooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      stop();
+      reject(err);
+    };
+    const onClose = () => onError(new Error('the client went away before sending its whole body'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+/**
+ * A resourceVersion parameter as a number: unset and "" read as 0, since the most recent state is the
+ * one this server serves for both; anything but digits is 400.
+ */
+function parseResourceVersion(param: string | null): number {
+  if (param === null || param === '') return 0;
+  if (!/^\d+$/.test(param)) throw badRequest(`invalid resourceVersion ${JSON.stringify(param.slice(0, 40))}`);
+  return Number(param);
 }
 
 interface ContinueToken {
@@ -281,14 +344,21 @@ export class ApiServer {
     if (Buffer.byteLength(rawUrl) > this.#limits.maxUrlBytes) {
       throw new ApiError(414, 'RequestURITooLong', 'request URI too long');
     }
+    const q = rawUrl.indexOf('?');
+    const rawPath = q === -1 ? rawUrl : rawUrl.slice(0, q);
     if (req.method !== 'GET') {
+      // A review is looked up by its exact path: a POST anywhere else is refused unread.
+      const review = req.method === 'POST' ? REVIEW_PATHS.get(rawPath) : undefined;
+      if (review !== undefined) {
+        void this.#review(req, res, review);
+        return;
+      }
       // Never read a body: answer and close, so a large upload costs nothing.
       res.setHeader('Connection', 'close');
       throw methodNotAllowed(req.method ?? '?');
     }
     // Segments come from the raw path: URL parsing would resolve `..` before anyone could refuse it.
-    const q = rawUrl.indexOf('?');
-    const segs = segments(q === -1 ? rawUrl : rawUrl.slice(0, q));
+    const segs = segments(rawPath);
     const url = new URL(rawUrl.startsWith('/') ? rawUrl : '/', 'http://localhost');
     if (!segs) throw notFound(`the server could not find the requested resource`);
     const path = segs.join('/');
@@ -346,6 +416,8 @@ export class ApiServer {
       sendJson(res, 200, doc);
       return;
     }
+    // A review can only be created: the API server has no route for a get, list or watch of one.
+    if (REVIEW_PATHS.has(`/${path}`)) throw methodNotSupported();
     const target = this.#target(group, version, rest);
     const params = url.searchParams;
     if (target.subresource === 'log') {
@@ -360,10 +432,33 @@ export class ApiServer {
       return;
     }
     if (target.name !== undefined) {
-      this.#get(req, res, target);
+      this.#get(req, res, target, params);
       return;
     }
     this.#list(req, res, target, params);
+  }
+
+  /** What the server serves, for the reviews' answers (access.ts). */
+  #served(): Served {
+    return {
+      types: this.#opts.store.types(),
+      hasLogs: this.#opts.logs.size > 0,
+      hasExtras: this.#opts.extra !== undefined,
+    };
+  }
+
+  /** A SelfSubjectAccessReview or SelfSubjectRulesReview: read the capped body, answer from access.ts. */
+  async #review(req: IncomingMessage, res: ServerResponse, kind: ReviewKind): Promise<void> {
+    try {
+      const body = await readBody(req, this.#limits.maxReviewBodyBytes);
+      const answer = answerReview(kind, req.headers['content-type'], body, this.#served());
+      sendJson(res, answer.code, answer.body);
+    } catch (err) {
+      if (res.socket === null || res.socket.destroyed) return;
+      // The rest of a body over the limit is never read: the connection goes with the answer.
+      if (err instanceof ApiError && err.code === 413) res.setHeader('Connection', 'close');
+      this.#fail(res, err);
+    }
   }
 
   #target(group: string, version: string, rest: readonly string[]): Target {
@@ -402,9 +497,21 @@ export class ApiServer {
     };
   }
 
-  #get(req: IncomingMessage, res: ServerResponse, t: Target): void {
+  /**
+   * One object, at a resourceVersion as the API server's watch cache serves a get (storage/cacher/
+   * cacher.go Get, watch_cache.go WaitUntilFreshAndGet): unset, "0" or any N the server has reached is
+   * the current object, which is never older than N; an N not reached yet waits as a list does
+   * (#whenReached) and is then the object, or 504 Too large resource version.
+   */
+  #get(req: IncomingMessage, res: ServerResponse, t: Target, q: URLSearchParams): void {
     const want = negotiate(req);
-    const o = this.#opts.store.get(typeKey(t.type), t.namespace, t.name as string);
+    const requested = parseResourceVersion(q.get('resourceVersion'));
+    const store = this.#opts.store;
+    if (requested > store.resourceVersion) {
+      this.#whenReached(res, requested, () => this.#get(req, res, t, q));
+      return;
+    }
+    const o = store.get(typeKey(t.type), t.namespace, t.name as string);
     if (!o) {
       throw notFound(`${t.type.plural}${t.type.group ? `.${t.type.group}` : ''} "${t.name}" not found`, {
         name: t.name as string,
@@ -413,9 +520,7 @@ export class ApiServer {
       });
     }
     if (want.as === 'Table') {
-      const include = parseIncludeObject(
-        new URL(req.url ?? '/', 'http://x').searchParams.get('includeObject'),
-      );
+      const include = parseIncludeObject(q.get('includeObject'));
       sendJson(
         res,
         200,
@@ -541,9 +646,7 @@ export class ApiServer {
     const store = this.#opts.store;
     const match = this.#matchers(t, q);
     const rvParam = q.get('resourceVersion');
-    if (rvParam !== null && rvParam !== '' && !/^\d+$/.test(rvParam)) {
-      throw badRequest(`invalid resourceVersion ${JSON.stringify(rvParam.slice(0, 40))}`);
-    }
+    const requested = parseResourceVersion(rvParam);
     const limitParam = q.get('limit');
     let limit = 0;
     if (limitParam !== null && limitParam !== '') {
@@ -557,7 +660,6 @@ export class ApiServer {
     // API concepts, "Semantics for get and list": resourceVersion unset is the most recent state, "0"
     // any state, N with resourceVersionMatch Exact the state at N, and N alone or with NotOlderThan
     // a state at least as new as N, which is the current one (this server serves no stale caches).
-    const requested = rvParam === null || rvParam === '' ? 0 : Number(rvParam);
     const exact = q.get('resourceVersionMatch') === 'Exact';
     if (!cont && requested > store.resourceVersion) {
       this.#whenReached(res, requested, () => this.#list(req, res, t, q));
@@ -568,6 +670,10 @@ export class ApiServer {
     let items: readonly KubeObject[];
     if (cont) {
       const token = decodeContinue(cont);
+      // The token says at which resourceVersion to go on; another one beside it is refused, as etcd3
+      // store.go GetList refuses it (after decoding the token, with "0" let through as "any").
+      if (rvParam !== null && rvParam !== '' && rvParam !== '0')
+        throw badRequest('specifying resource version is not allowed when using continue');
       // A continue token reads the list at its resourceVersion, as etcd does, while the change log
       // still holds it.
       const snapshot =
@@ -705,9 +811,7 @@ export class ApiServer {
     const table = want.as === 'Table';
     const include = parseIncludeObject(q.get('includeObject')) ?? 'Metadata';
     const rvParam = q.get('resourceVersion');
-    if (rvParam !== null && rvParam !== '' && !/^\d+$/.test(rvParam)) {
-      throw badRequest(`invalid resourceVersion ${JSON.stringify(rvParam.slice(0, 40))}`);
-    }
+    parseResourceVersion(rvParam); // refused as a list refuses it; the cursor is set below
     const timeoutParam = q.get('timeoutSeconds');
     let seconds = this.#limits.maxWatchSeconds;
     if (timeoutParam !== null && timeoutParam !== '') {

@@ -56,6 +56,18 @@ export function badRequest(message: string): ApiError {
   return new ApiError(400, 'BadRequest', message);
 }
 
+/**
+ * 405 for a method a resource does not have (a get of a create-only review): what client-go reports
+ * when the API server's router has no route for the method (rest/request.go newUnstructuredResponseError).
+ */
+export function methodNotSupported(): ApiError {
+  return new ApiError(
+    405,
+    'MethodNotAllowed',
+    'the server does not allow this method on the requested resource',
+  );
+}
+
 export function methodNotAllowed(method: string): ApiError {
   return new ApiError(
     405,
@@ -71,9 +83,9 @@ export function expired(message: string): ApiError {
 /** One invalid query parameter, as apimachinery's field.Error reports it. */
 export interface FieldError {
   readonly field: string;
-  /** `Forbidden: ...` or `Unsupported value: ...` (field.Error.ErrorBody). */
+  /** `Forbidden: ...`, `Unsupported value: ...` or `Invalid value: ...` (field.Error.ErrorBody). */
   readonly body: string;
-  /** The cause type: FieldValueForbidden, FieldValueNotSupported. */
+  /** The cause type: FieldValueForbidden, FieldValueNotSupported, FieldValueInvalid. */
   readonly type: string;
 }
 
@@ -89,6 +101,11 @@ export function notSupported(field: string, value: string, supported: readonly s
   };
 }
 
+/** field.Invalid: `value` is rendered by the caller as Go's field.Error.ErrorBody prints it. */
+export function invalidValue(field: string, value: string, detail: string): FieldError {
+  return { field, body: `Invalid value: ${value}: ${detail}`, type: 'FieldValueInvalid' };
+}
+
 /**
  * 422 Invalid, as apimachinery's errors.NewInvalid builds it: one cause per field error, and the message
  * `KIND.GROUP "NAME" is invalid: ` followed by the error (several in brackets, as an aggregate prints them).
@@ -99,7 +116,8 @@ export function invalid(group: string, kind: string, name: string, errs: readonl
   return new ApiError(422, 'Invalid', `${kind}.${group} ${JSON.stringify(name)} is invalid: ${all}`, {
     ...(name !== '' ? { name } : {}),
     group,
-    kind,
+    // Empty for a review: its registry validates the internal object, whose kind decoding left unset.
+    ...(kind !== '' ? { kind } : {}),
     causes: errs.map((e) => ({ reason: e.type, message: e.body, field: e.field })),
   });
 }
@@ -118,6 +136,20 @@ export function tooLargeResourceVersion(requested: number, current: number): Api
       causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
       retryAfterSeconds: 1,
     },
+  );
+}
+
+/** 413, as apiserver handlers' limitedReadBody answers a body over the limit. */
+export function requestEntityTooLarge(limit: number): ApiError {
+  return new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`);
+}
+
+/** 415, as apiserver negotiation.NegotiateInputSerializer answers a body type it cannot decode. */
+export function unsupportedMediaType(accepted: readonly string[]): ApiError {
+  return new ApiError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
   );
 }
 

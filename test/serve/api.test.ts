@@ -124,6 +124,30 @@ describe('get and list', () => {
     expect(huge.body.items).toHaveLength(40);
   });
 
+  it('refuses a resourceVersion beside a continue token (but "0"), as etcd3 GetList does, after reading the token', async () => {
+    const first = (await getJson(`${server.url}/api/v1/events?limit=15`)).body.metadata;
+    const page = (q: string) => getJson(`${server.url}/api/v1/events?limit=15&${q}`);
+    for (const rv of [first.resourceVersion, '1', String(Number(first.resourceVersion) + 100)]) {
+      const r = await page(`continue=${first.continue}&resourceVersion=${rv}`);
+      expect(r.status, rv).toBe(400);
+      expect(r.body).toEqual({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'specifying resource version is not allowed when using continue',
+        reason: 'BadRequest',
+        code: 400,
+      });
+    }
+    const any = await page(`continue=${first.continue}&resourceVersion=0`);
+    expect(any.status).toBe(200);
+    expect(any.body.items).toHaveLength(15);
+    expect((await page(`continue=${first.continue}&resourceVersion=`)).status).toBe(200);
+    const garbage = await page('continue=garbage&resourceVersion=5');
+    expect(garbage.body.message).toBe('invalid continue token');
+  });
+
   it('answers Table requests with the oc columns', async () => {
     const t = await getJson(`${server.url}/apis/machineconfiguration.openshift.io/v1/machineconfigpools`, {
       Accept: TABLE,

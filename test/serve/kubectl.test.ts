@@ -14,7 +14,9 @@ describeKubectl('kubectl on a must-gather', () => {
   let server: RunningServer;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'atlevel-serve-kubectl-'));
-    server = await serve([makeMustGather(dir, { nodes: 5, renderedConfigs: 4, events: 30, namespaces: 3 })]);
+    server = await serve([makeMustGather(dir, { nodes: 5, renderedConfigs: 4, events: 30, namespaces: 3 })], {
+      limits: { tooLargeWaitMs: 300 },
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -115,6 +117,86 @@ describeKubectl('kubectl on a must-gather', () => {
     expect(cur.stdout).toBe('line one of ns-2-pod-0\nline two of ns-2-pod-0\n');
     const prev = await kubectl(server, ['logs', '-n', 'openshift-ns-2', 'ns-2-pod-0', '--previous']);
     expect(prev.stdout).toBe('before the restart of ns-2-pod-0\n');
+  });
+
+  it('auth can-i: yes for get, list and watch on what is served, no with the reason for the rest', async () => {
+    const canI = (...args: string[]) => kubectl(server, ['auth', 'can-i', ...args]);
+    const yes = { code: 0, stdout: 'yes\n' };
+    expect(await canI('list', 'pods')).toMatchObject(yes);
+    expect(await canI('watch', 'co')).toMatchObject(yes);
+    expect(await canI('get', 'mcp/master')).toMatchObject(yes);
+    expect(await canI('get', 'pods', '--subresource=log', '-n', 'openshift-ns-2')).toMatchObject(yes);
+    expect(await canI('get', '/version')).toMatchObject(yes);
+    const no = (why: string) => ({
+      code: 1,
+      stdout: `no - atlevel serve is a read-only replay of recorded data: ${why}\n`,
+    });
+    expect(await canI('delete', 'co/etcd')).toMatchObject(
+      no('it serves only get, list, watch on clusteroperators.config.openshift.io'),
+    );
+    expect(await canI('create', 'pods')).toMatchObject(no('it serves only get, list, watch on pods'));
+    expect(await canI('create', 'pods', '--subresource=exec')).toMatchObject(no('it holds no pods/exec'));
+    const secrets = await canI('list', 'secrets');
+    expect(secrets).toMatchObject(no('it holds no secrets'));
+    expect(secrets.stderr).toContain("the server doesn't have a resource type 'secrets'");
+    expect(await canI('get', '/metrics')).toMatchObject(no('it serves nothing at /metrics'));
+  });
+
+  it('auth can-i --list: the rules can-i answers from, writes only on the self reviews', async () => {
+    const r = await kubectl(server, ['auth', 'can-i', '--list']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = records(r.stdout);
+    const verbs = new Map(rows.filter((x) => x.Resources !== '').map((x) => [x.Resources, x.Verbs]));
+    expect(verbs.get('pods')).toBe('[get list watch]');
+    expect(verbs.get('pods/log')).toBe('[get]');
+    expect(verbs.get('clusteroperators.config.openshift.io')).toBe('[get list watch]');
+    expect(verbs.get('selfsubjectaccessreviews.authorization.k8s.io')).toBe('[create]');
+    expect(
+      [...verbs.entries()].filter(([, v]) => v !== '[get list watch]' && v !== '[get]').map(([k]) => k),
+    ).toEqual([
+      'selfsubjectaccessreviews.authorization.k8s.io',
+      'selfsubjectrulesreviews.authorization.k8s.io',
+    ]);
+    const urls = rows.filter((x) => x.Resources === '');
+    expect(urls).toContainEqual(
+      expect.objectContaining({ 'Non-Resource URLs': '[/version]', Verbs: '[get]' }),
+    );
+    expect(urls.every((x) => x.Verbs === '[get]')).toBe(true);
+  });
+
+  it('get --raw: continue with a resourceVersion is refused as the API server refuses it', async () => {
+    const first = JSON.parse(
+      (await kubectl(server, ['get', '--raw', '/api/v1/events?limit=5'])).stdout,
+    ).metadata;
+    const page = (rv: string) =>
+      kubectl(server, [
+        'get',
+        '--raw',
+        `/api/v1/events?limit=5&continue=${first.continue}&resourceVersion=${rv}`,
+      ]);
+    const refused = await page(first.resourceVersion);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toBe(
+      'Error from server (BadRequest): specifying resource version is not allowed when using continue',
+    );
+    const any = await page('0');
+    expect(any.code, any.stderr).toBe(0);
+    expect(JSON.parse(any.stdout).items).toHaveLength(5);
+  });
+
+  it('get --raw of one object at a resourceVersion: the object, or after the wait "Too large resource version"', async () => {
+    const pod = '/api/v1/namespaces/openshift-ns-2/pods/ns-2-pod-0';
+    const current = server.store.resourceVersion;
+    const at = await kubectl(server, ['get', '--raw', `${pod}?resourceVersion=${current}`]);
+    expect(at.code, at.stderr).toBe(0);
+    expect(JSON.parse(at.stdout).metadata.name).toBe('ns-2-pod-0');
+    const t = performance.now();
+    const ahead = await kubectl(server, ['get', '--raw', `${pod}?resourceVersion=${current + 1000}`]);
+    expect(performance.now() - t).toBeGreaterThanOrEqual(290);
+    expect(ahead.code).toBe(1);
+    expect(ahead.stderr.trim()).toBe(
+      `Error from server (Timeout): Timeout: Too large resource version: ${current + 1000}, current: ${current}`,
+    );
   });
 
   it('refuses create and delete', async () => {

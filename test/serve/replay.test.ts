@@ -307,6 +307,58 @@ describe('resourceVersion and resourceVersionMatch on lists and watches during a
     expect(reached.body.metadata.resourceVersion).toBe(String(target));
   });
 
+  it('answers a get at a resourceVersion as the watch cache does: the current object up to the current resourceVersion, beyond it the same wait and 504 as a list, or the object once the replay gets there', async () => {
+    server = await serve([EXAMPLE], {
+      replay: true,
+      holdReplay: true,
+      speed: 1e6,
+      limits: { tooLargeWaitMs: 300 },
+    });
+    const s = server;
+    const master = `${s.url}${MCP}/master`;
+    const current = (await getJson(master)).body;
+    // Unset, "0", older than the change log's window, and the current one: never older than asked.
+    for (const rv of ['', '0', '1', String(s.store.resourceVersion)]) {
+      const r = await getJson(`${master}?resourceVersion=${rv}`);
+      expect(r.status, rv).toBe(200);
+      expect(r.body, rv).toEqual(current);
+    }
+    expect((await getJson(`${master}?resourceVersion=abc`)).status).toBe(400);
+    const ahead = s.store.resourceVersion + 5;
+    const t = performance.now();
+    const r = await getJson(`${master}?resourceVersion=${ahead}`);
+    expect(performance.now() - t).toBeGreaterThanOrEqual(290);
+    expect(r.status).toBe(504);
+    expect(r.body).toMatchObject({
+      kind: 'Status',
+      reason: 'Timeout',
+      code: 504,
+      message: `Timeout: Too large resource version: ${ahead}, current: ${s.store.resourceVersion}`,
+      details: {
+        retryAfterSeconds: 1,
+        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      },
+    });
+    // An object that does not exist is still 404 at once when the resourceVersion is reached.
+    expect((await getJson(`${s.url}${MCP}/nope?resourceVersion=1`)).status).toBe(404);
+    await s.close();
+    server = await serve([EXAMPLE], {
+      replay: true,
+      holdReplay: true,
+      speed: 1e6,
+      limits: { tooLargeWaitMs: 10_000 },
+    });
+    const s2 = server;
+    const target = s2.store.resourceVersion + 5;
+    const pending = getJson(`${s2.url}${MCP}/master?resourceVersion=${target}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    s2.replay!.start();
+    const reached = await pending;
+    expect(reached.status).toBe(200);
+    expect(reached.body.metadata.name).toBe('master');
+    expect(s2.store.resourceVersion).toBeGreaterThanOrEqual(target);
+  });
+
   it('opens a watch from a resourceVersion not reached yet and sends only the changes after it', async () => {
     server = await serve([EXAMPLE], { replay: true, holdReplay: true, speed: 1e6 });
     const s = server;
