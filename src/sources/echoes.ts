@@ -182,12 +182,26 @@ function sameLocator(a: Locator, b: Locator): boolean {
 
 function sameRecord(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
   if (a === b) return true;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let k = 0; k < ka.length; k++) {
-    const key = ka[k] as string;
-    if (key !== kb[k] || a[key] !== b[key]) return false;
+  // Called for nearly every item of an interval file, with `b` one of the few records the interner
+  // made: its keys are listed once, and `a`'s are walked without making an array of them. for…in
+  // lists an object's own keys in Object.keys order, then inherited enumerable ones, which plain
+  // records and null-prototype ones do not have (nothing in atlevel adds any to Object.prototype).
+  const kb = keysOf(b);
+  let n = 0;
+  for (const key in a) {
+    if (key !== kb[n] || a[key] !== b[key]) return false;
+    n++;
   }
-  return true;
+  return n === kb.length;
+}
+
+const KEYS = new WeakMap<object, readonly string[]>();
+
+function keysOf(record: Readonly<Record<string, string>>): readonly string[] {
+  let keys = KEYS.get(record);
+  if (keys === undefined) {
+    keys = Object.keys(record);
+    KEYS.set(record, keys);
+  }
+  return keys;
 }
