@@ -302,13 +302,13 @@ function readKubeconfigFile(path: string): object {
   return doc;
 }
 
-const WHAT: Record<string, string> = {
-  'certificate-authority': 'certificate',
-  'client-certificate': 'certificate',
-  'client-key': 'key',
-  tokenFile: 'token file',
-  'token-file': 'token file',
-};
+const WHAT = new Map<string, string>([
+  ['certificate-authority', 'certificate'],
+  ['client-certificate', 'certificate'],
+  ['client-key', 'key'],
+  ['tokenFile', 'token file'],
+  ['token-file', 'token file'],
+]);
 
 /**
  * The files an entry names, held to what the client library can read: one line naming the kubeconfig
@@ -316,7 +316,7 @@ const WHAT: Record<string, string> = {
  */
 function checkRefs(source: Source, entry: string): void {
   for (const ref of source.refs) {
-    const problem = fileProblem(ref.path, WHAT[ref.field] ?? 'file');
+    const problem = fileProblem(ref.path, WHAT.get(ref.field) ?? 'file');
     if (problem === undefined) continue;
     const relative = ref.written !== ref.path;
     throw new InputError(

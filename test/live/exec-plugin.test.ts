@@ -15,7 +15,7 @@ import { kubeconfigFor } from '../../src/serve/index.js';
 import { watchCluster } from '../../src/watch/index.js';
 import { inProcessCli } from '../helpers/cli.js';
 import { atlevel } from '../helpers/spawn-cli.js';
-import { authRecorder, serve, startProxy, until } from './helpers.js';
+import { serve, startProxy, until, withRecordedExample } from './helpers.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'atlevel-exec-'));
 // In-process where a test serves the cluster itself: a child run synchronously would block its server.
@@ -142,10 +142,8 @@ describe('an exec plugin that gives no credential: one line, exit 2', () => {
 
 describe('a good exec plugin', () => {
   it('its token is sent with every request (GETs only), from one run while it is valid', async () => {
-    const server = await serve(['examples/bug-2019850']);
-    const proxy = await authRecorder(server.url);
     const runs = join(scratch, 'runs');
-    try {
+    await withRecordedExample(async (proxy) => {
       const { kubeconfig } = withPlugin(`echo run >> ${runs}\n${credential({ token: 'abc' })}`, proxy.url);
       const r = await cli.run('status', '--kubeconfig', kubeconfig);
       expect(r.code, cli.stderr()).toBe(0);
@@ -153,24 +151,16 @@ describe('a good exec plugin', () => {
       expect(new Set(proxy.seen)).toEqual(new Set(['GET Bearer abc']));
       // No expirationTimestamp: valid for the whole run, as kubectl keeps it (client-node ran it per request).
       expect(readFileSync(runs, 'utf8')).toBe('run\n');
-    } finally {
-      await proxy.close();
-      await server.close();
-    }
+    });
   });
 
   it('a token written in the kubeconfig wins over the plugin’s, as in client-go', async () => {
-    const server = await serve(['examples/bug-2019850']);
-    const proxy = await authRecorder(server.url);
-    try {
+    await withRecordedExample(async (proxy) => {
       const { kubeconfig } = withPlugin(credential({ token: 'from-plugin' }), proxy.url, { token: 'static' });
       const r = await cli.run('status', '--kubeconfig', kubeconfig);
       expect(r.code, cli.stderr()).toBe(0);
       expect(new Set(proxy.seen)).toEqual(new Set(['GET Bearer static']));
-    } finally {
-      await proxy.close();
-      await server.close();
-    }
+    });
   });
 });
 

@@ -291,3 +291,20 @@ export async function authRecorder(upstream: string) {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
+
+/**
+ * The bundled example served, behind an authRecorder, for the length of `body`: the set-up of the
+ * tests that check which credential reached the cluster.
+ */
+export async function withRecordedExample(
+  body: (proxy: Awaited<ReturnType<typeof authRecorder>>) => Promise<void>,
+): Promise<void> {
+  const server = await serve(['examples/bug-2019850']);
+  const proxy = await authRecorder(server.url);
+  try {
+    await body(proxy);
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
+}

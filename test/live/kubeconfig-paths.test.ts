@@ -19,7 +19,7 @@ import yaml from 'js-yaml';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { inProcessCli } from '../helpers/cli.js';
 import { atlevel, bin } from '../helpers/spawn-cli.js';
-import { authRecorder, serve } from './helpers.js';
+import { serve, withRecordedExample } from './helpers.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'atlevel-kc-paths-'));
 const cli = inProcessCli('kubeconfig-paths');
@@ -85,9 +85,7 @@ function atlevelIn(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]) {
 
 describe('a relative exec command', () => {
   it('runs from the kubeconfig’s folder, from another working directory (the built CLI, and in-process)', async () => {
-    const server = await serve(['examples/bug-2019850']);
-    const proxy = await authRecorder(server.url);
-    try {
+    await withRecordedExample(async (proxy) => {
       const dir = folder({ 'bin/plugin.sh': credential('from-plugin') });
       const kc = kubeconfig(dir, proxy.url, exec('./bin/plugin.sh'));
       const r = await atlevelIn(tmpdir(), { ...process.env, NO_COLOR: '1' }, 'status', '--kubeconfig', kc);
@@ -98,10 +96,7 @@ describe('a relative exec command', () => {
       const inProcess = await cli.run('status', '--kubeconfig', kc);
       expect(inProcess.code, cli.stderr()).toBe(0);
       expect(new Set(proxy.seen)).toEqual(new Set(['GET Bearer from-plugin']));
-    } finally {
-      await proxy.close();
-      await server.close();
-    }
+    });
   });
 
   it('that is missing is named resolved, with where it was looked for', () => {
@@ -123,9 +118,7 @@ describe('$KUBECONFIG with two files in different folders', () => {
   });
 
   it('each file’s paths resolve against its own folder; the first file’s names and context win', async () => {
-    const server = await serve(['examples/bug-2019850']);
-    const proxy = await authRecorder(server.url);
-    try {
+    await withRecordedExample(async (proxy) => {
       const a = folder({ 'bin/plugin.sh': credential('from-a') });
       const b = folder({ 'bin/plugin.sh': credential('from-b') });
       writeFileSync(join(b, 'token'), 'from-b-file\n');
@@ -155,10 +148,7 @@ describe('$KUBECONFIG with two files in different folders', () => {
       proxy.seen.length = 0;
       expect((await cli.run('status', '--live', '--context', 'y')).code, cli.stderr()).toBe(0);
       expect(new Set(proxy.seen)).toEqual(new Set(['GET Bearer from-b-file']));
-    } finally {
-      await proxy.close();
-      await server.close();
-    }
+    });
   });
 
   it('a problem in the second file names that file and its user: one line, exit 2', () => {
@@ -188,17 +178,12 @@ describe('$KUBECONFIG with two files in different folders', () => {
 
 describe('a user with its own credential', () => {
   it('never runs its exec plugin, as client-go (a token, here, and a plugin that would fail)', async () => {
-    const server = await serve(['examples/bug-2019850']);
-    const proxy = await authRecorder(server.url);
-    try {
+    await withRecordedExample(async (proxy) => {
       const dir = folder({ 'bin/plugin.sh': `touch ran\nexit 1` });
       const kc = kubeconfig(dir, proxy.url, { ...exec('./bin/plugin.sh'), token: 'static' });
       expect((await cli.run('status', '--kubeconfig', kc)).code, cli.stderr()).toBe(0);
       expect(new Set(proxy.seen)).toEqual(new Set(['GET Bearer static']));
-    } finally {
-      await proxy.close();
-      await server.close();
-    }
+    });
   });
 });
 

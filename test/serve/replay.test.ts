@@ -15,6 +15,36 @@ afterEach(async () => {
 
 const cond = (o: Json, type: string) => o.status.conditions.find((c: Json) => c.type === type)?.status;
 
+/** A server replaying the example, held at its start, that waits `tooLargeWaitMs` for a resourceVersion ahead. */
+function heldReplay(tooLargeWaitMs: number) {
+  return serve([EXAMPLE], { replay: true, holdReplay: true, speed: 1e6, limits: { tooLargeWaitMs } });
+}
+
+/**
+ * A request at a resourceVersion 5 past the held server's: answered after the wait (300 ms here) with
+ * the watch cache's 504.
+ */
+async function expectTooLarge(
+  s: { store: { resourceVersion: number } },
+  at: (resourceVersion: number) => string,
+): Promise<void> {
+  const ahead = s.store.resourceVersion + 5;
+  const t = performance.now();
+  const r = await getJson(at(ahead));
+  expect(performance.now() - t).toBeGreaterThanOrEqual(290);
+  expect(r.status).toBe(504);
+  expect(r.body).toMatchObject({
+    kind: 'Status',
+    reason: 'Timeout',
+    code: 504,
+    message: `Timeout: Too large resource version: ${ahead}, current: ${s.store.resourceVersion}`,
+    details: {
+      retryAfterSeconds: 1,
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    },
+  });
+}
+
 describe('replay of inputs that hold no update', () => {
   it('plays every recorded change from the first, and its plan names no update', async () => {
     server = await serve(
@@ -267,36 +297,12 @@ describe('resourceVersion and resourceVersionMatch on lists and watches during a
   });
 
   it('answers a list at a resourceVersion not reached yet with 504 Too large resource version after a wait, or the list once it is reached', async () => {
-    server = await serve([EXAMPLE], {
-      replay: true,
-      holdReplay: true,
-      speed: 1e6,
-      limits: { tooLargeWaitMs: 300 },
-    });
+    server = await heldReplay(300);
     const s = server;
-    const ahead = s.store.resourceVersion + 5;
-    const t = performance.now();
-    const r = await getJson(`${s.url}${MCP}?resourceVersion=${ahead}`);
-    expect(performance.now() - t).toBeGreaterThanOrEqual(290);
-    expect(r.status).toBe(504);
-    expect(r.body).toMatchObject({
-      kind: 'Status',
-      reason: 'Timeout',
-      code: 504,
-      message: `Timeout: Too large resource version: ${ahead}, current: ${s.store.resourceVersion}`,
-      details: {
-        retryAfterSeconds: 1,
-        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-      },
-    });
+    await expectTooLarge(s, (rv) => `${s.url}${MCP}?resourceVersion=${rv}`);
     await s.close();
     // The same list, while the replay gets there within the wait.
-    server = await serve([EXAMPLE], {
-      replay: true,
-      holdReplay: true,
-      speed: 1e6,
-      limits: { tooLargeWaitMs: 10_000 },
-    });
+    server = await heldReplay(10_000);
     const s2 = server;
     const target = s2.store.resourceVersion + 5;
     const pending = getJson(`${s2.url}${MCP}?resourceVersion=${target}&resourceVersionMatch=Exact`);
@@ -308,12 +314,7 @@ describe('resourceVersion and resourceVersionMatch on lists and watches during a
   });
 
   it('answers a get at a resourceVersion as the watch cache does: the current object up to the current resourceVersion, beyond it the same wait and 504 as a list, or the object once the replay gets there', async () => {
-    server = await serve([EXAMPLE], {
-      replay: true,
-      holdReplay: true,
-      speed: 1e6,
-      limits: { tooLargeWaitMs: 300 },
-    });
+    server = await heldReplay(300);
     const s = server;
     const master = `${s.url}${MCP}/master`;
     const current = (await getJson(master)).body;
@@ -324,30 +325,11 @@ describe('resourceVersion and resourceVersionMatch on lists and watches during a
       expect(r.body, rv).toEqual(current);
     }
     expect((await getJson(`${master}?resourceVersion=abc`)).status).toBe(400);
-    const ahead = s.store.resourceVersion + 5;
-    const t = performance.now();
-    const r = await getJson(`${master}?resourceVersion=${ahead}`);
-    expect(performance.now() - t).toBeGreaterThanOrEqual(290);
-    expect(r.status).toBe(504);
-    expect(r.body).toMatchObject({
-      kind: 'Status',
-      reason: 'Timeout',
-      code: 504,
-      message: `Timeout: Too large resource version: ${ahead}, current: ${s.store.resourceVersion}`,
-      details: {
-        retryAfterSeconds: 1,
-        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-      },
-    });
+    await expectTooLarge(s, (rv) => `${master}?resourceVersion=${rv}`);
     // An object that does not exist is still 404 at once when the resourceVersion is reached.
     expect((await getJson(`${s.url}${MCP}/nope?resourceVersion=1`)).status).toBe(404);
     await s.close();
-    server = await serve([EXAMPLE], {
-      replay: true,
-      holdReplay: true,
-      speed: 1e6,
-      limits: { tooLargeWaitMs: 10_000 },
-    });
+    server = await heldReplay(10_000);
     const s2 = server;
     const target = s2.store.resourceVersion + 5;
     const pending = getJson(`${s2.url}${MCP}/master?resourceVersion=${target}`);
