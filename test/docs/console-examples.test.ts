@@ -90,6 +90,8 @@ function consoleBlocks(file: string, text: string): Block[] {
       if (!known || !argOk || markers.has(word)) badMarkers.push(m[0]);
       else markers.set(word, arg);
     }
+    // A block runs in one folder: the fixtures' or a scratch one.
+    if (markers.has('fixtures') && markers.has('scratch')) badMarkers.push('fixtures with scratch');
     const start = i;
     // A block inside a list item is indented as the item's text; its lines are read without that.
     const indent = /^ */.exec(lines[i] ?? '')?.[0].length ?? 0;
@@ -164,12 +166,14 @@ function run(command: string, cwd: string, home?: string): { code: number | null
   for (const [name, value] of Object.entries(process.env))
     if (!PRIVATE_ENV.test(name) && !(name in env)) env[name] = value;
   if (home !== undefined) env.HOME = home;
-  const r = spawnSync('sh', ['-c', `${command.replace(/^npx atlevel\b/, 'atlevel')} 2>&1`], {
+  // The newline ends a `# comment` the command may carry, which would otherwise swallow the `2>&1`.
+  const r = spawnSync('sh', ['-c', `{ ${command.replace(/^npx atlevel\b/, 'atlevel')}\n} 2>&1`], {
     cwd,
     encoding: 'utf8',
     timeout: 120_000,
     env,
   });
+  if (r.error) throw r.error;
   // A command that asks for its folder gets the path with links resolved, which may differ.
   const output =
     home === undefined
