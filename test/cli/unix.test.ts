@@ -60,6 +60,20 @@ describe('a reader that closes the pipe early', () => {
     expect(r.stdout.startsWith(start)).toBe(true);
   });
 
+  // `head` may read before it exits; a reader that closes its end before atlevel writes makes every
+  // write fail with EPIPE, including the one of `--version`, which bin/atlevel.js answers alone.
+  it.each([
+    ['--version'],
+    ['-V'],
+    ['--help'],
+    ['help status'],
+    ['completion bash'],
+    [`release diff ${release}/release-from.json ${release}/release-to.json`],
+  ])('atlevel %s, to a reader already gone: no trace', (args) => {
+    const r = sh(`$ATLEVEL ${args} | (exec 0<&-; sleep 1)`);
+    expect(r.stderr).toBe('');
+  });
+
   it('keeps the exit code of the command (set -o pipefail sees it)', () => {
     const r = sh(
       `cd ${projectRoot} && bash -c 'set -o pipefail; $ATLEVEL release diff ${release}/release-from.json ${release}/release-to.json | head -c 1 >/dev/null; echo "$?"'`,
