@@ -171,6 +171,16 @@ describe('diff --release-from -', () => {
   });
 });
 
+describe('status -', () => {
+  it('names standard input as (stdin) when it lacks what status needs', () => {
+    const clusterVersion = readFileSync(
+      join(run, 'artifacts/e2e-aws-upgrade/gather-extra/artifacts/clusterversion.json'),
+      'utf8',
+    );
+    refused(clusterVersion, ['status', '-'], /^atlevel: \(stdin\): no ClusterOperators found /);
+  });
+});
+
 describe('- where it cannot be read', () => {
   it('given twice', () => {
     refused(to, ['release', 'diff', '-', '-'], /^atlevel: - \(standard input\) was given twice/);
