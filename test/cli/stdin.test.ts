@@ -50,7 +50,7 @@ describe('how reports name standard input: (stdin), never ((stdin)) nor -', () =
   it('release info --image-for and --component-for when nothing matches', () => {
     for (const lookup of [
       ['--image-for', 'nope'],
-      ['--component-for', 'sha256:0'],
+      ['--component-for', 'sha256:000000000000'],
     ]) {
       const r = atlevel(to, 'release', 'info', '-', ...lookup);
       expect(r.code).toBe(1);

@@ -245,6 +245,30 @@ describe('release info --component-for', () => {
     expect(r.stderr).toMatch(/\bcli \(sha256:a+…\)/);
     expect(r.stderr).toMatch(/\bpod \(sha256:a+…\)/);
   });
+  it('a prefix shorter than 12 hex digits is a usage error saying so, before any lookup', () => {
+    for (const [ref, digits] of [
+      ['ef', '2 hex digits'],
+      ['sha256:0f687698d5b…', '11 hex digits'],
+      ['0', '1 hex digit'],
+    ] as const) {
+      const r = run('--component-for', ref);
+      expect(r.status, ref).toBe(EXIT.usage);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `atlevel: --component-for: "${ref}" has ${digits}; a digest prefix needs at least 12, as atlevel prints them (sha256:0adaefcf3675…), or give the full digest or pull spec\n`,
+      );
+    }
+    expect(run('--component-for', ' ').stderr).toMatch(
+      /^atlevel: --component-for: give a pull spec or a digest/,
+    );
+  });
+  it('takes upper case and blanks around the value', () => {
+    for (const ref of ['SHA256:0F687698D5B9', ' sha256:0f687698d5b9… ']) {
+      const r = run('--component-for', ref, '-o', 'json');
+      expect(r.status, `${ref}: ${r.stderr}`).toBe(EXIT.ok);
+      expect(r.stdout).toContain('"cluster-version-operator"');
+    }
+  });
   it('an unknown prefix is not a guess', () => {
     const none = run('--component-for', 'ffffffffffffffff');
     expect(none.status).toBe(EXIT.failure);
