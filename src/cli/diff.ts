@@ -13,6 +13,7 @@ import { formatTime, InputError, type Millis, plural, printable, UsageError } fr
 import type { DiffReport } from '../report/index.js';
 import { DIFF_FORMATS, render } from '../report/index.js';
 import { loadMachineConfigFile } from '../sources/index.js';
+import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, budgetFromFlags, loadParts } from './input.js';
 import { formatOption, momentFlag, textOnly, textSettings, widthOption } from './options.js';
@@ -63,14 +64,17 @@ function diffOptions(cmd: Command) {
 type DiffFlags = ReturnType<ReturnType<typeof diffOptions>['opts']>;
 
 export function defineDiff(cmd: Command, exit: ExitBox): void {
+  // The examples name the packaged example run, so that they run as printed, from any directory.
+  const example = examplePath('bug-2019850');
   diffOptions(cmd)
     .addHelpText(
       'after',
       '\nExit codes: 0 identical, 1 different, 2 bad input or usage.\n' +
         'Examples:\n' +
-        '  atlevel diff --pool master --from machineconfigs.json\n' +
-        '  atlevel diff rendered-master-78d4 rendered-master-ebc4 --from must-gather/ --only units\n' +
-        '  atlevel diff old.yaml new.yaml --path kubelet.service --release-from a.json --release-to b.json',
+        `  atlevel diff --pool master --from ${example}\n` +
+        `  atlevel diff rendered-master-78d4 rendered-master-ebc4 --from ${example} --only units\n` +
+        `  atlevel diff --pool master --from ${example} --path kubelet.service \\\n` +
+        `      --release-from ${example}/release/release-from.json --release-to ${example}/release/release-to.json`,
     )
     .action(async (a, b, flags) => {
       exit.code = await runDiff(a, b, flags);

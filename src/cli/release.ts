@@ -14,6 +14,7 @@ import { ComponentIndex, diffReleases, MIN_DIGEST_PREFIX, shortDigestPrefix } fr
 import type { ReleaseInfoReport } from '../report/index.js';
 import { RELEASE_DIFF_FORMATS, RELEASE_INFO_FORMATS, render } from '../report/index.js';
 import { loadReleasePayload, readStdin } from '../sources/index.js';
+import { examplePath } from './examples.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
@@ -36,7 +37,7 @@ export function defineRelease(release: Command, exit: ExitBox): void {
       'after',
       '\nExit codes: 0 same components, 1 components differ, 2 bad input or usage, 4 nothing known to differ but\n' +
         'something could not be compared (a tag against a digest or another tag, placeholders, no components).\n' +
-        'Example: atlevel release diff old-release.json new-release.json',
+        `Example: atlevel release diff ${examplePath('bug-2019850/release/release-from.json')} ${examplePath('bug-2019850/release/release-to.json')}`,
     );
   remoteFlags(diff).action(async (from, to, flags) => {
     textOnly(flags.output, { '--width': flags.width });
@@ -70,7 +71,8 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     .option('--out <file>', 'write the report to FILE instead of stdout')
     .addHelpText(
       'after',
-      '\nExit codes: 0 found, 1 no such component or image in the release, 2 bad input or usage.',
+      '\nExit codes: 0 found, 1 no such component or image in the release, 2 bad input or usage.\n' +
+        `Example: atlevel release info ${examplePath('bug-2019850/release/release-to.json')} --component-for sha256:0adaefcf3675…`,
     );
   remoteFlags(info).action(async (file, flags) => {
     textOnly(flags.output, { '--width': flags.width });

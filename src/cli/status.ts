@@ -13,6 +13,7 @@ import {
   type UpdateStatus,
 } from '../status/index.js';
 import { OutsideSpanError } from '../timeline/index.js';
+import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, loadHistory, READ_LIMITS } from './input.js';
 import { liveFlags, liveHistory, wantsLive } from './live-flags.js';
@@ -53,7 +54,7 @@ export function defineStatus(cmd: Command, exit: ExitBox): void {
     .addHelpText(
       'after',
       '\nExit codes: 0 progressing or complete and healthy, 1 an Error or Critical insight, 2 bad input or usage.\n' +
-        'JSON schema: docs/status.md. Example: atlevel status must-gather.local.123/ -o json',
+        `JSON schema: docs/status.md. Example: atlevel status ${examplePath('bug-2019850')} -o json`,
     )
     .action(async (paths, flags) => {
       exit.code = await runStatus(paths, flags);
