@@ -21,6 +21,11 @@ if (!LONG_RUNNING.has(argv[0] ?? '')) setFlagsFromString('--max-inlined-bytecode
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // What `atlevel --version` prints (src/cli/version.ts), without loading anything else.
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  // A reader that closed the pipe first (`atlevel -V | true`) is no error: end quietly, as the other
+  // commands do (src/cli/pipe.ts), not with Node's trace of an unhandled 'error' event.
+  process.stdout.on('error', (err) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
   process.stdout.write(`${pkg.version}\n`);
 } else {
   const entry = [

@@ -123,7 +123,7 @@ function warnReleaseMismatch(
     if (file === undefined || given === undefined || wanted === undefined || given.version === wanted) return;
     const used = aside ? history.releases[slot] : undefined;
     const instead = used
-      ? `; not used: ${printable(used.ref.file, 300)} among the inputs is ${printable(wanted)} and is used instead`
+      ? `; it is not used: ${printable(used.ref.file, 300)} among the inputs, release ${printable(wanted)}, is used instead`
       : '';
     // A file without a version (an operator's own image-references) may or may not be the update's.
     const what =

@@ -4,7 +4,7 @@
  * done, 2 bad usage or a URL that cannot be fetched.
  */
 import { Argument, type Command } from '@commander-js/extra-typings';
-import { UsageError } from '../model/index.js';
+import { plural, UsageError } from '../model/index.js';
 import { formatBytes, looksLikeUrl, urlClient } from '../sources/index.js';
 import { completeWith } from './complete-hints.js';
 import { EXIT, type ExitBox } from './exit.js';
@@ -78,13 +78,15 @@ export function defineCache(cache: Command, exit: ExitBox): void {
         const r = t.record;
         lines.push(
           r
-            ? `  listing gs://${r.bucket}/${r.key} (${r.kind}, ${r.objects.length} objects, listed ${r.listedAt})`
+            ? `  listing gs://${r.bucket}/${r.key} (${r.kind}, ${plural(r.objects.length, 'object')}, listed ${r.listedAt})`
             : `  broken listing ${t.path} (removed by prune)`,
         );
       }
       if (partial.length > 0)
-        lines.push(`  ${partial.length} unfinished download folder(s) in tmp/ (removed by prune)`);
-      lines.push(`${objects.length} objects, ${formatBytes(bytes)}; ${trees.length} run listings`);
+        lines.push(`  ${plural(partial.length, 'unfinished download folder')} in tmp/ (removed by prune)`);
+      lines.push(
+        `${plural(objects.length, 'object')}, ${formatBytes(bytes)}; ${plural(trees.length, 'run listing')}`,
+      );
       await emit(`${lines.join('\n')}\n`, flags.out);
       exit.code = EXIT.ok;
     });
@@ -105,7 +107,7 @@ export function defineCache(cache: Command, exit: ExitBox): void {
       const c = new ObjectCache(cacheRoot(flags.cacheDir));
       const r = await pruneCache(c, { olderThanMs: days * DAY_MS, all: flags.all === true });
       process.stderr.write(
-        `atlevel: removed ${r.removedObjects} objects (${formatBytes(r.removedBytes)}), ${r.removedTrees} run listings, ${r.removedPartial} unfinished downloads; kept ${r.keptObjects} objects\n`,
+        `atlevel: removed ${plural(r.removedObjects, 'object')} (${formatBytes(r.removedBytes)}), ${plural(r.removedTrees, 'run listing')}, ${plural(r.removedPartial, 'unfinished download')}; kept ${plural(r.keptObjects, 'object')}\n`,
       );
       exit.code = EXIT.ok;
     });

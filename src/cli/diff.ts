@@ -13,6 +13,7 @@ import { formatTime, InputError, type Millis, plural, printable, UsageError } fr
 import type { DiffReport } from '../report/index.js';
 import { DIFF_FORMATS, render } from '../report/index.js';
 import { loadMachineConfigFile } from '../sources/index.js';
+import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, budgetFromFlags, loadParts } from './input.js';
 import { formatOption, momentFlag, textOnly, textSettings, widthOption } from './options.js';
@@ -24,7 +25,12 @@ import { noStdin, stdinOnce } from './stdin.js';
 interface Picked {
   a: Observed<MachineConfig>;
   b: Observed<MachineConfig>;
-  releases: { from?: ReleasePayload; to?: ReleasePayload };
+  releases: {
+    from?: ReleasePayload;
+    to?: ReleasePayload;
+    /** A --release-from/--release-to file the inputs' ClusterVersion contradicts (sources/releases.ts). */
+    setAside?: { from?: ReleasePayload; to?: ReleasePayload };
+  };
   how?: string;
   selection: DiffReport['selection'];
 }
@@ -58,14 +64,17 @@ function diffOptions(cmd: Command) {
 type DiffFlags = ReturnType<ReturnType<typeof diffOptions>['opts']>;
 
 export function defineDiff(cmd: Command, exit: ExitBox): void {
+  // The examples name the packaged example run, so that they run as printed, from any directory.
+  const example = examplePath('bug-2019850');
   diffOptions(cmd)
     .addHelpText(
       'after',
       '\nExit codes: 0 identical, 1 different, 2 bad input or usage.\n' +
         'Examples:\n' +
-        '  atlevel diff --pool master --from machineconfigs.json\n' +
-        '  atlevel diff rendered-master-78d4 rendered-master-ebc4 --from must-gather/ --only units\n' +
-        '  atlevel diff old.yaml new.yaml --path kubelet.service --release-from a.json --release-to b.json',
+        `  atlevel diff --pool master --from ${example}\n` +
+        `  atlevel diff rendered-master-78d4 rendered-master-ebc4 --from ${example} --only units\n` +
+        `  atlevel diff --pool master --from ${example} --path kubelet.service \\\n` +
+        `      --release-from ${example}/release/release-from.json --release-to ${example}/release/release-to.json`,
     )
     .action(async (a, b, flags) => {
       exit.code = await runDiff(a, b, flags);
@@ -84,6 +93,7 @@ async function runDiff(a: string | undefined, b: string | undefined, flags: Diff
     refs: { from: picked.a.ref, to: picked.b.ref },
     budget: budgetFromFlags(flags),
   });
+  warnReleaseMismatch(diff, picked.releases, flags);
   const report: DiffReport = {
     diff,
     releases: picked.releases,
@@ -92,6 +102,46 @@ async function runDiff(a: string | undefined, b: string | undefined, flags: Diff
   };
   await emit(await render(DIFF_FORMATS, flags.output, report, settings), flags.out);
   return diff.identical ? EXIT.ok : EXIT.failure;
+}
+
+/**
+ * A --release-from/--release-to whose version is not the one its config was rendered for (the
+ * config's release-image-version annotation): the images would be named from the wrong release.
+ * Said on stderr, naming both versions, as analyze does; the diff goes on with the file.
+ */
+function warnReleaseMismatch(
+  diff: ReturnType<typeof diffMachineConfigs>,
+  releases: Picked['releases'],
+  flags: DiffFlags,
+): void {
+  const check = (
+    slot: 'from' | 'to',
+    file: string | undefined,
+    config: string,
+    info: typeof diff.fromInfo,
+  ) => {
+    const aside = releases.setAside?.[slot];
+    const given = aside ?? releases[slot];
+    const used = aside ? releases[slot] : undefined;
+    // The config's own annotation says best; a config without one (the bug's) has the ClusterVersion's
+    // word, by which the file was set aside.
+    const stamped = info?.releaseImageVersion;
+    const wanted = stamped ?? used?.version;
+    if (file === undefined || given?.version === undefined || wanted === undefined) return;
+    if (given.version === wanted) return;
+    const why =
+      stamped !== undefined
+        ? `${printable(config)} was rendered for release ${printable(wanted)}`
+        : `the update in the inputs is ${slot} ${printable(wanted)}`;
+    const instead = used
+      ? `; it is not used: ${printable(used.ref.file, 300)} among the inputs, release ${printable(used.version ?? '')}, is used instead`
+      : '';
+    process.stderr.write(
+      `atlevel: warning: --release-${slot} ${printable(file, 300)} is release ${printable(given.version)}, but ${why}${instead}\n`,
+    );
+  };
+  check('from', flags.releaseFrom, diff.from, diff.fromInfo);
+  check('to', flags.releaseTo, diff.to, diff.toInfo);
 }
 
 async function pick(a: string | undefined, b: string | undefined, flags: DiffFlags): Promise<Picked> {

@@ -2,6 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import {
   type Budget,
+  plural,
   printable,
   type ReleasePayload,
   STDIN_NAME,
@@ -9,10 +10,11 @@ import {
   UsageError,
   withinParentheses,
 } from '../model/index.js';
-import { ComponentIndex, diffReleases } from '../release/index.js';
+import { ComponentIndex, diffReleases, MIN_DIGEST_PREFIX, shortDigestPrefix } from '../release/index.js';
 import type { ReleaseInfoReport } from '../report/index.js';
 import { RELEASE_DIFF_FORMATS, RELEASE_INFO_FORMATS, render } from '../report/index.js';
 import { loadReleasePayload, readStdin } from '../sources/index.js';
+import { examplePath } from './examples.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
@@ -35,7 +37,7 @@ export function defineRelease(release: Command, exit: ExitBox): void {
       'after',
       '\nExit codes: 0 same components, 1 components differ, 2 bad input or usage, 4 nothing known to differ but\n' +
         'something could not be compared (a tag against a digest or another tag, placeholders, no components).\n' +
-        'Example: atlevel release diff old-release.json new-release.json',
+        `Example: atlevel release diff ${examplePath('bug-2019850/release/release-from.json')} ${examplePath('bug-2019850/release/release-to.json')}`,
     );
   remoteFlags(diff).action(async (from, to, flags) => {
     textOnly(flags.output, { '--width': flags.width });
@@ -69,7 +71,8 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     .option('--out <file>', 'write the report to FILE instead of stdout')
     .addHelpText(
       'after',
-      '\nExit codes: 0 found, 1 no such component or image in the release, 2 bad input or usage.',
+      '\nExit codes: 0 found, 1 no such component or image in the release, 2 bad input or usage.\n' +
+        `Example: atlevel release info ${examplePath('bug-2019850/release/release-to.json')} --component-for sha256:0adaefcf3675…`,
     );
   remoteFlags(info).action(async (file, flags) => {
     textOnly(flags.output, { '--width': flags.width });
@@ -86,18 +89,21 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     if (lookup !== undefined && flags.width !== undefined) {
       throw new UsageError(`--width wraps the release listing only; it does not go with ${lookup}`);
     }
+    // Checked before the release is read: a mistyped lookup is a usage error whatever the release.
+    const imageFor = flags.imageFor?.trim();
+    const componentFor = flags.componentFor === undefined ? undefined : componentRef(flags.componentFor);
     const payload = await loadRelease(file, flags);
     // Messages name standard input as its errors do, not by the `-` that was typed.
     const source = file === STDIN ? STDIN_NAME : file;
     let report: ReleaseInfoReport = { payload };
     exit.code = EXIT.ok;
-    if (flags.imageFor !== undefined || flags.componentFor !== undefined) {
+    if (imageFor !== undefined || componentFor !== undefined) {
       const index = new ComponentIndex([payload]);
-      if (flags.componentFor !== undefined) refuseAmbiguous(index, flags.componentFor, source);
+      if (componentFor !== undefined) refuseAmbiguous(index, componentFor, source);
       const lookup =
-        flags.imageFor !== undefined
-          ? { by: 'image-for' as const, matches: index.imageFor(flags.imageFor) }
-          : { by: 'component-for' as const, matches: index.lookup(flags.componentFor ?? '') };
+        imageFor !== undefined
+          ? { by: 'image-for' as const, matches: index.imageFor(imageFor) }
+          : { by: 'component-for' as const, matches: index.lookup(componentFor ?? '') };
       report = { payload, lookup };
       for (const m of lookup.by === 'image-for' ? lookup.matches : []) {
         if (m.component.fromKind !== undefined)
@@ -109,9 +115,7 @@ export function defineRelease(release: Command, exit: ExitBox): void {
       }
       if (lookup.matches.length === 0) {
         const what =
-          flags.imageFor !== undefined
-            ? `no image tag "${flags.imageFor}"`
-            : `no component with image "${flags.componentFor}"`;
+          imageFor !== undefined ? `no image tag "${imageFor}"` : `no component with image "${componentFor}"`;
         process.stderr.write(
           terminalSafe(
             `atlevel: ${what} in ${payload.version !== undefined ? `release ${payload.version} (${withinParentheses(source)})` : `${source} (it carries no version)`}\n`,
@@ -138,6 +142,23 @@ export function loadRelease(
   if (arg === STDIN)
     return readStdin('a release file', (path, display) => loadReleasePayload(path, { ...opts, display }));
   return readMaybeUrl(arg, flags, (path) => loadReleasePayload(path, opts));
+}
+
+/**
+ * `--component-for`'s value without the blanks a copy and paste brings; one too short to be a digest
+ * prefix is refused, saying how many digits are needed, rather than looked up and not found.
+ */
+function componentRef(value: string): string {
+  const ref = value.trim();
+  if (ref === '') throw new UsageError('--component-for: give a pull spec or a digest, not an empty value');
+  const digits = shortDigestPrefix(ref);
+  if (digits !== undefined) {
+    throw new UsageError(
+      `--component-for: "${printable(ref, 80)}" has ${plural(digits, 'hex digit')}; a digest prefix needs at least ` +
+        `${MIN_DIGEST_PREFIX}, as atlevel prints them (sha256:0adaefcf3675…), or give the full digest or pull spec`,
+    );
+  }
+  return ref;
 }
 
 /** A digest prefix that several images of the payload share is an error naming them. */

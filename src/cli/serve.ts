@@ -168,14 +168,13 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
     // Without an update to start at, the replay plays everything recorded, from the first record.
     if (p.update === undefined && p.revisions.length > 0)
       process.stderr.write(
-        'atlevel serve: note: the inputs hold no update to replay; this replays every recorded change from the first\n',
+        'atlevel: note: the inputs hold no update to replay; this replays every recorded change from the first\n',
       );
     void server.replay.done.then(() => process.stdout.write('replay: done; serving the final state\n'));
   }
   const replay = server.replay;
   const timer = replay ? setTimeout(() => replay.start(), startAfter * 1000) : undefined;
-  for (const note of extras.notes.slice(0, 5))
-    process.stderr.write(`atlevel serve: note: ${terminalSafe(note)}\n`);
+  for (const note of extras.notes.slice(0, 5)) process.stderr.write(`atlevel: note: ${terminalSafe(note)}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

@@ -1,7 +1,7 @@
 /** `atlevel status`: the state of an update at one moment, as `oc adm upgrade status` shows it. */
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { ClusterHistory } from '../model/index.js';
-import { InputError, type Millis, UsageError } from '../model/index.js';
+import { InputError, type Millis, STDIN_NAME, UsageError } from '../model/index.js';
 import type { StatusDetails } from '../report/index.js';
 import { render, STATUS_FORMATS } from '../report/index.js';
 import {
@@ -13,12 +13,14 @@ import {
   type UpdateStatus,
 } from '../status/index.js';
 import { OutsideSpanError } from '../timeline/index.js';
+import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, loadHistory, READ_LIMITS } from './input.js';
 import { liveFlags, liveHistory, wantsLive } from './live-flags.js';
 import { formatOption, momentFlag, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { mustGatherFlag, remoteFlags } from './remote-flags.js';
+import { STDIN } from './stdin.js';
 
 const DETAILS = ['none', 'nodes', 'health', 'operators', 'all'] as const satisfies readonly StatusDetails[];
 
@@ -52,7 +54,7 @@ export function defineStatus(cmd: Command, exit: ExitBox): void {
     .addHelpText(
       'after',
       '\nExit codes: 0 progressing or complete and healthy, 1 an Error or Critical insight, 2 bad input or usage.\n' +
-        'JSON schema: docs/status.md. Example: atlevel status must-gather.local.123/ -o json',
+        `JSON schema: docs/status.md. Example: atlevel status ${examplePath('bug-2019850')} -o json`,
     )
     .action(async (paths, flags) => {
       exit.code = await runStatus(paths, flags);
@@ -67,7 +69,7 @@ async function runStatus(paths: string[], flags: StatusFlags): Promise<ExitCode>
   const missing = statusPrerequisites(history, options);
   if (missing !== undefined) {
     throw new InputError(
-      paths.length > 0 ? paths.join(' ') : liveSource(history),
+      paths.length > 0 ? inputNames(paths) : liveSource(history),
       missing,
       'give a cluster snapshot with a ClusterVersion and ClusterOperators',
     );
@@ -83,7 +85,7 @@ function rewoundStatus(history: ClusterHistory, at: Millis, paths: readonly stri
     return assessStatusAt(history, at);
   } catch (err) {
     if (err instanceof OutsideSpanError) {
-      throw new InputError(paths.join(' '), err.message, 'give a --at time inside that span');
+      throw new InputError(inputNames(paths), err.message, 'give a --at time inside that span');
     }
     throw err;
   }
@@ -108,4 +110,9 @@ function liveSource(history: ClusterHistory): string {
   } catch {
     return 'the live cluster';
   }
+}
+
+/** The inputs, as the other messages name them: `-` is `(stdin)`, as sources/ says it. */
+function inputNames(paths: readonly string[]): string {
+  return paths.map((p) => (p === STDIN ? STDIN_NAME : p)).join(' ');
 }

@@ -11,11 +11,14 @@ export interface ComponentMatch {
   readonly by: 'digest' | 'pullSpec';
 }
 
-/** The `sha256:<64 hex>` digest a pull spec or bare digest carries, if any. */
+/**
+ * The `sha256:<64 hex>` digest a pull spec or bare digest carries, if any. It ends a pull spec: one
+ * with more after it is mistyped, and was taken for the image of its first 64 digits.
+ */
 export function digestOfReference(ref: string): string | undefined {
   const at = ref.lastIndexOf('sha256:');
   if (at === -1) return undefined;
-  const digest = ref.slice(at, at + 71);
+  const digest = ref.slice(at);
   return /^sha256:[0-9a-f]{64}$/.test(digest) ? digest : undefined;
 }
 
@@ -27,10 +30,23 @@ export const MIN_DIGEST_PREFIX = 12;
  * the same without the ellipsis (`…` or `...`), or bare hex, of at least MIN_DIGEST_PREFIX digits.
  */
 export function digestPrefixOf(ref: string): string | undefined {
-  const m = /^(?:sha256:)?([0-9a-fA-F]+)(?:…|\.\.\.)?$/.exec(ref.trim());
-  const hex = m?.[1];
+  const hex = DIGEST_PREFIX.exec(ref.trim())?.[1];
   if (hex === undefined || hex.length < MIN_DIGEST_PREFIX || hex.length > 64) return undefined;
   return `sha256:${hex.toLowerCase()}`;
+}
+
+/** A digest prefix's shape, any case (`SHA256:0ADAEF…` is the same digest), any length. */
+const DIGEST_PREFIX = /^(?:sha256:)?([0-9a-f]*)(?:…|\.\.\.)?$/i;
+
+/**
+ * How many hex digits `ref` has when it is shaped as a digest prefix but too short to be taken as
+ * one (`ef`, `sha256:0ada…`); undefined otherwise. No pull spec in a payload has that shape, so the
+ * user is told the prefix is too short rather than that no image is called `ef`.
+ */
+export function shortDigestPrefix(ref: string): number | undefined {
+  const trimmed = ref.trim();
+  const hex = DIGEST_PREFIX.exec(trimmed)?.[1];
+  return hex !== undefined && trimmed !== '' && hex.length < MIN_DIGEST_PREFIX ? hex.length : undefined;
 }
 
 export class ComponentIndex {

@@ -79,7 +79,13 @@ function hunkLines(textDiff: string, c: Colours): string[] {
   });
 }
 
-function renderChange(ch: ConfigChange, d: MachineConfigDiff, opts: DiffTextOptions, c: Colours): string[] {
+function renderChange(
+  ch: ConfigChange,
+  d: MachineConfigDiff,
+  opts: DiffTextOptions,
+  c: Colours,
+  width: number,
+): string[] {
   const colourOf = ch.change === 'added' ? c.green : ch.change === 'removed' ? c.red : c.yellow;
   const summary =
     ch.change === 'added'
@@ -91,8 +97,14 @@ function renderChange(ch: ConfigChange, d: MachineConfigDiff, opts: DiffTextOpti
           : undefined;
   const head = `${colourOf(MARK[ch.change])} ${c.bold(clean(ch.name))} ${c.dim(ch.change)}`;
   // A kernel argument or extension is its own summary: `+ nosmt added`, not `+ nosmt added: nosmt`.
-  const out = [summary !== undefined && summary !== ch.name ? `${head}: ${clean(summary)}` : head];
-  for (const a of ch.attributes ?? []) out.push(`    ${clean(a)}`);
+  // Prose wraps to the width; the hunks are the files' own lines, and their ---/+++ headers name one
+  // config and path each, so they are never broken (a wrapped hunk line could not be applied).
+  const out = wrap(
+    summary !== undefined && summary !== ch.name ? `${head}: ${clean(summary)}` : head,
+    width,
+    4,
+  );
+  for (const a of ch.attributes ?? []) out.push(...wrap(`    ${clean(a)}`, width, 6));
   if (ch.textDiff) {
     out.push(c.dim(`    --- ${clean(d.from)}:${clean(ch.name)}`));
     out.push(c.dim(`    +++ ${clean(d.to)}:${clean(ch.name)}`));
@@ -100,7 +112,8 @@ function renderChange(ch: ConfigChange, d: MachineConfigDiff, opts: DiffTextOpti
   }
   if (ch.images?.length) {
     out.push('    images:');
-    for (const img of ch.images) out.push(`      ${imageLine(img, opts.releasesGiven === true, c)}`);
+    for (const img of ch.images)
+      out.push(...wrap(`      ${imageLine(img, opts.releasesGiven === true, c)}`, width, 8));
   }
   return out;
 }
@@ -110,8 +123,8 @@ export function renderDiffText(d: MachineConfigDiff, opts: DiffTextOptions): str
   const width = opts.width ?? Number.POSITIVE_INFINITY;
   const out: string[] = [];
   if (opts.how) out.push(...wrap(clean(opts.how), width).map((l) => c.dim(l)));
-  out.push(infoLine('from', d.fromInfo, d.from, c));
-  out.push(infoLine('to  ', d.toInfo, d.to, c));
+  out.push(...wrap(infoLine('from', d.fromInfo, d.from, c), width, 5));
+  out.push(...wrap(infoLine('to  ', d.toInfo, d.to, c), width, 5));
   const within = d.filter
     ? ` (within${d.filter.only ? ` --only ${d.filter.only.join(',')}` : ''}${d.filter.path ? ` --path ${clean(d.filter.path)}` : ''})`
     : '';
@@ -145,7 +158,7 @@ export function renderDiffText(d: MachineConfigDiff, opts: DiffTextOptions): str
       part = ch.part;
       out.push('', c.bold(c.underline(PART_TITLES[part])));
     }
-    out.push(...renderChange(ch, d, opts, c));
+    out.push(...renderChange(ch, d, opts, c, width));
   }
   return `${out.join('\n')}\n`;
 }

@@ -135,10 +135,24 @@ export function renderReleaseDiffText(d: ReleaseDiff, opts: { colour: boolean; w
       ),
     );
   }
-  return `${out.join('\n')}\n`;
+  return `${wrapEach(out, width).join('\n')}\n`;
 }
 
-export function renderReleaseInfoText(p: ReleasePayload, opts: { colour: boolean }): string {
+/**
+ * Every line wrapped to the width, a continuation indented two columns under the line's own text. A
+ * pull spec or URL longer than the width stays whole on its own line (text.ts, wrap); a changed
+ * component's `- before` and `+ after` lines are never broken, so the mark stays with its reference.
+ */
+function wrapEach(lines: readonly string[], width: number): string[] {
+  return lines.flatMap((line) =>
+    MARKED_REFERENCE.test(line) ? [line] : wrap(line, width, (/^ */.exec(line)?.[0].length ?? 0) + 2),
+  );
+}
+
+/** `    - quay.io/…@sha256:…`, coloured or not: a mark and one word. */
+const MARKED_REFERENCE = /^ *(?:\u001b\[[0-9;]*m)*[-+] \S+$/;
+
+export function renderReleaseInfoText(p: ReleasePayload, opts: { colour: boolean; width?: number }): string {
   const c = colours(opts.colour);
   const out = [
     p.version !== undefined
@@ -151,7 +165,7 @@ export function renderReleaseInfoText(p: ReleasePayload, opts: { colour: boolean
     const commit = x.commit ? c.dim(` ${clean(x.commit.slice(0, 12))}`) : '';
     out.push(`  ${clean(x.name).padEnd(width)}  ${clean(referenceText(x))}${commit}`);
   }
-  return `${out.join('\n')}\n`;
+  return `${wrapEach(out, opts.width ?? Number.POSITIVE_INFINITY).join('\n')}\n`;
 }
 
 /** `--component-for`: one line per match, `name pullspec`. */

@@ -112,6 +112,22 @@ export function statsHtml(s: StatsResult): string {
   sections.push(
     `<section class="block"><h2>Durations</h2><p class="lead">${e(durationNote(s.percentileBucketMs))}</p><table class="stats"><tr><th></th>${DURATION_COLUMNS.map((c) => `<th>${c}</th>`).join('')}</tr>${pctRows}</table></section>`,
   );
+  // --operators: every operator, as -o json has them (the text report keeps the 8 latest).
+  if (s.operatorLevelMs.length > 0) {
+    const rank = (p: (typeof s.operatorLevelMs)[number]) => p.p50 ?? p.max ?? 0;
+    const opRows = [...s.operatorLevelMs]
+      .sort((a, b) => rank(b) - rank(a))
+      .map(
+        (p) =>
+          `<tr><td class="mono">${e(p.name)}</td>${durationCells(p)
+            .map((c) => `<td class="n">${e(c)}</td>`)
+            .join('')}</tr>`,
+      )
+      .join('');
+    sections.push(
+      `<section class="block"><h2>Level reports after the update started</h2><p class="lead">each ClusterOperator's level report, from the update's start; the latest first (by p50, by max when there are too few runs for one)</p><table class="stats"><tr><th>operator</th>${DURATION_COLUMNS.map((c) => `<th>${c}</th>`).join('')}</tr>${opRows}</table></section>`,
+    );
+  }
   if (s.errors.length > 0) {
     sections.push(
       `<section class="block"><h2>Ingest errors</h2><table class="stats"><tr><th>run</th><th>error</th></tr>${s.errors.map((x) => `<tr><td class="mono">${e(x.source)}</td><td>${e(x.error)}</td></tr>`).join('')}</table></section>`,

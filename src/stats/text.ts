@@ -72,10 +72,14 @@ export function unchangedThatMatters(key: string): string {
   return parts.join(' and ');
 }
 
-/** `pod` → `pod image`; `a+b` → `a, b images`; `` → `nothing`. */
+/**
+ * `pod` → `pod image changed`; `a+b` → `a, b images changed`; `` → `nothing changed`. Runs without
+ * release info are said to be so, never as if a component called "unknown" had changed.
+ */
 function changedImages(key: string): string {
-  if (key === '' || key === 'unknown') return componentList(key);
-  return `${componentList(key)} image${key.includes('+') ? 's' : ''}`;
+  if (key === 'unknown') return 'no release info to name the changed images';
+  if (key === '') return `${componentList(key)} changed`;
+  return `${componentList(key)} image${key.includes('+') ? 's' : ''} changed`;
 }
 
 /**
@@ -110,7 +114,7 @@ export function componentSentence(rows: readonly ComponentRow[], rule: string): 
   ].filter((p) => p !== undefined);
   const matters = unchangedThatMatters(first.unchanged);
   const unchanged = matters === '' ? '' : `, ${matters} unchanged`;
-  return `${changedImages(first.changed)} changed${unchanged} → ${rule === 'master-pool-updated-before-cvo-complete' ? 'race' : rule} in ${parts.join(', ')}`;
+  return `${changedImages(first.changed)}${unchanged} → ${rule === 'master-pool-updated-before-cvo-complete' ? 'race' : rule} in ${parts.join(', ')}`;
 }
 
 export function groupComponents(rows: readonly ComponentRow[]): ComponentRow[][] {
@@ -233,7 +237,7 @@ export function statsText(s: StatsResult, settings?: Partial<TextSettings>): str
   if (ops.length > 0) {
     out.push(
       '',
-      `LEVEL REPORTS AFTER THE UPDATE STARTED (--operators; the 8 latest operators by p50, by max under ${PERCENTILE_MIN_RUNS} runs; all in -o json)`,
+      `LEVEL REPORTS AFTER THE UPDATE STARTED (--operators; the 8 latest operators by p50, by max under ${PERCENTILE_MIN_RUNS} runs; all in -o json, csv and html)`,
     );
     out.push(
       ...table(

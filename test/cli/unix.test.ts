@@ -60,6 +60,20 @@ describe('a reader that closes the pipe early', () => {
     expect(r.stdout.startsWith(start)).toBe(true);
   });
 
+  // `head` may read before it exits; a reader that closes its end before atlevel writes makes every
+  // write fail with EPIPE, including the one of `--version`, which bin/atlevel.js answers alone.
+  it.each([
+    ['--version'],
+    ['-V'],
+    ['--help'],
+    ['help status'],
+    ['completion bash'],
+    [`release diff ${release}/release-from.json ${release}/release-to.json`],
+  ])('atlevel %s, to a reader already gone: no trace', (args) => {
+    const r = sh(`$ATLEVEL ${args} | (exec 0<&-; sleep 1)`);
+    expect(r.stderr).toBe('');
+  });
+
   it('keeps the exit code of the command (set -o pipefail sees it)', () => {
     const r = sh(
       `cd ${projectRoot} && bash -c 'set -o pipefail; $ATLEVEL release diff ${release}/release-from.json ${release}/release-to.json | head -c 1 >/dev/null; echo "$?"'`,
@@ -230,6 +244,30 @@ describe('release info --component-for', () => {
     expect(r.stderr).toMatch(/^atlevel: --component-for: "aaaaaaaaaaaa…" matches 2 images in /);
     expect(r.stderr).toMatch(/\bcli \(sha256:a+…\)/);
     expect(r.stderr).toMatch(/\bpod \(sha256:a+…\)/);
+  });
+  it('a prefix shorter than 12 hex digits is a usage error saying so, before any lookup', () => {
+    for (const [ref, digits] of [
+      ['ef', '2 hex digits'],
+      ['sha256:0f687698d5b…', '11 hex digits'],
+      ['0', '1 hex digit'],
+    ] as const) {
+      const r = run('--component-for', ref);
+      expect(r.status, ref).toBe(EXIT.usage);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `atlevel: --component-for: "${ref}" has ${digits}; a digest prefix needs at least 12, as atlevel prints them (sha256:0adaefcf3675…), or give the full digest or pull spec\n`,
+      );
+    }
+    expect(run('--component-for', ' ').stderr).toMatch(
+      /^atlevel: --component-for: give a pull spec or a digest/,
+    );
+  });
+  it('takes upper case and blanks around the value', () => {
+    for (const ref of ['SHA256:0F687698D5B9', ' sha256:0f687698d5b9… ']) {
+      const r = run('--component-for', ref, '-o', 'json');
+      expect(r.status, `${ref}: ${r.stderr}`).toBe(EXIT.ok);
+      expect(r.stdout).toContain('"cluster-version-operator"');
+    }
   });
   it('an unknown prefix is not a guess', () => {
     const none = run('--component-for', 'ffffffffffffffff');

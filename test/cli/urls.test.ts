@@ -240,12 +240,14 @@ describe('atlevel cache ls|prune', () => {
       expect(ls.code).toBe(0);
       expect(ls.out).toMatch(/gs:\/\/origin-ci-test\/logs\/.*\/build-log\.txt#\d+ {2}7\.3 KiB {2}used /);
       expect(ls.out).toMatch(/listing gs:\/\/origin-ci-test\/logs\/.*1455719487931158528 \(run, 18 objects/);
-      expect(ls.out).toMatch(/10 objects, 429\.8 KiB; 1 run listings/);
+      expect(ls.out).toMatch(/10 objects, 429\.8 KiB; 1 run listing$/m);
       const { main } = await import('../../src/cli/main.js');
       expect(await main(['cache', 'prune', '--cache-dir', dir])).toBe(0);
       expect(cli.stderr()).toMatch(/removed 0 objects .* kept 10 objects/);
       expect(await main(['cache', 'prune', '--all', '--cache-dir', dir])).toBe(0);
-      expect(cli.stderr()).toMatch(/removed 10 objects \(429\.8 KiB\), 1 run listings/);
+      expect(cli.stderr()).toMatch(
+        /removed 10 objects \(429\.8 KiB\), 1 run listing, 0 unfinished downloads; kept 0 objects/,
+      );
       expect((await cli.run('cache', 'ls', '--cache-dir', dir)).out).toMatch(
         /0 objects, 0 bytes; 0 run listings/,
       );

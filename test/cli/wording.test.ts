@@ -133,3 +133,33 @@ describe('the command words are not inputs', () => {
     expect(again.stderr).toMatch(/--out would replace a file inside the input folder analyze/);
   });
 });
+
+describe('a --release-from/--release-to of another release', () => {
+  const fixed = join(projectRoot, 'examples/bug-2019850-fixed');
+  const mcs = join(fixed, 'artifacts/e2e-aws-upgrade/gather-extra/artifacts/machineconfigs.json');
+  const from = join(fixed, 'release/release-from.json');
+  const to = join(fixed, 'release/release-to.json');
+  const OLD = '4.10.0-0.nightly-2021-11-02-191632';
+  const NEW = '4.10.0-0.nightly-2021-11-03-020416';
+
+  it('diff: a warning naming both versions, the config’s from its release-image-version', () => {
+    const r = atlevel('diff', '--pool', 'master', '--from', mcs, '--release-from', to, '--release-to', from);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      `atlevel: warning: --release-from ${to} is release ${NEW}, but rendered-master-78d48a9fbc8ba6a746040c11f8335d1a was rendered for release ${OLD}`,
+      `atlevel: warning: --release-to ${from} is release ${OLD}, but rendered-master-ebc4fc8c7b6a155d86684204394e4930 was rendered for release ${NEW}`,
+    ]);
+  });
+
+  it('diff: says so of a file set aside for the release among the inputs', () => {
+    const r = atlevel('diff', '--pool', 'master', '--from', fixed, '--release-from', to);
+    expect(r.stderr).toBe(
+      `atlevel: warning: --release-from ${to} is release ${NEW}, but rendered-master-78d48a9fbc8ba6a746040c11f8335d1a was rendered for release ${OLD}; it is not used: ${from} among the inputs, release ${OLD}, is used instead\n`,
+    );
+  });
+
+  it('diff: the right releases, no warning', () => {
+    const r = atlevel('diff', '--pool', 'master', '--from', mcs, '--release-from', from, '--release-to', to);
+    expect(r.stderr).toBe('');
+  });
+});

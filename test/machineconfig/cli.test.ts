@@ -108,7 +108,10 @@ describe('atlevel diff: the bug-2019850 example', () => {
     expect(out).toContain(
       'images changed; pass --release-from and --release-to to name their release components',
     );
-    expect(out).toContain(`      image: ${OLD_POD} → ${NEW_POD}`);
+    // Two whole pull specs are wider than a pipe's 200 columns: the line breaks between them.
+    expect(out).toContain(`      image: ${OLD_POD} →\n        ${NEW_POD}`);
+    const wide = await run('diff', '--pool', 'worker', '--from', CONFIGS, '--width', '1000');
+    expect(wide.out).toContain(`      image: ${OLD_POD} → ${NEW_POD}`);
   });
 
   it('--at picks the config in effect then and the next one', async () => {

@@ -42,7 +42,7 @@ describe('the component sentence', () => {
       componentSentence([row('absent', 1, 1, 'baremetal-runtimecfg', 'machine-os-content+pod')], RACE),
     ).toBe('machine-os-content, pod images changed → race in 1 of 1 run before the fix');
     expect(componentSentence([row('unknown', 3, 0, 'unknown', 'unknown')], 'update-completed')).toBe(
-      'unknown (no release info) changed → update-completed in 0 of 3 runs with no rendered configs to tell',
+      'no release info to name the changed images → update-completed in 0 of 3 runs with no rendered configs to tell',
     );
   });
 
@@ -57,6 +57,19 @@ describe('the component sentence', () => {
     expect(componentSentence([unchecked('absent', 5, 3, 1)], RACE)).toBe(
       'pod image changed, machine-config-operator unchanged → race in 3 of 4 runs before the fix (1 not checked)',
     );
+  });
+
+  it('--operators shows in the HTML page too, every operator, latest first', () => {
+    const p = (p50: number) => ({ n: 3, min: p50, p50, p90: p50, p99: p50, max: p50 });
+    const ops = [
+      { name: 'etcd', ...p(60_000) },
+      { name: 'machine-config', ...p(2_400_000) },
+    ];
+    const html = statsHtml(result({ operatorLevelMs: ops }));
+    expect(html).toContain('<h2>Level reports after the update started</h2>');
+    expect(html.indexOf('>machine-config<')).toBeGreaterThan(-1);
+    expect(html.indexOf('>machine-config<')).toBeLessThan(html.indexOf('>etcd<'));
+    expect(statsHtml(result())).not.toContain('Level reports after the update started');
   });
 
   it('the HTML table shows the same names, the full list on hover', () => {

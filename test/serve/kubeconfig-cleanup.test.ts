@@ -1,6 +1,6 @@
 /**
  * serve removes the kubeconfig it wrote by default when it stops (it would point at a closed port),
- * and leaves one named by --kubeconfig-out.
+ * and leaves one named by --kubeconfig-out. Its notes on stderr carry atlevel's one prefix.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -106,5 +106,32 @@ describe('serve and its kubeconfig', () => {
       expect(r.stderr).toMatch(problem);
       expect(r.stdout).not.toContain('atlevel serve: http');
     }
+  });
+});
+
+describe("serve's notes", () => {
+  it('carry the one prefix every message has, atlevel: ', async () => {
+    // Operators alone: no update, so the replay note is said.
+    const operators = join(example, 'artifacts/e2e-aws-upgrade/gather-extra/artifacts/clusteroperators.json');
+    const child = spawn(
+      process.execPath,
+      [bin, 'serve', operators, '--replay', '--port', '0', '--start-after', '100'],
+      { env: { ...process.env, TMPDIR: work }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => {
+      out += String(c);
+    });
+    child.stderr.on('data', (c) => {
+      err += String(c);
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    while (!/^replay: /m.test(out) && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(err).toBe(
+      'atlevel: note: the inputs hold no update to replay; this replays every recorded change from the first\n',
+    );
   });
 });
