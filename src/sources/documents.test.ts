@@ -97,6 +97,15 @@ describe('parseYamlDocuments', () => {
     expect(err.problem).toMatch(/^invalid YAML: .* at line \d+ column \d+$/);
   });
 
+  it('names the JSON error of text that starts like JSON and is neither JSON nor YAML (a List cut short)', () => {
+    const cut = '{"kind": "List", "items": [{"kind": "ClusterVersion", "metadata": {"name": "ver';
+    const err = errorOf(() => parseDocuments(cut, '(stdin)', false));
+    expect(err.file).toBe('(stdin)');
+    expect(err.problem).toBe(`invalid JSON: Unexpected end of JSON input at position ${cut.length}`);
+    // YAML flow syntax that is not JSON is still read as YAML.
+    expect(parseDocuments('{a: 1, b: [x, y]}', 'flow.yaml', false)[0]?.value).toEqual({ a: 1, b: ['x', 'y'] });
+  });
+
   it('refuses alias bombs', () => {
     const bomb = [
       'a: &a ["x","x","x","x","x","x","x","x","x"]',

@@ -361,10 +361,21 @@ export function parseDocuments(text: string, file: string, jsonByName: boolean, 
   }
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     assertJsonTree(text, file, budgetOr(budget));
+    let jsonError: unknown;
     try {
       return [{ value: JSON.parse(text) }];
-    } catch {
-      // YAML flow syntax is not always JSON; fall through.
+    } catch (err) {
+      // YAML flow syntax is not always JSON: try it as YAML too.
+      jsonError = err;
+    }
+    try {
+      return parseYamlDocuments(text, file, budget);
+    } catch (err) {
+      // Text that starts like JSON and is neither is most likely JSON cut short or damaged (a
+      // truncated download, `head` of a List): the JSON error says where, the YAML one misleads.
+      const yamlSyntax = err instanceof InputError && err.problem.startsWith('invalid YAML');
+      if (!yamlSyntax || jsonError instanceof RangeError) throw err;
+      throw new InputError(file, `invalid JSON: ${describeJsonError(text, jsonError)}`);
     }
   }
   return parseYamlDocuments(text, file, budget);

@@ -37,6 +37,10 @@ describe('- as a release file', () => {
     refused('hello', ['release', 'info', '-'], /^atlevel: \(stdin\): not a release payload/);
     refused('', ['release', 'info', '-'], /^atlevel: \(stdin\): empty input/);
   });
+  it('blank lines on stdin are empty input too, for a release and for an input', () => {
+    refused(' \n\t\r\n', ['release', 'info', '-'], /^atlevel: \(stdin\): empty input/);
+    refused('\n\n', ['analyze', '-'], /^atlevel: \(stdin\): empty input/);
+  });
 });
 
 describe('how reports name standard input: (stdin), never ((stdin)) nor -', () => {

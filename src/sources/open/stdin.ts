@@ -4,7 +4,7 @@
  * (listing, then reading) and a pipe can be read only once; the copy is removed when read.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -22,7 +22,17 @@ async function copyStdin(dir: string, hint: string): Promise<{ path: string; siz
   if (process.stdin.isTTY) throw new InputError(STDIN_NAME, 'is a terminal', hint);
   const path = join(dir, 'stdin');
   await pipeline(process.stdin, createWriteStream(path, { mode: 0o600 }));
-  return { path, size: (await stat(path)).size };
+  const size = (await stat(path)).size;
+  // Blank lines piped in (`echo | atlevel analyze -`) are as empty as nothing: say so, rather than
+  // that a file held no atlevel inputs.
+  return { path, size: size <= BLANK_CHECK_BYTES && (await isBlank(path)) ? 0 : size };
+}
+
+/** Inputs at most this long are checked for holding only white space. */
+const BLANK_CHECK_BYTES = 4096;
+
+async function isBlank(path: string): Promise<boolean> {
+  return (await readFile(path)).every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d);
 }
 
 /**
