@@ -103,7 +103,10 @@ describe('parseYamlDocuments', () => {
     expect(err.file).toBe('(stdin)');
     expect(err.problem).toBe(`invalid JSON: Unexpected end of JSON input at position ${cut.length}`);
     // YAML flow syntax that is not JSON is still read as YAML.
-    expect(parseDocuments('{a: 1, b: [x, y]}', 'flow.yaml', false)[0]?.value).toEqual({ a: 1, b: ['x', 'y'] });
+    expect(parseDocuments('{a: 1, b: [x, y]}', 'flow.yaml', false)[0]?.value).toEqual({
+      a: 1,
+      b: ['x', 'y'],
+    });
   });
 
   it('refuses alias bombs', () => {
