@@ -10,6 +10,7 @@ import { addBudgetOptions, budgetFromFlags, loadHistory } from './input.js';
 import { liveFlags, liveHistory, wantsLive } from './live-flags.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
+import { warnReleaseFlag } from './release-warning.js';
 import { mustGatherFlag, remoteFlags } from './remote-flags.js';
 
 function analyzeOptions(cmd: Command) {
@@ -117,20 +118,16 @@ function warnReleaseMismatch(
   const update = result.updates[result.updates.length - 1];
   if (!update) return;
   const check = (slot: 'from' | 'to', file: string | undefined, wanted: string | undefined) => {
-    const flag = `--release-${slot}`;
     const aside = history.releases.setAside?.[slot];
     const given = aside ?? history.releases[slot];
     if (file === undefined || given === undefined || wanted === undefined || given.version === wanted) return;
-    const used = aside ? history.releases[slot] : undefined;
-    const instead = used
-      ? `; it is not used: ${printable(used.ref.file, 300)} among the inputs, release ${printable(wanted)}, is used instead`
-      : '';
     // A file without a version (an operator's own image-references) may or may not be the update's.
     const what =
       given.version === undefined
         ? `carries no version; cannot check it against ${printable(wanted)}, ${slot === 'to' ? "the update's target" : 'the release the update is from'}`
         : `is release ${printable(given.version)}, but the update in the inputs is ${slot} ${printable(wanted)}`;
-    process.stderr.write(`atlevel: warning: ${flag} ${printable(file, 300)} ${what}${instead}\n`);
+    // Set aside only for a release among the inputs with the update's version (assignReleases).
+    warnReleaseFlag(slot, file, what, aside ? history.releases[slot] : undefined);
   };
   check('from', flags.releaseFrom, update.previous);
   check('to', flags.releaseTo, update.target);

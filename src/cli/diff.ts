@@ -19,6 +19,7 @@ import { addBudgetOptions, budgetFromFlags, loadParts } from './input.js';
 import { formatOption, momentFlag, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { loadRelease } from './release.js';
+import { warnReleaseFlag } from './release-warning.js';
 import { readMaybeUrl, remoteFlags } from './remote-flags.js';
 import { noStdin, stdinOnce } from './stdin.js';
 
@@ -133,12 +134,7 @@ function warnReleaseMismatch(
       stamped !== undefined
         ? `${printable(config)} was rendered for release ${printable(wanted)}`
         : `the update in the inputs is ${slot} ${printable(wanted)}`;
-    const instead = used
-      ? `; it is not used: ${printable(used.ref.file, 300)} among the inputs, release ${printable(used.version ?? '')}, is used instead`
-      : '';
-    process.stderr.write(
-      `atlevel: warning: --release-${slot} ${printable(file, 300)} is release ${printable(given.version)}, but ${why}${instead}\n`,
-    );
+    warnReleaseFlag(slot, file, `is release ${printable(given.version)}, but ${why}`, used);
   };
   check('from', flags.releaseFrom, diff.from, diff.fromInfo);
   check('to', flags.releaseTo, diff.to, diff.toInfo);

@@ -14,6 +14,7 @@ import {
   durationCells,
   durationNote,
   groupComponents,
+  latestOperatorsFirst,
   pct,
   unchangedThatMatters,
 } from './text.js';
@@ -114,9 +115,7 @@ export function statsHtml(s: StatsResult): string {
   );
   // --operators: every operator, as -o json has them (the text report keeps the 8 latest).
   if (s.operatorLevelMs.length > 0) {
-    const rank = (p: (typeof s.operatorLevelMs)[number]) => p.p50 ?? p.max ?? 0;
-    const opRows = [...s.operatorLevelMs]
-      .sort((a, b) => rank(b) - rank(a))
+    const opRows = latestOperatorsFirst(s.operatorLevelMs)
       .map(
         (p) =>
           `<tr><td class="mono">${e(p.name)}</td>${durationCells(p)

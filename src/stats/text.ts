@@ -146,6 +146,15 @@ function rateTable(rows: readonly RateRow[], by: RateRow['by']): string[] {
 /** The columns of a duration row after its name: runs, min, the percentiles, max. */
 export const DURATION_COLUMNS = ['runs', 'min', 'p50', 'p90', 'p99', 'max'] as const;
 
+/**
+ * The operators' level-report durations, the latest first: by p50, by max for an operator with too
+ * few runs for a p50. The text report shows the first 8, the HTML page all of them.
+ */
+export function latestOperatorsFirst(ops: readonly NamedPercentiles[]): NamedPercentiles[] {
+  const rank = (p: NamedPercentiles) => p.p50 ?? p.max ?? 0;
+  return [...ops].sort((a, b) => rank(b) - rank(a));
+}
+
 /** The cells of a duration row after its name; a percentile withheld over too few runs is `–`. */
 export function durationCells(p: Percentiles): string[] {
   return [String(p.n), duration(p.min), duration(p.p50), duration(p.p90), duration(p.p99), duration(p.max)];
@@ -231,9 +240,7 @@ export function statsText(s: StatsResult, settings?: Partial<TextSettings>): str
   for (const p of s.rolloutMs) rows.push(pctRow(`${p.name} pool rollout`, p));
   const right = new Set(DURATION_COLUMNS.map((_, i) => i + 1));
   out.push(...table(['', ...DURATION_COLUMNS], rows, right));
-  // An operator with too few runs for a p50 is ranked by its max.
-  const rank = (p: NamedPercentiles) => p.p50 ?? p.max ?? 0;
-  const ops = [...s.operatorLevelMs].sort((a, b) => rank(b) - rank(a)).slice(0, 8);
+  const ops = latestOperatorsFirst(s.operatorLevelMs).slice(0, 8);
   if (ops.length > 0) {
     out.push(
       '',
