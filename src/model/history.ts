@@ -170,8 +170,22 @@ export interface ClusterHistory {
   readonly notes: readonly string[];
   /** Firing alerts, when the inputs hold them (must-gather monitoring/alerts.json, oc's -alerts.json). */
   readonly alerts?: readonly unknown[];
+  /** The machine-config-operator Deployment's operator image, when the inputs hold it (see HistoryParts). */
+  readonly mcoImage?: McoImage;
   /** Every stored object revision, oldest first, when the inputs recorded them (a simulated run). */
   readonly revisions?: readonly ObjectRevision[];
+}
+
+/**
+ * The image the machine-config-operator Deployment runs (its `machine-config-operator` container), as
+ * oc examples' `CASE-mco-deployment.yaml` holds it. oc compares it with the machine-config
+ * ClusterOperator's `operator-image` version to tell whether the MCO has rolled out a payload that
+ * keeps the version string (a migration to the multi-architecture payload).
+ */
+export interface McoImage {
+  readonly image: string;
+  /** The file it was read from. */
+  readonly source: string;
 }
 
 /** One revision of one object as the API server stored it (`atlevel-revisions.jsonl`, docs/simulate.md). */
@@ -213,6 +227,8 @@ export interface HistoryParts {
    * (`{labels, annotations, state, activeAt, ...}`); src/status/alerts.ts interprets them.
    */
   alerts?: unknown[];
+  /** The machine-config-operator Deployment's image (oc examples `CASE-mco-deployment.yaml`). */
+  mcoImage?: McoImage;
   /** Every stored object revision, oldest first, when the inputs recorded them (a simulated run). */
   revisions?: ObjectRevision[];
   /** When echoes were dropped: the time they spanned, which still counts toward the history's span. */

@@ -104,6 +104,7 @@ export function statusToJson(status: UpdateStatus) {
       previousVersion: cp.previousVersion ?? null,
       previousPartial: cp.previousPartial,
       newInstall: cp.newInstall,
+      multiArchMigration: cp.multiArchMigration,
       startedAt: time(cp.startedAt),
       completedAt: time(cp.completedAt),
       durationSeconds: seconds(cp.duration),

@@ -45,6 +45,7 @@ export function renderStatusText(status: UpdateStatus, opts: StatusTextOptions):
   out.push(...wrap(when, width).map((l) => c.dim(l)), '');
 
   if (status.state === 'idle') out.push(...idle(status, ctx));
+  else if (status.state === 'installing') out.push(...installing(status, ctx));
   else if (status.state === 'requested') out.push(...requested(status, ctx));
   else out.push(...updating(status, ctx));
 
@@ -96,6 +97,25 @@ function idle(status: UpdateStatus, ctx: Ctx): string[] {
       : `${safe(p.name)} ${p.updated}/${p.total} ${p.assessment}`,
   );
   if (pools.length > 0) out.push(...field('Pools:', pools.join(', '), ctx.width));
+  if (status.insights.length > 0) out.push('', ...health(status, ctx));
+  return out;
+}
+
+/** The installation has not completed: no update to report, only how far the install has come. */
+function installing(status: UpdateStatus, ctx: Ctx): string[] {
+  const cp = status.controlPlane;
+  const ops = cp.operators;
+  const out = ['The cluster is being installed; no update is in progress.', ''];
+  const started = cp.startedAt !== undefined ? ` (started at ${formatTime(cp.startedAt)})` : '';
+  out.push(...field('Installing:', `${safe(cp.targetVersion)}${started}`, ctx.width));
+  if (cp.duration !== undefined) out.push(...field('Duration:', shortDuration(cp.duration), ctx.width));
+  out.push(
+    ...field(
+      'Operators:',
+      `${ops.updated} of ${ops.total} at ${safe(cp.targetVersion)}, ${ops.updating} progressing, ${ops.waiting} waiting${ops.unknown > 0 ? `, ${ops.unknown} unknown` : ''}`,
+      ctx.width,
+    ),
+  );
   if (status.insights.length > 0) out.push('', ...health(status, ctx));
   return out;
 }
@@ -153,9 +173,11 @@ function controlPlane(cp: ControlPlaneStatus, ctx: Ctx): string[] {
   out.push(...field('Assessment:', paintAssessment(c, cp.assessment), width));
   const from = cp.newInstall
     ? ' (a new install)'
-    : cp.previousVersion !== undefined
-      ? ` (from ${cp.previousPartial ? 'incomplete ' : ''}${safe(cp.previousVersion)})`
-      : '';
+    : cp.multiArchMigration
+      ? ' to Multi-Architecture'
+      : cp.previousVersion !== undefined
+        ? ` (from ${cp.previousPartial ? 'incomplete ' : ''}${safe(cp.previousVersion)})`
+        : '';
   out.push(...field('Target Version:', `${safe(cp.targetVersion)}${from}`, width));
   const ops = cp.operators;
   if (ops.updatingOperators.length > 0) {
@@ -207,15 +229,15 @@ function controlPlane(cp: ControlPlaneStatus, ctx: Ctx): string[] {
   return out;
 }
 
-/** oc's "Est. Time Remaining", except that a blocked update gets no number at all. */
+/** oc's "Est. Time Remaining" (controlplane.go vagueUnder): "<10m" up to 10 minutes past the estimate. */
 function timeLeft(cp: ControlPlaneStatus): string {
   const est = cp.estimate;
-  if (est.withheldBecause !== undefined) return 'none while blocked';
+  if (cp.multiArchMigration && est.withheldBecause !== undefined)
+    return 'N/A for Multi-Architecture Migration';
   const left = est.timeLeft;
   if (left === undefined) return '?';
   const total = est.totalDuration !== undefined ? shortDuration(est.totalDuration) : '?';
   if (left < -10 * 60_000) return `N/A; estimate duration was ${total}`;
-  if (left < 0) return `overdue; estimate duration was ${total}`;
   if (left < 10 * 60_000) return '<10m';
   return shortDuration(left);
 }

@@ -12,6 +12,7 @@ import type {
   HistoryParts,
   InputFile,
   Interval,
+  McoImage,
   ObjectRevision,
   ObjectSnapshot,
   ReleasePayload,
@@ -30,6 +31,7 @@ import { type GivenReleases, placeReleases, readGivenReleases } from './given-re
 import { internedIdentity } from './intervals-json.js';
 import {
   baseName,
+  OC_EXAMPLE_OPTIONAL,
   OC_EXAMPLE_SUFFIXES,
   type Plan,
   type PlannedFile,
@@ -453,11 +455,18 @@ async function loadCase(
     if (f) results.push(await readOne(planned.spec, f.abs, f.rel, f.size, f.abs, limits, intern));
   }
   const have = new Set(files.map((f) => f.rel.slice(name.length)));
-  const missing = OC_EXAMPLE_SUFFIXES.filter((s) => s !== '-alerts.json' && !have.has(s));
+  const missing = OC_EXAMPLE_SUFFIXES.filter((s) => !OC_EXAMPLE_OPTIONAL.has(s) && !have.has(s));
   const notes = [
     `${prefix}: read as an oc examples case (${name}-cv.yaml, -co.yaml, -mcp.yaml, -mc.yaml, -node.yaml)`,
   ];
   if (missing.length > 0) notes.push(`${prefix}: no ${missing.map((s) => `${name}${s}`).join(', ')}`);
+  // A file of the case atlevel does not know is named, and the rest of the case is read all the same.
+  for (const rel of files.map((f) => f.rel)) {
+    if (plan.files.some((p) => p.rel === rel)) continue;
+    notes.push(
+      `${prefix}: not read: ${printable(rel, 120)} (an oc examples case file atlevel does not know; it reads ${OC_EXAMPLE_SUFFIXES.map((s) => s.slice(1)).join(', ')})`,
+    );
+  }
   return { results, notes };
 }
 
@@ -484,7 +493,13 @@ function planNotes(path: string, plan: Plan): string[] {
 }
 
 function isUseful(r: FileResult): boolean {
-  return r.objects.length > 0 || intervalCount(r) > 0 || r.releases.length > 0 || r.alerts.length > 0;
+  return (
+    r.objects.length > 0 ||
+    intervalCount(r) > 0 ||
+    r.releases.length > 0 ||
+    r.alerts.length > 0 ||
+    r.mcoImage !== undefined
+  );
 }
 
 /** A file read for what its name says counts even when empty (an empty events List is still events.json). */
@@ -549,6 +564,7 @@ function assemble(
   const testLog: TestLogEntry[] = [];
   const found: ReleasePayload[] = [];
   const alerts: unknown[] = [];
+  let mcoImage: McoImage | undefined;
   const inputs: InputFile[] = [];
   const seenIntervals = new Set<string>();
   let duplicateIntervals = echoes?.duplicates ?? 0;
@@ -568,6 +584,7 @@ function assemble(
     }
     append(found, r.releases);
     append(alerts, r.alerts);
+    if (r.mcoImage) mcoImage = r.mcoImage;
     for (const [k, n] of r.skippedKinds) skippedKinds.set(k, (skippedKinds.get(k) ?? 0) + n);
     append(notes, r.notes);
     if (r.skippedBecause !== undefined) notes.push(`${r.file}: skipped, ${r.skippedBecause}`);
@@ -645,6 +662,7 @@ function assemble(
     inputs,
     notes,
     ...(alerts.length > 0 ? { alerts } : {}),
+    ...(mcoImage ? { mcoImage } : {}),
     ...(echoSpan ? { echoSpan } : {}),
   };
 }

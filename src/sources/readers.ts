@@ -4,7 +4,7 @@
  * whether the bytes come from a folder or an archive.
  */
 
-import type { Interval, ReleasePayload, SourceRef } from '../model/index.js';
+import type { Interval, McoImage, ReleasePayload, SourceRef } from '../model/index.js';
 import {
   Budget,
   DeferredJson,
@@ -59,6 +59,8 @@ export interface FileResult {
   readonly pending: PendingEntry[];
   readonly releases: ReleasePayload[];
   readonly alerts: unknown[];
+  /** The machine-config-operator Deployment's image (reader `mco-deployment`). */
+  mcoImage?: McoImage;
   /** Objects of kinds atlevel does not read, by kind. */
   readonly skippedKinds: Map<string, number>;
   readonly hints: YearHint[];
@@ -340,6 +342,11 @@ const FORMATS: { readonly [K in ReaderSpec['reader']]: Format<K> } = {
       append(result.alerts, alerts);
     },
   },
+  'mco-deployment': {
+    read: (_spec, { result, docs, file }) => {
+      result.mcoImage = { image: mcoDeploymentImage(docs, file), source: file };
+    },
+  },
   'oc-get': {
     read: (_spec, { result, docs, text, file, intern, echoes }) =>
       readByContent(result, docs, text, file, intern, echoes),
@@ -540,6 +547,36 @@ function readByContent(
   }
 }
 
+/**
+ * The image of the `machine-config-operator` container of the machine-config-operator Deployment, the
+ * one oc reads (pkg/cli/admin/upgrade/status, status.go). Anything else in the file is bad input.
+ */
+function mcoDeploymentImage(docs: readonly { readonly value: unknown }[], file: string): string {
+  const doc = docs.length === 1 ? docs[0]?.value : undefined;
+  if (!isObject(doc) || doc.kind !== 'Deployment') {
+    throw new InputError(
+      file,
+      `not a Deployment: found ${docs.length === 1 ? describe(doc) : `${docs.length} documents`}`,
+    );
+  }
+  const meta = isObject(doc.metadata) ? doc.metadata : {};
+  if (meta.name !== 'machine-config-operator') {
+    throw new InputError(
+      file,
+      `not the machine-config-operator Deployment: it is named ${printable(String(meta.name), 100)}`,
+    );
+  }
+  const spec = isObject(doc.spec) ? doc.spec : {};
+  const template = isObject(spec.template) ? spec.template : {};
+  const podSpec = isObject(template.spec) ? template.spec : {};
+  const containers = Array.isArray(podSpec.containers) ? podSpec.containers : [];
+  const mco = containers.find((c): c is Loose => isObject(c) && c.name === 'machine-config-operator');
+  if (!mco || typeof mco.image !== 'string' || mco.image === '') {
+    throw new InputError(file, 'the Deployment has no machine-config-operator container with an image');
+  }
+  return mco.image;
+}
+
 /** A release in the inputs list: `release 4.10.0-…`, or `release without a version`, never "release unknown". */
 export function releaseWords(version: string | undefined): string {
   return version !== undefined ? `release ${printable(version, 100)}` : 'release without a version';
@@ -558,6 +595,7 @@ export function contribution(r: FileResult): string {
   for (const release of r.releases)
     parts.push(`${releaseWords(release.version)} (${plural(release.components.length, 'component')})`);
   if (r.alerts.length > 0) parts.push(plural(r.alerts.length, 'alert'));
+  if (r.mcoImage) parts.push('the machine-config-operator image');
   const skipped = [...r.skippedKinds.values()].reduce((a, b) => a + b, 0);
   if (skipped > 0) parts.push(`${skipped} of other kinds skipped`);
   if (r.lines !== undefined && parts.length === 0)

@@ -14,6 +14,7 @@ import {
   type Node,
   parseTime,
 } from '../model/index.js';
+import { conditionStatusKnown } from '../timeline/index.js';
 import { alertInsights, normalizeAlerts } from './alerts.js';
 import { assessControlPlane, reasonText } from './controlplane.js';
 import { drainInsights } from './drain.js';
@@ -88,11 +89,21 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
   );
   const now = opts.now ?? (snapshotMoment as Millis);
 
-  const controlPlane = assessControlPlane(cvSeen, operators, now, opts.versionUnknown);
+  const controlPlane = assessControlPlane(
+    cvSeen,
+    operators,
+    now,
+    opts.versionUnknown,
+    history.mcoImage?.image,
+  );
   const targetVersion = cv.status?.history?.[0]?.version || undefined;
   const versions = opts.configVersions ?? configVersions(history, cv);
 
   const payload = payloadChange(cv, history);
+  // oc (status.go): while a multi-architecture migration is in progress, a node is updated only when
+  // its current and desired configs are both the pool's.
+  const multiArchInProgress =
+    controlPlane.status.multiArchMigration && findCondition(cv, 'Progressing')?.status === 'True';
   const membership = assignNodesToPools(history.objects.machineConfigPools, history.objects.nodes);
   const pools: PoolStatus[] = [];
   const poolInsights: Insight[] = [...membership.insights];
@@ -105,6 +116,7 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
         configVersions: versions,
         now,
         ...payload,
+        ...(multiArchInProgress ? { multiArchInProgress } : {}),
         ...(opts.nodeConfigUnknown?.has(n.object.metadata.name) ? { configUnknown: true } : {}),
       });
       poolInsights.push(...analysis.insights);
@@ -126,9 +138,27 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
     pools,
     versions,
   );
-  const updating = progressing || workerOutdated || contradictions.length > 0;
+  const history0 = cv.status?.history ?? [];
+  // The installation is the first history entry; until it completes the cluster is installing, which
+  // is no update (its operators are all "updating"), and never idle either.
+  const installing = history0.length === 1 && history0[0]?.state !== 'Completed';
+  // status --at may not know whether the CVO was Progressing then (NotRewound): the history entry,
+  // Partial until the CVO completes it, then says the update was still going.
+  const progressingCondition = findCondition(cv, 'Progressing');
+  const progressingUnknown =
+    progressingCondition === undefined ||
+    progressingCondition.status === 'Unknown' ||
+    !conditionStatusKnown(progressingCondition);
+  const historyOpen = progressingUnknown && history0.length > 1 && history0[0]?.state === 'Partial';
+  const updating = !installing && (progressing || historyOpen || workerOutdated || contradictions.length > 0);
   const request = pendingRequest(cv);
-  const state: UpdateState = updating ? 'updating' : request ? 'requested' : 'idle';
+  const state: UpdateState = installing
+    ? 'installing'
+    : updating
+      ? 'updating'
+      : request
+        ? 'requested'
+        : 'idle';
 
   const insights: Insight[] = [];
   if (request) insights.push(requestInsight(cvSeen, request));
@@ -236,10 +266,11 @@ function currentVersionOf(cv: ClusterVersion): { currentVersion?: string } {
 }
 
 /**
- * oc keeps printing a shrinking "<10m" while an update is blocked (docs/domain.md 9.4). atlevel gives no
- * time left when the control plane cannot proceed: the CVO reports Failing=True, a control-plane
- * insight stalls the update at Error level, or an operator has been unavailable for 20 minutes.
- * Such an update is Stalled, whatever the clock says.
+ * What stops the control plane from proceeding: the CVO reports Failing=True, a control-plane insight
+ * stalls the update at Error level, or an operator has been unavailable for 20 minutes. Listed beside
+ * the assessment, which follows oc's clock rule (docs/status.md): oc says "Progressing - Slow" and
+ * "<10m" with a master degraded when the estimate is not yet overdue, and so does atlevel, with the
+ * blockers and the Error insights (exit 1) saying why it will not finish.
  */
 function withBlockers(
   cp: ControlPlaneStatus,
@@ -259,15 +290,7 @@ function withBlockers(
     const down = i.kind === 'operator-unavailable' && isSerious(i);
     if (stalls || down) blockers.push(i.message);
   }
-  if (blockers.length === 0) return cp;
-  const more = blockers.length > 1 ? ` (and ${blockers.length - 1} more)` : '';
-  const { timeLeft: _dropped, ...estimate } = cp.estimate;
-  return {
-    ...cp,
-    assessment: 'Stalled',
-    estimate: { ...estimate, withheldBecause: `${blockers[0]}${more}` },
-    blockers,
-  };
+  return blockers.length === 0 ? cp : { ...cp, blockers };
 }
 
 function notesFor(

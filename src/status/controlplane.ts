@@ -35,6 +35,37 @@ export function operatorVersion(co: ClusterOperator): string | undefined {
   return co.status?.versions?.find((v) => v.name === 'operator')?.version;
 }
 
+/**
+ * Whether an operator reached the target. oc's rule is `versions[operator]` equal to the target
+ * version; for machine-config, when the machine-config-operator Deployment's image is known, oc also
+ * wants the operator to report that image as its `operator-image` version: an update that keeps the
+ * version string (a migration to the multi-architecture payload) changes only the image, and the
+ * MCO reports the new one once it has rolled it out (openshift/enhancements
+ * update/duration-of-migration-to-multi-arch.md).
+ */
+function operatorUpdated(co: ClusterOperator, targetVersion: string, mcoImage: string | undefined): boolean {
+  if (targetVersion === '' || operatorVersion(co) !== targetVersion) return false;
+  if (co.metadata.name !== 'machine-config' || mcoImage === undefined) return true;
+  const reported = co.status?.versions?.find((v) => v.name === 'operator-image')?.version;
+  return reported === undefined || reported === mcoImage;
+}
+
+/**
+ * A migration to the multi-architecture payload (`oc adm upgrade --to-multi-arch`): the CVO moves to
+ * the same version's multi-architecture payload, so history[0] keeps history[1]'s version with another
+ * image (oc's test). oc stops there; atlevel also wants the request or the CVO to say `Multi`
+ * (`spec.desiredUpdate.architecture`, or the ReleaseAccepted message's `architecture="Multi"`), so
+ * that a same-version rebuild is not called a migration (docs/status.md).
+ */
+export function isMultiArchMigration(cv: ClusterVersion): boolean {
+  const [latest, previous] = cv.status?.history ?? [];
+  if (!latest || !previous || !latest.version || latest.version !== previous.version) return false;
+  if (!latest.image || !previous.image || latest.image === previous.image) return false;
+  const asked = (cv.spec?.desiredUpdate as { architecture?: unknown } | undefined)?.architecture;
+  const accepted = findCondition(cv, 'ReleaseAccepted')?.message ?? '';
+  return asked === 'Multi' || /architecture="Multi"/.test(accepted);
+}
+
 export interface ControlPlaneAnalysis {
   readonly status: ControlPlaneStatus;
   readonly insights: Insight[];
@@ -68,6 +99,7 @@ export function assessControlPlane(
   operatorsSeen: readonly Observed<ClusterOperator>[],
   now: Millis,
   versionUnknown: ReadonlySet<string> = new Set(),
+  mcoImage?: string,
 ): ControlPlaneAnalysis {
   const cv = cvSeen.object;
   const insights: Insight[] = [];
@@ -121,7 +153,7 @@ export function assessControlPlane(
     const co = seen.object;
     if (!isPlatformOperator(co)) continue;
     total++;
-    const isUpdated = targetVersion !== '' && operatorVersion(co) === targetVersion;
+    const isUpdated = operatorUpdated(co, targetVersion, mcoImage);
     if (isUpdated) updated++;
     // status --at: a version that could not be placed at the moment may or may not be the target.
     const progressKnown = isUpdated || !versionUnknown.has(co.metadata.name);
@@ -187,7 +219,11 @@ export function assessControlPlane(
   const current = history[0];
   // Every operator at the target is not enough: the CVO still applies the manifests that follow the
   // last operator's, and only its own history entry says it finished (docs/status.md).
-  const completed = updated === total && current?.state !== 'Partial';
+  // status --at may not know the operators' versions then; the CVO completes an entry only once every
+  // operator reported its version, so a Completed entry with nothing but unknowns left is complete.
+  const completed =
+    current?.state !== 'Partial' &&
+    (updated === total || (current?.state === 'Completed' && updated + progressUnknown === total));
   const startedAt = parseTime(current?.startedTime);
   const completedAt = current?.state === 'Completed' ? parseTime(current.completionTime) : undefined;
 
@@ -221,6 +257,7 @@ export function assessControlPlane(
   }
 
   const fraction = total === 0 ? 1 : updated / total;
+  const multiArch = isMultiArchMigration(cv);
   let assessment: ControlPlaneAssessment = completed ? 'Completed' : 'Progressing';
   let estimate: Estimate = { timeLeft: 0, basis: 'complete' };
   if (!completed) {
@@ -233,9 +270,21 @@ export function assessControlPlane(
       elapsed: spent,
       operatorFraction: fraction,
     });
-    estimate = { timeLeft, totalDuration: truncateTo(spent + timeLeft, TIME.MINUTE), basis };
+    // oc's thresholds (controlplane.go): more than 10 minutes past the estimate is Stalled, any time
+    // past it is Progressing - Slow. Whether the update is blocked is told apart, by the blockers and
+    // the insights, not by the assessment (docs/status.md).
     if (timeLeft < -10 * TIME.MINUTE) assessment = 'Stalled';
     else if (timeLeft < 0) assessment = 'Progressing - Slow';
+    estimate = multiArch
+      ? // Every operator but the MCO reports the same version at once, so the operators' progress
+        // says nothing of the time left; oc gives none either.
+        {
+          totalDuration: truncateTo(spent + timeLeft, TIME.MINUTE),
+          basis,
+          withheldBecause:
+            'a migration to the multi-architecture payload: the operators keep their version, so their progress does not tell the time left',
+        }
+      : { timeLeft, totalDuration: truncateTo(spent + timeLeft, TIME.MINUTE), basis };
   }
 
   const percent = Math.round(fraction * 100);
@@ -246,10 +295,11 @@ export function assessControlPlane(
     ...(versions.previous !== undefined ? { previousVersion: versions.previous } : {}),
     previousPartial: versions.previousPartial,
     newInstall: versions.newInstall,
+    multiArchMigration: multiArch,
     ...(startedAt !== undefined ? { startedAt } : {}),
     ...(completedAt !== undefined ? { completedAt } : {}),
     ...(duration !== undefined ? { duration } : {}),
-    completionPercent: completed ? percent : Math.min(percent, 99),
+    completionPercent: completed ? 100 : Math.min(percent, 99),
     operators,
     estimate,
     blockers: [],

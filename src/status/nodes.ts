@@ -122,6 +122,11 @@ export interface NodeContext {
   readonly payloadSince?: Millis;
   readonly configCreated?: ReadonlyMap<string, Millis>;
   /**
+   * A migration to the multi-architecture payload is in progress: oc's rule, a node is updated only
+   * when its current config, its desired config and the pool's target config are one.
+   */
+  readonly multiArchInProgress?: boolean;
+  /**
    * status --at could not tell this node's config then (the rewind removed its MCO annotations): its
    * phase is Unknown, and the missing annotations do not make it "Machine Config Daemon is processing".
    */
@@ -163,7 +168,8 @@ export function assessNode(seen: Observed<Node>, ctx: NodeContext): NodeAnalysis
     currentVersion !== undefined &&
     target !== undefined &&
     currentVersion === target &&
-    renderedForPayload(ctx, currentConfig);
+    renderedForPayload(ctx, currentConfig) &&
+    (!ctx.multiArchInProgress || (currentConfig === desiredConfig && currentConfig === poolTarget));
   const updating =
     !updated &&
     currentVersion !== undefined &&

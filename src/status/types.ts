@@ -109,7 +109,7 @@ export interface Estimate {
   /** What the whole update was expected to take (elapsed + left), truncated to minutes. */
   readonly totalDuration?: Millis;
   readonly basis: EstimateBasis;
-  /** Why no time left is given although the update is not complete. */
+  /** Why no time left is given although the update is not complete (a multi-architecture migration). */
   readonly withheldBecause?: string;
 }
 
@@ -132,7 +132,9 @@ export interface ControlPlaneStatus {
   readonly completionPercent: number;
   readonly operators: OperatorCounts;
   readonly estimate: Estimate;
-  /** Facts that stop the update from proceeding (what `withheldBecause` summarises). */
+  /** The update is a migration to the same version's multi-architecture payload (oc's "to Multi-Architecture"). */
+  readonly multiArchMigration: boolean;
+  /** Facts that stop the update from proceeding: the CVO's Failing, serious control-plane insights. */
   readonly blockers: readonly string[];
 }
 
@@ -225,7 +227,11 @@ export interface UpdateRequest {
 }
 
 /** `idle`: no update in progress; `requested`: asked for but not started; `updating`: in progress. */
-export type UpdateState = 'idle' | 'requested' | 'updating';
+/**
+ * `installing`: the ClusterVersion's only history entry, the installation, has not completed. An
+ * installation is not an update, so the cluster is neither updating nor idle (docs/status.md).
+ */
+export type UpdateState = 'idle' | 'requested' | 'updating' | 'installing';
 
 export interface UpdateStatus {
   /** The moment assessed. */

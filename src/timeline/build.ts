@@ -38,6 +38,7 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
     span: Number.isFinite(from) && Number.isFinite(to) ? { from, to } : undefined,
     notes: parts.notes,
     ...(parts.alerts ? { alerts: parts.alerts } : {}),
+    ...(parts.mcoImage ? { mcoImage: parts.mcoImage } : {}),
     ...(parts.revisions ? { revisions: parts.revisions } : {}),
   };
   // Rollouts are inferred from the pools' observations, so they need the merged history first.

@@ -186,8 +186,15 @@ export function historyAt(
 ): { history: ClusterHistory; unrewound: readonly Unrewound[] } {
   const { objects, unrewound } = objectsAt(history, at);
   const notes = [...history.notes];
-  const { alerts: _alerts, ...rest } = history;
+  const { alerts: _alerts, mcoImage: _mcoImage, ...rest } = history;
   const extra: Unrewound[] = [];
+  if (history.mcoImage) {
+    extra.push({
+      object: 'Deployment/openshift-machine-config-operator/machine-config-operator',
+      field: 'spec.template.spec.containers[machine-config-operator].image',
+      why: 'known only as the inputs were taken: left out',
+    });
+  }
   if (history.alerts && history.alerts.length > 0) {
     extra.push({
       object: 'Alert',

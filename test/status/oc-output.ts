@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import { projectRoot } from '../helpers/fixtures.js';
+
 /**
  * Reads the facts out of `oc adm upgrade status` text (`.output`, `.detailed-output`), so tests can
  * compare atlevel's JSON with what oc printed for the same snapshot.
@@ -36,8 +39,18 @@ export interface OcUpdatingOperator {
   readonly reason: string;
 }
 
+/**
+ * oc example cases rebuilt under test/fixtures/status (test/fixtures/README.md says from what): each a
+ * `DIR/CASE` prefix with `CASE-cv.yaml`, ... and oc's `CASE.detailed-output`.
+ */
+export const REBUILT_OC_CASES: readonly { readonly name: string; readonly prefix: string }[] = [
+  'to-multi-arch',
+].map((name) => ({ name, prefix: join(projectRoot, 'test/fixtures/status', name, name) }));
+
 export interface OcStatus {
   readonly updating: boolean;
+  /** "Target Version: X to Multi-Architecture". */
+  readonly multiArchMigration?: boolean;
   readonly assessment?: string;
   readonly targetVersion?: string;
   readonly previousVersion?: string;
@@ -134,6 +147,7 @@ export function parseOcStatus(text: string): OcStatus {
   return {
     updating: true,
     ...(completion || target ? { assessment: field(lines, 'Assessment') ?? '' } : {}),
+    ...(target ? { multiArchMigration: / to Multi-Architecture$/.test(target) } : {}),
     ...(targetMatch?.[1] ? { targetVersion: targetMatch[1] } : {}),
     ...(targetMatch?.[3]
       ? { previousVersion: targetMatch[3], previousPartial: targetMatch[2] !== undefined }

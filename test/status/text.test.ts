@@ -74,14 +74,14 @@ describeFixtures('text output on the oc examples', () => {
     );
   });
 
-  it('a blocked update shows no time left and says what blocks it', async () => {
+  it('a blocked update gives oc time left and says what blocks it', async () => {
     const text = renderStatusText(await statusOf(fixture(EXAMPLES, '4.14.1-degraded')), {
       width: 200,
       details: 'none',
       colour: false,
     });
     expect(text).toContain('Assessment:      Stalled');
-    expect(text).toContain('Duration:        1h59m (Est. Time Remaining: none while blocked)');
+    expect(text).toContain('Duration:        1h59m (Est. Time Remaining: N/A; estimate duration was 1h24m)');
     expect(text).toContain(
       'Blocked by:      ClusterVersion is Failing (ClusterOperatorsDegraded): Cluster operators etcd, kube-apiserver are degraded',
     );

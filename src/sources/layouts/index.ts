@@ -11,7 +11,7 @@ import { ocGet } from './oc-get.js';
 import { baseName, type Claim, type Layout } from './types.js';
 
 export { readerByName } from './ci-run.js';
-export { OC_EXAMPLE_SUFFIXES } from './oc-examples.js';
+export { OC_EXAMPLE_OPTIONAL, OC_EXAMPLE_SUFFIXES } from './oc-examples.js';
 export { baseName, type Claim, type Layout, type ReaderSpec } from './types.js';
 
 export const LAYOUTS: readonly Layout[] = [ciRun, mustGather, ocExamples, ocGet];

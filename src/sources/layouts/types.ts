@@ -12,6 +12,8 @@ export type ReaderSpec =
   | { readonly reader: 'build-log' }
   | { readonly reader: 'e2e-intervals'; readonly source: string }
   | { readonly reader: 'alerts' }
+  /** oc examples' `CASE-mco-deployment.yaml`: the machine-config-operator Deployment, for its image. */
+  | { readonly reader: 'mco-deployment' }
   /** Read by content: objects, intervals, release payloads, alerts. `strict`: a file that does not parse is an error. */
   | { readonly reader: 'oc-get'; readonly strict: boolean };
 
