@@ -45,6 +45,7 @@ export interface OcUpdatingOperator {
  */
 export const REBUILT_OC_CASES: readonly { readonly name: string; readonly prefix: string }[] = [
   'to-multi-arch',
+  'ocpbugs-60768',
 ].map((name) => ({ name, prefix: join(projectRoot, 'test/fixtures/status', name, name) }));
 
 export interface OcStatus {
@@ -123,6 +124,11 @@ export function parseOcStatus(text: string): OcStatus {
       section = 'operators';
     } else if (line.trim() === '' || line.startsWith('=')) {
       section = undefined;
+    } else if (section === 'nodes' && cells(line).length < 5) {
+      // oc writes a multi-line message (a daemon's reason) as it is: a line of it is no node row.
+      const rows = nodes.get(pool);
+      const last = rows?.pop();
+      if (last && rows) rows.push({ ...last, message: `${last.message}\n${line}` });
     } else if (section === 'nodes') {
       const [name = '', assessment = '', phase = '', version = '', est = '', message = ''] = cells(line);
       nodes
