@@ -363,7 +363,10 @@ function health(status: UpdateStatus, ctx: Ctx): string[] {
   );
   out.push(
     '',
-    ...wrap('Run with --details=health for descriptions, the objects concerned and links.', ctx.width),
+    ...wrap(
+      'Run with --details=health for additional description and links to related online documentation',
+      ctx.width,
+    ),
   );
   return out;
 }
