@@ -57,7 +57,7 @@ function operatorUpdated(co: ClusterOperator, targetVersion: string, mcoImage: s
  * (`spec.desiredUpdate.architecture`, or the ReleaseAccepted message's `architecture="Multi"`), so
  * that a same-version rebuild is not called a migration (docs/status.md).
  */
-export function isMultiArchMigration(cv: ClusterVersion): boolean {
+function isMultiArchMigration(cv: ClusterVersion): boolean {
   const [latest, previous] = cv.status?.history ?? [];
   if (!latest || !previous || !latest.version || latest.version !== previous.version) return false;
   if (!latest.image || !previous.image || latest.image === previous.image) return false;
