@@ -192,7 +192,16 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
     controlPlane: withBlockers(controlPlane.status, cv, sorted),
     pools,
     insights: sorted,
-    notes: notesFor(state, pools, membership.unassigned, now, opts.firstPools),
+    notes: [
+      ...notesFor(state, pools, membership.unassigned, now, opts.firstPools),
+      ...(controlPlane.status.multiArchMigration && history.mcoImage === undefined && state === 'updating'
+        ? [
+            // oc compares with an empty image then, and never counts machine-config updated; atlevel
+            // counts it by its version and says what it could not check (docs/status.md).
+            'The inputs hold no machine-config-operator Deployment: whether machine-config runs the multi-architecture payload is not known, so it is counted by its version alone.',
+          ]
+        : []),
+    ],
   };
 }
 

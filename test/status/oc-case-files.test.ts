@@ -57,6 +57,7 @@ describe('CASE-mco-deployment.yaml', () => {
     // The ClusterVersion's history entry is still Partial: the update is not complete.
     expect(s.controlPlane.assessment).not.toBe('Completed');
     expect(s.controlPlane.completionPercent).toBe(99);
+    expect(s.notes).toContainEqual(expect.stringContaining('no machine-config-operator Deployment'));
   });
 
   it('a Deployment that is not the MCO is bad input naming the file (exit 2)', async () => {
