@@ -59,7 +59,7 @@ function text(v: unknown): string | undefined {
  * `status.build_id`, and the `prow.k8s.io/job` and `prow.k8s.io/build-id` labels); started.json and
  * finished.json hold them only when the job's metadata adds them, under `metadata` or at the top.
  */
-export function prowIdOfFile(name: string, content: string): ProwId | undefined {
+function prowIdOfFile(name: string, content: string): ProwId | undefined {
   let doc: unknown;
   try {
     doc = JSON.parse(content);

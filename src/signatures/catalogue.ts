@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import type { Signature } from '../model/index.js';
-import { PLACEHOLDERS } from './describe.js';
+
+/** The placeholders an entry's title and detail may hold (describe.ts fills them for each finding). */
+const PLACEHOLDERS = ['changedImages'] as const;
 
 /** How an entry matches: a test of one fact, or `all` / `any` / `not` of conditions. */
 export type Condition =

@@ -7,9 +7,6 @@
 import type { Signature } from '../model/index.js';
 import type { CatalogueEntry } from './catalogue.js';
 
-/** The placeholders an entry's title and detail may hold. */
-export const PLACEHOLDERS = ['changedImages'] as const;
-
 /** What the finding's config diff says changed: the release components of its changed images. */
 export interface ChangedImages {
   /** Release components named by the changed images, each once, in diff order. */

@@ -9,7 +9,7 @@ import { plural } from '../model/index.js';
 import type { WatchSummary } from './watcher.js';
 
 /** Why a stopped watch judged nothing to its end, in words. */
-export function stoppedReason(summary: Pick<WatchSummary, 'activeAtStop' | 'completions'>): string {
+function stoppedReason(summary: Pick<WatchSummary, 'activeAtStop' | 'completions'>): string {
   if (summary.activeAtStop !== undefined)
     return `the watch stopped before the update to ${summary.activeAtStop} completed, so it was not judged to its end; no invariant was seen violated until then`;
   const judged =

@@ -70,7 +70,7 @@ describe('ingest reads its inputs as analyze does', () => {
     async () => {
       const tar = join(dir, 'run-1.tar');
       await create({ file: tar, cwd: dir }, ['run-1']);
-      execFileSync('xz', ['-z', tar]);
+      execFileSync('sh', ['-c', `xz -z "${tar}"`]);
       const [found] = await expandInputs([`${tar}.xz`]);
       expect(found).toMatchObject({ kind: 'archive' });
       const r = await ingest([`${tar}.xz`], 'db-xz');
