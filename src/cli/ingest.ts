@@ -192,9 +192,11 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
       };
       // Before the inputs are walked (the store may be big), and each path a listing file names
       // before it is (the command line does not show them). The runs found by walking a folder lie
-      // inside it (the walk follows no symbolic link), so the folder's check covers them.
+      // inside it, or where a symbolic link in it leads: each such target is checked as it is met.
       if (local) storeIn();
-      const all = await expandInputs(inputs, local ? (path) => storeIn([path]) : undefined);
+      const all = await expandInputs(inputs, local ? (path) => storeIn([path]) : undefined, (note) =>
+        process.stderr.write(`note: ${printable(note, 1000)}\n`),
+      );
       const runs = shard ? all.filter((r) => inShard(r, shard)) : all;
       const started = performance.now();
       // Opened while the workers start and take their first runs (ingestRuns); awaited by every

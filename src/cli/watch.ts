@@ -3,7 +3,7 @@ import { type Command, Option } from '@commander-js/extra-typings';
 import { printable, UsageError } from '../model/index.js';
 import { ANALYZE_FORMATS, render } from '../report/index.js';
 import { verdictExit } from './analyze.js';
-import { EXIT, type ExitBox, type ExitCode } from './exit.js';
+import type { ExitBox, ExitCode } from './exit.js';
 import { liveFlags } from './live-flags.js';
 import { useColour } from './output.js';
 
@@ -43,7 +43,7 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
   if (flags.forever && flags.untilComplete)
     throw new UsageError('--forever and --until-complete contradict: give one');
   const { loadKubeConfig } = await import('../live/index.js');
-  const { jsonLine, textLine, watchCluster } = await import('../watch/index.js');
+  const { jsonLine, stoppedResult, textLine, watchCluster } = await import('../watch/index.js');
   const config = await loadKubeConfig({
     ...(flags.kubeconfig !== undefined ? { kubeconfig: flags.kubeconfig } : {}),
     ...(flags.context !== undefined ? { context: flags.context } : {}),
@@ -70,22 +70,26 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
         }
       },
     });
+    // A stopped watch says inconclusive (exit 4) unless a rule failed: never PASS over exit 4.
+    const result = summary.interrupted ? stoppedResult(summary.result, summary) : summary.result;
     if (!json) {
       const text = await render(
         ANALYZE_FORMATS,
         'text',
-        { result: summary.result, history: summary.history, inputs: [config.server] },
+        { result, history: summary.history, inputs: [config.server] },
         { colour, width: process.stdout.columns || 200, brief: true },
       );
-      write(summary.interrupted ? `stopped before the update completed; what was seen:\n${text}` : text);
+      const head =
+        summary.activeAtStop !== undefined
+          ? 'stopped before the update completed'
+          : 'stopped with no update in progress';
+      write(summary.interrupted ? `${head}; what was seen:\n${text}` : text);
     } else if (summary.interrupted) {
-      write(JSON.stringify({ type: 'stopped', verdict: summary.result.verdict }));
+      write(JSON.stringify({ type: 'stopped', verdict: result.verdict, reason: result.verdictReason }));
     }
     if (summary.recorded !== undefined)
       process.stderr.write(`atlevel: recorded to ${printable(summary.recorded, 1000)}\n`);
-    return summary.interrupted && summary.result.verdict !== 'fail'
-      ? EXIT.inconclusive
-      : verdictExit(summary.result.verdict);
+    return verdictExit(result.verdict);
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);

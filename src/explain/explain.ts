@@ -14,7 +14,12 @@ import type {
 } from '../model/index.js';
 import { formatClock, gapAfter, MCO, parseTime } from '../model/index.js';
 import { referenceText, releaseName } from '../release/index.js';
-import { matchCatalogue, signatureCatalogue } from '../signatures/index.js';
+import {
+  type ChangedImages,
+  describeSignature,
+  matchCatalogue,
+  signatureCatalogue,
+} from '../signatures/index.js';
 import { findUpdates, type RenderedConfig, renderedConfigs } from '../timeline/index.js';
 import { diffConfigs } from './config-diff.js';
 
@@ -329,7 +334,23 @@ function matchSignature(
   releases: ClusterHistory['releases'],
 ): Signature | undefined {
   if (diff?.identical) return undefined;
-  return matchCatalogue(signatureCatalogue(), signatureFacts(from, to, releases))?.signature;
+  const entry = matchCatalogue(signatureCatalogue(), signatureFacts(from, to, releases));
+  // The entry's words name what this diff changed, not what changed in the case that made it known.
+  return entry ? describeSignature(entry, diff ? changedImages(diff, releases) : undefined) : undefined;
+}
+
+/** The release components of the diff's changed images, named as componentSteps names them. */
+function changedImages(diff: MachineConfigDiff, releases: ClusterHistory['releases']): ChangedImages {
+  const components = new Set<string>();
+  const unnamed = new Set<string>();
+  for (const c of diff.changes) {
+    for (const img of c.images ?? []) {
+      const component = img.component ?? componentOf(img.after ?? img.before ?? '', releases);
+      if (component) components.add(component);
+      else unnamed.add(`${img.before ?? ''} ${img.after ?? ''}`);
+    }
+  }
+  return { components: [...components], unnamed: unnamed.size };
 }
 
 /** The facts a catalogue entry's `match` can test (docs/runs.md lists them). */

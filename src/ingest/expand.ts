@@ -1,21 +1,22 @@
 /**
- * From `atlevel ingest`'s arguments to the list of runs to ingest: a URL is one run; a tarball is one
- * run; a folder is one run when it holds a run's files, else a folder of runs (walked down to a few
- * levels); a listing file (`.txt`, `.list`) names one run per line. Then `--shard I/N` keeps its part:
+ * From `atlevel ingest`'s arguments to the list of runs to ingest, read as analyze reads inputs: the
+ * sources layer (findRuns) says which runs an argument holds (a URL, an archive in any compression
+ * analyze reads, a run folder, or a folder of runs, symbolic links included, with a note for each
+ * stray file beside them); a listing file (`.txt`, `.list`) names one run per line. Then `--shard I/N` keeps its part:
  * a run belongs to the shard its key (Prow id, else its path) hashes to, so every ingester given the
  * same inputs agrees on the split whatever the order it sees them in.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { InputError, UsageError } from '../model/index.js';
-import { looksLikeUrl } from '../sources/index.js';
+import { type FoundRun, findRuns, looksLikeUrl, type RunsFound } from '../sources/index.js';
 import { type ProwId, prowIdOf } from './identity.js';
 
 export interface RunInput {
   /** What loadHistory is given: a path or a URL. */
   readonly source: string;
-  readonly kind: 'url' | 'archive' | 'folder';
+  readonly kind: FoundRun['kind'];
   readonly prow?: ProwId;
 }
 
@@ -35,25 +36,7 @@ export function parseShard(text: string): Shard {
   return { index, count };
 }
 
-const ARCHIVE = /\.(tar|tgz|tar\.gz|tar\.zst|tzst)$/i;
 const LISTING = /\.(txt|list|lst)$/i;
-
-/** Names whose presence makes a folder one run (a CI run, a must-gather, a folder of `oc get` files, a simulated run). */
-const RUN_MARKERS = new Set([
-  'build-log.txt',
-  'artifacts',
-  'prowjob.json',
-  'finished.json',
-  'started.json',
-  'atlevel-simulation.json',
-  'gather-extra',
-  'must-gather.local',
-  'cluster-scoped-resources',
-  'namespaces',
-]);
-const SNAPSHOT_FILE = /\.(json|ya?ml)$/i;
-/** How deep a folder of runs is walked: enough for logs/JOB/BUILD_ID under any prefix. */
-const MAX_DEPTH = 8;
 
 function shardKey(r: RunInput): string {
   return r.prow ? `${r.prow.job}/${r.prow.buildId}` : r.source;
@@ -64,44 +47,21 @@ export function inShard(r: RunInput, shard: Shard): boolean {
   return h.readUInt32BE(0) % shard.count === shard.index - 1;
 }
 
-function input(source: string, kind: RunInput['kind']): RunInput {
-  const prow = prowIdOf(source);
-  return { source, kind, ...(prow ? { prow } : {}) };
+function input(run: FoundRun): RunInput {
+  // A run reached through a symbolic link may be named by where it really is (logs/JOB/BUILD_ID).
+  const prow = prowIdOf(run.source) ?? (run.real !== undefined ? prowIdOf(run.real) : undefined);
+  return { source: run.source, kind: run.kind, ...(prow ? { prow } : {}) };
 }
 
-async function isRunFolder(dir: string): Promise<boolean> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  return entries.some(
-    (e) =>
-      RUN_MARKERS.has(e.name) ||
-      e.name.startsWith('must-gather') ||
-      (e.isFile() && SNAPSHOT_FILE.test(e.name)),
-  );
-}
-
-async function walk(dir: string, depth: number, out: RunInput[]): Promise<void> {
-  if (await isRunFolder(dir)) {
-    out.push(input(dir, 'folder'));
-    return;
-  }
-  if (depth >= MAX_DEPTH) return;
-  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
-    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-  );
-  for (const e of entries) {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) await walk(path, depth + 1, out);
-    else if (e.isFile() && ARCHIVE.test(e.name)) out.push(input(path, 'archive'));
-  }
+interface Walk {
+  readonly seen: Set<string>;
+  readonly out: RunInput[];
+  readonly onListed: ((path: string) => void) | undefined;
+  readonly onNote: ((note: string) => void) | undefined;
 }
 
 /** The lines of a listing file: one path or URL each; `#` starts a comment; relative paths are from the listing's folder. */
-async function readListing(
-  file: string,
-  seen: Set<string>,
-  out: RunInput[],
-  onListed: ((path: string) => void) | undefined,
-): Promise<void> {
+async function readListing(file: string, w: Walk): Promise<void> {
   const text = await readFile(file, 'utf8');
   const lines = text.split(/\r?\n/);
   for (const [i, raw] of lines.entries()) {
@@ -109,8 +69,8 @@ async function readListing(
     if (line === '') continue;
     const arg = looksLikeUrl(line) ? line : resolve(dirname(file), line);
     try {
-      if (!looksLikeUrl(line)) onListed?.(arg);
-      await expandOne(arg, seen, out, false);
+      if (!looksLikeUrl(line)) w.onListed?.(arg);
+      await expandOne(arg, w, false);
     } catch (err) {
       if (err instanceof InputError) throw new InputError(`${file}:${i + 1}`, err.message);
       throw err;
@@ -118,42 +78,36 @@ async function readListing(
   }
 }
 
-async function expandOne(
-  arg: string,
-  seen: Set<string>,
-  out: RunInput[],
-  listingAllowed: boolean,
-  onListed?: (path: string) => void,
-): Promise<void> {
-  if (looksLikeUrl(arg)) {
-    out.push(input(arg, 'url'));
-    return;
+async function expandOne(arg: string, w: Walk, listingAllowed: boolean): Promise<void> {
+  // A listing names runs, one a line: ingest's own input, which analyze does not take.
+  if (listingAllowed && !looksLikeUrl(arg) && LISTING.test(arg)) {
+    const path = resolve(arg);
+    const info = await stat(path).catch(() => undefined);
+    if (info?.isFile()) {
+      if (w.seen.has(path)) return;
+      w.seen.add(path);
+      await readListing(path, w);
+      return;
+    }
   }
-  const path = resolve(arg);
-  let st: Awaited<ReturnType<typeof stat>>;
+  // Everything else as analyze reads it: the sources layer says which runs the argument holds.
+  let found: RunsFound;
   try {
-    st = await stat(path);
-  } catch {
-    throw new InputError(
-      arg,
-      'no such file or folder',
-      'give run folders, tarballs, listing files or CI URLs',
+    found = await findRuns(
+      looksLikeUrl(arg) ? arg : resolve(arg),
+      w.onListed ? { onLinked: w.onListed } : {},
     );
+  } catch (err) {
+    if (err instanceof InputError && /no such file/.test(err.message))
+      throw new InputError(
+        arg,
+        'no such file or folder',
+        'give run folders, tarballs, listing files or CI URLs',
+      );
+    throw err;
   }
-  if (st.isDirectory()) {
-    await walk(path, 0, out);
-  } else if (ARCHIVE.test(path)) {
-    out.push(input(path, 'archive'));
-  } else if (LISTING.test(path) && listingAllowed) {
-    if (seen.has(path)) return;
-    seen.add(path);
-    await readListing(path, seen, out, onListed);
-  } else {
-    throw new InputError(
-      arg,
-      'not a run folder, a .tar/.tar.gz/.tgz/.tar.zst run, or a .txt/.list listing of runs',
-    );
-  }
+  for (const r of found.runs) w.out.push(input(r));
+  for (const n of found.notes) w.onNote?.(n);
 }
 
 /**
@@ -165,10 +119,11 @@ async function expandOne(
 export async function expandInputs(
   args: readonly string[],
   onListed?: (path: string) => void,
+  onNote?: (note: string) => void,
 ): Promise<RunInput[]> {
   const out: RunInput[] = [];
-  const seen = new Set<string>();
-  for (const a of args) await expandOne(a, seen, out, true, onListed);
+  const w: Walk = { seen: new Set<string>(), out, onListed, onNote };
+  for (const a of args) await expandOne(a, w, true);
   const bySource = new Map<string, RunInput>();
   for (const r of out) if (!bySource.has(r.source)) bySource.set(r.source, r);
   return [...bySource.values()];

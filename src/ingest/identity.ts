@@ -1,13 +1,13 @@
 /**
- * A run's identity, so that ingesting it twice, from two shards or after a kill stores it once. A
- * Prow run is named by its job and build id, read from the shape every Prow artifact path and URL
- * has (`…/logs/JOB/BUILD_ID/…`, `…/pr-logs/pull/ORG_REPO/PR/JOB/BUILD_ID/…`: docs/urls.md); anything
- * else by a SHA-256 of its content (every file's relative path and bytes, or the archive's bytes).
+ * A run's identity, so that ingesting it twice, from two shards, after a kill, or as a folder and as
+ * its own tarball stores it once. A run is named by what it is, never by its container's bytes: a
+ * Prow run by its job and build id, read from the shape every Prow artifact path and URL has
+ * (`…/logs/JOB/BUILD_ID/…`, `…/pr-logs/pull/ORG_REPO/PR/JOB/BUILD_ID/…`: docs/urls.md) or from its
+ * own prowjob.json (started.json, finished.json); anything else by a SHA-256 of its files (each
+ * one's path inside the run and its bytes), which a folder and an archive of it share.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { eachRunFile, type FoundRun } from '../sources/index.js';
 
 export interface ProwId {
   readonly job: string;
@@ -40,40 +40,120 @@ export function prowRunId(p: ProwId): string {
   return `prow:${p.job}/${p.buildId}`;
 }
 
-/** SHA-256 of a file's bytes, streamed. */
-async function hashFile(path: string, h = createHash('sha256')): Promise<ReturnType<typeof createHash>> {
-  await new Promise<void>((done, fail) => {
-    createReadStream(path)
-      .on('data', (chunk) => h.update(chunk))
-      .on('error', fail)
-      .on('end', () => done());
+/** The Prow files a run's identity is read from, at most this big (they are a few KiB). */
+const PROW_FILES = new Set(['prowjob.json', 'started.json', 'finished.json']);
+const MAX_PROW_FILE = 1024 * 1024;
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function text(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined;
+}
+
+/**
+ * The job and build id a Prow file states. prowjob.json is the ProwJob itself (`spec.job`,
+ * `status.build_id`, and the `prow.k8s.io/job` and `prow.k8s.io/build-id` labels); started.json and
+ * finished.json hold them only when the job's metadata adds them, under `metadata` or at the top.
+ */
+function prowIdOfFile(name: string, content: string): ProwId | undefined {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(content);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(doc)) return undefined;
+  const candidates: [unknown, unknown][] = [];
+  if (name === 'prowjob.json') {
+    const spec = isObject(doc.spec) ? doc.spec : {};
+    const status = isObject(doc.status) ? doc.status : {};
+    const meta = isObject(doc.metadata) ? doc.metadata : {};
+    const labels = isObject(meta.labels) ? meta.labels : {};
+    candidates.push([spec.job, status.build_id], [labels['prow.k8s.io/job'], labels['prow.k8s.io/build-id']]);
+  } else {
+    for (const o of [doc, isObject(doc.metadata) ? doc.metadata : {}]) {
+      candidates.push([o.job ?? o['job-name'], o.build_id ?? o['build-id'] ?? o.buildid]);
+    }
+  }
+  for (const [j, b] of candidates) {
+    const job = text(j);
+    const buildId = text(b);
+    if (job && buildId && BUILD_ID.test(buildId) && JOB.test(job)) return { job, buildId };
+  }
+  return undefined;
+}
+
+/** What a run is, read from its files: its Prow id when a Prow file states one, and its content's hash. */
+export interface RunContent {
+  readonly prow?: ProwId;
+  /** `sha256:<hex>` of the run's files (paths and bytes), the same for a folder and an archive of it. */
+  readonly hash: string;
+}
+
+/**
+ * Drop the leading folders every path shares (`run/artifacts/…` → `artifacts/…`), so that a folder,
+ * an archive of it made from its parent (`tar czf run.tar.gz run`) and one made inside it
+ * (`tar czf run.tar.gz -C run .`) name their files alike.
+ */
+function withoutSharedRoot(rels: readonly string[]): (rel: string) => string {
+  let prefix = '';
+  for (;;) {
+    const first = rels[0];
+    if (first === undefined) break;
+    const cut = first.indexOf('/', prefix.length);
+    if (cut === -1) break;
+    const next = first.slice(0, cut + 1);
+    if (!rels.every((r) => r.startsWith(next))) break;
+    prefix = next;
+  }
+  return (rel) => rel.slice(prefix.length);
+}
+
+/**
+ * Read a run once: hash each file, keep the Prow files that name it. A run is named by what it is,
+ * not by its container: its Prow id when its own files state one, else the hash of its files' paths
+ * and bytes, in path order (an archive lists its entries in any order).
+ */
+export async function runContent(run: FoundRun): Promise<RunContent> {
+  const files: { rel: string; size: number; digest: string }[] = [];
+  const prowFiles: { rel: string; content: string }[] = [];
+  await eachRunFile(run, async (rel, size, bytes) => {
+    const h = createHash('sha256');
+    const base = rel.slice(rel.lastIndexOf('/') + 1);
+    const keep = PROW_FILES.has(base) && size <= MAX_PROW_FILE;
+    const chunks: Buffer[] = [];
+    for await (const chunk of bytes) {
+      h.update(chunk);
+      if (keep) chunks.push(chunk);
+    }
+    files.push({ rel, size, digest: h.digest('hex') });
+    if (keep) prowFiles.push({ rel, content: Buffer.concat(chunks).toString('utf8') });
   });
-  return h;
-}
-
-/** Every regular file under a folder, relative paths sorted (so the hash does not depend on listing order). */
-async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
-  const out: string[] = [];
-  const entries = await readdir(join(dir, prefix), { withFileTypes: true });
-  for (const e of entries) {
-    const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...(await filesUnder(dir, rel)));
-    else if (e.isFile()) out.push(rel);
-  }
-  return out.sort();
-}
-
-/** `sha256:<hex>` of a folder (each file's path, size and bytes) or a file (its bytes). */
-export async function contentHash(path: string): Promise<string> {
-  const st = await stat(path);
-  if (!st.isDirectory()) return `sha256:${(await hashFile(path)).digest('hex')}`;
+  const strip = withoutSharedRoot(files.map((f) => f.rel));
   const h = createHash('sha256');
-  for (const rel of await filesUnder(path)) {
-    const size = (await stat(join(path, rel))).size;
-    h.update(`${rel}\0${size}\0`);
-    await hashFile(join(path, rel), h);
+  for (const f of files
+    .map((x) => ({ ...x, rel: strip(x.rel) }))
+    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0)))
+    h.update(`${f.rel}\0${f.size}\0${f.digest}\0`);
+  // The shallowest Prow file that states an id, prowjob.json first: the run's own, not a nested one's.
+  const depth = (rel: string) => strip(rel).split('/').length;
+  const order = ['prowjob.json', 'finished.json', 'started.json'];
+  prowFiles.sort(
+    (a, b) =>
+      depth(a.rel) - depth(b.rel) ||
+      order.indexOf(a.rel.slice(a.rel.lastIndexOf('/') + 1)) -
+        order.indexOf(b.rel.slice(b.rel.lastIndexOf('/') + 1)),
+  );
+  let prow: ProwId | undefined;
+  for (const f of prowFiles) {
+    prow = prowIdOfFile(f.rel.slice(f.rel.lastIndexOf('/') + 1), f.content);
+    if (prow) break;
   }
-  return `sha256:${h.digest('hex')}`;
+  return { ...(prow ? { prow } : {}), hash: `sha256:${h.digest('hex')}` };
 }
 
 /** A URL without a Prow id: its normalised text stands in for the content, which is not fetched yet. */

@@ -8,7 +8,7 @@
  */
 import type { PutOutcome, RunRecord, RunStore } from '../store/index.js';
 import type { RunInput } from './expand.js';
-import { contentHash, prowRunId, urlHash } from './identity.js';
+import { prowRunId, runContent, urlHash } from './identity.js';
 import type { RunIdentity } from './record.js';
 
 /**
@@ -61,17 +61,13 @@ export interface IngestSummary extends IngestProgress {
 }
 
 export async function identify(r: RunInput): Promise<RunIdentity> {
-  if (r.prow) {
-    return {
-      id: prowRunId(r.prow),
-      source: r.source,
-      identity: 'prow',
-      job: r.prow.job,
-      buildId: r.prow.buildId,
-    };
+  // What the run is: its Prow id (from its path, else from its own Prow files), else its files' hash.
+  const content = r.prow || r.kind === 'url' ? undefined : await runContent(r);
+  const prow = r.prow ?? content?.prow;
+  if (prow) {
+    return { id: prowRunId(prow), source: r.source, identity: 'prow', job: prow.job, buildId: prow.buildId };
   }
-  const id = r.kind === 'url' ? urlHash(r.source) : await contentHash(r.source);
-  return { id, source: r.source, identity: 'content' };
+  return { id: content?.hash ?? urlHash(r.source), source: r.source, identity: 'content' };
 }
 
 /** A timeout for messages: a whole number of hours, minutes or seconds (`1h`, `10m`, `90s`). */

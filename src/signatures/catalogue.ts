@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import type { Signature } from '../model/index.js';
 
+/** The placeholders an entry's title and detail may hold (describe.ts fills them for each finding). */
+const PLACEHOLDERS = ['changedImages'] as const;
+
 /** How an entry matches: a test of one fact, or `all` / `any` / `not` of conditions. */
 export type Condition =
   | { readonly fact: string; readonly is: readonly string[] }
@@ -19,7 +22,7 @@ export type Condition =
 export interface CatalogueEntry {
   /** What explain/ attaches to a finding (and what `analyze -o json` prints). */
   readonly signature: Signature;
-  /** A short name for tables: `pause-image-only race`. */
+  /** A short name for tables, true of every finding it matches: `embedded-image-only race`. */
   readonly label: string;
   /** Lower first. */
   readonly order: number;
@@ -66,6 +69,14 @@ export function parseCatalogueEntry(file: string, text: string): CatalogueEntry 
     throw new Error(`${file}: invalid signature: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
   }
   const d = parsed.data;
+  for (const field of ['title', 'detail'] as const) {
+    for (const m of d[field].matchAll(/\{([A-Za-z]+)\}/g)) {
+      if (!(PLACEHOLDERS as readonly string[]).includes(m[1] ?? ''))
+        throw new Error(
+          `${file}: invalid signature: ${field}: unknown placeholder {${m[1]}} (known: ${PLACEHOLDERS.map((x) => `{${x}}`).join(', ')})`,
+        );
+    }
+  }
   return {
     signature: { id: d.id, title: d.title, detail: d.detail, references: d.references },
     label: d.label,

@@ -11,4 +11,5 @@ export {
   parseCatalogueEntry,
   signatureCatalogue,
 } from './catalogue.js';
+export { type ChangedImages, changedImagesWords, describeSignature } from './describe.js';
 export { evaluate, type Facts, matchCatalogue, UNKNOWN_SIGNATURE } from './match.js';

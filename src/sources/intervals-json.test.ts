@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Interner } from '../model/index.js';
-import { parseIntervalItem } from './intervals-json.js';
+import { parseIntervalItem, plainItem } from './intervals-json.js';
 
 const item = (locatorKeys: unknown, annotations: unknown, extra: Record<string, unknown> = {}) => ({
   level: 'Info',
@@ -71,6 +71,28 @@ describe('parseIntervalItem: locator keys and annotations', () => {
         if (cause && want.cause === undefined) want.cause = cause;
         expect(JSON.stringify(i.message.annotations)).toBe(JSON.stringify(want));
       }),
+    );
+  });
+
+  it("reads a ClusterVersion condition's own message, as the plain-item path does", () => {
+    const raw = {
+      level: 'Warning',
+      from: '2021-11-03T03:28:27Z',
+      to: '2021-11-03T03:28:27Z',
+      locator: { type: 'ClusterVersion', keys: { clusterversion: 'version' } },
+      message: {
+        reason: '',
+        cause: '',
+        humanMessage: 'changed to Progressing=False: Completed: Cluster version is 4.10.0',
+        annotations: { condition: 'Progressing', reason: 'Completed', status: 'False' },
+      },
+    };
+    expect(read(raw).message.humanMessage).toBe('Cluster version is 4.10.0');
+    expect(plainItem(raw)?.humanMessage).toBe('Cluster version is 4.10.0');
+    // The transitional schema's structured message too.
+    const { message, ...rest } = raw;
+    expect(read({ ...rest, message: 'x', tempStructuredMessage: message }).message.humanMessage).toBe(
+      'Cluster version is 4.10.0',
     );
   });
 

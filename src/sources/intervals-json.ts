@@ -6,7 +6,7 @@
 
 import type { Interval, IntervalLevel, IntervalMessage, Locator } from '../model/index.js';
 import { detach, InputError, Interner, parseTime } from '../model/index.js';
-import { parseLocatorText, parseMessageText } from './monitor-text.js';
+import { conditionOwnMessage, parseLocatorText, parseMessageText } from './monitor-text.js';
 
 type Loose = Record<string, unknown>;
 
@@ -114,7 +114,8 @@ export function plainItem(item: unknown): PlainItem | undefined {
     level: level as IntervalLevel,
     locator: locator as unknown as Locator,
     reason: typeof m.reason === 'string' ? m.reason : '',
-    humanMessage: typeof m.humanMessage === 'string' ? m.humanMessage : '',
+    humanMessage:
+      typeof m.humanMessage === 'string' ? conditionOwnMessage(m.humanMessage, m.annotations) : '',
     annotations: m.annotations,
   };
 }
@@ -193,7 +194,7 @@ function structuredMessage(m: Loose, intern: Interner): IntervalMessage {
   }
   return {
     reason,
-    humanMessage: typeof m.humanMessage === 'string' ? m.humanMessage : '',
+    humanMessage: typeof m.humanMessage === 'string' ? conditionOwnMessage(m.humanMessage, annotations) : '',
     annotations: intern.record(annotations),
   };
 }

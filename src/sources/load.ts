@@ -137,7 +137,7 @@ async function loadPath(
 }
 
 /** Whether a file's first decoded bytes are an archive's, whatever its name (DECODERS with `archive`). */
-async function looksLikeArchive(file: string, display: string): Promise<boolean> {
+export async function looksLikeArchive(file: string, display: string): Promise<boolean> {
   const stream = createReadStream(file, { start: 0, end: 64 * 1024 - 1 });
   try {
     const head: Buffer[] = [];

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  conditionOwnMessage,
   locatorEnd,
   parseLocatorText,
   parseMessageText,
@@ -119,6 +120,32 @@ describe('parseMessageText', () => {
       humanMessage: 'Working towards 4.10.0',
       annotations: { condition: 'Progressing', status: 'True' },
     });
+  });
+
+  it("takes origin's decoration off a condition's message, only where the annotations spell it", () => {
+    const a = { condition: 'Progressing', status: 'True', reason: 'Working' };
+    expect(conditionOwnMessage('changed to Progressing=True: Working: towards 4.10.0', a)).toBe(
+      'towards 4.10.0',
+    );
+    expect(conditionOwnMessage('changed to Progressing=True: towards 4.10.0', { ...a, reason: '' })).toBe(
+      'towards 4.10.0',
+    );
+    expect(conditionOwnMessage('changed to Progressing=True', a)).toBe('');
+    expect(conditionOwnMessage('changed Progressing to True: Working: towards 4.10.0', a)).toBe(
+      'towards 4.10.0',
+    );
+    // A message that merely starts alike, or text of another condition or status, is left as it is.
+    expect(conditionOwnMessage('changed to Progressing=False: x', a)).toBe('changed to Progressing=False: x');
+    expect(conditionOwnMessage('changed to Available=True: x', a)).toBe('changed to Available=True: x');
+    expect(conditionOwnMessage('changed to Progressing=True: x', {})).toBe('changed to Progressing=True: x');
+    expect(conditionOwnMessage('changed to Progressing=Truex', a)).toBe('changed to Progressing=Truex');
+    // The structured era's build-log text: sorted annotations, then origin's humanMessage.
+    expect(
+      parseMessageText(
+        'condition/Progressing reason/Working status/True changed to Progressing=True: Working: w',
+        false,
+      ),
+    ).toEqual({ reason: 'Working', humanMessage: 'w', annotations: a });
   });
 
   it('reads node config messages and sorted structured annotations', () => {

@@ -175,6 +175,33 @@ function locatorType(keys: Record<string, string>): string {
   return Object.keys(keys).length === 0 ? 'Unknown' : 'KubeEvent';
 }
 
+/**
+ * A condition's own message, out of the text a monitor wrote for its change. origin's ClusterVersion
+ * watcher writes, as the structured interval's humanMessage, `changed to <Type>=<Status>: <Reason>:
+ * <message>` (openshift/origin `pkg/monitor/monitorapi` GetOperatorConditionHumanMessage with the
+ * prefix `changed to `, called from `pkg/monitortests/testframework/watchclusteroperators`), and
+ * puts the condition, status and reason in the annotations too; its derived intervals carry the same
+ * text on. The 4.10 text form is `changed <Type> to <Status>: <Reason>: <message>`. An object rebuilt
+ * from intervals must show the condition's message as the object had it, not the monitor's line
+ * (else `atlevel watch` would print the decoration twice), so the decoration is taken off when the
+ * annotations say which condition, status and reason it spells. Any other text is returned as it is.
+ */
+export function conditionOwnMessage(human: string, annotations: Readonly<Record<string, string>>): string {
+  const type = annotations.condition;
+  const status = annotations.status;
+  if (type === undefined || status === undefined || type === '' || !human.startsWith('changed '))
+    return human;
+  for (const head of [`changed to ${type}=${status}`, `changed ${type} to ${status}`]) {
+    if (human === head) return '';
+    if (!human.startsWith(`${head}: `)) continue;
+    const rest = human.slice(head.length + 2);
+    const reason = annotations.reason;
+    // origin adds the reason only when there is a message after it.
+    return reason && rest.startsWith(`${reason}: `) ? rest.slice(reason.length + 2) : rest;
+  }
+  return human;
+}
+
 const CONDITION_CHANGED = /^condition\/(\S+) status\/(\S+)(?: reason\/(\S+))? changed:(?: (.*))?$/s;
 /** The 4.10 derived condition interval puts the condition's *message* in the reason slot. */
 const CONDITION_INTERVAL = /^condition\/(\S+) status\/(\S+) reason\/(.*)$/s;
@@ -224,5 +251,9 @@ export function parseMessageText(text: string, interval: boolean): IntervalMessa
     if (token.key !== '__proto__') annotations[token.key] = token.value;
     at += token.length;
   }
-  return { reason: annotations.reason ?? '', humanMessage: message.slice(at), annotations };
+  return {
+    reason: annotations.reason ?? '',
+    humanMessage: conditionOwnMessage(message.slice(at), annotations),
+    annotations,
+  };
 }

@@ -7,6 +7,7 @@
  */
 export type { InformerStats } from './informer.js';
 export { jsonLine, textLine } from './lines.js';
+export { stoppedResult } from './stopped.js';
 export {
   LIVE_RULES,
   type WatchOptions,

@@ -106,12 +106,14 @@ export function transitions(
     for (const c of conditions(after)) {
       const p = conditions(before).find((x) => x.type === c.type);
       if (!c.type || !c.status || !p || p.status === c.status) continue;
-      const reason = c.reason ? `${c.reason}: ` : '';
       const bad = (c.type === 'Degraded' || c.type === 'Failing') && c.status === 'True';
+      // origin's three forms: the reason only before a message, no dangling `: ` without one.
+      const message = oneLine(c.message ?? '');
+      const said = message === '' ? '' : c.reason ? `: ${c.reason}: ${message}` : `: ${message}`;
       add(
         bad ? 'Error' : 'Warning',
         locator,
-        `changed ${c.type} to ${c.status}: ${reason}${oneLine(c.message ?? '')}`,
+        `changed ${c.type} to ${c.status}${said}`,
         dated(c.lastTransitionTime, at),
       );
     }

@@ -89,8 +89,12 @@ export interface WatchOptions {
 export interface WatchSummary {
   readonly result: AnalysisResult;
   readonly history: ClusterHistory;
-  /** Stopped before an update completed (Ctrl-C). */
+  /** Stopped before an update completed (Ctrl-C), or stopped at all with --forever. */
   readonly interrupted: boolean;
+  /** When interrupted during an update: its target. */
+  readonly activeAtStop?: string;
+  /** Updates seen to completion, each with its own `complete` (with --forever, more than one). */
+  readonly completions: number;
   readonly stats: InformerStats & { transitions: number; checks: number; requests: LiveClient['counts'] };
   readonly recorded?: string;
   /**
@@ -133,7 +137,10 @@ class Watcher {
   #triggerAt: Millis | undefined;
   #levelSeen = false;
   #active: string | undefined;
-  #completed: { result: AnalysisResult; history: ClusterHistory } | undefined;
+  /** The moment the update completed (without --forever): watch records until `#until`, then stops. */
+  #completedAt: Millis | undefined;
+  /** Updates seen to completion (each with its own `complete`). */
+  #completions = 0;
   #state!: LiveState;
   #clock!: Clock;
   #client: LiveClient;
@@ -215,7 +222,14 @@ class Watcher {
     );
     opts.signal.removeEventListener('abort', stopAll);
     if (failure) throw failure;
-    const final = this.#completed ?? this.#analyze();
+    const final = this.#analyze();
+    // The verdict comes last: every transition recorded up to the end (the settling after the
+    // completion included) is printed before it and judged by it, as analyze of the record judges
+    // them; nothing is emitted after it.
+    if (this.#completedAt !== undefined) {
+      this.#report(final.result.findings, this.#completedAt);
+      this.opts.emit({ type: 'complete', at: this.#clock.now(), ...final });
+    }
     let recorded: string | undefined;
     if (opts.record !== undefined) {
       const header = `INFO[${formatTime(this.#startedAt)}] atlevel watch: recorded live from ${opts.config.server} (context ${opts.config.context}), ${this.#clock.describe}`;
@@ -224,7 +238,11 @@ class Watcher {
     }
     return {
       ...final,
-      interrupted: this.#completed === undefined,
+      interrupted: this.#completedAt === undefined,
+      ...(this.#completedAt === undefined && this.#active !== undefined
+        ? { activeAtStop: this.#active }
+        : {}),
+      completions: this.#completions,
       stats: {
         ...this.#stats,
         transitions: this.#records.length,
@@ -309,24 +327,24 @@ class Watcher {
   }
 
   /**
-   * Stop once the cluster's clock has passed `until` and every stream is connected again and quiet,
+   * Wait until the cluster's clock has passed `until` and every stream is connected again and quiet,
    * so that the changes up to `until` still in flight (a stream reconnecting, another's event just
-   * behind) are recorded too.
+   * behind) are seen too. False when the watch was stopped meanwhile.
    */
-  async #settleThenStop(until: Millis): Promise<void> {
+  async #settle(until: Millis): Promise<boolean> {
     // A replay's clock stands still at the replay's end, which may come before `until`.
     while (this.#clock.now() < Math.min(until, this.#clock.end?.() ?? until)) {
-      if (this.opts.signal.aborted) break;
+      if (this.#stop.signal.aborted) return false;
       await new Promise((r) => setTimeout(r, 20));
     }
     const deadline = performance.now() + 10_000;
     for (;;) {
       const quiet = performance.now() - this.#lastChange > 300;
       if ((quiet && this.#informers.every((i) => i.connected)) || performance.now() > deadline) break;
-      if (this.opts.signal.aborted) break;
+      if (this.#stop.signal.aborted) return false;
       await new Promise((r) => setTimeout(r, 50));
     }
-    this.#stop.abort();
+    return !this.#stop.signal.aborted;
   }
 
   /** A pool or node now names a config whose contents were not kept: fetch them. */
@@ -408,16 +426,25 @@ class Watcher {
     const pools = [...this.#state.all('MachineConfigPool')];
     if (!pools.every(poolDone)) return;
     this.#active = undefined;
-    const decidedAt = this.#clock.now();
+    this.#completions++;
+    // The live rules decide now; the whole analysis, and `complete`, wait until the operators have
+    // settled, so that no transition of this update is printed after its verdict.
     this.#check();
-    const done = this.#analyze();
-    this.#report(done.result.findings, decidedAt);
-    this.opts.emit({ type: 'complete', at: this.#clock.now(), ...done });
+    const until = at + SETTLE_AFTER_COMPLETE_MS;
     if (!this.opts.forever) {
-      this.#completed = done;
-      this.#until = at + SETTLE_AFTER_COMPLETE_MS;
-      void this.#settleThenStop(this.#until);
+      // run() emits `complete` once every stream has stopped: nothing can follow it.
+      this.#completedAt = at;
+      this.#until = until;
+      void this.#settle(until).then(() => this.#stop.abort());
+      return;
     }
+    void this.#settle(until).then((settled) => {
+      // Stopped meanwhile: the final report of run() judges what was seen, and says it was cut short.
+      if (!settled) return;
+      const done = this.#analyze();
+      this.#report(done.result.findings, at);
+      this.opts.emit({ type: 'complete', at: this.#clock.now(), ...done });
+    });
   }
 }
 

@@ -18,6 +18,7 @@
  *   current folder and $HOME, which MAKER (test/docs/scratch.ts) first fills with the files the
  *   example reads, and which links to the repository's examples/ and test/ so that their paths work
  *   as in the other blocks. What a command writes (a store, a kubeconfig's default place) stays there.
+ *   Its bin/ is first on PATH, so a maker may give the block a command a reader has (a recorded oc).
  *   The folder's path is shown as /home/me, a reader's home folder.
  * A block with a marker that is not one of these, or is malformed, fails without being run.
  *
@@ -162,7 +163,9 @@ function scratchDir(block: Block, maker: string): string {
 const PRIVATE_ENV = /^(ATLEVEL_|XDG_|KUBECONFIG$|KUBERNETES_SERVICE_)/;
 
 function run(command: string, cwd: string, home?: string): { code: number | null; output: string } {
-  const env: NodeJS.ProcessEnv = { PATH: `${shims}:${process.env.PATH ?? ''}`, NO_COLOR: '1' };
+  // A scratch folder's bin/ comes first: a maker may put there what a reader has on PATH (oc).
+  const path = `${home === undefined ? '' : `${join(home, 'bin')}:`}${shims}:${process.env.PATH ?? ''}`;
+  const env: NodeJS.ProcessEnv = { PATH: path, NO_COLOR: '1' };
   for (const [name, value] of Object.entries(process.env))
     if (!PRIVATE_ENV.test(name) && !(name in env)) env[name] = value;
   if (home !== undefined) env.HOME = home;

@@ -5,7 +5,7 @@
  * what they decode to) and the others name the folder they sit in (kubeconfigs, plugins), which only
  * exists while the test runs.
  */
-import { chmodSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { projectRoot } from '../helpers/fixtures.js';
@@ -121,6 +121,41 @@ ${user}`;
         `#!/bin/sh
 if [ "$1" = prod ]; then echo 'error: session expired, run login again' >&2; exit 1; fi
 echo '{"apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential", "status": {}}'
+`,
+        0o755,
+      );
+    },
+  ],
+  [
+    // docs/inputs.md: a recorded `oc` on PATH (a scratch folder's bin/ is), printing what
+    // `oc get clusterversion,co -o json` and `oc get co -o json` print on the cluster of
+    // examples/bug-2019850-fixed at its end (its gather-extra Lists, as oc's List of several kinds).
+    'recorded-oc',
+    (dir: string) => {
+      const extra = join(
+        projectRoot,
+        'examples/bug-2019850-fixed/artifacts/e2e-aws-upgrade/gather-extra/artifacts',
+      );
+      const items = (file: string) =>
+        (JSON.parse(readFileSync(join(extra, file), 'utf8')) as { items: unknown[] }).items;
+      const list = (all: unknown[]) =>
+        `${JSON.stringify({ apiVersion: 'v1', items: all, kind: 'List', metadata: { resourceVersion: '' } }, null, 4)}\n`;
+      write(
+        dir,
+        'recorded/clusterversion,co.json',
+        list([...items('clusterversion.json'), ...items('clusteroperators.json')]),
+      );
+      write(dir, 'recorded/co.json', list(items('clusteroperators.json')));
+      write(
+        dir,
+        'bin/oc',
+        `#!/bin/sh
+# A recorded oc: only these two commands, on the cluster of examples/bug-2019850-fixed.
+case "$*" in
+  "get clusterversion,co -o json") exec cat '${join(dir, 'recorded/clusterversion,co.json')}' ;;
+  "get co -o json") exec cat '${join(dir, 'recorded/co.json')}' ;;
+  *) echo "recorded oc: not recorded: oc $*" >&2; exit 1 ;;
+esac
 `,
         0o755,
       );

@@ -70,4 +70,33 @@ describe('watch lines', () => {
     );
     expect(said?.message).toBe('condition/Updating status/True changed: All nodes are updated');
   });
+
+  const cv = (status: string, reason: string, message: string) => ({
+    metadata: { name: 'version' },
+    status: {
+      conditions: [
+        { type: 'Progressing', status, reason, message, lastTransitionTime: '2021-11-03T03:22:05Z' },
+      ],
+      history: [],
+    },
+  });
+
+  it("a ClusterVersion condition in origin's three forms, said once, without a dangling ': '", () => {
+    const line = (status: string, reason: string, message: string) =>
+      transitions('ClusterVersion', cv('True', 'X', 'y'), cv(status, reason, message), T('03:22:05'))[0]
+        ?.message;
+    expect(line('False', '', 'Cluster version is 4.10.0')).toBe(
+      'changed Progressing to False: Cluster version is 4.10.0',
+    );
+    expect(line('False', 'Done', 'Cluster version is 4.10.0')).toBe(
+      'changed Progressing to False: Done: Cluster version is 4.10.0',
+    );
+    expect(line('False', 'Done', '')).toBe('changed Progressing to False');
+    // Read back from a --record build log: the condition's own message, reason apart.
+    expect(parseMessageText('changed Progressing to False: Done: Cluster version is 4.10.0', false)).toEqual({
+      reason: 'Done',
+      humanMessage: 'Cluster version is 4.10.0',
+      annotations: { condition: 'Progressing', status: 'False', reason: 'Done' },
+    });
+  });
 });

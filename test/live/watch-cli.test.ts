@@ -60,10 +60,12 @@ describe('atlevel watch', () => {
         'operator-level-before-required-pool-target',
         'master-pool-updated-before-cvo-complete',
       ]);
-      // The verdict comes once, after the findings (transitions still in flight may follow it).
+      // The verdict comes once, last: after the findings and after every transition recorded while
+      // the operators settled (issue 37: two transitions used to follow it).
       const complete = events.filter((e) => e.type === 'complete');
       expect(complete).toHaveLength(1);
       expect(complete[0]).toMatchObject({ type: 'complete', verdict: 'fail' });
+      expect(events.at(-1)).toBe(complete[0]);
       expect(events.findLastIndex((e) => e.type === 'finding')).toBeLessThan(
         events.indexOf(complete[0] as never),
       );
@@ -118,6 +120,35 @@ describe('atlevel watch', () => {
       expect(readFileSync(join(record, 'build-log.txt'), 'utf8')).toMatch(
         /clusteroperator\/machine-config versions: operator \S+ -> 4\.10\.0-0\.nightly-2021-11-03-020416/,
       );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--forever stopped with no update in progress: INCONCLUSIVE and exit 4, never PASS', async () => {
+    // The cluster at the end of the fixed run: the update is over and passed, none is in progress
+    // (the analysis of what was seen says PASS, which is what a stopped watch used to print).
+    const server = await serve(['examples/bug-2019850-fixed']);
+    try {
+      for (const output of ['text', 'json'] as const) {
+        stdout = '';
+        const stop = new AbortController();
+        const code = runWatch({ kubeconfig: kubeconfigFile(server.url), output, forever: true }, stop.signal);
+        await until(() => stdout.includes('no update in progress'), 30_000, 'the watch to start');
+        stop.abort();
+        expect(await code).toBe(4);
+        expect(stdout).not.toMatch(/PASS|NO UPDATE/);
+        if (output === 'text') {
+          expect(stdout).toContain('stopped with no update in progress; what was seen:');
+          expect(stdout).toContain(
+            'INCONCLUSIVE: the watch stopped with no update in progress, so it judged no update to its end',
+          );
+        } else {
+          const last = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
+          expect(last).toMatchObject({ type: 'stopped', verdict: 'inconclusive' });
+          expect(String(last.reason)).toContain('no update in progress');
+        }
+      }
     } finally {
       await server.close();
     }

@@ -45,7 +45,7 @@ const result: StatsResult = {
   signatures: [
     {
       signature: 'bug-1999556',
-      label: 'pause-image-only race',
+      label: 'embedded-image-only race',
       bug: null,
       fix: null,
       runs: 2,

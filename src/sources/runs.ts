@@ -1,0 +1,188 @@
+/**
+ * The runs an argument holds, for commands that take many runs at once (`atlevel ingest`), answered
+ * with the knowledge analyze reads inputs with: the decoders say what is an archive (`.tar.xz` as
+ * much as `.tar.gz`, or any archive by its first bytes), the layouts say which names make a folder
+ * one input and which files they would read. A folder is one run when it is an input's root; else a
+ * folder of runs (its subfolders, symbolic links to folders included, and its archives), walked a few
+ * levels down; a file beside runs that a layout would read is not taken for part of a run: a note
+ * names it. And every file of one run, for naming it by its content, the same whether the run is a
+ * folder or an archive of that folder.
+ */
+import type { Dirent } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InputError } from '../model/index.js';
+import { readArchive } from './archive.js';
+import { isArchiveName } from './decoders/index.js';
+import { fsProblem, listFolder } from './folder.js';
+import { planFiles, readerByName } from './layouts/index.js';
+import { looksLikeArchive } from './load.js';
+import { looksLikeUrl } from './url/location.js';
+
+export interface FoundRun {
+  /** What loadHistoryParts is given: a path or a URL. */
+  readonly source: string;
+  readonly kind: 'url' | 'archive' | 'folder' | 'file';
+  /** A folder reached through a symbolic link: where it really is (its path may name its Prow run). */
+  readonly real?: string;
+}
+
+export interface RunsFound {
+  readonly runs: FoundRun[];
+  /** Files skipped beside runs, symbolic links that lead nowhere, folders that hold no run. */
+  readonly notes: string[];
+}
+
+export interface FindRunsOptions {
+  /** Each folder a symbolic link leads to, before it is walked (ingest: not the run store). */
+  readonly onLinked?: (real: string) => void;
+}
+
+/** How deep a folder of runs is walked: enough for logs/JOB/BUILD_ID under any prefix. */
+const MAX_DEPTH = 8;
+
+/** Files Prow and the simulator put at a run's root (docs/runs.md), besides what the CI layout reads. */
+const RUN_FILES = new Set([
+  'prowjob.json',
+  'finished.json',
+  'started.json',
+  'atlevel-simulation.json',
+  'atlevel-revisions.jsonl',
+]);
+/** Folders that sit at an input's root: CI's `artifacts/`, gather-extra, a must-gather's resources. */
+const RUN_FOLDERS = new Set(['artifacts', 'gather-extra', 'cluster-scoped-resources', 'namespaces']);
+
+interface Entry {
+  readonly name: string;
+  readonly path: string;
+  readonly dir: boolean;
+  readonly file: boolean;
+  readonly linked: boolean;
+}
+
+/**
+ * Whether a folder with these entries is the root of one input: what the CI layout reads by name
+ * (build-log.txt, gather-extra Lists, interval files), Prow's and the simulator's files, CI's and a
+ * must-gather's folders, or a must-gather's own folder.
+ */
+function isInputRoot(entries: readonly Entry[]): boolean {
+  return entries.some((e) =>
+    e.dir
+      ? RUN_FOLDERS.has(e.name) || e.name.startsWith('must-gather')
+      : e.file && (RUN_FILES.has(e.name) || readerByName(e.name) !== undefined),
+  );
+}
+
+/** The files among `names` that some layout would read if they were one input. */
+function readable(names: readonly string[]): Set<string> {
+  return new Set(planFiles(names).files.map((f) => f.rel));
+}
+
+async function entriesOf(dir: string, notes: string[]): Promise<Entry[]> {
+  let raw: Dirent[];
+  try {
+    raw = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    throw new InputError(dir, fsProblem(err));
+  }
+  const out: Entry[] = [];
+  for (const d of raw.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = join(dir, d.name);
+    if (d.isSymbolicLink()) {
+      const info = await stat(path).catch(() => undefined);
+      if (!info) {
+        notes.push(`${path}: dangling symbolic link: skipped`);
+        continue;
+      }
+      out.push({ name: d.name, path, dir: info.isDirectory(), file: info.isFile(), linked: true });
+    } else out.push({ name: d.name, path, dir: d.isDirectory(), file: d.isFile(), linked: false });
+  }
+  return out;
+}
+
+async function walk(
+  dir: string,
+  depth: number,
+  ancestors: Set<string>,
+  found: RunsFound,
+  opts: FindRunsOptions,
+  real?: string,
+): Promise<void> {
+  const entries = await entriesOf(dir, found.notes);
+  const folder = (): FoundRun => ({ source: dir, kind: 'folder', ...(real ? { real } : {}) });
+  if (isInputRoot(entries)) {
+    found.runs.push(folder());
+    return;
+  }
+  const before = found.runs.length;
+  const files = entries.filter((e) => e.file);
+  for (const e of entries) {
+    if (e.file && isArchiveName(e.name)) found.runs.push({ source: e.path, kind: 'archive' });
+    if (!e.dir || depth >= MAX_DEPTH) continue;
+    const target = await realpath(e.path).catch((err: unknown) => {
+      throw new InputError(e.path, fsProblem(err));
+    });
+    if (ancestors.has(target)) {
+      found.notes.push(`${e.path}: symbolic link back to a folder above it: skipped`);
+      continue;
+    }
+    if (e.linked) opts.onLinked?.(target);
+    ancestors.add(target);
+    await walk(e.path, depth + 1, ancestors, found, opts, e.linked ? target : undefined);
+    ancestors.delete(target);
+  }
+  const others = files.filter((e) => !isArchiveName(e.name));
+  if (found.runs.length === before) {
+    // No run below: the folder is one input if the layouts read any of its files (a folder of
+    // `oc get` files), else it holds nothing to ingest.
+    if (readable(others.map((e) => e.name)).size > 0) found.runs.push(folder());
+    return;
+  }
+  // Runs below: a file beside them is not one of them. Those a layout would read are named, so a
+  // stray snapshot is not silently lost; the rest (READMEs, timestamps) are what analyze ignores too.
+  const read = readable(others.map((e) => e.name));
+  for (const e of others)
+    if (read.has(e.name)) found.notes.push(`${e.path}: a file beside runs, not a run: skipped`);
+}
+
+/** The runs one argument (a path or a URL) holds, and what was skipped on the way. */
+export async function findRuns(arg: string, opts: FindRunsOptions = {}): Promise<RunsFound> {
+  if (looksLikeUrl(arg)) return { runs: [{ source: arg, kind: 'url' }], notes: [] };
+  const info = await stat(arg).catch((err: unknown) => {
+    throw new InputError(arg, fsProblem(err));
+  });
+  if (info.isDirectory()) {
+    const found: RunsFound = { runs: [], notes: [] };
+    const root = await realpath(arg);
+    await walk(arg, 0, new Set([root]), found, opts);
+    if (found.runs.length === 0) found.notes.push(`${arg}: holds no run (no file a layout reads)`);
+    return found;
+  }
+  if (!info.isFile()) throw new InputError(arg, 'not a regular file or folder');
+  const name = arg.slice(arg.lastIndexOf('/') + 1);
+  const archive = isArchiveName(name) || (await looksLikeArchive(arg, arg));
+  return { runs: [{ source: arg, kind: archive ? 'archive' : 'file' }], notes: [] };
+}
+
+/** A file of a run: its path inside the run and its bytes. */
+export type RunFileVisitor = (rel: string, size: number, bytes: AsyncIterable<Buffer>) => Promise<void>;
+
+/**
+ * Every regular file of a run, each once, in no set order: a folder's (as analyze lists it), an
+ * archive's entries, or the one file. Paths are relative to the run, `/`-separated.
+ */
+export async function eachRunFile(run: FoundRun, visit: RunFileVisitor): Promise<void> {
+  if (run.kind === 'url') throw new Error('eachRunFile: a URL is not read here');
+  if (run.kind === 'archive') {
+    await readArchive(run.source, run.source, () => true, visit, Number.MAX_SAFE_INTEGER);
+    return;
+  }
+  if (run.kind === 'file') {
+    const size = (await stat(run.source)).size;
+    await visit(run.source.slice(run.source.lastIndexOf('/') + 1), size, createReadStream(run.source));
+    return;
+  }
+  const { files } = await listFolder(run.source);
+  for (const f of files) await visit(f.rel, f.size, createReadStream(f.abs));
+}
