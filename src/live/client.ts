@@ -270,7 +270,9 @@ export class LiveClient {
         write(c);
       }
     } catch (err) {
-      if (err instanceof InputError) throw err;
+      // What `write` found wrong with the bytes (not a list, a tree over its limits) is about the
+      // data; anything else broke the stream.
+      if (err instanceof InputError || err instanceof NotStreamable) throw err;
       throw new UnreachableError(
         this.server + path,
         `the API server's answer broke off after ${formatBytes(length)} (${(err as Error).message})`,
@@ -282,6 +284,7 @@ export class LiveClient {
         `the API server's answer broke off after ${formatBytes(length)}`,
       );
     }
+    return length;
   }
 
   /** GET one JSON object. */
@@ -311,13 +314,18 @@ export class LiveClient {
     if (res.statusCode !== 200) throw await this.#refusal(res, path);
     const limits = new ItemTreeLimits(file, this.limits.budget);
     let odd = false;
-    const reader = new JsonItemsReader((batch) => {
-      for (const item of batch) limits.check(item);
-      for (const item of batch) {
-        if (item && typeof item === 'object' && !Array.isArray(item)) onItem(item as RawObject);
-        else odd = true;
-      }
-    });
+    const reader = new JsonItemsReader(
+      (batch) => {
+        for (const item of batch) limits.check(item);
+        for (const item of batch) {
+          if (item && typeof item === 'object' && !Array.isArray(item)) onItem(item as RawObject);
+          else odd = true;
+        }
+        // One object is at most etcd's 1.5 MiB: parsed whole by JSON.parse up to the line cap
+        // (which nests without limit; checkTree then holds it to the depth limit), not in pieces.
+      },
+      { largeItemBytes: this.limits.maxLineBytes },
+    );
     let members: ReadonlyMap<string, unknown>;
     let bytes: number;
     try {
@@ -327,7 +335,7 @@ export class LiveClient {
       if (err instanceof NotStreamable) {
         throw new InputError(
           file,
-          'the API server answered something that is not a list (an object with an items array)',
+          `the API server answered something that is not a list (an object with an items array): ${err.message}`,
         );
       }
       throw err;
