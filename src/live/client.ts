@@ -57,7 +57,7 @@ export class ApiError extends Error {
  * The API server could not be reached, or its answer broke off: worth another try by a watch that
  * retries (an InputError still, one line and exit 2, for a command that reads once).
  */
-export class UnreachableError extends InputError {
+class UnreachableError extends InputError {
   readonly unreachable = true;
 }
 
@@ -73,16 +73,16 @@ const PAGE = 500;
  * Pages one list may take: 500,000 objects, far above the resources atlevel reads on any cluster,
  * and an end to a server that hands out continue tokens for ever.
  */
-export const MAX_PAGES = 1000;
+const MAX_PAGES = 1000;
 /**
  * One watch event is one object, and etcd refuses objects over 1.5 MiB (its default request limit):
  * a line longer than this is not an event.
  */
-export const MAX_WATCH_LINE_BYTES = 16 * 1024 * 1024;
+const MAX_WATCH_LINE_BYTES = 16 * 1024 * 1024;
 /** An error answer (a Status) is read only this far, for its message. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** `--request-timeout`'s default: kubectl's is none, but a trickling server must not hold us. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 /** A watch asks the server to end it after 5–10 minutes; past that and this grace, it is cut. */
 const WATCH_GRACE_MS = 60_000;
 

@@ -8,10 +8,8 @@
 export {
   ApiError,
   type ClientLimits,
-  DEFAULT_REQUEST_TIMEOUT_MS,
   LiveClient,
   type RawObject,
-  UnreachableError,
   type WatchEvent,
 } from './client.js';
 export { type KubeConfigFlags, type LoadedConfig, loadKubeConfig } from './config.js';

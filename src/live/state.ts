@@ -25,7 +25,7 @@ import { apiVersionOf, isRendered, type LiveResource, resourcePath } from './res
  */
 export const MAX_EVENTS = 10_000;
 /** Past MAX_EVENTS only the events the analyses read are kept, up to this many. */
-export const MAX_NEEDED_EVENTS = 50_000;
+const MAX_NEEDED_EVENTS = 50_000;
 
 /**
  * The Event reasons an analysis reads (the timeline's node rewind, the drain and eviction
