@@ -77,9 +77,9 @@ describe('38. memory', () => {
     for (let i = 0; i < 1_000_000; i++) {
       const clock = `03:${String(Math.floor(i / 60_000) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.${String(i % 1000).padStart(3, '0')}`;
       const text = `Nov 03 ${clock} I ns/openshift-ns-${i % 50} pod/pod-${i % 5000} node/node-${i % 20} reason/Reason${i % 30} message number ${i}\n`;
-      if (!out.write(text)) await new Promise((r) => out.once('drain', r));
+      if (!out.write(text)) await new Promise<void>((r) => out.once('drain', () => r()));
     }
-    await new Promise((r) => out.end(r));
+    await new Promise<void>((r) => out.end(() => r()));
     const r = await runCli(['analyze', run], { timeoutMs: 240_000 });
     line('1,000,000-line build log', r);
     expect(problems(r, [0, 1, 4]), r.stderr).toEqual([]);
