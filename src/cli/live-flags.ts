@@ -4,7 +4,7 @@
  * imported only when a live cluster is asked for, so file commands start as fast as before.
  */
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { type ClusterHistory, UsageError } from '../model/index.js';
+import { type Budget, type ClusterHistory, UsageError } from '../model/index.js';
 import { withGivenReleases } from '../sources/index.js';
 import { buildHistory } from '../timeline/index.js';
 import { budgetFromFlags } from './input.js';
@@ -15,6 +15,51 @@ export interface LiveFlags {
   kubeconfig?: string | undefined;
   context?: string | undefined;
   live?: true | undefined;
+  requestTimeout?: string | undefined;
+}
+
+/**
+ * `--request-timeout` as kubectl reads it (client-go's clientcmd): a whole number is seconds, else a
+ * Go duration (`30s`, `1m30s`, `500ms`, `2h`); `0` means no deadline. Returns milliseconds.
+ */
+export function parseRequestTimeout(value: string): number {
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const units: Readonly<Record<string, number>> = {
+    ns: 1e-6,
+    us: 1e-3,
+    µs: 1e-3,
+    ms: 1,
+    s: 1000,
+    m: 60_000,
+    h: 3_600_000,
+  };
+  const part = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/y;
+  let ms = 0;
+  let at = 0;
+  while (at < text.length) {
+    part.lastIndex = at;
+    const m = part.exec(text);
+    if (!m) break;
+    ms += Number(m[1]) * (units[m[2] ?? ''] ?? Number.NaN);
+    at = part.lastIndex;
+  }
+  if (text === '' || at !== text.length || !Number.isFinite(ms) || ms > 2 ** 31 - 1) {
+    throw new UsageError(
+      `--request-timeout ${JSON.stringify(value)} is not a duration (e.g. 30s, 1m, 0 for none)`,
+    );
+  }
+  return Math.ceil(ms);
+}
+
+/** The live client's limits from the flags: the deadline and the run budget's tree limits. */
+export function liveLimits(flags: LiveFlags): { requestTimeoutMs?: number; budget: Budget } {
+  return {
+    ...(flags.requestTimeout !== undefined
+      ? { requestTimeoutMs: parseRequestTimeout(flags.requestTimeout) }
+      : {}),
+    budget: budgetFromFlags(flags),
+  };
 }
 
 /** Adds --kubeconfig and --context; the paths argument becomes optional (a live cluster needs none). */
@@ -33,7 +78,11 @@ export function liveFlags<Args extends unknown[], Opts extends OptionValues, Glo
       'read a live cluster through this kubeconfig instead of files (docs/live.md)',
     )
     .option('--context <name>', 'with a live cluster: the kubeconfig context to use')
-    .option('--live', 'read the live cluster of $KUBECONFIG, ~/.kube/config or the in-cluster config');
+    .option('--live', 'read the live cluster of $KUBECONFIG, ~/.kube/config or the in-cluster config')
+    .option(
+      '--request-timeout <duration>',
+      'with a live cluster: give up on a request not answered in full within this long (e.g. 30s; 0: never; default 60s)',
+    );
 }
 
 export function wantsLive(flags: LiveFlags): boolean {
@@ -58,10 +107,13 @@ export async function liveHistory(
   // the update was read from (a cluster holds no payload contents).
   stdinOnce([], { '--release-from': releases.releaseFrom, '--release-to': releases.releaseTo });
   const { loadLiveParts } = await import('../live/index.js');
-  const parts = await loadLiveParts({
-    ...(flags.kubeconfig !== undefined ? { kubeconfig: flags.kubeconfig } : {}),
-    ...(flags.context !== undefined ? { context: flags.context } : {}),
-  });
+  const parts = await loadLiveParts(
+    {
+      ...(flags.kubeconfig !== undefined ? { kubeconfig: flags.kubeconfig } : {}),
+      ...(flags.context !== undefined ? { context: flags.context } : {}),
+    },
+    liveLimits(flags),
+  );
   return buildHistory(
     await withGivenReleases(parts, {
       ...releases,

@@ -4,11 +4,12 @@ import { printable, UsageError } from '../model/index.js';
 import { ANALYZE_FORMATS, render } from '../report/index.js';
 import { verdictExit } from './analyze.js';
 import type { ExitBox, ExitCode } from './exit.js';
-import { liveFlags } from './live-flags.js';
+import { addBudgetOptions } from './input.js';
+import { liveFlags, liveLimits } from './live-flags.js';
 import { useColour } from './output.js';
 
 function watchOptions(cmd: Command) {
-  const c = cmd
+  const c = addBudgetOptions(cmd, ['treeNodes', 'treeDepth'])
     .addOption(
       new Option('-o, --output <format>', 'text lines, or NDJSON events')
         .choices(['text', 'json'])
@@ -60,6 +61,7 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
     const summary = await watchCluster({
       config,
       signal: stop.signal,
+      limits: liveLimits(flags),
       ...(flags.forever ? { forever: true } : {}),
       ...(flags.record !== undefined ? { record: flags.record } : {}),
       emit: (o) => {

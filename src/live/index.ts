@@ -5,21 +5,30 @@
  * (state.ts), so that `status` and `analyze --kubeconfig` run the same code as on files, and
  * `watch` (src/watch/) follows the same objects over time. docs/live.md describes it.
  */
-export { ApiError, LiveClient, type RawObject, type WatchEvent } from './client.js';
+export {
+  ApiError,
+  type ClientLimits,
+  LiveClient,
+  type RawObject,
+  type WatchEvent,
+} from './client.js';
 export { type KubeConfigFlags, type LoadedConfig, loadKubeConfig } from './config.js';
 export { isRendered, RESOURCES, resourcePath } from './resources.js';
 export { type Stream, snapshot, streamId } from './snapshot.js';
-export { keyOf, LiveState } from './state.js';
+export { keyOf, LiveState, MAX_EVENTS } from './state.js';
 
 import type { HistoryParts } from '../model/index.js';
-import { LiveClient } from './client.js';
+import { type ClientLimits, LiveClient } from './client.js';
 import { type KubeConfigFlags, loadKubeConfig } from './config.js';
 import { SNAPSHOT_LIMITS, snapshot } from './snapshot.js';
 
 /** One snapshot of the cluster the flags name, as the file sources' HistoryParts. */
-export async function loadLiveParts(flags: KubeConfigFlags): Promise<HistoryParts> {
+export async function loadLiveParts(
+  flags: KubeConfigFlags,
+  limits: Partial<ClientLimits> = {},
+): Promise<HistoryParts> {
   const config = await loadKubeConfig(flags);
-  const client = new LiveClient(config);
+  const client = new LiveClient(config, limits);
   const { state, notes } = await snapshot(client);
   return state.parts(
     [],

@@ -49,9 +49,12 @@ async function listStream(
   notes: string[],
 ): Promise<Listed | undefined> {
   try {
-    const list = await client.list(s.path);
-    for (const item of list.items) state.put(s.resource.kind, item, JSON.stringify(item).length);
-    return { resourceVersion: list.resourceVersion, items: list.items.length };
+    let items = 0;
+    const list = await client.list(s.path, {}, (item) => {
+      items++;
+      state.put(s.resource.kind, item, JSON.stringify(item).length);
+    });
+    return { resourceVersion: list.resourceVersion, items };
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
       notes.push(

@@ -19,6 +19,39 @@ import { validateObject } from '../sources/index.js';
 import type { RawObject } from './client.js';
 import { apiVersionOf, isRendered, type LiveResource, resourcePath } from './resources.js';
 
+/**
+ * Events held before a flood is trimmed: far above the few hundred a real cluster keeps in the
+ * namespaces watched (Events expire after an hour), and a bound on what a flood can cost.
+ */
+export const MAX_EVENTS = 10_000;
+/** Past MAX_EVENTS only the events the analyses read are kept, up to this many. */
+const MAX_NEEDED_EVENTS = 50_000;
+
+/**
+ * The Event reasons an analysis reads (the timeline's node rewind, the drain and eviction
+ * assessment, explain's cause chains): past MAX_EVENTS, only these are kept.
+ */
+const NEEDED_EVENT_REASONS = new Set([
+  'MachineConfigChange',
+  'MachineConfigReached',
+  'NodeReady',
+  'NodeNotReady',
+  'Reboot',
+  'Drain',
+  'FailedToDrain',
+  'RenderedConfigGenerated',
+  'SetDesiredConfig',
+]);
+
+function neededEvent(raw: RawObject): boolean {
+  const reason = raw.reason;
+  if (typeof reason === 'string' && NEEDED_EVENT_REASONS.has(reason)) return true;
+  // An eviction refused by a PodDisruptionBudget is known by its message (status/drain.ts).
+  const message =
+    typeof raw.message === 'string' ? raw.message : typeof raw.note === 'string' ? raw.note : '';
+  return message.includes('disruption budget');
+}
+
 export function keyOf(o: RawObject): string {
   const m = o.metadata;
   return `${m?.namespace ?? ''}/${m?.name ?? ''}`;
@@ -34,6 +67,8 @@ export class LiveState {
   readonly #byKind = new Map<KnownKind, Map<string, Held>>();
   readonly #resources = new Map<KnownKind, LiveResource>();
   readonly #bytes = new Map<KnownKind, number>();
+  /** Events not kept because of a flood (MAX_EVENTS). */
+  droppedEvents = 0;
 
   constructor(
     readonly server: string,
@@ -62,25 +97,59 @@ export class LiveState {
     return this.#byKind.get(kind)?.size ?? 0;
   }
 
-  /** Put an object (ADDED or MODIFIED); returns the version it replaces. */
+  /**
+   * Put an object (ADDED or MODIFIED); returns the version it replaces. It is validated by its
+   * kind's schema first, as the file sources validate theirs: a bad one is one clear InputError
+   * naming its API path. An Event past the flood bound (MAX_EVENTS) is not kept: `kept` says so.
+   */
   put(kind: KnownKind, raw: RawObject, bytes = 0): RawObject | undefined {
-    const r = this.#resources.get(kind);
-    const withKind: RawObject = {
-      ...raw,
-      apiVersion: (raw.apiVersion as string | undefined) ?? (r ? apiVersionOf(r) : undefined),
-      kind,
-    };
+    return this.store(kind, raw, bytes).before;
+  }
+
+  store(kind: KnownKind, raw: RawObject, bytes = 0): { before: RawObject | undefined; kept: boolean } {
+    const file = this.#file(kind);
+    const withKind = this.#withKind(kind, raw);
+    // Validated before anything reads a field of it (#trim reads the name).
+    const valid = validateObject(kind, withKind, file, '');
     const stored = kind === 'MachineConfig' ? this.#trim(withKind) : withKind;
     const map = this.#byKind.get(kind) as Map<string, Held>;
     const key = keyOf(raw);
     const before = map.get(key)?.raw;
-    map.set(key, { raw: stored });
+    if (kind === 'Event' && before === undefined && !this.#roomForEvent(stored)) {
+      this.droppedEvents++;
+      return { before, kept: false };
+    }
+    const facts: KindFacts = KINDS[kind];
+    const held: Held = { raw: stored };
+    if (stored === withKind) {
+      const object = facts.normalize ? facts.normalize(valid) : valid;
+      held.valid = { object, ref: { file, path: key.startsWith('/') ? key.slice(1) : key } };
+    }
+    map.set(key, held);
     this.#bytes.set(kind, (this.#bytes.get(kind) ?? 0) + bytes);
-    return before;
+    return { before, kept: true };
+  }
+
+  #file(kind: KnownKind): string {
+    return `${this.server}${resourcePath(this.#resources.get(kind) as LiveResource)}`;
+  }
+
+  /** Lists leave `apiVersion` and `kind` out of their items. */
+  #withKind(kind: KnownKind, raw: RawObject): RawObject {
+    const given = raw.apiVersion;
+    const r = this.#resources.get(kind) as LiveResource;
+    return { ...raw, apiVersion: typeof given === 'string' ? given : apiVersionOf(r), kind };
+  }
+
+  #roomForEvent(raw: RawObject): boolean {
+    const held = this.count('Event');
+    if (held < MAX_EVENTS) return true;
+    return held < MAX_NEEDED_EVENTS && neededEvent(raw);
   }
 
   delete(kind: KnownKind, raw: RawObject): RawObject | undefined {
     const map = this.#byKind.get(kind);
+    validateObject(kind, this.#withKind(kind, raw), this.#file(kind), '');
     const key = keyOf(raw);
     const before = map?.get(key)?.raw;
     map?.delete(key);
@@ -133,6 +202,11 @@ export class LiveState {
         list.push(held.valid);
       }
       objects[facts.field] = list;
+      if (kind === 'Event' && this.droppedEvents > 0) {
+        notes.push(
+          `${file}: ${plural(this.droppedEvents, 'Event')} not kept (a flood: past ${MAX_EVENTS} Events only those the analyses read are kept, up to ${MAX_NEEDED_EVENTS})`,
+        );
+      }
       inputs.push({
         path: file,
         reader: 'live',

@@ -7,7 +7,7 @@
  */
 
 // For serve's must-gather extras, the cache command and the fetch progress bar (docs/serve.md, docs/urls.md).
-export { formatBytes } from './bytes.js';
+export { formatBytes, MAX_PARSED_BYTES } from './bytes.js';
 export { parseDocuments, parseYamlDocuments } from './documents.js';
 export { listFolder } from './folder.js';
 export {
@@ -18,12 +18,14 @@ export {
   readInputText,
 } from './formats/index.js';
 export { withGivenReleases } from './given-releases.js';
+export { JsonItemsReader, NotStreamable } from './json-items.js';
 export { loadHistoryParts, NO_INPUTS_HINT } from './load.js';
 // For the live-cluster source and watch (src/live, src/watch): the same validation and monitor text forms as files.
 export { parseLocatorText, parseMessageText } from './monitor-text.js';
 export { readStdin, STDIN } from './open/index.js';
 // For ingest: the runs an argument holds, and a run's files for naming it by its content.
 export { eachRunFile, type FoundRun, findRuns, type RunsFound } from './runs.js';
+export { checkTree, ItemTreeLimits } from './tree-limits.js';
 export type { LoadOptions } from './types.js';
 // The URL client itself is loaded on first use (url-client.ts); only the light parts are static.
 export type { FetchStats, ProgressSink, RemoteOptions } from './url/index.js';

@@ -12,8 +12,19 @@
  * exactly as on that path.
  */
 
-/** The bytes are not a plain `{…, "items": […], …}` JSON object, or not valid JSON. */
-export class NotStreamable extends Error {}
+/**
+ * The bytes are not a plain `{…, "items": […], …}` JSON object, or not valid JSON. `invalid` says
+ * the bytes cannot be JSON at all, whatever their shape (the text ends inside the object, a
+ * separator is missing): a caller may then report that rather than parse the whole text to find it.
+ */
+export class NotStreamable extends Error {
+  constructor(
+    message: string,
+    readonly invalid = false,
+  ) {
+    super(message);
+  }
+}
 
 /** The top-level members other than `items`, and how many items there were. */
 export interface ItemsDocument {
@@ -168,7 +179,7 @@ export class JsonItemsReader {
           else if (c === CLOSE_BRACKET) {
             if (this.#openAt !== -1) this.#flushBatch(chunk, i - 1);
             this.#state = State.AfterMember;
-          } else if (!isSpace(c)) throw new NotStreamable('expected , or ] after an item');
+          } else if (!isSpace(c)) throw new NotStreamable('expected , or ] after an item', true);
           break;
         }
         case State.NextItem:
@@ -321,10 +332,10 @@ export class JsonItemsReader {
       case State.AfterMember:
         if (c === COMMA) this.#state = State.NextKey;
         else if (c === CLOSE_BRACE) this.#state = State.Done;
-        else if (!isSpace(c)) throw new NotStreamable('expected , or }');
+        else if (!isSpace(c)) throw new NotStreamable('expected , or }', true);
         return i + 1;
       default:
-        if (!isSpace(c)) throw new NotStreamable('text after the top-level object');
+        if (!isSpace(c)) throw new NotStreamable('text after the top-level object', true);
         return i + 1;
     }
   }
@@ -360,7 +371,7 @@ export class JsonItemsReader {
       else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
       else if (--depth <= 0) break;
     }
-    if (depth < 0) throw new NotStreamable('unbalanced brackets');
+    if (depth < 0) throw new NotStreamable('unbalanced brackets', true);
     this.#depth = depth;
     this.#inString = inString;
     return i;
@@ -454,7 +465,7 @@ export class JsonItemsReader {
 
   /** The document's other members; throws NotStreamable unless the whole object was read. */
   end(): ItemsDocument {
-    if (this.#state !== State.Done) throw new NotStreamable('the object does not end');
+    if (this.#state !== State.Done) throw new NotStreamable('the object does not end', this.#started);
     if (!this.#sawItems) throw new NotStreamable('no items');
     return { members: this.#members, items: this.#itemCount };
   }
@@ -489,7 +500,7 @@ function backslashesBefore(bytes: Uint8Array, at: number, from: number): number 
 /** The end (exclusive) of the string whose opening quote is at `at`, within `bytes[…, end)`. */
 function stringEnd(bytes: Buffer, at: number, end: number): number {
   const close = closingQuote(bytes, at + 1, end);
-  if (close < 0) throw new NotStreamable('unterminated string');
+  if (close < 0) throw new NotStreamable('unterminated string', true);
   return close + 1;
 }
 
@@ -497,7 +508,7 @@ function parse(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new NotStreamable('a piece is not valid JSON');
+    throw new NotStreamable('a piece is not valid JSON', true);
   }
 }
 

@@ -214,11 +214,22 @@ export async function readInput(
   let input = source;
   if (context.reopen && jsonByName && size <= maxBytes && FORMATS[spec.reader].streamed !== undefined) {
     const opts = { file, name, maxBytes, nameSaysGzip, ...budgetOf(limits), ...notesTo(() => result) };
-    if (await readItemsStreamed(result, spec, source, opts, intern, echoes)) return result;
-    // Read it again whole: the whole-text reader reports whatever was wrong.
+    const streamed = await readItemsStreamed(result, spec, source, opts, intern, echoes);
+    if (streamed === true) return result;
     echoes?.rollback();
-    input = context.reopen();
     result = fresh();
+    if (typeof streamed === 'string') {
+      // Large and not JSON at all: parsing its whole text only to find the error again would hold
+      // it, and the tree JSON.parse builds up to the error, at once (docs/limits.md, "Memory").
+      const err = new InputError(file, `invalid JSON: ${streamed}`);
+      if (lenient) {
+        result.skippedBecause = err.problem;
+        return result;
+      }
+      throw err;
+    }
+    // Read it again whole: the whole-text reader reports whatever was wrong.
+    input = context.reopen();
   }
   try {
     if (size > maxBytes) {
@@ -379,8 +390,15 @@ function deferredMembers(spec: ReaderSpec, file: string): DeferredMembers | unde
 }
 
 /**
+ * A file that failed to stream as not JSON at all is read again whole (for the whole-text reader's
+ * exact error) only up to this size; past it the streamed reader's own error is given.
+ */
+const REREAD_WHOLE_UP_TO = 32 * 1024 * 1024;
+
+/**
  * A gather-extra List or an interval file, one batch of items at a time. False when the file is
- * not a plain List / items object or anything in it is wrong; `result` then holds partial work.
+ * not a plain List / items object or anything in it is wrong; `result` then holds partial work. A
+ * string when it is large and not JSON at all: what is wrong with it.
  */
 async function readItemsStreamed(
   result: FileResult,
@@ -389,11 +407,12 @@ async function readItemsStreamed(
   opts: DecodeOptions,
   intern: Interner,
   echoes: EchoFilter | undefined,
-): Promise<boolean> {
+): Promise<boolean | string> {
   const file = opts.file;
   const onItem = streamedReader(spec, result, file, intern, echoes);
   if (!onItem) return false;
   const limits = new ItemTreeLimits(file, opts.budget ?? new Budget());
+  let decoded = 0;
   const reader = new JsonItemsReader(
     (batch, first) => {
       for (let k = 0; k < batch.length; k++) limits.check(batch[k]);
@@ -403,7 +422,10 @@ async function readItemsStreamed(
     deferredMembers(spec, file),
   );
   try {
-    for await (const chunk of decodedChunks(source, opts)) reader.write(chunk);
+    for await (const chunk of decodedChunks(source, opts)) {
+      decoded += chunk.length;
+      reader.write(chunk);
+    }
     const doc = reader.end();
     if (spec.reader === 'gather-extra') {
       // readExpected: a List (kind absent or `…List`); an object of the expected kind is read whole.
@@ -412,6 +434,9 @@ async function readItemsStreamed(
     }
     return true;
   } catch (err) {
+    if (err instanceof NotStreamable && err.invalid && decoded >= REREAD_WHOLE_UP_TO) {
+      return `${err.message} (at byte ${decoded} or before)`;
+    }
     if (err instanceof NotStreamable || err instanceof InputError) return false;
     throw err;
   }

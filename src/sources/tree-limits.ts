@@ -35,6 +35,18 @@ export class ItemTreeLimits {
 }
 
 /**
+ * Hold one parsed document (a live API response, a watch event) to the budget's tree limits before
+ * anything reads it: throws the budget's one-line InputError naming `file`. `depth` is the depth of
+ * `value` in its document (1 for the document itself).
+ */
+export function checkTree(value: unknown, file: string, budget: Budget, depth = 1): void {
+  if (typeof value !== 'object' || value === null) return;
+  const nodes = walk(value, depth, budget.limits.treeDepth);
+  if (nodes < 0) budget.over('treeDepth', file);
+  if (nodes > budget.limits.treeNodes) budget.over('treeNodes', file);
+}
+
+/**
  * The values in the container `v` at `depth`, itself included, or -1 when it goes deeper than
  * `maxDepth`. Recursion goes only into containers, and never past `maxDepth` frames. Only data as
  * JSON.parse makes it is walked: a member kept as bytes (model/deferred-json.ts) counts as one value

@@ -8,6 +8,7 @@
 import { setMaxListeners } from 'node:events';
 import { type AnalysisResult, analyzeHistory } from '../analyze/index.js';
 import {
+  type ClientLimits,
   isRendered,
   LiveClient,
   type LiveState,
@@ -81,6 +82,8 @@ export interface WatchOptions {
   readonly signal: AbortSignal;
   readonly emit: (o: WatchOutput) => void;
   readonly backoff?: Backoff;
+  /** The live client's deadline and budget (`--request-timeout`, `--max-tree-depth`...). */
+  readonly limits?: Partial<ClientLimits>;
   readonly clock?: Clock;
   /** Called after each change is absorbed (the bench counts them). */
   readonly onChange?: () => void;
@@ -157,7 +160,7 @@ class Watcher {
   constructor(readonly opts: WatchOptions) {
     // Each stream's informer listens on the stop signal, twice while it backs off: more than 10.
     setMaxListeners(0, this.#stop.signal);
-    this.#client = new LiveClient(opts.config);
+    this.#client = new LiveClient(opts.config, opts.limits);
     this.#file = `${opts.config.server} (watch)`;
   }
 

@@ -27,6 +27,8 @@ export interface RunOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Send this signal once stderr or stdout has printed this text (for the SIGINT cases). */
   readonly signalOn?: { readonly text: string; readonly signal: NodeJS.Signals };
+  /** Send this signal this long after the start (a long-running command: watch). */
+  readonly signalAfter?: { readonly ms: number; readonly signal: NodeJS.Signals };
   readonly input?: string;
 }
 
@@ -59,6 +61,9 @@ export function runCli(args: readonly string[], opts: RunOptions = {}): Promise<
     timedOut = true;
     child.kill('SIGKILL');
   }, opts.timeoutMs ?? 60_000);
+  const signaller = opts.signalAfter
+    ? setTimeout(() => child.kill(opts.signalAfter?.signal), opts.signalAfter.ms)
+    : undefined;
   const watch = (chunk: Buffer, into: 'out' | 'err') => {
     const s = chunk.toString('utf8');
     if (into === 'out' && stdout.length < CAP) stdout += s;
@@ -76,6 +81,7 @@ export function runCli(args: readonly string[], opts: RunOptions = {}): Promise<
     child.on('close', (code, signal) => {
       clearInterval(poll);
       clearTimeout(killer);
+      clearTimeout(signaller);
       resolve({
         code,
         signal,

@@ -19,7 +19,7 @@ import { printable } from '../../model/index.js';
 import { BatchedWriter } from './batched-write.js';
 import { Checksums, type Digests, digestMismatch } from './checksum.js';
 import { HasherClosed, type HashJob, RangeHasher } from './hasher.js';
-import { Connections, HttpStatusError, retryAfterSeconds, TransientError } from './http.js';
+import { Connections, deadlineFor, HttpStatusError, retryAfterSeconds, TransientError } from './http.js';
 import { Limiter } from './limit.js';
 import { DEFAULT_RETRY, type RetryPolicy, withRetry } from './retry.js';
 
@@ -55,6 +55,8 @@ export interface StorageClientOptions {
   readonly concurrency: number;
   readonly retry?: RetryPolicy;
   readonly idleTimeoutMs?: number;
+  /** The fixed part of each request's deadline (deadlineFor); tests make it small. */
+  readonly deadlineBaseMs?: number;
   /** Pages of one listing before giving up (a folder of 1000 × this many entries). */
   readonly maxListPages?: number;
   /** Called for every retry, for --verbose. */
@@ -392,7 +394,7 @@ export class StorageClient {
     const res = await this.#http.get(
       url,
       { 'accept-encoding': 'gzip', range: `bytes=${start}-${end - 1}` },
-      { idleTimeoutMs: this.#idleTimeoutMs },
+      { idleTimeoutMs: this.#idleTimeoutMs, deadlineMs: this.#deadline(end - start) },
     );
     if (
       res.status === 200 ||
@@ -453,6 +455,10 @@ export class StorageClient {
     return this.#hasher.offThreadJobs;
   }
 
+  #deadline(bytes: number): number {
+    return deadlineFor(bytes, this.#opts.deadlineBaseMs);
+  }
+
   #checkOpen(url: string): void {
     if (this.#closed) throw new StorageError(url, 'cancelled: another download failed');
   }
@@ -463,7 +469,7 @@ export class StorageClient {
     const res = await this.#http.get(
       url,
       { 'accept-encoding': 'gzip' },
-      { idleTimeoutMs: this.#idleTimeoutMs },
+      { idleTimeoutMs: this.#idleTimeoutMs, deadlineMs: this.#deadline(obj.size) },
     );
     if (res.status !== 200) {
       res.body.resume();
@@ -485,14 +491,22 @@ export class StorageClient {
         received += chunk.length;
         sums.update(chunk);
         this.#opts.onBytes?.(chunk.length);
-        if (!transcoded && sums.bytes > obj.size) {
+        // Capped at the listed size whatever the encoding: an answer the server decoded (it
+        // ignored Accept-Encoding) cannot be checked against the listing, and is not let grow past it.
+        if (sums.bytes > obj.size) {
+          if (transcoded) {
+            throw new StorageError(
+              url,
+              `the server sent the gzip-stored object decoded, past the ${obj.size} bytes the listing gave; not fetched`,
+            );
+          }
           throw new TransientError(`received more than the ${obj.size} bytes the listing gave`);
         }
         if (!sink.write(chunk)) await new Promise<void>((resolve) => sink.once('drain', resolve));
       }
     } catch (err) {
       res.body.destroy();
-      if (err instanceof TransientError) throw err;
+      if (err instanceof TransientError || err instanceof StorageError) throw err;
       throw new TransientError(`the download broke off after ${received} bytes (${describe(err)})`);
     }
     if (!dynamicGzip && Number.isFinite(declared) && received !== declared) {
@@ -538,7 +552,7 @@ export class StorageClient {
             const res = await this.#http.get(
               url,
               { accept: 'application/json' },
-              { idleTimeoutMs: this.#idleTimeoutMs },
+              { idleTimeoutMs: this.#idleTimeoutMs, deadlineMs: this.#deadline(0) },
             );
             if (res.status !== 200) {
               res.body.resume();

@@ -4,8 +4,9 @@
  * would let a cut-off download into the cache. Here the body arrives exactly as stored, so its length
  * and hash can be checked against the object's metadata before anything is kept.
  *
- * Redirects are followed (a few hops), every request has an idle timeout, and connections are kept
- * alive and reused (one Agent per client).
+ * Redirects are followed (a few hops), every request has an idle timeout and a deadline for the
+ * whole exchange, body included (a server that trickles a byte at a time never trips an idle
+ * timeout), and connections are kept alive and reused (one Agent per client).
  */
 import {
   Agent as HttpAgent,
@@ -51,7 +52,20 @@ export interface HttpResponse {
 export interface HttpOptions {
   /** Abort a request that receives nothing for this long (headers or body). */
   readonly idleTimeoutMs: number;
+  /**
+   * Abort a request not answered in full within this long, headers and body together; the body
+   * then ends with a TransientError. Redirect hops share it.
+   */
+  readonly deadlineMs?: number;
   readonly maxRedirects?: number;
+}
+
+/**
+ * The deadline of a request for `bytes` bytes: a minute, plus the time to receive them at 256 KiB/s
+ * (a slow link still finishes; a server trickling a byte at a time does not hold a request for ever).
+ */
+export function deadlineFor(bytes: number, baseMs = 60_000): number {
+  return baseMs + Math.ceil(bytes / 256);
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -73,8 +87,9 @@ export class Connections {
   async get(url: string, headers: Record<string, string>, opts: HttpOptions): Promise<HttpResponse> {
     let current = url;
     const maxRedirects = opts.maxRedirects ?? 5;
+    const deadline = Date.now() + (opts.deadlineMs ?? deadlineFor(0));
     for (let hop = 0; ; hop++) {
-      const res = await this.#once(current, headers, opts.idleTimeoutMs);
+      const res = await this.#once(current, headers, opts.idleTimeoutMs, deadline);
       if (!REDIRECTS.has(res.status)) return res;
       res.body.resume();
       const location = res.headers.location;
@@ -90,20 +105,35 @@ export class Connections {
     }
   }
 
-  #once(url: string, headers: Record<string, string>, idleTimeoutMs: number): Promise<HttpResponse> {
+  #once(
+    url: string,
+    headers: Record<string, string>,
+    idleTimeoutMs: number,
+    deadline: number,
+  ): Promise<HttpResponse> {
     const target = new URL(url);
     const https = target.protocol === 'https:';
     const send = https ? httpsRequest : httpRequest;
     return new Promise<HttpResponse>((resolve, reject) => {
+      const late = () => new TransientError("no complete answer before the request's deadline");
+      let timer: NodeJS.Timeout | undefined;
       const req = send(target, { method: 'GET', headers, agent: https ? this.#https : this.#http }, (res) => {
         // The same idle timeout guards the body: a server that stops sending mid-body is cut off.
         res.socket.setTimeout(idleTimeoutMs);
+        // And the deadline: one that sends a byte now and then is cut off too.
+        clearTimeout(timer);
+        timer = setTimeout(() => res.destroy(late()), Math.max(0, deadline - Date.now()));
+        res.once('close', () => clearTimeout(timer));
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res, url });
       });
+      timer = setTimeout(() => req.destroy(late()), Math.max(0, deadline - Date.now()));
       req.setTimeout(idleTimeoutMs, () => {
         req.destroy(new TransientError(`no answer for ${idleTimeoutMs / 1000} s`));
       });
-      req.on('error', (err) => reject(asTransient(err)));
+      req.on('error', (err) => {
+        clearTimeout(timer);
+        reject(asTransient(err));
+      });
       req.end();
     });
   }

@@ -65,6 +65,7 @@ export class RemoteSession {
         concurrency: this.opts.concurrency ?? DEFAULT_CONCURRENCY,
         ...(this.opts.retry ? { retry: this.opts.retry } : {}),
         ...(this.opts.idleTimeoutMs ? { idleTimeoutMs: this.opts.idleTimeoutMs } : {}),
+        ...(this.opts.deadlineBaseMs !== undefined ? { deadlineBaseMs: this.opts.deadlineBaseMs } : {}),
         onRetry: (url, reason, n) => this.opts.verbose?.(`retrying ${url} after attempt ${n}: ${reason}`),
         onBytes: (n) => this.opts.progress?.bytes(n),
       });

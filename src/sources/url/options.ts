@@ -36,6 +36,8 @@ export interface RemoteOptions {
   /** For tests: faster retries and timeouts. */
   readonly retry?: RetryPolicy;
   readonly idleTimeoutMs?: number;
+  /** The fixed part of every request's deadline (url/http.ts deadlineFor). */
+  readonly deadlineBaseMs?: number;
   /** Objects larger than this are refused before any byte is fetched (LoadOptions.maxFileBytes). */
   readonly maxFileBytes?: number;
   readonly env?: NodeJS.ProcessEnv;
