@@ -1,6 +1,6 @@
 /**
  * Pod logs, read safely from files that stay on disk after the server starts. A log file is pinned at
- * start (its real path and its device and inode numbers); a request opens that path with O_NOFOLLOW
+ * start (its real path, device and inode numbers, size and status change time); a request opens that path with O_NOFOLLOW
  * and O_NONBLOCK and serves it only when it is still the same regular file: a log swapped for a
  * symbolic link (to /etc/passwd, say), a FIFO (which would block the open), a device or another file
  * after start is refused. The bytes are streamed with backpressure, never read whole, and at most
@@ -18,6 +18,9 @@ export interface PinnedFile {
   readonly path: string;
   readonly dev: number;
   readonly ino: number;
+  /** Status change time: a file put at the same inode number (freed and reused) has a new one. */
+  readonly ctimeMs: number;
+  readonly size: number;
 }
 
 export interface PinnedLogs {
@@ -32,7 +35,7 @@ async function pinFile(path: string | undefined): Promise<PinnedFile | undefined
     const real = await realpath(path);
     const info = await stat(real);
     if (!info.isFile()) return undefined;
-    return { path: real, dev: info.dev, ino: info.ino };
+    return { path: real, dev: info.dev, ino: info.ino, ctimeMs: info.ctimeMs, size: info.size };
   } catch {
     return undefined;
   }
@@ -68,7 +71,9 @@ async function openPinned(f: PinnedFile): Promise<FileHandle> {
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile() || info.dev !== f.dev || info.ino !== f.ino) throw changed();
+    const same =
+      info.dev === f.dev && info.ino === f.ino && info.ctimeMs === f.ctimeMs && info.size === f.size;
+    if (!info.isFile() || !same) throw changed();
     return handle;
   } catch (err) {
     await handle.close().catch(() => undefined);
@@ -123,6 +128,8 @@ export class LogGate {
   constructor(
     readonly maxActive: number,
     readonly maxWaiting: number,
+    /** Longest wait in line before 429 (a socket waiting idle would be cut by the idle timeout). */
+    readonly maxWaitMs: number,
   ) {}
 
   get active(): number {
@@ -142,25 +149,38 @@ export class LogGate {
       this.#active += 1;
       return Promise.resolve(release);
     }
-    if (this.#waiting.length >= this.maxWaiting) {
+    const busy = () => {
       res.setHeader('Retry-After', '1');
-      return Promise.reject(
-        new ApiError(429, 'TooManyRequests', 'too many pod log requests at once, please try again later', {
+      return new ApiError(
+        429,
+        'TooManyRequests',
+        'too many pod log requests at once, please try again later',
+        {
           retryAfterSeconds: 1,
-        }),
+        },
       );
-    }
+    };
+    if (this.#waiting.length >= this.maxWaiting) return Promise.reject(busy());
     return new Promise((resolve, reject) => {
-      const go = () => {
+      const leave = () => {
+        clearTimeout(timer);
         res.off('close', gone);
+        const i = this.#waiting.indexOf(go);
+        if (i !== -1) this.#waiting.splice(i, 1);
+      };
+      const go = () => {
+        leave();
         this.#active += 1;
         resolve(release);
       };
       const gone = () => {
-        const i = this.#waiting.indexOf(go);
-        if (i !== -1) this.#waiting.splice(i, 1);
+        leave();
         reject(new ApiError(499, 'ClientClosedRequest', 'the client went away'));
       };
+      const timer = setTimeout(() => {
+        leave();
+        reject(busy());
+      }, this.maxWaitMs);
       res.once('close', gone);
       this.#waiting.push(go);
     });

@@ -315,7 +315,11 @@ export class ApiServer {
   constructor(opts: HttpOptions) {
     this.#opts = opts;
     this.#limits = { ...DEFAULT_LIMITS, ...opts.limits };
-    this.#logGate = new LogGate(this.#limits.maxActiveLogs, this.#limits.maxWaitingLogs);
+    this.#logGate = new LogGate(
+      this.#limits.maxActiveLogs,
+      this.#limits.maxWaitingLogs,
+      this.#limits.requestTimeoutMs,
+    );
     this.#server = createServer(
       {
         requestTimeout: this.#limits.requestTimeoutMs,
