@@ -14,7 +14,7 @@ import type { LogFiles } from './extras.js';
 import { ApiError } from './status.js';
 
 /** A log file as it was when the server started. */
-export interface PinnedFile {
+interface PinnedFile {
   readonly path: string;
   readonly dev: number;
   readonly ino: number;

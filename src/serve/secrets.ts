@@ -13,9 +13,9 @@ const EMPTIED_ANNOTATIONS: readonly string[] = [
   'openshift.io/token-secret.value',
   'kubectl.kubernetes.io/last-applied-configuration',
 ];
-export const REDACTED = 'atlevel.io/redacted';
+const REDACTED = 'atlevel.io/redacted';
 
-export function isSecret(item: Pick<KindObject, 'kind' | 'apiVersion'>): boolean {
+function isSecret(item: Pick<KindObject, 'kind' | 'apiVersion'>): boolean {
   return item.kind === 'Secret' && (item.apiVersion === undefined || item.apiVersion === 'v1');
 }
 

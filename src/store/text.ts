@@ -12,7 +12,7 @@ const UNSAFE = /[\u0000\ud800-\udfff]/;
 const REPLACED = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** The string with NULs and lone surrogates replaced by U+FFFD (well-formed pairs kept). */
-export function pgText(s: string): string {
+function pgText(s: string): string {
   if (!UNSAFE.test(s)) return s;
   return s.replace(REPLACED, '\uFFFD');
 }

@@ -99,7 +99,11 @@ export async function raceLock(opts: {
     ),
   );
   const stderr: string[] = children.map(() => '');
-  children.forEach((c, i) => c.stderr?.on('data', (d: Buffer) => (stderr[i] += String(d))));
+  children.forEach((c, i) => {
+    c.stderr?.on('data', (d: Buffer) => {
+      stderr[i] += String(d);
+    });
+  });
   const done = Promise.all(children.map((c) => new Promise((r) => c.on('close', r))));
   // Every contender loaded and waiting, then all start 300 ms from now, on the same clock.
   while (!outs.every((o) => existsSync(`${o}.ready`))) {
