@@ -19,8 +19,10 @@ function isSecret(item: Pick<KindObject, 'kind' | 'apiVersion'>): boolean {
   return item.kind === 'Secret' && (item.apiVersion === undefined || item.apiVersion === 'v1');
 }
 
+/** The values emptied; anything but a map of them (a malformed Secret) is dropped whole. */
 function emptied(values: unknown): unknown {
-  if (typeof values !== 'object' || values === null || Array.isArray(values)) return values;
+  if (values === null) return null;
+  if (typeof values !== 'object' || Array.isArray(values)) return {};
   const out: Record<string, unknown> = Object.create(null);
   for (const [k, v] of Object.entries(values)) out[k] = PUBLIC_KEYS.has(k) ? v : '';
   return { ...out };
