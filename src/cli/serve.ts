@@ -1,6 +1,7 @@
 /**
  * `atlevel serve PATH...`: a read-only Kubernetes API over the inputs (docs/serve.md). It runs until
- * SIGINT or SIGTERM, then closes every connection and exits 0.
+ * SIGINT, SIGTERM or SIGHUP (the terminal closing), then closes every connection, removes its temporary
+ * kubeconfig and exits 0.
  */
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ export interface ServeFlags extends RemoteFlags {
   bind: string;
   kubeconfigOut?: string;
   startAfter?: string;
+  serveSecrets?: boolean;
 }
 
 export function defineServe(cmd: Command, exit: ExitBox): void {
@@ -41,6 +43,10 @@ export function defineServe(cmd: Command, exit: ExitBox): void {
     .option(
       '--start-after <seconds>',
       'with --replay: wait this long before replaying (time to start your watches; default 0)',
+    )
+    .option(
+      '--serve-secrets',
+      "serve Secrets with their values (by default they are emptied, as oc adm inspect's cleaning does)",
     )
     .option(
       '--kubeconfig-out <file>',
@@ -119,6 +125,7 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
       port,
       bind: flags.bind,
       holdReplay: true,
+      serveSecrets: flags.serveSecrets === true,
     });
   } catch (err) {
     if (err instanceof Error && err.name === 'OutsideSpanError')
@@ -177,8 +184,9 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
   for (const note of extras.notes.slice(0, 5)) process.stderr.write(`atlevel: note: ${terminalSafe(note)}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    // SIGHUP is the terminal closing: without a handler Node exits at once (129) and the temporary
+    // kubeconfig folder stays behind.
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop);
   });
   if (timer) clearTimeout(timer);
   await server.close();

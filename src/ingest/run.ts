@@ -3,8 +3,8 @@
  * the rest in parallel (the caller passes the analyser: a worker pool in the CLI, a plain call in
  * tests), and write the runs as their analyses come back (those that came back while the last write
  * ran go in one transaction), so that a kill loses at most the runs in flight or waiting to be
- * written and the next ingest resumes where this one stopped. A run whose analysis throws is
- * recorded as an ingest error and the batch goes on.
+ * written and the next ingest resumes where this one stopped. A run whose analysis throws, or that
+ * the store refuses to hold, is recorded as an ingest error and the batch goes on.
  */
 import type { PutOutcome, RunRecord, RunStore } from '../store/index.js';
 import type { RunInput } from './expand.js';
@@ -204,12 +204,9 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
   const write = async (all: boolean) => {
     while (backlog.length >= (all ? 1 : MAX_BATCH) && writeError === undefined) {
       const batch = backlog.splice(0, MAX_BATCH);
-      try {
-        const outcomes = await (await opening).putRuns(
-          batch.map((b) => b.record),
-          opts.reanalyse === true,
-        );
-        batch.forEach((b, i) => {
+      const store = await opening;
+      const counted = (part: typeof batch, outcomes: readonly PutOutcome[]) =>
+        part.forEach((b, i) => {
           const outcome = outcomes[i] ?? 'present';
           if (outcome === 'present') p.skipped += 1;
           else p.stored += 1;
@@ -218,13 +215,52 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
           p.done += 1;
           opts.onProgress?.({ ...p });
         });
+      try {
+        counted(
+          batch,
+          await store.putRuns(
+            batch.map((b) => b.record),
+            opts.reanalyse === true,
+          ),
+        );
+        continue;
       } catch (err) {
-        writeError = err;
+        if (batch.length === 1 && !(await refused(store, batch[0] as (typeof batch)[number], err)))
+          writeError = err;
+        if (batch.length === 1) continue;
+      }
+      // The batch was refused as a whole (its transaction rolled back): one run at a time finds the
+      // run the store cannot take, which becomes an ingest error; the others are stored.
+      for (const b of batch) {
+        if (writeError !== undefined) break;
+        try {
+          counted([b], await store.putRuns([b.record], opts.reanalyse === true));
+        } catch (err) {
+          if (!(await refused(store, b, err))) writeError = err;
+        }
       }
     }
     writing = undefined;
     // What came back during the write waits for company again.
     if (backlog.length > 0) flushLater();
+  };
+  /**
+   * A run the store refused: recorded as an ingest error with the store's reason, when the store can
+   * still record one (then the fault is the run's, and the batch goes on); false when it cannot (the
+   * store itself is gone: the ingest ends with that error).
+   */
+  const refused = async (store: RunStore, b: { who: RunIdentity }, err: unknown): Promise<boolean> => {
+    const reason = `the run store refused the run: ${firstLine(err)}`;
+    try {
+      await store.putError(b.who.id, b.who.source, reason);
+    } catch {
+      return false;
+    }
+    opts.onError?.(b.who.source, reason);
+    p.errors += 1;
+    p.done += 1;
+    opts.onProgress?.({ ...p });
+    return true;
   };
   const flushLater = () => {
     if (finishing || writing || linger) return;

@@ -6,7 +6,9 @@
  * `kubectl auth can-i --list` (a SelfSubjectRulesReview), and are matched as RBAC matches its policy
  * rules (kubernetes pkg/apis/rbac/v1/evaluation_helpers.go: VerbMatches, APIGroupMatches,
  * ResourceMatches, NonResourceURLMatches), so the two answers always agree with each other and with
- * what the server then does.
+ * what the server then does. One exception: Secrets served with their values emptied (secrets.ts,
+ * without --serve-secrets) are listed, but the rules leave them out and a review says no, since what a
+ * client asking wants to know is whether it can read them.
  */
 import { apiVersionOf, type ResourceType } from './resources.js';
 
@@ -34,6 +36,8 @@ export interface Served {
   readonly types: readonly ResourceType[];
   readonly hasLogs: boolean;
   readonly hasExtras: boolean;
+  /** Secrets are served with their values emptied (no --serve-secrets). */
+  readonly secretsRedacted: boolean;
 }
 
 /** authorization/v1 ResourceAttributes, the fields a decision reads (selectors never change one here). */
@@ -61,6 +65,7 @@ const READ_ONLY = 'atlevel serve is a read-only replay of recorded data';
 export function resourceRules(served: Served): ResourceRule[] {
   const byGroup = new Map<string, Set<string>>();
   for (const t of served.types) {
+    if (served.secretsRedacted && isSecrets(t.group, t.plural)) continue;
     const plurals = byGroup.get(t.group) ?? new Set<string>();
     plurals.add(t.plural);
     byGroup.set(t.group, plurals);
@@ -103,6 +108,10 @@ export function nonResourceRules(served: Served): NonResourceRule[] {
   return [{ verbs: ['get'], nonResourceURLs: urls }];
 }
 
+function isSecrets(group: string, resource: string): boolean {
+  return group === '' && resource === 'secrets';
+}
+
 const ALLOWED: Decision = { allowed: true, reason: 'served read-only from the recorded data' };
 
 function deny(reason: string): Decision {
@@ -122,6 +131,12 @@ export function decideResource(served: Served, a: ResourceAttributes): Decision 
     (r) => r.apiGroups.includes(a.group) && r.resources.includes(combined),
   );
   if (rules.length === 0) {
+    if (
+      served.secretsRedacted &&
+      isSecrets(a.group, a.resource) &&
+      served.types.some((t) => isSecrets(t.group, t.plural))
+    )
+      return deny('it serves secrets with their values emptied (atlevel serve --serve-secrets serves them)');
     if (a.resource === '*' || a.group === '*')
       return deny(
         'it answers for each resource it holds, not for "*" (kubectl auth can-i --list lists them)',

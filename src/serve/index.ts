@@ -7,9 +7,11 @@
  */
 import type { ClusterHistory, Millis } from '../model/index.js';
 import type { LogFiles } from './extras.js';
+import { pinLogs } from './logs.js';
 import { extraAt, type KindObject, kubeTime, lastSeen, objectsAt, REWOUND_TO } from './moment.js';
 import { planReplay, Replayer, type ReplayPlan, type ReplayProgress } from './replay.js';
 import { type ResourceType, resourceTypeFor } from './resources.js';
+import { redactSecret } from './secrets.js';
 import { ApiServer, type Limits } from './server.js';
 import { type KubeObject, ServedStore } from './store.js';
 
@@ -40,6 +42,8 @@ export interface StartOptions {
   readonly limits?: Partial<Limits>;
   /** Change log capacity (older resourceVersions get 410 Gone). */
   readonly logCapacity?: number;
+  /** Serve Secrets with their values (by default they are emptied, secrets.ts). */
+  readonly serveSecrets?: boolean;
 }
 
 export interface ReplayHandle {
@@ -122,7 +126,7 @@ function toKube(item: KindObject): KubeObject {
 
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const store = new ServedStore(opts.logCapacity);
-  const extra = opts.extra ?? [];
+  const extra = opts.serveSecrets ? (opts.extra ?? []) : (opts.extra ?? []).map(redactSecret);
   let replayer: Replayer | undefined;
   let initial: KindObject[];
   let now: () => Millis;
@@ -163,7 +167,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
 
   const httpOptions = {
     store,
-    logs: opts.logs ?? new Map(),
+    // Pinned now: a log file swapped for something else after this is refused (logs.ts).
+    logs: await pinLogs(opts.logs ?? new Map()),
+    secretsRedacted: opts.serveSecrets !== true,
     now,
     version: versionOf(opts.history),
     ...(opts.limits ? { limits: opts.limits } : {}),
@@ -178,8 +184,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       return undefined;
     },
   };
-  const api = new ApiServer(httpOptions);
   const host = opts.bind ?? '127.0.0.1';
+  const api = new ApiServer({ ...httpOptions, bind: host });
   const address = await api.listen(opts.port ?? 0, host);
   const port = address.port;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -198,7 +204,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       expireResourceVersions: () => store.compact(),
       restart: async () => {
         await current.close();
-        const next = new ApiServer(httpOptions);
+        const next = new ApiServer({ ...httpOptions, bind: host });
         await next.listen(port, host);
         current = next;
       },

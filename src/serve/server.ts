@@ -7,12 +7,11 @@
  * as fast as its client reads, and one whose client stops reading is closed; the client resumes from
  * the last resourceVersion it saw, which the change log still holds, so nothing is lost.
  */
-import { open } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Served } from './access.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
-import type { LogFiles } from './extras.js';
+import { LogGate, type PinnedLogs, sendLog } from './logs.js';
 import { REPLAYED_AT } from './moment.js';
 import { apiVersionOf, type ResourceType, typeKey } from './resources.js';
 import { answerReview, REVIEW_PATHS, type ReviewKind } from './reviews.js';
@@ -37,13 +36,18 @@ import { parseIncludeObject, toTable } from './table.js';
 
 export interface HttpOptions {
   readonly store: ServedStore;
-  readonly logs: ReadonlyMap<string, LogFiles>;
+  /** Pod logs, `namespace/pod/container` → files pinned at start (logs.ts). */
+  readonly logs: ReadonlyMap<string, PinnedLogs>;
   /** The recorded moment being served (ages in tables count from it). */
   readonly now: () => number;
   readonly version: Record<string, string>;
   /** Extra read-only JSON at `/atlevel/...` (replay progress). */
   readonly extra?: (path: string) => unknown;
   readonly limits?: Partial<Limits>;
+  /** The address or name given to listen on: a Host naming it is this server (hostAllowed). */
+  readonly bind?: string;
+  /** Secrets are served with their values emptied (secrets.ts); the reviews say so. */
+  readonly secretsRedacted?: boolean;
 }
 
 export interface Limits {
@@ -59,6 +63,10 @@ export interface Limits {
   readonly maxWatchBufferBytes: number;
   readonly bookmarkIntervalMs: number;
   readonly maxLogBytes: number;
+  /** Pod logs streamed at once; more wait in line (logs.ts). */
+  readonly maxActiveLogs: number;
+  /** Pod log requests waiting for a slot; past this, 429. */
+  readonly maxWaitingLogs: number;
   /**
    * How long a list at a resourceVersion the server has not reached waits for it before the answer
    * "Too large resource version" (the apiserver's watch cache waits blockTimeout, 3 s).
@@ -80,6 +88,8 @@ const DEFAULT_LIMITS: Limits = {
   maxWatchBufferBytes: 32 * 1024 * 1024,
   bookmarkIntervalMs: 10_000,
   maxLogBytes: 64 * 1024 * 1024,
+  maxActiveLogs: 8,
+  maxWaitingLogs: 256,
   tooLargeWaitMs: 3_000,
   maxReviewBodyBytes: 64 * 1024,
 };
@@ -116,6 +126,41 @@ function segments(pathname: string): string[] | undefined {
     out.push(s);
   }
   return out;
+}
+
+/** An address as the socket reports it, an IPv4-mapped IPv6 one as plain IPv4. */
+function plainAddress(a: string): string {
+  const lower = a.toLowerCase();
+  return lower.startsWith('::ffff:') && lower.includes('.') ? lower.slice(7) : lower;
+}
+
+/**
+ * Whether a request's Host names this server: \`localhost\`, the address the connection came in on, or
+ * the --bind value. Anything else is refused, so that a page in a browser on this machine cannot reach
+ * the server through a name of its own that resolves to 127.0.0.1 (DNS rebinding): the browser then
+ * sends that name as Host. kubectl sends the kubeconfig's \`127.0.0.1:PORT\`.
+ */
+export function hostAllowed(
+  host: string | undefined,
+  localAddress: string | undefined,
+  bind?: string,
+): boolean {
+  if (host === undefined) return false;
+  let name: string;
+  if (host.startsWith('[')) {
+    const close = host.indexOf(']');
+    if (close === -1) return false;
+    name = host.slice(1, close);
+  } else {
+    const colon = host.indexOf(':');
+    name = colon === -1 ? host : host.slice(0, colon);
+    if (colon !== -1 && host.indexOf(':', colon + 1) !== -1) return false;
+  }
+  name = name.toLowerCase().replace(/\.$/, '');
+  if (name === '') return false;
+  if (name === 'localhost') return true;
+  if (localAddress !== undefined && plainAddress(name) === plainAddress(localAddress)) return true;
+  return bind !== undefined && plainAddress(name) === plainAddress(bind);
 }
 
 /** What the client asked to get back instead of the objects themselves. */
@@ -265,10 +310,16 @@ export class ApiServer {
   readonly #watches = new Set<ServerResponse>();
   /** List snapshots by `rv typeKey selectors`, for continue tokens. */
   readonly #snapshots = new Map<string, readonly KubeObject[]>();
+  readonly #logGate: LogGate;
 
   constructor(opts: HttpOptions) {
     this.#opts = opts;
     this.#limits = { ...DEFAULT_LIMITS, ...opts.limits };
+    this.#logGate = new LogGate(
+      this.#limits.maxActiveLogs,
+      this.#limits.maxWaitingLogs,
+      this.#limits.requestTimeoutMs,
+    );
     this.#server = createServer(
       {
         requestTimeout: this.#limits.requestTimeoutMs,
@@ -325,6 +376,14 @@ export class ApiServer {
 
   #handle(req: IncomingMessage, res: ServerResponse): void {
     try {
+      if (!hostAllowed(req.headers.host, req.socket.localAddress, this.#opts.bind)) {
+        res.setHeader('Connection', 'close');
+        throw new ApiError(
+          403,
+          'Forbidden',
+          `Host ${JSON.stringify((req.headers.host ?? '').slice(0, 100))} is not this server's address: atlevel serve answers only requests to localhost or the address it listens on`,
+        );
+      }
       this.#route(req, res);
     } catch (err) {
       this.#fail(res, err);
@@ -444,6 +503,7 @@ export class ApiServer {
       types: this.#opts.store.types(),
       hasLogs: this.#opts.logs.size > 0,
       hasExtras: this.#opts.extra !== undefined,
+      secretsRedacted: this.#opts.secretsRedacted === true,
     };
   }
 
@@ -937,6 +997,7 @@ export class ApiServer {
   }
 
   async #log(res: ServerResponse, t: Target, q: URLSearchParams): Promise<void> {
+    let release: (() => void) | undefined;
     try {
       if (t.type.kind !== 'Pod' || t.namespace === undefined || t.name === undefined) {
         throw notFound('the server could not find the requested resource');
@@ -960,36 +1021,23 @@ export class ApiServer {
           `the input holds no ${previous ? 'previous ' : ''}log for container "${container}" in pod "${t.name}"`,
         );
       }
-      const text = await this.#readLog(file, q);
-      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(text) });
-      res.end(text);
+      const limitBytes = q.get('limitBytes');
+      const tail = q.get('tailLines');
+      const max = this.#limits.maxLogBytes;
+      const asked = limitBytes !== null && /^\d+$/.test(limitBytes) ? Number(limitBytes) : 0;
+      release = await this.#logGate.acquire(res);
+      await sendLog(res, {
+        file,
+        cap: asked > 0 ? Math.min(asked, max) : max,
+        ...(tail !== null && /^\d+$/.test(tail) ? { tailLines: Math.min(Number(tail), 1e9) } : {}),
+        stallMs: this.#limits.requestTimeoutMs,
+      });
     } catch (err) {
+      if (res.destroyed) return;
       if (err instanceof ApiError) sendError(res, err);
       else sendError(res, new ApiError(500, 'InternalError', 'the log could not be read'));
-    }
-  }
-
-  async #readLog(file: string, q: URLSearchParams): Promise<string> {
-    const limitBytes = Number(q.get('limitBytes') ?? '0');
-    const cap = limitBytes > 0 ? Math.min(limitBytes, this.#limits.maxLogBytes) : this.#limits.maxLogBytes;
-    const handle = await open(file, 'r');
-    try {
-      const size = (await handle.stat()).size;
-      const tail = q.get('tailLines');
-      const want = Math.min(size, cap);
-      // tailLines reads from the end; otherwise from the start, as the kubelet does.
-      const from = tail !== null ? size - want : 0;
-      const buf = Buffer.alloc(want);
-      await handle.read(buf, 0, want, from);
-      let text = buf.toString('utf8');
-      if (tail !== null && /^\d+$/.test(tail)) {
-        const lines = text.split('\n');
-        if (lines[lines.length - 1] === '') lines.pop();
-        text = `${lines.slice(-Number(tail)).join('\n')}${lines.length > 0 ? '\n' : ''}`;
-      }
-      return text;
     } finally {
-      await handle.close();
+      release?.();
     }
   }
 }

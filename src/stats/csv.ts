@@ -6,13 +6,24 @@ import { terminalSafe } from '../model/index.js';
 import type { Percentiles, StatsResult } from './query.js';
 
 /**
+ * A spreadsheet reads a cell starting with one of these as a formula (`=HYPERLINK(…)`, `@SUM(…)`, and
+ * `+`/`-` in most of them; tab and CR end up in front of one after a paste): OWASP's CSV injection
+ * advice is to put a single quote in front of such a cell and quote it.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
  * One RFC 4180 field. Pool, operator and release component names came from inputs: like the text
  * report, each passes the one terminal sanitiser (the table goes to stdout as often as to a file),
- * cell by cell so that the CRLF between rows stays.
+ * cell by cell so that the CRLF between rows stays. A text cell that a spreadsheet would take as a
+ * formula is neutralised (FORMULA_START); numbers are figures atlevel computed and stay numbers, a
+ * negative one included.
  */
 function cell(v: string | number | null): string {
-  const s = v === null ? '' : terminalSafe(String(v));
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  if (typeof v === 'number') return String(v);
+  let s = v === null ? '' : terminalSafe(v);
+  if (FORMULA_START.test(s)) s = `'${s}`;
+  return /[",\n\r']/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 export function statsCsv(s: StatsResult): string {

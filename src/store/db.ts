@@ -4,10 +4,12 @@
  * how a transaction is held and how values come back (pg returns bigint and numeric as strings, so
  * every query casts counts to integer and measures to double precision).
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { InputError } from '../model/index.js';
+import { pgParams } from './text.js';
 
 export type Row = Record<string, unknown>;
 
@@ -90,7 +92,7 @@ async function openPostgres(url: string): Promise<Db> {
     client: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> },
     text: string,
     params?: readonly unknown[],
-  ): Promise<R[]> => (await client.query(text, params ? [...params] : undefined)).rows as R[];
+  ): Promise<R[]> => (await client.query(text, pgParams(params))).rows as R[];
   return {
     kind: 'postgres',
     where,
@@ -124,33 +126,106 @@ async function openPostgres(url: string): Promise<Db> {
 
 const LOCK_FILE = 'atlevel.lock';
 
+/** A lock file held by a live process other than this one. */
+class Held extends Error {
+  constructor(readonly pid: number) {
+    super(`held by process ${pid}`);
+  }
+}
+
+function readLock(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** Sleep this thread (the lock is taken before anything else runs, while a contender finishes). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Take the lock file `path` atomically, or throw Held. The file appears whole or not at all: its
+ * content (pid and a random nonce) is written to a file of this process's own and hard-linked to
+ * `path`, and link(2) fails if `path` exists, so two processes can never both create it, and nobody
+ * ever reads a half-written lock. A lock whose process is gone is taken over under a second lock
+ * named after that lock's exact content (`path.takeover-HASH`, taken the same way, recursively):
+ * only its holder removes the stale file, and only after reading it again and finding it unchanged.
+ * A contender that read the same stale content and comes later finds a different file, or none, and
+ * competes for the new one with link(2) again. Deleting and re-creating without that second lock let
+ * two ingesters both take a dead process's lock (4 in about 70 tries) and corrupt the store.
+ */
+function acquire(path: string, depth: number): () => void {
+  const mine = `${process.pid} ${randomBytes(12).toString('hex')}\n`;
+  const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = openSync(tmp, 'wx', 0o644);
+  try {
+    writeSync(fd, mine);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      try {
+        linkSync(tmp, path);
+        return () => {
+          // Only a lock that is still this one: never another process's.
+          if (readLock(path) === mine) rmSync(path, { force: true });
+        };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      const seen = readLock(path);
+      if (seen === undefined) continue;
+      const pid = Number(seen.trim().split(/\s+/)[0]);
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) throw new Held(pid);
+      if (depth >= 3) break;
+      const marker = `${path}.takeover-${createHash('sha256').update(seen).digest('hex').slice(0, 16)}`;
+      let release: () => void;
+      try {
+        release = acquire(marker, depth + 1);
+      } catch (err) {
+        // Another process is taking this stale lock over: see what it made of it.
+        if (!(err instanceof Held)) throw err;
+        pause(10);
+        continue;
+      }
+      try {
+        if (readLock(path) === seen) rmSync(path, { force: true });
+      } finally {
+        release();
+      }
+    }
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  throw new Error('contended');
+}
+
 /**
  * PGlite is one process's database: two processes writing one data folder would corrupt it. A lock
  * file holding the owner's pid keeps a second atlevel out; a lock whose process is gone (a kill) is
- * taken over, so an ingest resumes after a crash.
+ * taken over, so an ingest resumes after a crash. Taking it and taking it over are atomic (acquire).
+ * Exported for test/hostile/lock-race.ts, whose contender processes import it from dist/.
  */
-function takeLock(dir: string): () => void {
+export function takeLock(dir: string): () => void {
   const path = join(dir, LOCK_FILE);
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      return () => rmSync(path, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number(readFileSync(path, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-        throw new InputError(
-          dir,
-          `the run store is in use by process ${pid}`,
-          'wait for it to finish, or use a shared PostgreSQL (--db postgres://…) for parallel ingesters',
-        );
-      }
-      rmSync(path, { force: true });
-    }
+  try {
+    return acquire(path, 0);
+  } catch (err) {
+    if (err instanceof Held)
+      throw new InputError(
+        dir,
+        `the run store is in use by process ${err.pid}`,
+        'wait for it to finish, or use a shared PostgreSQL (--db postgres://…) for parallel ingesters',
+      );
+    if ((err as Error).message === 'contended')
+      throw new InputError(dir, 'could not lock the run store', `remove ${path} if no atlevel is running`);
+    throw err;
   }
-  throw new InputError(dir, 'could not lock the run store', `remove ${path} if no atlevel is running`);
 }
 
 function alive(pid: number): boolean {
@@ -226,8 +301,7 @@ async function openPglite(dir: string, use: StoreUse): Promise<Db> {
   return {
     kind: 'pglite',
     where: dir,
-    query: (text, params) =>
-      serial(async () => (await db.query(text, params ? [...params] : undefined)).rows as never),
+    query: (text, params) => serial(async () => (await db.query(text, pgParams(params))).rows as never),
     exec: (script) =>
       serial(async () => {
         await db.exec(script);
@@ -238,7 +312,7 @@ async function openPglite(dir: string, use: StoreUse): Promise<Db> {
           fn({
             query: async (text, params) => {
               await letEventsIn();
-              return (await t.query(text, params ? [...params] : undefined)).rows as never;
+              return (await t.query(text, pgParams(params))).rows as never;
             },
             exec: async (script) => {
               await letEventsIn();

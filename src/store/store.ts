@@ -16,6 +16,7 @@ import {
   SUBTRACT_FIXES,
   summaryUpserts,
 } from './summaries.js';
+import { pgJson } from './text.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -52,7 +53,7 @@ async function insertRuns(tx: Sql, records: readonly RunRecord[]): Promise<Set<s
     `INSERT INTO runs (${cols})
        SELECT ${cols} FROM jsonb_populate_recordset(NULL::runs, $1::jsonb)
        ON CONFLICT (run_id) DO NOTHING RETURNING run_id`,
-    [JSON.stringify(rows)],
+    [pgJson(rows)],
   );
   return new Set(inserted.map((r) => r.run_id));
 }
@@ -133,7 +134,7 @@ async function insertDetails(tx: Sql, records: readonly RunRecord[]): Promise<vo
     // jsonb_populate_recordset takes the table's own row type: every column keeps its type and CHECK.
     await tx.query(
       `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${table}, $1::jsonb)`,
-      [JSON.stringify(rows)],
+      [pgJson(rows)],
     );
   }
 }
@@ -190,7 +191,7 @@ export class RunStore {
       const chunk = ids.slice(i, i + 5000);
       const rows = await this.db.query<{ run_id: string }>(
         'SELECT run_id FROM runs WHERE run_id IN (SELECT jsonb_array_elements_text($1::jsonb))',
-        [JSON.stringify(chunk)],
+        [pgJson(chunk)],
       );
       for (const r of rows) out.add(r.run_id);
     }
@@ -246,7 +247,7 @@ export class RunStore {
   }
 
   async #addToSummaries(tx: Sql, runIds: readonly string[]): Promise<void> {
-    const ids = JSON.stringify(runIds);
+    const ids = pgJson(runIds);
     // = ANY(ARRAY(…)), not IN (…): the planner then looks the runs up by key on a store of any size.
     const pred: RunsWhere = (id) => `${id} = ANY(ARRAY(SELECT jsonb_array_elements_text($1::jsonb)))`;
     for (const sql of [...summaryUpserts(pred, '1'), ...dayUpserts(pred, '1')]) await tx.query(sql, [ids]);

@@ -352,7 +352,7 @@ describe('slow, idle and non-reading clients', () => {
   it('closes a client that trickles its headers (slowloris)', async () => {
     let timer: NodeJS.Timeout | undefined;
     const r = await client((socket) => {
-      socket.write('GET /api/v1/nodes HTTP/1.1\r\nHost: x\r\n');
+      socket.write('GET /api/v1/nodes HTTP/1.1\r\nHost: localhost\r\n');
       // A byte every 100 ms: never idle for 300 ms, never done within the 500 ms request timeout.
       timer = setInterval(() => socket.write('X'), 100);
     });
@@ -369,7 +369,7 @@ describe('slow, idle and non-reading clients', () => {
     const u = new URL(tight.url);
     const socket = connect(Number(u.port), u.hostname, () => {
       socket.write(
-        `GET /api/v1/nodes?watch=true&resourceVersion=${from} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+        `GET /api/v1/nodes?watch=true&resourceVersion=${from} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
       );
     });
     socket.on('error', () => undefined);
