@@ -2,8 +2,9 @@
  * `atlevel ingest PATH|URL...`: analyse many runs into the run store (docs/runs.md). The runs are
  * analysed on every core by a tinypool worker pool whose workers run this same module's default
  * export: each loads one run through cli/input.ts like every other command, analyses it and returns
- * the record the main thread writes. Exit codes: 0 the batch ran (runs that failed are recorded as
- * ingest errors and listed), 2 bad arguments or an unusable store, 3 internal error.
+ * the record the main thread writes. Exit codes: 0 every run stored, 1 the batch ran but some runs
+ * are ingest errors (recorded and listed; 0 with --exit-zero), 2 bad arguments or an unusable store,
+ * 3 internal error.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -114,7 +115,8 @@ function ingestOptions(cmd: Command) {
       'give up a run whose fetch and analysis take longer (90s, 10m, 1h; 0: no limit) and record it as an ingest error',
       DEFAULT_RUN_TIMEOUT,
     )
-    .option('-q, --quiet', 'no progress bar and no per-error lines, only the closing line');
+    .option('-q, --quiet', 'no progress bar and no per-error lines, only the closing line')
+    .option('--exit-zero', 'exit 0 even when some runs were ingest errors (bad input still exits 2)');
   return mustGatherFlag(remoteFlags(c));
 }
 
@@ -156,7 +158,8 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
   ingestOptions(cmd)
     .addHelpText(
       'after',
-      '\nExit codes: 0 the batch ran (runs that could not be read are recorded as ingest errors), 2 bad input or usage, 3 internal error.\n' +
+      '\nExit codes: 0 every run was stored or already there, 1 the batch ran but some runs are ingest errors (recorded; 0 with --exit-zero),\n' +
+        '2 bad input or usage, 3 internal error.\n' +
         `A run not analysed within --run-timeout (default ${DEFAULT_RUN_TIMEOUT}; 0 for none) is given up and recorded as an ingest error.\n` +
         'Examples:\n' +
         '  atlevel ingest runs/                       every run under runs/, into the default store\n' +
@@ -268,7 +271,9 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
               : '') +
             '\n',
         );
-        exit.code = EXIT.ok;
+        // Some runs of the batch could not be stored: the batch ran, but the caller's script must be
+        // able to tell (exit 1), unless it asked for the pre-0.2 behaviour with --exit-zero.
+        exit.code = summary.errors > 0 && !flags.exitZero ? EXIT.failure : EXIT.ok;
       } finally {
         bar.stop();
         await destroy();
