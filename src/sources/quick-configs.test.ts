@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Budget, DeferredJson, InputError } from '../model/index.js';
+import { DEFAULT_MAX_FILE_BYTES } from './bytes.js';
+import { placeReleases } from './given-releases.js';
 import { indexItems } from './items-index.js';
-import { loadHistoryParts } from './load.js';
 import { quickMachineConfigs } from './quick-configs.js';
+import { readInput } from './readers.js';
+import { ObjectStore } from './store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'atlevel-quick-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const NOW = Date.parse('2024-01-01T00:00:00Z');
 
 type Outcome = { configs: string; deferred: string; releases: string } | { error: string };
 
@@ -39,8 +41,21 @@ async function both(text: string | Buffer): Promise<{ quick: Outcome | undefined
   const quick = quickMachineConfigs(file, { budget: new Budget() });
   let full: Outcome;
   try {
-    const parts = await loadHistoryParts([file], { now: NOW, budget: new Budget() });
-    full = outcome(parts.objects.machineConfigs, parts.releases);
+    // The ordinary reader, streaming in chunks (and reading again whole when it must), put together
+    // as load.ts assembles a lone file's results.
+    const bytes = Buffer.from(text);
+    const chunks = async function* () {
+      for (let i = 0; i < bytes.length; i += 65_536) yield bytes.subarray(i, i + 65_536);
+    };
+    const spec = { reader: 'gather-extra', expect: 'MachineConfig' } as const;
+    const limits = { maxFileBytes: DEFAULT_MAX_FILE_BYTES, budget: new Budget() };
+    const result = await readInput(spec, file, 'machineconfigs.json', bytes.length, chunks(), limits, {
+      reopen: chunks,
+    });
+    const store = new ObjectStore();
+    for (const o of result.objects) store.put(o.kind, o.object, o.ref);
+    const releases = placeReleases([], { payloads: {}, inputs: [] }, undefined, []).releases;
+    full = outcome(store.snapshot().machineConfigs, releases);
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
     full = { error: err.message };

@@ -31,7 +31,7 @@ import { type IndexedItem, indexItems, type Span } from './items-index.js';
 import { LARGE_ITEM_BYTES, PIECE_BYTES } from './json-items.js';
 import { readerByName } from './layouts/index.js';
 import { STDIN } from './open/index.js';
-import { collectOne, emptyResult } from './readers.js';
+import { collectOne, emptyResult, type FileResult } from './readers.js';
 import { ObjectStore } from './store.js';
 import { ItemTreeLimits } from './tree-limits.js';
 import { looksLikeUrl } from './url/location.js';
@@ -61,8 +61,6 @@ export function quickMachineConfigs(arg: string, opts: QuickOptions): QuickConfi
   const name = arg.slice(arg.lastIndexOf('/') + 1);
   const spec = readerByName(name);
   if (spec?.reader !== 'gather-extra' || spec.expect !== 'MachineConfig') return undefined;
-  if (withoutCompressionSuffix(name) !== name) return undefined;
-  const paths = KINDS.MachineConfig.deferred ?? [];
   let bytes: Buffer;
   try {
     if (!statSync(arg).isFile()) return undefined;
@@ -70,15 +68,47 @@ export function quickMachineConfigs(arg: string, opts: QuickOptions): QuickConfi
   } catch {
     return undefined;
   }
+  // What the file opener would take for an archive, whatever the name says.
+  if (isArchiveContent(bytes.subarray(0, 64 * 1024))) return undefined;
+  const read = readMachineConfigList(bytes, name, arg, opts);
+  if (read === undefined) return undefined;
+  const store = new ObjectStore();
+  for (const o of read.result.objects) store.put(o.kind, o.object, o.ref);
+  // As assemble places them when the inputs hold no payload and no ClusterVersion (load.ts).
+  const releases = placeReleases([], { payloads: {}, inputs: [] }, undefined, []).releases;
+  return {
+    machineConfigs: store.snapshot().machineConfigs,
+    releases,
+    parsedBytes: read.parsedBytes,
+    deferredBytes: read.deferredBytes,
+  };
+}
+
+/**
+ * The FileResult the ordinary reader (readers.ts readInput, streaming) makes of `bytes`, the whole
+ * content of a gather-extra machineconfigs.json named `name` and shown as `file`; undefined when
+ * that is not sure (see the header), and the caller reads it the ordinary way.
+ */
+export function readMachineConfigList(
+  bytes: Buffer,
+  name: string,
+  file: string,
+  opts: QuickOptions,
+  size: number = bytes.length,
+): { result: FileResult; parsedBytes: number; deferredBytes: number } | undefined {
+  // A compressed file is decompressed as it streams (bytes.ts); its name or its magic says so.
+  if (
+    withoutCompressionSuffix(name) !== name ||
+    compressionByMagic(bytes.subarray(0, 64 * 1024)) !== undefined
+  )
+    return undefined;
   const maxBytes = Math.min(opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, MAX_PARSED_BYTES);
   if (bytes.length > maxBytes) return undefined;
-  // What the file opener and the decoders would take for an archive or a compressed stream.
-  const head = bytes.subarray(0, 64 * 1024);
-  if (isArchiveContent(head) || compressionByMagic(head) !== undefined) return undefined;
+  const paths = KINDS.MachineConfig.deferred ?? [];
   const index = indexItems(bytes, paths);
   if (index === undefined || index.list.length === 0) return undefined;
   try {
-    return build(bytes, index, arg, paths, opts.budget);
+    return build(bytes, index, file, paths, opts.budget, size);
   } catch {
     // Anything the ordinary reader might see differently (a syntax error, an invalid item, a limit).
     return undefined;
@@ -91,7 +121,8 @@ function build(
   file: string,
   paths: readonly string[],
   budget: Budget,
-): QuickConfigs {
+  size: number,
+): { result: FileResult; parsedBytes: number; deferredBytes: number } {
   // The List around the items, as the streaming reader requires it: an object whose kind, if any,
   // is a List's (readers.ts readItemsStreamed).
   const around = `${bytes.toString('utf8', index.begin, index.items.start)}[]${bytes.toString('utf8', index.items.end)}`;
@@ -103,7 +134,7 @@ function build(
   let parsedBytes = index.items.start - index.begin + (bytes.length - index.items.end);
   let deferredBytes = 0;
 
-  const result = emptyResult(file, 'gather-extra', bytes.length, false);
+  const result = emptyResult(file, 'gather-extra', size, false);
   const limits = new ItemTreeLimits(file, budget);
   const items: unknown[] = [];
   for (let k = 0; k < index.list.length; k++) {
@@ -131,18 +162,10 @@ function build(
   }
   // As the streaming reader: every item held to the tree limits, then each collected.
   for (const item of items) limits.check(item);
-  const store = new ObjectStore();
   items.forEach((item, k) => {
     collectOne(result, item, { file, path: `items[${k}]` }, 'MachineConfig');
   });
-  for (const o of result.objects) store.put(o.kind, o.object, o.ref);
-  const releases = placeReleases([], { payloads: {}, inputs: [] }, undefined, []).releases;
-  return {
-    machineConfigs: store.snapshot().machineConfigs,
-    releases,
-    parsedBytes,
-    deferredBytes,
-  };
+  return { result, parsedBytes, deferredBytes };
 }
 
 /**
