@@ -22,7 +22,7 @@ export { loadHistoryParts, NO_INPUTS_HINT } from './load.js';
 // For the live-cluster source and watch (src/live, src/watch): the same validation and monitor text forms as files.
 export { parseLocatorText, parseMessageText } from './monitor-text.js';
 export { readStdin, STDIN } from './open/index.js';
-export { type QuickConfigs, quickMachineConfigs } from './quick-configs.js';
+export { quickMachineConfigs } from './quick-configs.js';
 export type { LoadOptions } from './types.js';
 // The URL client itself is loaded on first use (url-client.ts); only the light parts are static.
 export type { FetchStats, ProgressSink, RemoteOptions } from './url/index.js';
