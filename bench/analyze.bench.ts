@@ -1,16 +1,18 @@
 /**
  * analyze on a large synthetic CI run (bench/large-run.ts, ~167 MB) against the floor measured in the
  * same run: a node process that only reads every file and JSON.parses the JSON ones (and splits the
- * build log into lines). Goal (issues 2 and 12): within 1.5x of the floor in wall and CPU time;
+ * build log into lines). Goal (issue 42): within 1.2x of the floor in wall and CPU time (1.5x before);
  * peak RSS under 2x the largest input plus 200 MB. Each figure is the median of five runs, after one untimed run of each (warm), all
  * taken in this one process's lifetime, the floor and analyze taking turns (so that a slow spell of a
  * shared machine falls on both); the CPU seconds (user + system) are printed too, as they vary
  * less than wall time on a shared machine.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Budget } from '../src/model/index.js';
+import { readMachineConfigList } from '../src/sources/quick-configs.js';
 import { writeLargeRun } from './large-run.js';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -37,6 +39,21 @@ const largest = Math.max(...sizes);
 process.stdout.write(
   `input: ${all.length} files, ${(total / 1e6).toFixed(1)} MB, largest ${(largest / 1e6).toFixed(1)} MB\n`,
 );
+
+// What analyze parses and what it keeps as bytes, by file: the configs of machineconfigs.json stay
+// bytes unless an explanation opens one (sources/quick-configs.ts); every other file is parsed whole
+// (no reader's needs are declared yet that would let events or intervals be skipped unparsed).
+const configs = all.find((f) => f.endsWith('/machineconfigs.json'));
+if (configs !== undefined) {
+  const bytes = readFileSync(configs);
+  const read = readMachineConfigList(bytes, 'machineconfigs.json', configs, { budget: new Budget() });
+  const others = total - bytes.length;
+  process.stdout.write(
+    read
+      ? `bytes kept unparsed: ${(read.deferredBytes / 1e6).toFixed(1)} MB (machineconfigs.json's configs); parsed: ${((read.parsedBytes + others) / 1e6).toFixed(1)} MB (${(read.parsedBytes / 1e6).toFixed(1)} MB of machineconfigs.json, ${(others / 1e6).toFixed(1)} MB of other files)\n`
+      : 'machineconfigs.json: read the ordinary way (the quick reader stepped aside)\n',
+  );
+}
 
 const floorScript = `
 const fs = require('node:fs');
@@ -108,7 +125,7 @@ process.stdout.write(
   `atlevel analyze -o json:     ${a.toFixed(2)} s (cpu ${aCpu.toFixed(2)} s), peak ${rss.toFixed(0)} MB\n`,
 );
 process.stdout.write(
-  `ratio to floor: ${(a / f).toFixed(2)}x (goal <= 1.5x); in cpu time ${(aCpu / fCpu).toFixed(2)}x\n`,
+  `ratio to floor: ${(a / f).toFixed(2)}x (goal <= 1.2x, issue 42); in cpu time ${(aCpu / fCpu).toFixed(2)}x\n`,
 );
 // System time is mostly page faults on fresh memory, whose cost differs widely between machines (on
 // some VMs a fault costs several microseconds): the floor, which holds every parsed file at once,

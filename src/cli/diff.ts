@@ -12,7 +12,7 @@ import type { Budget, MachineConfig, Observed, ReleasePayload } from '../model/i
 import { formatTime, InputError, type Millis, plural, printable, UsageError } from '../model/index.js';
 import type { DiffReport } from '../report/index.js';
 import { DIFF_FORMATS, render } from '../report/index.js';
-import { loadMachineConfigFile } from '../sources/index.js';
+import { loadMachineConfigFile, quickMachineConfigs } from '../sources/index.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, budgetFromFlags, loadParts } from './input.js';
@@ -180,6 +180,12 @@ async function loadSource(
   source: string,
   flags: DiffFlags,
 ): Promise<{ configs: Observed<MachineConfig>[]; releases: Picked['releases'] }> {
+  // A machineconfigs.json is indexed, and only the configs compared are parsed; anything else, or
+  // anything the quick reader is unsure of, is read the ordinary way (sources/quick-configs.ts).
+  if (flags.releaseFrom === undefined && flags.releaseTo === undefined) {
+    const quick = quickMachineConfigs(source, { budget: budgetFromFlags(flags) });
+    if (quick) return { configs: quick.machineConfigs, releases: quick.releases };
+  }
   const parts = await loadParts([source], flags, {
     ...(flags.releaseFrom ? { releaseFrom: flags.releaseFrom } : {}),
     ...(flags.releaseTo ? { releaseTo: flags.releaseTo } : {}),

@@ -23,6 +23,7 @@ export { loadHistoryParts, NO_INPUTS_HINT } from './load.js';
 // For the live-cluster source and watch (src/live, src/watch): the same validation and monitor text forms as files.
 export { parseLocatorText, parseMessageText } from './monitor-text.js';
 export { readStdin, STDIN } from './open/index.js';
+export { quickMachineConfigs } from './quick-configs.js';
 // For ingest: the runs an argument holds, and a run's files for naming it by its content.
 export { eachRunFile, type FoundRun, findRuns, type RunsFound } from './runs.js';
 export { checkTree, ItemTreeLimits } from './tree-limits.js';

@@ -94,9 +94,9 @@ const MAX_SPECULATION_MISSES = 4;
  */
 const DEFAULT_BATCH_BYTES = 48 * 1024;
 /** An item larger than this (a rendered MachineConfig) is parsed member by member (see parseLarge). */
-const LARGE_ITEM_BYTES = 64 * 1024;
+export const LARGE_ITEM_BYTES = 64 * 1024;
 /** …down to pieces of at most this many bytes. */
-const PIECE_BYTES = 32 * 1024;
+export const PIECE_BYTES = 32 * 1024;
 
 /** Sizes, in bytes, that tests make small to reach every path with small documents. */
 export interface ItemsReaderSizes {

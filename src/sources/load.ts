@@ -3,7 +3,7 @@
  * read every file that matters once, and put the results together in a stable order (so a folder
  * and a tar of it give the same parts).
  */
-import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readFileSync, readSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,11 +18,19 @@ import type {
   ReleasePayload,
   TestLogEntry,
 } from '../model/index.js';
-import { InputError, Interner, type Millis, parseTime, printable, STDIN_NAME } from '../model/index.js';
+import {
+  Budget,
+  InputError,
+  Interner,
+  type Millis,
+  parseTime,
+  printable,
+  STDIN_NAME,
+} from '../model/index.js';
 import { dropEchoes, EchoIndex } from '../timeline/index.js';
 import { append } from './append.js';
 import { listArchive, readArchive } from './archive.js';
-import { DEFAULT_MAX_FILE_BYTES, decodedChunks } from './bytes.js';
+import { DEFAULT_MAX_FILE_BYTES, decodedChunks, MAX_PARSED_BYTES } from './bytes.js';
 import { isArchiveContent, isArchiveName, withoutCompressionSuffix } from './decoders/index.js';
 import { EchoFilter } from './echoes.js';
 import { fsProblem, type Listing, listFolder } from './folder.js';
@@ -40,6 +48,7 @@ import {
   readerByName,
 } from './layouts/index.js';
 import { type OpenContext, openArgument } from './open/index.js';
+import { readMachineConfigList } from './quick-configs.js';
 import { contribution, type FileResult, intervalCount, type ReadLimits, readInput } from './readers.js';
 import { ObjectStore } from './store.js';
 import type { LoadOptions } from './types.js';
@@ -229,6 +238,8 @@ async function readOne(
   intern: Interner,
   echoes?: EchoFilter,
 ): Promise<FileResult> {
+  const quick = quickConfigs(spec, display, name, size, abs, limits);
+  if (quick) return quick;
   const files: LocalFile[] = [];
   const open = (): AsyncIterable<Buffer> => {
     const file = new LocalFile(abs);
@@ -250,6 +261,32 @@ async function readOne(
   } finally {
     for (const f of files) f.close();
   }
+}
+
+/**
+ * A machineconfigs.json read whole and indexed, only the parts outside the configs parsed
+ * (quick-configs.ts): the same FileResult as readInput's, at a fraction of the work. Undefined when
+ * the quick reader is unsure, or the file cannot be read; readInput then reads it and says why.
+ */
+function quickConfigs(
+  spec: ReaderSpec,
+  display: string,
+  name: string,
+  size: number,
+  abs: string,
+  limits: ReadLimits,
+): FileResult | undefined {
+  if (spec.reader !== 'gather-extra' || spec.expect !== 'MachineConfig') return undefined;
+  if (size > Math.min(limits.maxFileBytes, MAX_PARSED_BYTES)) return undefined;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(abs);
+  } catch {
+    return undefined;
+  }
+  if (bytes.length !== size) return undefined;
+  const opts = { budget: limits.budget ?? new Budget(), maxFileBytes: limits.maxFileBytes };
+  return readMachineConfigList(bytes, name, display, opts, size)?.result;
 }
 
 /**

@@ -119,7 +119,7 @@ function keepIntervals(result: FileResult, intervals: Interval[], echoes: EchoFi
   else for (const i of intervals) keepInterval(result, i, echoes);
 }
 
-function emptyResult(file: string, reader: string, bytes: number, incidental: boolean): FileResult {
+export function emptyResult(file: string, reader: string, bytes: number, incidental: boolean): FileResult {
   return {
     file,
     reader,
@@ -508,7 +508,12 @@ function collectObjects(
   collectOne(result, value, base, expect);
 }
 
-function collectOne(result: FileResult, item: unknown, ref: SourceRef, expect: KnownKind | undefined): void {
+export function collectOne(
+  result: FileResult,
+  item: unknown,
+  ref: SourceRef,
+  expect: KnownKind | undefined,
+): void {
   const where = ref.path ?? (ref.line !== undefined ? `document at line ${ref.line}` : '');
   if (!isObject(item)) {
     throw new InputError(ref.file, `${where ? `${where}: ` : ''}expected an object, found ${describe(item)}`);
