@@ -148,7 +148,7 @@ describe('atlevel ingest', () => {
     await mkdir(join(esc, 'bad\u001b[2J'));
     await writeFile(join(esc, 'bad\u001b[2J', 'x.json'), '{"not json');
     const r = await atlevel(['ingest', esc, '--db', join(dir, 'store\u001b[31m\u009b'), '--jobs', '1', '-v']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/into .*store\?\[31m\?: 1 stored, 0 already there, 1 ingest error/);
     expect(r.stderr).toMatch(/stored sha256:\S+ \(.*ok\?\]0;owned\?\)/);
     expect(r.stderr).toMatch(/ingest error: .*bad\?\[2J: .*bad\?\[2J\/x\.json: /);
