@@ -4,6 +4,7 @@
  * write the CI artifacts). Same scenario, policy and seed: same run, event for event.
  */
 
+import { Administrator } from './admin.js';
 import { type NodePlan, planNodes, seedCluster } from './cluster.js';
 import { ClusterVersionOperator, type Deployable } from './controllers/cvo.js';
 import { Daemon } from './controllers/daemon.js';
@@ -98,6 +99,7 @@ export function runSimulation(
     facts: newFacts(),
     rec,
     race: options.race ?? NO_RACE,
+    onCvoCompleted: [],
   };
   let nodes = nodeMemo.get(scenario);
   if (!nodes) {
@@ -121,12 +123,21 @@ export function runSimulation(
     const failure = scenario.failures.find((f) => f.pool === plan.pool && f.index === plan.index);
     new Daemon(model, plan.name, failure);
   }
+  const admin = new Administrator(model);
   // The gather happens at the end of the CI job, well after the upgrade test: let every pool
-  // finish (or get stuck) first, so the snapshot is what CI would have captured.
+  // finish (or get stuck) first, and the administrator's later changes happen and roll out, so the
+  // snapshot is what CI would have captured.
   const test = new UpgradeTest(model, () => {
-    const finishedAt = engine.now;
+    let finishedAt = engine.now;
+    let waitedForAdmin = admin.done;
     const settle = (): void => {
-      if (poolsSettled(store) || engine.now - finishedAt >= SETTLE_MS) {
+      if (!waitedForAdmin && admin.done) {
+        waitedForAdmin = true;
+        finishedAt = engine.now;
+      }
+      if (!admin.done && engine.now - finishedAt < RUN_LIMIT_MS) {
+        engine.schedule(30_000, test.actor, 'wait for the administrator', settle);
+      } else if (poolsSettled(store) || engine.now - finishedAt >= SETTLE_MS) {
         engine.schedule(TAIL_MS, test.actor, 'end of run', () => engine.stop());
       } else {
         engine.schedule(30_000, test.actor, 'wait for pools to settle', settle);
@@ -134,7 +145,7 @@ export function runSimulation(
     };
     settle();
   });
-  test.start(engine.rng.sample(uniform(3000, 9000)));
+  test.start(engine.rng.sample(uniform(3000, 9000)), () => admin.updateRequested());
 
   engine.picker = options.picker;
   engine.run(RUN_LIMIT_MS);

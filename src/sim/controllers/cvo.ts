@@ -280,6 +280,7 @@ export class ClusterVersionOperator {
       facts.violation = true;
       facts.violationAt = now;
     }
+    for (const hook of this.model.onCvoCompleted) hook();
   }
 
   private onClusterOperator(co: ClusterOperatorObj): void {

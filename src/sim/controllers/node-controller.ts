@@ -127,7 +127,9 @@ export class NodeController {
     if (
       findCond(pool.status.conditions, 'Updating')?.status === 'True' &&
       facts.cvoCompletedAt !== undefined &&
-      !facts.violation
+      !facts.violation &&
+      // a day-2 change's rollout is not the update's (docs/simulate.md, administrator actions)
+      (facts.day2At === undefined || now < facts.day2At)
     ) {
       facts.violation = true;
       facts.violationAt = now;
