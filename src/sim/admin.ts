@@ -56,7 +56,11 @@ export class Administrator {
     } else if (action.kind === 'resume-pool' && action.pool) {
       const pool = store.get('MachineConfigPool', action.pool) as PoolObj | undefined;
       if (!pool) return;
-      store.write({ ...pool, meta: nextMeta(pool.meta, { generation: pool.meta.generation + 1 }), paused: false });
+      store.write({
+        ...pool,
+        meta: nextMeta(pool.meta, { generation: pool.meta.generation + 1 }),
+        paused: false,
+      });
       facts.actions.push({ at: now, text: `resumed pool ${action.pool}` });
     }
   }

@@ -211,7 +211,7 @@ const BUILTIN_SPECS: Readonly<Record<string, BuiltinSpec>> = {
   },
   'machineconfig-during-update': {
     description:
-      'a typical nightly (MCO, OS and pause image change); 4 minutes into the update, before the machine-config operator updates, an administrator adds a kernel argument to the workers: the old controller renders it for the old release, the new one renders the update\'s config on top',
+      "a typical nightly (MCO, OS and pause image change); 4 minutes into the update, before the machine-config operator updates, an administrator adds a kernel argument to the workers: the old controller renders it for the old release, the new one renders the update's config on top",
     changed: ['machine-config-operator', 'machine-os-content', 'pod'],
     toVersion: '4.10.0-0.nightly-2021-11-03-145912',
     actions: [

@@ -143,7 +143,11 @@ const POOL_FOLLOWS_NODES_MS = 10_000;
  * the last node's event so it never claims the pool updated before it could have been. A later
  * snapshot may have overwritten the pool's conditions (a day-2 rollout): these events remain.
  */
-function nodesDone(history: ClusterHistory, pool: string, machineCount: number | undefined): PoolObservation[] {
+function nodesDone(
+  history: ClusterHistory,
+  pool: string,
+  machineCount: number | undefined,
+): PoolObservation[] {
   if (machineCount === undefined || machineCount <= 0) return [];
   const prefix = `rendered-${pool}-`;
   const byConfig = new Map<string, { nodes: Set<string>; last: Millis; ref: SourceRef }>();

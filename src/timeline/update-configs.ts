@@ -47,8 +47,10 @@ export function updateLabel(update: UpdateRecord): string {
  * newest config: a config rendered after the update, for the same release, is a later rollout.
  */
 export function updateConfig(history: ClusterHistory, pool: string, update: UpdateRecord): UpdateConfig {
-  return remembered(history, `update-config\u0000${pool}\u0000${update.target}\u0000${update.startedAt ?? ''}`, () =>
-    updateConfigOf(history, poolHistory(history, pool), update),
+  return remembered(
+    history,
+    `update-config\u0000${pool}\u0000${update.target}\u0000${update.startedAt ?? ''}`,
+    () => updateConfigOf(history, poolHistory(history, pool), update),
   );
 }
 
@@ -58,7 +60,10 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
   const started = update.startedAt;
   const nextStart = next?.startedAt ?? Number.POSITIVE_INFINITY;
   const completed = update.completedAt;
-  const end = Math.min(completed !== undefined ? completed + RENDER_GRACE_MS : Number.POSITIVE_INFINITY, nextStart);
+  const end = Math.min(
+    completed !== undefined ? completed + RENDER_GRACE_MS : Number.POSITIVE_INFINITY,
+    nextStart,
+  );
   const userChanges = userMachineConfigTimes(history, ph.name);
   // A config rendered after the completion right after a user MachineConfig appeared is that change's.
   const causedByUser = (r: RenderedConfig): boolean =>
@@ -78,7 +83,9 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
   const stamped = stampTells ? ph.rendered.filter((r) => r.releaseImageVersion === update.target) : [];
   if (stamped.length > 0) {
     const own = [...stamped].reverse().find((r) => r.createdAt <= end && !causedByUser(r));
-    const later = ph.rendered.filter((r) => r !== own && afterCompletion(r) && (!own || r.createdAt > own.createdAt));
+    const later = ph.rendered.filter(
+      (r) => r !== own && afterCompletion(r) && (!own || r.createdAt > own.createdAt),
+    );
     if (own) {
       const when =
         own.createdAt < started
@@ -115,7 +122,8 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
     // Renders by the new controller build: the operator rolls the controller before the render that
     // makes the update's config, so an older controller's render during the update came first.
     const by = newest.controllerVersion;
-    const own = by === undefined ? newest : (during.filter((r) => r.controllerVersion === by).at(-1) ?? newest);
+    const own =
+      by === undefined ? newest : (during.filter((r) => r.controllerVersion === by).at(-1) ?? newest);
     const later = ph.rendered.filter((r) => r !== own && afterCompletion(r) && r.createdAt > own.createdAt);
     const stampNote = stampTells
       ? ''
@@ -131,7 +139,10 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
   }
   const later = ph.rendered.filter(afterCompletion);
   const kept = targetAt(ph, started);
-  if (kept && (!stampTells || kept.releaseImageVersion === undefined || kept.releaseImageVersion === update.target)) {
+  if (
+    kept &&
+    (!stampTells || kept.releaseImageVersion === undefined || kept.releaseImageVersion === update.target)
+  ) {
     return {
       update,
       config: kept,
@@ -172,10 +183,7 @@ function userMachineConfigTimes(history: ClusterHistory, pool: string): Millis[]
 }
 
 /** For the timeline: each rendered config of the pool that a later rollout made, with its update. */
-export function laterRollouts(
-  history: ClusterHistory,
-  pool: string,
-): ReadonlyMap<string, UpdateRecord> {
+export function laterRollouts(history: ClusterHistory, pool: string): ReadonlyMap<string, UpdateRecord> {
   return remembered(history, `later-rollouts\u0000${pool}`, () => {
     const out = new Map<string, UpdateRecord>();
     for (const update of findUpdates(history)) {

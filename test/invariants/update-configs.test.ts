@@ -58,7 +58,9 @@ describe("an update's own rendered config", () => {
     expect(state(h, 'master-pool-updated-before-cvo-complete')?.state).not.toBe('violated');
     const rollout = h.intervals.find((i) => i.message.annotations.config === 'rendered-master-kargs');
     expect(rollout?.message.reason).toBe('LaterRollout');
-    expect(rollout?.message.humanMessage).toContain(`later rollout of rendered-master-kargs, after the update ${A} → ${B}`);
+    expect(rollout?.message.humanMessage).toContain(
+      `later rollout of rendered-master-kargs, after the update ${A} → ${B}`,
+    );
   });
 
   it('configs stamped for the release but rendered months after it (oc 4.15.0-ec2-b02-cos-not-annotated): not checked, never failed', () => {
