@@ -51,6 +51,9 @@ export interface RunFacts {
    * invariant stops counting there.
    */
   day2At?: number;
+  /** In a run of two updates: when the CVO completed the first, and when the second was requested. */
+  firstCompletedAt?: number;
+  secondRequestedAt?: number;
 }
 
 export interface RaceHooks {
@@ -66,8 +69,9 @@ export interface Model {
   readonly lat: Latencies;
   readonly scenario: Scenario;
   readonly policy: Policy;
-  readonly from: Release;
-  readonly to: Release;
+  /** The update in progress: a run of two updates moves both on when the second begins. */
+  from: Release;
+  to: Release;
   readonly facts: RunFacts;
   readonly rec: Recorder | undefined;
   race: RaceHooks;

@@ -24,8 +24,9 @@ export class UpgradeTest {
   constructor(
     private readonly model: Model,
     private readonly onFinished: () => void,
+    actorName = 'openshift-tests',
   ) {
-    this.actor = model.engine.actor('openshift-tests');
+    this.actor = model.engine.actor(actorName);
     this.uid = uidFor(`upgrade-attempt:${model.scenario.name}:${model.to.version}`);
   }
 

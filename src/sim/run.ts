@@ -127,7 +127,8 @@ export function runSimulation(
   // The gather happens at the end of the CI job, well after the upgrade test: let every pool
   // finish (or get stuck) first, and the administrator's later changes happen and roll out, so the
   // snapshot is what CI would have captured.
-  const test = new UpgradeTest(model, () => {
+  /** The gather, once the (last) upgrade test finished. */
+  const finish = (): void => {
     let finishedAt = engine.now;
     let waitedForAdmin = admin.done;
     const settle = (): void => {
@@ -144,6 +145,29 @@ export function runSimulation(
       }
     };
     settle();
+  };
+  const second = scenario.then;
+  const test: UpgradeTest = new UpgradeTest(model, () => {
+    if (!second || model.facts.testFailure !== undefined) {
+      finish();
+      return;
+    }
+    // Two updates in one run: once the first completed and its pools settled, the next CI step
+    // updates again, from the first target to the second.
+    if (model.facts.cvoCompletedAt !== undefined) model.facts.firstCompletedAt = model.facts.cvoCompletedAt;
+    const waitForPools = (): void => {
+      if (!poolsSettled(store)) {
+        engine.schedule(30_000, test.actor, 'wait for pools before the next update', waitForPools);
+        return;
+      }
+      model.from = model.to;
+      model.to = release(second);
+      const next = new UpgradeTest(model, finish, 'openshift-tests-2');
+      next.start(engine.rng.sample(uniform(60_000, 180_000)), () => {
+        model.facts.secondRequestedAt = engine.now;
+      });
+    };
+    waitForPools();
   });
   test.start(engine.rng.sample(uniform(3000, 9000)), () => admin.updateRequested());
 
@@ -155,7 +179,7 @@ export function runSimulation(
     policy,
     seed,
     from,
-    to,
+    to: model.to,
     facts: model.facts,
     store,
     rec,

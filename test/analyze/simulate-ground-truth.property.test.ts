@@ -1,8 +1,8 @@
 /**
  * analyze's verdict on the artifacts a simulated run wrote equals the model's ground truth (issue 37,
  * item 2), on the scenarios real clusters have: a day-2 MachineConfig after the update, a MachineConfig
- * change during it, a paused pool resumed after the CVO completed, a custom `infra` pool, a
- * multi-architecture migration and a same-version rebuild. For every policy and 50 seeds each:
+ * change during it, a paused pool resumed after the CVO completed, a custom `infra` pool, two
+ * consecutive updates in one run, a multi-architecture migration and a same-version rebuild. For every policy and 50 seeds each:
  * - the model's invariant broken (the master pool Updating at or after the CVO completed, while
  *   rolling out the update's config) ⇔ `master-pool-updated-before-cvo-complete` violated;
  * - an unbroken invariant ⇒ neither race rule violated (a later rollout is never charged to the update);
@@ -36,6 +36,7 @@ const SCENARIOS: readonly (readonly [string, boolean])[] = [
   ['machineconfig-during-update', true],
   ['paused-pool-resumed', true],
   ['infra-pool', true],
+  ['two-updates', true],
   ['multi-arch-migration', false],
   ['same-version-rebuild', false],
 ];

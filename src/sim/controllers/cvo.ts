@@ -88,8 +88,12 @@ export class ClusterVersionOperator {
   }
 
   private onClusterVersion(cv: ClusterVersionObj): void {
-    if (this.state !== 'idle' || !cv.desiredUpdate) return;
+    if ((this.state !== 'idle' && this.state !== 'done') || !cv.desiredUpdate) return;
     if (cv.desiredUpdate.image === cv.desired.image) return;
+    // A new update after a completed one (a run of two updates): walk the run levels again.
+    this.levelIndex = 0;
+    this.done = 0;
+    this.tasks.clear();
     this.state = 'loading';
     const { engine, lat } = this.model;
     engine.schedule(engine.rng.sample(lat.queue), this.actor, 'observe desiredUpdate', () => {

@@ -128,6 +128,8 @@ export class NodeController {
       findCond(pool.status.conditions, 'Updating')?.status === 'True' &&
       facts.cvoCompletedAt !== undefined &&
       !facts.violation &&
+      // between two updates' completions the pool rolls for the second one
+      (facts.secondRequestedAt === undefined || facts.cvoCompletedAt > facts.secondRequestedAt) &&
       // a day-2 change's rollout is not the update's (docs/simulate.md, administrator actions)
       (facts.day2At === undefined || now < facts.day2At)
     ) {
