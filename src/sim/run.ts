@@ -164,7 +164,16 @@ export function runSimulation(
       model.to = release(second);
       const next = new UpgradeTest(model, finish, 'openshift-tests-2');
       next.start(engine.rng.sample(uniform(60_000, 180_000)), () => {
-        model.facts.secondRequestedAt = engine.now;
+        // From here the summary's moments are the second update's; the ground truth (`violation`)
+        // spans both.
+        const f = model.facts;
+        f.secondRequestedAt = engine.now;
+        f.rendered.length = 0;
+        f.targets.length = 0;
+        delete f.mcoLevelAt;
+        delete f.controllerConfigWrittenAt;
+        delete f.masterUpdatedAt;
+        delete f.poolsCompletedAt;
       });
     };
     waitForPools();

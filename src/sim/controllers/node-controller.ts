@@ -138,7 +138,8 @@ export class NodeController {
     }
     if (
       findCond(pool.status.conditions, 'Updated')?.status === 'True' &&
-      facts.targets.some((t) => t.pool === 'master')
+      facts.targets.some((t) => t.pool === 'master') &&
+      (facts.day2At === undefined || now < facts.day2At)
     ) {
       facts.masterUpdatedAt = now;
     }
