@@ -187,7 +187,8 @@ export function runSimulation(
     scenario,
     policy,
     seed,
-    from,
+    // the update the run ended with (the second, in a run of two)
+    from: model.from,
     to: model.to,
     facts: model.facts,
     store,
