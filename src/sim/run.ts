@@ -146,7 +146,7 @@ export function runSimulation(
     };
     settle();
   };
-  const second = scenario.then;
+  const second = scenario.secondUpdate;
   const test: UpgradeTest = new UpgradeTest(model, () => {
     if (!second || model.facts.testFailure !== undefined) {
       finish();

@@ -56,7 +56,7 @@ export interface Scenario {
   /** What an administrator does during or after the update (none in most scenarios). */
   readonly actions?: readonly UserAction[];
   /** A second update, from `to` to this release, once the first completed and its pools settled. */
-  readonly then?: ReleaseSpec;
+  readonly secondUpdate?: ReleaseSpec;
 }
 
 export const FROM_VERSION = '4.10.0-0.nightly-2021-11-02-191632';
@@ -102,7 +102,7 @@ export interface BuiltinSpec {
   /** The target's release image, when the version stays and only the payload changes. */
   readonly toImage?: string;
   /** A second update in the same run: its version and the components it changes (besides the churn). */
-  readonly then?: { readonly version: string; readonly changed: readonly string[] };
+  readonly secondUpdate?: { readonly version: string; readonly changed: readonly string[] };
 }
 
 function revisions(changed: readonly string[]): Record<string, number> {
@@ -132,15 +132,15 @@ export function makeScenario(name: string, spec: BuiltinSpec): Scenario {
     machineConfigs: spec.machineConfigs ?? [],
     latencies: spec.latencies ?? DEFAULT_LATENCIES,
     ...(spec.actions ? { actions: spec.actions } : {}),
-    ...(spec.then
+    ...(spec.secondUpdate
       ? {
-          then: {
-            version: spec.then.version,
+          secondUpdate: {
+            version: spec.secondUpdate.version,
             // a later build of everything the first update changed, and of what the second changes
             revisions: Object.fromEntries(
-              [...UNRELATED_CHURN, ...spec.changed, ...spec.then.changed].map((n) => [
+              [...UNRELATED_CHURN, ...spec.changed, ...spec.secondUpdate.changed].map((n) => [
                 n,
-                spec.then?.changed.includes(n) || UNRELATED_CHURN.includes(n) ? 2 : 1,
+                spec.secondUpdate?.changed.includes(n) || UNRELATED_CHURN.includes(n) ? 2 : 1,
               ]),
             ),
             previous: [spec.toVersion ?? TO_VERSION],
@@ -277,7 +277,7 @@ const BUILTIN_SPECS: Readonly<Record<string, BuiltinSpec>> = {
       'two nightlies in one run: a typical update (MCO, OS and pause image change), then, once its pools settled, a second one that changes the OS and pause image again; each is judged on its own',
     changed: ['machine-config-operator', 'machine-os-content', 'pod'],
     toVersion: '4.10.0-0.nightly-2021-11-03-170419',
-    then: { version: '4.10.0-0.nightly-2021-11-03-212237', changed: ['machine-os-content', 'pod'] },
+    secondUpdate: { version: '4.10.0-0.nightly-2021-11-03-212237', changed: ['machine-os-content', 'pod'] },
   },
   'multi-arch-migration': {
     description:
