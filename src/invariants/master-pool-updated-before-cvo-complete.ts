@@ -1,6 +1,6 @@
 import type { ClusterHistory, Evidence, Finding, KeyMoment } from '../model/index.js';
 import { formatClock, formatDuration, gapAfter } from '../model/index.js';
-import { findUpdates, finishedRollout, poolHistory, poolStateAt } from '../timeline/index.js';
+import { findUpdates, finishedRollout, poolHistory, poolStateAt, updateLabel } from '../timeline/index.js';
 import { configForRelease } from './release-configs.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
@@ -29,14 +29,27 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
     let unknown = 0;
     // Completions whose pool state was known (held or broke the rule): with none, nothing was checked.
     let known = 0;
+    // Why an update could not be checked, each naming the update (older ones are context).
+    const skipped: string[] = [];
+    const newest = updates[updates.length - 1];
     for (const update of completed) {
       const t = update.completedAt as number;
       const next = updates[updates.indexOf(update) + 1];
       const state = poolStateAt(ph, t);
-      const wanted = configForRelease(ph, update, next);
+      // The update's own config (docs/domain.md 3.7), never merely the newest: a config rendered
+      // after the update for the same release is a later rollout. Without rendered configs the rule
+      // judges the pool's conditions alone.
+      const own = ph.rendered.length > 0 ? configForRelease(history, POOL, update) : undefined;
+      const wanted = own?.config ? { config: own.config, how: own.how } : undefined;
       const testSaw = history.testLog.find(
         (e) => e.kind === 'invariant-violation' && e.at >= t && (!next?.startedAt || e.at < next.startedAt),
       );
+      if (own && !own.config && !testSaw) {
+        // The inputs do not identify the config the update made: neither a violation nor a hold.
+        skipped.push(`the update ${updateLabel(update)}: ${own.how}`);
+        if (update === newest) unknown += 1;
+        continue;
+      }
       const onWanted = !wanted || state.target?.name === wanted.config.name;
       // The config made for the new release did not exist yet: whatever its conditions said, the pool
       // cannot have been on it (the race of bug 2019850 at its plainest).
@@ -55,7 +68,10 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
         // Nothing to go on. Only the newest update is the one the inputs are about; older history
         // entries are context that a snapshot can rarely check, so an unknown one makes the rule
         // "not checked" only when no completion at all could be checked (below).
-        if (update === updates[updates.length - 1]) unknown += 1;
+        if (update === newest) unknown += 1;
+        skipped.push(
+          `the update ${updateLabel(update)}: the inputs do not say what state the master pool was in when the CVO reported completion`,
+        );
         continue;
       }
       known += 1;
@@ -152,13 +168,22 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
           objects: [POOL_KEY],
         });
       }
+      if (wanted) {
+        evidence.push({
+          statement: `${wanted.config.name} is the config the update made for the pool: ${wanted.how}`,
+          at: wanted.config.createdAt,
+          object: `MachineConfig/${wanted.config.name}`,
+          ref: wanted.config.ref,
+        });
+      }
       findings.push({
         rule: rule.id,
         severity: 'failure',
-        summary:
+        summary: `${
           seen.updated === undefined && notRenderedYet && wanted
             ? `the CVO reported ${update.target} complete at ${formatClock(t)} before the master pool's config for the new release existed: ${wanted.config.name} was created at ${formatClock(wanted.config.createdAt)}${gapText(wanted.config.createdAt, t)}${late}`
-            : `the CVO reported ${update.target} complete at ${formatClock(t)} while the master pool was ${stateText}${rolling}${wrongConfig}${late}`,
+            : `the CVO reported ${update.target} complete at ${formatClock(t)} while the master pool was ${stateText}${rolling}${wrongConfig}${late}`
+        } (in the update ${updateLabel(update)})`,
         at: t,
         evidence,
         moments,
@@ -174,11 +199,13 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
       });
     }
     if (findings.length === 0 && (unknown > 0 || known === 0)) {
-      return notChecked(
-        rule,
-        'the inputs do not say what state the master pool was in when the CVO reported completion',
-        [NEEDS.pools],
-      );
+      // The newest completed update's reason; older history entries are context, counted only.
+      const last = skipped[skipped.length - 1];
+      const older = skipped.length - 1;
+      const why = last
+        ? `${last}${older > 0 ? ` (and ${older} older update${older === 1 ? '' : 's'} the inputs do not cover)` : ''}`
+        : 'the inputs do not say what state the master pool was in when the CVO reported completion';
+      return notChecked(rule, why, [ph.rendered.length > 0 ? NEEDS.renderedConfigs : NEEDS.pools]);
     }
     return checked(rule, findings);
   },

@@ -1,7 +1,15 @@
 import type { ClusterHistory, Evidence, Finding, Severity } from '../model/index.js';
 import { formatClock, gapAfter, MCO } from '../model/index.js';
-import { findUpdates, poolHistory, poolStateAt, type RenderedConfig } from '../timeline/index.js';
+import {
+  findUpdates,
+  poolHistory,
+  poolStateAt,
+  RENDER_GRACE_MS,
+  type RenderedConfig,
+  updateLabel,
+} from '../timeline/index.js';
 import { atVersion, operatorLevelFor } from './operator-level.js';
+import { configForRelease } from './release-configs.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
 const OPERATOR = 'machine-config';
@@ -25,6 +33,8 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
     let sawLevel = false;
     let poolsChecked = 0;
     let completedWithoutLevel = false;
+    // Pools of updates whose own config the inputs do not identify, with why.
+    const unidentified: string[] = [];
     for (const update of updates) {
       const level = operatorLevelFor(history, OPERATOR, update);
       if (!level) {
@@ -45,6 +55,17 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
         // Without the rendered configs there is nothing to compare the level report with: the
         // pool's conditions alone cannot say which release its config was made for.
         if (ph.rendered.length === 0) continue;
+        // The update's own config (docs/domain.md 3.7): when the inputs cannot identify it, nothing
+        // says which render belonged to the update; configs rendered after the update completed
+        // are later rollouts (a day-2 change), never the update's.
+        const own = configForRelease(history, pool, update);
+        if (!own.config) {
+          unidentified.push(`the update ${updateLabel(update)}, pool ${pool}: ${own.how}`);
+          continue;
+        }
+        const laterRollout = new Set(own.later.map((r) => r.name));
+        const renderEnd =
+          update.completedAt !== undefined ? update.completedAt + RENDER_GRACE_MS : Number.POSITIVE_INFINITY;
         poolsChecked += 1;
         const evidence: Evidence[] = [
           {
@@ -63,7 +84,9 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
           (r) =>
             renderedAfter(r, t1) &&
             (update.startedAt === undefined || r.createdAt >= update.startedAt) &&
-            (!next?.startedAt || r.createdAt < next.startedAt),
+            (!next?.startedAt || r.createdAt < next.startedAt) &&
+            r.createdAt <= renderEnd &&
+            !laterRollout.has(r.name),
         );
         const firstLater = later[0];
         if (firstLater) {
@@ -121,7 +144,7 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
         findings.push({
           rule: rule.id,
           severity,
-          summary: `${OPERATOR} reported level for ${update.target} at ${formatClock(t1)} before required pool ${pool} had the new release's config: ${reasons.join('; ')}`,
+          summary: `${OPERATOR} reported level for ${update.target} at ${formatClock(t1)} before required pool ${pool} had the new release's config: ${reasons.join('; ')} (in the update ${updateLabel(update)})`,
           at: t1,
           evidence,
           moments: [
@@ -159,9 +182,10 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
         : notApplicable(rule, `no version report by ${OPERATOR} for an update in the inputs`);
     }
     if (poolsChecked === 0 && findings.length === 0) {
+      const last = unidentified[unidentified.length - 1];
       return notChecked(
         rule,
-        `no rendered config of a required pool (${pools.join(', ') || 'master'}) in the inputs`,
+        last ?? `no rendered config of a required pool (${pools.join(', ') || 'master'}) in the inputs`,
         [NEEDS.renderedConfigs],
       );
     }

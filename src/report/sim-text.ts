@@ -63,11 +63,18 @@ function timeline(s: RunSummary, c: Colours): string[] {
   rows.push([s.operatorLevelAt, `machine-config reported level (operator ${s.to})`]);
   for (const r of s.renderedConfigs) {
     const what = r.created ? `${r.name} created` : `${r.name} re-stamped for the new release (same content)`;
+    // A config rendered after a day-2 change is that change's rollout, not the update's.
+    const later = s.day2At !== null && r.at >= s.day2At;
     rows.push([
       r.at,
-      `${what}${s.operatorLevelAt ? `, ${gap(s.operatorLevelAt, r.at)} the level report` : ''}`,
+      later
+        ? `${what}: a later rollout (the administrator's change after the update, not part of it)`
+        : `${what}${s.operatorLevelAt ? `, ${gap(s.operatorLevelAt, r.at)} the level report` : ''}`,
     ]);
   }
+  for (const a of s.administratorActions) rows.push([a.at, `administrator: ${a.text}`]);
+  if (s.firstUpdateCompletedAt !== null)
+    rows.push([s.firstUpdateCompletedAt, 'CVO completed the first of the two updates in this run']);
   rows.push([s.cvoCompletedAt, `CVO completed the update to ${s.to}`]);
   if (s.violationAt !== null)
     rows.push([s.violationAt, c.red('master pool Updating=True after the CVO completed')]);

@@ -16,6 +16,7 @@ import { OPERATORS } from './operators.js';
 import { calculateStatus } from './pool-status.js';
 import { controllerConfigImages } from './release.js';
 import { renderPool } from './render.js';
+import type { ExtraMachineConfig } from './scenario.js';
 import { templateConfigs } from './templates.js';
 
 const MINUTE = 60_000;
@@ -204,19 +205,7 @@ export function seedCluster(model: Model, nodes: readonly NodePlan[]): void {
       contentKey: `99-${role}-ssh|${scenario.name}`,
     });
   }
-  for (const extra of scenario.machineConfigs) {
-    mcs.push({
-      kind: 'MachineConfig',
-      meta: meta(extra.name, INSTALL.operators, { labels: { [MCO.role]: extra.role } }),
-      owner: undefined,
-      spec: {
-        ...emptySpec([]),
-        config: { files: extra.files.map((f) => ({ ...f })), units: [], sshKeys: [] },
-        kernelArguments: [...extra.kernelArguments],
-      },
-      contentKey: `user|${extra.name}|${md5Hex(JSON.stringify(extra))}`,
-    });
-  }
+  for (const extra of scenario.machineConfigs) mcs.push(userMachineConfig(extra, INSTALL.operators));
   mcs.sort((a, b) => (a.meta.name < b.meta.name ? -1 : 1));
   for (const mc of mcs) store.seed(mc);
 
@@ -300,6 +289,21 @@ export function seedCluster(model: Model, nodes: readonly NodePlan[]): void {
     );
     store.seed({ ...pool, status: calculateStatus(pool, members, settled) });
   }
+}
+
+/** A user MachineConfig: no owner, no controller-version annotation (docs/domain.md 3.3). */
+export function userMachineConfig(extra: ExtraMachineConfig, createdAt: number): MachineConfigObj {
+  return {
+    kind: 'MachineConfig',
+    meta: meta(extra.name, createdAt, { labels: { [MCO.role]: extra.role } }),
+    owner: undefined,
+    spec: {
+      ...emptySpec([]),
+      config: { files: extra.files.map((f) => ({ ...f })), units: [], sshKeys: [] },
+      kernelArguments: [...extra.kernelArguments],
+    },
+    contentKey: `user|${extra.name}|${md5Hex(JSON.stringify(extra))}`,
+  };
 }
 
 function emptySpec(sshKeys: string[]): MachineConfigObj['spec'] {

@@ -43,6 +43,17 @@ export interface RunFacts {
   testFailure?: string;
   mcoDegraded: { at: number; message: string }[];
   endedAt?: number;
+  /** The scenario's administrator actions, as they were applied. */
+  actions: { at: number; text: string }[];
+  /**
+   * When the first administrator action after the CVO completed was applied: a day-2 change. The
+   * master pool rolling out from then on is that change's rollout, not the update's, so the model's
+   * invariant stops counting there.
+   */
+  day2At?: number;
+  /** In a run of two updates: when the CVO completed the first, and when the second was requested. */
+  firstCompletedAt?: number;
+  secondRequestedAt?: number;
 }
 
 export interface RaceHooks {
@@ -58,15 +69,18 @@ export interface Model {
   readonly lat: Latencies;
   readonly scenario: Scenario;
   readonly policy: Policy;
-  readonly from: Release;
-  readonly to: Release;
+  /** The update in progress: a run of two updates moves both on when the second begins. */
+  from: Release;
+  to: Release;
   readonly facts: RunFacts;
   readonly rec: Recorder | undefined;
   race: RaceHooks;
+  /** Called once when the CVO marks the update Completed (administrator actions wait for it). */
+  readonly onCvoCompleted: (() => void)[];
 }
 
 export function newFacts(): RunFacts {
-  return { rendered: [], targets: [], violation: false, mcoDegraded: [] };
+  return { rendered: [], targets: [], violation: false, mcoDegraded: [], actions: [] };
 }
 
 export const NO_RACE: RaceHooks = { open: () => undefined, close: () => undefined };

@@ -24,15 +24,19 @@ export class UpgradeTest {
   constructor(
     private readonly model: Model,
     private readonly onFinished: () => void,
+    actorName = 'openshift-tests',
   ) {
-    this.actor = model.engine.actor('openshift-tests');
+    this.actor = model.engine.actor(actorName);
     this.uid = uidFor(`upgrade-attempt:${model.scenario.name}:${model.to.version}`);
   }
 
-  /** Start the test `delay` ms into the run. */
-  start(delay: number): void {
+  /** Start the test `delay` ms into the run; `requested` runs once the update is requested. */
+  start(delay: number, requested?: () => void): void {
+    this.requested = requested;
     this.model.engine.schedule(delay, this.actor, 'test start', () => this.requestUpgrade());
   }
+
+  private requested: (() => void) | undefined;
 
   private log(text: string): void {
     this.model.rec?.log(this.model.engine.now, text);
@@ -74,6 +78,7 @@ export class UpgradeTest {
       });
       this.generation = written.meta.generation;
       facts.upgradeRequestedAt = engine.now;
+      this.requested?.();
       this.pollEvery(5000, 2 * MINUTE, this.acknowledged(), (ok) => {
         if (!ok)
           this.fail(

@@ -82,6 +82,9 @@ export const CATALOG: ReadonlyArray<readonly [string, string]> = [
   ['tests', 'origin'],
 ];
 
+/** Every component's name, in payload order. */
+export const CATALOG_NAMES: readonly string[] = CATALOG.map(([name]) => name);
+
 /** Components whose image ends up in rendered MachineConfigs (docs/domain.md 3.5, 3.6, 8.6). */
 export const MCO_EMBEDDED = [
   'pod',

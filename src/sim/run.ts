@@ -4,6 +4,7 @@
  * write the CI artifacts). Same scenario, policy and seed: same run, event for event.
  */
 
+import { Administrator } from './admin.js';
 import { type NodePlan, planNodes, seedCluster } from './cluster.js';
 import { ClusterVersionOperator, type Deployable } from './controllers/cvo.js';
 import { Daemon } from './controllers/daemon.js';
@@ -98,6 +99,7 @@ export function runSimulation(
     facts: newFacts(),
     rec,
     race: options.race ?? NO_RACE,
+    onCvoCompleted: [],
   };
   let nodes = nodeMemo.get(scenario);
   if (!nodes) {
@@ -121,20 +123,62 @@ export function runSimulation(
     const failure = scenario.failures.find((f) => f.pool === plan.pool && f.index === plan.index);
     new Daemon(model, plan.name, failure);
   }
+  const admin = new Administrator(model);
   // The gather happens at the end of the CI job, well after the upgrade test: let every pool
-  // finish (or get stuck) first, so the snapshot is what CI would have captured.
-  const test = new UpgradeTest(model, () => {
-    const finishedAt = engine.now;
+  // finish (or get stuck) first, and the administrator's later changes happen and roll out, so the
+  // snapshot is what CI would have captured.
+  /** The gather, once the (last) upgrade test finished. */
+  const finish = (): void => {
+    let finishedAt = engine.now;
+    let waitedForAdmin = admin.done;
     const settle = (): void => {
-      if (poolsSettled(store) || engine.now - finishedAt >= SETTLE_MS) {
+      if (!waitedForAdmin && admin.done) {
+        waitedForAdmin = true;
+        finishedAt = engine.now;
+      }
+      if (!admin.done && engine.now - finishedAt < RUN_LIMIT_MS) {
+        engine.schedule(30_000, test.actor, 'wait for the administrator', settle);
+      } else if (poolsSettled(store) || engine.now - finishedAt >= SETTLE_MS) {
         engine.schedule(TAIL_MS, test.actor, 'end of run', () => engine.stop());
       } else {
         engine.schedule(30_000, test.actor, 'wait for pools to settle', settle);
       }
     };
     settle();
+  };
+  const second = scenario.secondUpdate;
+  const test: UpgradeTest = new UpgradeTest(model, () => {
+    if (!second || model.facts.testFailure !== undefined) {
+      finish();
+      return;
+    }
+    // Two updates in one run: once the first completed and its pools settled, the next CI step
+    // updates again, from the first target to the second.
+    if (model.facts.cvoCompletedAt !== undefined) model.facts.firstCompletedAt = model.facts.cvoCompletedAt;
+    const waitForPools = (): void => {
+      if (!poolsSettled(store)) {
+        engine.schedule(30_000, test.actor, 'wait for pools before the next update', waitForPools);
+        return;
+      }
+      model.from = model.to;
+      model.to = release(second);
+      const next = new UpgradeTest(model, finish, 'openshift-tests-2');
+      next.start(engine.rng.sample(uniform(60_000, 180_000)), () => {
+        // From here the summary's moments are the second update's; the ground truth (`violation`)
+        // spans both.
+        const f = model.facts;
+        f.secondRequestedAt = engine.now;
+        f.rendered.length = 0;
+        f.targets.length = 0;
+        delete f.mcoLevelAt;
+        delete f.controllerConfigWrittenAt;
+        delete f.masterUpdatedAt;
+        delete f.poolsCompletedAt;
+      });
+    };
+    waitForPools();
   });
-  test.start(engine.rng.sample(uniform(3000, 9000)));
+  test.start(engine.rng.sample(uniform(3000, 9000)), () => admin.updateRequested());
 
   engine.picker = options.picker;
   engine.run(RUN_LIMIT_MS);
@@ -143,8 +187,9 @@ export function runSimulation(
     scenario,
     policy,
     seed,
-    from,
-    to,
+    // the update the run ended with (the second, in a run of two)
+    from: model.from,
+    to: model.to,
     facts: model.facts,
     store,
     rec,

@@ -4,7 +4,7 @@
  * rendered configs do or do not change (docs/domain.md 8.6); scenario-file.ts reads user-defined ones.
  */
 import { DEFAULT_LATENCIES, type Latencies } from './latency.js';
-import type { ReleaseSpec } from './release.js';
+import { CATALOG_NAMES, type ReleaseSpec } from './release.js';
 
 export interface PoolSpec {
   readonly name: string;
@@ -30,6 +30,20 @@ export interface ExtraMachineConfig {
   readonly kernelArguments: readonly string[];
 }
 
+/**
+ * Something an administrator does while the run goes on (not part of the update itself): create a
+ * MachineConfig (a kernel argument, a file), or resume a paused pool. `after` names the moment the
+ * delay counts from: the upgrade test's request, or the CVO's completion of the update. Actions after
+ * the completion are day-2 changes: the model's ground truth never charges their rollouts to the update.
+ */
+export interface UserAction {
+  readonly after: 'update-requested' | 'cvo-completed';
+  readonly delayMs: number;
+  readonly kind: 'create-machine-config' | 'resume-pool';
+  readonly machineConfig?: ExtraMachineConfig;
+  readonly pool?: string;
+}
+
 export interface Scenario {
   readonly name: string;
   readonly description: string;
@@ -39,6 +53,10 @@ export interface Scenario {
   readonly failures: readonly NodeFailure[];
   readonly machineConfigs: readonly ExtraMachineConfig[];
   readonly latencies: Latencies;
+  /** What an administrator does during or after the update (none in most scenarios). */
+  readonly actions?: readonly UserAction[];
+  /** A second update, from `to` to this release, once the first completed and its pools settled. */
+  readonly secondUpdate?: ReleaseSpec;
 }
 
 export const FROM_VERSION = '4.10.0-0.nightly-2021-11-02-191632';
@@ -80,6 +98,11 @@ export interface BuiltinSpec {
   readonly fromVersion?: string;
   readonly machineConfigs?: readonly ExtraMachineConfig[];
   readonly latencies?: Latencies;
+  readonly actions?: readonly UserAction[];
+  /** The target's release image, when the version stays and only the payload changes. */
+  readonly toImage?: string;
+  /** A second update in the same run: its version and the components it changes (besides the churn). */
+  readonly secondUpdate?: { readonly version: string; readonly changed: readonly string[] };
 }
 
 function revisions(changed: readonly string[]): Record<string, number> {
@@ -102,12 +125,47 @@ export function makeScenario(name: string, spec: BuiltinSpec): Scenario {
       revisions: revisions(spec.changed),
       previous: [spec.fromVersion ?? FROM_VERSION],
       ...(spec.seedDigests ? { digests: { pod: SEED.podTo }, image: SEED.toImage } : {}),
+      ...(spec.toImage ? { image: spec.toImage } : {}),
     },
     pools: spec.pools ?? DEFAULT_POOLS,
     failures: spec.failures ?? [],
     machineConfigs: spec.machineConfigs ?? [],
     latencies: spec.latencies ?? DEFAULT_LATENCIES,
+    ...(spec.actions ? { actions: spec.actions } : {}),
+    ...(spec.secondUpdate
+      ? {
+          secondUpdate: {
+            version: spec.secondUpdate.version,
+            // a later build of everything the first update changed, and of what the second changes
+            revisions: Object.fromEntries(
+              [...UNRELATED_CHURN, ...spec.changed, ...spec.secondUpdate.changed].map((n) => [
+                n,
+                spec.secondUpdate?.changed.includes(n) || UNRELATED_CHURN.includes(n) ? 2 : 1,
+              ]),
+            ),
+            previous: [spec.toVersion ?? TO_VERSION],
+          },
+        }
+      : {}),
   };
+}
+
+const MINUTE = 60_000;
+
+/** A kernel argument for a role: the most common day-2 MachineConfig (it reboots every node). */
+function kernelArgument(name: string, role: string, arg: string): ExtraMachineConfig {
+  return { name, role, files: [], kernelArguments: [arg] };
+}
+
+/** A same-version payload's image: a digest pull spec of another build. */
+function payloadImage(repo: string, seed: string): string {
+  let h = 0x811c9dc5;
+  const hex: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    for (const ch of `${seed}:${i}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+    hex.push(h.toString(16).padStart(8, '0'));
+  }
+  return `${repo}@sha256:${hex.join('')}`;
 }
 
 const BUILTIN_SPECS: Readonly<Record<string, BuiltinSpec>> = {
@@ -149,6 +207,93 @@ const BUILTIN_SPECS: Readonly<Record<string, BuiltinSpec>> = {
     changed: ['machine-config-operator', 'machine-os-content'],
     toVersion: '4.10.0-0.nightly-2021-11-03-120931',
     failures: [{ pool: 'worker', index: 1, reason: DEGRADED_REASON }],
+  },
+  'day2-machineconfig': {
+    description:
+      'a clean nightly (MCO, OS and pause image change); 95 minutes after the CVO completes, an administrator adds a kernel argument to master and worker: new rendered configs for the same release, both pools roll again (a day-2 change, not the update)',
+    changed: ['machine-config-operator', 'machine-os-content', 'pod'],
+    toVersion: '4.10.0-0.nightly-2021-11-03-134507',
+    actions: [
+      {
+        after: 'cvo-completed',
+        delayMs: 95 * MINUTE,
+        kind: 'create-machine-config',
+        machineConfig: kernelArgument('99-master-kargs', 'master', 'audit=1'),
+      },
+      {
+        after: 'cvo-completed',
+        delayMs: 95 * MINUTE,
+        kind: 'create-machine-config',
+        machineConfig: kernelArgument('99-worker-kargs', 'worker', 'audit=1'),
+      },
+    ],
+  },
+  'machineconfig-during-update': {
+    description:
+      "a typical nightly (MCO, OS and pause image change); 4 minutes into the update, before the machine-config operator updates, an administrator adds a kernel argument to the workers: the old controller renders it for the old release, the new one renders the update's config on top",
+    changed: ['machine-config-operator', 'machine-os-content', 'pod'],
+    toVersion: '4.10.0-0.nightly-2021-11-03-145912',
+    actions: [
+      {
+        after: 'update-requested',
+        delayMs: 4 * MINUTE,
+        kind: 'create-machine-config',
+        machineConfig: kernelArgument('99-worker-kargs', 'worker', 'nosmt'),
+      },
+    ],
+  },
+  'paused-pool-resumed': {
+    description:
+      'a typical nightly with the worker pool paused; 20 minutes after the CVO completes, the administrator resumes it and the workers roll out the config the update rendered for them',
+    changed: ['machine-config-operator', 'machine-os-content', 'pod'],
+    toVersion: '4.10.0-0.nightly-2021-11-03-152204',
+    pools: [
+      { name: 'master', nodes: 3, paused: false, maxUnavailable: 1 },
+      { name: 'worker', nodes: 3, paused: true, maxUnavailable: 1 },
+    ],
+    actions: [{ after: 'cvo-completed', delayMs: 20 * MINUTE, kind: 'resume-pool', pool: 'worker' }],
+  },
+  'infra-pool': {
+    description:
+      'a typical nightly (MCO, OS and pause image change) on a cluster with a custom infra pool (2 workers, 2 infra nodes): the infra pool renders from the worker and infra MachineConfigs and rolls like any worker pool',
+    changed: ['machine-config-operator', 'machine-os-content', 'pod'],
+    toVersion: '4.10.0-0.nightly-2021-11-03-160733',
+    pools: [
+      { name: 'master', nodes: 3, paused: false, maxUnavailable: 1 },
+      { name: 'worker', nodes: 2, paused: false, maxUnavailable: 1 },
+      { name: 'infra', nodes: 2, paused: false, maxUnavailable: 1 },
+    ],
+    machineConfigs: [
+      {
+        name: '50-infra',
+        role: 'infra',
+        files: [{ path: '/etc/infra-node', contents: 'data:,infra', mode: 420 }],
+        kernelArguments: [],
+      },
+    ],
+  },
+  'two-updates': {
+    description:
+      'two nightlies in one run: a typical update (MCO, OS and pause image change), then, once its pools settled, a second one that changes the OS and pause image again; each is judged on its own',
+    changed: ['machine-config-operator', 'machine-os-content', 'pod'],
+    toVersion: '4.10.0-0.nightly-2021-11-03-170419',
+    secondUpdate: { version: '4.10.0-0.nightly-2021-11-03-212237', changed: ['machine-os-content', 'pod'] },
+  },
+  'multi-arch-migration': {
+    description:
+      'a migration to the multi-architecture payload of the same version: every component image is a new manifest list, the version string stays, so release-image-version cannot tell the old configs from the new',
+    changed: [...CATALOG_NAMES],
+    fromVersion: TO_VERSION,
+    toVersion: TO_VERSION,
+    toImage: payloadImage('quay.io/openshift-release-dev/ocp-release', 'multi'),
+  },
+  'same-version-rebuild': {
+    description:
+      'a rebuild of the same version (a new payload with a new OS and pause image, the same MCO): only the payload image and the rendered configs change',
+    changed: ['machine-os-content', 'pod'],
+    fromVersion: TO_VERSION,
+    toVersion: TO_VERSION,
+    toImage: payloadImage('registry.ci.openshift.org/ocp/release', 'rebuild'),
   },
 };
 

@@ -35,6 +35,12 @@ export interface RunSummary {
   /** ms from the operator reporting level to the master pool targeting the new config (positive: the race was lost). */
   readonly raceMarginMs: number | null;
   readonly operatorDegraded: readonly { at: string; message: string }[];
+  /** The scenario's administrator actions as applied (docs/simulate.md); empty in most scenarios. */
+  readonly administratorActions: readonly { at: string; text: string }[];
+  /** When the first action after the CVO completed was applied: a day-2 change, not the update's. */
+  readonly day2At: string | null;
+  /** In a run of two updates: when the CVO completed the first (the rest of the summary is the second's). */
+  readonly firstUpdateCompletedAt: string | null;
   readonly endedAt: string;
   readonly events: number;
 }
@@ -70,6 +76,9 @@ export function summarize(run: RunResult, epoch = DEFAULT_EPOCH): RunSummary {
     poolsCompletedAt: wall(f.poolsCompletedAt),
     raceMarginMs: masterTarget && f.mcoLevelAt !== undefined ? masterTarget.at - f.mcoLevelAt : null,
     operatorDegraded: f.mcoDegraded.map((d) => ({ at: wall(d.at) as string, message: d.message })),
+    administratorActions: f.actions.map((a) => ({ at: wall(a.at) as string, text: a.text })),
+    day2At: wall(f.day2At),
+    firstUpdateCompletedAt: wall(f.firstCompletedAt),
     endedAt: wall(run.endAt) as string,
     events: run.events,
   };

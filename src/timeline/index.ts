@@ -21,5 +21,6 @@ export {
   rewindSpan,
   type Unrewound,
 } from './rewind.js';
+export * from './update-configs.js';
 export * from './updates.js';
 export { type OutsideWindow, type UpdateWindow, updateWindow, windowNote } from './window.js';

@@ -1,6 +1,6 @@
 import type { ClusterHistory, MachineConfig, MachineConfigPool, SourceRef } from '../model/index.js';
 import { conditionSince, findCondition, formatClock, MCO, type Millis, parseTime } from '../model/index.js';
-import { conditionTransitions, remembered } from './query.js';
+import { conditionTransitions, eventsWithReason, remembered } from './query.js';
 
 export interface RenderedConfig {
   readonly name: string;
@@ -121,6 +121,7 @@ function poolHistoryOf(history: ClusterHistory, name: string): PoolHistory {
       });
     }
   }
+  observations.push(...nodesDone(history, name, pool?.object.status?.machineCount));
   observations.sort((a, b) => a.at - b.at);
   return {
     name,
@@ -129,6 +130,52 @@ function poolHistoryOf(history: ClusterHistory, name: string): PoolHistory {
     observations,
     finishes: firstOfRuns(observations),
   };
+}
+
+const NODE_DONE_RE = /^Setting node (\S+), currentConfig (\S+) to Done/;
+/** The node controller's sync delay plus margin: the pool reports Updated this soon after its last node. */
+const POOL_FOLLOWS_NODES_MS = 10_000;
+
+/**
+ * The daemon's NodeDone events ("Setting node N, currentConfig C to Done", docs/domain.md 4.2): once
+ * every node of the pool reported Done on one of its rendered configs, the node controller turns the
+ * pool Updated at its next sync (2.4). One observation per config, placed POOL_FOLLOWS_NODES_MS after
+ * the last node's event so it never claims the pool updated before it could have been. A later
+ * snapshot may have overwritten the pool's conditions (a day-2 rollout): these events remain.
+ */
+function nodesDone(
+  history: ClusterHistory,
+  pool: string,
+  machineCount: number | undefined,
+): PoolObservation[] {
+  if (machineCount === undefined || machineCount <= 0) return [];
+  const prefix = `rendered-${pool}-`;
+  const byConfig = new Map<string, { nodes: Set<string>; last: Millis; ref: SourceRef }>();
+  for (const e of eventsWithReason(history, 'NodeDone')) {
+    const m = NODE_DONE_RE.exec(e.message.humanMessage);
+    const node = m?.[1];
+    const config = m?.[2];
+    if (!node || !config?.startsWith(prefix)) continue;
+    const seen = byConfig.get(config) ?? { nodes: new Set<string>(), last: e.from, ref: e.ref };
+    seen.nodes.add(node);
+    if (e.from >= seen.last) {
+      seen.last = e.from;
+      seen.ref = e.ref;
+    }
+    byConfig.set(config, seen);
+  }
+  const out: PoolObservation[] = [];
+  for (const [config, seen] of byConfig) {
+    if (seen.nodes.size < machineCount) continue;
+    out.push({
+      at: seen.last + POOL_FOLLOWS_NODES_MS,
+      updated: true,
+      updating: false,
+      text: `every ${pool} node (${seen.nodes.size}) reported Done on ${config} by ${formatClock(seen.last)} (the daemons' NodeDone events)`,
+      ref: seen.ref,
+    });
+  }
+  return out;
 }
 
 /**

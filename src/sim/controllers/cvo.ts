@@ -20,6 +20,13 @@ export interface Deployable {
 type Blocked = 'missing' | 'unavailable' | 'degraded' | 'updating';
 
 interface Task {
+  /**
+   * The ClusterOperator's resourceVersion when the CVO rolled the operator. The CVO waits for the
+   * operator's Deployment to roll out: the new pod's first status write stands for it. In an update
+   * that changes the version the version report itself is that write; in a same-version update
+   * (a rebuild, an architecture migration) the old status already names the version.
+   */
+  deployedRv: number;
   attempts: number;
   blocked: Blocked | undefined;
   degradedSince: number | undefined;
@@ -81,8 +88,12 @@ export class ClusterVersionOperator {
   }
 
   private onClusterVersion(cv: ClusterVersionObj): void {
-    if (this.state !== 'idle' || !cv.desiredUpdate) return;
+    if ((this.state !== 'idle' && this.state !== 'done') || !cv.desiredUpdate) return;
     if (cv.desiredUpdate.image === cv.desired.image) return;
+    // A new update after a completed one (a run of two updates): walk the run levels again.
+    this.levelIndex = 0;
+    this.done = 0;
+    this.tasks.clear();
     this.state = 'loading';
     const { engine, lat } = this.model;
     engine.schedule(engine.rng.sample(lat.queue), this.actor, 'observe desiredUpdate', () => {
@@ -148,7 +159,8 @@ export class ClusterVersionOperator {
       if (level.level === MCO_LEVEL) this.applyMachineConfigManifests();
       for (const name of level.operators) {
         this.operators.get(name)?.deploy(this.target);
-        this.tasks.set(name, { attempts: 0, blocked: undefined, degradedSince: undefined });
+        const deployedRv = this.model.store.get('ClusterOperator', name)?.meta.rv ?? 0;
+        this.tasks.set(name, { deployedRv, attempts: 0, blocked: undefined, degradedSince: undefined });
       }
       this.done += level.manifests - level.operators.length;
       if (level.operators.length === 0) {
@@ -179,7 +191,7 @@ export class ClusterVersionOperator {
     if (!task) return;
     const { engine } = this.model;
     const co = this.informer.cache.get('ClusterOperator', name);
-    const blocked = levelState(co, this.target);
+    const blocked = co && co.meta.rv <= task.deployedRv ? 'updating' : levelState(co, this.target);
     if (blocked === undefined) {
       this.tasks.delete(name);
       this.done += 1;
@@ -280,6 +292,7 @@ export class ClusterVersionOperator {
       facts.violation = true;
       facts.violationAt = now;
     }
+    for (const hook of this.model.onCvoCompleted) hook();
   }
 
   private onClusterOperator(co: ClusterOperatorObj): void {

@@ -54,7 +54,7 @@ export class MachineConfigOperator implements Deployable {
   private ccGeneration = 0;
   private raceOpen = false;
   private raceDecided = false;
-  private readonly release: Release;
+  private release: Release;
 
   constructor(
     private readonly model: Model,
@@ -76,6 +76,20 @@ export class MachineConfigOperator implements Deployable {
 
   deploy(): void {
     const { engine, lat } = this.model;
+    const model = this.model;
+    if (this.release !== model.to) {
+      // A second update in the run: the operator pod is replaced by the new release's.
+      const sameImage =
+        this.release.byName.get('machine-config-operator')?.pullSpec ===
+        model.to.byName.get('machine-config-operator')?.pullSpec;
+      this.release = model.to;
+      this.mcdRolled = sameImage;
+      this.mccRolled = sameImage;
+      this.mcsRolled = sameImage;
+      this.failures = 0;
+      this.raceOpen = false;
+      this.raceDecided = false;
+    }
     engine.schedule(engine.rng.sample(lat.mcoRollout), this.actor, 'operator pod started', () =>
       this.start(),
     );
@@ -84,6 +98,12 @@ export class MachineConfigOperator implements Deployable {
   private start(): void {
     const { store, facts, engine, lat } = this.model;
     facts.mcoStartedAt = engine.now;
+    if (this.informer) {
+      // the new pod lists everything afresh
+      this.informer.relist();
+      this.enqueue();
+      return;
+    }
     this.informer = new Informer(
       store,
       this.actor,

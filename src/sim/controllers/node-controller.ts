@@ -127,14 +127,19 @@ export class NodeController {
     if (
       findCond(pool.status.conditions, 'Updating')?.status === 'True' &&
       facts.cvoCompletedAt !== undefined &&
-      !facts.violation
+      !facts.violation &&
+      // between two updates' completions the pool rolls for the second one
+      (facts.secondRequestedAt === undefined || facts.cvoCompletedAt > facts.secondRequestedAt) &&
+      // a day-2 change's rollout is not the update's (docs/simulate.md, administrator actions)
+      (facts.day2At === undefined || now < facts.day2At)
     ) {
       facts.violation = true;
       facts.violationAt = now;
     }
     if (
       findCond(pool.status.conditions, 'Updated')?.status === 'True' &&
-      facts.targets.some((t) => t.pool === 'master')
+      facts.targets.some((t) => t.pool === 'master') &&
+      (facts.day2At === undefined || now < facts.day2At)
     ) {
       facts.masterUpdatedAt = now;
     }

@@ -1,0 +1,195 @@
+import type { ClusterHistory } from '../model/index.js';
+import { formatClock, formatDuration, MCO, type Millis, parseTime } from '../model/index.js';
+import { type PoolHistory, poolHistory, type RenderedConfig, targetAt } from './pools.js';
+import { remembered } from './query.js';
+import { findUpdates, type UpdateRecord } from './updates.js';
+
+/**
+ * How long after the CVO completed an update a config rendered for it may still appear. The render
+ * controller renders 5 s after the operator writes the new ControllerConfig (docs/domain.md 4.5), and
+ * the operator writes it before it reports its version, which comes before the CVO completes: the late
+ * config of bug 2019850 appeared 2 s after completion (docs/domain.md 0). Ten minutes covers a slow
+ * render queue many times over; a config rendered later than that came from something else, a day-2
+ * change (docs/domain.md 3.7).
+ */
+export const RENDER_GRACE_MS = 10 * 60_000;
+
+/** What the inputs say of the rendered config a pool should reach for one update (docs/domain.md 3.7). */
+export interface UpdateConfig {
+  readonly update: UpdateRecord;
+  /** The update's own config, when the inputs identify it. */
+  readonly config?: RenderedConfig;
+  /** How it was identified, or why it could not be. */
+  readonly how: string;
+  /**
+   * Configs rendered for the pool after the update completed and before the next update started:
+   * later rollouts (a day-2 MachineConfig, a resumed pool's own change, ...), never the update's.
+   */
+  readonly later: readonly RenderedConfig[];
+}
+
+/** `A → B`, or `of A to another payload` when the version stays: how findings name an update. */
+export function updateLabel(update: UpdateRecord): string {
+  return update.previous !== undefined ? `${update.previous} → ${update.target}` : `to ${update.target}`;
+}
+
+/**
+ * The rendered config an update made for a pool, identified as the MCO makes it (docs/domain.md 3.7):
+ * 1. the render controller stamps every rendered config with the ControllerConfig's
+ *    `release-image-version`, the operator's release: a config stamped for the update's target,
+ *    rendered during the update (or re-stamped in place, so created earlier), is the update's own;
+ * 2. without the stamp (an MCO before PR #2918), the config rendered during the update, by the
+ *    controller version of the newest config rendered then (`generated-by-controller-version`);
+ * 3. when nothing was rendered during the update, the config the pool already targeted when it began.
+ * "During" runs from the start to the CVO's completion plus RENDER_GRACE_MS (the race of bug 2019850
+ * renders the update's config just after the CVO completed), cut short by the next update's start, and
+ * excludes configs whose render a user MachineConfig created after the completion explains. Never the
+ * newest config: a config rendered after the update, for the same release, is a later rollout.
+ */
+export function updateConfig(history: ClusterHistory, pool: string, update: UpdateRecord): UpdateConfig {
+  return remembered(
+    history,
+    `update-config\u0000${pool}\u0000${update.target}\u0000${update.startedAt ?? ''}`,
+    () => updateConfigOf(history, poolHistory(history, pool), update),
+  );
+}
+
+function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: UpdateRecord): UpdateConfig {
+  const updates = findUpdates(history);
+  const next = updates[updates.indexOf(update) + 1];
+  const started = update.startedAt;
+  const nextStart = next?.startedAt ?? Number.POSITIVE_INFINITY;
+  const completed = update.completedAt;
+  const end = Math.min(
+    completed !== undefined ? completed + RENDER_GRACE_MS : Number.POSITIVE_INFINITY,
+    nextStart,
+  );
+  const userChanges = userMachineConfigTimes(history, ph.name);
+  // A config rendered after the completion right after a user MachineConfig appeared is that change's.
+  const causedByUser = (r: RenderedConfig): boolean =>
+    completed !== undefined &&
+    r.createdAt > completed &&
+    userChanges.some((t) => t > completed && t <= r.createdAt);
+  const afterCompletion = (r: RenderedConfig): boolean =>
+    completed !== undefined && r.createdAt > completed && r.createdAt < nextStart;
+
+  if (started === undefined) {
+    return { update, how: "the update's start time is not in the inputs", later: [] };
+  }
+
+  // The stamp tells releases apart only when the version string changed (a same-version update, a
+  // rebuild or an architecture migration, keeps it).
+  const stampTells = update.previous !== undefined && update.previous !== update.target;
+  const stamped = stampTells ? ph.rendered.filter((r) => r.releaseImageVersion === update.target) : [];
+  if (stamped.length > 0) {
+    const own = [...stamped].reverse().find((r) => r.createdAt <= end && !causedByUser(r));
+    const later = ph.rendered.filter(
+      (r) => r !== own && afterCompletion(r) && (!own || r.createdAt > own.createdAt),
+    );
+    if (own) {
+      const when =
+        own.createdAt < started
+          ? `created before the update and re-stamped in place (its content did not change)`
+          : `rendered at ${formatClock(own.createdAt)}, during the update`;
+      return {
+        update,
+        config: own,
+        how: `its release-image-version annotation is ${update.target}, ${when}`,
+        later,
+      };
+    }
+    const first = stamped[0] as RenderedConfig;
+    return {
+      update,
+      how:
+        completed !== undefined
+          ? `every config stamped for ${update.target} was rendered after the update completed (the first, ${first.name}, ${formatDuration(first.createdAt - completed)} later): those are later rollouts, and the update's own config is not in the inputs`
+          : `no config stamped for ${update.target} was rendered during the update`,
+      later,
+    };
+  }
+
+  const during = ph.rendered.filter(
+    (r) =>
+      r.createdAt >= started &&
+      r.createdAt <= end &&
+      !causedByUser(r) &&
+      // stamped for another release (the old one: rendered before the operator moved on)
+      (!stampTells || r.releaseImageVersion === undefined || r.releaseImageVersion === update.target),
+  );
+  const newest = during[during.length - 1];
+  if (newest) {
+    // Renders by the new controller build: the operator rolls the controller before the render that
+    // makes the update's config, so an older controller's render during the update came first.
+    const by = newest.controllerVersion;
+    const own =
+      by === undefined ? newest : (during.filter((r) => r.controllerVersion === by).at(-1) ?? newest);
+    const later = ph.rendered.filter((r) => r !== own && afterCompletion(r) && r.createdAt > own.createdAt);
+    const stampNote = stampTells
+      ? ''
+      : update.previous === update.target
+        ? ' (the update keeps its version string, so release-image-version cannot tell its configs apart)'
+        : '';
+    return {
+      update,
+      config: own,
+      how: `it was rendered at ${formatClock(own.createdAt)}, during the update${by ? `, by controller version ${by.slice(0, 12)}` : ''}${stampNote}`,
+      later,
+    };
+  }
+  const later = ph.rendered.filter(afterCompletion);
+  const kept = targetAt(ph, started);
+  if (
+    kept &&
+    (!stampTells || kept.releaseImageVersion === undefined || kept.releaseImageVersion === update.target)
+  ) {
+    return {
+      update,
+      config: kept,
+      how: `no config was rendered for the pool during the update: it kept ${kept.name}`,
+      later,
+    };
+  }
+  const firstLater = later[0];
+  return {
+    update,
+    how:
+      firstLater && completed !== undefined
+        ? `the pool's configs in the inputs were all rendered after the update completed (the first, ${firstLater.name}, ${formatDuration(firstLater.createdAt - completed)} later)`
+        : kept
+          ? `the config the pool had when the update started, ${kept.name}, is stamped for ${kept.releaseImageVersion}, and nothing was rendered during the update`
+          : 'no rendered config of the pool dates from the update',
+    later,
+  };
+}
+
+/**
+ * When user MachineConfigs for the pool's roles appeared: configs without the controller-version
+ * annotation (the installer's and the user's), which make the render controller re-render the pool.
+ */
+function userMachineConfigTimes(history: ClusterHistory, pool: string): Millis[] {
+  const out: Millis[] = [];
+  const roles = new Set([pool, ...(pool === 'master' ? [] : ['worker'])]);
+  for (const { object } of history.objects.machineConfigs) {
+    const name = object.metadata.name;
+    if (name.startsWith('rendered-')) continue;
+    if (object.metadata.annotations?.[MCO.generatedByControllerVersion] !== undefined) continue;
+    const role = object.metadata.labels?.[MCO.role];
+    if (role === undefined || !roles.has(role)) continue;
+    const at = parseTime(object.metadata.creationTimestamp);
+    if (at !== undefined) out.push(at);
+  }
+  return out;
+}
+
+/** For the timeline: each rendered config of the pool that a later rollout made, with its update. */
+export function laterRollouts(history: ClusterHistory, pool: string): ReadonlyMap<string, UpdateRecord> {
+  return remembered(history, `later-rollouts\u0000${pool}`, () => {
+    const out = new Map<string, UpdateRecord>();
+    for (const update of findUpdates(history)) {
+      if (update.completedAt === undefined) continue;
+      for (const r of updateConfig(history, pool, update).later) out.set(r.name, update);
+    }
+    return out;
+  });
+}
