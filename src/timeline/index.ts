@@ -17,9 +17,10 @@ export {
   OutsideSpanError,
   objectsAt,
   operatorVersionUnknown,
+  REWIND_ORDER,
   type Rewound,
   rewindSpan,
   type Unrewound,
-} from './rewind.js';
+} from './rewind/index.js';
 export * from './updates.js';
 export { type OutsideWindow, type UpdateWindow, updateWindow, windowNote } from './window.js';
