@@ -248,15 +248,13 @@ export function latestObjectTime(objects: ObjectSnapshot): Millis {
     const t = parseTime(v);
     if (t !== undefined && t > latest) latest = t;
   };
+  // The kinds on the timeline (model/kinds/ `timeline`) and the MachineConfigs: Events count apart
+  // (deriveEventIntervals), and Pods and the like, kept as last seen, are not dated by the span.
   const all: Observed<
     WithStatusConditions & { metadata: { creationTimestamp?: string | null | undefined } }
-  >[] = [
-    ...objects.clusterVersions,
-    ...objects.clusterOperators,
-    ...objects.machineConfigPools,
-    ...objects.nodes,
-    ...objects.machineConfigs,
-  ];
+  >[] = [...objects.machineConfigs];
+  for (const kind of KNOWN_KINDS)
+    if (kindFacts(kind).timeline) all.push(...(objects[KINDS[kind].field] as typeof all));
   for (const o of all) {
     see(o.object.metadata.creationTimestamp);
     for (const c of o.object.status?.conditions ?? []) see(c.lastTransitionTime);

@@ -60,6 +60,11 @@ export function isMustGatherResource(resource: string): boolean {
   return MUST_GATHER.has(resource);
 }
 
+/** The namespaced kind whose locator key (its lower-case name: `deployment`) is `key`. */
+export function namespacedKindOf(key: string): KnownKind | undefined {
+  return NAMESPACED_KEYS.get(key);
+}
+
 /**
  * The order to go through `kinds` when some must come after others (`after` of each): KINDS order,
  * each kind held back until the kinds it names are through.
@@ -85,10 +90,12 @@ export function orderedAfter<K extends KnownKind>(
 
 const GATHER_EXTRA = new Map<string, KnownKind>();
 const MUST_GATHER = new Set<string>();
+const NAMESPACED_KEYS = new Map<string, KnownKind>();
 for (const k of KNOWN_KINDS) {
   const facts = kindFacts(k);
   if (facts.gatherExtra !== undefined) GATHER_EXTRA.set(facts.gatherExtra, k);
   if (facts.mustGather !== undefined) MUST_GATHER.add(facts.mustGather);
+  if (facts.api.namespaced) NAMESPACED_KEYS.set(k.toLowerCase(), k);
 }
 
 export type { KindFacts } from './descriptor.js';
