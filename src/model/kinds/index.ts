@@ -8,6 +8,7 @@ import type * as z from 'zod';
 import { ClusterOperatorKind } from './clusteroperator.js';
 import { ClusterVersionKind } from './clusterversion.js';
 import { ControllerConfigKind } from './controllerconfig.js';
+import { DeploymentKind } from './deployment.js';
 import type { KindFacts } from './descriptor.js';
 import { EventKind } from './event.js';
 import { MachineConfigKind } from './machineconfig.js';
@@ -26,6 +27,7 @@ export const KINDS = {
   Pod: PodKind,
   PodDisruptionBudget: PodDisruptionBudgetKind,
   ControllerConfig: ControllerConfigKind,
+  Deployment: DeploymentKind,
 } as const;
 
 export type KnownKind = keyof typeof KINDS;
