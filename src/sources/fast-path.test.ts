@@ -273,6 +273,30 @@ const FULL: Record<KnownKind, Loose> = {
       conditions: [condition],
     },
   },
+  DaemonSet: {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: meta('machine-config-daemon'),
+    spec: {
+      selector,
+      template: {
+        metadata: { labels: { 'k8s-app': 'machine-config-daemon' } },
+        spec: { containers: [{ name: 'machine-config-daemon', image: 'quay.io/mco@sha256:1' }] },
+      },
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%', maxSurge: 0 } },
+    },
+    status: {
+      observedGeneration: 3,
+      desiredNumberScheduled: 6,
+      currentNumberScheduled: 6,
+      updatedNumberScheduled: 6,
+      numberReady: 6,
+      numberAvailable: 6,
+      numberUnavailable: 0,
+      numberMisscheduled: 0,
+      conditions: [condition],
+    },
+  },
 };
 
 const REAL = realObjects();

@@ -106,6 +106,34 @@ const DEPLOYMENTS = [
   },
 ];
 
+/** The MCO's daemons, half-way through a rollout to 6 nodes. */
+const DAEMONSETS = [
+  {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: {
+      name: 'machine-config-daemon',
+      namespace: 'openshift-machine-config-operator',
+      generation: 3,
+      creationTimestamp: iso('09:00:00'),
+    },
+    spec: {
+      selector: { matchLabels: { 'k8s-app': 'machine-config-daemon' } },
+      template: { spec: { nodeSelector: { 'kubernetes.io/os': 'linux' }, containers: CONTAINERS } },
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%' } },
+    },
+    status: {
+      observedGeneration: 3,
+      desiredNumberScheduled: 6,
+      currentNumberScheduled: 6,
+      updatedNumberScheduled: 4,
+      numberReady: 5,
+      numberAvailable: 5,
+      numberUnavailable: 1,
+    },
+  },
+];
+
 const list = (items: unknown[]) => ({ apiVersion: 'v1', kind: 'List', items });
 
 function write(root: string, rel: string, value: unknown): void {
@@ -122,6 +150,7 @@ function ciRun(): string {
   const root = join(tmp, 'run');
   const gather = 'artifacts/e2e-aws-upgrade/gather-extra/artifacts';
   write(root, `${gather}/deployments.json`, list(DEPLOYMENTS));
+  write(root, `${gather}/daemonsets.json`, list(DAEMONSETS));
   return root;
 }
 
@@ -130,6 +159,8 @@ function mustGather(): string {
   const root = join(tmp, 'must-gather.local.1', 'quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-0000');
   for (const d of DEPLOYMENTS)
     write(root, `namespaces/${d.metadata.namespace}/apps/deployments.yaml`, list([d]));
+  for (const d of DAEMONSETS)
+    write(root, `namespaces/${d.metadata.namespace}/apps/daemonsets.yaml`, list([d]));
   write(root, 'cluster-scoped-resources/core/nodes/n1.yaml', {
     apiVersion: 'v1',
     kind: 'Node',
@@ -253,6 +284,51 @@ describe('Deployment', () => {
   });
 });
 
+describe('DaemonSet', () => {
+  it('is read from gather-extra daemonsets.json and from namespaces/<ns>/apps/daemonsets.yaml', async () => {
+    for (const path of [ciRun(), mustGather()]) {
+      const h = await historyOf(path);
+      const ds = h.objects.daemonSets.map((d) => d.object);
+      expect(
+        ds.map((d) => d.metadata.name),
+        path,
+      ).toEqual(['machine-config-daemon']);
+      expect(ds[0]?.status?.updatedNumberScheduled).toBe(4);
+      expect(ds[0]?.spec?.updateStrategy?.type).toBe('RollingUpdate');
+    }
+  });
+
+  it('is on the timeline by its rollout as last seen, and rewound with its status said to be as last seen', async () => {
+    const h = await historyOf(ciRun());
+    const rollout = h.intervals.find(
+      (i) => objectKey(i.locator) === 'DaemonSet/openshift-machine-config-operator/machine-config-daemon',
+    );
+    expect(rollout).toMatchObject({
+      level: 'Warning',
+      source: 'derived:rollout',
+      message: { humanMessage: 'rollout in progress as last seen: 4/6 updated, 5/6 available' },
+    });
+    const r = objectsAt(h, at('10:00:00'));
+    expect(r.objects.daemonSets).toHaveLength(1);
+    expect(r.unrewound).toContainEqual(
+      expect.objectContaining({ object: 'DaemonSet', field: 'status.number*' }),
+    );
+  });
+
+  it('is listed live across namespaces and recorded by watch', () => {
+    expect(RESOURCES.find((r) => r.kind === 'DaemonSet')).toMatchObject({
+      group: 'apps',
+      plural: 'daemonsets',
+      scope: 'all',
+    });
+    const state = new LiveState('https://api.example:6443', RESOURCES);
+    for (const d of DAEMONSETS) state.put('DaemonSet', d);
+    const files = renderRecord(state, [], at('10:00:00'), 'header');
+    const file = [...files.keys()].find((f) => f.endsWith('gather-extra/artifacts/daemonsets.json'));
+    expect(JSON.parse(files.get(file ?? '') ?? '{}').items).toHaveLength(1);
+  });
+});
+
 describeKubectl('kubectl get on the workload kinds, and on kinds the input lacks', () => {
   let server: RunningServer;
   beforeAll(async () => {
@@ -274,6 +350,25 @@ describeKubectl('kubectl get on the workload kinds, and on kinds the input lacks
       ['NAMESPACE', 'NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE'],
       ['openshift-console', 'console', '2/2', '1', '2', expect.any(String)],
       ['openshift-etcd-operator', 'etcd-operator', '1/1', '1', '1', expect.any(String)],
+    ]);
+  });
+
+  it("get ds -A prints kubectl's daemonset columns", async () => {
+    const r = await kubectl(server, ['get', 'ds', '-A']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(rows(r.stdout)).toEqual([
+      ['NAMESPACE', 'NAME', 'DESIRED', 'CURRENT', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'NODE SELECTOR', 'AGE'],
+      [
+        'openshift-machine-config-operator',
+        'machine-config-daemon',
+        '6',
+        '6',
+        '5',
+        '4',
+        '5',
+        'kubernetes.io/os=linux',
+        expect.any(String),
+      ],
     ]);
   });
 

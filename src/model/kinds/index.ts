@@ -8,6 +8,7 @@ import type * as z from 'zod';
 import { ClusterOperatorKind } from './clusteroperator.js';
 import { ClusterVersionKind } from './clusterversion.js';
 import { ControllerConfigKind } from './controllerconfig.js';
+import { DaemonSetKind } from './daemonset.js';
 import { DeploymentKind } from './deployment.js';
 import type { KindFacts } from './descriptor.js';
 import { EventKind } from './event.js';
@@ -28,6 +29,7 @@ export const KINDS = {
   PodDisruptionBudget: PodDisruptionBudgetKind,
   ControllerConfig: ControllerConfigKind,
   Deployment: DeploymentKind,
+  DaemonSet: DaemonSetKind,
 } as const;
 
 export type KnownKind = keyof typeof KINDS;
