@@ -134,6 +134,28 @@ const DAEMONSETS = [
   },
 ];
 
+/** A machine-config-daemon pod, owned by the DaemonSet, Ready since 09:30. */
+const PODS = [
+  {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: 'machine-config-daemon-abcde',
+      namespace: 'openshift-machine-config-operator',
+      creationTimestamp: iso('09:29:00'),
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'machine-config-daemon', uid: 'u1' },
+      ],
+    },
+    spec: { nodeName: 'n1', containers: CONTAINERS },
+    status: {
+      phase: 'Running',
+      conditions: [cond('PodScheduled', 'True', '09:29:00'), cond('Ready', 'True', '09:30:00')],
+      containerStatuses: [{ name: 'operator', ready: true, restartCount: 2, image: CONTAINERS[0]?.image }],
+    },
+  },
+];
+
 const list = (items: unknown[]) => ({ apiVersion: 'v1', kind: 'List', items });
 
 function write(root: string, rel: string, value: unknown): void {
@@ -151,6 +173,7 @@ function ciRun(): string {
   const gather = 'artifacts/e2e-aws-upgrade/gather-extra/artifacts';
   write(root, `${gather}/deployments.json`, list(DEPLOYMENTS));
   write(root, `${gather}/daemonsets.json`, list(DAEMONSETS));
+  write(root, `${gather}/pods.json`, list(PODS));
   return root;
 }
 
@@ -161,6 +184,7 @@ function mustGather(): string {
     write(root, `namespaces/${d.metadata.namespace}/apps/deployments.yaml`, list([d]));
   for (const d of DAEMONSETS)
     write(root, `namespaces/${d.metadata.namespace}/apps/daemonsets.yaml`, list([d]));
+  for (const p of PODS) write(root, `namespaces/${p.metadata.namespace}/core/pods.yaml`, list([p]));
   write(root, 'cluster-scoped-resources/core/nodes/n1.yaml', {
     apiVersion: 'v1',
     kind: 'Node',
@@ -329,6 +353,46 @@ describe('DaemonSet', () => {
   });
 });
 
+describe('Pod', () => {
+  it('is read from gather-extra pods.json and namespaces/<ns>/core/pods.yaml, with its owner and images', async () => {
+    for (const path of [ciRun(), mustGather()]) {
+      const pods = (await historyOf(path)).objects.pods.map((p) => p.object);
+      expect(
+        pods.map((p) => p.metadata.name),
+        path,
+      ).toEqual(['machine-config-daemon-abcde']);
+      expect(pods[0]?.metadata.ownerReferences?.[0]?.kind).toBe('DaemonSet');
+      expect(pods[0]?.spec?.containers?.[0]?.image).toBe('quay.io/openshift/op@sha256:2');
+    }
+  });
+
+  it('is on the timeline by its conditions, and kept as last seen by a rewind', async () => {
+    const h = await historyOf(ciRun());
+    const ready = h.intervals.find(
+      (i) =>
+        objectKey(i.locator) === 'Pod/openshift-machine-config-operator/machine-config-daemon-abcde' &&
+        i.message.annotations.condition === 'Ready',
+    );
+    expect(ready).toMatchObject({ from: at('09:30:00'), level: 'Info', source: 'derived:condition' });
+    const r = objectsAt(h, at('10:00:00'));
+    expect(r.objects.pods).toHaveLength(1);
+    expect(r.unrewound).toContainEqual(expect.objectContaining({ object: 'Pod', field: '*' }));
+  });
+
+  it('is listed live in the namespaces a PodDisruptionBudget protects, and recorded by watch', () => {
+    expect(RESOURCES.find((r) => r.kind === 'Pod')).toMatchObject({
+      group: '',
+      plural: 'pods',
+      scope: 'namespaces',
+    });
+    const state = new LiveState('https://api.example:6443', RESOURCES);
+    for (const p of PODS) state.put('Pod', p);
+    const files = renderRecord(state, [], at('10:00:00'), 'header');
+    const file = [...files.keys()].find((f) => f.endsWith('gather-extra/artifacts/pods.json'));
+    expect(JSON.parse(files.get(file ?? '') ?? '{}').items).toHaveLength(1);
+  });
+});
+
 describeKubectl('kubectl get on the workload kinds, and on kinds the input lacks', () => {
   let server: RunningServer;
   beforeAll(async () => {
@@ -367,6 +431,22 @@ describeKubectl('kubectl get on the workload kinds, and on kinds the input lacks
         '4',
         '5',
         'kubernetes.io/os=linux',
+        expect.any(String),
+      ],
+    ]);
+  });
+
+  it("get pods -A prints kubectl's pod columns", async () => {
+    const r = await kubectl(server, ['get', 'pods', '-A']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(rows(r.stdout)).toEqual([
+      ['NAMESPACE', 'NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'],
+      [
+        'openshift-machine-config-operator',
+        'machine-config-daemon-abcde',
+        '1/1',
+        'Running',
+        '2',
         expect.any(String),
       ],
     ]);

@@ -1,6 +1,6 @@
 /**
  * Pod (v1): the status assessment names drain blockers with them, and their conditions show on the
- * timeline (when each pod became Ready, ...). The inputs do not record their changes: as last seen.
+ * timeline (when each pod became Ready, ...). Rewound as last seen: the inputs do not record their changes.
  */
 import * as z from 'zod';
 import { plural } from '../words.js';
@@ -69,6 +69,12 @@ function podRestarts(o: Loose): number {
   return n;
 }
 
+/** A pod not Ready is a warning (it may be starting); not scheduled is one too: origin reads neither as an error. */
+function podConditionLevel(type: string, status: string): 'Info' | 'Warning' | undefined {
+  if (status === 'True') return 'Info';
+  return type === 'Ready' || type === 'ContainersReady' || type === 'PodScheduled' ? 'Warning' : 'Info';
+}
+
 export const PodKind = kind({
   schema: PodSchema,
   field: 'pods',
@@ -106,4 +112,6 @@ export const PodKind = kind({
   // Only in the namespaces a PodDisruptionBudget protects: the status assessment needs them to name
   // drain blockers, and every pod of a cluster is far more than that (live/snapshot.ts).
   live: { scope: 'namespaces', after: ['PodDisruptionBudget'] },
+  // When each pod was scheduled, initialized, and became ready: the operands' rollout, pod by pod.
+  timeline: { conditions: true, conditionLevel: podConditionLevel },
 });
