@@ -72,28 +72,6 @@ const OTHERS: ReadonlyMap<string, Known> = new Map<string, Known>([
     },
   ],
   [
-    'Deployment',
-    {
-      group: 'apps',
-      version: 'v1',
-      plural: 'deployments',
-      namespaced: true,
-      shortNames: ['deploy'],
-      categories: ['all'],
-    },
-  ],
-  [
-    'DaemonSet',
-    {
-      group: 'apps',
-      version: 'v1',
-      plural: 'daemonsets',
-      namespaced: true,
-      shortNames: ['ds'],
-      categories: ['all'],
-    },
-  ],
-  [
     'ReplicaSet',
     {
       group: 'apps',
