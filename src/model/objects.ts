@@ -4,26 +4,20 @@
  * Sources validate every object with these at the edge; analyses trust the inferred types. Each
  * schema lives with its kind's descriptor (kinds/<kind>.ts).
  */
-export { type ClusterOperator, ClusterOperatorSchema } from './kinds/clusteroperator.js';
+export type { ClusterOperator } from './kinds/clusteroperator.js';
 export {
   type ClusterVersion,
   ClusterVersionSchema,
   type UpdateHistoryEntry,
 } from './kinds/clusterversion.js';
-export {
-  type Condition,
-  ConditionSchema,
-  type LabelSelector,
-  type ObjectMeta,
-  ObjectMetaSchema,
-} from './kinds/common.js';
-export { type ControllerConfig, ControllerConfigSchema } from './kinds/controllerconfig.js';
-export { EventSchema, type KubeEvent } from './kinds/event.js';
+export type { Condition, LabelSelector, ObjectMeta } from './kinds/common.js';
+export type { ControllerConfig } from './kinds/controllerconfig.js';
+export type { KubeEvent } from './kinds/event.js';
 export { type MachineConfig, MachineConfigSchema } from './kinds/machineconfig.js';
 export { type MachineConfigPool, MachineConfigPoolSchema } from './kinds/machineconfigpool.js';
 export { type Node, NodeSchema } from './kinds/node.js';
-export { type Pod, PodSchema } from './kinds/pod.js';
-export { type PodDisruptionBudget, PodDisruptionBudgetSchema } from './kinds/poddisruptionbudget.js';
+export type { Pod } from './kinds/pod.js';
+export type { PodDisruptionBudget } from './kinds/poddisruptionbudget.js';
 
 /** The annotation and label keys atlevel reads (docs/domain.md 1.2, 1.3, 4.1). */
 export const MCO = {

@@ -9,6 +9,7 @@ export { EchoIndex } from './echo-index.js';
 export { locators, objectKey } from './locator.js';
 export * from './pools.js';
 export * from './query.js';
+export { rewindSpan } from './rewind/context.js';
 export {
   conditionStatusKnown,
   conditionTextKnown,
@@ -19,7 +20,6 @@ export {
   operatorVersionUnknown,
   REWIND_ORDER,
   type Rewound,
-  rewindSpan,
   type Unrewound,
 } from './rewind/index.js';
 export * from './updates.js';

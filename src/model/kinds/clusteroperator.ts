@@ -4,7 +4,7 @@ import { conditions, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
 import { age, arr, col, condition, condStatus, get, NAME, str } from './printing.js';
 
-export const ClusterOperatorSchema = z.looseObject({
+const ClusterOperatorSchema = z.looseObject({
   kind: z.literal('ClusterOperator'),
   metadata: ObjectMetaSchema,
   status: z

@@ -1,7 +1,7 @@
 /** The schema pieces every kind's descriptor shares: object metadata, conditions, label selectors. */
 import * as z from 'zod';
 
-export const stringMap = z.record(
+const stringMap = z.record(
   z.string(),
   z
     .string()
@@ -25,7 +25,7 @@ export const ObjectMetaSchema = z.looseObject({
 });
 export type ObjectMeta = z.infer<typeof ObjectMetaSchema>;
 
-export const ConditionSchema = z.looseObject({
+const ConditionSchema = z.looseObject({
   type: z.string(),
   status: z.string(),
   lastTransitionTime: z.string().nullable().optional(),

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
 
-export const ControllerConfigSchema = z.looseObject({
+const ControllerConfigSchema = z.looseObject({
   kind: z.literal('ControllerConfig'),
   metadata: ObjectMetaSchema,
   spec: z

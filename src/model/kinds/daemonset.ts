@@ -10,7 +10,7 @@ import { conditions, intOrString, labelSelector, ObjectMetaSchema, podTemplate }
 import { kind } from './descriptor.js';
 import { AGE, col, countOr0, formatSelector, get, NAME, str, templateContainers } from './printing.js';
 
-export const DaemonSetSchema = z.looseObject({
+const DaemonSetSchema = z.looseObject({
   kind: z.literal('DaemonSet'),
   metadata: ObjectMetaSchema,
   spec: z

@@ -10,7 +10,7 @@ import { conditions, intOrString, labelSelector, ObjectMetaSchema, podTemplate }
 import { kind } from './descriptor.js';
 import { AGE, col, countOr0, formatSelector, get, NAME, templateContainers } from './printing.js';
 
-export const DeploymentSchema = z.looseObject({
+const DeploymentSchema = z.looseObject({
   kind: z.literal('Deployment'),
   metadata: ObjectMetaSchema,
   spec: z

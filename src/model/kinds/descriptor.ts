@@ -8,7 +8,7 @@ import type { Millis } from '../time.js';
 import type { PrinterColumn } from './printing.js';
 
 /** Group, version, plural, scope, short names and categories, as the API server's discovery says them. */
-export interface ApiFacts {
+interface ApiFacts {
   /** '' for the core group. */
   readonly group: string;
   readonly version: string;
@@ -29,7 +29,7 @@ export interface ApiFacts {
  *   last seen;
  * - `last-seen`: the inputs do not record its changes: every object as last seen, said with `why`.
  */
-export type Changes<T> =
+type Changes<T> =
   | { readonly by: 'rewinder' }
   | { readonly by: 'conditions'; readonly lastSeen: readonly string[] }
   | {
@@ -49,7 +49,7 @@ export type Changes<T> =
  * `all` for every namespace) or in given namespaces (`namespaces`; with none given, those a
  * PodDisruptionBudget protects, see live/snapshot.ts). `after`: kinds listed before it.
  */
-export interface LiveFacts {
+interface LiveFacts {
   readonly scope: 'cluster' | 'namespaces' | 'all';
   readonly namespaces?: readonly string[];
   readonly after?: readonly string[];
@@ -59,7 +59,7 @@ export interface LiveFacts {
  * How the kind shows on the timeline: its conditions as intervals from their lastTransitionTime, and
  * `rollout`, a one-line summary of its rollout as last seen (an instant at the end of the span).
  */
-export interface TimelineFacts<T> {
+interface TimelineFacts<T> {
   readonly conditions?: boolean;
   /** The level of a condition's interval where the kind reads it otherwise than origin's rules do. */
   readonly conditionLevel?: (type: string, status: string) => 'Info' | 'Warning' | 'Error' | undefined;

@@ -9,7 +9,7 @@ import { col, get, since, str } from './printing.js';
 type Loose = Record<string, unknown>;
 
 /** core/v1 Event and events.k8s.io/v1 Event (which names the object `regarding` and the text `note`). */
-export const EventSchema = z.looseObject({
+const EventSchema = z.looseObject({
   kind: z.literal('Event'),
   metadata: ObjectMetaSchema,
   involvedObject: z

@@ -10,7 +10,7 @@ import { AGE, arr, col, get, NAME, str } from './printing.js';
 
 type Loose = Record<string, unknown>;
 
-export const PodSchema = z.looseObject({
+const PodSchema = z.looseObject({
   kind: z.literal('Pod'),
   metadata: ObjectMetaSchema,
   spec: z

@@ -4,7 +4,7 @@ import { intOrString, labelSelector, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
 import { AGE, col, countOr0, get, NAME, str } from './printing.js';
 
-export const PodDisruptionBudgetSchema = z.looseObject({
+const PodDisruptionBudgetSchema = z.looseObject({
   kind: z.literal('PodDisruptionBudget'),
   metadata: ObjectMetaSchema,
   spec: z

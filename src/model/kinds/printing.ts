@@ -7,7 +7,7 @@ import { resolveDeferred } from '../deferred-json.js';
 
 type Loose = Record<string, unknown>;
 
-export interface ColumnDefinition {
+interface ColumnDefinition {
   readonly name: string;
   readonly type: string;
   readonly format: string;

@@ -32,7 +32,6 @@ export {
   conditionTextKnown,
   OutsideSpanError,
   type Rewound,
-  rewindSpan,
   type Unrewound,
 } from './context.js';
 

@@ -2,7 +2,7 @@
 import type { KindObject, KnownKind, ObjectSnapshot, Observed } from '../../model/index.js';
 import type { RewindContext } from './context.js';
 
-export interface KindRewinding<K extends KnownKind> {
+interface KindRewinding<K extends KnownKind> {
   /** The objects of the kind at the moment (those created later left out); `done`: the kinds rewound so far. */
   rewind(list: readonly Observed<KindObject<K>>[], done: Partial<ObjectSnapshot>): Observed<KindObject<K>>[];
   /** Called once every kind is rewound, after the conditions' notes are said. */
