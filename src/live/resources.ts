@@ -1,11 +1,11 @@
 /**
- * The resources a live source reads, with their API paths: exactly the kinds docs/live.md's
- * ClusterRole grants get/list/watch on. Events are read only in the namespaces where the update's
- * controllers and nodes report (docs/domain.md: the CVO, the machine-config operator and its
- * daemons, and node events in `default`); Pods only in the namespaces a PodDisruptionBudget
- * protects, because the status assessment needs them only to name drain blockers.
+ * The resources a live source reads, with their API paths: every kind whose descriptor says how live
+ * lists it (model/kinds/ `live`), which are exactly the kinds docs/live.md's ClusterRole grants
+ * get/list/watch on. Events are read only in the namespaces where the update's controllers and nodes
+ * report; Pods only in the namespaces a PodDisruptionBudget protects, because the status assessment
+ * needs them only to name drain blockers.
  */
-import type { KnownKind } from '../model/index.js';
+import { KINDS, KNOWN_KINDS, type KnownKind, kindFacts, orderedAfter } from '../model/index.js';
 
 export interface LiveResource {
   readonly kind: KnownKind;
@@ -16,51 +16,18 @@ export interface LiveResource {
   readonly scope: 'cluster' | 'namespaces' | 'all';
 }
 
-const MCO_GROUP = 'machineconfiguration.openshift.io';
-const CONFIG_GROUP = 'config.openshift.io';
+export const EVENT_NAMESPACES: readonly string[] = kindFacts('Event').live?.namespaces ?? [];
 
-export const EVENT_NAMESPACES: readonly string[] = [
-  'openshift-cluster-version',
-  'openshift-machine-config-operator',
-  'default',
-];
+const LIVE_KINDS = KNOWN_KINDS.filter((k) => kindFacts(k).live !== undefined);
 
-export const RESOURCES: readonly LiveResource[] = [
-  { kind: 'ClusterVersion', group: CONFIG_GROUP, version: 'v1', plural: 'clusterversions', scope: 'cluster' },
-  {
-    kind: 'ClusterOperator',
-    group: CONFIG_GROUP,
-    version: 'v1',
-    plural: 'clusteroperators',
-    scope: 'cluster',
-  },
-  {
-    kind: 'MachineConfigPool',
-    group: MCO_GROUP,
-    version: 'v1',
-    plural: 'machineconfigpools',
-    scope: 'cluster',
-  },
-  // Nodes before MachineConfigs: watch keeps the contents of the configs pools and nodes name.
-  { kind: 'Node', group: '', version: 'v1', plural: 'nodes', scope: 'cluster' },
-  { kind: 'MachineConfig', group: MCO_GROUP, version: 'v1', plural: 'machineconfigs', scope: 'cluster' },
-  {
-    kind: 'ControllerConfig',
-    group: MCO_GROUP,
-    version: 'v1',
-    plural: 'controllerconfigs',
-    scope: 'cluster',
-  },
-  { kind: 'Event', group: '', version: 'v1', plural: 'events', scope: 'namespaces' },
-  {
-    kind: 'PodDisruptionBudget',
-    group: 'policy',
-    version: 'v1',
-    plural: 'poddisruptionbudgets',
-    scope: 'all',
-  },
-  { kind: 'Pod', group: '', version: 'v1', plural: 'pods', scope: 'namespaces' },
-];
+/** In KINDS order, each after the kinds its `live.after` names (watch keeps the configs nodes name). */
+export const RESOURCES: readonly LiveResource[] = orderedAfter(
+  LIVE_KINDS,
+  (k) => kindFacts(k).live?.after,
+).map((kind) => {
+  const { group, version, plural } = KINDS[kind].api;
+  return { kind, group, version, plural, scope: kindFacts(kind).live?.scope ?? 'cluster' };
+});
 
 /** `/apis/GROUP/VERSION/PLURAL` or `/api/v1/namespaces/NS/PLURAL`. */
 export function resourcePath(r: LiveResource, namespace?: string): string {

@@ -1,4 +1,4 @@
-import type { Condition } from './objects.js';
+import type { Condition } from './kinds/common.js';
 import { type Millis, parseTime } from './time.js';
 
 interface WithConditions {

@@ -2,7 +2,7 @@
  * ClusterHistory: everything known about one cluster over a span of time, whatever the source.
  * Sources build it; analyses read it and nothing else.
  */
-import { KINDS, type KindField, type KindObject, KNOWN_KINDS, type KnownKind } from './kinds.js';
+import { KINDS, type KindField, type KindObject, KNOWN_KINDS, type KnownKind } from './kinds/index.js';
 import type { Millis } from './time.js';
 
 /** Where a fact came from, precise enough for a human to open the file and find it. */

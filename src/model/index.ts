@@ -13,7 +13,7 @@ export * from './finding.js';
 export * from './history.js';
 export { detach, Interner, StringTable } from './intern.js';
 export * from './interrupt.js';
-export * from './kinds.js';
+export * from './kinds/index.js';
 export * from './objects.js';
 export * from './time.js';
 export * from './words.js';

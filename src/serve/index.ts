@@ -5,12 +5,12 @@
  * run against: startServer gives a URL, and `faults` drops watches, expires resourceVersions and
  * restarts the listener. See docs/serve.md.
  */
-import type { ClusterHistory, Millis } from '../model/index.js';
+import { type ClusterHistory, KNOWN_KINDS, type Millis } from '../model/index.js';
 import type { LogFiles } from './extras.js';
 import { pinLogs } from './logs.js';
 import { extraAt, type KindObject, kubeTime, lastSeen, objectsAt, REWOUND_TO } from './moment.js';
 import { planReplay, Replayer, type ReplayPlan, type ReplayProgress } from './replay.js';
-import { type ResourceType, resourceTypeFor } from './resources.js';
+import { knownResourceType, type ResourceType, resourceTypeFor } from './resources.js';
 import { redactSecret } from './secrets.js';
 import { ApiServer, type Limits } from './server.js';
 import { type KubeObject, ServedStore } from './store.js';
@@ -163,6 +163,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   }
   initial.push(...namespacesFor([...initial, ...(replayer?.plan.revisions.map((r) => r.item) ?? [])]));
   store.declare(NAMESPACE_TYPE);
+  // A real API server serves its kinds whether or not any object exists: `kubectl get co` on a
+  // must-gather without ClusterOperators says "No resources found", not "no resource type co".
+  for (const kind of KNOWN_KINDS) store.declare(knownResourceType(kind));
   for (const item of initial) store.load(typeOf(item), toKube(item));
 
   const httpOptions = {

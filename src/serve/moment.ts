@@ -8,8 +8,17 @@
  * not known, and named in the `atlevel.io/not-rewound` annotation, so a client is never told more
  * than the evidence shows (docs/serve.md "At a moment").
  */
-import { type ClusterHistory, type Millis, type Observed, parseTime } from '../model/index.js';
-import { objectsAt as rewind, type Unrewound } from '../timeline/index.js';
+import {
+  type ClusterHistory,
+  KINDS,
+  KNOWN_KINDS,
+  type KnownKind,
+  kindFacts,
+  type Millis,
+  type Observed,
+  parseTime,
+} from '../model/index.js';
+import { REWIND_ORDER, objectsAt as rewind, type Unrewound } from '../timeline/index.js';
 
 export const NOT_REWOUND = 'atlevel.io/not-rewound';
 export const REWOUND_TO = 'atlevel.io/rewound-to';
@@ -53,13 +62,20 @@ function kindObject(kind: string, o: Loose): KindObject {
   };
 }
 
-/** The kinds whose state changes over an update: ClusterVersion, ClusterOperators, Nodes, pools. */
-export const CHANGING_KINDS: ReadonlySet<string> = new Set([
-  'ClusterVersion',
-  'ClusterOperator',
-  'Node',
-  'MachineConfigPool',
-]);
+/** The kinds whose state changes over an update, each rewound at every moment (model/kinds/ `changes`). */
+const CHANGING: readonly KnownKind[] = REWIND_ORDER.filter((k) => {
+  const by = kindFacts(k).changes.by;
+  return by === 'rewinder' || by === 'conditions';
+});
+export const CHANGING_KINDS: ReadonlySet<string> = new Set(CHANGING);
+
+/** The objects of `kind` in a snapshot, as loose objects. */
+function listOf(objects: ClusterHistory['objects'], kind: KnownKind): readonly Observed<unknown>[] {
+  return objects[KINDS[kind].field];
+}
+
+/** The order serve loads the kinds in: the changing ones first, as they are rewound, then the others. */
+const SERVED: readonly KnownKind[] = [...CHANGING, ...KNOWN_KINDS.filter((k) => !CHANGING.includes(k))];
 
 /** `Kind/name` (or a whole kind) → the fields timeline/rewind.ts could not rewind. */
 function unrewoundBy(notes: readonly Unrewound[]): Map<string, string[]> {
@@ -92,10 +108,7 @@ export function changingAt(history: ClusterHistory, t: Millis): KindObject[] {
   const add = (kind: string, list: readonly Observed<unknown>[]) => {
     for (const x of list) out.push(rewoundItem(kind, x.object as Loose & { metadata: Loose }, notes));
   };
-  add('ClusterVersion', o.clusterVersions);
-  add('ClusterOperator', o.clusterOperators);
-  add('Node', o.nodes);
-  add('MachineConfigPool', o.machineConfigPools);
+  for (const kind of CHANGING) add(kind, listOf(o, kind));
   return out;
 }
 
@@ -108,23 +121,18 @@ export function appearing(
 ): { readonly at: Millis | undefined; readonly item: KindObject }[] {
   const objs = history.objects;
   const out: { at: Millis | undefined; item: KindObject }[] = [];
-  const add = (kind: string, list: readonly Observed<unknown>[], notRewound: string[]) => {
-    for (const obs of list) {
+  for (const kind of KNOWN_KINDS) {
+    const changes = kindFacts(kind).changes;
+    if (changes.by !== 'appearing' && changes.by !== 'last-seen') continue;
+    const appearsAt = changes.by === 'appearing' ? changes.appearsAt : undefined;
+    for (const obs of listOf(objs, kind)) {
       const o = obs.object as Loose & { metadata: Loose };
-      const at =
-        kind === 'Event'
-          ? (parseTime(o.firstTimestamp) ?? parseTime(o.eventTime) ?? createdAt(o))
-          : createdAt(o);
-      const copy = notRewound.length > 0 ? { ...o, metadata: { ...o.metadata } } : o;
-      annotate(copy, notRewound);
+      const at = appearsAt ? appearsAt(o as never) : createdAt(o);
+      const copy = changes.notRewound.length > 0 ? { ...o, metadata: { ...o.metadata } } : o;
+      annotate(copy, changes.notRewound);
       out.push({ at, item: kindObject(kind, copy) });
     }
-  };
-  add('MachineConfig', objs.machineConfigs, []);
-  add('ControllerConfig', objs.controllerConfigs, ['spec', 'status']);
-  add('Pod', objs.pods, ['status']);
-  add('PodDisruptionBudget', objs.podDisruptionBudgets, ['status']);
-  add('Event', objs.events, []);
+  }
   return out;
 }
 
@@ -137,14 +145,8 @@ export function objectsAt(history: ClusterHistory, t: Millis): KindObject[] {
   const add = (kind: string, list: readonly Observed<unknown>[]) => {
     for (const x of list) out.push(rewoundItem(kind, x.object as Loose & { metadata: Loose }, notes));
   };
-  add('ClusterVersion', o.clusterVersions);
-  add('ClusterOperator', o.clusterOperators);
-  add('Node', o.nodes);
-  add('MachineConfigPool', o.machineConfigPools);
-  add('MachineConfig', o.machineConfigs);
-  add('ControllerConfig', o.controllerConfigs);
-  add('Pod', o.pods);
-  add('PodDisruptionBudget', o.podDisruptionBudgets);
+  for (const kind of SERVED) if (kind !== 'Event') add(kind, listOf(o, kind));
+  // An Event's count and last time grow after it appears: later than `t`, they are not the moment's.
   for (const e of o.events) {
     const last = parseTime(e.object.lastTimestamp);
     const item = rewoundItem('Event', e.object as Loose & { metadata: Loose }, notes);
@@ -177,14 +179,6 @@ export function lastSeen(history: ClusterHistory): KindObject[] {
       out.push({ kind, apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : undefined, object: o });
     }
   };
-  add('ClusterVersion', objs.clusterVersions);
-  add('ClusterOperator', objs.clusterOperators);
-  add('Node', objs.nodes);
-  add('MachineConfigPool', objs.machineConfigPools);
-  add('MachineConfig', objs.machineConfigs);
-  add('ControllerConfig', objs.controllerConfigs);
-  add('Pod', objs.pods);
-  add('PodDisruptionBudget', objs.podDisruptionBudgets);
-  add('Event', objs.events);
+  for (const kind of SERVED) add(kind, listOf(objs, kind));
   return out;
 }

@@ -4,6 +4,7 @@
  * (Kubernetes core types; OpenShift's CRDs in openshift/api and the MCO's install manifests); any
  * other kind found in an input gets a lower-case plural and a scope from its objects.
  */
+import { KINDS, KNOWN_KINDS, type KnownKind } from '../model/index.js';
 
 export interface ResourceType {
   /** '' for the core group. */
@@ -26,15 +27,13 @@ interface Known {
   readonly categories?: readonly string[];
 }
 
-/** Keyed by kind. Only the facts clients rely on (scope, names); the values follow the upstream types. */
-const KNOWN: ReadonlyMap<string, Known> = new Map<string, Known>([
+/**
+ * Keyed by kind. Only the facts clients rely on (scope, names); the values follow the upstream types.
+ * The kinds atlevel models carry theirs in their descriptors (model/kinds/); these are the others an
+ * input may hold.
+ */
+const OTHERS: ReadonlyMap<string, Known> = new Map<string, Known>([
   ['Namespace', { group: '', version: 'v1', plural: 'namespaces', namespaced: false, shortNames: ['ns'] }],
-  ['Node', { group: '', version: 'v1', plural: 'nodes', namespaced: false, shortNames: ['no'] }],
-  [
-    'Pod',
-    { group: '', version: 'v1', plural: 'pods', namespaced: true, shortNames: ['po'], categories: ['all'] },
-  ],
-  ['Event', { group: '', version: 'v1', plural: 'events', namespaced: true, shortNames: ['ev'] }],
   [
     'Service',
     {
@@ -73,28 +72,6 @@ const KNOWN: ReadonlyMap<string, Known> = new Map<string, Known>([
     },
   ],
   [
-    'Deployment',
-    {
-      group: 'apps',
-      version: 'v1',
-      plural: 'deployments',
-      namespaced: true,
-      shortNames: ['deploy'],
-      categories: ['all'],
-    },
-  ],
-  [
-    'DaemonSet',
-    {
-      group: 'apps',
-      version: 'v1',
-      plural: 'daemonsets',
-      namespaced: true,
-      shortNames: ['ds'],
-      categories: ['all'],
-    },
-  ],
-  [
     'ReplicaSet',
     {
       group: 'apps',
@@ -114,53 +91,6 @@ const KNOWN: ReadonlyMap<string, Known> = new Map<string, Known>([
       namespaced: true,
       shortNames: ['sts'],
       categories: ['all'],
-    },
-  ],
-  [
-    'PodDisruptionBudget',
-    { group: 'policy', version: 'v1', plural: 'poddisruptionbudgets', namespaced: true, shortNames: ['pdb'] },
-  ],
-  [
-    'ClusterVersion',
-    { group: 'config.openshift.io', version: 'v1', plural: 'clusterversions', namespaced: false },
-  ],
-  [
-    'ClusterOperator',
-    {
-      group: 'config.openshift.io',
-      version: 'v1',
-      plural: 'clusteroperators',
-      namespaced: false,
-      shortNames: ['co'],
-    },
-  ],
-  [
-    'MachineConfigPool',
-    {
-      group: 'machineconfiguration.openshift.io',
-      version: 'v1',
-      plural: 'machineconfigpools',
-      namespaced: false,
-      shortNames: ['mcp'],
-    },
-  ],
-  [
-    'MachineConfig',
-    {
-      group: 'machineconfiguration.openshift.io',
-      version: 'v1',
-      plural: 'machineconfigs',
-      namespaced: false,
-      shortNames: ['mc'],
-    },
-  ],
-  [
-    'ControllerConfig',
-    {
-      group: 'machineconfiguration.openshift.io',
-      version: 'v1',
-      plural: 'controllerconfigs',
-      namespaced: false,
     },
   ],
   [
@@ -192,6 +122,16 @@ const KNOWN: ReadonlyMap<string, Known> = new Map<string, Known>([
     },
   ],
 ]);
+
+const KNOWN: ReadonlyMap<string, Known> = new Map<string, Known>([
+  ...OTHERS,
+  ...KNOWN_KINDS.map((k): [string, Known] => [k, KINDS[k].api]),
+]);
+
+/** The resource type of a kind atlevel models, as discovery announces it whether or not the inputs hold any. */
+export function knownResourceType(kind: KnownKind): ResourceType {
+  return resourceTypeFor(undefined, kind, KINDS[kind].api.namespaced);
+}
 
 /** A kind's plural as the API server names CRDs by default: lower case, English plural. */
 function pluralOf(kind: string): string {

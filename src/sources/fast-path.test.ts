@@ -249,6 +249,54 @@ const FULL: Record<KnownKind, Loose> = {
       releaseImage: 'quay.io/r',
     },
   },
+  Deployment: {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: meta('machine-config-operator'),
+    spec: {
+      replicas: 1,
+      selector,
+      template: {
+        metadata: { labels: { 'k8s-app': 'machine-config-operator' } },
+        spec: { containers: [{ name: 'machine-config-operator', image: 'quay.io/mco@sha256:1' }] },
+      },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: 1 } },
+      paused: false,
+    },
+    status: {
+      observedGeneration: 3,
+      replicas: 1,
+      updatedReplicas: 1,
+      readyReplicas: 1,
+      availableReplicas: 1,
+      unavailableReplicas: 0,
+      conditions: [condition],
+    },
+  },
+  DaemonSet: {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: meta('machine-config-daemon'),
+    spec: {
+      selector,
+      template: {
+        metadata: { labels: { 'k8s-app': 'machine-config-daemon' } },
+        spec: { containers: [{ name: 'machine-config-daemon', image: 'quay.io/mco@sha256:1' }] },
+      },
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%', maxSurge: 0 } },
+    },
+    status: {
+      observedGeneration: 3,
+      desiredNumberScheduled: 6,
+      currentNumberScheduled: 6,
+      updatedNumberScheduled: 6,
+      numberReady: 6,
+      numberAvailable: 6,
+      numberUnavailable: 0,
+      numberMisscheduled: 0,
+      conditions: [condition],
+    },
+  },
 };
 
 const REAL = realObjects();

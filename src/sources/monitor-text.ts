@@ -4,7 +4,7 @@
  * `condition/Progressing status/True reason/X changed: text`. Used for build-log lines and for the
  * 4.10-era JSON intervals whose locator and message are plain strings.
  */
-import type { IntervalMessage, Locator } from '../model/index.js';
+import { type IntervalMessage, type Locator, namespacedKindOf } from '../model/index.js';
 
 /**
  * Keys that start a message rather than continue a locator. Everything else of the form `key/value`
@@ -170,6 +170,10 @@ function locatorType(keys: Record<string, string>): string {
   if (has('machineconfig')) return 'MachineConfig';
   const objectKeys = Object.keys(keys).filter((k) => !['namespace', 'hmsg', 'row', 'uid'].includes(k));
   if (has('node') && objectKeys.length === 1) return 'Node';
+  // `ns/NS deployment/NAME`: an object of a namespaced kind atlevel models (watch writes these).
+  const only = objectKeys.length === 1 ? objectKeys[0] : undefined;
+  const known = only !== undefined && has('namespace') ? namespacedKindOf(only) : undefined;
+  if (known) return known;
   if (has('namespace') && objectKeys.length > 0) return 'KubeEvent';
   if (objectKeys.length === 0 && has('namespace')) return 'Namespace';
   return Object.keys(keys).length === 0 ? 'Unknown' : 'KubeEvent';

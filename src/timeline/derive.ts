@@ -8,8 +8,17 @@ import type {
   Observed,
   SourceRef,
 } from '../model/index.js';
-import { Interner, type Millis, parseTime } from '../model/index.js';
-import { locators } from './locator.js';
+import {
+  Interner,
+  isKnownKind,
+  KINDS,
+  KNOWN_KINDS,
+  type KnownKind,
+  kindFacts,
+  type Millis,
+  parseTime,
+} from '../model/index.js';
+import { locatorOf, locators } from './locator.js';
 
 /**
  * Intervals that objects imply. A snapshot holds only the last transition of each condition, so a
@@ -24,21 +33,19 @@ export function deriveIntervals(
   const out: Interval[] = [];
   const until = end ?? latestTime(objects);
   const intern = new Interner();
-  for (const cv of objects.clusterVersions) {
-    const loc = locators.clusterVersion(cv.object.metadata.name);
-    conditionIntervals(out, loc, cv, 'ClusterVersion', until, intern);
-    historyIntervals(out, loc, cv, until);
-  }
-  for (const co of objects.clusterOperators) {
-    const loc = locators.clusterOperator(co.object.metadata.name);
-    conditionIntervals(out, loc, co, 'ClusterOperator', until, intern);
-  }
-  for (const pool of objects.machineConfigPools) {
-    const loc = locators.pool(pool.object.metadata.name);
-    conditionIntervals(out, loc, pool, 'MachineConfigPool', until, intern);
-  }
-  for (const node of objects.nodes) {
-    conditionIntervals(out, locators.node(node.object.metadata.name), node, 'Node', until, intern);
+  // Every kind whose descriptor puts it on the timeline (model/kinds/ `timeline`), in KINDS order.
+  for (const kind of KNOWN_KINDS) {
+    const facts = kindFacts(kind).timeline;
+    if (!facts) continue;
+    const namespaced = KINDS[kind].api.namespaced;
+    for (const o of objects[KINDS[kind].field] as readonly Observed<Derivable>[]) {
+      const meta = o.object.metadata;
+      const loc = locatorOf(kind, meta.name, namespaced ? (meta.namespace ?? '') : undefined);
+      if (facts.conditions) conditionIntervals(out, loc, o, kind, until, intern);
+      if (kind === 'ClusterVersion') historyIntervals(out, loc, o, until);
+      const rollout = facts.rollout?.(o.object as never);
+      if (rollout && Number.isFinite(until)) rolloutInterval(out, loc, o, rollout, until);
+    }
   }
   for (const mc of objects.machineConfigs) {
     const created = parseTime(mc.object.metadata.creationTimestamp);
@@ -113,11 +120,46 @@ interface WithStatusConditions {
   status?: { conditions?: Condition[] | null | undefined } | undefined;
 }
 
+type Derivable = WithStatusConditions & {
+  metadata: { name: string; namespace?: string | undefined };
+  status?: { history?: HistoryEntry[] | null | undefined } | undefined;
+};
+
+interface HistoryEntry {
+  state: string;
+  startedTime?: string | null | undefined;
+  completionTime?: string | null | undefined;
+  version?: string | undefined;
+  image?: string | undefined;
+}
+
+/**
+ * A kind's rollout as last seen (a Deployment's updated and available replicas, ...): an instant at the
+ * end of the span, when the snapshot says it held. Nothing is said of earlier moments.
+ */
+function rolloutInterval(
+  out: Interval[],
+  locator: Locator,
+  observed: Observed<unknown>,
+  rollout: { readonly level: IntervalLevel; readonly message: string },
+  until: Millis,
+): void {
+  out.push({
+    from: until,
+    to: until,
+    level: rollout.level,
+    locator,
+    message: { reason: 'Rollout', humanMessage: rollout.message, annotations: { reason: 'Rollout' } },
+    source: 'derived:rollout',
+    ref: withPath(observed.ref, 'status'),
+  });
+}
+
 function conditionIntervals(
   out: Interval[],
   locator: Locator,
   observed: Observed<WithStatusConditions>,
-  kind: string,
+  kind: KnownKind,
   until: Millis,
   intern: Interner,
 ): void {
@@ -146,22 +188,7 @@ function conditionIntervals(
 function historyIntervals(
   out: Interval[],
   locator: Locator,
-  cv: Observed<{
-    status?:
-      | {
-          history?:
-            | {
-                state: string;
-                startedTime?: string | null | undefined;
-                completionTime?: string | null | undefined;
-                version?: string | undefined;
-                image?: string | undefined;
-              }[]
-            | null
-            | undefined;
-        }
-      | undefined;
-  }>,
+  cv: Observed<{ status?: { history?: HistoryEntry[] | null | undefined } | undefined }>,
   until: Millis,
 ): void {
   const history = cv.object.status?.history ?? [];
@@ -189,6 +216,8 @@ function historyIntervals(
 
 /** Which condition states are bad, by origin's monitor rules (docs/domain.md 7.2), extended to pools and nodes. */
 export function conditionLevel(kind: string, type: string, status: string): IntervalLevel {
+  const own = isKnownKind(kind) ? kindFacts(kind).timeline?.conditionLevel?.(type, status) : undefined;
+  if (own) return own;
   if (type === 'Available' && status === 'False') return 'Error';
   if ((type === 'Degraded' || type === 'Failing') && status === 'True') return 'Error';
   if (
@@ -219,15 +248,13 @@ export function latestObjectTime(objects: ObjectSnapshot): Millis {
     const t = parseTime(v);
     if (t !== undefined && t > latest) latest = t;
   };
+  // The kinds on the timeline (model/kinds/ `timeline`) and the MachineConfigs: Events count apart
+  // (deriveEventIntervals), and Pods and the like, kept as last seen, are not dated by the span.
   const all: Observed<
     WithStatusConditions & { metadata: { creationTimestamp?: string | null | undefined } }
-  >[] = [
-    ...objects.clusterVersions,
-    ...objects.clusterOperators,
-    ...objects.machineConfigPools,
-    ...objects.nodes,
-    ...objects.machineConfigs,
-  ];
+  >[] = [...objects.machineConfigs];
+  for (const kind of KNOWN_KINDS)
+    if (kindFacts(kind).timeline) all.push(...(objects[KINDS[kind].field] as typeof all));
   for (const o of all) {
     see(o.object.metadata.creationTimestamp);
     for (const c of o.object.status?.conditions ?? []) see(c.lastTransitionTime);

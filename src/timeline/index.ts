@@ -9,6 +9,7 @@ export { EchoIndex } from './echo-index.js';
 export { locators, objectKey } from './locator.js';
 export * from './pools.js';
 export * from './query.js';
+export { rewindSpan } from './rewind/context.js';
 export {
   conditionStatusKnown,
   conditionTextKnown,
@@ -17,10 +18,10 @@ export {
   OutsideSpanError,
   objectsAt,
   operatorVersionUnknown,
+  REWIND_ORDER,
   type Rewound,
-  rewindSpan,
   type Unrewound,
-} from './rewind.js';
+} from './rewind/index.js';
 export * from './update-configs.js';
 export * from './updates.js';
 export { type OutsideWindow, type UpdateWindow, updateWindow, windowNote } from './window.js';

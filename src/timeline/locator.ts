@@ -1,4 +1,4 @@
-import type { Locator } from '../model/index.js';
+import { isKnownKind, KINDS, type Locator } from '../model/index.js';
 
 /**
  * The one key of the object a locator is about: `ClusterOperator/machine-config`, `Node/ip-10-0-1-2`,
@@ -20,12 +20,28 @@ export function objectKey(locator: Locator): string {
     case 'Pod':
       return `Pod/${k.namespace ?? ''}/${k.pod ?? k.name ?? '?'}`;
     default: {
+      // Any other kind atlevel models: keyed as its rewinder keys it (`Deployment/ns/name`).
+      if (isKnownKind(locator.type)) {
+        const name = k[locator.type.toLowerCase()] ?? k.name ?? '?';
+        return KINDS[locator.type].api.namespaced
+          ? `${locator.type}/${k.namespace ?? ''}/${name}`
+          : `${locator.type}/${name}`;
+      }
       const parts = Object.entries(k)
         .map(([key, v]) => `${key}/${v}`)
         .join(' ');
       return `${locator.type}/${parts}`;
     }
   }
+}
+
+/** The locator of an object of a kind atlevel models: origin's keys, the kind's lower-case name and `namespace`. */
+export function locatorOf(kind: string, name: string, namespace?: string): Locator {
+  return {
+    type: kind,
+    keys:
+      namespace !== undefined ? { namespace, [kind.toLowerCase()]: name } : { [kind.toLowerCase()]: name },
+  };
 }
 
 export const locators = {

@@ -8,7 +8,7 @@
 
 import type { RawObject } from '../live/index.js';
 import type { Interval, Millis } from '../model/index.js';
-import { MCO } from '../model/index.js';
+import { isKnownKind, KINDS, kindFacts, MCO } from '../model/index.js';
 import type { MonitorRecord } from '../sim/index.js';
 import { parseLocatorText, parseMessageText } from '../sources/index.js';
 
@@ -147,6 +147,24 @@ export function transitions(
       add('Info', locator, `reason/MachineConfigChange config/${desired} config change requested`);
     if (before && current && current !== b[MCO.currentConfig] && current === desired)
       add('Info', locator, `reason/MachineConfigReached config/${desired} reached desired config`);
+  } else if (isKnownKind(kind) && kindFacts(kind).timeline?.conditions && before) {
+    // Any other kind on the timeline by its conditions (model/kinds/ `timeline`): each change of a
+    // condition's status, in origin's condition form, about `ns/NS kind/NAME`.
+    const ns = after.metadata?.namespace;
+    const own = `${kind.toLowerCase()}/${name(after)}`;
+    const locator = KINDS[kind].api.namespaced && ns ? `ns/${ns} ${own}` : own;
+    const level = kindFacts(kind).timeline?.conditionLevel;
+    for (const c of conditions(after)) {
+      const p = conditions(before).find((x) => x.type === c.type);
+      if (!c.type || !c.status || (p && p.status === c.status)) continue;
+      const reason = c.reason ? ` reason/${c.reason}` : '';
+      add(
+        level?.(c.type, c.status) ?? (c.type === 'Available' && c.status === 'False' ? 'Error' : 'Info'),
+        locator,
+        `condition/${c.type} status/${c.status}${reason} changed: ${oneLine(c.message ?? '')}`,
+        dated(c.lastTransitionTime, at),
+      );
+    }
   } else if (kind === 'MachineConfig' && !before && name(after).startsWith('rendered-')) {
     const pool = ownerPool(after);
     if (pool)

@@ -9,26 +9,20 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { LiveState, RawObject } from '../live/index.js';
-import { InputError, KINDS, type KnownKind } from '../model/index.js';
-import {
-  CiRun,
-  intervalFileNames,
-  listJson,
-  type MonitorRecord,
-  monitorLine,
-  sortedRecords,
-} from '../sim/index.js';
+import { RESOURCES } from '../live/index.js';
+import { InputError } from '../model/index.js';
+import { CiRun, intervalFileNames, type MonitorRecord, monitorLine, sortedRecords } from '../sim/index.js';
 
 const TARGET = 'atlevel-watch';
-const LIST_KINDS = [
+/** Written even when empty, as every CI run's gather-extra holds them; other kinds' Lists only when they hold objects. */
+const ALWAYS: ReadonlySet<string> = new Set([
   'ClusterVersion',
   'ClusterOperator',
   'MachineConfigPool',
   'MachineConfig',
   'Node',
   'Event',
-] as const;
-const OTHER_KINDS: readonly KnownKind[] = ['ControllerConfig', 'PodDisruptionBudget', 'Pod'];
+]);
 
 /** Refuse at the start, not at the end, a DIR that holds something (nothing is ever overwritten). */
 export async function checkRecordDir(dir: string): Promise<void> {
@@ -64,12 +58,9 @@ export function renderRecord(
   header: string,
 ): Map<string, string> {
   const run = new CiRun(TARGET);
-  for (const kind of LIST_KINDS) run.gatherList(kind, byName([...state.all(kind)]));
-  for (const kind of OTHER_KINDS) {
-    const file = KINDS[kind].gatherExtra;
-    if (file !== undefined && state.count(kind) > 0)
-      run.add(`${run.paths.gather}/${file}`, listJson(byName([...state.all(kind)])));
-  }
+  // Every kind live reads, each as its gather-extra List (model/kinds/ `gatherExtra`).
+  for (const { kind } of RESOURCES)
+    if (ALWAYS.has(kind) || state.count(kind) > 0) run.gatherList(kind, byName([...state.all(kind)]));
   const sorted = sortedRecords(records);
   const names = intervalFileNames(startedAt);
   run.intervals(names.events, sorted);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
 import { main } from '../../src/cli/main.js';
+import { RESOURCES } from '../../src/live/index.js';
 import type { Finding } from '../../src/model/index.js';
 import { monitorLine, sortedRecords } from '../../src/sim/index.js';
 import { loadHistoryParts } from '../../src/sources/index.js';
@@ -27,8 +28,12 @@ import {
 } from './helpers.js';
 
 const EXAMPLE = 'examples/bug-2019850';
-/** The streams a watch of a served CI run opens (CV, CO, MCP, Node, MC, Events in 3 namespaces). */
-const STREAMS = 8;
+/**
+ * The streams a watch of a served CI run opens: one per cluster-wide resource live reads (serve
+ * announces every kind atlevel knows, whether or not the run holds any), and Events in 3 namespaces;
+ * no Pods, as the run holds no PodDisruptionBudget.
+ */
+const STREAMS = RESOURCES.filter((r) => r.scope !== 'namespaces').length + 3;
 const T = (clock: string) => Date.parse(`2021-11-03T${clock}Z`);
 
 const tmp = mkdtempSync(join(tmpdir(), 'atlevel-live-watch-'));

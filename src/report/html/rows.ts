@@ -1,4 +1,4 @@
-import type { Locator } from '../../model/index.js';
+import { KINDS, KNOWN_KINDS, type Locator } from '../../model/index.js';
 import { objectKey } from '../../timeline/index.js';
 
 /** Which chart row an interval belongs to, and which group that row sits in. */
@@ -22,15 +22,11 @@ const GROUP_ORDER = [
   'KubeEvent',
 ];
 
+/** The kinds atlevel models by their descriptors' labels (model/kinds/); the other locator types here. */
 const GROUP_LABELS: Readonly<Record<string, string>> = {
-  ClusterVersion: 'Cluster version',
-  ClusterOperator: 'Cluster operators',
-  MachineConfigPool: 'Machine config pools',
-  MachineConfig: 'Machine configs',
-  Node: 'Nodes',
+  ...Object.fromEntries(KNOWN_KINDS.map((k) => [k, KINDS[k].label])),
   [TEST_GROUP]: 'Upgrade test',
   KubeEvent: 'Events',
-  Pod: 'Pods',
   Alert: 'Alerts',
   Disruption: 'Disruption',
   E2ETest: 'E2E tests',

@@ -8,6 +8,7 @@
  * Pure: a run is built up as path → text (`CiRun`), and `writeArtifacts` (write.ts) puts it on disk.
  * New kinds of artifact (for example recorded object revisions) are one more method or `add` call.
  */
+import { KINDS, KNOWN_KINDS, type KnownKind } from '../../model/index.js';
 import { fileStamp, logfStamp, monitorDuration, monitorStamp, rfc3339 } from './timefmt.js';
 
 export type MonitorLevel = 'Info' | 'Warning' | 'Error';
@@ -21,16 +22,14 @@ export interface MonitorRecord {
   readonly message: string;
 }
 
-/** The gather-extra files atlevel reads, by the kind of object each List holds (docs/domain.md 7.4). */
-export const GATHER_FILES = {
-  ClusterVersion: 'clusterversion.json',
-  ClusterOperator: 'clusteroperators.json',
-  MachineConfigPool: 'machineconfigpools.json',
-  MachineConfig: 'machineconfigs.json',
-  Node: 'nodes.json',
-  Event: 'events.json',
-} as const;
-export type GatherKind = keyof typeof GATHER_FILES;
+/**
+ * The gather-extra files atlevel reads, by the kind of object each List holds (docs/domain.md 7.4), as
+ * the kinds' descriptors name them (model/kinds/); gather-extra names the others `<plural>.json`.
+ */
+export const GATHER_FILES = Object.fromEntries(
+  KNOWN_KINDS.map((k) => [k, KINDS[k].gatherExtra ?? `${KINDS[k].api.plural}.json`]),
+) as Readonly<Record<KnownKind, string>>;
+export type GatherKind = KnownKind;
 
 /** Where a CI job's steps put their artifacts, for a multi-stage test named `target` (e.g. `e2e-aws-upgrade`). */
 export function ciPaths(target: string): { readonly gather: string; readonly junit: string } {

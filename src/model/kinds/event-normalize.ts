@@ -3,8 +3,6 @@
  * `involvedObject`, `note` for `message`, `deprecated*` for the counters). Analyses read the core/v1
  * names, so both shapes are brought to them here; the original fields stay on the object.
  */
-import type { KubeEvent } from './objects.js';
-
 type Loose = Record<string, unknown>;
 
 function str(v: unknown): string | undefined {
@@ -17,9 +15,9 @@ function str(v: unknown): string | undefined {
  * is about to be written, and a write of the value already there is no change. The input is never
  * modified either way.
  */
-export function normalizeEvent(event: KubeEvent): KubeEvent {
-  const raw = event as KubeEvent & Loose;
-  let out: (KubeEvent & Loose) | undefined;
+export function normalizeEvent<E extends object>(event: E): E {
+  const raw = event as Loose;
+  let out: Loose | undefined;
   const set = (field: string, value: unknown): void => {
     if (out === undefined) {
       if (raw[field] === value) return;
@@ -53,7 +51,7 @@ export function normalizeEvent(event: KubeEvent): KubeEvent {
       if (component !== undefined) set('source', { component, ...(host !== undefined ? { host } : {}) });
     }
   }
-  return out ?? raw;
+  return (out ?? raw) as E;
 }
 
 function numberOr(v: unknown): number | undefined {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { KubeEvent } from './event.js';
 import { normalizeEvent } from './event-normalize.js';
-import type { KubeEvent } from './objects.js';
 
 type Loose = Record<string, unknown>;
 
