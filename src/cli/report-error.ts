@@ -6,6 +6,7 @@ import { CommanderError } from '@commander-js/extra-typings';
 import { InputError, terminalSafe, UsageError } from '../model/index.js';
 import { commanderDone, EXIT, type ExitCode } from './exit.js';
 import { isClosedPipe } from './pipe.js';
+import { asInvoked } from './program.js';
 
 /** The code an error thrown out of a command ends the process with. */
 export function exitCodeOf(err: unknown): ExitCode {
@@ -23,7 +24,8 @@ export function reportError(err: unknown): ExitCode {
   if (isClosedPipe(err)) return EXIT.ok;
   const code = exitCodeOf(err);
   if (err instanceof InputError || err instanceof UsageError) {
-    process.stderr.write(`atlevel: ${oneLine(err.message)}\n`);
+    // A hint in the message (`run atlevel status --help`) names the command as it was run.
+    process.stderr.write(`atlevel: ${oneLine(asInvoked(err.message))}\n`);
   }
   // CommanderErrors were printed by commander itself.
   if (code === EXIT.internal) {
