@@ -8,6 +8,7 @@ import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, budgetFromFlags, loadHistory } from './input.js';
 import { liveFlags, liveHistory, wantsLive } from './live-flags.js';
+import { writeNotes } from './notes.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { warnReleaseFlag } from './release-warning.js';
@@ -94,6 +95,8 @@ async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCod
   const diffLimits = budgetFromFlags(flags).limits;
   const result = analyzeHistory(history, { diffLimits, ...(flags.rule ? { rules: flags.rule } : {}) });
   warnReleaseMismatch(result, history, flags);
+  // How the inputs were read: on stderr in every format (notes.ts); JSON keeps them in `notes` too.
+  writeNotes(result.notes);
   const text = await render(
     ANALYZE_FORMATS,
     flags.output,
