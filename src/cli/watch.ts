@@ -10,8 +10,8 @@ import { useColour } from './output.js';
 function watchOptions(cmd: Command) {
   const c = cmd
     .addOption(
-      new Option('-o, --output <format>', 'text lines, or NDJSON events')
-        .choices(['text', 'json'])
+      new Option('-o, --output <format>', 'text lines, NDJSON events, or the same events as a YAML stream')
+        .choices(['text', 'json', 'yaml'])
         .default('text'),
     )
     .option(
@@ -49,7 +49,11 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
     ...(flags.context !== undefined ? { context: flags.context } : {}),
   });
   const colour = useColour();
-  const json = flags.output === 'json';
+  const json = flags.output !== 'text';
+  // -o yaml: each event as one YAML document of a stream (`---` before each), as `kubectl get -w -o
+  // yaml` prints; the same document as its JSON line (watch/lines.ts builds the events as JSON text).
+  const safeYaml = flags.output === 'yaml' ? (await import('../report/yaml.js')).safeYaml : undefined;
+  const event = (line: string) => (safeYaml ? `---\n${safeYaml(JSON.parse(line)).trimEnd()}` : line);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
@@ -63,7 +67,7 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
       ...(flags.forever ? { forever: true } : {}),
       ...(flags.record !== undefined ? { record: flags.record } : {}),
       emit: (o) => {
-        if (json) write(jsonLine(o));
+        if (json) write(event(jsonLine(o)));
         else {
           const line = textLine(o, colour);
           if (line !== undefined) write(line);
@@ -79,7 +83,7 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
       );
       write(summary.interrupted ? `stopped before the update completed; what was seen:\n${text}` : text);
     } else if (summary.interrupted) {
-      write(JSON.stringify({ type: 'stopped', verdict: summary.result.verdict }));
+      write(event(JSON.stringify({ type: 'stopped', verdict: summary.result.verdict })));
     }
     if (summary.recorded !== undefined)
       process.stderr.write(`atlevel: recorded to ${printable(summary.recorded, 1000)}\n`);
