@@ -20,4 +20,4 @@ export { cspHash, escapeHtml } from './html/render.js';
 export type { Documenter, Reporters, TextSettings } from './reporter.js';
 export { documentFormats, formatsOf, render } from './reporter.js';
 export type { DiffReport, ReleaseInfoReport, StatusDetails } from './results.js';
-export { type Colours, colours, plural, table, visibleLength, wrap } from './text.js';
+export { type Colours, colours, fittedTable, plural, table, visibleLength, wrap } from './text.js';
