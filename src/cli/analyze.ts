@@ -95,8 +95,6 @@ async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCod
   const diffLimits = budgetFromFlags(flags).limits;
   const result = analyzeHistory(history, { diffLimits, ...(flags.rule ? { rules: flags.rule } : {}) });
   warnReleaseMismatch(result, history, flags);
-  // How the inputs were read: on stderr in every format (notes.ts); JSON keeps them in `notes` too.
-  writeNotes(result.notes);
   const text = await render(
     ANALYZE_FORMATS,
     flags.output,
@@ -104,6 +102,9 @@ async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCod
     { ...textSettings(flags), brief: flags.brief === true },
   );
   await emit(text, flags.out);
+  // How the inputs were read: on stderr in every format, after the report, where the text report
+  // had them (notes.ts); JSON keeps them in `notes` too.
+  writeNotes(result.notes);
   if (flags.exitZero) return EXIT.ok;
   return verdictExit(result.verdict);
 }
