@@ -1,7 +1,7 @@
 /** `atlevel watch`: follow an update on a live cluster (docs/live.md). */
 import { type Command, Option } from '@commander-js/extra-typings';
 import { printable, UsageError } from '../model/index.js';
-import { ANALYZE_FORMATS, render } from '../report/index.js';
+import { ANALYZE_FORMATS, render, yamlPrinter } from '../report/index.js';
 import { verdictExit } from './analyze.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { liveFlags } from './live-flags.js';
@@ -52,7 +52,7 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
   const json = flags.output !== 'text';
   // -o yaml: each event as one YAML document of a stream (`---` before each), as `kubectl get -w -o
   // yaml` prints; the same document as its JSON line (watch/lines.ts builds the events as JSON text).
-  const safeYaml = flags.output === 'yaml' ? (await import('../report/yaml.js')).safeYaml : undefined;
+  const safeYaml = flags.output === 'yaml' ? await yamlPrinter() : undefined;
   const event = (line: string) => (safeYaml ? `---\n${safeYaml(JSON.parse(line)).trimEnd()}` : line);
   const stop = new AbortController();
   const onSignal = () => stop.abort();

@@ -18,6 +18,6 @@ export {
 export { PAGE_CSS } from './html/page-style.js';
 export { cspHash, escapeHtml } from './html/render.js';
 export type { Documenter, Reporters, TextSettings } from './reporter.js';
-export { documentFormats, formatsOf, render } from './reporter.js';
+export { documentFormats, formatsOf, render, yamlPrinter } from './reporter.js';
 export type { DiffReport, ReleaseInfoReport, StatusDetails } from './results.js';
 export { type Colours, colours, fittedTable, plural, table, visibleLength, wrap } from './text.js';

@@ -42,6 +42,11 @@ export function documentFormats<Result>(load: () => Promise<Documenter<Result>>)
   };
 }
 
+/** The YAML printer of documentFormats, for a stream of documents (`watch -o yaml`); loaded on call. */
+export async function yamlPrinter(): Promise<(document: unknown) => string> {
+  return (await import('./yaml.js')).safeYaml;
+}
+
 /** The `-o` choices of a record, in its order. */
 export function formatsOf<R extends Reporters<never, never>>(reporters: R): (keyof R & string)[] {
   return Object.keys(reporters) as (keyof R & string)[];

@@ -66,8 +66,11 @@ export function fittedTable(
   right: ReadonlySet<number> = new Set(),
 ): string[] {
   const widths: number[] = [];
-  for (const row of rows)
-    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleLength(cell))));
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, visibleLength(cell));
+    });
+  }
   const total = () => indent + widths.reduce((a, b) => a + b, 0) + 2 * Math.max(0, widths.length - 1);
   if (total() <= width) return table(rows, indent, right);
   // Figures first: a right-aligned column needs its widest figure and its heading's longest word.
