@@ -131,7 +131,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return exit.code;
   } catch (err) {
     if (err instanceof CommanderError && commanderDone(err)) return EXIT.ok;
-    return (await import('./report-error.js')).reportError(err);
+    return (await import('./report-error.js')).reportError(err, asInvoked);
   } finally {
     await flushCommanderStderr();
   }

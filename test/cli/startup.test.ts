@@ -88,7 +88,11 @@ describe.skipIf(!existsSync(join(bundle, 'main.js')))(
         encoding: 'utf8',
         maxBuffer: 1 << 26,
       });
-      const { code, loaded } = JSON.parse(r.stderr) as { code: number; loaded: string[] };
+      // The script's own line comes last, after analyze's notes (on stderr too).
+      const { code, loaded } = JSON.parse(r.stderr.trimEnd().split('\n').at(-1) ?? '') as {
+        code: number;
+        loaded: string[];
+      };
       expect(code).toBe(0);
       expect(r.stdout).toMatch(/^\{/);
       for (const m of ['http', 'https', 'stream/web']) expect(loaded).not.toContain(`NativeModule ${m}`);
