@@ -6,10 +6,7 @@
  * characters a terminal acts on (DEL, C1 controls, bidirectional controls) can be written as escapes.
  */
 import yaml from 'js-yaml';
-
-/** What a terminal acts on that YAML's printable set lets through raw (the set safeJson escapes). */
-const UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
+import { escapeInQuotes, needsEscapeInQuotes } from '../model/index.js';
 
 /** JSON.stringify's view of a value, so that YAML and JSON print the same document. */
 function asJson(this: unknown, key: string, value: unknown): unknown {
@@ -39,15 +36,16 @@ export function safeYaml(doc: unknown): string {
     skipInvalid: true,
     replacer: asJson,
   });
-  if (!UNSAFE.test(text)) return text;
+  // What a terminal acts on and YAML's printable set lets through raw: the characters safeJson escapes.
+  if (!needsEscapeInQuotes(text)) return text;
   return text
     .split('\n')
     .map((line) => {
-      if (!UNSAFE.test(line)) return line;
+      if (!needsEscapeInQuotes(line)) return line;
       // A key from the input (a component or file name) written plain: quote it, then escape.
       const key = PLAIN_KEY.exec(line);
       const quoted = key && !key[2]?.startsWith('"') ? `${key[1]}${JSON.stringify(key[2])}${key[3]}` : line;
-      return quoted.replace(UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+      return escapeInQuotes(quoted);
     })
     .join('\n');
 }
