@@ -1,11 +1,15 @@
 import { defineConfig } from 'vitest/config';
+import { E2E_SUITES } from './vitest.suites.js';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['dist/**', 'node_modules/**'],
+    // The end-to-end suites run with `npm run test:e2e` (vitest.e2e.config.ts).
+    exclude: ['dist/**', 'node_modules/**', ...E2E_SUITES],
     // Scratch folders go under one per-run folder, removed at the end (test/helpers/scratch-tmpdir.ts).
     globalSetup: ['test/helpers/scratch-tmpdir.ts'],
+    // After the summary, one line per reason tests were skipped (test/helpers/skip-summary.ts).
+    reporters: ['default', './test/helpers/skip-summary.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

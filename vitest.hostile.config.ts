@@ -7,6 +7,7 @@ export default defineConfig({
     include: ['test/hostile/**/*.hostile.ts'],
     // Scratch folders go under one per-run folder, removed at the end (test/helpers/scratch-tmpdir.ts).
     globalSetup: ['test/helpers/scratch-tmpdir.ts'],
+    reporters: ['default', './test/helpers/skip-summary.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
     // Two cores: one file at a time, and children measured one by one so peak memory is the case's own.

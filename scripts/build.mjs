@@ -3,7 +3,16 @@
 // the bundled CLI (dist/bundle/).
 // An unchanged tree is not rebuilt: `npm start` and `npm test` call this before every run.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,13 +76,36 @@ async function bundleCli() {
       js: "import { createRequire as __atlevelRequire } from 'node:module'; const require = __atlevelRequire(import.meta.url);",
     },
     legalComments: 'none',
+    // The package ships the bundle alone (package.json "files"), so its maps are the way back to the
+    // sources: esbuild follows tsc's maps (dist/**/*.js.map) to src/*.ts, and each map carries the
+    // sources it names, for a debugger or `node --enable-source-maps` on an installed atlevel.
+    sourcemap: 'linked',
+    sourcesContent: true,
     logLevel: 'warning',
   });
+  trimMaps(outdir);
   const page = join(root, 'dist/report/html/page.bundle.js');
   if (existsSync(page)) copyFileSync(page, join(outdir, 'page.bundle.js'));
   if (existsSync(final)) renameSync(final, old);
   renameSync(outdir, final);
   rmSync(old, { recursive: true, force: true });
+}
+
+/**
+ * The bundle's maps keep the text of atlevel's own sources and only the positions in its
+ * dependencies (commander, zod, js-yaml, ...): their text is a third of the maps, it is in the
+ * dependencies' own packages, and nobody debugs them through atlevel's package.
+ */
+function trimMaps(dir) {
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.js.map')) continue;
+    const path = join(dir, name);
+    const map = JSON.parse(readFileSync(path, 'utf8'));
+    map.sourcesContent = map.sources.map((source, i) =>
+      source.includes('node_modules/') ? null : (map.sourcesContent?.[i] ?? null),
+    );
+    writeFileSync(path, JSON.stringify(map));
+  }
 }
 
 /**

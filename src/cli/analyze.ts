@@ -8,6 +8,7 @@ import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { addBudgetOptions, budgetFromFlags, loadHistory } from './input.js';
 import { liveFlags, liveHistory, wantsLive } from './live-flags.js';
+import { writeNotes } from './notes.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { warnReleaseFlag } from './release-warning.js';
@@ -101,6 +102,9 @@ async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCod
     { ...textSettings(flags), brief: flags.brief === true },
   );
   await emit(text, flags.out);
+  // How the inputs were read: on stderr in every format, after the report, where the text report
+  // had them (notes.ts); JSON keeps them in `notes` too.
+  writeNotes(result.notes);
   if (flags.exitZero) return EXIT.ok;
   return verdictExit(result.verdict);
 }

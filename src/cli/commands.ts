@@ -15,7 +15,7 @@ export type DefineCommand = (cmd: Command, exit: ExitBox, everything: () => Prom
 export interface CommandEntry {
   /** One line for `atlevel --help`. */
   readonly summary: string;
-  /** What follows the name in `atlevel --help`: `[options] <paths...>`. */
+  /** What follows the name in `atlevel --help`, as the command's own usage line says it (test/cli/help-examples.test.ts). */
   readonly usage: string;
   readonly load: () => Promise<DefineCommand>;
 }
@@ -23,7 +23,8 @@ export interface CommandEntry {
 export const COMMANDS = {
   analyze: {
     summary: 'read a CI run or a snapshot, check the update invariants, explain each violation',
-    usage: '[options] <paths...>',
+    // Optional: --kubeconfig or --live reads a live cluster instead (live-flags.ts).
+    usage: '[options] [paths...]',
     load: async () => (await import('./analyze.js')).defineAnalyze,
   },
   report: {
@@ -33,7 +34,7 @@ export const COMMANDS = {
   },
   status: {
     summary: 'assess the state of an update at one moment, as oc adm upgrade status does, offline',
-    usage: '[options] <paths...>',
+    usage: '[options] [paths...]',
     load: async () => (await import('./status.js')).defineStatus,
   },
   diff: {

@@ -8,6 +8,7 @@ import { COMMANDS, type CommandName, commandEntry } from './commands.js';
 import { completeWith } from './complete-hints.js';
 import { commanderDone, EXIT, type ExitBox } from './exit.js';
 import { quietOnClosedPipe } from './pipe.js';
+import { asInvoked } from './program.js';
 import { VERSION } from './version.js';
 
 const DESCRIPTION =
@@ -31,9 +32,11 @@ export async function buildProgram(exit: ExitBox, load: 'all' | readonly string[
     .version(VERSION, '-V, --version')
     .exitOverride()
     .configureOutput({
-      writeErr: (text) => commanderStderr.push({ text, message: false }),
+      // Help and hints name the command as it was run: `kubectl atlevel` as a plugin (program.ts).
+      writeOut: (text) => process.stdout.write(asInvoked(text)),
+      writeErr: (text) => commanderStderr.push({ text: asInvoked(text), message: false }),
       // Commander's own messages get the same prefix as atlevel's (report-error.ts).
-      outputError: (text) => commanderStderr.push({ text, message: true }),
+      outputError: (text) => commanderStderr.push({ text: asInvoked(text), message: true }),
     })
     .configureHelp({
       subcommandTerm(cmd) {
@@ -93,7 +96,7 @@ function usageHints(cmd: Command, path: string): void {
   for (const sub of cmd.commands) usageHints(sub as unknown as Command, `${path} ${sub.name()}`);
 }
 
-const HINT = /^\(run atlevel[^\n]* --help for usage\)\n$/;
+const HINT = /^\(run (?:kubectl |oc )?atlevel[^\n]* --help for usage\)\n$/;
 
 /** The command argv runs (`atlevel help status` counts as status), if it names one. */
 export function commandOf(argv: readonly string[]): CommandName | undefined {
@@ -128,7 +131,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return exit.code;
   } catch (err) {
     if (err instanceof CommanderError && commanderDone(err)) return EXIT.ok;
-    return (await import('./report-error.js')).reportError(err);
+    return (await import('./report-error.js')).reportError(err, asInvoked);
   } finally {
     await flushCommanderStderr();
   }

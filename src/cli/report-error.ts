@@ -17,13 +17,17 @@ export function exitCodeOf(err: unknown): ExitCode {
   return EXIT.internal;
 }
 
-/** Print what the user needs to know of `err` (one line; a bug says so) and return the exit code. */
-export function reportError(err: unknown): ExitCode {
+/**
+ * Print what the user needs to know of `err` (one line; a bug says so) and return the exit code.
+ * `asInvoked` writes a hint in the message (`run atlevel status --help`) as the command was run
+ * (program.ts; passed in by main, so that the command table stays in the start-up module alone).
+ */
+export function reportError(err: unknown, asInvoked: (text: string) => string = (t) => t): ExitCode {
   // A reader that stopped reading (`| head`) is not an error of ours: end quietly, as coreutils do.
   if (isClosedPipe(err)) return EXIT.ok;
   const code = exitCodeOf(err);
   if (err instanceof InputError || err instanceof UsageError) {
-    process.stderr.write(`atlevel: ${oneLine(err.message)}\n`);
+    process.stderr.write(`atlevel: ${oneLine(asInvoked(err.message))}\n`);
   }
   // CommanderErrors were printed by commander itself.
   if (code === EXIT.internal) {

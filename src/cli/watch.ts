@@ -1,7 +1,7 @@
 /** `atlevel watch`: follow an update on a live cluster (docs/live.md). */
 import { type Command, Option } from '@commander-js/extra-typings';
 import { printable, UsageError } from '../model/index.js';
-import { ANALYZE_FORMATS, render } from '../report/index.js';
+import { ANALYZE_FORMATS, render, yamlPrinter } from '../report/index.js';
 import { verdictExit } from './analyze.js';
 import type { ExitBox, ExitCode } from './exit.js';
 import { addBudgetOptions } from './input.js';
@@ -11,8 +11,8 @@ import { useColour } from './output.js';
 function watchOptions(cmd: Command) {
   const c = addBudgetOptions(cmd, ['treeNodes', 'treeDepth'])
     .addOption(
-      new Option('-o, --output <format>', 'text lines, or NDJSON events')
-        .choices(['text', 'json'])
+      new Option('-o, --output <format>', 'text lines, NDJSON events, or the same events as a YAML stream')
+        .choices(['text', 'json', 'yaml'])
         .default('text'),
     )
     .option(
@@ -50,7 +50,11 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
     ...(flags.context !== undefined ? { context: flags.context } : {}),
   });
   const colour = useColour();
-  const json = flags.output === 'json';
+  const json = flags.output !== 'text';
+  // -o yaml: each event as one YAML document of a stream (`---` before each), as `kubectl get -w -o
+  // yaml` prints; the same document as its JSON line (watch/lines.ts builds the events as JSON text).
+  const safeYaml = flags.output === 'yaml' ? await yamlPrinter() : undefined;
+  const event = (line: string) => (safeYaml ? `---\n${safeYaml(JSON.parse(line)).trimEnd()}` : line);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
@@ -65,7 +69,7 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
       ...(flags.forever ? { forever: true } : {}),
       ...(flags.record !== undefined ? { record: flags.record } : {}),
       emit: (o) => {
-        if (json) write(jsonLine(o));
+        if (json) write(event(jsonLine(o)));
         else {
           const line = textLine(o, colour);
           if (line !== undefined) write(line);
@@ -87,7 +91,9 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
           : 'stopped with no update in progress';
       write(summary.interrupted ? `${head}; what was seen:\n${text}` : text);
     } else if (summary.interrupted) {
-      write(JSON.stringify({ type: 'stopped', verdict: result.verdict, reason: result.verdictReason }));
+      write(
+        event(JSON.stringify({ type: 'stopped', verdict: result.verdict, reason: result.verdictReason })),
+      );
     }
     if (summary.recorded !== undefined)
       process.stderr.write(`atlevel: recorded to ${printable(summary.recorded, 1000)}\n`);

@@ -49,7 +49,7 @@ export const clusterOperatorLevelThenProgressing = defineRule(
           findings.push({
             rule: rule.id,
             severity: rolling ? 'info' : bad.severity,
-            summary: `${co} reported ${update.target} at ${formatClock(level.at)}, then went ${bad.type}=${bad.status} ${formatDuration(flip.at - level.at)} later${end !== undefined ? `, before the CVO completed at ${formatClock(end)}` : ''}${rolling ? ` (while pool ${rolling.name} was rolling out its nodes, which restarts node-level pods)` : ''}`,
+            summary: `${co} reported ${update.target} at ${formatClock(level.at)}, then went ${bad.type}=${bad.status} ${formatDuration(flip.at - level.at)} later${end !== undefined ? `, before the CVO completed at ${formatClock(end)}` : ''}${rolling ? ` (while pool ${rolling.name} was rolling out its nodes, which restarts node-level pods)` : bad.severity === 'warning' ? '; a warning, not a failure: operators may go Progressing to reconcile, and Progressing alone is neither unavailable nor degraded' : ''}`,
             at: flip.at,
             evidence: [
               {

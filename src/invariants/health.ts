@@ -51,7 +51,7 @@ export const operatorDegradedDuringUpdate = defineRule(
           findings.push({
             rule: rule.id,
             severity: waitingOnPool ? 'info' : 'warning',
-            summary: `${co} went ${type}=${badStatus} at ${formatClock(flip.at)} during the update to ${update.target}${recovered ? ` and recovered ${formatDuration(recovered.at - flip.at)} later` : ', and had not recovered by the end of the inputs'}${waitingOnPool ? ` (its 10-minute wait for required pools ran out while pool ${waitingOnPool.name} was still rolling out)` : ''}`,
+            summary: `${co} went ${type}=${badStatus} at ${formatClock(flip.at)} during the update to ${update.target}${recovered ? ` and recovered ${formatDuration(recovered.at - flip.at)} later` : ', and had not recovered by the end of the inputs'}${waitingOnPool ? ` (its 10-minute wait for required pools ran out while pool ${waitingOnPool.name} was still rolling out)` : '; a warning, not a failure: the CVO tolerates a degraded operator for up to 40 minutes of an update'}`,
             at: flip.at,
             evidence: [
               {
@@ -122,7 +122,7 @@ export const poolDegraded = defineRule(
         findings.push({
           rule: rule.id,
           severity: recovered ? 'warning' : 'failure',
-          summary: `pool ${pool} was ${type}=True from ${formatClock(flip.at)}${recovered ? ` to ${formatClock(recovered.at)}` : ' to the end of the inputs'}${flip.message ? `: ${flip.message}` : flip.reason ? `: ${flip.reason}` : ''}`,
+          summary: `pool ${pool} was ${type}=True from ${formatClock(flip.at)}${recovered ? ` to ${formatClock(recovered.at)}` : ' to the end of the inputs'}${flip.message ? `: ${flip.message}` : flip.reason ? `: ${flip.reason}` : ''}${recovered ? '; a warning, not a failure: the pool recovered' : ''}`,
           at: flip.at,
           evidence: [
             {
@@ -159,7 +159,7 @@ export const updateCompleted = defineRule(
       {
         rule: rule.id,
         severity: 'warning',
-        summary: `the update to ${last.target} is still Partial at the end of the inputs${last.startedAt !== undefined && end !== undefined ? ` (${formatDuration(end - last.startedAt)} after it started)` : ''}`,
+        summary: `the update to ${last.target} is still Partial at the end of the inputs${last.startedAt !== undefined && end !== undefined ? ` (${formatDuration(end - last.startedAt)} after it started)` : ''}; a warning, not a failure: inputs gathered before an update ends are not wrong in themselves`,
         ...(end !== undefined ? { at: end } : {}),
         evidence: [
           {

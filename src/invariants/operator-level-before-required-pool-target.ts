@@ -141,10 +141,15 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
           }
         }
         if (!severity) continue;
+        // A warning says why it is not a failure (issue 42): worded as the failure, it read as one.
+        const summary =
+          severity === 'warning' && atT1
+            ? `${OPERATOR} reported level for ${update.target} at ${formatClock(t1)} while required pool ${pool} was on ${atT1.name}, which carries no release-image-version; a warning, not a failure: no config was rendered for the pool after the level report, but nothing in the inputs says which release ${atT1.name} was made for (in the update ${updateLabel(update)})`
+            : `${OPERATOR} reported level for ${update.target} at ${formatClock(t1)} before required pool ${pool} had the new release's config: ${reasons.join('; ')} (in the update ${updateLabel(update)})`;
         findings.push({
           rule: rule.id,
           severity,
-          summary: `${OPERATOR} reported level for ${update.target} at ${formatClock(t1)} before required pool ${pool} had the new release's config: ${reasons.join('; ')} (in the update ${updateLabel(update)})`,
+          summary,
           at: t1,
           evidence,
           moments: [

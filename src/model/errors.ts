@@ -2,10 +2,10 @@
  * Errors a user can act on. Anything thrown that is not one of these is a bug in atlevel and is
  * reported as such by the CLI.
  */
-import { safeJson, terminalSafe } from './terminal.js';
+import { escapeInQuotes, needsEscapeInQuotes, safeJson, terminalSafe } from './terminal.js';
 
 // The one terminal sanitiser, exported with the errors whose messages it guards (model/index.ts).
-export { safeJson, terminalSafe };
+export { escapeInQuotes, needsEscapeInQuotes, safeJson, terminalSafe };
 
 /** The input (a file, a folder, an object in a file) is wrong. Exit code 2. */
 export class InputError extends Error {

@@ -25,8 +25,19 @@ const JSON_UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
  * `\uXXXX` escape is the same JSON value. Nothing is lost, unlike terminalSafe's `?`.
  */
 export function safeJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2).replace(
-    JSON_UNSAFE,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  )}\n`;
+  return `${escapeInQuotes(JSON.stringify(value, null, 2))}\n`;
+}
+
+/**
+ * `s` with each character safeJson escapes (DEL, C1, bidirectional controls) written as `\uXXXX`: for
+ * text whose every such character sits inside a quoted string that takes that escape (JSON, YAML's
+ * double-quoted scalars: report/yaml.ts).
+ */
+export function escapeInQuotes(s: string): string {
+  return s.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Whether `s` holds a character escapeInQuotes would escape. */
+export function needsEscapeInQuotes(s: string): boolean {
+  return escapeInQuotes(s) !== s;
 }

@@ -1,7 +1,7 @@
 import type { AnalysisResult } from '../analyze/index.js';
 import type { Evidence, Finding } from '../model/index.js';
 import { formatTime, type Millis, safeJson } from '../model/index.js';
-import type { Reporter } from './reporter.js';
+import type { Documenter } from './reporter.js';
 import type { AnalyzeReport } from './results.js';
 
 /**
@@ -11,7 +11,12 @@ import type { AnalyzeReport } from './results.js';
 export const SCHEMA_VERSION = 2;
 
 export function renderAnalysisJson(result: AnalysisResult): string {
-  const doc = {
+  return safeJson(analysisDocument(result));
+}
+
+/** The document `-o json` and `-o yaml` print. */
+export function analysisDocument(result: AnalysisResult) {
+  return {
     schemaVersion: SCHEMA_VERSION,
     tool: 'atlevel',
     verdict: result.verdict,
@@ -46,7 +51,6 @@ export function renderAnalysisJson(result: AnalysisResult): string {
     findings: result.findings.map(findingJson),
     notes: result.notes,
   };
-  return safeJson(doc);
 }
 
 function findingJson(f: Finding) {
@@ -96,4 +100,5 @@ function iso(ms: Millis | undefined): string | null {
 }
 
 /** The JSON reporter of `atlevel analyze` (report/formats.ts). */
-export const analyzeJson: Reporter<AnalyzeReport, unknown> = (r) => renderAnalysisJson(r.result);
+/** The document of `atlevel analyze -o json` and `-o yaml` (report/formats.ts). */
+export const analyzeDocument: Documenter<AnalyzeReport> = (r) => analysisDocument(r.result);

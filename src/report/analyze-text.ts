@@ -93,7 +93,6 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
     out.push(`  ${mark} ${o.rule.id.padEnd(44)} ${tail}`);
     for (const m of o.missing) out.push(c.dim(`      needs ${safe(m, 300)}`));
   }
-  for (const n of result.notes) out.push(c.dim(`note: ${elide(n, 400)}`));
   const width = opts.width;
   const lines = width === undefined ? out : out.flatMap((l) => fitLine(l, width));
   return `${lines.join('\n')}\n`;

@@ -5,7 +5,7 @@
 import type { ConfigPart, MachineConfigDiff } from '../machineconfig/index.js';
 import { type ReleasePayload, safeJson } from '../model/index.js';
 import { UNKNOWN_VERSION } from '../release/index.js';
-import type { Reporter } from './reporter.js';
+import type { Documenter } from './reporter.js';
 import type { DiffReport, DiffSelection } from './results.js';
 
 export const DIFF_JSON_SCHEMA_VERSION = 1;
@@ -16,6 +16,11 @@ export interface DiffJsonContext {
 }
 
 export function renderDiffJson(d: MachineConfigDiff, ctx: DiffJsonContext = {}): string {
+  return safeJson(machineConfigDiffDocument(d, ctx));
+}
+
+/** The document `-o json` and `-o yaml` print. */
+function machineConfigDiffDocument(d: MachineConfigDiff, ctx: DiffJsonContext) {
   const byPart: Partial<Record<ConfigPart, number>> = {};
   for (const ch of d.changes) byPart[ch.part] = (byPart[ch.part] ?? 0) + 1;
   const components = [
@@ -43,9 +48,9 @@ export function renderDiffJson(d: MachineConfigDiff, ctx: DiffJsonContext = {}):
     summary: { changes: d.changes.length, byPart, components },
     changes: d.changes,
   };
-  return safeJson(doc);
+  return doc;
 }
 
-/** The JSON reporter of `atlevel diff` (report/formats.ts). */
-export const diffJson: Reporter<DiffReport, unknown> = (r) =>
-  renderDiffJson(r.diff, { releases: r.releases, selection: r.selection });
+/** The document of `atlevel diff -o json` and `-o yaml` (report/formats.ts). */
+export const diffDocument: Documenter<DiffReport> = (r) =>
+  machineConfigDiffDocument(r.diff, { releases: r.releases, selection: r.selection });

@@ -1,12 +1,12 @@
 /**
  * Every command's output formats: one record per result type, keyed by the `-o` name. Adding an
  * output format is one reporter module plus one line in its command's record; the CLI takes its
- * `-o` choices from these keys.
+ * `-o` choices from these keys. `-o json` and `-o yaml` print one document (documentFormats).
  */
 import type { ReleaseDiff } from '../release/index.js';
 import type { SimulateOutcome } from '../sim/index.js';
 import type { UpdateStatus } from '../status/index.js';
-import type { Reporters } from './reporter.js';
+import { documentFormats, type Reporters } from './reporter.js';
 import type {
   AnalyzeReport,
   AnalyzeSettings,
@@ -17,32 +17,32 @@ import type {
 
 export const ANALYZE_FORMATS = {
   text: async () => (await import('./analyze-text.js')).analyzeText,
-  json: async () => (await import('./analyze-json.js')).analyzeJson,
+  ...documentFormats(async () => (await import('./analyze-json.js')).analyzeDocument),
   junit: async () => (await import('./analyze-junit.js')).analyzeJunit,
   html: async () => (await import('./html/index.js')).analyzeHtml,
 } satisfies Reporters<AnalyzeReport, AnalyzeSettings>;
 
 export const STATUS_FORMATS = {
   text: async () => (await import('./status-text.js')).renderStatusText,
-  json: async () => (await import('./status-json.js')).renderStatusJson,
+  ...documentFormats(async () => (await import('./status-json.js')).statusDocument),
 } satisfies Reporters<UpdateStatus, StatusSettings>;
 
 export const DIFF_FORMATS = {
   text: async () => (await import('./diff-text.js')).diffText,
-  json: async () => (await import('./diff-json.js')).diffJson,
+  ...documentFormats(async () => (await import('./diff-json.js')).diffDocument),
 } satisfies Reporters<DiffReport>;
 
 export const RELEASE_DIFF_FORMATS = {
   text: async () => (await import('./release-text.js')).renderReleaseDiffText,
-  json: async () => (await import('./release-json.js')).renderReleaseDiffJson,
+  ...documentFormats(async () => (await import('./release-json.js')).releaseDiffDocument),
 } satisfies Reporters<ReleaseDiff>;
 
 export const RELEASE_INFO_FORMATS = {
   text: async () => (await import('./release-text.js')).releaseInfoText,
-  json: async () => (await import('./release-json.js')).releaseInfoJson,
+  ...documentFormats(async () => (await import('./release-json.js')).releaseInfoDoc),
 } satisfies Reporters<ReleaseInfoReport>;
 
 export const SIMULATE_FORMATS = {
   text: async () => (await import('./sim-text.js')).renderSimulationText,
-  json: async () => (await import('./sim-json.js')).renderSimulationJson,
+  ...documentFormats(async () => (await import('./sim-json.js')).simulationDocument),
 } satisfies Reporters<SimulateOutcome>;

@@ -3,12 +3,17 @@
  */
 import { type ReleasePayload, safeJson } from '../model/index.js';
 import { type ComponentMatch, type ReleaseDiff, UNKNOWN_VERSION } from '../release/index.js';
-import type { Reporter } from './reporter.js';
+import type { Documenter } from './reporter.js';
 import type { ReleaseInfoReport } from './results.js';
 
 export const RELEASE_JSON_SCHEMA_VERSION = 1;
 
 export function renderReleaseDiffJson(d: ReleaseDiff): string {
+  return safeJson(releaseDiffDocument(d));
+}
+
+/** The document of `atlevel release diff -o json` and `-o yaml` (report/formats.ts). */
+export function releaseDiffDocument(d: ReleaseDiff) {
   // docs/diff-json.md: `version` is `unknown` when the file carries none (schema 1 keeps the key).
   const side = (s: ReleaseDiff['from']) => ({ version: UNKNOWN_VERSION, ...s });
   const doc = {
@@ -18,11 +23,15 @@ export function renderReleaseDiffJson(d: ReleaseDiff): string {
     from: side(d.from),
     to: side(d.to),
   };
-  return safeJson(doc);
+  return doc;
 }
 
 export function renderReleaseInfoJson(p: ReleasePayload, matches?: readonly ComponentMatch[]): string {
-  const doc = {
+  return safeJson(releaseInfoDocument(p, matches));
+}
+
+function releaseInfoDocument(p: ReleasePayload, matches?: readonly ComponentMatch[]) {
+  return {
     schemaVersion: RELEASE_JSON_SCHEMA_VERSION,
     kind: 'ReleasePayload',
     // docs/diff-json.md: `unknown` when the file carries no version (schema 1 keeps the key).
@@ -33,9 +42,8 @@ export function renderReleaseInfoJson(p: ReleasePayload, matches?: readonly Comp
       ? { matches: matches.map((m) => m.component) }
       : { components: [...p.components].sort((a, b) => a.name.localeCompare(b.name)) }),
   };
-  return safeJson(doc);
 }
 
-/** The JSON reporter of `atlevel release info` (report/formats.ts). */
-export const releaseInfoJson: Reporter<ReleaseInfoReport, unknown> = (r) =>
-  renderReleaseInfoJson(r.payload, r.lookup?.matches);
+/** The document of `atlevel release info -o json` and `-o yaml` (report/formats.ts). */
+export const releaseInfoDoc: Documenter<ReleaseInfoReport> = (r) =>
+  releaseInfoDocument(r.payload, r.lookup?.matches);

@@ -9,6 +9,11 @@ import type { SimulateOutcome } from '../sim/index.js';
 export const SIM_JSON_SCHEMA_VERSION = 1;
 
 export function renderSimulationJson(o: SimulateOutcome): string {
+  return safeJson(simulationDocument(o));
+}
+
+/** The document of `atlevel simulate -o json` and `-o yaml` (report/formats.ts). */
+export function simulationDocument(o: SimulateOutcome) {
   const common = { schemaVersion: SIM_JSON_SCHEMA_VERSION, mode: o.mode };
   const artifacts = o.artifacts
     ? {
@@ -80,5 +85,5 @@ export function renderSimulationJson(o: SimulateOutcome): string {
       break;
     }
   }
-  return safeJson({ ...common, ...body });
+  return { ...common, ...body };
 }

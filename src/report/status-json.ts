@@ -7,6 +7,7 @@ import type { SourceRef } from '../model/index.js';
 import { formatTime, type Millis, safeJson } from '../model/index.js';
 import type { Insight, NodeStatus, PoolStatus, UpdateStatus } from '../status/index.js';
 import { formatRef } from './refs.js';
+import type { Documenter } from './reporter.js';
 
 export const STATUS_SCHEMA_VERSION = 1;
 
@@ -146,3 +147,6 @@ export type StatusJson = ReturnType<typeof statusToJson>;
 export function renderStatusJson(status: UpdateStatus): string {
   return safeJson(statusToJson(status));
 }
+
+/** The document of `atlevel status -o json` and `-o yaml` (report/formats.ts). */
+export const statusDocument: Documenter<UpdateStatus> = (status) => statusToJson(status);

@@ -53,6 +53,82 @@ export function wrap(text: string, width: number, indent = 0): string[] {
 }
 
 /**
+ * `table`, fitted to `width` columns: when the rows are wider, the left-aligned (text) columns narrow,
+ * the widest first and none below MIN_COLUMN, and their cells wrap inside their column, so a row
+ * becomes several lines but keeps its columns and every word. A right-aligned column (figures) keeps
+ * its figures whole; its heading (`rows[0]`) may wrap at its spaces. A table that cannot fit even so
+ * is printed as narrow as it goes.
+ */
+export function fittedTable(
+  rows: readonly (readonly string[])[],
+  width: number,
+  indent = 0,
+  right: ReadonlySet<number> = new Set(),
+): string[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, visibleLength(cell));
+    });
+  }
+  const total = () => indent + widths.reduce((a, b) => a + b, 0) + 2 * Math.max(0, widths.length - 1);
+  if (total() <= width) return table(rows, indent, right);
+  // Figures first: a right-aligned column needs its widest figure and its heading's longest word.
+  for (const i of right) {
+    const words = (rows[0]?.[i] ?? '').split(' ').map(visibleLength);
+    const figures = rows.slice(1).map((r) => visibleLength(r[i] ?? ''));
+    widths[i] = Math.max(0, ...words, ...figures);
+  }
+  while (total() > width) {
+    let widest = -1;
+    widths.forEach((w, i) => {
+      if (!right.has(i) && w > MIN_COLUMN && (widest === -1 || w > (widths[widest] ?? 0))) widest = i;
+    });
+    if (widest === -1) break;
+    widths[widest] = Math.max(MIN_COLUMN, (widths[widest] ?? 0) - (total() - width));
+  }
+  const pad = ' '.repeat(indent);
+  const out: string[] = [];
+  for (const [r, row] of rows.entries()) {
+    const cells = row.map((cell, i) =>
+      right.has(i) && r > 0 ? [cell] : cellLines(cell, widths[i] ?? MIN_COLUMN),
+    );
+    const height = Math.max(1, ...cells.map((c) => c.length));
+    for (let k = 0; k < height; k++) {
+      // A wrapped heading sits on its last lines, as kubectl's do not but a figure's column reads best.
+      const line = cells
+        .map((c, i) => {
+          const cell = r === 0 ? (c[k - (height - c.length)] ?? '') : (c[k] ?? '');
+          const fill = ' '.repeat(Math.max(0, (widths[i] ?? 0) - visibleLength(cell)));
+          return right.has(i) ? fill + cell : cell + fill;
+        })
+        .join('  ');
+      out.push((pad + line).trimEnd());
+    }
+  }
+  return out;
+}
+
+/** The narrowest a text column of a fitted table gets. */
+const MIN_COLUMN = 6;
+
+/** A cell's lines within `width` columns: wrapped at spaces, a word longer than the column cut (after a hyphen if it has one). */
+function cellLines(cell: string, width: number): string[] {
+  return wrap(cell, width).flatMap((line) => {
+    const parts: string[] = [];
+    let rest = line.trim();
+    while (visibleLength(rest) > width) {
+      // After a hyphen where there is one (rule ids, job names), else at the column's edge.
+      const hyphen = rest.lastIndexOf('-', width - 1);
+      const at = hyphen > 0 ? hyphen + 1 : width;
+      parts.push(rest.slice(0, at));
+      rest = rest.slice(at);
+    }
+    return [...parts, rest];
+  });
+}
+
+/**
  * Rows padded into columns, two spaces apart. Columns in `right` (figures) are right-aligned; the
  * last column, when left-aligned, is not padded.
  */

@@ -9,8 +9,13 @@ import type { StatsResult } from './query.js';
 export const STATS_SCHEMA_VERSION = 2;
 
 export function statsJson(s: StatsResult): string {
+  return safeJson(statsDocument(s));
+}
+
+/** The document `-o json` and `-o yaml` print (report/ documentFormats). */
+export function statsDocument(s: StatsResult) {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-  return safeJson({
+  return {
     schemaVersion: STATS_SCHEMA_VERSION,
     tool: 'atlevel stats',
     ...s,
@@ -19,5 +24,5 @@ export function statsJson(s: StatsResult): string {
     lastRun: iso(s.lastRun),
     errors: s.errors.map((e) => ({ ...e, at: iso(e.at) })),
     signatures: s.signatures.map((g) => ({ ...g, firstSeen: iso(g.firstSeen), lastSeen: iso(g.lastSeen) })),
-  });
+  };
 }

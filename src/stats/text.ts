@@ -1,7 +1,7 @@
 /** `atlevel stats` as text: the tables a terminal shows. It formats the StatsResult; it computes nothing new. */
 import { terminalSafe } from '../model/index.js';
 import { isOsImageTag } from '../release/index.js';
-import { table as alignedRows, type TextSettings, wrap } from '../report/index.js';
+import { table as alignedRows, fittedTable, type TextSettings, wrap } from '../report/index.js';
 import {
   type ComponentRow,
   type NamedPercentiles,
@@ -35,15 +35,21 @@ export function day(ms: number | null): string {
   return ms === null ? '–' : new Date(ms).toISOString().slice(0, 10);
 }
 
-/** Table lines, kept whole when the report is fitted to a width (a wrapped row loses its columns). */
+/** Table lines, which the prose wrapping leaves alone: a table fits itself (fittedTable). */
 const TABLE_LINE = '\u0000';
 
+/** A table, fitted to `width` when there is one (--width, or the terminal's): its cells wrap in their columns. */
 function table(
   head: readonly string[],
   rows: readonly (readonly string[])[],
   right: ReadonlySet<number>,
+  width: number | undefined,
 ): string[] {
-  return alignedRows([head, ...rows], 2, right).map((l) => TABLE_LINE + l.trimEnd());
+  const lines =
+    width === undefined
+      ? alignedRows([head, ...rows], 2, right)
+      : fittedTable([head, ...rows], width, 2, right);
+  return lines.map((l) => TABLE_LINE + l.trimEnd());
 }
 
 /** `pod` → `pod`; `a+b` → `a, b`; `` → `nothing`. */
@@ -126,7 +132,7 @@ export function groupComponents(rows: readonly ComponentRow[]): ComponentRow[][]
   return [...groups.values()];
 }
 
-function rateTable(rows: readonly RateRow[], by: RateRow['by']): string[] {
+function rateTable(rows: readonly RateRow[], by: RateRow['by'], width: number | undefined): string[] {
   const sel = rows.filter((r) => r.by === by && r.checked + r.notChecked > 0);
   if (sel.length === 0) return [];
   return table(
@@ -140,6 +146,7 @@ function rateTable(rows: readonly RateRow[], by: RateRow['by']): string[] {
       String(r.notChecked),
     ]),
     new Set([2, 3, 4, 5]),
+    width,
   );
 }
 
@@ -179,6 +186,7 @@ function pctRow(name: string, p: Percentiles): string[] {
  */
 export function statsText(s: StatsResult, settings?: Partial<TextSettings>): string {
   const out: string[] = [];
+  const width = settings?.width;
   const f = s.filter;
   const filters = [
     f.since !== undefined ? `since ${new Date(f.since).toISOString()}` : '',
@@ -191,13 +199,14 @@ export function statsText(s: StatsResult, settings?: Partial<TextSettings>): str
     `  ${s.runs} run${s.runs === 1 ? '' : 's'}, ${day(s.firstRun)} to ${day(s.lastRun)}; ${s.ingestErrors} ingest error${s.ingestErrors === 1 ? '' : 's'} in the store`,
   );
   out.push('', 'FAILURE RATE PER RULE (violated of checked runs)');
-  out.push(...rateTable(s.rates, 'all'));
+  out.push(...rateTable(s.rates, 'all', width));
   for (const by of ['stream', 'platform', 'week'] as const) {
     const t = rateTable(
       s.rates.filter(
         (r) => r.violated > 0 || s.rates.some((x) => x.rule === r.rule && x.by === 'all' && x.violated > 0),
       ),
       by,
+      width,
     );
     if (t.length > 0)
       out.push(
@@ -222,6 +231,7 @@ export function statsText(s: StatsResult, settings?: Partial<TextSettings>): str
           g.fix ?? '–',
         ]),
         new Set([2, 3]),
+        width,
       ),
     );
   out.push(
@@ -239,7 +249,7 @@ export function statsText(s: StatsResult, settings?: Partial<TextSettings>): str
   for (const p of s.levelGapMs) rows.push(pctRow(`machine-config level report → ${p.name} pool finish`, p));
   for (const p of s.rolloutMs) rows.push(pctRow(`${p.name} pool rollout`, p));
   const right = new Set(DURATION_COLUMNS.map((_, i) => i + 1));
-  out.push(...table(['', ...DURATION_COLUMNS], rows, right));
+  out.push(...table(['', ...DURATION_COLUMNS], rows, right, width));
   const ops = latestOperatorsFirst(s.operatorLevelMs).slice(0, 8);
   if (ops.length > 0) {
     out.push(
@@ -251,6 +261,7 @@ export function statsText(s: StatsResult, settings?: Partial<TextSettings>): str
         ['operator', ...DURATION_COLUMNS],
         ops.map((o) => pctRow(o.name, o)),
         right,
+        width,
       ),
     );
   }
@@ -258,7 +269,6 @@ export function statsText(s: StatsResult, settings?: Partial<TextSettings>): str
     out.push('', `INGEST ERRORS (latest ${s.errors.length} of ${s.ingestErrors})`);
     for (const e of s.errors) out.push(`  ${e.source}: ${e.error}`);
   }
-  const width = settings?.width;
   const lines = out.flatMap((l) => {
     if (l.startsWith(TABLE_LINE)) return [l.slice(TABLE_LINE.length)];
     if (width === undefined) return [l];

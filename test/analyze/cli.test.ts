@@ -61,12 +61,14 @@ describeFixtures('a --release-to of another release', () => {
   ])('%s does not swap the releases found in the inputs', async (file) => {
     const { code, out } = await cli.run('analyze', BUG, '--release-to', fixture(file));
     expect(code).toBe(1);
-    expect(out).toContain(
-      'note: release payload 4.10.0-0.nightly-2021-11-03-020416 (' +
+    // Notes are on stderr (issue 42), never in the report.
+    expect(cli.stderr()).toContain(
+      'atlevel: note: release payload 4.10.0-0.nightly-2021-11-03-020416 (' +
         join(BUG, 'release/release-to.json') +
         ') taken as the release updated to',
     );
-    expect(out).toMatch(/release-from\.json\) taken as the release updated from/);
+    expect(cli.stderr()).toMatch(/release-from\.json\) taken as the release updated from/);
+    expect(out).not.toContain('note:');
     expect(out).not.toContain('could not tell whether it is from or to');
     // The cause chain cites the two releases of the update, not the given file.
     expect(out).not.toContain('4.22@sha256');
@@ -82,6 +84,24 @@ describeFixtures('a --release-to without a version', () => {
       `--release-to ${mco} carries no version; cannot check it against 4.10.0-0.nightly-2021-11-03-020416, the update's target`,
     );
     expect(`${out}${cli.stderr()}`).not.toContain('release unknown');
+  });
+});
+
+describe('stdout is the report', () => {
+  it('notes go to stderr with the atlevel prefix, in every format; JSON keeps its notes field', async () => {
+    for (const format of ['text', 'json', 'junit', 'html']) {
+      const { out } = await cli.run('analyze', BUG, '-o', format);
+      expect(out, format).not.toMatch(/^note: /m);
+      const notes = cli.stderr().trimEnd().split('\n');
+      expect(notes.length, format).toBeGreaterThan(0);
+      for (const line of notes) expect(line, format).toMatch(/^atlevel: note: /);
+      expect(cli.stderr(), format).toContain(`atlevel: note: ${BUG}: read as CI run`);
+      if (format === 'json') {
+        const doc = JSON.parse(out) as { notes: string[] };
+        expect(doc.notes.map((n) => `atlevel: note: ${n}`)).toEqual(notes);
+      }
+      cli.clearStderr();
+    }
   });
 });
 

@@ -56,9 +56,9 @@ describe('atlevel analyze on bad input', () => {
   }
 
   it('exits 2 on an unknown output format', () => {
-    const r = atlevel(['analyze', dir, '-o', 'yaml']);
+    const r = atlevel(['analyze', dir, '-o', 'xml']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/yaml/);
+    expect(r.stderr).toMatch(/xml/);
   });
 
   it('exits 2 on an unknown rule', () => {

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { skipNote } from '../helpers/skip.js';
 
 // `atlevel --help` and every start pay for what dist/bundle/main.js imports statically (issue: start-up
 // within 1.5x of `node -e 0`, measured by `npm run bench -- start`). The model pulls in zod (tens of
@@ -25,8 +26,12 @@ function staticClosure(file: string): Set<string> {
   return seen;
 }
 
+const NOT_BUILT = skipNote(
+  existsSync(join(bundle, 'main.js')) ? undefined : 'no dist/bundle (npm run build)',
+);
+
 describe.skipIf(!existsSync(join(bundle, 'main.js')))(
-  'the start-up path (dist/bundle, built by npm run build)',
+  `the start-up path (dist/bundle, built by npm run build)${NOT_BUILT}`,
   () => {
     it('main.js loads commander and the command table, not the model or zod', () => {
       const closure = staticClosure('main.js');
@@ -51,7 +56,7 @@ describe.skipIf(!existsSync(join(bundle, 'main.js')))(
 );
 
 describe.skipIf(!existsSync(join(bundle, 'main.js')))(
-  'what a command that reads inputs loads only when an input needs it',
+  `what a command that reads inputs loads only when an input needs it${NOT_BUILT}`,
   () => {
     // Each of these was in the static graph of analyze (and so parsed by every run on a folder):
     // the archive decoders, the CI-URL client, the fetch progress bar and the HTML reporter.
@@ -83,7 +88,11 @@ describe.skipIf(!existsSync(join(bundle, 'main.js')))(
         encoding: 'utf8',
         maxBuffer: 1 << 26,
       });
-      const { code, loaded } = JSON.parse(r.stderr) as { code: number; loaded: string[] };
+      // The script's own line comes last, after analyze's notes (on stderr too).
+      const { code, loaded } = JSON.parse(r.stderr.trimEnd().split('\n').at(-1) ?? '') as {
+        code: number;
+        loaded: string[];
+      };
       expect(code).toBe(0);
       expect(r.stdout).toMatch(/^\{/);
       for (const m of ['http', 'https', 'stream/web']) expect(loaded).not.toContain(`NativeModule ${m}`);
@@ -92,7 +101,7 @@ describe.skipIf(!existsSync(join(bundle, 'main.js')))(
 );
 
 describe.skipIf(!existsSync(join(bundle, 'main.js')))(
-  "commander's messages, printed after the model loads",
+  `commander's messages, printed after the model loads${NOT_BUILT}`,
   () => {
     const bin = join(import.meta.dirname, '../../bin/atlevel.js');
     it('an unknown option quoting control bytes: one prefixed, sanitised line ending in the hint, exit 2', () => {

@@ -11,6 +11,7 @@ import { COMMANDS } from '../../src/cli/commands.js';
 import { EXIT } from '../../src/cli/exit.js';
 import { buildProgram } from '../../src/cli/main.js';
 import { projectRoot } from '../helpers/fixtures.js';
+import { withoutNotes } from '../helpers/spawn-cli.js';
 
 const bin = join(projectRoot, 'bin/atlevel.js');
 const release = join(projectRoot, 'examples/bug-2019850/release');
@@ -56,7 +57,7 @@ describe('a reader that closes the pipe early', () => {
     ['the command list', '$ATLEVEL --help | head -1', 'Usage: atlevel'],
   ])('%s: ends quietly, no trace', (_, command, start) => {
     const r = sh(`cd ${projectRoot} && ${command}`);
-    expect(r.stderr).toBe('');
+    expect(withoutNotes(r.stderr)).toBe('');
     expect(r.stdout.startsWith(start)).toBe(true);
   });
 
@@ -155,7 +156,7 @@ describe('atlevel completion', () => {
     expect(bashComplete(['atlevel', 'statu'])).toEqual(['status']);
     expect(bashComplete(['atlevel', 'release', ''])).toEqual(expect.arrayContaining(['diff', 'info']));
     expect(bashComplete(['atlevel', 'cache', ''])).toEqual(expect.arrayContaining(['fetch', 'ls', 'prune']));
-    expect(bashComplete(['atlevel', 'analyze', '-o', ''])).toEqual(['text', 'json', 'junit', 'html']);
+    expect(bashComplete(['atlevel', 'analyze', '-o', ''])).toEqual(['text', 'json', 'yaml', 'junit', 'html']);
     expect(bashComplete(['atlevel', 'status', '--det'])).toEqual(['--details']);
     expect(bashComplete(['atlevel', 'release', 'info', '--comp'])).toEqual(['--component-for']);
     expect(bashComplete(['atlevel', 'simulate', '--policy', ''])).toContain('fixed');
@@ -197,7 +198,7 @@ describe('atlevel completion', () => {
       for (const name of Object.keys(COMMANDS)) expect(r.stdout).toContain(name);
     }
     const fish = spawnSync(process.execPath, [bin, 'completion', 'fish'], { encoding: 'utf8' }).stdout;
-    expect(fish).toContain("-s o -l output -x -a 'text json junit html'");
+    expect(fish).toContain("-s o -l output -x -a 'text json yaml junit html'");
   });
 
   it('an unknown shell is a usage error', () => {

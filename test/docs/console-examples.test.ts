@@ -41,7 +41,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixturesDir, projectRoot } from '../helpers/fixtures.js';
+import { fixturesDir, NO_FIXTURES, projectRoot } from '../helpers/fixtures.js';
 import { MAKERS } from './scratch.js';
 
 /** How a scratch folder's path is shown in the docs. */
@@ -230,10 +230,7 @@ describe('console examples in README.md and docs/', () => {
       const next = block.examples[k + 1];
       const exit = next?.command === 'echo $?' ? Number(next.shown[0]) : block.exit;
       const skip =
-        block.skip ??
-        (block.fixtures !== undefined && haveFixtures === undefined
-          ? 'fixtures not found (set ATLEVEL_FIXTURES)'
-          : undefined);
+        block.skip ?? (block.fixtures !== undefined && haveFixtures === undefined ? NO_FIXTURES : undefined);
       if (block.badMarkers.length > 0) {
         // A marker misspelt might have meant skip or scratch: running the block anyway could reach
         // what the marker was there to keep it from.

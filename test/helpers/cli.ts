@@ -14,6 +14,8 @@ export interface InProcessCli {
   run(...args: string[]): Promise<{ code: number; out: string }>;
   /** What the current test wrote to stderr. */
   stderr(): string;
+  /** Forget what was written to stderr so far (several runs in one test). */
+  clearStderr(): void;
 }
 
 /**
@@ -39,6 +41,9 @@ export function inProcessCli(name: string, command: readonly string[] = []): InP
   return {
     dir,
     stderr: () => stderr,
+    clearStderr: () => {
+      stderr = '';
+    },
     async run(...args) {
       const out = join(dir, `out-${n++}`);
       const code = await main([...command, ...args, '--out', out]);

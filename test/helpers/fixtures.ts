@@ -21,10 +21,13 @@ export function fixture(...parts: string[]): string {
   return join(dir, ...parts);
 }
 
+/** Why a test that needs the public fixtures was skipped (test/helpers/skip-summary.ts counts these). */
+export const NO_FIXTURES = 'public fixtures not found (set ATLEVEL_FIXTURES to their folder)';
+
 /** `describe` that runs only when the shared fixtures exist, and says why it was skipped otherwise. */
 export function describeFixtures(name: string, body: () => void): void {
   if (fixturesDir() === undefined) {
-    describe.skip(`${name} (skipped: fixtures not found)`, body);
+    describe.skip(`${name} (skipped: ${NO_FIXTURES})`, body);
   } else {
     describe(name, body);
   }

@@ -33,3 +33,14 @@ export function expectUsageError(args: string[], message: RegExp): void {
   expect(lines).toEqual([expect.stringMatching(/^atlevel: /)]);
   expect(lines[0]).toMatch(message);
 }
+
+/**
+ * stderr without the `atlevel: note: ...` lines analyze prints on how it read the inputs (issue 42:
+ * notes go to stderr, never into the report): what is left is what a test asking for a quiet run means.
+ */
+export function withoutNotes(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((l) => !l.startsWith('atlevel: note: '))
+    .join('\n');
+}

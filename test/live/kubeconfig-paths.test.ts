@@ -18,6 +18,7 @@ import type { TLSSocket } from 'node:tls';
 import yaml from 'js-yaml';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { inProcessCli } from '../helpers/cli.js';
+import { skipNote } from '../helpers/skip.js';
 import { atlevel, bin } from '../helpers/spawn-cli.js';
 import { serve, withRecordedExample } from './helpers.js';
 
@@ -252,7 +253,7 @@ describe('interactiveMode and KUBERNETES_EXEC_INFO', () => {
   // util-linux script(1) gives the CLI a terminal; without it (macOS's differs) this is skipped.
   const hasScript = process.platform === 'linux' && existsSync('/usr/bin/script');
   it.skipIf(!hasScript)(
-    'IfAvailable on a terminal: the plugin has the terminal, is told so, and speaks to the user itself',
+    `IfAvailable on a terminal: the plugin has the terminal, is told so, and speaks to the user itself${skipNote(hasScript ? undefined : 'no util-linux script(1) to give it a terminal')}`,
     () => {
       const dir = folder({ 'p.sh': `cd "$(dirname "$0")"\n${RECORDER}` });
       const kc = kubeconfig(dir, 'http://127.0.0.1:9', exec('./p.sh', { interactiveMode: 'IfAvailable' }));
@@ -357,7 +358,7 @@ function makePki(dir: string): boolean {
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 
 describe.skipIf(!hasOpenssl)(
-  'relative certificate paths, against a TLS server that asks for a client certificate',
+  `relative certificate paths, against a TLS server that asks for a client certificate${skipNote(hasOpenssl ? undefined : 'no openssl command to make the certificates')}`,
   () => {
     it('certificate-authority, client-certificate and client-key resolve against the kubeconfig’s folder', async () => {
       const server = await serve(['examples/bug-2019850']);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inProcessCli } from '../helpers/cli.js';
 import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
+import { skipNote } from '../helpers/skip.js';
 
 const F = join(projectRoot, 'test/fixtures/machineconfig');
 const CONFIGS = join(F, 'bug-2019850-machineconfigs.json');
@@ -210,40 +211,43 @@ describeFixtures('atlevel diff on the must-gathers', () => {
 
 const EXAMPLE = join(projectRoot, 'examples/bug-2019850');
 
-describe.skipIf(!existsSync(EXAMPLE))('atlevel diff on the bundled examples/bug-2019850 run', () => {
-  const release = (side: string) => join(EXAMPLE, 'release', `release-${side}.json`);
+describe.skipIf(!existsSync(EXAMPLE))(
+  `atlevel diff on the bundled examples/bug-2019850 run${skipNote(existsSync(EXAMPLE) ? undefined : 'examples/bug-2019850 not found')}`,
+  () => {
+    const release = (side: string) => join(EXAMPLE, 'release', `release-${side}.json`);
 
-  it('--path kubelet.service: exactly one change, the pause image, component pod', async () => {
-    const { code, out } = await run(
-      'diff',
-      '--pool',
-      'master',
-      '--from',
-      EXAMPLE,
-      '--release-from',
-      release('from'),
-      '--release-to',
-      release('to'),
-      '--path',
-      'kubelet.service',
-      '-o',
-      'json',
-    );
-    expect(code).toBe(1);
-    const d = JSON.parse(out) as DiffJson;
-    expect(d.changes).toHaveLength(1);
-    expect(d.changes[0]).toMatchObject({
-      part: 'units',
-      name: 'kubelet.service',
-      images: [{ before: OLD_POD, after: NEW_POD, component: 'pod' }],
+    it('--path kubelet.service: exactly one change, the pause image, component pod', async () => {
+      const { code, out } = await run(
+        'diff',
+        '--pool',
+        'master',
+        '--from',
+        EXAMPLE,
+        '--release-from',
+        release('from'),
+        '--release-to',
+        release('to'),
+        '--path',
+        'kubelet.service',
+        '-o',
+        'json',
+      );
+      expect(code).toBe(1);
+      const d = JSON.parse(out) as DiffJson;
+      expect(d.changes).toHaveLength(1);
+      expect(d.changes[0]).toMatchObject({
+        part: 'units',
+        name: 'kubelet.service',
+        images: [{ before: OLD_POD, after: NEW_POD, component: 'pod' }],
+      });
     });
-  });
 
-  it('unfiltered, every changed image is the pod image (kubelet.service and CRI-O pause_image)', async () => {
-    const { out } = await run('diff', '--pool', 'master', '--from', EXAMPLE, '-o', 'json');
-    const d = JSON.parse(out) as DiffJson;
-    expect(d.summary.components).toEqual(['pod']);
-    for (const c of d.changes)
-      expect(c.images).toEqual([{ before: OLD_POD, after: NEW_POD, component: 'pod' }]);
-  });
-});
+    it('unfiltered, every changed image is the pod image (kubelet.service and CRI-O pause_image)', async () => {
+      const { out } = await run('diff', '--pool', 'master', '--from', EXAMPLE, '-o', 'json');
+      const d = JSON.parse(out) as DiffJson;
+      expect(d.summary.components).toEqual(['pod']);
+      for (const c of d.changes)
+        expect(c.images).toEqual([{ before: OLD_POD, after: NEW_POD, component: 'pod' }]);
+    });
+  },
+);

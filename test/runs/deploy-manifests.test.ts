@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { load } from 'js-yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeUnless } from '../helpers/skip.js';
 
 const KUBECTL = '/usr/bin/kubectl';
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -53,87 +54,89 @@ const DISCOVERY: Record<string, unknown> = {
   '/apis/batch/v1': resources('batch/v1', [['jobs', 'Job']]),
 };
 
-describe.skipIf(!existsSync(KUBECTL))('deploy/ manifests (kubectl create --dry-run=client)', () => {
-  let server: Server;
-  let dir: string;
-  let kubeconfig: string;
+describeUnless(
+  existsSync(KUBECTL) ? undefined : `no kubectl at ${KUBECTL} (apt-get install kubectl)`,
+  'deploy/ manifests (kubectl create --dry-run=client)',
+  () => {
+    let server: Server;
+    let dir: string;
+    let kubeconfig: string;
 
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      const body = DISCOVERY[(req.url ?? '').split('?')[0] ?? ''];
-      res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body ?? { kind: 'Status', status: 'Failure', code: 404 }));
+    beforeAll(async () => {
+      server = createServer((req, res) => {
+        const body = DISCOVERY[(req.url ?? '').split('?')[0] ?? ''];
+        res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body ?? { kind: 'Status', status: 'Failure', code: 404 }));
+      });
+      await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+      const port = (server.address() as AddressInfo).port;
+      dir = mkdtempSync(join(tmpdir(), 'atlevel-deploy-'));
+      kubeconfig = join(dir, 'kubeconfig');
+      writeFileSync(
+        kubeconfig,
+        `apiVersion: v1\nkind: Config\nclusters: [{name: fake, cluster: {server: "http://127.0.0.1:${port}"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: c, context: {cluster: fake, user: u, namespace: atlevel}}]\ncurrent-context: c\n`,
+      );
     });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    const port = (server.address() as AddressInfo).port;
-    dir = mkdtempSync(join(tmpdir(), 'atlevel-deploy-'));
-    kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      `apiVersion: v1\nkind: Config\nclusters: [{name: fake, cluster: {server: "http://127.0.0.1:${port}"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: c, context: {cluster: fake, user: u, namespace: atlevel}}]\ncurrent-context: c\n`,
-    );
-  });
 
-  afterAll(() => {
-    server?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+    afterAll(() => {
+      server?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
 
-  const kubectl = (...args: string[]) =>
-    run(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { env: { ...process.env, HOME: dir } });
+    const kubectl = (...args: string[]) =>
+      run(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { env: { ...process.env, HOME: dir } });
 
-  it('accepts every object of deploy/', async () => {
-    const { stdout } = await kubectl(
-      'create',
-      '--dry-run=client',
-      '--validate=false',
-      '-f',
-      join(root, 'deploy'),
-    );
-    expect(stdout.trim().split('\n').sort()).toEqual([
-      'configmap/atlevel-runs created (dry run)',
-      'job.batch/atlevel-ingest created (dry run)',
-      'secret/atlevel-db created (dry run)',
-    ]);
-  });
+    it('accepts every object of deploy/', async () => {
+      const { stdout } = await kubectl(
+        'create',
+        '--dry-run=client',
+        '--validate=false',
+        '-f',
+        join(root, 'deploy'),
+      );
+      expect(stdout.trim().split('\n').sort()).toEqual([
+        'configmap/atlevel-runs created (dry run)',
+        'job.batch/atlevel-ingest created (dry run)',
+        'secret/atlevel-db created (dry run)',
+      ]);
+    });
 
-  it('is an Indexed Job with one pod per shard, each ingesting its own shard into the shared PostgreSQL', async () => {
-    const { stdout } = await kubectl(
-      'create',
-      '--dry-run=client',
-      '--validate=false',
-      '-o',
-      'json',
-      '-f',
-      join(root, 'deploy', 'ingest-job.yaml'),
-    );
-    const job = JSON.parse(stdout);
-    expect(job.kind).toBe('Job');
-    expect(job.spec.completionMode).toBe('Indexed');
-    expect(job.spec.parallelism).toBe(job.spec.completions);
-    const c = job.spec.template.spec.containers[0];
-    const shards = c.env.find((e: { name: string }) => e.name === 'ATLEVEL_SHARDS').value;
-    expect(Number(shards)).toBe(job.spec.completions);
-    expect(c.env.find((e: { name: string }) => e.name === 'ATLEVEL_DB').valueFrom.secretKeyRef.name).toBe(
-      'atlevel-db',
-    );
-    expect(c.args.join(' ')).toMatch(
-      /ingest --db "\$ATLEVEL_DB" --shard "\$\(\(JOB_COMPLETION_INDEX \+ 1\)\)\/\$ATLEVEL_SHARDS"/,
-    );
-    // The same document as written: kubectl kept every field.
-    const written = load(readFileSync(join(root, 'deploy', 'ingest-job.yaml'), 'utf8')) as { spec: unknown };
-    expect(job.spec).toMatchObject(written.spec as object);
-  });
+    it('is an Indexed Job with one pod per shard, each ingesting its own shard into the shared PostgreSQL', async () => {
+      const { stdout } = await kubectl(
+        'create',
+        '--dry-run=client',
+        '--validate=false',
+        '-o',
+        'json',
+        '-f',
+        join(root, 'deploy', 'ingest-job.yaml'),
+      );
+      const job = JSON.parse(stdout);
+      expect(job.kind).toBe('Job');
+      expect(job.spec.completionMode).toBe('Indexed');
+      expect(job.spec.parallelism).toBe(job.spec.completions);
+      const c = job.spec.template.spec.containers[0];
+      const shards = c.env.find((e: { name: string }) => e.name === 'ATLEVEL_SHARDS').value;
+      expect(Number(shards)).toBe(job.spec.completions);
+      expect(c.env.find((e: { name: string }) => e.name === 'ATLEVEL_DB').valueFrom.secretKeyRef.name).toBe(
+        'atlevel-db',
+      );
+      expect(c.args.join(' ')).toMatch(
+        /ingest --db "\$ATLEVEL_DB" --shard "\$\(\(JOB_COMPLETION_INDEX \+ 1\)\)\/\$ATLEVEL_SHARDS"/,
+      );
+      // The same document as written: kubectl kept every field.
+      const written = load(readFileSync(join(root, 'deploy', 'ingest-job.yaml'), 'utf8')) as {
+        spec: unknown;
+      };
+      expect(job.spec).toMatchObject(written.spec as object);
+    });
 
-  it('refuses a manifest of a kind the API does not have', async () => {
-    const bad = join(dir, 'bad.yaml');
-    writeFileSync(bad, 'apiVersion: batch/v1\nkind: Jobb\nmetadata: {name: x}\n');
-    await expect(kubectl('create', '--dry-run=client', '--validate=false', '-f', bad)).rejects.toThrow(
-      /Jobb/,
-    );
-  });
-});
-
-describe.skipIf(existsSync(KUBECTL))('deploy/ manifests', () => {
-  it.skip('skipped: no kubectl at /usr/bin/kubectl (apt-get install kubectl)', () => undefined);
-});
+    it('refuses a manifest of a kind the API does not have', async () => {
+      const bad = join(dir, 'bad.yaml');
+      writeFileSync(bad, 'apiVersion: batch/v1\nkind: Jobb\nmetadata: {name: x}\n');
+      await expect(kubectl('create', '--dry-run=client', '--validate=false', '-f', bad)).rejects.toThrow(
+        /Jobb/,
+      );
+    });
+  },
+);

@@ -14,6 +14,7 @@ import { Budget } from '../../src/model/budget.js';
 import { InputError } from '../../src/model/errors.js';
 import type { LoadOptions } from '../../src/sources/index.js';
 import { loadHistoryParts } from '../helpers/load.js';
+import { skipNote } from '../helpers/skip.js';
 
 const CI = 'test/fixtures/sources/ci-run';
 const GA = `${CI}/artifacts/e2e-aws-upgrade/gather-extra/artifacts`;
@@ -109,16 +110,19 @@ describe('paths', () => {
     expect(err.problem).toBe('not a regular file or folder');
   });
 
-  it.skipIf(process.getuid?.() === 0)('an unreadable folder', async () => {
-    const dir = await folder({ 'sub/nodes.json': list([]) });
-    await chmod(join(dir, 'sub'), 0o000);
-    try {
-      const err = await inputError([dir]);
-      expect(err.message).toBe(`${join(dir, 'sub')}: permission denied`);
-    } finally {
-      await chmod(join(dir, 'sub'), 0o755);
-    }
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    `an unreadable folder${skipNote(process.getuid?.() === 0 ? 'run as root, who reads any folder' : undefined)}`,
+    async () => {
+      const dir = await folder({ 'sub/nodes.json': list([]) });
+      await chmod(join(dir, 'sub'), 0o000);
+      try {
+        const err = await inputError([dir]);
+        expect(err.message).toBe(`${join(dir, 'sub')}: permission denied`);
+      } finally {
+        await chmod(join(dir, 'sub'), 0o755);
+      }
+    },
+  );
 });
 
 describe('broken files with known names', () => {

@@ -12,6 +12,7 @@ import { Budget } from '../../src/model/budget.js';
 import { InputError } from '../../src/model/errors.js';
 import type { HistoryParts } from '../../src/model/history.js';
 import { loadHistoryParts } from '../helpers/load.js';
+import { skipNote } from '../helpers/skip.js';
 
 const CI = 'test/fixtures/sources/ci-run';
 let tmp: string;
@@ -25,6 +26,9 @@ const has = (tool: string): boolean => {
     return false;
   }
 };
+
+/** Why a test that needs the command-line `tool` to make its archive was skipped. */
+const noTool = (tool: string) => skipNote(has(tool) ? undefined : `no ${tool} command to make the archive`);
 
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'atlevel-dec-'));
@@ -60,16 +64,19 @@ describe('compressed archives', () => {
     expect(parts.notes).toContain(`${gz}: ignored bytes after the end of the gzip data`);
   });
 
-  it.skipIf(!has('zstd'))('reads a real .tar.zst, and the same bytes named .tar', async () => {
-    const zst = join(tmp, 'run.tar.zst');
-    execFileSync('zstd', ['-q', '-f', join(tmp, 'run.tar'), '-o', zst]);
-    expect(facts(await loadHistoryParts([zst]))).toEqual(facts(plain));
-    const renamed = join(tmp, 'renamed.tar');
-    await copyFile(zst, renamed);
-    expect(facts(await loadHistoryParts([renamed]))).toEqual(facts(plain));
-  });
+  it.skipIf(!has('zstd'))(
+    `reads a real .tar.zst, and the same bytes named .tar${noTool('zstd')}`,
+    async () => {
+      const zst = join(tmp, 'run.tar.zst');
+      execFileSync('zstd', ['-q', '-f', join(tmp, 'run.tar'), '-o', zst]);
+      expect(facts(await loadHistoryParts([zst]))).toEqual(facts(plain));
+      const renamed = join(tmp, 'renamed.tar');
+      await copyFile(zst, renamed);
+      expect(facts(await loadHistoryParts([renamed]))).toEqual(facts(plain));
+    },
+  );
 
-  it.skipIf(!has('xz'))('reads a real .tar.xz, and the same bytes named .txz', async () => {
+  it.skipIf(!has('xz'))(`reads a real .tar.xz, and the same bytes named .txz${noTool('xz')}`, async () => {
     const xz = join(tmp, 'run.tar.xz');
     execFileSync('sh', ['-c', `xz -c "${join(tmp, 'run.tar')}" > "${xz}"`]);
     expect(facts(await loadHistoryParts([xz]))).toEqual(facts(plain));
@@ -125,13 +132,16 @@ describe('archives recognised by content', () => {
 });
 
 describe('compressed files in a folder', () => {
-  it.skipIf(!has('zstd'))('reads a gather-extra List compressed with zstd by its magic', async () => {
-    const dir = await mkdtemp(join(tmp, 'folder-'));
-    execFileSync('cp', ['-r', `${CI}/.`, dir]);
-    const ga = execFileSync('find', [dir, '-name', 'clusterversion.json']).toString().trim();
-    execFileSync('zstd', ['-q', '--rm', ga, '-o', `${ga}.zst`]);
-    const parts = await loadHistoryParts([dir]);
-    expect(parts.objects.clusterVersions).toHaveLength(plain.objects.clusterVersions.length);
-    expect(parts.objects.clusterVersions[0]?.ref.file).toMatch(/clusterversion\.json\.zst$/);
-  });
+  it.skipIf(!has('zstd'))(
+    `reads a gather-extra List compressed with zstd by its magic${noTool('zstd')}`,
+    async () => {
+      const dir = await mkdtemp(join(tmp, 'folder-'));
+      execFileSync('cp', ['-r', `${CI}/.`, dir]);
+      const ga = execFileSync('find', [dir, '-name', 'clusterversion.json']).toString().trim();
+      execFileSync('zstd', ['-q', '--rm', ga, '-o', `${ga}.zst`]);
+      const parts = await loadHistoryParts([dir]);
+      expect(parts.objects.clusterVersions).toHaveLength(plain.objects.clusterVersions.length);
+      expect(parts.objects.clusterVersions[0]?.ref.file).toMatch(/clusterversion\.json\.zst$/);
+    },
+  );
 });

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storageDigests } from '../../src/sources/url/checksum.js';
 import { FakeGcs } from '../helpers/fake-gcs.js';
 import { projectRoot } from '../helpers/fixtures.js';
+import { skipNote } from '../helpers/skip.js';
 
 const dist = join(projectRoot, 'dist');
 const bundle = join(dist, 'bundle');
@@ -59,10 +60,12 @@ function runScript(
   });
 }
 
-describe.skipIf(!existsSync(join(dist, 'sources/url/hasher.js')))('the hash worker, built', () => {
-  it('a process that fetched a sliced object exits by itself once the session is closed', async () => {
-    const cache = mkdtempSync(join(cacheDir, 'closed-'));
-    const script = `
+describe.skipIf(!existsSync(join(dist, 'sources/url/hasher.js')))(
+  `the hash worker, built${skipNote(existsSync(join(dist, 'sources/url/hasher.js')) ? undefined : 'not built (npm run build)')}`,
+  () => {
+    it('a process that fetched a sliced object exits by itself once the session is closed', async () => {
+      const cache = mkdtempSync(join(cacheDir, 'closed-'));
+      const script = `
       import { RemoteSession } from ${JSON.stringify(join(dist, 'sources/url/index.js'))};
       const endpoint = ${JSON.stringify(fake.origin)};
       const session = new RemoteSession({ cacheDir: ${JSON.stringify(cache)}, endpoint });
@@ -76,28 +79,28 @@ describe.skipIf(!existsSync(join(dist, 'sources/url/hasher.js')))('the hash work
       process.stdout.write(JSON.stringify({ kind: input.kind, size: input.size, path: input.path, offThread: client.hashedOffThread }));
       // No process.exit: the test is that nothing (the worker) keeps this process alive.
     `;
-    const started = performance.now();
-    const r = await runScript(script, 20_000);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { kind: string; size: number; path: string; offThread: number };
-    expect(out).toMatchObject({ kind: 'file', size: data.length, offThread: 1 });
-    expect(readFileSync(out.path).equals(data)).toBe(true);
-    // Promptly: not after some idle timeout.
-    expect(performance.now() - started).toBeLessThan(10_000);
-  });
+      const started = performance.now();
+      const r = await runScript(script, 20_000);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout) as { kind: string; size: number; path: string; offThread: number };
+      expect(out).toMatchObject({ kind: 'file', size: data.length, offThread: 1 });
+      expect(readFileSync(out.path).equals(data)).toBe(true);
+      // Promptly: not after some idle timeout.
+      expect(performance.now() - started).toBeLessThan(10_000);
+    });
 
-  it.skipIf(!existsSync(join(bundle, 'hash-worker.js')))(
-    "the bundle's worker sits beside the chunk that starts it, and hashes",
-    async () => {
-      const starters = readdirSync(bundle).filter((f) =>
-        readFileSync(join(bundle, f), 'utf8').includes('new URL("./hash-worker.js", import.meta.url)'),
-      );
-      expect(starters.length).toBe(1);
-      const file = join(cacheDir, 'plain');
-      const { writeFileSync } = await import('node:fs');
-      writeFileSync(file, data);
-      const script = `
+    it.skipIf(!existsSync(join(bundle, 'hash-worker.js')))(
+      `the bundle's worker sits beside the chunk that starts it, and hashes${skipNote(existsSync(join(bundle, 'hash-worker.js')) ? undefined : 'no dist/bundle (npm run build)')}`,
+      async () => {
+        const starters = readdirSync(bundle).filter((f) =>
+          readFileSync(join(bundle, f), 'utf8').includes('new URL("./hash-worker.js", import.meta.url)'),
+        );
+        expect(starters.length).toBe(1);
+        const file = join(cacheDir, 'plain');
+        const { writeFileSync } = await import('node:fs');
+        writeFileSync(file, data);
+        const script = `
         import { openSync } from 'node:fs';
         import { Worker } from 'node:worker_threads';
         const fd = openSync(${JSON.stringify(file)}, 'r');
@@ -109,12 +112,13 @@ describe.skipIf(!existsSync(join(dist, 'sources/url/hasher.js')))('the hash work
         w.postMessage({ op: 'range', job: 1, start: 5000000, end: ${data.length} });
         w.postMessage({ op: 'end', job: 1 });
       `;
-      const r = await runScript(script, 20_000);
-      expect(r.stderr).toBe('');
-      expect(JSON.parse(r.stdout)).toEqual({
-        job: 1,
-        digests: { bytes: data.length, md5Hash: storageDigests(data).md5Hash },
-      });
-    },
-  );
-});
+        const r = await runScript(script, 20_000);
+        expect(r.stderr).toBe('');
+        expect(JSON.parse(r.stdout)).toEqual({
+          job: 1,
+          digests: { bytes: data.length, md5Hash: storageDigests(data).md5Hash },
+        });
+      },
+    );
+  },
+);

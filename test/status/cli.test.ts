@@ -166,7 +166,7 @@ describe('atlevel status on bad input exits 2', () => {
   it('an unknown --details or output format, or a silly width', async () => {
     const path = join(projectRoot, 'test/fixtures/status/not-accepted');
     expect((await run(path, '--details', 'everything')).code).toBe(2);
-    expect((await run(path, '-o', 'yaml')).code).toBe(2);
+    expect((await run(path, '-o', 'xml')).code).toBe(2);
     expect((await run(path, '--width', '12')).code).toBe(2);
   });
 

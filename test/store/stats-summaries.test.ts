@@ -14,6 +14,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectStats, type StatsFilter, type StatsResult } from '../../src/stats/index.js';
 import { type RunRecord, RunStore } from '../../src/store/index.js';
+import { skipNote } from '../helpers/skip.js';
 
 const RULES = ['master-pool-updated-before-cvo-complete', 'update-completed', 'pool-degraded'];
 const STATES = ['holds', 'violated', 'not-checked'] as const;
@@ -232,7 +233,7 @@ describe('stats summaries', () => {
 
   const url = process.env.ATLEVEL_PG_URL;
   it.skipIf(!url)(
-    'PostgreSQL: the same with concurrent writers (skipped without ATLEVEL_PG_URL)',
+    `PostgreSQL: the same with concurrent writers${skipNote(url ? undefined : 'set ATLEVEL_PG_URL (postgres://…) to run it; .ci/run starts a scratch PostgreSQL')}`,
     async () => {
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
