@@ -35,4 +35,7 @@ export const E2E_SUITES = [
   'test/serve/replay.test.ts',
   'test/serve/kubeconfig-cleanup.test.ts',
   'test/live/watch.test.ts',
+  // the simulator's realistic scenarios against analyze: 7 scenarios x 3 policies x 50 seeds, each run
+  // written to disk and read back (about 4 minutes on 2 cores)
+  'test/analyze/simulate-ground-truth.property.test.ts',
 ] as const;
