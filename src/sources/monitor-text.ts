@@ -83,7 +83,11 @@ export function splitLocator(text: string): { locator: Locator; message: string 
     at += token.length;
   }
   if (at === 0) return undefined;
-  return { locator: { type: locatorType(keys), keys }, message: text.slice(at) };
+  const message = text.slice(at);
+  return {
+    locator: { type: locatorType(keys, message.trimStart().startsWith('condition/')), keys },
+    message,
+  };
 }
 
 /** `\s` of a regular expression, for ASCII characters. */
@@ -139,8 +143,12 @@ export function locatorEnd(text: string, from: number): number {
   return at;
 }
 
-/** A locator's text as origin's structured locator: type plus keys (`ns` becomes `namespace`). */
-export function parseLocatorText(text: string): Locator {
+/**
+ * A locator's text as origin's structured locator: type plus keys (`ns` becomes `namespace`). With
+ * `conditionChange` (the message is `condition/…`), a namespaced object of a kind atlevel models is typed
+ * as that kind; otherwise it is a Kubernetes event about it.
+ */
+export function parseLocatorText(text: string, conditionChange = false): Locator {
   const keys: Record<string, string> = {};
   let at = 0;
   const trimmed = text.trim();
@@ -154,10 +162,10 @@ export function parseLocatorText(text: string): Locator {
   if (at < trimmed.length && Object.keys(keys).length === 0) {
     return { type: 'Unknown', keys: { text: trimmed } };
   }
-  return { type: locatorType(keys), keys };
+  return { type: locatorType(keys, conditionChange), keys };
 }
 
-function locatorType(keys: Record<string, string>): string {
+function locatorType(keys: Record<string, string>, conditionChange = false): string {
   const has = (k: string) => Object.hasOwn(keys, k);
   if (has('e2e-test')) return 'E2ETest';
   if (has('alert')) return 'Alert';
@@ -170,9 +178,12 @@ function locatorType(keys: Record<string, string>): string {
   if (has('machineconfig')) return 'MachineConfig';
   const objectKeys = Object.keys(keys).filter((k) => !['namespace', 'hmsg', 'row', 'uid'].includes(k));
   if (has('node') && objectKeys.length === 1) return 'Node';
-  // `ns/NS deployment/NAME`: an object of a namespaced kind atlevel models (watch writes these).
+  // `ns/NS deployment/NAME condition/…`: a condition change of an object of a namespaced kind atlevel
+  // models (watch writes these). Without a condition it is a Kubernetes event about the object (origin's
+  // `ns/NS deployment/NAME reason/ScalingReplicaSet …`), which the timeline indexes by reason.
   const only = objectKeys.length === 1 ? objectKeys[0] : undefined;
-  const known = only !== undefined && has('namespace') ? namespacedKindOf(only) : undefined;
+  const known =
+    conditionChange && only !== undefined && has('namespace') ? namespacedKindOf(only) : undefined;
   if (known) return known;
   if (has('namespace') && objectKeys.length > 0) return 'KubeEvent';
   if (objectKeys.length === 0 && has('namespace')) return 'Namespace';

@@ -219,7 +219,8 @@ export function toInterval(r: MonitorRecord, file: string, relisted = false): In
     from: r.from,
     to: r.to,
     level: r.level,
-    locator: parseLocatorText(r.locator),
+    // A condition change (`condition/…` in the message) belongs to the object's own kind, not an event.
+    locator: parseLocatorText(r.locator, r.message.trimStart().startsWith('condition/')),
     message: parseMessageText(r.message, r.to !== r.from),
     source: relisted ? LIVE_RELIST : LIVE_WATCH,
     ref: { file },
