@@ -65,12 +65,7 @@ export function fittedTable(
   indent = 0,
   right: ReadonlySet<number> = new Set(),
 ): string[] {
-  const widths: number[] = [];
-  for (const row of rows) {
-    row.forEach((cell, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, visibleLength(cell));
-    });
-  }
+  const widths = columnWidths(rows);
   const total = () => indent + widths.reduce((a, b) => a + b, 0) + 2 * Math.max(0, widths.length - 1);
   if (total() <= width) return table(rows, indent, right);
   // Figures first: a right-aligned column needs its widest figure and its heading's longest word.
@@ -109,6 +104,17 @@ export function fittedTable(
   return out;
 }
 
+/** Each column's width: its widest cell, in visible columns. */
+function columnWidths(rows: readonly (readonly string[])[]): number[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, visibleLength(cell));
+    });
+  }
+  return widths;
+}
+
 /** The narrowest a text column of a fitted table gets. */
 const MIN_COLUMN = 6;
 
@@ -137,12 +143,7 @@ export function table(
   indent = 0,
   right: ReadonlySet<number> = new Set(),
 ): string[] {
-  const widths: number[] = [];
-  for (const row of rows) {
-    row.forEach((cell, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, visibleLength(cell));
-    });
-  }
+  const widths = columnWidths(rows);
   const pad = ' '.repeat(indent);
   return rows.map(
     (row) =>

@@ -4,7 +4,7 @@
  * (Kubernetes core types; OpenShift's CRDs in openshift/api and the MCO's install manifests); any
  * other kind found in an input gets a lower-case plural and a scope from its objects.
  */
-import { KINDS, KNOWN_KINDS, type KnownKind } from '../model/index.js';
+import { type ApiFacts, KINDS, KNOWN_KINDS, type KnownKind } from '../model/index.js';
 
 export interface ResourceType {
   /** '' for the core group. */
@@ -18,21 +18,12 @@ export interface ResourceType {
   readonly categories: readonly string[];
 }
 
-interface Known {
-  readonly group: string;
-  readonly version: string;
-  readonly plural: string;
-  readonly namespaced: boolean;
-  readonly shortNames?: readonly string[];
-  readonly categories?: readonly string[];
-}
-
 /**
  * Keyed by kind. Only the facts clients rely on (scope, names); the values follow the upstream types.
  * The kinds atlevel models carry theirs in their descriptors (model/kinds/); these are the others an
  * input may hold.
  */
-const OTHERS: ReadonlyMap<string, Known> = new Map<string, Known>([
+const OTHERS: ReadonlyMap<string, ApiFacts> = new Map<string, ApiFacts>([
   ['Namespace', { group: '', version: 'v1', plural: 'namespaces', namespaced: false, shortNames: ['ns'] }],
   [
     'Service',
@@ -123,9 +114,9 @@ const OTHERS: ReadonlyMap<string, Known> = new Map<string, Known>([
   ],
 ]);
 
-const KNOWN: ReadonlyMap<string, Known> = new Map<string, Known>([
+const KNOWN: ReadonlyMap<string, ApiFacts> = new Map<string, ApiFacts>([
   ...OTHERS,
-  ...KNOWN_KINDS.map((k): [string, Known] => [k, KINDS[k].api]),
+  ...KNOWN_KINDS.map((k): [string, ApiFacts] => [k, KINDS[k].api]),
 ]);
 
 /** The resource type of a kind atlevel models, as discovery announces it whether or not the inputs hold any. */

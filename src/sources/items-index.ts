@@ -17,29 +17,25 @@
  * keeps the last), or nesting deeper than MAX_DEPTH.
  */
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-
-/** Bytes the scan stops at outside strings: a quote and the brackets. */
-const STRUCTURE = new Uint8Array(256);
-for (const c of [QUOTE, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET]) STRUCTURE[c] = 1;
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  isSpace,
+  nextNonSpace,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  STRUCTURE,
+} from './json-bytes.js';
 
 /** Deeper than this, the index gives up (the ordinary reader holds such a file to the tree budget). */
 const MAX_DEPTH = 1024;
 
 /** Strings up to this long are searched byte by byte; longer ones by Buffer.indexOf. */
 const SHORT_STRING = 48;
-
-const COLON = 0x3a;
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
 
 /** A value's bytes: `[start, end)`. */
 export interface Span {
@@ -318,9 +314,6 @@ class Walk {
   }
 
   #skipSpace(): void {
-    const b = this.#b;
-    let i = this.#i;
-    while (i < b.length && isSpace(b[i] as number)) i++;
-    this.#i = i;
+    this.#i = nextNonSpace(this.#b, this.#i);
   }
 }

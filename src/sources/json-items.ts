@@ -12,6 +12,20 @@
  * exactly as on that path.
  */
 
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  isSpace,
+  nextNonSpace,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  STRUCTURE,
+} from './json-bytes.js';
+
 /**
  * The bytes are not a plain `{…, "items": […], …}` JSON object, or not valid JSON. `invalid` says
  * the bytes cannot be JSON at all, whatever their shape (the text ends inside the object, a
@@ -51,30 +65,6 @@ enum State {
   Item,
   AfterItem,
   Done,
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-
-/** Bytes that matter outside a string: a quote, brackets. */
-const STRUCTURE = new Uint8Array(256);
-for (const c of [QUOTE, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET]) STRUCTURE[c] = 1;
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
-
-/** The index of the first byte at or after `at` that is not JSON whitespace (the length if none). */
-function nextNonSpace(bytes: Uint8Array, at: number): number {
-  let i = at;
-  while (i < bytes.length && isSpace(bytes[i]!)) i++;
-  return i;
 }
 
 function isItemObject(value: unknown): boolean {

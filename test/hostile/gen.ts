@@ -208,6 +208,35 @@ export function tarGzTrailingGarbage(dir: string, runDir: string): string {
   return out;
 }
 
+/**
+ * A ClusterVersion that completed 4.10.1 at 03:28:27; `fromInstall` adds the 4.10.0 install before
+ * it, so the history holds one update.
+ */
+export function clusterVersion(fromInstall: boolean): Record<string, unknown> {
+  const history = [
+    {
+      state: 'Completed',
+      version: '4.10.1',
+      startedTime: '2021-11-03T02:50:00Z',
+      completionTime: '2021-11-03T03:28:27Z',
+    },
+  ];
+  if (fromInstall)
+    history.push({
+      state: 'Completed',
+      version: '4.10.0',
+      startedTime: '2021-11-02T02:00:00Z',
+      completionTime: '2021-11-02T02:40:00Z',
+    });
+  return {
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'ClusterVersion',
+    metadata: { name: 'version' },
+    spec: { clusterID: 'x' },
+    status: { desired: { version: '4.10.1' }, history },
+  };
+}
+
 /** The smallest CI-run folder the CI layout claims: a clusterversion List and a build log. */
 export function miniRun(dir: string, name = 'run'): string {
   const root = join(dir, name);
@@ -218,31 +247,7 @@ export function miniRun(dir: string, name = 'run'): string {
     JSON.stringify({
       kind: 'List',
       apiVersion: 'v1',
-      items: [
-        {
-          apiVersion: 'config.openshift.io/v1',
-          kind: 'ClusterVersion',
-          metadata: { name: 'version' },
-          spec: { clusterID: 'x' },
-          status: {
-            desired: { version: '4.10.1' },
-            history: [
-              {
-                state: 'Completed',
-                version: '4.10.1',
-                startedTime: '2021-11-03T02:50:00Z',
-                completionTime: '2021-11-03T03:28:27Z',
-              },
-              {
-                state: 'Completed',
-                version: '4.10.0',
-                startedTime: '2021-11-02T02:00:00Z',
-                completionTime: '2021-11-02T02:40:00Z',
-              },
-            ],
-          },
-        },
-      ],
+      items: [clusterVersion(true)],
     }),
   );
   writeFileSync(join(root, 'build-log.txt'), 'Nov 03 03:23:03.719 I some/thing reason/Test message\n');

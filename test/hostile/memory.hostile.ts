@@ -88,26 +88,7 @@ describe('38. memory', () => {
   it('a folder of 100,000 one-Event JSON files: read, under 1 GiB', async () => {
     const folder = join(dir, 'tiny');
     mkdirSync(folder);
-    writeFileSync(
-      join(folder, 'clusterversion.json'),
-      JSON.stringify({
-        apiVersion: 'config.openshift.io/v1',
-        kind: 'ClusterVersion',
-        metadata: { name: 'version' },
-        spec: { clusterID: 'x' },
-        status: {
-          desired: { version: '4.10.1' },
-          history: [
-            {
-              state: 'Completed',
-              version: '4.10.1',
-              startedTime: '2021-11-03T02:50:00Z',
-              completionTime: '2021-11-03T03:28:27Z',
-            },
-          ],
-        },
-      }),
-    );
+    writeFileSync(join(folder, 'clusterversion.json'), JSON.stringify(gen.clusterVersion(false)));
     for (let i = 0; i < 100_000; i++) {
       writeFileSync(
         join(folder, `event-${i}.json`),

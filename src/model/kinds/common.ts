@@ -51,17 +51,16 @@ export const labelSelector = z.looseObject({
 });
 export type LabelSelector = z.infer<typeof labelSelector>;
 
+/** A pod spec's containers: their names and images (a Pod's, or a pod template's). */
+export const containers = z
+  .array(z.looseObject({ name: z.string(), image: z.string().optional() }))
+  .nullable()
+  .optional();
+
 /** A pod template's containers, as the rollout of a Deployment or DaemonSet is read from them. */
 export const podTemplate = z.looseObject({
   metadata: z.looseObject({ labels: stringMap.nullable().optional() }).nullable().optional(),
-  spec: z
-    .looseObject({
-      containers: z
-        .array(z.looseObject({ name: z.string(), image: z.string().optional() }))
-        .nullable()
-        .optional(),
-    })
-    .optional(),
+  spec: z.looseObject({ containers }).optional(),
 });
 
 /** An int or a percentage (`maxUnavailable: 25%`), as intstr.IntOrString. */

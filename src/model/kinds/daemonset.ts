@@ -6,9 +6,10 @@
  * rollout as last seen; served, listed live, recorded by watch.
  */
 import * as z from 'zod';
-import { conditions, intOrString, labelSelector, ObjectMetaSchema, podTemplate } from './common.js';
+import { conditions, labelSelector, ObjectMetaSchema, podTemplate } from './common.js';
 import { kind } from './descriptor.js';
 import { AGE, col, countOr0, formatSelector, get, NAME, str, templateContainers } from './printing.js';
+import { rollingStrategy, rolloutAsLastSeen } from './workload.js';
 
 const DaemonSetSchema = z.looseObject({
   kind: z.literal('DaemonSet'),
@@ -17,15 +18,7 @@ const DaemonSetSchema = z.looseObject({
     .looseObject({
       selector: labelSelector.nullable().optional(),
       template: podTemplate.optional(),
-      updateStrategy: z
-        .looseObject({
-          type: z.string().optional(),
-          rollingUpdate: z
-            .looseObject({ maxUnavailable: intOrString.optional(), maxSurge: intOrString.optional() })
-            .nullable()
-            .optional(),
-        })
-        .optional(),
+      updateStrategy: rollingStrategy.optional(),
     })
     .optional(),
   status: z
@@ -50,16 +43,12 @@ function rollout(d: DaemonSet): { level: 'Info' | 'Warning'; message: string } {
   const want = s.desiredNumberScheduled ?? 0;
   const updated = s.updatedNumberScheduled ?? 0;
   const available = s.numberAvailable ?? 0;
-  const generation = d.metadata.generation;
-  const observed = s.observedGeneration;
-  const stale = generation !== undefined && (observed === undefined || observed < generation);
-  const done = !stale && updated >= want && available >= want;
-  const parts = [`${updated}/${want} updated`, `${available}/${want} available`];
-  if (stale) parts.push(`generation ${generation} not yet observed (observed ${observed ?? 'none'})`);
-  return {
-    level: done ? 'Info' : 'Warning',
-    message: `rollout ${done ? 'complete' : 'in progress'} as last seen: ${parts.join(', ')}`,
-  };
+  return rolloutAsLastSeen(
+    d.metadata.generation,
+    s.observedGeneration,
+    [`${updated}/${want} updated`, `${available}/${want} available`],
+    updated >= want && available >= want,
+  );
 }
 
 /** kubectl's NODE SELECTOR: the template's nodeSelector as `k=v,…`, or <none>. */

@@ -6,9 +6,10 @@
  * the timeline: its conditions from their lastTransitionTime, and its rollout as last seen.
  */
 import * as z from 'zod';
-import { conditions, intOrString, labelSelector, ObjectMetaSchema, podTemplate } from './common.js';
+import { conditions, labelSelector, ObjectMetaSchema, podTemplate } from './common.js';
 import { kind } from './descriptor.js';
 import { AGE, col, countOr0, formatSelector, get, NAME, templateContainers } from './printing.js';
+import { rollingStrategy, rolloutAsLastSeen } from './workload.js';
 
 const DeploymentSchema = z.looseObject({
   kind: z.literal('Deployment'),
@@ -18,15 +19,7 @@ const DeploymentSchema = z.looseObject({
       replicas: z.number().optional(),
       selector: labelSelector.nullable().optional(),
       template: podTemplate.optional(),
-      strategy: z
-        .looseObject({
-          type: z.string().optional(),
-          rollingUpdate: z
-            .looseObject({ maxUnavailable: intOrString.optional(), maxSurge: intOrString.optional() })
-            .nullable()
-            .optional(),
-        })
-        .optional(),
+      strategy: rollingStrategy.optional(),
       paused: z.boolean().optional(),
     })
     .optional(),
@@ -56,16 +49,12 @@ function rollout(d: Deployment): { level: 'Info' | 'Warning'; message: string } 
   const updated = s.updatedReplicas ?? 0;
   const available = s.availableReplicas ?? 0;
   const ready = s.readyReplicas ?? 0;
-  const generation = d.metadata.generation;
-  const observed = s.observedGeneration;
-  const stale = generation !== undefined && (observed === undefined || observed < generation);
-  const done = !stale && updated >= want && available >= want && (s.replicas ?? 0) <= want;
-  const parts = [`${updated}/${want} updated`, `${available}/${want} available`, `${ready}/${want} ready`];
-  if (stale) parts.push(`generation ${generation} not yet observed (observed ${observed ?? 'none'})`);
-  return {
-    level: done ? 'Info' : 'Warning',
-    message: `rollout ${done ? 'complete' : 'in progress'} as last seen: ${parts.join(', ')}`,
-  };
+  return rolloutAsLastSeen(
+    d.metadata.generation,
+    s.observedGeneration,
+    [`${updated}/${want} updated`, `${available}/${want} available`, `${ready}/${want} ready`],
+    updated >= want && available >= want && (s.replicas ?? 0) <= want,
+  );
 }
 
 export const DeploymentKind = kind({

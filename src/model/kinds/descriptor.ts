@@ -8,7 +8,7 @@ import type { Millis } from '../time.js';
 import type { PrinterColumn } from './printing.js';
 
 /** Group, version, plural, scope, short names and categories, as the API server's discovery says them. */
-interface ApiFacts {
+export interface ApiFacts {
   /** '' for the core group. */
   readonly group: string;
   readonly version: string;

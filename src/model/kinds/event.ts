@@ -8,24 +8,21 @@ import { col, get, since, str } from './printing.js';
 
 type Loose = Record<string, unknown>;
 
+/** The object an Event is about: core/v1's involvedObject, events.k8s.io/v1's regarding. */
+const objectReference = z
+  .looseObject({
+    kind: z.string().optional(),
+    name: z.string().optional(),
+    namespace: z.string().optional(),
+  })
+  .optional();
+
 /** core/v1 Event and events.k8s.io/v1 Event (which names the object `regarding` and the text `note`). */
 const EventSchema = z.looseObject({
   kind: z.literal('Event'),
   metadata: ObjectMetaSchema,
-  involvedObject: z
-    .looseObject({
-      kind: z.string().optional(),
-      name: z.string().optional(),
-      namespace: z.string().optional(),
-    })
-    .optional(),
-  regarding: z
-    .looseObject({
-      kind: z.string().optional(),
-      name: z.string().optional(),
-      namespace: z.string().optional(),
-    })
-    .optional(),
+  involvedObject: objectReference,
+  regarding: objectReference,
   reason: z.string().nullable().optional(),
   message: z.string().nullable().optional(),
   note: z.string().nullable().optional(),

@@ -102,5 +102,5 @@ for (const k of KNOWN_KINDS) {
   if (facts.api.namespaced) NAMESPACED_KEYS.set(k.toLowerCase(), k);
 }
 
-export type { KindFacts } from './descriptor.js';
+export type { ApiFacts, KindFacts } from './descriptor.js';
 export { DEFAULT_COLUMNS, type PrinterColumn } from './printing.js';

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { plural } from '../words.js';
-import { conditions, ObjectMetaSchema } from './common.js';
+import { conditions, containers, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
 import { AGE, arr, col, get, NAME, str } from './printing.js';
 
@@ -16,10 +16,7 @@ const PodSchema = z.looseObject({
   spec: z
     .looseObject({
       nodeName: z.string().optional(),
-      containers: z
-        .array(z.looseObject({ name: z.string(), image: z.string().optional() }))
-        .nullable()
-        .optional(),
+      containers,
     })
     .optional(),
   status: z
