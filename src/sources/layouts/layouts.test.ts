@@ -19,6 +19,7 @@ describe('planFiles', () => {
       `${ga}/events.json.gz`,
       `${ga}/configmaps.json`,
       `${ga}/deployments.json.gz`,
+      `${ga}/secrets.json`,
       `${ga}/oc_cmds/nodes`,
       `${junit}/e2e-timelines_spyglass_20211103-021533.json`,
       `${junit}/e2e-timelines_spyglass_20211103-021533.html`,
@@ -30,6 +31,8 @@ describe('planFiles', () => {
       'build-log.txt': { reader: 'build-log' },
       [`${ga}/machineconfigpools.json`]: { reader: 'gather-extra', expect: 'MachineConfigPool' },
       [`${ga}/events.json.gz`]: { reader: 'gather-extra', expect: 'Event' },
+      // A kind atlevel models (model/kinds/deployment.ts) is read from its gather-extra file too.
+      [`${ga}/deployments.json.gz`]: { reader: 'gather-extra', expect: 'Deployment' },
       [`${junit}/e2e-timelines_spyglass_20211103-021533.json`]: {
         reader: 'e2e-intervals',
         source: 'e2e-timelines',
