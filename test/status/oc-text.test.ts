@@ -124,7 +124,7 @@ function textAgrees(name: string, prefix: () => string): void {
       it(`--details=${details} reads as oc's .${suffix}`, async (ctx) => {
         const path = `${prefix()}.${suffix}`;
         if (!existsSync(path)) {
-          ctx.skip();
+          ctx.skip(`oc's expected .${suffix} is not among this case's files`);
           return;
         }
         const status = assessStatus(await loadHistory([prefix()]));
