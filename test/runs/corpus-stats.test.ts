@@ -67,11 +67,11 @@ beforeAll(async () => {
   db = join(dir, 'store');
   runs = await writeCorpus(join(dir, 'corpus'), N);
   truth = await Promise.all(runs.map(groundTruth));
-  // One broken run beside them: recorded as an ingest error, the batch goes on.
+  // One broken run beside them: recorded as an ingest error, the batch goes on, and exit 1 says so.
   await mkdir(join(dir, 'corpus', 'broken', 'artifacts'), { recursive: true });
   await writeFile(join(dir, 'corpus', 'broken', 'artifacts', 'clusterversion.json'), '{"items": [');
   const r = await atlevel(['ingest', join(dir, 'corpus'), '--db', db]);
-  expect(r.code, r.stderr).toBe(0);
+  expect(r.code, r.stderr).toBe(1);
   firstIngest = r.stdout;
 }, 600_000);
 
@@ -228,7 +228,8 @@ describe('atlevel ingest + stats on a simulator corpus', () => {
   it('re-ingesting changes nothing', async () => {
     await closeStore();
     const before = await atlevel(['stats', '--db', db, '-o', 'csv']);
-    const r = await atlevel(['ingest', join(dir, 'corpus'), '--db', db]);
+    const r = await atlevel(['ingest', join(dir, 'corpus'), '--db', db, '--exit-zero']);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`0 stored, ${N} already there, 1 ingest error`));
     const after = await atlevel(['stats', '--db', db, '-o', 'csv']);
     expect(after.stdout).toBe(before.stdout);
