@@ -186,7 +186,9 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
           ])
         : notApplicable(rule, `no version report by ${OPERATOR} for an update in the inputs`);
     }
-    if (poolsChecked === 0 && findings.length === 0) {
+    // Not "holds" while an update the inputs hold went unchecked (as master-pool-updated-before-cvo-complete):
+    // a clean newer update says nothing about an older one whose own config could not be identified.
+    if (findings.length === 0 && (poolsChecked === 0 || unidentified.length > 0)) {
       const last = unidentified[unidentified.length - 1];
       return notChecked(
         rule,
