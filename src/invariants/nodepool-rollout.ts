@@ -51,7 +51,7 @@ function objectKey(kind: string, o: { metadata: { name: string; namespace?: stri
   return `${kind}/${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
 }
 
-export function nodePoolKey(np: Observed<NodePool>): string {
+function nodePoolKey(np: Observed<NodePool>): string {
   return objectKey('NodePool', np.object);
 }
 
@@ -70,7 +70,7 @@ function label(
 }
 
 /** A NodePool's control-plane namespace: `<namespace>-<clusterName>` (manifests.HostedControlPlaneNamespace). */
-export function controlPlaneNamespace(np: NodePool): string | undefined {
+function controlPlaneNamespace(np: NodePool): string | undefined {
   const ns = np.metadata.namespace;
   const cluster = np.spec?.clusterName;
   return ns && cluster ? `${ns}-${cluster}` : undefined;
