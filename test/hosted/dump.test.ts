@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
 import { checkInvariants } from '../../src/invariants/index.js';
@@ -359,5 +360,47 @@ describeKubectl('kubectl against serve of a hypershift dump', () => {
     expect(g.stdout).not.toContain('mgmt-master');
     const none = await kubectl(guest, ['get', 'nodepools', '-A', '-o', 'name']);
     expect(none.stdout.trim()).toBe('');
+  });
+});
+
+describe('the dump layout on any listing (property)', () => {
+  const segment = fc.constantFrom(
+    'namespaces',
+    'cluster-scoped-resources',
+    'hostedcluster-example',
+    'hostedcluster-b',
+    'hypershift.openshift.io',
+    'cluster.x-k8s.io',
+    'core',
+    'clusters',
+    'clusters-example',
+    'nodes',
+    'nodepools',
+    'hostedclusters',
+    'machines.yaml',
+    'nodes.yaml',
+    'x.yaml',
+    'artifacts',
+  );
+  const rel = fc.array(segment, { minLength: 1, maxLength: 7 }).map((p) => p.join('/'));
+
+  it('a guest claim is always under its hostedcluster-NAME folder, a management claim never under one', () => {
+    fc.assert(
+      fc.property(fc.array(rel, { maxLength: 30 }), (rels) => {
+        const plan = planFiles(rels);
+        for (const f of plan.files) {
+          if (f.spec.reader !== 'must-gather') continue;
+          const parts = f.rel.split('/');
+          if (f.spec.guest !== undefined) {
+            expect(parts).toContain(`hostedcluster-${f.spec.guest}`);
+          } else if (plan.layouts.includes('hypershift dump')) {
+            // A management file of a dump root: no hostedcluster- folder between the root and it.
+            const at = parts.findIndex((p) => p === 'namespaces' || p === 'cluster-scoped-resources');
+            expect(parts[at - 1]?.startsWith('hostedcluster-') ?? false).toBe(false);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
