@@ -217,6 +217,32 @@ describe('no false verdict', () => {
     expect(o.findings.map((f) => f.severity)).toEqual(['info']);
   });
 
+  it('a config-only rollout (same version, new user-data): a Machine of the older MachineSet left fails', async () => {
+    const configOnly = (updatingConfig: string) =>
+      variant('ocpbugs-77922', (o) => {
+        // The old MachineSet and its Machine at the same version, only the user-data differs.
+        for (const set of o.machineSets) {
+          const t = set.object.spec?.template?.spec;
+          if (t) t.version = '4.20.1';
+        }
+        for (const m of o.machines) {
+          if (m.object.spec) m.object.spec.version = '4.20.1';
+          if (m.object.metadata.annotations)
+            m.object.metadata.annotations['hypershift.openshift.io/release-version'] = '4.20.1';
+        }
+        const c = o.nodePools[0]?.object.status?.conditions?.find((x) => x.type === 'UpdatingConfig');
+        if (c) c.status = updatingConfig;
+      });
+    const done = outcome(await configOnly('False'), 'nodepool-level-before-rollout');
+    expect(done.state).toBe('violated');
+    expect(done.findings[0]?.summary).toContain('of the older MachineSet example-workers-5f4a8c21');
+    // While UpdatingConfig is True the NodePool claims nothing.
+    expect(outcome(await configOnly('True'), 'nodepool-level-before-rollout')).toMatchObject({
+      state: 'not-checked',
+      missing: [],
+    });
+  });
+
   it('a NodePool scaled to zero with no Machines holds', async () => {
     const h = await variant('replace-completed', (o) => {
       o.machines.length = 0;
