@@ -319,6 +319,16 @@ describe('no false verdict', () => {
     expect(outcome(h, 'controlplane-level-before-components').state).toBe('holds');
   });
 
+  it('a HostedCluster without controlPlaneVersion leaves the check to its HostedControlPlane', async () => {
+    const h = await variant('controlplane-ahead', (o) => {
+      const hc = o.hostedClusters[0]?.object;
+      if (hc?.status) delete hc.status.controlPlaneVersion;
+    });
+    const o = outcome(h, 'controlplane-level-before-components');
+    expect(o.state).toBe('violated');
+    expect(o.findings[0]?.summary).toMatch(/^HostedControlPlane\/clusters-example\/example:/);
+  });
+
   it('no ControlPlaneComponents in the inputs: not checked, naming them', async () => {
     const h = await variant('replace-completed', (o) => {
       o.controlPlaneComponents.length = 0;
