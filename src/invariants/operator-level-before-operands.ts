@@ -591,7 +591,12 @@ class Judge {
     if (missing.length === 0) missing.push(NEEDS.rolloutEvents);
     const recreated =
       w.kind === 'DaemonSet' &&
-      w.pods.some((p) => p.present && p.createdAt !== undefined && !surelyBefore(p.createdAt, t1));
+      w.pods.some(
+        (p) =>
+          p.present &&
+          ((p.createdAt !== undefined && !surelyBefore(p.createdAt, t1)) ||
+            (p.readySince !== undefined && !surelyBefore(p.readySince, t1))),
+      );
     return {
       state: 'unplaced',
       why: recreated
