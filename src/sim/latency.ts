@@ -58,6 +58,11 @@ export interface Latencies {
   readonly podReady: Dist;
   /** An operand pod: from deleted (Killing) until it is gone (graceful termination). */
   readonly podTerminate: Dist;
+  /**
+   * An operator with an operand: from its watch showing the operand rolled out until it writes its
+   * status (its status controller's next sync; at least 2 s, so whole-second stamps order the two).
+   */
+  readonly operandStatusSync: Dist;
 }
 
 export const DEFAULT_LATENCIES: Latencies = {
@@ -87,6 +92,7 @@ export const DEFAULT_LATENCIES: Latencies = {
   imagePull: lognormal(4_000, 0.4, 500),
   podReady: lognormal(10_000, 0.5, 1_000),
   podTerminate: lognormal(5_000, 0.5, 500),
+  operandStatusSync: lognormal(4_000, 0.4, 2_000),
 };
 
 /**

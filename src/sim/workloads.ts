@@ -576,6 +576,14 @@ export class Workloads {
     for (const spec of scenario.operands ?? []) {
       const w = this.add(new Workload(spec, all, workers, imageOf(from, spec.component), INSTALL_AT));
       w.install(INSTALL_AT);
+      // A DaemonSet's pods name no revision an old pod's image could be read from once it is gone:
+      // the install's events (within the cluster's 3 h event TTL at the gather) carry them.
+      if (w.kind === 'DaemonSet') {
+        for (const pod of w.pods) {
+          createEvent(this.model, w, pod, 'daemonset-controller');
+          podEvents(this.model, w, pod, pod.createdAt + 20_000);
+        }
+      }
       this.operands.set(spec.operator, new RolloutController(this.model, w, this));
     }
   }

@@ -59,7 +59,9 @@ export class GenericOperator {
       }));
     }
     const operand = this.operand;
-    if (!operand) {
+    // An operand whose image this update does not change has nothing to roll out: the operator
+    // updates as a generic one does (and draws the same latencies, so such runs keep their timings).
+    if (!operand || operand.workload.image === imageOf(this.model.to, operand.workload.spec.component)) {
       engine.schedule(engine.rng.sample(this.spec.update), this.actor, 'updated', () => this.finish(version));
       return;
     }
@@ -72,8 +74,15 @@ export class GenericOperator {
     });
   }
 
-  /** The operand's rollout finished, as the operator's watch delivered it. */
+  /** The operand's rollout finished, as the operator's watch delivered it: its status sync follows. */
   private onRolledOut(): void {
+    const { engine, lat } = this.model;
+    engine.schedule(engine.rng.sample(lat.operandStatusSync), this.actor, 'operand status', () =>
+      this.operandDone(),
+    );
+  }
+
+  private operandDone(): void {
     if (this.waiting !== undefined) {
       const version = this.waiting;
       this.waiting = undefined;
