@@ -10,6 +10,7 @@ import { masterPoolUpdatedBeforeCvoComplete } from './master-pool-updated-before
 import { noSeriousInsight } from './no-serious-insight.js';
 import { nodepoolLevelBeforeRollout } from './nodepool-level-before-rollout.js';
 import { nodepoolStuckUpdating } from './nodepool-stuck-updating.js';
+import { operatorLevelBeforeOperands } from './operator-level-before-operands.js';
 import { operatorLevelBeforeRequiredPoolTarget } from './operator-level-before-required-pool-target.js';
 import type { Rule, RuleOutcome } from './rule.js';
 
@@ -20,6 +21,7 @@ export type { Rule, RuleOutcome, RuleState } from './rule.js';
 export const RULES: readonly Rule[] = [
   masterPoolUpdatedBeforeCvoComplete,
   operatorLevelBeforeRequiredPoolTarget,
+  operatorLevelBeforeOperands,
   clusterOperatorLevelThenProgressing,
   operatorDegradedDuringUpdate,
   poolDegraded,

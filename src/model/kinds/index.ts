@@ -24,6 +24,7 @@ import { NodeKind } from './node.js';
 import { NodePoolKind } from './nodepool.js';
 import { PodKind } from './pod.js';
 import { PodDisruptionBudgetKind } from './poddisruptionbudget.js';
+import { ReplicaSetKind } from './replicaset.js';
 
 export const KINDS = {
   ClusterVersion: ClusterVersionKind,
@@ -44,6 +45,7 @@ export const KINDS = {
   MachineDeployment: MachineDeploymentKind,
   MachineSet: MachineSetKind,
   Machine: MachineKind,
+  ReplicaSet: ReplicaSetKind,
 } as const;
 
 export type KnownKind = keyof typeof KINDS;
