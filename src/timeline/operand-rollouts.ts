@@ -17,13 +17,15 @@
 import type {
   ClusterHistory,
   ClusterOperator,
+  Interval,
   KindObject,
   Millis,
   Observed,
   Pod,
   SourceRef,
 } from '../model/index.js';
-import { parseTime } from '../model/index.js';
+import { formatClock, parseTime } from '../model/index.js';
+import { locatorOf } from './locator.js';
 
 type Deployment = KindObject<'Deployment'>;
 type DaemonSet = KindObject<'DaemonSet'>;
@@ -285,4 +287,63 @@ export function operandAt(
   if (r.to !== undefined && at >= r.to) return { state: 'settled' };
   if (r.done && r.to === undefined) return { state: 'unknown' };
   return { state: 'rolling', updated: Math.min(r.desired, r.podsCreated.filter((t) => t <= at).length) };
+}
+
+/**
+ * The rollouts as intervals on their workload's row: one from its start to its end (or to the end of
+ * the inputs when it never finished), and an instant per pod of it created, with the updated count it
+ * brought. Inferred, as a pool's rollouts are (rollouts.ts): they carry `inferred: true`.
+ */
+export function operandRolloutIntervals(
+  rollouts: readonly OperandRollout[],
+  end: Millis | undefined,
+): Interval[] {
+  const out: Interval[] = [];
+  for (const r of rollouts) {
+    if (r.from === undefined) continue;
+    const locator = locatorOf(r.kind, r.name, r.namespace);
+    const what = `${r.kind} ${r.namespace}/${r.name}`;
+    const revision = r.revision !== undefined ? ` (revision ${r.revision})` : '';
+    const counts = `${r.updated}/${r.desired} updated, ${r.available}/${r.desired} available as last seen`;
+    const to = r.to ?? (r.done ? undefined : end);
+    if (to !== undefined && to > r.from) {
+      out.push({
+        from: r.from,
+        to,
+        level: r.to !== undefined ? 'Info' : 'Warning',
+        locator,
+        message: {
+          reason: 'Rollout',
+          humanMessage:
+            r.to !== undefined
+              ? `${what} rolled out${revision}: began ${formatClock(r.from)}, every pod Ready at ${formatClock(r.to)}; ${counts} (inferred)`
+              : `${what} rolling out${revision}: began ${formatClock(r.from)}, not finished by the end of the inputs; ${counts} (inferred)`,
+          annotations: {
+            rollout: r.to !== undefined ? 'complete' : 'in-progress',
+            updated: `${r.updated}/${r.desired}`,
+            inferred: 'true',
+          },
+        },
+        source: 'derived:operand-rollout',
+        ref: r.ref,
+      });
+    }
+    r.podsCreated.forEach((at, i) => {
+      const updated = Math.min(i + 1, r.desired);
+      out.push({
+        from: at,
+        to: at,
+        level: 'Info',
+        locator,
+        message: {
+          reason: 'PodCreated',
+          humanMessage: `a pod of ${what}'s latest revision${revision} created: ${updated}/${r.desired} updated (inferred)`,
+          annotations: { inferred: 'true' },
+        },
+        source: 'derived:operand-rollout',
+        ref: r.ref,
+      });
+    });
+  }
+  return out;
 }
