@@ -8,8 +8,10 @@ export { conditionLevel, deriveIntervals } from './derive.js';
 export { EchoIndex } from './echo-index.js';
 export { locatorOf, locators, objectKey } from './locator.js';
 export {
+  type ManagedWorkloads,
   type OperandRollout,
   operandAt,
+  operandOwnership,
   operandRolloutIntervals,
   operandsByOperator,
 } from './operand-rollouts.js';

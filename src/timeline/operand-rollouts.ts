@@ -1,55 +1,104 @@
 /**
  * The workloads an operator manages (its operands) and each one's latest rollout placed in time, as
- * `status` and the HTML report show them under their operator (docs/status.md, docs/report.md).
- *
- * An operator's operands are the Deployments and DaemonSets in the namespaces its ClusterOperator lists
- * among its `relatedObjects` (openshift/cluster-version-operator docs/dev/clusteroperator.md; the same
- * namespaces `oc adm inspect clusteroperator/X` gathers).
+ * the invariant operator-level-before-operands, `status` and the HTML report use them
+ * (docs/rules/operator-level-before-operands.md, docs/status.md, docs/report.md). Built on the
+ * per-workload rollout histories of workload-rollouts.ts.
  *
  * A snapshot keeps only the pods of the revisions still running, so only the latest rollout can be
- * placed: it begins when its first pod was created (for a Deployment, the `ScalingReplicaSet` event
- * that first scaled its ReplicaSet up, when earlier) and finishes when, with every pod updated and
- * available as last seen, the last of its pods became Ready. In between, the updated count at a moment
- * is the number of its pods created by then (kubernetes pkg/controller/deployment and
- * pkg/controller/daemon create one pod per updated replica). The available count is known only as
- * last seen: the pods of the old revision that were still serving are gone from the snapshot.
+ * placed: it begins at the first timed fact of its revision (the ReplicaSet created, the
+ * `ScalingReplicaSet` event that scaled it up, a pod of it created) and finishes when, with every
+ * replica updated and available as last seen, the last of its pods became Ready. In between, the
+ * updated count at a moment is the number of its pods created by then (kubernetes
+ * pkg/controller/deployment and pkg/controller/daemon create one pod per updated replica). The
+ * available count is known only as last seen: the old revision's pods that still served are gone.
  */
 import type {
   ClusterHistory,
   ClusterOperator,
   Interval,
-  KindObject,
   Millis,
   Observed,
-  Pod,
   SourceRef,
 } from '../model/index.js';
-import { formatClock, parseTime } from '../model/index.js';
+import { formatClock } from '../model/index.js';
 import { locatorOf } from './locator.js';
+import { type WorkloadKind, type WorkloadRollout, workloadRollouts } from './workload-rollouts.js';
 
-type Deployment = KindObject<'Deployment'>;
-type DaemonSet = KindObject<'DaemonSet'>;
+/** The workloads an operator manages, and the shared namespaces whose workloads it was not given. */
+export interface ManagedWorkloads {
+  readonly workloads: readonly WorkloadRollout[];
+  readonly namespaces: readonly string[];
+  /** Workloads in a namespace several operators name, that no operator names itself: nobody's. */
+  readonly shared: number;
+}
 
-export type OperandKind = 'Deployment' | 'DaemonSet';
+/**
+ * Which operator answers for which workload. An operator names its namespaces (and sometimes its
+ * workloads) in status.relatedObjects. A workload named there belongs to the operator that names it.
+ * Otherwise it belongs to the one operator naming its namespace; in a namespace several operators
+ * name (openshift-machine-api: machine-api, cluster-autoscaler, control-plane-machine-set, ...) a
+ * workload no operator names is nobody's: charging it to one of them could charge an operator for
+ * another's workload.
+ */
+export function operandOwnership(
+  operators: readonly Observed<ClusterOperator>[],
+  workloads: readonly WorkloadRollout[],
+): Map<string, ManagedWorkloads> {
+  const nsOwners = new Map<string, Set<string>>();
+  const named = new Map<string, Set<string>>();
+  for (const co of operators) {
+    const name = co.object.metadata.name;
+    for (const r of co.object.status?.relatedObjects ?? []) {
+      if (r.resource === 'namespaces') addTo(nsOwners, r.name, name);
+      const kind =
+        r.resource === 'deployments' ? 'Deployment' : r.resource === 'daemonsets' ? 'DaemonSet' : undefined;
+      if (kind && r.namespace) addTo(named, `${kind}/${r.namespace}/${r.name}`, name);
+    }
+  }
+  const out = new Map<string, ManagedWorkloads>();
+  for (const co of operators) {
+    const name = co.object.metadata.name;
+    const namespaces = [...nsOwners.entries()].filter(([, o]) => o.has(name)).map(([ns]) => ns);
+    const mine: WorkloadRollout[] = [];
+    let shared = 0;
+    for (const w of workloads) {
+      const namers = named.get(w.key);
+      if (namers) {
+        if (namers.has(name)) mine.push(w);
+        continue;
+      }
+      const owners = nsOwners.get(w.namespace);
+      if (!owners?.has(name)) continue;
+      if (owners.size === 1) mine.push(w);
+      else shared += 1;
+    }
+    out.set(name, { workloads: mine, namespaces, shared });
+  }
+  return out;
+}
 
+function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  if (set) set.add(value);
+  else map.set(key, new Set([value]));
+}
+
+/** One operand's latest rollout, placed in time as far as the inputs allow. */
 export interface OperandRollout {
-  readonly kind: OperandKind;
+  readonly kind: WorkloadKind;
   readonly namespace: string;
   readonly name: string;
   /** The object key (`Deployment/ns/name`, timeline/locator.ts objectKey). */
   readonly key: string;
-  /** Replicas wanted (spec.replicas, or desiredNumberScheduled), as last seen. */
+  /** Replicas wanted, updated and available, as last seen (the object's status). */
   readonly desired: number;
-  /** Updated and available, as last seen (the object's status). */
   readonly updated: number;
   readonly available: number;
-  /** The controller has observed the latest generation, as last seen. */
-  readonly observed: boolean;
-  /** Done as last seen: latest generation observed, every replica updated and available, no old one left. */
+  /** Done as last seen: latest generation observed, every replica updated and available, no old one left running. */
   readonly done: boolean;
-  /** The revision (pod-template-hash or controller-revision-hash) of the latest rollout, when pods say it. */
+  /** The latest revision: a Deployment's ReplicaSet, a DaemonSet's controller-revision-hash. */
   readonly revision?: string;
-  /** When the latest rollout began; undefined when no pod or event of it is in the inputs. */
+  /** When the latest rollout began; undefined when no timed fact of its revision is in the inputs. */
   readonly from?: Millis;
   /** When it finished (its last pod Ready); undefined when not done, or when no pod says when. */
   readonly to?: Millis;
@@ -58,225 +107,73 @@ export interface OperandRollout {
   readonly ref: SourceRef;
 }
 
-/** The namespaces an operator lists among its relatedObjects. */
-function relatedNamespaces(co: ClusterOperator): Set<string> {
-  const out = new Set<string>();
-  for (const r of co.status?.relatedObjects ?? []) if (r.resource === 'namespaces') out.add(r.name);
-  return out;
-}
-
-/** Operator name → its operands' rollouts, by relatedObjects namespace (an operand listed once, first operator wins). */
+/** Operator name → its operands' latest rollouts (operators with none left out), by operandOwnership. */
 export function operandsByOperator(history: ClusterHistory): Map<string, OperandRollout[]> {
-  const rollouts = operandRollouts(history);
-  const byNamespace = new Map<string, OperandRollout[]>();
-  for (const r of rollouts) {
-    const list = byNamespace.get(r.namespace) ?? [];
-    list.push(r);
-    byNamespace.set(r.namespace, list);
-  }
+  const owners = operandOwnership(history.objects.clusterOperators, workloadRollouts(history).workloads);
   const out = new Map<string, OperandRollout[]>();
-  const taken = new Set<string>();
-  const operators = [...history.objects.clusterOperators].sort((a, b) =>
-    a.object.metadata.name < b.object.metadata.name
-      ? -1
-      : a.object.metadata.name > b.object.metadata.name
-        ? 1
-        : 0,
-  );
-  for (const { object: co } of operators) {
-    const mine: OperandRollout[] = [];
-    for (const ns of [...relatedNamespaces(co)].sort())
-      for (const r of byNamespace.get(ns) ?? []) {
-        if (taken.has(r.key)) continue;
-        taken.add(r.key);
-        mine.push(r);
-      }
-    if (mine.length > 0) out.set(co.metadata.name, mine);
+  for (const [operator, managed] of [...owners].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const list = managed.workloads
+      .map(latestRollout)
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    if (list.length > 0) out.set(operator, list);
   }
   return out;
 }
 
-/** Every Deployment's and DaemonSet's latest rollout, sorted by kind, namespace and name. */
-function operandRollouts(history: ClusterHistory): OperandRollout[] {
-  const { deployments, daemonSets, pods, events } = history.objects;
-  const podsByOwner = new Map<string, Pod[]>();
-  for (const { object: p } of pods) {
-    for (const o of p.metadata.ownerReferences ?? []) {
-      const key = `${o.kind}/${p.metadata.namespace ?? ''}/${o.name}`;
-      const list = podsByOwner.get(key) ?? [];
-      list.push(p);
-      podsByOwner.set(key, list);
-    }
-  }
-  // The first "Scaled up replica set NAME to N" per ReplicaSet: when the deployment controller began it.
-  const scaledUp = new Map<string, Millis>();
-  for (const { object: e } of events) {
-    const subject = e.involvedObject ?? e.regarding;
-    if (e.reason !== 'ScalingReplicaSet' || subject?.kind !== 'Deployment') continue;
-    const m = /^Scaled up replica set (\S+) to /.exec(e.message ?? e.note ?? '');
-    const at = parseTime(e.firstTimestamp) ?? parseTime(e.eventTime) ?? parseTime(e.lastTimestamp);
-    if (!m?.[1] || at === undefined) continue;
-    const key = `${subject.namespace ?? e.metadata.namespace ?? ''}/${m[1]}`;
-    const known = scaledUp.get(key);
-    if (known === undefined || at < known) scaledUp.set(key, at);
-  }
-  const out: OperandRollout[] = [];
-  for (const seen of deployments) out.push(deploymentRollout(seen, podsByOwner, scaledUp));
-  for (const seen of daemonSets) out.push(daemonSetRollout(seen, podsByOwner));
-  return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-}
+const sameImages = (a: readonly { image: string }[], b: readonly { image: string }[]): boolean =>
+  a.length > 0 && a.length === b.length && a.every((c, i) => c.image === b[i]?.image);
 
-function templateImages(
-  spec:
-    | {
-        template?:
-          | { spec?: { containers?: { image?: string | undefined }[] | null | undefined } | undefined }
-          | undefined;
-      }
-    | undefined,
-): string {
-  return (spec?.template?.spec?.containers ?? []).map((c) => c.image ?? '').join(' ');
-}
-
-function podImages(p: Pod): string {
-  return (p.spec?.containers ?? []).map((c) => c.image ?? '').join(' ');
-}
-
-/**
- * The pods of the latest revision: of the revisions the pods carry, the one whose pods run the
- * template's images (the newest created when several do, or when none does).
- */
-function latestRevision(
-  pods: readonly Pod[],
-  label: string,
-  images: string,
-): { revision?: string; pods: Pod[] } {
-  const byRevision = new Map<string, Pod[]>();
-  for (const p of pods) {
-    const rev = p.metadata.labels?.[label];
-    if (rev === undefined) continue;
-    const list = byRevision.get(rev) ?? [];
-    list.push(p);
-    byRevision.set(rev, list);
-  }
-  let best: { revision: string; pods: Pod[]; matches: boolean; created: number } | undefined;
-  for (const [revision, list] of byRevision) {
-    const matches = images !== '' && list.some((p) => podImages(p) === images);
-    const created = Math.min(
-      ...list.map((p) => parseTime(p.metadata.creationTimestamp) ?? Number.POSITIVE_INFINITY),
-    );
-    if (!best || (matches && !best.matches) || (matches === best.matches && created > best.created))
-      best = { revision, pods: list, matches, created };
-  }
-  return best ? { revision: best.revision, pods: best.pods } : { pods: [] };
-}
-
-/** When a pod last became Ready, if it is Ready. */
-function readyAt(p: Pod): Millis | undefined {
-  const ready = p.status?.conditions?.find((c) => c.type === 'Ready');
-  return ready?.status === 'True' ? parseTime(ready.lastTransitionTime) : undefined;
-}
-
-function placed(
-  base: Omit<OperandRollout, 'from' | 'to' | 'podsCreated' | 'revision'>,
-  latest: { revision?: string; pods: Pod[] },
-  began: Millis | undefined,
-): OperandRollout {
-  const podsCreated = latest.pods
-    .map((p) => parseTime(p.metadata.creationTimestamp))
+function latestRollout(w: WorkloadRollout): OperandRollout {
+  // The latest revision: the one whose template runs the workload's images as last seen (the newest
+  // of those), else the newest revision known.
+  const revisions = [...w.revisions];
+  const matching = revisions.filter((r) => r.images !== undefined && sameImages(r.images, w.images));
+  const latest = (matching.length > 0 ? matching : revisions).at(-1);
+  const pods = latest === undefined ? [] : w.pods.filter((p) => p.revision === latest.id);
+  const updated = w.updated ?? 0;
+  const available = w.available ?? 0;
+  const oldLeft = revisions.some((r) => r !== latest && (r.replicas ?? 0) > 0);
+  const done = w.observed && updated >= w.desired && available >= w.desired && !oldLeft;
+  const times: Millis[] = [];
+  if (latest?.createdAt !== undefined) times.push(latest.createdAt);
+  for (const s of w.steps)
+    if (
+      s.revision === latest?.id &&
+      (s.what === 'scaled-up' || s.what === 'pod-created' || s.what === 'revision-created')
+    )
+      times.push(s.at);
+  const podsCreated = pods
+    .map((p) => p.createdAt)
     .filter((t): t is Millis => t !== undefined)
     .sort((a, b) => a - b);
-  const firstPod = podsCreated[0];
-  const from = began !== undefined && (firstPod === undefined || began < firstPod) ? began : firstPod;
+  times.push(...podsCreated);
+  const from = times.length > 0 ? Math.min(...times) : undefined;
   let to: Millis | undefined;
-  if (base.done && latest.pods.length > 0) {
-    const ready = latest.pods.map(readyAt);
-    if (ready.every((t) => t !== undefined)) to = Math.max(...(ready as Millis[]));
-  }
+  const present = pods.filter((p) => p.present);
+  if (done && present.length > 0 && present.every((p) => p.readySince !== undefined))
+    to = Math.max(...present.map((p) => p.readySince as Millis));
   return {
-    ...base,
-    ...(latest.revision !== undefined ? { revision: latest.revision } : {}),
+    kind: w.kind,
+    namespace: w.namespace,
+    name: w.name,
+    key: w.key,
+    desired: w.desired,
+    updated,
+    available,
+    done,
+    ...(latest !== undefined ? { revision: latest.id } : {}),
     ...(from !== undefined ? { from } : {}),
     ...(to !== undefined && (from === undefined || to >= from) ? { to } : {}),
     podsCreated,
+    ref: w.ref,
   };
-}
-
-function deploymentRollout(
-  seen: Observed<Deployment>,
-  podsByOwner: ReadonlyMap<string, Pod[]>,
-  scaledUp: ReadonlyMap<string, Millis>,
-): OperandRollout {
-  const d = seen.object;
-  const ns = d.metadata.namespace ?? '';
-  const s = d.status ?? {};
-  const desired = d.spec?.replicas ?? 1;
-  const updated = s.updatedReplicas ?? 0;
-  const available = s.availableReplicas ?? 0;
-  const observed =
-    d.metadata.generation === undefined || (s.observedGeneration ?? -1) >= d.metadata.generation;
-  // The deployment's pods are owned by its ReplicaSets, named `<deployment>-<pod-template-hash>`.
-  const pods: Pod[] = [];
-  for (const [key, list] of podsByOwner)
-    if (key.startsWith(`ReplicaSet/${ns}/${d.metadata.name}-`)) pods.push(...list);
-  const latest = latestRevision(pods, 'pod-template-hash', templateImages(d.spec));
-  const began =
-    latest.revision !== undefined ? scaledUp.get(`${ns}/${d.metadata.name}-${latest.revision}`) : undefined;
-  return placed(
-    {
-      kind: 'Deployment',
-      namespace: ns,
-      name: d.metadata.name,
-      key: `Deployment/${ns}/${d.metadata.name}`,
-      desired,
-      updated,
-      available,
-      observed,
-      done: observed && updated >= desired && available >= desired && (s.replicas ?? updated) <= desired,
-      ref: seen.ref,
-    },
-    latest,
-    began,
-  );
-}
-
-function daemonSetRollout(
-  seen: Observed<DaemonSet>,
-  podsByOwner: ReadonlyMap<string, Pod[]>,
-): OperandRollout {
-  const d = seen.object;
-  const ns = d.metadata.namespace ?? '';
-  const s = d.status ?? {};
-  const desired = s.desiredNumberScheduled ?? 0;
-  const updated = s.updatedNumberScheduled ?? 0;
-  const available = s.numberAvailable ?? 0;
-  const observed =
-    d.metadata.generation === undefined || (s.observedGeneration ?? -1) >= d.metadata.generation;
-  const pods = podsByOwner.get(`DaemonSet/${ns}/${d.metadata.name}`) ?? [];
-  const latest = latestRevision(pods, 'controller-revision-hash', templateImages(d.spec));
-  return placed(
-    {
-      kind: 'DaemonSet',
-      namespace: ns,
-      name: d.metadata.name,
-      key: `DaemonSet/${ns}/${d.metadata.name}`,
-      desired,
-      updated,
-      available,
-      observed,
-      done: observed && updated >= desired && available >= desired,
-      ref: seen.ref,
-    },
-    latest,
-    undefined,
-  );
 }
 
 /**
  * The operand at a past moment (status --at), as far as the inputs place its latest rollout: `rolling`
  * from its start until its last pod was Ready (or to the end of the inputs, when it never finished),
  * with the updated count then (its pods created by then); `settled` before it began or after it
- * finished; `unknown` when the rollout is not placed in time (no pod or event of it, or no Ready time).
+ * finished; `unknown` when the rollout is not placed in time (no timed fact of it, or no Ready time).
  */
 export function operandAt(
   r: OperandRollout,
@@ -287,6 +184,12 @@ export function operandAt(
   if (r.to !== undefined && at >= r.to) return { state: 'settled' };
   if (r.done && r.to === undefined) return { state: 'unknown' };
   return { state: 'rolling', updated: Math.min(r.desired, r.podsCreated.filter((t) => t <= at).length) };
+}
+
+/** `ReplicaSet apiserver-6b7c8d9f5` or `revision 7f6d5c8b9`: how a rollout's revision reads. */
+function revisionText(r: OperandRollout): string {
+  if (r.revision === undefined) return '';
+  return r.kind === 'Deployment' ? ` (ReplicaSet ${r.revision})` : ` (revision ${r.revision})`;
 }
 
 /**
@@ -303,7 +206,7 @@ export function operandRolloutIntervals(
     if (r.from === undefined) continue;
     const locator = locatorOf(r.kind, r.name, r.namespace);
     const what = `${r.kind} ${r.namespace}/${r.name}`;
-    const revision = r.revision !== undefined ? ` (revision ${r.revision})` : '';
+    const revision = revisionText(r);
     const counts = `${r.updated}/${r.desired} updated, ${r.available}/${r.desired} available as last seen`;
     const to = r.to ?? (r.done ? undefined : end);
     if (to !== undefined && to > r.from) {
@@ -329,7 +232,6 @@ export function operandRolloutIntervals(
       });
     }
     r.podsCreated.forEach((at, i) => {
-      const updated = Math.min(i + 1, r.desired);
       out.push({
         from: at,
         to: at,
@@ -337,7 +239,7 @@ export function operandRolloutIntervals(
         locator,
         message: {
           reason: 'PodCreated',
-          humanMessage: `a pod of ${what}'s latest revision${revision} created: ${updated}/${r.desired} updated (inferred)`,
+          humanMessage: `a pod of ${what}'s latest revision${revision} created: ${Math.min(i + 1, r.desired)}/${r.desired} updated (inferred)`,
           annotations: { inferred: 'true' },
         },
         source: 'derived:operand-rollout',

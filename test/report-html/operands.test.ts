@@ -88,7 +88,7 @@ describe('report data: operands under their operator', () => {
     expect(apiserver).toMatchObject({ from: T('10:15:02'), tone: 'warn', label: 'rollout 2/3' });
     const text = data.bars.find((b) => b.row === row(APISERVER) && b.from === T('10:15:02'))?.text;
     expect(data.strings[text ?? -1]).toContain(
-      'Deployment openshift-oauth-apiserver/apiserver rolling out (revision 6b7c8d9f5): began 10:15:02, not finished by the end of the inputs; 2/3 updated, 2/3 available as last seen',
+      'Deployment openshift-oauth-apiserver/apiserver rolling out (ReplicaSet apiserver-6b7c8d9f5): began 10:15:02, not finished by the end of the inputs; 2/3 updated, 2/3 available as last seen',
     );
     const podMarks = data.marks
       .filter((m) => m.row === row(DNS_DEFAULT) && data.strings[m.source] === 'derived:operand-rollout')
@@ -136,7 +136,7 @@ describeBrowser('HTML report in chromium: operand rollouts under their operator'
     const tip = page.locator('.tooltip');
     await tip.waitFor({ state: 'visible' });
     expect(await tip.locator('.tt-msg').textContent()).toContain(
-      'rolling out (revision 6b7c8d9f5): began 10:15:02, not finished by the end of the inputs',
+      'rolling out (ReplicaSet apiserver-6b7c8d9f5): began 10:15:02, not finished by the end of the inputs',
     );
     await page.mouse.move(0, 0);
     await nextFrames(page);

@@ -78,12 +78,13 @@ describe('status names the operand that holds an operator back', () => {
     expect(operandsOf(between.out)).toEqual([]);
   });
 
-  it('rewound without pods or events: the rollout is not placed, and a note says so instead of a claim', async () => {
+  it('rewound without pods, ReplicaSets or events: the rollout is not placed, and a note says so instead of a claim', async () => {
     const copy = join(cli.dir, 'no-pods');
     cpSync(RUN, copy, { recursive: true });
     const ga = join(copy, 'artifacts/e2e-aws-upgrade/gather-extra/artifacts');
     rmSync(join(ga, 'pods.json'));
     rmSync(join(ga, 'events.json'));
+    rmSync(join(ga, 'replicasets.json'));
     const { code, out } = await cli.run(copy, '--at', '2024-05-10T10:15:30Z', '-o', 'json');
     expect(code).toBe(0);
     expect(operandsOf(out)).toEqual([]);
