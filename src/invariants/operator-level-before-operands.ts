@@ -1,13 +1,4 @@
-import type {
-  ClusterHistory,
-  ClusterOperator,
-  Evidence,
-  Finding,
-  KeyMoment,
-  Millis,
-  Observed,
-  ReleasePayload,
-} from '../model/index.js';
+import type { ClusterHistory, Evidence, Finding, KeyMoment, Millis, ReleasePayload } from '../model/index.js';
 import { formatClock, gapAfter, parseTime } from '../model/index.js';
 import { ComponentIndex } from '../release/index.js';
 import {

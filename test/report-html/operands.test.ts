@@ -9,7 +9,6 @@ import { analyzeHistory } from '../../src/analyze/index.js';
 import type { ClusterHistory } from '../../src/model/index.js';
 import { buildReportData, type HtmlReportInput, renderHtmlReport } from '../../src/report/html/index.js';
 import { TONE_FILL } from '../../src/report/html/page/palette.js';
-import { projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
 import { buildPageBundle } from './bundle.js';
 import {
