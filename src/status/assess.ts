@@ -95,7 +95,7 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
   );
   const now = opts.now ?? (snapshotMoment as Millis);
 
-  const operands = opts.operands ?? operandsAsLastSeen(operandsByOperator(history));
+  const operands = opts.operands ?? operandsAsLastSeen(operandsByOperator(history), now);
   const controlPlane = assessControlPlane(
     cvSeen,
     operators,

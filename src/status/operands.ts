@@ -10,6 +10,9 @@ import { formatTime } from '../model/index.js';
 import { type OperandRollout, operandAt } from '../timeline/index.js';
 import type { RollingOperand } from './types.js';
 
+/** How many workloads the note of unplaced rollouts names before "and N more". */
+const UNPLACED_SHOWN = 5;
+
 export interface OperandsAt {
   /** Operator name → the operands that have not rolled out then. */
   readonly of: (operator: string) => readonly RollingOperand[];
@@ -31,12 +34,19 @@ function shape(operator: string, r: OperandRollout, updated: number, available?:
   };
 }
 
-/** On the snapshot as it is: the operands not done as last seen. */
-export function operandsAsLastSeen(byOperator: ReadonlyMap<string, readonly OperandRollout[]>): OperandsAt {
+/**
+ * On the snapshot as it is: the operands not done as last seen, but for one whose rollout the inputs
+ * place after `now` (the snapshot's moment is its latest condition change; the workloads may have
+ * been gathered later).
+ */
+export function operandsAsLastSeen(
+  byOperator: ReadonlyMap<string, readonly OperandRollout[]>,
+  now: Millis,
+): OperandsAt {
   return {
     of: (operator) =>
       (byOperator.get(operator) ?? [])
-        .filter((r) => !r.done)
+        .filter((r) => !r.done && (r.from === undefined || r.from <= now))
         .map((r) => shape(operator, r, r.updated, r.available)),
     notes: [],
   };
@@ -52,7 +62,7 @@ export function operandsAt(
   byOperator: ReadonlyMap<string, readonly OperandRollout[]>,
   at: Millis,
 ): OperandsAt {
-  const notes: string[] = [];
+  const unplaced: string[] = [];
   const asked = new Set<string>();
   const end = history.span?.to;
   return {
@@ -67,15 +77,21 @@ export function operandsAt(
         if (then.state === 'rolling') out.push(shape(operator, r, then.updated ?? 0));
         else if (then.state === 'unknown' && !asked.has(r.key)) {
           asked.add(r.key);
-          notes.push(
-            `${r.kind} ${r.namespace}/${r.name} (${operator}): the inputs do not place its rollout in time, so whether it held the operator back at ${formatTime(at)} is unknown.`,
-          );
+          unplaced.push(`${r.kind} ${r.namespace}/${r.name} (${operator})`);
         }
       }
       return out;
     },
+    // One note, however many: a must-gather at a past moment can hold dozens of such workloads.
     get notes() {
-      return notes;
+      if (unplaced.length === 0) return [];
+      const shown = unplaced.slice(0, UNPLACED_SHOWN).join(', ');
+      const more = unplaced.length > UNPLACED_SHOWN ? ` and ${unplaced.length - UNPLACED_SHOWN} more` : '';
+      const it = unplaced.length === 1 ? 'its rollout' : 'their rollouts';
+      const held = unplaced.length === 1 ? 'it held its operator' : 'they held their operators';
+      return [
+        `${shown}${more}: the inputs do not place ${it} in time, so whether ${held} back at ${formatTime(at)} is unknown.`,
+      ];
     },
   };
 }

@@ -89,7 +89,13 @@ describe('status names the operand that holds an operator back', () => {
     expect(code).toBe(0);
     expect(operandsOf(out)).toEqual([]);
     expect(JSON.parse(out).notes).toContain(
-      'Deployment openshift-oauth-apiserver/apiserver (authentication): the inputs do not place its rollout in time, so whether it held the operator back at 2024-05-10T10:15:30Z is unknown.',
+      'Deployment openshift-authentication-operator/authentication-operator (authentication), Deployment openshift-oauth-apiserver/apiserver (authentication): the inputs do not place their rollouts in time, so whether they held their operators back at 2024-05-10T10:15:30Z is unknown.',
     );
+  });
+
+  it('--now (the same as --at) before the rollout began: not named', async () => {
+    const { code, out } = await cli.run(RUN, '--now', '2024-05-10T10:15:00Z', '-o', 'json');
+    expect(code).toBe(0);
+    expect(operandsOf(out)).toEqual([]);
   });
 });
