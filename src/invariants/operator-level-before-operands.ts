@@ -385,7 +385,7 @@ class Judge {
       atLevel: this.countsAt(w, t1),
       finished:
         finishedAt !== undefined
-          ? `its rollout finished at ${formatClock(finishedAt)}${gapWords(finishedAt, t1)}`
+          ? `its rollout finished at ${formatClock(finishedAt)}${gapWords(finishedAt, t1)} (${w.kind === 'Deployment' ? 'the last ReplicaSet of the old images scaled to 0, or the rollout found complete' : "the old images' last pod deleted"})`
           : `its rollout had not finished by ${this.spanEnd !== undefined ? formatClock(this.spanEnd) : 'the end of the inputs'}, the last data`,
       ...(finishedAt !== undefined ? { finishedAt } : {}),
     };
@@ -455,7 +455,7 @@ class Judge {
     if (newPods.length > 0) {
       const by = newPods.filter((p) => p.createdAt !== undefined && p.createdAt <= t1).length;
       const ready = newPods.filter((p) => p.readySince !== undefined && p.readySince <= t1).length;
-      return `at the level moment ${by}/${w.desired} pods of the new images existed, ${ready} of them ready since before it; ${lastSeen}`;
+      return `at the level moment ${by}/${w.desired} pods of the new images existed, ${ready} of them Ready since before it by their last Ready transition; ${lastSeen}`;
     }
     return lastSeen;
   }
@@ -525,7 +525,12 @@ class Judge {
     if (missing.length === 0) missing.push(NEEDS.rolloutEvents);
     const recreated =
       w.kind === 'DaemonSet' &&
-      w.pods.some((p) => p.present && p.createdAt !== undefined && !surelyBefore(p.createdAt, t1));
+      w.pods.some(
+        (p) =>
+          p.present &&
+          ((p.createdAt !== undefined && !surelyBefore(p.createdAt, t1)) ||
+            (p.readySince !== undefined && !surelyBefore(p.readySince, t1))),
+      );
     return {
       state: 'unplaced',
       why: recreated
