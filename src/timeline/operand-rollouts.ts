@@ -7,7 +7,8 @@
  * A snapshot keeps only the pods of the revisions still running, so only the latest rollout can be
  * placed: it begins at the first timed fact of its revision (the ReplicaSet created, the
  * `ScalingReplicaSet` event that scaled it up, a pod of it created) and finishes when, with every
- * replica updated and available as last seen, the last of its pods became Ready. In between, the
+ * replica updated and available as last seen, its last-created pod became Ready (and not before its
+ * last step: the old revision's last pod deleted or scaled away). In between, the
  * updated count at a moment is the number of its pods created by then (kubernetes
  * pkg/controller/deployment and pkg/controller/daemon create one pod per updated replica). The
  * available count is known only as last seen: the old revision's pods that still served are gone.
@@ -83,6 +84,16 @@ function addTo(map: Map<string, Set<string>>, key: string, value: string): void 
   else map.set(key, new Set([value]));
 }
 
+/** The updated count from a moment on, and what made it so (a ReplicaSet scaled up, a pod created). */
+export interface OperandUpdate {
+  readonly at: Millis;
+  readonly updated: number;
+  readonly what: string;
+}
+
+/** A pod of the latest revision created this long after the rollout's last scaling replaced one. */
+const REPLACEMENT_AFTER = 60_000;
+
 /** One operand's latest rollout, placed in time as far as the inputs allow. */
 export interface OperandRollout {
   readonly kind: WorkloadKind;
@@ -102,8 +113,8 @@ export interface OperandRollout {
   readonly from?: Millis;
   /** When it finished (its last pod Ready); undefined when not done, or when no pod says when. */
   readonly to?: Millis;
-  /** Creation times of the latest revision's pods, sorted: the updated count at a moment. */
-  readonly podsCreated: readonly Millis[];
+  /** When the updated count rose, in time order: the updated count at a moment. */
+  readonly updates: readonly OperandUpdate[];
   readonly ref: SourceRef;
 }
 
@@ -146,12 +157,62 @@ function latestRollout(w: WorkloadRollout): OperandRollout {
     .map((p) => p.createdAt)
     .filter((t): t is Millis => t !== undefined)
     .sort((a, b) => a - b);
-  times.push(...podsCreated);
-  const from = times.length > 0 ? Math.min(...times) : undefined;
+  const from = times.length > 0 || podsCreated.length > 0 ? Math.min(...times, ...podsCreated) : undefined;
+
+  // A Deployment's controller records its rollout itself: each "Scaled up replica set X to N" of the
+  // latest ReplicaSet is N updated replicas from then on, and the rollout's last scaling (of it, or of
+  // an old one down) bounds it. A pod of the latest revision created well after that replaced one (a
+  // drain, an eviction) and is no part of the rollout. Without those events, each pod of the latest
+  // revision created is one more updated replica (a DaemonSet's pods are not replaced by a drain).
+  const scaleUps = w.steps.filter(
+    (s) => s.revision === latest?.id && s.what === 'scaled-up' && s.replicas !== undefined,
+  );
+  let updates: OperandUpdate[];
+  let rolloutPods = pods;
+  let lastScale: Millis | undefined;
+  if (w.kind === 'Deployment' && scaleUps.length > 0 && from !== undefined) {
+    updates = scaleUps.map((s) => ({
+      at: s.at,
+      updated: Math.min(s.replicas ?? 0, w.desired),
+      what: `ReplicaSet ${s.revision ?? ''} scaled up to ${s.replicas ?? 0}`,
+    }));
+    for (const s of w.steps)
+      if (
+        s.at >= from &&
+        ((s.revision === latest?.id && s.what === 'scaled-up') ||
+          (s.revision !== latest?.id && s.what === 'scaled-down')) &&
+        (lastScale === undefined || s.at > lastScale)
+      )
+        lastScale = s.at;
+    const bound = (lastScale ?? from) + REPLACEMENT_AFTER;
+    rolloutPods = pods.filter((p) => p.createdAt !== undefined && p.createdAt <= bound);
+  } else {
+    updates = podsCreated.map((at, i) => ({
+      at,
+      updated: Math.min(i + 1, w.desired),
+      what: 'a pod of it created',
+    }));
+  }
+
+  // It finished when its last pod became Ready, and not before the last step of it (the old
+  // revision's last pod deleted, scaled to zero). Only the last-created pod's Ready counts: a node's
+  // reboot or drain later moves the other pods' last Ready transition past the rollout's end.
   let to: Millis | undefined;
-  const present = pods.filter((p) => p.present);
-  if (done && present.length > 0 && present.every((p) => p.readySince !== undefined))
-    to = Math.max(...present.map((p) => p.readySince as Millis));
+  const last = rolloutPods
+    .filter((p) => p.createdAt !== undefined)
+    .sort((a, b) => (a.createdAt as Millis) - (b.createdAt as Millis))
+    .at(-1);
+  const lastReady = last?.present ? last.readySince : undefined;
+  if (done && from !== undefined && (lastReady !== undefined || lastScale !== undefined)) {
+    to = Math.max(lastReady ?? Number.NEGATIVE_INFINITY, lastScale ?? Number.NEGATIVE_INFINITY);
+    if (lastScale === undefined)
+      for (const s of w.steps) {
+        if (s.at < from) continue;
+        const ours = s.revision === latest?.id && s.what === 'pod-created';
+        const old = s.revision !== latest?.id && (s.what === 'scaled-down' || s.what === 'pod-deleted');
+        if ((ours || old) && s.at > to) to = s.at;
+      }
+  }
   return {
     kind: w.kind,
     namespace: w.namespace,
@@ -164,7 +225,7 @@ function latestRollout(w: WorkloadRollout): OperandRollout {
     ...(latest !== undefined ? { revision: latest.id } : {}),
     ...(from !== undefined ? { from } : {}),
     ...(to !== undefined && (from === undefined || to >= from) ? { to } : {}),
-    podsCreated,
+    updates,
     ref: w.ref,
   };
 }
@@ -183,7 +244,9 @@ export function operandAt(
   if (at < r.from) return { state: 'settled' };
   if (r.to !== undefined && at >= r.to) return { state: 'settled' };
   if (r.done && r.to === undefined) return { state: 'unknown' };
-  return { state: 'rolling', updated: Math.min(r.desired, r.podsCreated.filter((t) => t <= at).length) };
+  let updated = 0;
+  for (const u of r.updates) if (u.at <= at) updated = u.updated;
+  return { state: 'rolling', updated };
 }
 
 /** `ReplicaSet apiserver-6b7c8d9f5` or `revision 7f6d5c8b9`: how a rollout's revision reads. */
@@ -231,21 +294,21 @@ export function operandRolloutIntervals(
         ref: r.ref,
       });
     }
-    r.podsCreated.forEach((at, i) => {
+    for (const u of r.updates) {
       out.push({
-        from: at,
-        to: at,
+        from: u.at,
+        to: u.at,
         level: 'Info',
         locator,
         message: {
-          reason: 'PodCreated',
-          humanMessage: `a pod of ${what}'s latest revision${revision} created: ${Math.min(i + 1, r.desired)}/${r.desired} updated (inferred)`,
+          reason: 'RolloutStep',
+          humanMessage: `${what}${revision}: ${u.what}: ${u.updated}/${r.desired} updated (inferred)`,
           annotations: { inferred: 'true' },
         },
         source: 'derived:operand-rollout',
         ref: r.ref,
       });
-    });
+    }
   }
   return out;
 }

@@ -1,8 +1,10 @@
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { operandAt, operandsByOperator } from '../../src/timeline/index.js';
 import { inProcessCli } from '../helpers/cli.js';
 import { projectRoot } from '../helpers/fixtures.js';
+import { loadHistory } from '../helpers/load.js';
 
 const cli = inProcessCli('status-operands', ['status']);
 // A CI run mid-update: authentication not yet at 4.16.1 while its oauth-apiserver Deployment rolls
@@ -97,5 +99,24 @@ describe('status names the operand that holds an operator back', () => {
     const { code, out } = await cli.run(RUN, '--now', '2024-05-10T10:15:00Z', '-o', 'json');
     expect(code).toBe(0);
     expect(operandsOf(out)).toEqual([]);
+  });
+});
+
+describe('operand rollouts placed in time, on a run with a drain and reboots after the rollouts', () => {
+  // test/fixtures/operands/late-daemonset (the rule's fixture): the router rolled out 10:12 → 10:14, a
+  // drain recreated its pods at 10:52 and 10:55; reboots moved two dns pods' Ready to 10:50 and 10:51.
+  const at = (clock: string) => Date.parse(`2024-05-01T${clock}Z`);
+  it('a drain replacing pods is no rollout; a reboot does not stretch one', async () => {
+    const history = await loadHistory([join(projectRoot, 'test/fixtures/operands/late-daemonset')]);
+    const byOperator = operandsByOperator(history);
+    const router = byOperator.get('ingress')?.find((r) => r.name === 'router-default');
+    expect(router).toMatchObject({ from: at('10:12:00'), to: at('10:14:00'), done: true });
+    expect(router && operandAt(router, at('10:30:00'))).toEqual({ state: 'settled' });
+    expect(router && operandAt(router, at('10:12:30'))).toEqual({ state: 'rolling', updated: 1 });
+    const dns = byOperator.get('dns')?.find((r) => r.name === 'dns-default');
+    // Its last pod was created at 10:36:00 (after dns reported level) and Ready a minute later.
+    expect(dns).toMatchObject({ from: at('10:10:00'), to: at('10:37:00'), done: true });
+    expect(dns && operandAt(dns, at('10:30:00'))).toEqual({ state: 'rolling', updated: 2 });
+    expect(dns && operandAt(dns, at('10:45:00'))).toEqual({ state: 'settled' });
   });
 });
