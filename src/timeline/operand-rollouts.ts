@@ -174,7 +174,7 @@ function latestRollout(w: WorkloadRollout): OperandRollout {
     updates = scaleUps.map((s) => ({
       at: s.at,
       updated: Math.min(s.replicas ?? 0, w.desired),
-      what: `ReplicaSet ${s.revision ?? ''} scaled up to ${s.replicas ?? 0}`,
+      what: `scaled up to ${s.replicas ?? 0}`,
     }));
     for (const s of w.steps)
       if (
