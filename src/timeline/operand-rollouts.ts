@@ -85,7 +85,7 @@ function addTo(map: Map<string, Set<string>>, key: string, value: string): void 
 }
 
 /** The updated count from a moment on, and what made it so (a ReplicaSet scaled up, a pod created). */
-export interface OperandUpdate {
+interface OperandUpdate {
   readonly at: Millis;
   readonly updated: number;
   readonly what: string;
