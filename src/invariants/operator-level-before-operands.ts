@@ -1,18 +1,11 @@
-import type {
-  ClusterHistory,
-  ClusterOperator,
-  Evidence,
-  Finding,
-  KeyMoment,
-  Millis,
-  Observed,
-  ReleasePayload,
-} from '../model/index.js';
+import type { ClusterHistory, Evidence, Finding, KeyMoment, Millis, ReleasePayload } from '../model/index.js';
 import { formatClock, gapAfter, parseTime } from '../model/index.js';
 import { ComponentIndex } from '../release/index.js';
 import {
   type ContainerImage,
   findUpdates,
+  type ManagedWorkloads,
+  operandOwnership,
   type RolloutStep,
   type UpdateRecord,
   updateLabel,
@@ -44,7 +37,7 @@ export const operatorLevelBeforeOperands = defineRule(
     if (updates.length === 0) return notApplicable(rule, 'no update in the inputs');
     const operators = history.objects.clusterOperators;
     const { workloads, data } = workloadRollouts(history);
-    const owners = ownership(operators, workloads);
+    const owners = operandOwnership(operators, workloads);
     const findings: Finding[] = [];
     const missing = new Set<string>();
     const unplaced: string[] = [];
@@ -136,65 +129,6 @@ export const operatorLevelBeforeOperands = defineRule(
     return checked(rule, findings);
   },
 );
-
-/** The workloads an operator manages, and the shared namespaces whose workloads it was not given. */
-interface Managed {
-  readonly workloads: readonly WorkloadRollout[];
-  readonly namespaces: readonly string[];
-  /** Workloads in a namespace several operators name, that no operator names itself: nobody's. */
-  readonly shared: number;
-}
-
-/**
- * Which operator answers for which workload. An operator names its namespaces (and sometimes its
- * workloads) in status.relatedObjects. A workload named there belongs to the operator that names it.
- * Otherwise it belongs to the one operator naming its namespace; in a namespace several operators
- * name (openshift-machine-api: machine-api, cluster-autoscaler, control-plane-machine-set, ...) a
- * workload no operator names is nobody's: charging it to one of them could charge an operator for
- * another's workload.
- */
-function ownership(
-  operators: readonly Observed<ClusterOperator>[],
-  workloads: readonly WorkloadRollout[],
-): Map<string, Managed> {
-  const nsOwners = new Map<string, Set<string>>();
-  const named = new Map<string, Set<string>>();
-  for (const co of operators) {
-    const name = co.object.metadata.name;
-    for (const r of co.object.status?.relatedObjects ?? []) {
-      if (r.resource === 'namespaces') addTo(nsOwners, r.name, name);
-      const kind =
-        r.resource === 'deployments' ? 'Deployment' : r.resource === 'daemonsets' ? 'DaemonSet' : undefined;
-      if (kind && r.namespace) addTo(named, `${kind}/${r.namespace}/${r.name}`, name);
-    }
-  }
-  const out = new Map<string, Managed>();
-  for (const co of operators) {
-    const name = co.object.metadata.name;
-    const namespaces = [...nsOwners.entries()].filter(([, o]) => o.has(name)).map(([ns]) => ns);
-    const mine: WorkloadRollout[] = [];
-    let shared = 0;
-    for (const w of workloads) {
-      const namers = named.get(w.key);
-      if (namers) {
-        if (namers.has(name)) mine.push(w);
-        continue;
-      }
-      const owners = nsOwners.get(w.namespace);
-      if (!owners?.has(name)) continue;
-      if (owners.size === 1) mine.push(w);
-      else shared += 1;
-    }
-    out.set(name, { workloads: mine, namespaces, shared });
-  }
-  return out;
-}
-
-function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  if (set) set.add(value);
-  else map.set(key, new Set([value]));
-}
 
 /** The payloads an update went from and to, when the inputs hold both for this update. */
 function releasesOf(
@@ -645,7 +579,7 @@ function finding(
   level: { at: Millis; from: string; to: string; ref: Evidence['ref'] },
   late: readonly Late[],
   counts: Record<'judged' | 'done' | 'foreign' | 'unchanged' | 'cvo' | 'idle' | 'removed', number>,
-  managed: Managed,
+  managed: ManagedWorkloads,
   spanEnd: Millis | undefined,
 ): Finding {
   const t1 = level.at;

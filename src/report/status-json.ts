@@ -126,6 +126,16 @@ export function statusToJson(status: UpdateStatus) {
           reason: o.reason,
           message: o.message,
         })),
+        rollingOperands: cp.operators.rollingOperands.map((o) => ({
+          operator: o.operator,
+          kind: o.kind,
+          namespace: o.namespace,
+          name: o.name,
+          updated: o.updated,
+          desired: o.desired,
+          available: o.available ?? null,
+          since: time(o.since),
+        })),
       },
       estimate: {
         timeLeftSeconds: seconds(cp.estimate.timeLeft),

@@ -11,6 +11,7 @@ import type {
   Insight,
   NodeStatus,
   PoolStatus,
+  RollingOperand,
   UpdateRequest,
   UpdateStatus,
 } from '../status/index.js';
@@ -183,6 +184,9 @@ function controlPlane(cp: ControlPlaneStatus, ctx: Ctx): string[] {
   if (ops.updatingOperators.length > 0) {
     out.push(...field('Updating:', ops.updatingOperators.map((o) => safe(o.name)).join(', '), width));
   }
+  ops.rollingOperands.forEach((o, i) => {
+    out.push(...field(i === 0 ? 'Waiting on:' : '', operandText(o), width));
+  });
   out.push(
     ...field(
       'Completion:',
@@ -227,6 +231,15 @@ function controlPlane(cp: ControlPlaneStatus, ctx: Ctx): string[] {
     );
   }
   return out;
+}
+
+/**
+ * The operand holding an operator back, worded as the cluster-network-operator words its own
+ * (`Deployment "ns/name" update is rolling out (2 out of 3 updated)`), with the available count when known.
+ */
+function operandText(o: RollingOperand): string {
+  const available = o.available === undefined ? '' : `, ${o.available} out of ${o.desired} available`;
+  return `${safe(o.operator)}: ${o.kind} "${safe(o.namespace)}/${safe(o.name)}" update is rolling out (${o.updated} out of ${o.desired} updated${available})`;
 }
 
 /** oc's "Est. Time Remaining" (controlplane.go vagueUnder): "<10m" up to 10 minutes past the estimate. */

@@ -14,13 +14,14 @@ import {
   type Node,
   parseTime,
 } from '../model/index.js';
-import { conditionStatusKnown } from '../timeline/index.js';
+import { conditionStatusKnown, operandsByOperator } from '../timeline/index.js';
 import { alertInsights, normalizeAlerts } from './alerts.js';
 import { assessControlPlane, reasonText } from './controlplane.js';
 import { drainInsights } from './drain.js';
 import { isSerious, REFERENCES, sortInsights } from './insights.js';
 import { assessNode, compareNodes } from './nodes.js';
 import { snapshotNow } from './now.js';
+import { type OperandsAt, operandsAsLastSeen } from './operands.js';
 import { assessPool, assignNodesToPools } from './pools.js';
 import { pendingRequest, requestInsight } from './request.js';
 import type { ControlPlaneStatus, Insight, PoolStatus, UpdateState, UpdateStatus } from './types.js';
@@ -47,6 +48,11 @@ export interface StatusOptions {
   readonly versionUnknown?: ReadonlySet<string>;
   /** Nodes whose config at `now` is not known (status --at could not place it): their phase is Unknown. */
   readonly nodeConfigUnknown?: ReadonlySet<string>;
+  /**
+   * The operands that have not rolled out at `now`, when worked out on another history (status --at
+   * places them with the whole inputs); default: the snapshot's workloads as last seen.
+   */
+  readonly operands?: OperandsAt;
 }
 
 /** The pools created first (more than one when created in the same second), and when. */
@@ -89,12 +95,14 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
   );
   const now = opts.now ?? (snapshotMoment as Millis);
 
+  const operands = opts.operands ?? operandsAsLastSeen(operandsByOperator(history), now);
   const controlPlane = assessControlPlane(
     cvSeen,
     operators,
     now,
     opts.versionUnknown,
     history.mcoImage?.image,
+    operands.of,
   );
   const targetVersion = cv.status?.history?.[0]?.version || undefined;
   const versions = opts.configVersions ?? configVersions(history, cv);
@@ -201,6 +209,7 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
             'The inputs hold no machine-config-operator Deployment: whether machine-config runs the multi-architecture payload is not known, so it is counted by its version alone.',
           ]
         : []),
+      ...operands.notes,
     ],
   };
 }

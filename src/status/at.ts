@@ -5,8 +5,14 @@
  */
 import type { ClusterHistory, Millis } from '../model/index.js';
 import { parseTime } from '../model/index.js';
-import { historyAt, nodeConfigUnknown, operatorVersionUnknown } from '../timeline/index.js';
+import {
+  historyAt,
+  nodeConfigUnknown,
+  operandsByOperator,
+  operatorVersionUnknown,
+} from '../timeline/index.js';
 import { assessStatus, type FirstPools, statusPrerequisites } from './assess.js';
+import { operandsAt } from './operands.js';
 import type { UpdateStatus } from './types.js';
 import { configVersions } from './versions.js';
 
@@ -27,6 +33,8 @@ export function assessStatusAt(history: ClusterHistory, at: Millis): UpdateStatu
       ...(firstPools ? { firstPools } : {}),
       versionUnknown: operatorVersionUnknown(unrewound),
       nodeConfigUnknown: nodeConfigUnknown(unrewound),
+      // The workloads' counts are not rewound (as last seen); their rollouts are placed on the whole inputs.
+      operands: operandsAt(history, operandsByOperator(history), at),
     }),
     evaluatedAtSource: 'rewound',
     unrewound,

@@ -15,6 +15,7 @@ import type {
   Estimate,
   Insight,
   OperatorCounts,
+  RollingOperand,
   UpdatingOperator,
 } from './types.js';
 
@@ -100,6 +101,7 @@ export function assessControlPlane(
   now: Millis,
   versionUnknown: ReadonlySet<string> = new Set(),
   mcoImage?: string,
+  operandsOf: (operator: string) => readonly RollingOperand[] = () => [],
 ): ControlPlaneAnalysis {
   const cv = cvSeen.object;
   const insights: Insight[] = [];
@@ -146,6 +148,7 @@ export function assessControlPlane(
   let unavailable = 0;
   let degradedCount = 0;
   const updatingOperators: UpdatingOperator[] = [];
+  const rollingOperands: RollingOperand[] = [];
   let lastProgress: Millis | undefined;
   let mcoStartedUpdating: Millis | undefined;
 
@@ -185,6 +188,11 @@ export function assessControlPlane(
         progressing.status === 'Unknown')
     )
       progressUnknown++;
+    // What holds back an operator not yet at the target, or one still Progressing: its operands that
+    // have not rolled out (the CVO waits for the version, the operator for its operands).
+    const progressingKnownTrue = progressing?.status === 'True' && conditionStatusKnown(progressing);
+    if ((!isUpdated && progressKnown) || progressingKnownTrue)
+      rollingOperands.push(...operandsOf(co.metadata.name));
     if (!conditionStatusKnown(available) || !conditionStatusKnown(degraded)) healthUnknown++;
     else if (available?.status !== 'True') unavailable++;
     else if (degraded?.status === 'True') degradedCount++;
@@ -213,6 +221,7 @@ export function assessControlPlane(
     unavailable,
     degraded: degradedCount,
     updatingOperators,
+    rollingOperands,
   };
   const versions = versionFacts(cv);
   const history = cv.status?.history ?? [];

@@ -98,6 +98,26 @@ export interface OperatorCounts {
   /** Available but Degraded=True. */
   readonly degraded: number;
   readonly updatingOperators: readonly UpdatingOperator[];
+  /**
+   * The operands (Deployments, DaemonSets in the operator's relatedObjects namespaces) that have not
+   * rolled out at the moment, of the operators updating or not yet at the target (docs/status.md).
+   */
+  readonly rollingOperands: readonly RollingOperand[];
+}
+
+/** A workload an operator manages that has not rolled out at the moment assessed: what holds the operator back. */
+export interface RollingOperand {
+  readonly operator: string;
+  readonly kind: 'Deployment' | 'DaemonSet';
+  readonly namespace: string;
+  readonly name: string;
+  readonly updated: number;
+  readonly desired: number;
+  /** Available replicas; absent when status --at cannot tell them at the moment (only the updated count is rewound). */
+  readonly available?: number;
+  /** When its rollout began, when the inputs place it. */
+  readonly since?: Millis;
+  readonly ref: SourceRef;
 }
 
 /** How the time left was worked out. */

@@ -6,7 +6,15 @@
 export { buildHistory, dropEchoes } from './build.js';
 export { conditionLevel, deriveIntervals } from './derive.js';
 export { EchoIndex } from './echo-index.js';
-export { locators, objectKey } from './locator.js';
+export { locatorOf, locators, objectKey } from './locator.js';
+export {
+  type ManagedWorkloads,
+  type OperandRollout,
+  operandAt,
+  operandOwnership,
+  operandRolloutIntervals,
+  operandsByOperator,
+} from './operand-rollouts.js';
 export * from './pools.js';
 export * from './query.js';
 export { rewindSpan } from './rewind/context.js';

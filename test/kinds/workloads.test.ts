@@ -366,7 +366,7 @@ describe('Pod', () => {
     }
   });
 
-  it('is on the timeline by its conditions, and kept as last seen by a rewind', async () => {
+  it('is on the timeline by its conditions, and rewound by them (created after the moment: left out)', async () => {
     const h = await historyOf(ciRun());
     const ready = h.intervals.find(
       (i) =>
@@ -376,7 +376,15 @@ describe('Pod', () => {
     expect(ready).toMatchObject({ from: at('09:30:00'), level: 'Info', source: 'derived:condition' });
     const r = objectsAt(h, at('10:00:00'));
     expect(r.objects.pods).toHaveLength(1);
-    expect(r.unrewound).toContainEqual(expect.objectContaining({ object: 'Pod', field: '*' }));
+    // Its Ready condition is rewound; the rest of its status is as last seen, and said so.
+    expect(r.objects.pods[0]?.object.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe(
+      'True',
+    );
+    expect(r.unrewound).toContainEqual(
+      expect.objectContaining({ object: 'Pod', field: 'status.containerStatuses' }),
+    );
+    // Created at 09:29: it did not exist yet at 09:28.
+    expect(objectsAt(h, at('09:28:00')).objects.pods).toHaveLength(0);
   });
 
   it('is listed live in the namespaces a PodDisruptionBudget protects, and recorded by watch', () => {

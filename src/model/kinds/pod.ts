@@ -3,7 +3,6 @@
  * timeline (when each pod became Ready, ...). Rewound as last seen: the inputs do not record their changes.
  */
 import * as z from 'zod';
-import { plural } from '../words.js';
 import { conditions, containers, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
 import { AGE, arr, col, get, NAME, str } from './printing.js';
@@ -101,10 +100,12 @@ export const PodKind = kind({
   gatherExtra: 'pods.json',
   // namespaces/<ns>/core/pods.yaml
   mustGather: 'pods',
+  // A pod created after the moment did not exist then, and its conditions carry their transitions (when
+  // it was scheduled, became Ready: an operand's rollout pod by pod); the rest of its status is as last
+  // seen. A pod deleted before the end is not in the inputs at all, so an old revision's pods are missing.
   changes: {
-    by: 'last-seen',
-    why: (n) => `${plural(n, 'pod is', 'pods are')} as last seen: the inputs do not record their changes`,
-    notRewound: ['status'],
+    by: 'conditions',
+    lastSeen: ['spec', 'status.phase', 'status.containerStatuses'],
   },
   // Only in the namespaces a PodDisruptionBudget protects: the status assessment needs them to name
   // drain blockers, and every pod of a cluster is far more than that (live/snapshot.ts).

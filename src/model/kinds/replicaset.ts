@@ -4,11 +4,11 @@
  * up and scales the old ones down to zero, and keeps the old ones (`revisionHistoryLimit`) with their
  * template (kubernetes pkg/controller/deployment/sync.go). So a ReplicaSet's creationTimestamp says
  * when its template first existed, and its template's images say which release it ran; that is how
- * the rule operator-level-before-operands places a Deployment's rollout in time. As last seen: the
- * inputs do not record its changes. Read from gather-extra and must-gather, served, listed live.
+ * the rule operator-level-before-operands places a Deployment's rollout in time. At a past moment it
+ * exists from its creationTimestamp; its scale and status are as last seen (the inputs do not record
+ * their changes). Read from gather-extra and must-gather, served, listed live.
  */
 import * as z from 'zod';
-import { plural } from '../words.js';
 import { labelSelector, ObjectMetaSchema, podTemplate } from './common.js';
 import { kind } from './descriptor.js';
 import { AGE, col, countOr0, formatSelector, get, NAME, templateContainers } from './printing.js';
@@ -63,11 +63,8 @@ export const ReplicaSetKind = kind({
   gatherExtra: 'replicasets.json',
   // namespaces/<ns>/apps/replicasets.yaml
   mustGather: 'replicasets',
-  changes: {
-    by: 'last-seen',
-    why: (n) =>
-      `${plural(n, 'replica set is', 'replica sets are')} as last seen: the inputs do not record their changes`,
-    notRewound: ['spec.replicas', 'status'],
-  },
+  // One created after the moment did not exist then (serve --at, status --at); its scale and status are
+  // as last seen, and said so.
+  changes: { by: 'conditions', lastSeen: ['spec.replicas', 'status'] },
   live: { scope: 'all' },
 });

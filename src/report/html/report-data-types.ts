@@ -25,6 +25,11 @@ export interface ReportRow {
   readonly group: string;
   /** The locator most of the row's intervals carry, as origin writes it (strings index). */
   readonly locator: number;
+  /**
+   * An operand's row (a Deployment or DaemonSet its operator manages): the key of its operator's row,
+   * which it is shown under, indented.
+   */
+  readonly parent?: string;
 }
 
 export interface ReportGroup {

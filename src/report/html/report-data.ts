@@ -6,7 +6,7 @@ import {
   SEVERITY_ORDER,
   StringTable,
 } from '../../model/index.js';
-import { objectKey } from '../../timeline/index.js';
+import { locatorOf, objectKey, operandRolloutIntervals, operandsByOperator } from '../../timeline/index.js';
 import { formatRef } from '../refs.js';
 import type {
   ReportBar,
@@ -26,6 +26,7 @@ import {
   locatorText,
   locatorTextOfKey,
   nodeRolesOf,
+  operandRow,
   type RowIdentity,
   rowOfKey,
   rowRank,
@@ -75,8 +76,28 @@ export function buildReportData(input: HtmlReportInput): ReportData {
   const bars: Mutable<ReportBar>[] = [];
   const marks: Mutable<ReportMark>[] = [];
 
+  // An operator's operands sit under it: their rows first, so their own intervals (conditions) land
+  // there too, then their rollouts as the timeline places them.
+  const operands = operandsByOperator(history);
+  for (const [operator, list] of operands) {
+    for (const r of list) {
+      const identity = operandRow(operator, r.kind, r.namespace, r.name);
+      rows.ensure(
+        rowOfKey(identity.parent ?? '', nodeRoles),
+        locatorTextOfKey(identity.parent ?? ''),
+        r.from ?? Number.POSITIVE_INFINITY,
+      );
+      rows.ensure(
+        identity,
+        locatorText(locatorOf(r.kind, r.name, r.namespace)),
+        r.from ?? Number.POSITIVE_INFINITY,
+      );
+    }
+  }
+  const rollouts = operandRolloutIntervals([...operands.values()].flat(), history.span?.to);
+
   // One pass, few allocations: a run can hold hundreds of thousands of intervals.
-  for (const interval of history.intervals) {
+  for (const interval of rollouts.length === 0 ? history.intervals : [...history.intervals, ...rollouts]) {
     if (!Number.isFinite(interval.from)) continue;
     const from = interval.from;
     const to = Number.isFinite(interval.to) ? Math.max(from, interval.to) : from;
@@ -355,6 +376,12 @@ class RowTable {
     return this.rows.length - 1;
   }
 
+  /** The label of the row of `key`, or the key when it has no row. */
+  labelOf(key: string): string {
+    const i = this.byKey.get(key);
+    return (i === undefined ? undefined : this.rows[i]?.identity.label) ?? key;
+  }
+
   locatorOf(row: number): string {
     return this.strings.at(this.rows[row]?.locator ?? -1);
   }
@@ -362,7 +389,8 @@ class RowTable {
   rowAt(index: number): ReportRow {
     const r = this.rows[index];
     if (!r) throw new Error(`no row ${index}`);
-    return { key: r.identity.key, label: r.identity.label, group: r.identity.group, locator: r.locator };
+    const row = { key: r.identity.key, label: r.identity.label, group: r.identity.group, locator: r.locator };
+    return r.identity.parent !== undefined ? { ...row, parent: r.identity.parent } : row;
   }
 
   /**
@@ -379,6 +407,16 @@ class RowTable {
         if (!a || !b) return 0;
         const byGroup = compareGroups(a.identity.group, b.identity.group);
         if (byGroup !== 0) return byGroup;
+        // An operand right under its operator: both sort by the operator's label, the operator first.
+        const pa = a.identity.parent !== undefined ? this.labelOf(a.identity.parent) : undefined;
+        const pb = b.identity.parent !== undefined ? this.labelOf(b.identity.parent) : undefined;
+        if (pa !== undefined || pb !== undefined) {
+          const byOperator =
+            compareText(pa ?? a.identity.label, pb ?? b.identity.label) ||
+            compareText(a.identity.parent ?? a.identity.key, b.identity.parent ?? b.identity.key);
+          if (byOperator !== 0) return byOperator;
+          if ((pa === undefined) !== (pb === undefined)) return pa === undefined ? -1 : 1;
+        }
         const byRank = (rank[ia] ?? 0) - (rank[ib] ?? 0);
         if (byRank !== 0) return byRank;
         if (a.identity.group === 'MachineConfig' && a.first !== b.first) return a.first < b.first ? -1 : 1;

@@ -6,6 +6,18 @@ export interface RowIdentity {
   readonly key: string;
   readonly group: string;
   readonly label: string;
+  /** The operator row an operand's row sits under (its key). */
+  readonly parent?: string;
+}
+
+/** An operand's row: in its operator's group, under the operator, labelled by kind and namespace/name. */
+export function operandRow(operator: string, kind: string, namespace: string, name: string): RowIdentity {
+  return {
+    key: `${kind}/${namespace}/${name}`,
+    group: 'ClusterOperator',
+    label: `${kind} ${namespace}/${name}`,
+    parent: `ClusterOperator/${operator}`,
+  };
 }
 
 /** Group id of the upgrade test's own log lines (they carry no locator). */

@@ -30,8 +30,16 @@ export function toneOf(interval: Interval): Tone {
   const a = interval.message.annotations;
   const condition = a.condition;
   const status = a.status;
-  if (condition !== undefined && status !== undefined) return conditionTone(condition, status);
+  if (condition !== undefined && status !== undefined) {
+    // A Deployment's Progressing=True is its steady state (NewReplicaSetAvailable, kubernetes
+    // pkg/controller/deployment/progress.go): its rollout is drawn from its pods instead.
+    if (interval.locator.type === 'Deployment' && condition === 'Progressing' && status === 'True')
+      return 'ok';
+    return conditionTone(condition, status);
+  }
   if (a.phase !== undefined) return NODE_PHASES_BAD.has(a.phase) ? 'bad' : 'progress';
+  // An operand's rollout: work in progress while it ran; one not finished by the end, worth noticing.
+  if (a.rollout !== undefined) return a.rollout === 'complete' ? 'progress' : 'warn';
   if (interval.message.reason === 'UpdateHistory' || a.state === 'Partial') return 'progress';
   if (interval.level === 'Error') return 'bad';
   if (interval.level === 'Warning') return 'warn';
@@ -64,6 +72,7 @@ export function barLabel(interval: Interval): string {
   const a = interval.message.annotations;
   if (a.condition !== undefined && a.status !== undefined) return `${a.condition}=${a.status}`;
   if (a.phase !== undefined) return a.phase;
+  if (a.rollout !== undefined) return `rollout ${a.updated ?? ''}`.trim();
   if (interval.message.reason === 'UpdateHistory') return interval.message.humanMessage;
   if (interval.message.reason !== '') return interval.message.reason;
   return shorten(interval.message.humanMessage, 48);

@@ -33,7 +33,10 @@ export interface LayoutOptions {
 
 /** Search text of each row, computed once. */
 export function rowSearchText(data: ReportData): string[] {
-  return data.rows.map((r) => `${r.key}\n${r.label}`.toLowerCase());
+  // An operand's row is found by its operator's name too: filtering on an operator keeps its operands.
+  return data.rows.map((r) =>
+    `${r.key}\n${r.label}${r.parent !== undefined ? `\n${r.parent}` : ''}`.toLowerCase(),
+  );
 }
 
 /** The list of lines the chart shows: group headers and rows, after pinning, filtering and collapsing. */

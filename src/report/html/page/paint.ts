@@ -16,6 +16,8 @@ export const HIT_PX = 4;
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
 const SMALL_FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
 const BOLD_FONT = `600 ${FONT}`;
+/** How far an operand's label sits right of its operator's. */
+const OPERAND_INDENT = 12;
 
 export class Painter {
   private readonly ctx: CanvasRenderingContext2D;
@@ -92,7 +94,10 @@ export class Painter {
     ctx.font = FONT;
     ctx.fillStyle = CHART.label;
     const label = e.pinned ? info.key : info.label;
-    ctx.fillText(this.fit(label, v.gutter - 22, FONT), 16, y + ROW_HEIGHT / 2);
+    // An operand's row sits under its operator's, indented (pinned rows show their full key instead).
+    const indent = info.parent !== undefined && !e.pinned ? OPERAND_INDENT : 0;
+    const shown = indent > 0 ? `↳ ${label}` : label;
+    ctx.fillText(this.fit(shown, v.gutter - 22 - indent, FONT), 16 + indent, y + ROW_HEIGHT / 2);
 
     ctx.save();
     ctx.beginPath();
