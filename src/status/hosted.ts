@@ -6,8 +6,8 @@
  * kinds. Pure: objects and a moment in, a HostedStatus out.
  */
 import type { ClusterHistory, Condition, Millis, Node, Observed } from '../model/index.js';
-import { findCondition, parseTime } from '../model/index.js';
-import { conditionStatusKnown } from '../timeline/index.js';
+import { findCondition, parseTime, plural } from '../model/index.js';
+import { conditionStatusKnown, conditionTextKnown } from '../timeline/index.js';
 import type {
   ComponentCounts,
   GuestStatus,
@@ -240,8 +240,8 @@ function controlPlaneOf(
         name: c.metadata.name,
         ...(version ? { version } : {}),
         ...(since !== undefined ? { since } : {}),
-        reason: rollout.reason || 'RolloutComplete=False',
-        message: rollout.message || '',
+        reason: (conditionTextKnown(rollout) && rollout.reason) || 'RolloutComplete=False',
+        message: (conditionTextKnown(rollout) && rollout.message) || '',
       });
     } else if (rollout === undefined) unknown++;
     else waiting++;
@@ -416,10 +416,13 @@ function assessMachine(
   const configBehind = ctx.inPlace && configTarget !== undefined && configCurrent !== configTarget;
   const versionOk = ctx.targetVersion === undefined || version === undefined || version === ctx.targetVersion;
   const versionKnown = version !== undefined || ctx.targetVersion === undefined;
-  const updated =
+  // Made from the current template (or, InPlace, brought to its config) at the target release...
+  const rolled =
     !deleting && (ctx.inPlace || currentMachineSet) && versionOk && versionKnown && !configBehind;
   const unavailableNode = node !== undefined && unavailableCauses(node.object).length > 0;
   const running = nodeName !== undefined && (machinePhase === undefined || machinePhase === 'Running');
+  // ...and running as a Node: a Machine still provisioning is not updated capacity yet.
+  const updated = rolled && running;
   const insights: Insight[] = [];
 
   let phase: MachinePhase;
@@ -446,11 +449,12 @@ function assessMachine(
     updating = true;
     phase = draining ? 'Draining' : 'Deleting';
     message = draining ? 'Draining before deletion' : 'Being deleted (replaced by a new machine)';
-  } else if (updated && !running) {
+  } else if (rolled && !running) {
     assessment = 'Progressing';
     updating = true;
     phase = 'Provisioning';
-    message = `Provisioning (${machinePhase ?? 'no phase yet'})`;
+    message =
+      machinePhase === 'Provisioning' ? 'Provisioning' : `Provisioning (phase ${machinePhase ?? 'not reported yet'})`;
   } else if (updated) {
     assessment = unavailableNode ? 'Unavailable' : 'Completed';
     phase = 'Updated';
@@ -603,8 +607,8 @@ function nodePoolOf(
       impact: 'Update Stalled',
       scope: 'WorkerPool',
       ...(since !== undefined ? { since } : {}),
-      message: `NodePool ${name} has no valid generated payload${payload.reason ? ` (${payload.reason})` : ''}: its rollout cannot begin`,
-      description: payload.message || 'ValidGeneratedPayload=False',
+      message: `NodePool ${name} has no valid generated payload${payload.reason && conditionTextKnown(payload) ? ` (${payload.reason})` : ''}: its rollout cannot begin`,
+      description: (conditionTextKnown(payload) && payload.message) || 'ValidGeneratedPayload=False',
       reference: NODEPOOL_REFERENCE,
       objects: [npObject],
       refs: [seen.ref],
@@ -638,12 +642,14 @@ function nodePoolOf(
     targetVersion !== undefined && reportedVersion === targetVersion && updatingVersion === false;
   const stillOld = machines.filter((m) => !m.updated);
   if (claimsLevel && stillOld.length > 0) {
+    const since = parseTime(cond(np, 'UpdatingVersion')?.lastTransitionTime);
     insights.push({
+      ...(since !== undefined ? { since } : {}),
       kind: 'nodepool-level-before-rollout',
       level: 'Error',
       impact: 'Update Stalled',
       scope: 'WorkerPool',
-      message: `NodePool ${name} reports ${reportedVersion} with UpdatingVersion=False while ${stillOld.length} of ${total} Machines are not rolled out`,
+      message: `NodePool ${name} reports ${reportedVersion} with UpdatingVersion=False while ${stillOld.length} of ${plural(total, 'Machine')} ${stillOld.length === 1 ? 'is' : 'are'} not rolled out`,
       description:
         `Not rolled out: ${stillOld.map((m) => `${m.name} (${m.machineSet ?? 'no MachineSet'})`).join(', ')}. ` +
         'A NodePool declared its rollout complete this way in OCPBUGS-77922 (Cluster API v1beta1 UpdatedReplicas against v1beta2 upToDateReplicas).',
@@ -658,7 +664,7 @@ function nodePoolOf(
       level: 'Info',
       impact: 'Update Stalled',
       scope: 'WorkerPool',
-      message: `NodePool ${name} is paused (pausedUntil ${np.spec?.pausedUntil}): ${total - updated} Machines will not be updated`,
+      message: `NodePool ${name} is paused (pausedUntil ${np.spec?.pausedUntil}): ${plural(total - updated, 'Machine')} will not be updated`,
       description: 'spec.pausedUntil stops the NodePool controller from reconciling, so no rollout proceeds.',
       reference: NODEPOOL_REFERENCE,
       objects: [npObject],
