@@ -11,6 +11,7 @@ import {
   assessStatusAt,
   type HostedObjects,
   type HostedStatus,
+  hostedSnapshotNow,
   isSerious,
   pickHostedCluster,
   type StatusOptions,
@@ -144,7 +145,8 @@ async function hostedStatus(
     };
   };
   if (options.now === undefined) {
-    const g = guest ? guestStatus(guest) : undefined;
+    // The guest assessed at the management snapshot's moment: one moment for the whole document.
+    const g = guest ? guestStatus(guest, hostedSnapshotNow(history.objects)) : undefined;
     return assessHostedStatus(history.objects, pick(history.objects), {
       ...(guest ? { guest } : {}),
       ...(g?.operators ? { guestOperators: g.operators } : {}),

@@ -111,7 +111,10 @@ export function assessHostedStatusAt(inputs: HostedAtInputs, at: Millis): Hosted
   return {
     ...status,
     evaluatedAtSource: 'rewound',
-    unrewound: notes,
+    // In one order whatever order the inputs listed the objects in.
+    unrewound: notes.sort((a, b) =>
+      a.object !== b.object ? (a.object < b.object ? -1 : 1) : a.field < b.field ? -1 : a.field > b.field ? 1 : 0,
+    ),
     notes: [...status.notes, ...extraNotes],
   };
 }

@@ -697,6 +697,11 @@ function nodePoolOf(
   };
 }
 
+function byName<T extends { metadata: Meta }>(list: readonly Observed<T>[]): Observed<T>[] {
+  const k = (o: Observed<T>) => key(o.object.metadata.namespace, o.object.metadata.name);
+  return [...list].sort((a, b) => (k(a) < k(b) ? -1 : k(a) > k(b) ? 1 : 0));
+}
+
 /** Which HostedCluster a status is about: `selector` (`ns/name` or a unique `name`), else the only one. */
 export function pickHostedCluster(
   objects: HostedObjects,
@@ -722,10 +727,19 @@ export function pickHostedCluster(
 }
 
 export function assessHostedStatus(
-  objects: HostedObjects,
+  given: HostedObjects,
   hcSeen: Observed<HostedClusterShape>,
   opts: HostedStatusOptions = {},
 ): HostedStatus {
+  // By namespace and name, whatever order the inputs listed them in (files keep theirs, an API server sorts).
+  const objects: HostedObjects = {
+    hostedClusters: byName(given.hostedClusters),
+    controlPlaneComponents: byName(given.controlPlaneComponents),
+    nodePools: byName(given.nodePools),
+    machineDeployments: byName(given.machineDeployments),
+    machineSets: byName(given.machineSets),
+    machines: byName(given.machines),
+  };
   const hc = hcSeen.object;
   const hcNs = hc.metadata.namespace ?? '';
   const cpNamespace = `${hcNs}-${hc.metadata.name}`;

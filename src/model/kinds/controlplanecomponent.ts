@@ -47,6 +47,8 @@ export const ControlPlaneComponentKind = kind({
   ],
   // namespaces/<ns>-<name>/hypershift.openshift.io/controlplanecomponents.yaml
   mustGather: 'controlplanecomponents',
+  // Listed and watched across namespaces (docs/live.md): a management cluster keeps them in many.
+  live: { scope: 'all' },
   changes: { by: 'conditions', lastSeen: ['status.version', 'status.resources'] },
   timeline: {
     conditions: true,

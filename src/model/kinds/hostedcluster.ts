@@ -55,6 +55,8 @@ export const HostedClusterKind = kind({
   ],
   // namespaces/<ns>/hypershift.openshift.io/hostedclusters/<name>.yaml (hypershift dump cluster)
   mustGather: 'hostedclusters',
+  // Listed and watched across namespaces (docs/live.md): a management cluster keeps them in many.
+  live: { scope: 'all' },
   changes: {
     by: 'conditions',
     lastSeen: ['spec', 'status.version', 'status.controlPlaneVersion'],

@@ -50,6 +50,8 @@ export const HostedControlPlaneKind = kind({
   ],
   // namespaces/<ns>-<name>/hypershift.openshift.io/hostedcontrolplanes.yaml
   mustGather: 'hostedcontrolplanes',
+  // Listed and watched across namespaces (docs/live.md): a management cluster keeps them in many.
+  live: { scope: 'all' },
   changes: {
     by: 'conditions',
     lastSeen: ['spec', 'status.version', 'status.versionStatus', 'status.controlPlaneVersion'],

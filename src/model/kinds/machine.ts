@@ -57,6 +57,8 @@ export const MachineKind = kind({
   ],
   // namespaces/<ns>-<name>/cluster.x-k8s.io/machines.yaml
   mustGather: 'machines',
+  // Listed and watched across namespaces (docs/live.md): a management cluster keeps them in many.
+  live: { scope: 'all' },
   changes: {
     by: 'conditions',
     lastSeen: [

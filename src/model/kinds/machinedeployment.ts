@@ -50,6 +50,8 @@ export const MachineDeploymentKind = kind({
   ],
   // namespaces/<ns>-<name>/cluster.x-k8s.io/machinedeployments.yaml
   mustGather: 'machinedeployments',
+  // Listed and watched across namespaces (docs/live.md): a management cluster keeps them in many.
+  live: { scope: 'all' },
   changes: {
     by: 'conditions',
     lastSeen: [

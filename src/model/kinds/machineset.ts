@@ -42,6 +42,8 @@ export const MachineSetKind = kind({
   ],
   // namespaces/<ns>-<name>/cluster.x-k8s.io/machinesets.yaml
   mustGather: 'machinesets',
+  // Listed and watched across namespaces (docs/live.md): a management cluster keeps them in many.
+  live: { scope: 'all' },
   changes: {
     by: 'conditions',
     lastSeen: [

@@ -101,6 +101,8 @@ export const NodePoolKind = kind({
   ],
   // namespaces/<ns>/hypershift.openshift.io/nodepools/<name>.yaml (hypershift dump cluster)
   mustGather: 'nodepools',
+  // Listed and watched across namespaces (docs/live.md): a management cluster keeps them in many.
+  live: { scope: 'all' },
   changes: {
     by: 'conditions',
     lastSeen: ['spec', 'metadata.annotations', 'status.version', 'status.replicas', 'status.nodesInfo'],

@@ -1,0 +1,90 @@
+/**
+ * `status --kubeconfig MGMT [--guest-kubeconfig GUEST]` on a hosted cluster (docs/hosted.md): with
+ * `serve` as the management API server, the same document as status on the files (only the fields
+ * naming the source differ), GET requests only; with a second `serve` as the guest's API server, the
+ * Machines gain their Nodes and the guest's operators are counted.
+ */
+import { describe, expect, it } from 'vitest';
+import { inProcessCli } from '../helpers/cli.js';
+import { projectRoot } from '../helpers/fixtures.js';
+import { kubeconfigFile, serve, startProxy } from './helpers.js';
+
+const cli = inProcessCli('live-hosted-status');
+const MGMT = `${projectRoot}/test/fixtures/status/hosted-rollout`;
+const GUEST = `${projectRoot}/test/fixtures/status/hosted-rollout-guest`;
+
+/** Strings that name where a fact was read from: the file path, or the API server's URL. */
+function withoutSource(value: unknown, prefixes: readonly string[]): unknown {
+  if (typeof value === 'string') return prefixes.some((p) => value.startsWith(p)) ? '<source>' : value;
+  if (Array.isArray(value)) return value.map((v) => withoutSource(v, prefixes));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutSource(v, prefixes)]));
+  return value;
+}
+
+describe('status --kubeconfig of a management cluster', () => {
+  it('on serve of the management objects: the same JSON as status on the files, by GET only', async () => {
+    const onFiles = await cli.run('status', MGMT, '-o', 'json');
+    const server = await serve([MGMT]);
+    const proxy = await startProxy(server.url);
+    try {
+      const live = await cli.run('status', '--kubeconfig', kubeconfigFile(proxy.url), '-o', 'json');
+      expect(live.code, cli.stderr()).toBe(onFiles.code);
+      expect(withoutSource(JSON.parse(live.out), [proxy.url])).toEqual(
+        withoutSource(JSON.parse(onFiles.out), [MGMT]),
+      );
+      // The same at a moment in the middle of the rollout.
+      const at = ['--at', '2026-11-30T10:30:00Z'];
+      const liveAt = await cli.run('status', '--kubeconfig', kubeconfigFile(proxy.url), '-o', 'json', ...at);
+      const filesAt = await cli.run('status', MGMT, '-o', 'json', ...at);
+      expect(withoutSource(JSON.parse(liveAt.out), [proxy.url])).toEqual(
+        withoutSource(JSON.parse(filesAt.out), [MGMT]),
+      );
+      expect(proxy.requests.length).toBeGreaterThan(0);
+      expect(proxy.requests.filter((q) => !q.startsWith('GET '))).toEqual([]);
+      expect(proxy.requests.some((q) => q.includes('/apis/hypershift.openshift.io/v1beta1/nodepools'))).toBe(true);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  });
+
+  it('--guest-kubeconfig: the Machines get their Nodes, the guest operators are counted, GET only', async () => {
+    const mgmt = await serve([MGMT]);
+    const guest = await serve([GUEST]);
+    const guestProxy = await startProxy(guest.url);
+    try {
+      const r = await cli.run(
+        'status',
+        '--kubeconfig',
+        kubeconfigFile(mgmt.url),
+        '--guest-kubeconfig',
+        kubeconfigFile(guestProxy.url),
+        '-o',
+        'json',
+      );
+      expect(r.code, cli.stderr()).toBe(1);
+      const json = JSON.parse(r.out);
+      expect(json.guest).toMatchObject({ read: true, operators: { total: 4, updated: 2, unavailable: 1 } });
+      const early = json.nodePools.find((p: { name: string }) => p.name === 'early');
+      // ip-10-0-2-21 is not ready in the guest: its Machine is updated but Unavailable.
+      expect(early.machines.find((m: { node: string }) => m.node === 'ip-10-0-2-21')).toMatchObject({
+        assessment: 'Unavailable',
+        unavailable: true,
+      });
+      expect(json.insights.map((i: { kind: string }) => i.kind)).toContain('operator-unavailable');
+      expect(json.notes.join(' ')).not.toContain('guest cluster was not read');
+      expect(guestProxy.requests.filter((q) => !q.startsWith('GET '))).toEqual([]);
+    } finally {
+      await guestProxy.close();
+      await guest.close();
+      await mgmt.close();
+    }
+  });
+
+  it('--guest-kubeconfig without --kubeconfig is a usage error (exit 2)', async () => {
+    const r = await cli.run('status', MGMT, '--guest-kubeconfig', '/nonexistent');
+    expect(r.code).toBe(2);
+    expect(cli.stderr()).toContain('--guest-kubeconfig goes with --kubeconfig');
+  });
+});
