@@ -115,7 +115,7 @@ function rewoundStatus(history: ClusterHistory, at: Millis, paths: readonly stri
 
 /**
  * A hosted cluster (docs/hosted.md): the inputs hold HostedClusters. The management side is
- * `history`; the guest is read from --guest-kubeconfig when given.
+ * `history`; the guest is read from --guest-kubeconfig, or else from the dump's guest folder.
  */
 async function hostedStatus(
   history: ClusterHistory,
@@ -131,16 +131,18 @@ async function hostedStatus(
     }
     return picked;
   };
+  // The guest: its own API server (--guest-kubeconfig), or the dump's hostedcluster-NAME/ folder.
+  const name = pick(history.objects).object.metadata.name;
   const guest =
     flags.guestKubeconfig !== undefined
       ? await liveHistory([], { ...flags, kubeconfig: flags.guestKubeconfig, context: undefined })
-      : undefined;
+      : history.guests?.find((g) => g.name === name)?.history;
   const guestStatus = (g: ClusterHistory, now?: Millis) => {
+    // The insights about the guest's operators, as the ordinary status gives them (it needs the guest's
+    // ClusterVersion); its pools are the NodePools, shown from the management side.
     if (statusPrerequisites(g, now !== undefined ? { now } : {}) !== undefined) return { insights: [] };
     const s = assessStatus(g, now !== undefined ? { now } : {});
-    // The guest's operators and their health; its pools are the NodePools, shown from the management side.
     return {
-      operators: s.controlPlane.operators,
       insights: s.insights.filter((i) => i.kind === 'operator-unavailable' || i.kind === 'operator-degraded'),
     };
   };
@@ -149,7 +151,6 @@ async function hostedStatus(
     const g = guest ? guestStatus(guest, hostedSnapshotNow(history.objects)) : undefined;
     return assessHostedStatus(history.objects, pick(history.objects), {
       ...(guest ? { guest } : {}),
-      ...(g?.operators ? { guestOperators: g.operators } : {}),
       ...(g ? { guestInsights: g.insights } : {}),
     });
   }

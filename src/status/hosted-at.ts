@@ -10,7 +10,7 @@ import { parseTime } from '../model/index.js';
 import { historyAt, OutsideSpanError, type Unrewound } from '../timeline/index.js';
 import { assessHostedStatus, type HostedClusterShape, type HostedObjects, type MachineShape } from './hosted.js';
 import type { HostedStatus } from './hosted-types.js';
-import type { Insight, OperatorCounts } from './types.js';
+import type { Insight } from './types.js';
 
 type VersionStatus = NonNullable<NonNullable<HostedClusterShape['status']>['version']>;
 
@@ -76,7 +76,7 @@ export interface HostedAtInputs {
   readonly pick: (objects: HostedObjects) => Observed<HostedClusterShape>;
   readonly guest?: ClusterHistory;
   /** The guest's operators and insights at the moment, from the ordinary status of the rewound guest. */
-  readonly guestStatus?: (guest: ClusterHistory) => { operators?: OperatorCounts; insights: readonly Insight[] };
+  readonly guestStatus?: (guest: ClusterHistory) => { insights: readonly Insight[] };
 }
 
 /** Throws OutsideSpanError (timeline/) when `at` is outside the management inputs' span. */
@@ -105,7 +105,6 @@ export function assessHostedStatusAt(inputs: HostedAtInputs, at: Millis): Hosted
   const status = assessHostedStatus(objects, hc, {
     now: at,
     ...(guest ? { guest } : {}),
-    ...(g?.operators ? { guestOperators: g.operators } : {}),
     ...(g ? { guestInsights: g.insights } : {}),
   });
   return {

@@ -19,7 +19,8 @@ import type {
   UpdatingComponent,
 } from './hosted-types.js';
 import { sortInsights } from './insights.js';
-import { unavailableCauses } from './nodes.js';
+import { operatorVersion } from './controlplane.js';
+import { UNAVAILABLE_REASON, unavailableCauses } from './nodes.js';
 import type { Insight, NodeAssessment, NodeCounts, OperatorCounts, PoolAssessment } from './types.js';
 
 /** The Machine annotation naming the OpenShift release it was made for (hypershift's nodepool controller). */
@@ -141,8 +142,6 @@ export interface HostedStatusOptions {
   readonly now?: Millis;
   /** The guest cluster, when it was read: its Nodes become the Machines' nodes, its operators are counted. */
   readonly guest?: ClusterHistory;
-  /** The guest's ClusterOperators, counted by the ordinary status (assess.ts) when the guest was read. */
-  readonly guestOperators?: OperatorCounts;
   readonly guestInsights?: readonly Insight[];
 }
 
@@ -334,7 +333,59 @@ function guestOf(hc: HostedClusterShape, opts: HostedStatusOptions): GuestStatus
     ...(progressing !== undefined ? { progressing } : {}),
     ...(failing !== undefined ? { failing } : {}),
     read: opts.guest !== undefined,
-    ...(opts.guestOperators ? { operators: opts.guestOperators } : {}),
+    ...(opts.guest && opts.guest.objects.clusterOperators.length > 0
+      ? { operators: guestOperators(opts.guest, desiredVersion) }
+      : {}),
+  };
+}
+
+/**
+ * The guest's ClusterOperators against the version the guest CVO works towards. Counted here rather
+ * than by the ordinary status because a hosted cluster's dump holds no ClusterVersion (dump.go does
+ * not gather it), and every ClusterOperator of a hosted cluster is the payload's.
+ */
+function guestOperators(guest: ClusterHistory, target: string | undefined): OperatorCounts {
+  let updated = 0;
+  let updating = 0;
+  let waiting = 0;
+  let unknown = 0;
+  let healthUnknown = 0;
+  let unavailable = 0;
+  let degraded = 0;
+  const updatingOperators: OperatorCounts['updatingOperators'][number][] = [];
+  for (const seen of guest.objects.clusterOperators) {
+    const co = seen.object;
+    const progressing = cond(co, 'Progressing');
+    const available = cond(co, 'Available');
+    const degradedC = cond(co, 'Degraded');
+    if (target !== undefined && operatorVersion(co) === target) updated++;
+    else if (progressing?.status === 'True') {
+      updating++;
+      const since = parseTime(progressing.lastTransitionTime);
+      updatingOperators.push({
+        name: co.metadata.name,
+        ...(since !== undefined ? { since } : {}),
+        reason: (conditionTextKnown(progressing) && progressing.reason) || '',
+        message: (conditionTextKnown(progressing) && progressing.message) || '',
+      });
+    } else if (progressing?.status === 'False') waiting++;
+    else unknown++;
+    if (available === undefined || degradedC === undefined) healthUnknown++;
+    else if (available.status !== 'True') unavailable++;
+    else if (degradedC.status === 'True') degraded++;
+  }
+  const total = guest.objects.clusterOperators.length;
+  return {
+    total,
+    updated,
+    updating,
+    waiting,
+    unknown,
+    healthUnknown,
+    healthy: total - unavailable - degraded - healthUnknown,
+    unavailable,
+    degraded,
+    updatingOperators,
   };
 }
 
@@ -419,7 +470,12 @@ function assessMachine(
   // Made from the current template (or, InPlace, brought to its config) at the target release...
   const rolled =
     !deleting && (ctx.inPlace || currentMachineSet) && versionOk && versionKnown && !configBehind;
-  const unavailableNode = node !== undefined && unavailableCauses(node.object).length > 0;
+  // The node's own conditions only: a hosted node (Replace) has no machine-config daemon whose absent
+  // annotations would mean "working"; an InPlace rollout's daemon is read by inPlaceBusy.
+  const causes = node
+    ? unavailableCauses(node.object).filter((c) => c.reason !== UNAVAILABLE_REASON.daemonWorking)
+    : [];
+  const unavailableNode = causes.length > 0;
   const running = nodeName !== undefined && (machinePhase === undefined || machinePhase === 'Running');
   // ...and running as a Node: a Machine still provisioning is not updated capacity yet.
   const updated = rolled && running;
@@ -458,7 +514,7 @@ function assessMachine(
   } else if (updated) {
     assessment = unavailableNode ? 'Unavailable' : 'Completed';
     phase = 'Updated';
-    message = unavailableNode ? 'Node not ready' : '';
+    message = causes.map((c) => `${c.reason}${c.message ? `: ${c.message}` : ''}`).join('; ');
   } else if (ctx.inPlace && configBehind && node !== undefined && inPlaceBusy(node.object)) {
     updating = true;
     assessment = 'Progressing';

@@ -4,14 +4,35 @@
  * naming the source differ), GET requests only; with a second `serve` as the guest's API server, the
  * Machines gain their Nodes and the guest's operators are counted.
  */
+import { stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import type { ClusterHistory } from '../../src/model/index.js';
+import { collectExtras, type RunningServer, startServer } from '../../src/serve/index.js';
+import { buildHistory } from '../../src/timeline/index.js';
 import { inProcessCli } from '../helpers/cli.js';
 import { projectRoot } from '../helpers/fixtures.js';
+import { loadHistoryParts } from '../helpers/load.js';
 import { kubeconfigFile, serve, startProxy } from './helpers.js';
 
 const cli = inProcessCli('live-hosted-status');
 const MGMT = `${projectRoot}/test/fixtures/status/hosted-rollout`;
 const GUEST = `${projectRoot}/test/fixtures/status/hosted-rollout-guest`;
+const DUMP = `${projectRoot}/test/fixtures/hosted/ocpbugs-77922`;
+
+/** serve DUMP and serve --guest NAME DUMP: the management API server and the guest's. */
+async function serveDump(dump: string, guestName: string): Promise<[RunningServer, RunningServer]> {
+  const history = buildHistory(await loadHistoryParts([dump], { now: Date.now() }));
+  const isDir = (p: string) =>
+    stat(p).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+  const mx = await collectExtras([dump], isDir);
+  const management = await startServer({ history, extra: mx.objects, logs: mx.logs });
+  const g = history.guests?.find((x) => x.name === guestName)?.history as ClusterHistory;
+  const gx = await collectExtras([dump], isDir, guestName);
+  return [management, await startServer({ history: g, extra: gx.objects, logs: gx.logs })];
+}
 
 /** Strings that name where a fact was read from: the file path, or the API server's URL. */
 function withoutSource(value: unknown, prefixes: readonly string[]): unknown {
@@ -79,6 +100,27 @@ describe('status --kubeconfig of a management cluster', () => {
       await guestProxy.close();
       await guest.close();
       await mgmt.close();
+    }
+  });
+
+  it('on serve of a hypershift dump (management and guest endpoints): the same JSON and text as status on the dump', async () => {
+    const onFiles = await cli.run('status', DUMP, '-o', 'json');
+    const textOnFiles = await cli.run('status', DUMP, '--width', '150');
+    const [management, guest] = await serveDump(DUMP, 'example');
+    try {
+      const flags = ['--kubeconfig', kubeconfigFile(management.url), '--guest-kubeconfig', kubeconfigFile(guest.url)];
+      const live = await cli.run('status', ...flags, '-o', 'json');
+      expect(live.code, cli.stderr()).toBe(onFiles.code);
+      expect(live.code).toBe(1);
+      const json = JSON.parse(live.out);
+      expect(json.guest).toMatchObject({ read: true, operators: { total: 5 } });
+      expect(json.insights.map((i: { kind: string }) => i.kind)).toContain('nodepool-level-before-rollout');
+      expect(withoutSource(json, [management.url, guest.url])).toEqual(withoutSource(JSON.parse(onFiles.out), [DUMP]));
+      const text = await cli.run('status', ...flags, '--width', '150');
+      expect(text.out).toBe(textOnFiles.out);
+    } finally {
+      await management.close();
+      await guest.close();
     }
   });
 
