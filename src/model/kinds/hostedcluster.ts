@@ -8,7 +8,7 @@
 import * as z from 'zod';
 import { conditions, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
-import { completedVersion, newestEntry, versionStatus } from './hosted.js';
+import { completedVersion, newestEntry, versionStatus, HOSTED_KIND } from './hosted.js';
 import { AGE, col, condition, condStatus, get, NAME, str } from './printing.js';
 
 const HostedClusterSchema = z.looseObject({
@@ -55,8 +55,9 @@ export const HostedClusterKind = kind({
   ],
   // namespaces/<ns>/hypershift.openshift.io/hostedclusters/<name>.yaml (hypershift dump cluster)
   mustGather: 'hostedclusters',
-  // Listed and watched across namespaces (docs/live.md): a management cluster keeps them in many.
-  live: { scope: 'all' },
+  // Listed and watched across namespaces (docs/live.md): a management cluster keeps them in many;
+  // only a management cluster has them.
+  live: { scope: 'all', optional: HOSTED_KIND },
   changes: {
     by: 'conditions',
     lastSeen: ['spec', 'status.version', 'status.controlPlaneVersion'],
