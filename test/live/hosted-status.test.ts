@@ -5,6 +5,8 @@
  * Machines gain their Nodes and the guest's operators are counted.
  */
 import { stat } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { ClusterHistory } from '../../src/model/index.js';
 import { collectExtras, type RunningServer, startServer } from '../../src/serve/index.js';
@@ -43,7 +45,45 @@ function withoutSource(value: unknown, prefixes: readonly string[]): unknown {
   return value;
 }
 
+/** In front of `target`: 403 for the HyperShift and Cluster API groups (a role without them), the rest passed on. */
+async function refusingHosted(target: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    if (/\/apis\/(hypershift\.openshift\.io|cluster\.x-k8s\.io)\//.test(req.url ?? '')) {
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', code: 403 }));
+      return;
+    }
+    const up = http.request(`${target}${req.url ?? ''}`, { method: req.method, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    req.pipe(up);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
 describe('status --kubeconfig of a management cluster', () => {
+  it('a role without the hosted kinds (403) reads an ordinary cluster as before, with a note', async () => {
+    const server = await serve(['examples/bug-2019850']);
+    const front = await refusingHosted(server.url);
+    try {
+      const r = await cli.run('analyze', '--kubeconfig', kubeconfigFile(front.url), '-o', 'json');
+      expect([0, 1, 4], cli.stderr()).toContain(r.code);
+      const notes = JSON.stringify(JSON.parse(r.out).notes);
+      expect(notes).toContain('nodepools: not permitted (HTTP 403); no NodePool objects read');
+      const s = await cli.run('status', '--kubeconfig', kubeconfigFile(front.url), '-o', 'json');
+      expect(JSON.parse(s.out).kind).toBe('AtlevelUpdateStatus');
+    } finally {
+      await front.close();
+      await server.close();
+    }
+  });
+
   it('on serve of the management objects: the same JSON as status on the files, by GET only', async () => {
     const onFiles = await cli.run('status', MGMT, '-o', 'json');
     const server = await serve([MGMT]);
