@@ -31,6 +31,7 @@ export const E2E_SUITES = [
   'test/runs/ingest.test.ts',
   'test/runs/ingest-timeout.test.ts',
   'test/runs/corpus-stats.test.ts',
+  'test/runs/hosted-stats.test.ts',
   'test/store/stats-summaries.test.ts',
   // serve replaying an update in real time, and stopped by signals; watch against a fake API server
   'test/serve/replay.test.ts',
