@@ -86,11 +86,7 @@ export function renderHostedStatusText(s: HostedStatus, opts: StatusTextOptions)
     );
   } else if (cp.components.updatingComponents.length > 0) {
     out.push(
-      ...wrap(
-        `Updating: ${cp.components.updatingComponents.map((u) => safe(u.name)).join(', ')}`,
-        width,
-        2,
-      ),
+      ...wrap(`Updating: ${cp.components.updatingComponents.map((u) => safe(u.name)).join(', ')}`, width, 2),
     );
   }
 
@@ -152,7 +148,8 @@ export function renderHostedStatusText(s: HostedStatus, opts: StatusTextOptions)
   }
   if (s.unrewound.length > 0) {
     out.push('', `Not rewound to ${at} (the inputs do not say what these were then):`);
-    for (const u of s.unrewound) out.push(...wrap(`- ${safe(u.object)} ${safe(u.field)}: ${safe(u.why)}`, width, 2));
+    for (const u of s.unrewound)
+      out.push(...wrap(`- ${safe(u.object)} ${safe(u.field)}: ${safe(u.why)}`, width, 2));
   }
   return `${out.join('\n')}\n`;
 }
@@ -172,7 +169,8 @@ function poolTable(pools: readonly NodePoolStatus[], c: Colours, width: number):
         `${p.completionPercent}% (${p.updated}/${p.total})`,
         safe(p.targetVersion ?? '?'),
         safe(p.reportedVersion ?? '-'),
-        [p.updatingVersion ? 'version' : '', p.updatingConfig ? 'config' : ''].filter(Boolean).join(',') || '-',
+        [p.updatingVersion ? 'version' : '', p.updatingConfig ? 'config' : ''].filter(Boolean).join(',') ||
+          '-',
         [
           `${p.counts.available} Available`,
           `${p.counts.progressing} Progressing`,

@@ -8,7 +8,12 @@
 import type { ClusterHistory, Millis, Observed } from '../model/index.js';
 import { parseTime } from '../model/index.js';
 import { historyAt, OutsideSpanError, type Unrewound } from '../timeline/index.js';
-import { assessHostedStatus, type HostedClusterShape, type HostedObjects, type MachineShape } from './hosted.js';
+import {
+  assessHostedStatus,
+  type HostedClusterShape,
+  type HostedObjects,
+  type MachineShape,
+} from './hosted.js';
 import type { HostedStatus } from './hosted-types.js';
 import type { Insight } from './types.js';
 
@@ -29,7 +34,14 @@ function versionAt(v: VersionStatus | null | undefined, at: Millis): VersionStat
   return {
     ...v,
     history,
-    ...(first ? { desired: { ...(first.version ? { version: first.version } : {}), ...(first.image ? { image: first.image } : {}) } } : {}),
+    ...(first
+      ? {
+          desired: {
+            ...(first.version ? { version: first.version } : {}),
+            ...(first.image ? { image: first.image } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -58,7 +70,9 @@ function machineAt(seen: Observed<MachineShape>, at: Millis): Observed<MachineSh
     object: {
       ...o,
       metadata,
-      status: o.status ? { ...o.status, ...(o.status.phase === 'Deleting' ? { phase: 'Running' } : {}) } : o.status,
+      status: o.status
+        ? { ...o.status, ...(o.status.phase === 'Deleting' ? { phase: 'Running' } : {}) }
+        : o.status,
     },
     ref: seen.ref,
   };
@@ -97,7 +111,9 @@ export function assessHostedStatusAt(inputs: HostedAtInputs, at: Millis): Hosted
       notes.push(...g.unrewound.map((u) => ({ ...u, object: `guest ${u.object}` })));
     } catch (err) {
       if (!(err instanceof OutsideSpanError)) throw err;
-      extraNotes.push(`The guest cluster's inputs do not reach back to this moment: ${err.message}; the guest is left out.`);
+      extraNotes.push(
+        `The guest cluster's inputs do not reach back to this moment: ${err.message}; the guest is left out.`,
+      );
     }
   }
   const hc = inputs.pick(objects);
@@ -112,7 +128,15 @@ export function assessHostedStatusAt(inputs: HostedAtInputs, at: Millis): Hosted
     evaluatedAtSource: 'rewound',
     // In one order whatever order the inputs listed the objects in.
     unrewound: notes.sort((a, b) =>
-      a.object !== b.object ? (a.object < b.object ? -1 : 1) : a.field < b.field ? -1 : a.field > b.field ? 1 : 0,
+      a.object !== b.object
+        ? a.object < b.object
+          ? -1
+          : 1
+        : a.field < b.field
+          ? -1
+          : a.field > b.field
+            ? 1
+            : 0,
     ),
     notes: [...status.notes, ...extraNotes],
   };

@@ -42,7 +42,7 @@ export interface ComponentCounts {
   readonly updatingComponents: readonly UpdatingComponent[];
 }
 
-export type HostedControlPlaneAssessment = 'Progressing' | 'Completed' | 'Unknown';
+type HostedControlPlaneAssessment = 'Progressing' | 'Completed' | 'Unknown';
 
 export interface HostedControlPlaneStatus {
   readonly assessment: HostedControlPlaneAssessment;

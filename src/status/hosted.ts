@@ -8,6 +8,7 @@
 import type { ClusterHistory, Condition, Millis, Node, Observed } from '../model/index.js';
 import { findCondition, parseTime, plural } from '../model/index.js';
 import { conditionStatusKnown, conditionTextKnown } from '../timeline/index.js';
+import { operatorVersion } from './controlplane.js';
 import type {
   ComponentCounts,
   GuestStatus,
@@ -19,12 +20,11 @@ import type {
   UpdatingComponent,
 } from './hosted-types.js';
 import { sortInsights } from './insights.js';
-import { operatorVersion } from './controlplane.js';
 import { UNAVAILABLE_REASON, unavailableCauses } from './nodes.js';
 import type { Insight, NodeAssessment, NodeCounts, OperatorCounts, PoolAssessment } from './types.js';
 
 /** The Machine annotation naming the OpenShift release it was made for (hypershift's nodepool controller). */
-export const RELEASE_VERSION_ANNOTATION = 'hypershift.openshift.io/release-version';
+const RELEASE_VERSION_ANNOTATION = 'hypershift.openshift.io/release-version';
 const CURRENT_CONFIG_VERSION = 'hypershift.openshift.io/nodePoolCurrentConfigVersion';
 const TARGET_CONFIG_VERSION = 'hypershift.openshift.io/nodePoolTargetConfigVersion';
 /** hypershift annotates the Cluster API objects of a NodePool with its `namespace/name`. */
@@ -33,7 +33,7 @@ const NODEPOOL_ANNOTATION = 'hypershift.openshift.io/nodePool';
 const NODEPOOL_REFERENCE =
   'https://hypershift-docs.netlify.app/how-to/automated-machine-management/nodepool-lifecycle/';
 /** How long UpdatingVersion/UpdatingConfig may stay True after the rollout held before it counts as stuck (OCPBUGS-92013). */
-export const STUCK_UPDATING_MS = 15 * 60_000;
+const STUCK_UPDATING_MS = 15 * 60_000;
 
 type Meta = {
   name: string;
@@ -70,11 +70,11 @@ export interface HostedClusterShape {
     | null
     | undefined;
 }
-export interface ComponentShape {
+interface ComponentShape {
   metadata: Meta;
   status?: { version?: string | null | undefined; conditions?: Conditions } | null | undefined;
 }
-export interface NodePoolShape {
+interface NodePoolShape {
   metadata: Meta;
   spec?:
     | {
@@ -99,11 +99,11 @@ interface TemplateShape {
     | null
     | undefined;
 }
-export interface MachineDeploymentShape {
+interface MachineDeploymentShape {
   metadata: Meta;
   spec?: { template?: TemplateShape | null | undefined } | null | undefined;
 }
-export interface MachineSetShape {
+interface MachineSetShape {
   metadata: Meta;
   spec?: { template?: TemplateShape | null | undefined } | null | undefined;
 }
@@ -148,7 +148,7 @@ export interface HostedStatusOptions {
 const key = (ns: string | undefined, name: string) => `${ns ?? ''}/${name}`;
 
 /** `namespace/name` of every HostedCluster in the objects. */
-export function hostedClusterNames(objects: HostedObjects): string[] {
+function hostedClusterNames(objects: HostedObjects): string[] {
   return objects.hostedClusters.map((h) => key(h.object.metadata.namespace, h.object.metadata.name));
 }
 
@@ -281,7 +281,11 @@ function controlPlaneOf(
       message: `Control plane component ${seen.object.metadata.name} is not available`,
       description: available.message || available.reason || 'Available=False',
       objects: [
-        { kind: 'ControlPlaneComponent', name: seen.object.metadata.name, ...ns(seen.object.metadata.namespace) },
+        {
+          kind: 'ControlPlaneComponent',
+          name: seen.object.metadata.name,
+          ...ns(seen.object.metadata.namespace),
+        },
       ],
       refs: [seen.ref],
     });
@@ -420,8 +424,10 @@ function deploymentOf(
 ): Observed<MachineDeploymentShape> | undefined {
   const inNs = all.filter((d) => d.object.metadata.namespace === cpNamespace);
   return (
-    inNs.find((d) => d.object.metadata.annotations?.[NODEPOOL_ANNOTATION] === key(np.metadata.namespace, np.metadata.name)) ??
-    inNs.find((d) => d.object.metadata.name === np.metadata.name)
+    inNs.find(
+      (d) =>
+        d.object.metadata.annotations?.[NODEPOOL_ANNOTATION] === key(np.metadata.namespace, np.metadata.name),
+    ) ?? inNs.find((d) => d.object.metadata.name === np.metadata.name)
   );
 }
 
@@ -510,7 +516,9 @@ function assessMachine(
     updating = true;
     phase = 'Provisioning';
     message =
-      machinePhase === 'Provisioning' ? 'Provisioning' : `Provisioning (phase ${machinePhase ?? 'not reported yet'})`;
+      machinePhase === 'Provisioning'
+        ? 'Provisioning'
+        : `Provisioning (phase ${machinePhase ?? 'not reported yet'})`;
   } else if (updated) {
     assessment = unavailableNode ? 'Unavailable' : 'Completed';
     phase = 'Updated';
@@ -569,7 +577,11 @@ function inPlaceBusy(node: Node): boolean {
   );
 }
 
-function poolAssessment(machines: readonly NodePoolMachine[], paused: boolean, total: number): PoolAssessment {
+function poolAssessment(
+  machines: readonly NodePoolMachine[],
+  paused: boolean,
+  total: number,
+): PoolAssessment {
   if (machines.some((m) => m.degraded)) return 'Degraded';
   if (machines.some((m) => m.updating)) return 'Progressing';
   if (total === 0) return paused ? 'Excluded' : 'Empty';
@@ -710,7 +722,10 @@ function nodePoolOf(
         `Not rolled out: ${stillOld.map((m) => `${m.name} (${m.machineSet ?? 'no MachineSet'})`).join(', ')}. ` +
         'A NodePool declared its rollout complete this way in OCPBUGS-77922 (Cluster API v1beta1 UpdatedReplicas against v1beta2 upToDateReplicas).',
       reference: 'https://issues.redhat.com/browse/OCPBUGS-77922',
-      objects: [npObject, ...stillOld.map((m) => ({ kind: 'Machine', name: m.name, namespace: cpNamespace }))],
+      objects: [
+        npObject,
+        ...stillOld.map((m) => ({ kind: 'Machine', name: m.name, namespace: cpNamespace })),
+      ],
       refs: [seen.ref],
     });
   }
@@ -800,7 +815,9 @@ export function assessHostedStatus(
   const hcNs = hc.metadata.namespace ?? '';
   const cpNamespace = `${hcNs}-${hc.metadata.name}`;
   const now = opts.now ?? hostedSnapshotNow(objects) ?? 0;
-  const components = objects.controlPlaneComponents.filter((c) => c.object.metadata.namespace === cpNamespace);
+  const components = objects.controlPlaneComponents.filter(
+    (c) => c.object.metadata.namespace === cpNamespace,
+  );
   const cp = controlPlaneOf(hc, components, now);
   const guest = guestOf(hc, opts);
   const nodes = new Map<string, Observed<Node>>();
@@ -870,7 +887,12 @@ export function assessHostedStatus(
     evaluatedAt: now,
     evaluatedAtSource: opts.now !== undefined ? 'flag' : 'snapshot',
     unrewound: [],
-    hostedCluster: { namespace: hcNs, name: hc.metadata.name, controlPlaneNamespace: cpNamespace, ref: hcSeen.ref },
+    hostedCluster: {
+      namespace: hcNs,
+      name: hc.metadata.name,
+      controlPlaneNamespace: cpNamespace,
+      ref: hcSeen.ref,
+    },
     state: installing ? 'installing' : updating ? 'updating' : 'idle',
     updating,
     ...(lastCompleted ? { currentVersion: lastCompleted } : {}),

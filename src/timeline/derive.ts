@@ -198,8 +198,9 @@ function controlPlaneHistoryIntervals(
   hc: Observed<unknown>,
   until: Millis,
 ): void {
-  const status = (hc.object as { status?: { controlPlaneVersion?: { history?: HistoryEntry[] | null } | null } })
-    .status;
+  const status = (
+    hc.object as { status?: { controlPlaneVersion?: { history?: HistoryEntry[] | null } | null } }
+  ).status;
   const history = status?.controlPlaneVersion?.history ?? [];
   history.forEach((h, index) => {
     const started = parseTime(h.startedTime);
@@ -250,7 +251,11 @@ function machineLifeIntervals(out: Interval[], locator: Locator, m: Observed<unk
       message: {
         reason: 'Created',
         humanMessage: `created ${meta.name}${set ? ` in MachineSet ${set}` : ''}${release ? ` (release ${release})` : ''}`,
-        annotations: { reason: 'Created', ...(set ? { machineSet: set } : {}), ...(release ? { release } : {}) },
+        annotations: {
+          reason: 'Created',
+          ...(set ? { machineSet: set } : {}),
+          ...(release ? { release } : {}),
+        },
       },
       source: 'derived:creationTimestamp',
       ref: withPath(m.ref, 'metadata.creationTimestamp'),

@@ -50,13 +50,25 @@ async function refusingHosted(target: string): Promise<{ url: string; close: () 
   const server = http.createServer((req, res) => {
     if (/\/apis\/(hypershift\.openshift\.io|cluster\.x-k8s\.io)\//.test(req.url ?? '')) {
       res.writeHead(403, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', code: 403 }));
+      res.end(
+        JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          reason: 'Forbidden',
+          code: 403,
+        }),
+      );
       return;
     }
-    const up = http.request(`${target}${req.url ?? ''}`, { method: req.method, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
+    const up = http.request(
+      `${target}${req.url ?? ''}`,
+      { method: req.method, headers: req.headers },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
     req.pipe(up);
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -103,7 +115,9 @@ describe('status --kubeconfig of a management cluster', () => {
       );
       expect(proxy.requests.length).toBeGreaterThan(0);
       expect(proxy.requests.filter((q) => !q.startsWith('GET '))).toEqual([]);
-      expect(proxy.requests.some((q) => q.includes('/apis/hypershift.openshift.io/v1beta1/nodepools'))).toBe(true);
+      expect(proxy.requests.some((q) => q.includes('/apis/hypershift.openshift.io/v1beta1/nodepools'))).toBe(
+        true,
+      );
     } finally {
       await proxy.close();
       await server.close();
@@ -148,14 +162,21 @@ describe('status --kubeconfig of a management cluster', () => {
     const textOnFiles = await cli.run('status', DUMP, '--width', '150');
     const [management, guest] = await serveDump(DUMP, 'example');
     try {
-      const flags = ['--kubeconfig', kubeconfigFile(management.url), '--guest-kubeconfig', kubeconfigFile(guest.url)];
+      const flags = [
+        '--kubeconfig',
+        kubeconfigFile(management.url),
+        '--guest-kubeconfig',
+        kubeconfigFile(guest.url),
+      ];
       const live = await cli.run('status', ...flags, '-o', 'json');
       expect(live.code, cli.stderr()).toBe(onFiles.code);
       expect(live.code).toBe(1);
       const json = JSON.parse(live.out);
       expect(json.guest).toMatchObject({ read: true, operators: { total: 5 } });
       expect(json.insights.map((i: { kind: string }) => i.kind)).toContain('nodepool-level-before-rollout');
-      expect(withoutSource(json, [management.url, guest.url])).toEqual(withoutSource(JSON.parse(onFiles.out), [DUMP]));
+      expect(withoutSource(json, [management.url, guest.url])).toEqual(
+        withoutSource(JSON.parse(onFiles.out), [DUMP]),
+      );
       const text = await cli.run('status', ...flags, '--width', '150');
       expect(text.out).toBe(textOnFiles.out);
     } finally {

@@ -11,7 +11,14 @@ import { renderHtmlReport } from '../../src/report/html/index.js';
 import { projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
 import { buildPageBundle } from './bundle.js';
-import { artifactsDir, describeBrowser, launchChromium, nextFrames, openReport, writeArtifact } from './chromium.js';
+import {
+  artifactsDir,
+  describeBrowser,
+  launchChromium,
+  nextFrames,
+  openReport,
+  writeArtifact,
+} from './chromium.js';
 
 const DUMP = join(projectRoot, 'test/fixtures/hosted/ocpbugs-77922');
 const NODEPOOL = 'NodePool/clusters/example-workers';
@@ -36,7 +43,10 @@ describeBrowser('HTML report of a hypershift dump in chromium', () => {
       generatedFrom: [DUMP],
     });
     browser = await launchChromium();
-    const opened = await openReport(browser, writeArtifact('report-html/hosted-ocpbugs-77922.html', html).url);
+    const opened = await openReport(
+      browser,
+      writeArtifact('report-html/hosted-ocpbugs-77922.html', html).url,
+    );
     page = opened.page;
   });
   afterAll(async () => {
@@ -61,7 +71,9 @@ describeBrowser('HTML report of a hypershift dump in chromium', () => {
     // The new Machine's row and its creation moment are on the chart.
     const created = Date.parse('2026-11-20T10:41:05Z');
     expect(await state(`(s) => s.locate(${JSON.stringify(NEW_MACHINE)}, ${created})`)).not.toBeNull();
-    expect(await state(`(s) => s.locate(${JSON.stringify(NODEPOOL)}, ${Date.parse('2026-11-20T10:56:20Z')})`)).not.toBeNull();
+    expect(
+      await state(`(s) => s.locate(${JSON.stringify(NODEPOOL)}, ${Date.parse('2026-11-20T10:56:20Z')})`),
+    ).not.toBeNull();
     const finding = page.locator('.finding.failure', { hasText: 'nodepool-level-before-rollout' }).first();
     await finding.locator('.finding-head').click();
     await nextFrames(page);

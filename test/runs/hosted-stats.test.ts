@@ -15,12 +15,24 @@ const dump = (name: string) => join(projectRoot, 'test/fixtures/hosted', name);
 
 it('stats counts nodepool-level-before-rollout and nodepool-stuck-updating over ingested hypershift dumps', async () => {
   const db = join(dir, 'db');
-  const ingest = await atlevel(['ingest', dump('ocpbugs-77922'), dump('ocpbugs-92013'), '--db', db, '--jobs', '1']);
+  const ingest = await atlevel([
+    'ingest',
+    dump('ocpbugs-77922'),
+    dump('ocpbugs-92013'),
+    '--db',
+    db,
+    '--jobs',
+    '1',
+  ]);
   expect(ingest.code, ingest.stderr).toBe(0);
   expect(ingest.stdout).toMatch(/ingested 2 runs .*: 2 stored, 0 already there, 0 ingest errors/);
   const stats = await atlevel(['stats', '--db', db, '-o', 'json']);
   expect(stats.code, stats.stderr).toBe(0);
-  const rates = (JSON.parse(stats.stdout) as { rates: { rule: string; by: string; checked: number; violated: number; notChecked: number }[] }).rates;
+  const rates = (
+    JSON.parse(stats.stdout) as {
+      rates: { rule: string; by: string; checked: number; violated: number; notChecked: number }[];
+    }
+  ).rates;
   const all = (rule: string) => rates.find((r) => r.rule === rule && r.by === 'all');
   // 77922: the NodePool claims the version with an old MachineSet's Machine left; 92013: it is still updating.
   expect(all('nodepool-level-before-rollout')).toMatchObject({ violated: 1, checked: 1, notChecked: 1 });

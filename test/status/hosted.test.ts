@@ -74,7 +74,10 @@ describe('status of a hosted cluster', () => {
     expect(pools.early).toMatchObject({ assessment: 'Pending', updated: 1, total: 2, oldMachines: 1 });
     const early = json.insights.find((i) => i.kind === 'nodepool-level-before-rollout');
     expect(early?.level).toBe('Error');
-    expect(early?.objects.map((o) => `${o.kind}/${o.name}`)).toEqual(['NodePool/early', 'Machine/early-6c7d8-aaaa1']);
+    expect(early?.objects.map((o) => `${o.kind}/${o.name}`)).toEqual([
+      'NodePool/early',
+      'Machine/early-6c7d8-aaaa1',
+    ]);
     expect(pools.held?.assessment).toBe('Excluded');
     expect(json.insights.map((i) => i.kind)).toContain('nodepool-invalid-payload');
   });
@@ -97,7 +100,9 @@ describe('status of a hosted cluster', () => {
     // UpdatingVersion went False at 10:41: at 10:30 it is not known, so nothing claims level.
     expect(json.insights.map((i) => i.kind)).not.toContain('nodepool-level-before-rollout');
     expect(json.unrewound.map((u) => `${u.object} ${u.field}`)).toContain('NodePool status.version');
-    expect(json.unrewound.map((u) => `${u.object} ${u.field}`)).not.toContain('HostedCluster status.controlPlaneVersion');
+    expect(json.unrewound.map((u) => `${u.object} ${u.field}`)).not.toContain(
+      'HostedCluster status.controlPlaneVersion',
+    );
     // Before the control plane's update began, it was at 4.18.10 and idle.
     const before = JSON.parse((await status('-o', 'json', '--at', '2026-11-30T09:00:00Z')).out);
     expect(before.controlPlane).toMatchObject({ assessment: 'Completed', targetVersion: '4.18.10' });

@@ -8,7 +8,7 @@
 import * as z from 'zod';
 import { conditions, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
-import { completedVersion, newestEntry, versionStatus, HOSTED_KIND } from './hosted.js';
+import { completedVersion, HOSTED_KIND, newestEntry, versionStatus } from './hosted.js';
 import { AGE, col, condition, condStatus, get, NAME, str } from './printing.js';
 
 const HostedClusterSchema = z.looseObject({

@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { conditions, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
-import { versionStatus, HOSTED_KIND } from './hosted.js';
+import { HOSTED_KIND, versionStatus } from './hosted.js';
 import { AGE, col, condition, condStatus, get, NAME, str } from './printing.js';
 
 const HostedControlPlaneSchema = z.looseObject({

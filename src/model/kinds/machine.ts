@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { conditions, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
-import { v1beta2Status, HOSTED_KIND } from './hosted.js';
+import { HOSTED_KIND, v1beta2Status } from './hosted.js';
 import { AGE, col, get, NAME, str } from './printing.js';
 
 const MachineSchema = z.looseObject({

@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
-import { machineRollout, replicaSpec, replicaStatus, HOSTED_KIND } from './hosted.js';
+import { HOSTED_KIND, machineRollout, replicaSpec, replicaStatus } from './hosted.js';
 import { AGE, col, countOr0, get, NAME, str } from './printing.js';
 
 const MachineSetSchema = z.looseObject({
