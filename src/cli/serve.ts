@@ -184,7 +184,7 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
     `atlevel serve: ${server.url}  (${plural(objects, 'object')}, ${plural(server.store.types().length, 'resource type')})\n`,
   );
   process.stdout.write(
-    `kubeconfig: ${kubeconfig}   e.g. kubectl --kubeconfig ${kubeconfig} get clusterversion,co,mcp\n`,
+    `kubeconfig: ${kubeconfig}   e.g. kubectl --kubeconfig ${kubeconfig} get ${history.objects.hostedClusters.length > 0 ? 'hostedclusters,nodepools -A' : 'clusterversion,co,mcp'}\n`,
   );
   if (server.replay) {
     const p = server.replay.plan;

@@ -6,13 +6,14 @@
  * real kubectl against serve of a dump.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
 import { checkInvariants } from '../../src/invariants/index.js';
-import type { ClusterHistory, HistoryParts } from '../../src/model/index.js';
+import { type ClusterHistory, type HistoryParts, InputError } from '../../src/model/index.js';
 import { collectExtras, type RunningServer, startServer } from '../../src/serve/index.js';
 import { loadHistoryParts } from '../../src/sources/index.js';
 import { planFiles } from '../../src/sources/layout.js';
@@ -91,6 +92,23 @@ describe('the hypershift dump layout', () => {
     expect(guest?.objects.clusterOperators).toHaveLength(5);
     expect(guest?.objects.nodePools).toEqual([]);
     expect(guest?.objects.machines).toEqual([]);
+  });
+
+  it('a broken NodePool file of a dump is one clear error naming the file, as for any input', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'atlevel-hosted-'));
+    try {
+      cpSync(dump('ocpbugs-77922'), tmp, { recursive: true });
+      const file = join(tmp, 'namespaces/clusters/hypershift.openshift.io/nodepools/example-workers.yaml');
+      writeFileSync(file, 'kind: NodePool\nmetadata:\n  name: x\nstatus:\n  version: [\n');
+      const err = await loadHistoryParts([tmp], { now: Date.now() }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(InputError);
+      expect((err as InputError).message).toContain('nodepools/example-workers.yaml');
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it('reads a tar.gz of the dump as the folder', async () => {
@@ -214,6 +232,32 @@ describe('no false verdict', () => {
     const o = outcome(h, 'nodepool-level-before-rollout');
     expect(o.state).toBe('holds');
     expect(o.findings.map((f) => f.severity)).toEqual(['info']);
+  });
+
+  it('a config-only rollout (same version, new user-data): a Machine of the older MachineSet left fails', async () => {
+    const configOnly = (updatingConfig: string) =>
+      variant('ocpbugs-77922', (o) => {
+        // The old MachineSet and its Machine at the same version, only the user-data differs.
+        for (const set of o.machineSets) {
+          const t = set.object.spec?.template?.spec;
+          if (t) t.version = '4.20.1';
+        }
+        for (const m of o.machines) {
+          if (m.object.spec) m.object.spec.version = '4.20.1';
+          if (m.object.metadata.annotations)
+            m.object.metadata.annotations['hypershift.openshift.io/release-version'] = '4.20.1';
+        }
+        const c = o.nodePools[0]?.object.status?.conditions?.find((x) => x.type === 'UpdatingConfig');
+        if (c) c.status = updatingConfig;
+      });
+    const done = outcome(await configOnly('False'), 'nodepool-level-before-rollout');
+    expect(done.state).toBe('violated');
+    expect(done.findings[0]?.summary).toContain('of the older MachineSet example-workers-5f4a8c21');
+    // While UpdatingConfig is True the NodePool claims nothing.
+    expect(outcome(await configOnly('True'), 'nodepool-level-before-rollout')).toMatchObject({
+      state: 'not-checked',
+      missing: [],
+    });
   });
 
   it('a NodePool scaled to zero with no Machines holds', async () => {
@@ -359,5 +403,47 @@ describeKubectl('kubectl against serve of a hypershift dump', () => {
     expect(g.stdout).not.toContain('mgmt-master');
     const none = await kubectl(guest, ['get', 'nodepools', '-A', '-o', 'name']);
     expect(none.stdout.trim()).toBe('');
+  });
+});
+
+describe('the dump layout on any listing (property)', () => {
+  const segment = fc.constantFrom(
+    'namespaces',
+    'cluster-scoped-resources',
+    'hostedcluster-example',
+    'hostedcluster-b',
+    'hypershift.openshift.io',
+    'cluster.x-k8s.io',
+    'core',
+    'clusters',
+    'clusters-example',
+    'nodes',
+    'nodepools',
+    'hostedclusters',
+    'machines.yaml',
+    'nodes.yaml',
+    'x.yaml',
+    'artifacts',
+  );
+  const rel = fc.array(segment, { minLength: 1, maxLength: 7 }).map((p) => p.join('/'));
+
+  it('a guest claim is always under its hostedcluster-NAME folder, a management claim never under one', () => {
+    fc.assert(
+      fc.property(fc.array(rel, { maxLength: 30 }), (rels) => {
+        const plan = planFiles(rels);
+        for (const f of plan.files) {
+          if (f.spec.reader !== 'must-gather') continue;
+          const parts = f.rel.split('/');
+          if (f.spec.guest !== undefined) {
+            expect(parts).toContain(`hostedcluster-${f.spec.guest}`);
+          } else if (plan.layouts.includes('hypershift dump')) {
+            // A management file of a dump root: no hostedcluster- folder between the root and it.
+            const at = parts.findIndex((p) => p === 'namespaces' || p === 'cluster-scoped-resources');
+            expect(parts[at - 1]?.startsWith('hostedcluster-') ?? false).toBe(false);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
