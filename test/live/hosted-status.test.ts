@@ -185,6 +185,26 @@ describe('status --kubeconfig of a management cluster', () => {
     }
   });
 
+  it('analyze --kubeconfig of the management cluster finds the NodePool that claimed its version early, by GET only', async () => {
+    const [management, guest] = await serveDump(DUMP, 'example');
+    const proxy = await startProxy(management.url);
+    try {
+      const onFiles = JSON.parse((await cli.run('analyze', DUMP, '-o', 'json')).out);
+      const r = await cli.run('analyze', '--kubeconfig', kubeconfigFile(proxy.url), '-o', 'json');
+      expect(r.code, cli.stderr()).toBe(1);
+      const json = JSON.parse(r.out);
+      const failed = (doc: { findings: { rule: string; severity: string }[] }) =>
+        doc.findings.filter((f) => f.severity === 'failure').map((f) => f.rule);
+      expect(failed(json)).toContain('nodepool-level-before-rollout');
+      expect(failed(json)).toEqual(failed(onFiles));
+      expect(proxy.requests.filter((q) => !q.startsWith('GET '))).toEqual([]);
+    } finally {
+      await proxy.close();
+      await management.close();
+      await guest.close();
+    }
+  });
+
   it('--guest-kubeconfig without --kubeconfig is a usage error (exit 2)', async () => {
     const r = await cli.run('status', MGMT, '--guest-kubeconfig', '/nonexistent');
     expect(r.code).toBe(2);
