@@ -23,6 +23,7 @@ export const E2E_SUITES = [
   'test/store/postgres-concurrency.test.ts',
   // the HTML report and the stats page in chromium
   'test/report-html/browser.test.ts',
+  'test/report-html/hosted-browser.test.ts',
   'test/runs/stats-html.test.ts',
   // the docs' console examples, each run as a shell command against the built CLI
   'test/docs/console-examples.test.ts',
@@ -30,6 +31,7 @@ export const E2E_SUITES = [
   'test/runs/ingest.test.ts',
   'test/runs/ingest-timeout.test.ts',
   'test/runs/corpus-stats.test.ts',
+  'test/runs/hosted-stats.test.ts',
   'test/store/stats-summaries.test.ts',
   // serve replaying an update in real time, and stopped by signals; watch against a fake API server
   'test/serve/replay.test.ts',

@@ -3,11 +3,17 @@ import { type Command, Option } from '@commander-js/extra-typings';
 import type { ClusterHistory } from '../model/index.js';
 import { InputError, type Millis, STDIN_NAME, UsageError } from '../model/index.js';
 import type { StatusDetails } from '../report/index.js';
-import { render, STATUS_FORMATS } from '../report/index.js';
+import { HOSTED_STATUS_FORMATS, render, STATUS_FORMATS } from '../report/index.js';
 import {
+  assessHostedStatus,
+  assessHostedStatusAt,
   assessStatus,
   assessStatusAt,
+  type HostedObjects,
+  type HostedStatus,
+  hostedSnapshotNow,
   isSerious,
+  pickHostedCluster,
   type StatusOptions,
   statusPrerequisites,
   type UpdateStatus,
@@ -43,6 +49,14 @@ function statusOptions(cmd: Command) {
     )
     .option('--now <time>', 'the same as --at')
     .option('--out <file>', 'write the report to FILE instead of stdout')
+    .option(
+      '--hosted-cluster <namespace/name>',
+      'a hosted cluster (HyperShift): the HostedCluster to show when the inputs hold several (docs/hosted.md)',
+    )
+    .option(
+      '--guest-kubeconfig <file>',
+      "with --kubeconfig of a management cluster: also read the hosted cluster's own API (its ClusterOperators and Nodes)",
+    )
     .addOption(widthOption());
   return liveFlags(mustGatherFlag(remoteFlags(c)));
 }
@@ -65,7 +79,15 @@ async function runStatus(paths: string[], flags: StatusFlags): Promise<ExitCode>
   textOnly(flags.output, { '--details': flags.details, '--width': flags.width });
   const options = assessAt(flags.at, flags.now);
   const settings = { ...textSettings(flags), details: flags.details ?? 'none' };
+  if (flags.guestKubeconfig !== undefined && !wantsLive(flags)) {
+    throw new UsageError('--guest-kubeconfig goes with --kubeconfig of the management cluster');
+  }
   const history = wantsLive(flags) ? await liveHistory(paths, flags) : await loadHistory(paths, flags);
+  if (history.objects.hostedClusters.length > 0 || flags.hostedCluster !== undefined) {
+    const status = await hostedStatus(history, flags, options, paths);
+    await emit(await render(HOSTED_STATUS_FORMATS, flags.output, status, settings), flags.out);
+    return status.insights.some(isSerious) ? EXIT.failure : EXIT.ok;
+  }
   const missing = statusPrerequisites(history, options);
   if (missing !== undefined) {
     throw new InputError(
@@ -86,6 +108,61 @@ function rewoundStatus(history: ClusterHistory, at: Millis, paths: readonly stri
   } catch (err) {
     if (err instanceof OutsideSpanError) {
       throw new InputError(inputNames(paths), err.message, 'give a --at time inside that span');
+    }
+    throw err;
+  }
+}
+
+/**
+ * A hosted cluster (docs/hosted.md): the inputs hold HostedClusters. The management side is
+ * `history`; the guest is read from --guest-kubeconfig, or else from the dump's guest folder.
+ */
+async function hostedStatus(
+  history: ClusterHistory,
+  flags: StatusFlags,
+  options: StatusOptions,
+  paths: readonly string[],
+): Promise<HostedStatus> {
+  const source = paths.length > 0 ? inputNames(paths) : liveSource(history);
+  const pick = (objects: HostedObjects) => {
+    const picked = pickHostedCluster(objects, flags.hostedCluster);
+    if (typeof picked === 'string') {
+      throw new InputError(source, picked, 'name one with --hosted-cluster NAMESPACE/NAME');
+    }
+    return picked;
+  };
+  // The guest: its own API server (--guest-kubeconfig), or the dump's hostedcluster-NAME/ folder.
+  const name = pick(history.objects).object.metadata.name;
+  const guest =
+    flags.guestKubeconfig !== undefined
+      ? await liveHistory([], { ...flags, kubeconfig: flags.guestKubeconfig, context: undefined })
+      : history.guests?.find((g) => g.name === name)?.history;
+  const guestStatus = (g: ClusterHistory, now?: Millis) => {
+    // The insights about the guest's operators, as the ordinary status gives them (it needs the guest's
+    // ClusterVersion); its pools are the NodePools, shown from the management side.
+    if (statusPrerequisites(g, now !== undefined ? { now } : {}) !== undefined) return { insights: [] };
+    const s = assessStatus(g, now !== undefined ? { now } : {});
+    return {
+      insights: s.insights.filter((i) => i.kind === 'operator-unavailable' || i.kind === 'operator-degraded'),
+    };
+  };
+  if (options.now === undefined) {
+    // The guest assessed at the management snapshot's moment: one moment for the whole document.
+    const g = guest ? guestStatus(guest, hostedSnapshotNow(history.objects)) : undefined;
+    return assessHostedStatus(history.objects, pick(history.objects), {
+      ...(guest ? { guest } : {}),
+      ...(g ? { guestInsights: g.insights } : {}),
+    });
+  }
+  const at = options.now;
+  try {
+    return assessHostedStatusAt(
+      { management: history, pick, ...(guest ? { guest } : {}), guestStatus: (g) => guestStatus(g, at) },
+      at,
+    );
+  } catch (err) {
+    if (err instanceof OutsideSpanError) {
+      throw new InputError(source, err.message, 'give a --at time inside that span');
     }
     throw err;
   }

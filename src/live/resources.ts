@@ -14,6 +14,8 @@ export interface LiveResource {
   readonly plural: string;
   /** Namespaced kinds are read per namespace (`namespaces`) or across all of them (`all`). */
   readonly scope: 'cluster' | 'namespaces' | 'all';
+  /** A refusal to list it is noted, not an error (descriptor.ts LiveFacts.optional). */
+  readonly optional?: string;
 }
 
 export const EVENT_NAMESPACES: readonly string[] = kindFacts('Event').live?.namespaces ?? [];
@@ -26,7 +28,15 @@ export const RESOURCES: readonly LiveResource[] = orderedAfter(
   (k) => kindFacts(k).live?.after,
 ).map((kind) => {
   const { group, version, plural } = KINDS[kind].api;
-  return { kind, group, version, plural, scope: kindFacts(kind).live?.scope ?? 'cluster' };
+  const live = kindFacts(kind).live;
+  return {
+    kind,
+    group,
+    version,
+    plural,
+    scope: live?.scope ?? 'cluster',
+    ...(live?.optional !== undefined ? { optional: live.optional } : {}),
+  };
 });
 
 /** `/apis/GROUP/VERSION/PLURAL` or `/api/v1/namespaces/NS/PLURAL`. */

@@ -62,6 +62,12 @@ async function listStream(
       );
       return undefined;
     }
+    if (err instanceof ApiError && err.status === 403 && s.resource.optional !== undefined) {
+      notes.push(
+        `${client.server}${s.path}: not permitted (HTTP 403); no ${s.resource.kind} objects read (${s.resource.optional})`,
+      );
+      return undefined;
+    }
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
       throw new InputError(
         client.server + s.path,

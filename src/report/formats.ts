@@ -5,7 +5,7 @@
  */
 import type { ReleaseDiff } from '../release/index.js';
 import type { SimulateOutcome } from '../sim/index.js';
-import type { UpdateStatus } from '../status/index.js';
+import type { HostedStatus, UpdateStatus } from '../status/index.js';
 import { documentFormats, type Reporters } from './reporter.js';
 import type {
   AnalyzeReport,
@@ -26,6 +26,12 @@ export const STATUS_FORMATS = {
   text: async () => (await import('./status-text.js')).renderStatusText,
   ...documentFormats(async () => (await import('./status-json.js')).statusDocument),
 } satisfies Reporters<UpdateStatus, StatusSettings>;
+
+/** `atlevel status` of a hosted cluster: the same `-o` choices, another document (docs/status.md). */
+export const HOSTED_STATUS_FORMATS = {
+  text: async () => (await import('./hosted-status-text.js')).renderHostedStatusText,
+  ...documentFormats(async () => (await import('./hosted-status-json.js')).hostedStatusDocument),
+} satisfies Reporters<HostedStatus, StatusSettings>;
 
 export const DIFF_FORMATS = {
   text: async () => (await import('./diff-text.js')).diffText,

@@ -39,10 +39,20 @@ export type InsightKind =
   | 'drain-blocked'
   | 'drain-will-block'
   | 'completed-while-pool-rolling'
-  | 'alert';
+  | 'alert'
+  // Hosted clusters (status/hosted.ts):
+  | 'component-not-rolled-out'
+  | 'component-unavailable'
+  | 'machine-failed'
+  | 'nodepool-invalid-payload'
+  | 'nodepool-stuck-updating'
+  | 'nodepool-level-before-rollout';
 
 export interface InsightObject {
-  /** `ClusterOperator`, `ClusterVersion`, `Node`, `MachineConfigPool`, `Pod`, `PodDisruptionBudget`, `Alert`. */
+  /**
+   * `ClusterOperator`, `ClusterVersion`, `Node`, `MachineConfigPool`, `Pod`, `PodDisruptionBudget`, `Alert`;
+   * for a hosted cluster `HostedCluster`, `ControlPlaneComponent`, `NodePool`, `Machine`.
+   */
   readonly kind: string;
   readonly name: string;
   readonly namespace?: string;

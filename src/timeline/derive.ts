@@ -43,6 +43,8 @@ export function deriveIntervals(
       const loc = locatorOf(kind, meta.name, namespaced ? (meta.namespace ?? '') : undefined);
       if (facts.conditions) conditionIntervals(out, loc, o, kind, until, intern);
       if (kind === 'ClusterVersion') historyIntervals(out, loc, o, until);
+      if (kind === 'HostedCluster') controlPlaneHistoryIntervals(out, loc, o, until);
+      if (kind === 'Machine') machineLifeIntervals(out, loc, o, until);
       const rollout = facts.rollout?.(o.object as never);
       if (rollout && Number.isFinite(until)) rolloutInterval(out, loc, o, rollout, until);
     }
@@ -183,6 +185,98 @@ function conditionIntervals(
       ref: withPath(observed.ref, `status.conditions[${index}]`),
     });
   });
+}
+
+/**
+ * A HostedCluster's `status.controlPlaneVersion` history (the management-side components' updates,
+ * docs/hosted.md): one interval per entry, as the ClusterVersion's, under its own reason so that no
+ * analysis takes it for the guest's update.
+ */
+function controlPlaneHistoryIntervals(
+  out: Interval[],
+  locator: Locator,
+  hc: Observed<unknown>,
+  until: Millis,
+): void {
+  const status = (
+    hc.object as { status?: { controlPlaneVersion?: { history?: HistoryEntry[] | null } | null } }
+  ).status;
+  const history = status?.controlPlaneVersion?.history ?? [];
+  history.forEach((h, index) => {
+    const started = parseTime(h.startedTime);
+    if (started === undefined) return;
+    const completed = parseTime(h.completionTime);
+    const version = h.version || h.image || '<unknown>';
+    out.push({
+      from: started,
+      to: completed ?? Math.max(started, until),
+      level: h.state === 'Completed' ? 'Info' : 'Warning',
+      locator,
+      message: {
+        reason: 'ControlPlaneVersion',
+        humanMessage: `control plane update to ${version} (${h.state})`,
+        annotations: { state: h.state, version, ...(completed === undefined ? { open: 'true' } : {}) },
+      },
+      source: 'derived:history',
+      ref: withPath(hc.ref, `status.controlPlaneVersion.history[${index}]`),
+    });
+  });
+}
+
+/**
+ * A Machine's life in a NodePool rollout: its creation (an instant) and, when its deletion began,
+ * the deletion up to the end of the span (a Replace rollout removes the old MachineSet's Machines).
+ */
+function machineLifeIntervals(out: Interval[], locator: Locator, m: Observed<unknown>, until: Millis): void {
+  const meta = (
+    m.object as {
+      metadata: {
+        name: string;
+        creationTimestamp?: string | null;
+        deletionTimestamp?: string | null;
+        annotations?: Record<string, string> | null;
+        ownerReferences?: { kind: string; name: string }[] | null;
+      };
+    }
+  ).metadata;
+  const release = meta.annotations?.['hypershift.openshift.io/release-version'];
+  const set = meta.ownerReferences?.find((o) => o.kind === 'MachineSet')?.name;
+  const created = parseTime(meta.creationTimestamp);
+  if (created !== undefined) {
+    out.push({
+      from: created,
+      to: created,
+      level: 'Info',
+      locator,
+      message: {
+        reason: 'Created',
+        humanMessage: `created ${meta.name}${set ? ` in MachineSet ${set}` : ''}${release ? ` (release ${release})` : ''}`,
+        annotations: {
+          reason: 'Created',
+          ...(set ? { machineSet: set } : {}),
+          ...(release ? { release } : {}),
+        },
+      },
+      source: 'derived:creationTimestamp',
+      ref: withPath(m.ref, 'metadata.creationTimestamp'),
+    });
+  }
+  const deleting = parseTime(meta.deletionTimestamp);
+  if (deleting !== undefined) {
+    out.push({
+      from: deleting,
+      to: Math.max(deleting, until),
+      level: 'Warning',
+      locator,
+      message: {
+        reason: 'Deleting',
+        humanMessage: `deleting ${meta.name}${set ? ` of MachineSet ${set}` : ''}`,
+        annotations: { reason: 'Deleting' },
+      },
+      source: 'derived:deletionTimestamp',
+      ref: withPath(m.ref, 'metadata.deletionTimestamp'),
+    });
+  }
 }
 
 function historyIntervals(

@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import { conditions, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
+import { HOSTED_KIND } from './hosted.js';
 import { col, condition, condStatus, get, NAME, str } from './printing.js';
 
 const ControlPlaneComponentSchema = z.looseObject({
@@ -45,6 +46,9 @@ export const ControlPlaneComponentKind = kind({
   ],
   // namespaces/<ns>-<name>/hypershift.openshift.io/controlplanecomponents.yaml
   mustGather: 'controlplanecomponents',
+  // Listed and watched across namespaces (docs/live.md): a management cluster keeps them in many;
+  // only a management cluster has them.
+  live: { scope: 'all', optional: HOSTED_KIND },
   changes: { by: 'conditions', lastSeen: ['status.version', 'status.resources'] },
   timeline: {
     conditions: true,

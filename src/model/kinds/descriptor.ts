@@ -53,6 +53,12 @@ interface LiveFacts {
   readonly scope: 'cluster' | 'namespaces' | 'all';
   readonly namespaces?: readonly string[];
   readonly after?: readonly string[];
+  /**
+   * Only some clusters hold the kind (a HyperShift management cluster): a refusal to list it
+   * (401/403) is noted with these words and the kind left out, not an error, so a role granting only
+   * the other kinds still reads an ordinary cluster.
+   */
+  readonly optional?: string;
 }
 
 /**

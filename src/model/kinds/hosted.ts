@@ -11,6 +11,9 @@ import { arr, get, str } from './printing.js';
 
 type Loose = Record<string, unknown>;
 
+/** Why live may be refused a HyperShift or Cluster API kind: only a management cluster holds them (docs/live.md). */
+export const HOSTED_KIND = 'a hosted-cluster kind, read on a HyperShift management cluster (docs/hosted.md)';
+
 const release = z.looseObject({ version: z.string().optional(), image: z.string().optional() });
 
 /** One entry of a version history, newest first: Completed or Partial. */

@@ -8,7 +8,7 @@
 import * as z from 'zod';
 import { conditions, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
-import { completedVersion, newestEntry, versionStatus } from './hosted.js';
+import { completedVersion, HOSTED_KIND, newestEntry, versionStatus } from './hosted.js';
 import { AGE, col, condition, condStatus, get, NAME, str } from './printing.js';
 
 const HostedClusterSchema = z.looseObject({
@@ -53,6 +53,9 @@ export const HostedClusterKind = kind({
   ],
   // namespaces/<ns>/hypershift.openshift.io/hostedclusters/<name>.yaml (hypershift dump cluster)
   mustGather: 'hostedclusters',
+  // Listed and watched across namespaces (docs/live.md): a management cluster keeps them in many;
+  // only a management cluster has them.
+  live: { scope: 'all', optional: HOSTED_KIND },
   changes: {
     by: 'conditions',
     lastSeen: ['spec', 'status.version', 'status.controlPlaneVersion'],

@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { conditions, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
-import { versionStatus } from './hosted.js';
+import { HOSTED_KIND, versionStatus } from './hosted.js';
 import { AGE, col, condition, condStatus, get, NAME, str } from './printing.js';
 
 const HostedControlPlaneSchema = z.looseObject({
@@ -48,6 +48,9 @@ export const HostedControlPlaneKind = kind({
   ],
   // namespaces/<ns>-<name>/hypershift.openshift.io/hostedcontrolplanes.yaml
   mustGather: 'hostedcontrolplanes',
+  // Listed and watched across namespaces (docs/live.md): a management cluster keeps them in many;
+  // only a management cluster has them.
+  live: { scope: 'all', optional: HOSTED_KIND },
   changes: {
     by: 'conditions',
     lastSeen: ['spec', 'status.version', 'status.versionStatus', 'status.controlPlaneVersion'],

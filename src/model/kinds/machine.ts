@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { conditions, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
-import { v1beta2Status } from './hosted.js';
+import { HOSTED_KIND, v1beta2Status } from './hosted.js';
 import { AGE, col, get, NAME, str } from './printing.js';
 
 const MachineSchema = z.looseObject({
@@ -55,6 +55,9 @@ export const MachineKind = kind({
   ],
   // namespaces/<ns>-<name>/cluster.x-k8s.io/machines.yaml
   mustGather: 'machines',
+  // Listed and watched across namespaces (docs/live.md): a management cluster keeps them in many;
+  // only a management cluster has them.
+  live: { scope: 'all', optional: HOSTED_KIND },
   changes: {
     by: 'conditions',
     lastSeen: [

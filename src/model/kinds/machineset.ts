@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
-import { machineRollout, replicaSpec, replicaStatus } from './hosted.js';
+import { HOSTED_KIND, machineRollout, replicaSpec, replicaStatus } from './hosted.js';
 import { AGE, col, countOr0, get, NAME, str } from './printing.js';
 
 const MachineSetSchema = z.looseObject({
@@ -40,6 +40,9 @@ export const MachineSetKind = kind({
   ],
   // namespaces/<ns>-<name>/cluster.x-k8s.io/machinesets.yaml
   mustGather: 'machinesets',
+  // Listed and watched across namespaces (docs/live.md): a management cluster keeps them in many;
+  // only a management cluster has them.
+  live: { scope: 'all', optional: HOSTED_KIND },
   changes: {
     by: 'conditions',
     lastSeen: [

@@ -8,6 +8,7 @@
 import * as z from 'zod';
 import { conditions, intOrString, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
+import { HOSTED_KIND } from './hosted.js';
 import { AGE, col, condition, condStatus, get, NAME, str } from './printing.js';
 
 const NodePoolSchema = z.looseObject({
@@ -99,6 +100,9 @@ export const NodePoolKind = kind({
   ],
   // namespaces/<ns>/hypershift.openshift.io/nodepools/<name>.yaml (hypershift dump cluster)
   mustGather: 'nodepools',
+  // Listed and watched across namespaces (docs/live.md): a management cluster keeps them in many;
+  // only a management cluster has them.
+  live: { scope: 'all', optional: HOSTED_KIND },
   changes: {
     by: 'conditions',
     lastSeen: ['spec', 'metadata.annotations', 'status.version', 'status.replicas', 'status.nodesInfo'],

@@ -30,6 +30,13 @@ const GROUP_ORDER = [
   'MachineConfigPool',
   'MachineConfig',
   'Node',
+  // A hosted cluster (docs/hosted.md): the control plane, then each NodePool's rollout down to its Machines.
+  'HostedCluster',
+  'ControlPlaneComponent',
+  'NodePool',
+  'MachineDeployment',
+  'MachineSet',
+  'Machine',
   TEST_GROUP,
   'KubeEvent',
 ];

@@ -1,0 +1,152 @@
+/**
+ * `atlevel status -o json` of a hosted cluster: the HostedStatus in a stable, versioned shape
+ * (docs/status.md, "Hosted clusters"). As the ordinary status document: every key always present
+ * (null when unknown), times RFC 3339 UTC, durations whole seconds. `kind` tells the two apart.
+ */
+import { formatTime, type Millis } from '../model/index.js';
+import type { HostedStatus, Insight, NodePoolMachine, NodePoolStatus } from '../status/index.js';
+import { formatRef } from './refs.js';
+import type { Documenter } from './reporter.js';
+
+const HOSTED_STATUS_SCHEMA_VERSION = 1;
+
+function time(ms: Millis | undefined): string | null {
+  return ms === undefined ? null : formatTime(Math.floor(ms));
+}
+
+function seconds(ms: Millis | undefined): number | null {
+  return ms === undefined ? null : Math.round(ms / 1000);
+}
+
+function machineJson(m: NodePoolMachine) {
+  return {
+    name: m.name,
+    node: m.node ?? null,
+    machineSet: m.machineSet ?? null,
+    currentMachineSet: m.currentMachineSet,
+    assessment: m.assessment,
+    phase: m.phase,
+    version: m.version ?? null,
+    machinePhase: m.machinePhase ?? null,
+    message: m.message,
+    updated: m.updated,
+    updating: m.updating,
+    unavailable: m.unavailable,
+    degraded: m.degraded,
+    source: formatRef(m.ref),
+  };
+}
+
+function nodePoolJson(p: NodePoolStatus) {
+  return {
+    namespace: p.namespace,
+    name: p.name,
+    upgradeType: p.upgradeType ?? null,
+    paused: p.paused,
+    assessment: p.assessment,
+    targetVersion: p.targetVersion ?? null,
+    targetImage: p.targetImage ?? null,
+    reportedVersion: p.reportedVersion ?? null,
+    updatingVersion: p.updatingVersion ?? null,
+    updatingConfig: p.updatingConfig ?? null,
+    desiredReplicas: p.desiredReplicas ?? null,
+    autoscaling: p.autoscaling,
+    updated: p.updated,
+    total: p.total,
+    completionPercent: p.completionPercent,
+    counts: { ...p.counts },
+    oldMachines: p.oldMachines,
+    machines: p.machines.map(machineJson),
+    source: formatRef(p.ref),
+  };
+}
+
+function insightJson(i: Insight) {
+  return {
+    kind: i.kind,
+    level: i.level,
+    impact: i.impact,
+    scope: i.scope,
+    since: time(i.since),
+    message: i.message,
+    description: i.description,
+    reference: i.reference ?? null,
+    objects: i.objects.map((o) => ({ kind: o.kind, name: o.name, namespace: o.namespace ?? null })),
+    sources: i.refs.map(formatRef),
+  };
+}
+
+function hostedStatusToJson(s: HostedStatus) {
+  const cp = s.controlPlane;
+  const g = s.guest;
+  return {
+    schemaVersion: HOSTED_STATUS_SCHEMA_VERSION,
+    kind: 'AtlevelHostedClusterStatus',
+    evaluatedAt: time(s.evaluatedAt),
+    evaluatedAtSource: s.evaluatedAtSource,
+    hostedCluster: {
+      namespace: s.hostedCluster.namespace,
+      name: s.hostedCluster.name,
+      controlPlaneNamespace: s.hostedCluster.controlPlaneNamespace,
+      source: formatRef(s.hostedCluster.ref),
+    },
+    state: s.state,
+    updating: s.updating,
+    currentVersion: s.currentVersion ?? null,
+    controlPlane: {
+      assessment: cp.assessment,
+      versionSource: cp.versionSource,
+      targetVersion: cp.targetVersion ?? null,
+      targetImage: cp.targetImage ?? null,
+      previousVersion: cp.previousVersion ?? null,
+      state: cp.state ?? null,
+      startedAt: time(cp.startedAt),
+      completedAt: time(cp.completedAt),
+      durationSeconds: seconds(cp.duration),
+      completionPercent: cp.completionPercent,
+      components: {
+        total: cp.components.total,
+        updated: cp.components.updated,
+        updating: cp.components.updating,
+        waiting: cp.components.waiting,
+        unknown: cp.components.unknown,
+        unavailable: cp.components.unavailable,
+        updatingComponents: cp.components.updatingComponents.map((u) => ({
+          name: u.name,
+          version: u.version ?? null,
+          since: time(u.since),
+          reason: u.reason,
+          message: u.message,
+        })),
+      },
+    },
+    guest: {
+      read: g.read,
+      desiredVersion: g.desiredVersion ?? null,
+      state: g.state ?? null,
+      startedAt: time(g.startedAt),
+      completedAt: time(g.completedAt),
+      progressing: g.progressing ?? null,
+      failing: g.failing ?? null,
+      operators: g.operators
+        ? {
+            total: g.operators.total,
+            updated: g.operators.updated,
+            updating: g.operators.updating,
+            waiting: g.operators.waiting,
+            unknown: g.operators.unknown,
+            healthy: g.operators.healthy,
+            unavailable: g.operators.unavailable,
+            degraded: g.operators.degraded,
+          }
+        : null,
+    },
+    nodePools: s.nodePools.map(nodePoolJson),
+    insights: s.insights.map(insightJson),
+    notes: [...s.notes],
+    unrewound: s.unrewound.map((u) => ({ object: u.object, field: u.field, why: u.why })),
+  };
+}
+
+/** The document of `atlevel status -o json` and `-o yaml` for a hosted cluster (report/formats.ts). */
+export const hostedStatusDocument: Documenter<HostedStatus> = (s) => hostedStatusToJson(s);

@@ -1,0 +1,905 @@
+/**
+ * Status of a hosted cluster (HyperShift; docs/hosted.md): one HostedCluster of the management
+ * cluster, its control plane from status.controlPlaneVersion and the ControlPlaneComponents, each
+ * NodePool as a pool whose members are its Machines (with the guest's Nodes when the guest cluster
+ * was read), and the insights `oc adm upgrade status` cannot give because it does not read these
+ * kinds. Pure: objects and a moment in, a HostedStatus out.
+ */
+import type { ClusterHistory, Condition, Millis, Node, Observed } from '../model/index.js';
+import { findCondition, parseTime, plural } from '../model/index.js';
+import { conditionStatusKnown, conditionTextKnown } from '../timeline/index.js';
+import { operatorVersion } from './controlplane.js';
+import type {
+  ComponentCounts,
+  GuestStatus,
+  HostedControlPlaneStatus,
+  HostedStatus,
+  MachinePhase,
+  NodePoolMachine,
+  NodePoolStatus,
+  UpdatingComponent,
+} from './hosted-types.js';
+import { sortInsights } from './insights.js';
+import { UNAVAILABLE_REASON, unavailableCauses } from './nodes.js';
+import type { Insight, NodeAssessment, NodeCounts, OperatorCounts, PoolAssessment } from './types.js';
+
+/** The Machine annotation naming the OpenShift release it was made for (hypershift's nodepool controller). */
+const RELEASE_VERSION_ANNOTATION = 'hypershift.openshift.io/release-version';
+const CURRENT_CONFIG_VERSION = 'hypershift.openshift.io/nodePoolCurrentConfigVersion';
+const TARGET_CONFIG_VERSION = 'hypershift.openshift.io/nodePoolTargetConfigVersion';
+/** hypershift annotates the Cluster API objects of a NodePool with its `namespace/name`. */
+const NODEPOOL_ANNOTATION = 'hypershift.openshift.io/nodePool';
+/** hypershift's own reference: the condition types and what they mean. */
+const NODEPOOL_REFERENCE =
+  'https://hypershift-docs.netlify.app/how-to/automated-machine-management/nodepool-lifecycle/';
+/** How long UpdatingVersion/UpdatingConfig may stay True after the rollout held before it counts as stuck (OCPBUGS-92013). */
+const STUCK_UPDATING_MS = 15 * 60_000;
+
+type Meta = {
+  name: string;
+  namespace?: string | undefined;
+  creationTimestamp?: string | null | undefined;
+  deletionTimestamp?: unknown;
+  annotations?: Record<string, string> | null | undefined;
+  labels?: Record<string, string> | null | undefined;
+  ownerReferences?: readonly { kind: string; name: string }[] | null | undefined;
+};
+type Conditions = readonly Condition[] | null | undefined;
+interface VersionEntry {
+  state?: string | null | undefined;
+  version?: string | null | undefined;
+  image?: string | null | undefined;
+  startedTime?: string | null | undefined;
+  completionTime?: string | null | undefined;
+}
+interface VersionStatus {
+  desired?: { version?: string | null | undefined; image?: string | null | undefined } | null | undefined;
+  history?: readonly VersionEntry[] | null | undefined;
+}
+
+/** The fields of each hosted kind this assessment reads (a subset of each descriptor's schema). */
+export interface HostedClusterShape {
+  metadata: Meta;
+  spec?: { release?: { image?: string | null | undefined } | null | undefined } | null | undefined;
+  status?:
+    | {
+        version?: VersionStatus | null | undefined;
+        controlPlaneVersion?: VersionStatus | null | undefined;
+        conditions?: Conditions;
+      }
+    | null
+    | undefined;
+}
+interface ComponentShape {
+  metadata: Meta;
+  status?: { version?: string | null | undefined; conditions?: Conditions } | null | undefined;
+}
+interface NodePoolShape {
+  metadata: Meta;
+  spec?:
+    | {
+        clusterName?: string | null | undefined;
+        replicas?: number | null | undefined;
+        autoScaling?: unknown;
+        pausedUntil?: string | null | undefined;
+        release?: { image?: string | null | undefined } | null | undefined;
+        management?: { upgradeType?: string | null | undefined } | null | undefined;
+      }
+    | null
+    | undefined;
+  status?: { version?: string | null | undefined; conditions?: Conditions } | null | undefined;
+}
+interface TemplateShape {
+  metadata?: { annotations?: Record<string, string> | null | undefined } | null | undefined;
+  spec?:
+    | {
+        version?: string | null | undefined;
+        bootstrap?: { dataSecretName?: string | null | undefined } | null | undefined;
+      }
+    | null
+    | undefined;
+}
+interface MachineDeploymentShape {
+  metadata: Meta;
+  spec?: { template?: TemplateShape | null | undefined } | null | undefined;
+}
+interface MachineSetShape {
+  metadata: Meta;
+  spec?: { template?: TemplateShape | null | undefined } | null | undefined;
+}
+export interface MachineShape {
+  metadata: Meta;
+  spec?:
+    | {
+        version?: string | null | undefined;
+        bootstrap?: { dataSecretName?: string | null | undefined } | null | undefined;
+      }
+    | null
+    | undefined;
+  status?:
+    | {
+        phase?: string | null | undefined;
+        nodeRef?: { name?: string | null | undefined } | null | undefined;
+        failureReason?: string | null | undefined;
+        failureMessage?: string | null | undefined;
+        conditions?: Conditions;
+      }
+    | null
+    | undefined;
+}
+
+/** The management cluster's hosted objects (each kind's ObjectSnapshot field). */
+export interface HostedObjects {
+  readonly hostedClusters: readonly Observed<HostedClusterShape>[];
+  readonly controlPlaneComponents: readonly Observed<ComponentShape>[];
+  readonly nodePools: readonly Observed<NodePoolShape>[];
+  readonly machineDeployments: readonly Observed<MachineDeploymentShape>[];
+  readonly machineSets: readonly Observed<MachineSetShape>[];
+  readonly machines: readonly Observed<MachineShape>[];
+}
+
+export interface HostedStatusOptions {
+  readonly now?: Millis;
+  /** The guest cluster, when it was read: its Nodes become the Machines' nodes, its operators are counted. */
+  readonly guest?: ClusterHistory;
+  readonly guestInsights?: readonly Insight[];
+}
+
+const key = (ns: string | undefined, name: string) => `${ns ?? ''}/${name}`;
+
+/** `namespace/name` of every HostedCluster in the objects. */
+function hostedClusterNames(objects: HostedObjects): string[] {
+  return objects.hostedClusters.map((h) => key(h.object.metadata.namespace, h.object.metadata.name));
+}
+
+/** The moment a snapshot of hosted objects shows: its latest condition change or history time. */
+export function hostedSnapshotNow(objects: HostedObjects): Millis | undefined {
+  let latest: Millis | undefined;
+  const see = (t: string | null | undefined) => {
+    const ms = parseTime(t);
+    if (ms !== undefined && (latest === undefined || ms > latest)) latest = ms;
+  };
+  const all: readonly Observed<{ status?: { conditions?: Conditions } | null | undefined }>[] = [
+    ...objects.hostedClusters,
+    ...objects.controlPlaneComponents,
+    ...objects.nodePools,
+    ...objects.machines,
+  ];
+  for (const o of all) for (const c of o.object.status?.conditions ?? []) see(c.lastTransitionTime);
+  for (const h of objects.hostedClusters) {
+    for (const v of [h.object.status?.controlPlaneVersion, h.object.status?.version]) {
+      for (const e of v?.history ?? []) {
+        see(e.startedTime);
+        see(e.completionTime);
+      }
+    }
+  }
+  return latest;
+}
+
+function cond(o: { status?: { conditions?: Conditions } | null | undefined }, type: string) {
+  const c = findCondition(o as Parameters<typeof findCondition>[0], type);
+  return c && conditionStatusKnown(c) ? c : undefined;
+}
+
+function truth(c: Condition | undefined): boolean | undefined {
+  if (c?.status === 'True') return true;
+  if (c?.status === 'False') return false;
+  return undefined;
+}
+
+function percent(updated: number, total: number): number {
+  if (total === 0) return 100;
+  return updated === total ? 100 : Math.min(99, Math.floor((updated / total) * 100));
+}
+
+function controlPlaneOf(
+  hc: HostedClusterShape,
+  components: readonly Observed<ComponentShape>[],
+  now: Millis,
+): { status: HostedControlPlaneStatus; insights: Insight[] } {
+  const cpv = hc.status?.controlPlaneVersion;
+  const source: HostedControlPlaneStatus['versionSource'] = cpv?.history?.length
+    ? 'controlPlaneVersion'
+    : hc.status?.version?.history?.length
+      ? 'version'
+      : 'none';
+  const v = source === 'controlPlaneVersion' ? cpv : source === 'version' ? hc.status?.version : undefined;
+  const entry = v?.history?.[0];
+  const targetVersion = entry?.version || v?.desired?.version || undefined;
+  const targetImage = entry?.image || v?.desired?.image || undefined;
+  const previousVersion = v?.history?.[1]?.version || undefined;
+  const startedAt = parseTime(entry?.startedTime);
+  const completedAt = entry?.state === 'Completed' ? parseTime(entry?.completionTime) : undefined;
+
+  let updated = 0;
+  let updating = 0;
+  let waiting = 0;
+  let unknown = 0;
+  let unavailable = 0;
+  const updatingComponents: UpdatingComponent[] = [];
+  const insights: Insight[] = [];
+  const laggards: Observed<ComponentShape>[] = [];
+  for (const seen of components) {
+    const c = seen.object;
+    const rollout = cond(c, 'RolloutComplete');
+    const available = cond(c, 'Available');
+    const version = c.status?.version || undefined;
+    const atTarget = targetVersion !== undefined && version === targetVersion;
+    if (available?.status === 'False') unavailable++;
+    if (atTarget && rollout?.status === 'True') {
+      updated++;
+      continue;
+    }
+    laggards.push(seen);
+    if (rollout?.status === 'False') {
+      updating++;
+      const since = parseTime(rollout.lastTransitionTime);
+      updatingComponents.push({
+        name: c.metadata.name,
+        ...(version ? { version } : {}),
+        ...(since !== undefined ? { since } : {}),
+        reason: (conditionTextKnown(rollout) && rollout.reason) || 'RolloutComplete=False',
+        message: (conditionTextKnown(rollout) && rollout.message) || '',
+      });
+    } else if (rollout === undefined) unknown++;
+    else waiting++;
+  }
+  const total = components.length;
+  const completed = entry?.state === 'Completed';
+  if (completed && source === 'controlPlaneVersion') {
+    for (const seen of laggards) {
+      const c = seen.object;
+      insights.push({
+        kind: 'component-not-rolled-out',
+        level: 'Error',
+        impact: 'API Availability',
+        scope: 'ControlPlane',
+        ...(completedAt !== undefined ? { since: completedAt } : {}),
+        message: `Control plane reports ${targetVersion ?? 'its target'} Completed, but component ${c.metadata.name} is not rolled out at it`,
+        description:
+          `ControlPlaneComponent ${c.metadata.name} reports version ${c.status?.version || '(none)'} with RolloutComplete ` +
+          `${cond(c, 'RolloutComplete')?.status ?? 'unknown'}; a controlPlaneVersion entry is Completed only when every component reports the target with RolloutComplete=True.`,
+        objects: [
+          { kind: 'ControlPlaneComponent', name: c.metadata.name, ...ns(c.metadata.namespace) },
+          { kind: 'HostedCluster', name: hc.metadata.name, ...ns(hc.metadata.namespace) },
+        ],
+        refs: [seen.ref],
+      });
+    }
+  }
+  for (const seen of components) {
+    const available = cond(seen.object, 'Available');
+    if (available?.status !== 'False') continue;
+    const since = parseTime(available.lastTransitionTime);
+    insights.push({
+      kind: 'component-unavailable',
+      level: 'Error',
+      impact: 'API Availability',
+      scope: 'ControlPlane',
+      ...(since !== undefined ? { since } : {}),
+      message: `Control plane component ${seen.object.metadata.name} is not available`,
+      description: available.message || available.reason || 'Available=False',
+      objects: [
+        {
+          kind: 'ControlPlaneComponent',
+          name: seen.object.metadata.name,
+          ...ns(seen.object.metadata.namespace),
+        },
+      ],
+      refs: [seen.ref],
+    });
+  }
+  const end = completedAt ?? now;
+  return {
+    status: {
+      assessment: source === 'none' ? 'Unknown' : completed ? 'Completed' : 'Progressing',
+      versionSource: source,
+      ...(targetVersion ? { targetVersion } : {}),
+      ...(targetImage ? { targetImage } : {}),
+      ...(previousVersion ? { previousVersion } : {}),
+      ...(entry?.state ? { state: entry.state } : {}),
+      ...(startedAt !== undefined ? { startedAt } : {}),
+      ...(completedAt !== undefined ? { completedAt } : {}),
+      ...(startedAt !== undefined && end >= startedAt ? { duration: end - startedAt } : {}),
+      completionPercent: completed && updated === total ? 100 : percent(updated, total),
+      components: {
+        total,
+        updated,
+        updating,
+        waiting,
+        unknown,
+        unavailable,
+        updatingComponents,
+      } satisfies ComponentCounts,
+    },
+    insights,
+  };
+}
+
+function ns(namespace: string | undefined): { namespace?: string } {
+  return namespace ? { namespace } : {};
+}
+
+function guestOf(hc: HostedClusterShape, opts: HostedStatusOptions): GuestStatus {
+  const v = hc.status?.version;
+  const entry = v?.history?.[0];
+  const startedAt = parseTime(entry?.startedTime);
+  const completedAt = entry?.state === 'Completed' ? parseTime(entry?.completionTime) : undefined;
+  const progressing = truth(cond(hc, 'ClusterVersionProgressing'));
+  const failing = truth(cond(hc, 'ClusterVersionFailing'));
+  const desiredVersion = v?.desired?.version || entry?.version || undefined;
+  return {
+    ...(desiredVersion ? { desiredVersion } : {}),
+    ...(entry?.state ? { state: entry.state } : {}),
+    ...(startedAt !== undefined ? { startedAt } : {}),
+    ...(completedAt !== undefined ? { completedAt } : {}),
+    ...(progressing !== undefined ? { progressing } : {}),
+    ...(failing !== undefined ? { failing } : {}),
+    read: opts.guest !== undefined,
+    ...(opts.guest && opts.guest.objects.clusterOperators.length > 0
+      ? { operators: guestOperators(opts.guest, desiredVersion) }
+      : {}),
+  };
+}
+
+/**
+ * The guest's ClusterOperators against the version the guest CVO works towards. Counted here rather
+ * than by the ordinary status because a hosted cluster's dump holds no ClusterVersion (dump.go does
+ * not gather it), and every ClusterOperator of a hosted cluster is the payload's.
+ */
+function guestOperators(guest: ClusterHistory, target: string | undefined): OperatorCounts {
+  let updated = 0;
+  let updating = 0;
+  let waiting = 0;
+  let unknown = 0;
+  let healthUnknown = 0;
+  let unavailable = 0;
+  let degraded = 0;
+  const updatingOperators: OperatorCounts['updatingOperators'][number][] = [];
+  for (const seen of guest.objects.clusterOperators) {
+    const co = seen.object;
+    const progressing = cond(co, 'Progressing');
+    const available = cond(co, 'Available');
+    const degradedC = cond(co, 'Degraded');
+    if (target !== undefined && operatorVersion(co) === target) updated++;
+    else if (progressing?.status === 'True') {
+      updating++;
+      const since = parseTime(progressing.lastTransitionTime);
+      updatingOperators.push({
+        name: co.metadata.name,
+        ...(since !== undefined ? { since } : {}),
+        reason: (conditionTextKnown(progressing) && progressing.reason) || '',
+        message: (conditionTextKnown(progressing) && progressing.message) || '',
+      });
+    } else if (progressing?.status === 'False') waiting++;
+    else unknown++;
+    if (available === undefined || degradedC === undefined) healthUnknown++;
+    else if (available.status !== 'True') unavailable++;
+    else if (degradedC.status === 'True') degraded++;
+  }
+  const total = guest.objects.clusterOperators.length;
+  return {
+    total,
+    updated,
+    updating,
+    waiting,
+    unknown,
+    healthUnknown,
+    healthy: total - unavailable - degraded - healthUnknown,
+    unavailable,
+    degraded,
+    updatingOperators,
+  };
+}
+
+/** image → version, from every history the HostedCluster keeps (a NodePool names its release by image). */
+function versionsByImage(hc: HostedClusterShape): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const v of [hc.status?.controlPlaneVersion, hc.status?.version]) {
+    for (const e of [v?.desired, ...(v?.history ?? [])]) {
+      if (e?.image && e.version && !out.has(e.image)) out.set(e.image, e.version);
+    }
+  }
+  return out;
+}
+
+function ownedBy(meta: Meta, kind: string): string | undefined {
+  return meta.ownerReferences?.find((o) => o.kind === kind)?.name;
+}
+
+/** The same template: the rollout's two knobs, the release (spec.version) and the user-data secret. */
+function sameTemplate(a: TemplateShape | null | undefined, b: TemplateShape | null | undefined): boolean {
+  return (
+    (a?.spec?.version ?? '') === (b?.spec?.version ?? '') &&
+    (a?.spec?.bootstrap?.dataSecretName ?? '') === (b?.spec?.bootstrap?.dataSecretName ?? '')
+  );
+}
+
+/** A NodePool's MachineDeployment: named after it, or annotated with it, in the control-plane namespace. */
+function deploymentOf(
+  np: NodePoolShape,
+  cpNamespace: string,
+  all: readonly Observed<MachineDeploymentShape>[],
+): Observed<MachineDeploymentShape> | undefined {
+  const inNs = all.filter((d) => d.object.metadata.namespace === cpNamespace);
+  return (
+    inNs.find(
+      (d) =>
+        d.object.metadata.annotations?.[NODEPOOL_ANNOTATION] === key(np.metadata.namespace, np.metadata.name),
+    ) ?? inNs.find((d) => d.object.metadata.name === np.metadata.name)
+  );
+}
+
+function isPaused(np: NodePoolShape, now: Millis): boolean {
+  const until = np.spec?.pausedUntil;
+  if (!until) return false;
+  if (until === 'true') return true;
+  const t = parseTime(until);
+  return t !== undefined && t > now;
+}
+
+interface MachineContext {
+  readonly targetVersion: string | undefined;
+  readonly currentSets: ReadonlySet<string>;
+  readonly targetConfigVersion: ReadonlyMap<string, string>;
+  readonly inPlace: boolean;
+  readonly paused: boolean;
+  readonly nodes: ReadonlyMap<string, Observed<Node>>;
+  readonly now: Millis;
+}
+
+function assessMachine(
+  seen: Observed<MachineShape>,
+  ctx: MachineContext,
+): { machine: NodePoolMachine; insights: Insight[] } {
+  const m = seen.object;
+  const name = m.metadata.name;
+  const machineSet = ownedBy(m.metadata, 'MachineSet');
+  const currentMachineSet = machineSet !== undefined && ctx.currentSets.has(machineSet);
+  const version = m.metadata.annotations?.[RELEASE_VERSION_ANNOTATION] || undefined;
+  const nodeName = m.status?.nodeRef?.name || undefined;
+  const node = nodeName ? ctx.nodes.get(nodeName) : undefined;
+  const machinePhase = m.status?.phase || undefined;
+  const deleting = m.metadata.deletionTimestamp != null || machinePhase === 'Deleting';
+  const failed = machinePhase === 'Failed' || !!m.status?.failureReason || !!m.status?.failureMessage;
+  const draining =
+    deleting &&
+    (cond(m, 'DrainingSucceeded')?.status === 'False' ||
+      /drain/i.test(cond(m, 'Deleting')?.reason ?? '') ||
+      node?.object.spec?.unschedulable === true);
+  const configTarget = machineSet ? ctx.targetConfigVersion.get(machineSet) : undefined;
+  const configCurrent = m.metadata.annotations?.[CURRENT_CONFIG_VERSION] || undefined;
+  const configBehind = ctx.inPlace && configTarget !== undefined && configCurrent !== configTarget;
+  const versionOk = ctx.targetVersion === undefined || version === undefined || version === ctx.targetVersion;
+  const versionKnown = version !== undefined || ctx.targetVersion === undefined;
+  // Made from the current template (or, InPlace, brought to its config) at the target release...
+  const rolled =
+    !deleting && (ctx.inPlace || currentMachineSet) && versionOk && versionKnown && !configBehind;
+  // The node's own conditions only: a hosted node (Replace) has no machine-config daemon whose absent
+  // annotations would mean "working"; an InPlace rollout's daemon is read by inPlaceBusy.
+  const causes = node
+    ? unavailableCauses(node.object).filter((c) => c.reason !== UNAVAILABLE_REASON.daemonWorking)
+    : [];
+  const unavailableNode = causes.length > 0;
+  const running = nodeName !== undefined && (machinePhase === undefined || machinePhase === 'Running');
+  // ...and running as a Node: a Machine still provisioning is not updated capacity yet.
+  const updated = rolled && running;
+  const insights: Insight[] = [];
+
+  let phase: MachinePhase;
+  let assessment: NodeAssessment;
+  let message: string;
+  let updating = false;
+  if (failed) {
+    assessment = 'Degraded';
+    phase = updated ? 'Updated' : 'Pending';
+    message = m.status?.failureMessage || m.status?.failureReason || `Machine phase ${machinePhase}`;
+    insights.push({
+      kind: 'machine-failed',
+      level: 'Error',
+      impact: 'Cluster Capacity',
+      scope: 'WorkerPool',
+      message: `Machine ${name} failed${m.status?.failureReason ? ` (${m.status.failureReason})` : ''}`,
+      description: message,
+      reference: NODEPOOL_REFERENCE,
+      objects: [{ kind: 'Machine', name, ...ns(m.metadata.namespace) }],
+      refs: [seen.ref],
+    });
+  } else if (deleting) {
+    assessment = 'Progressing';
+    updating = true;
+    phase = draining ? 'Draining' : 'Deleting';
+    message = draining ? 'Draining before deletion' : 'Being deleted (replaced by a new machine)';
+  } else if (rolled && !running) {
+    assessment = 'Progressing';
+    updating = true;
+    phase = 'Provisioning';
+    message =
+      machinePhase === 'Provisioning'
+        ? 'Provisioning'
+        : `Provisioning (phase ${machinePhase ?? 'not reported yet'})`;
+  } else if (updated) {
+    assessment = unavailableNode ? 'Unavailable' : 'Completed';
+    phase = 'Updated';
+    message = causes.map((c) => `${c.reason}${c.message ? `: ${c.message}` : ''}`).join('; ');
+  } else if (ctx.inPlace && configBehind && node !== undefined && inPlaceBusy(node.object)) {
+    updating = true;
+    assessment = 'Progressing';
+    const n = node.object;
+    phase = unavailableNode ? 'Rebooting' : n.spec?.unschedulable === true ? 'Draining' : 'Updating';
+    message = `In-place update to config ${configTarget}`;
+  } else if (ctx.paused) {
+    assessment = 'Excluded';
+    phase = 'Paused';
+    message = 'NodePool is paused';
+  } else if (!versionKnown) {
+    assessment = 'Unknown';
+    phase = 'Unknown';
+    message = `No ${RELEASE_VERSION_ANNOTATION} annotation: its release is not known`;
+  } else {
+    assessment = unavailableNode ? 'Unavailable' : 'Outdated';
+    phase = 'Pending';
+    message = currentMachineSet
+      ? `On config ${configCurrent ?? '(unknown)'}, not ${configTarget ?? 'the target'}`
+      : `In MachineSet ${machineSet ?? '(none)'}, not the current template's`;
+  }
+  return {
+    machine: {
+      name,
+      ...(nodeName ? { node: nodeName } : {}),
+      ...(machineSet ? { machineSet } : {}),
+      currentMachineSet,
+      assessment,
+      phase,
+      ...(version ? { version } : {}),
+      ...(machinePhase ? { machinePhase } : {}),
+      message,
+      updated,
+      updating,
+      unavailable: unavailableNode,
+      degraded: failed,
+      ref: seen.ref,
+    },
+    insights,
+  };
+}
+
+/** The machine-config daemon (which InPlace rollouts run on the node) is at work. */
+function inPlaceBusy(node: Node): boolean {
+  const a = node.metadata.annotations ?? {};
+  const state = a['machineconfiguration.openshift.io/state'];
+  return (
+    state === 'Working' ||
+    node.spec?.unschedulable === true ||
+    (a['machineconfiguration.openshift.io/currentConfig'] ?? '') !==
+      (a['machineconfiguration.openshift.io/desiredConfig'] ?? '')
+  );
+}
+
+function poolAssessment(
+  machines: readonly NodePoolMachine[],
+  paused: boolean,
+  total: number,
+): PoolAssessment {
+  if (machines.some((m) => m.degraded)) return 'Degraded';
+  if (machines.some((m) => m.updating)) return 'Progressing';
+  if (total === 0) return paused ? 'Excluded' : 'Empty';
+  if (machines.every((m) => m.updated)) return 'Completed';
+  if (paused) return 'Excluded';
+  if (machines.some((m) => m.assessment === 'Unknown')) return 'Unknown';
+  return 'Pending';
+}
+
+function counts(machines: readonly NodePoolMachine[]): NodeCounts {
+  return {
+    available: machines.filter((m) => !m.unavailable && !m.degraded && m.phase !== 'Provisioning').length,
+    progressing: machines.filter((m) => m.assessment === 'Progressing').length,
+    draining: machines.filter((m) => m.phase === 'Draining').length,
+    excluded: machines.filter((m) => m.assessment === 'Excluded').length,
+    degraded: machines.filter((m) => m.degraded).length,
+    outdated: machines.filter((m) => m.assessment === 'Outdated').length,
+    unknown: machines.filter((m) => m.assessment === 'Unknown').length,
+  };
+}
+
+function nodePoolOf(
+  seen: Observed<NodePoolShape>,
+  hc: Observed<HostedClusterShape>,
+  cpNamespace: string,
+  objects: HostedObjects,
+  nodes: ReadonlyMap<string, Observed<Node>>,
+  now: Millis,
+): { status: NodePoolStatus; insights: Insight[] } {
+  const np = seen.object;
+  const name = np.metadata.name;
+  const npObject = { kind: 'NodePool', name, ...ns(np.metadata.namespace) };
+  const insights: Insight[] = [];
+  const targetImage = np.spec?.release?.image || undefined;
+  const targetVersion = targetImage ? versionsByImage(hc.object).get(targetImage) : undefined;
+  const inPlace = np.spec?.management?.upgradeType === 'InPlace';
+  const paused = isPaused(np, now);
+  const md = deploymentOf(np, cpNamespace, objects.machineDeployments);
+  const sets = objects.machineSets.filter(
+    (s) =>
+      s.object.metadata.namespace === cpNamespace &&
+      (md ? ownedBy(s.object.metadata, 'MachineDeployment') === md.object.metadata.name : false),
+  );
+  const currentSets = new Set(
+    sets
+      .filter((s) => md !== undefined && sameTemplate(s.object.spec?.template, md.object.spec?.template))
+      .map((s) => s.object.metadata.name),
+  );
+  const targetConfigVersion = new Map<string, string>();
+  for (const s of sets) {
+    const t = s.object.metadata.annotations?.[TARGET_CONFIG_VERSION];
+    if (t) targetConfigVersion.set(s.object.metadata.name, t);
+  }
+  const setNames = new Set(sets.map((s) => s.object.metadata.name));
+  const machinesSeen = objects.machines.filter(
+    (m) =>
+      m.object.metadata.namespace === cpNamespace &&
+      setNames.has(ownedBy(m.object.metadata, 'MachineSet') ?? ''),
+  );
+  const ctx: MachineContext = {
+    targetVersion,
+    currentSets,
+    targetConfigVersion,
+    inPlace,
+    paused,
+    nodes,
+    now,
+  };
+  const machines: NodePoolMachine[] = [];
+  for (const m of machinesSeen) {
+    const r = assessMachine(m, ctx);
+    machines.push(r.machine);
+    insights.push(...r.insights);
+  }
+  machines.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const total = machines.length;
+  const updated = machines.filter((m) => m.updated).length;
+  const oldMachines = machines.filter((m) => !m.currentMachineSet && !inPlace).length;
+  const updatingVersion = truth(cond(np, 'UpdatingVersion'));
+  const updatingConfig = truth(cond(np, 'UpdatingConfig'));
+  const reportedVersion = np.status?.version || undefined;
+  const autoscaling = np.spec?.autoScaling != null;
+  const desiredReplicas = autoscaling ? undefined : (np.spec?.replicas ?? undefined);
+
+  const payload = cond(np, 'ValidGeneratedPayload');
+  if (payload?.status === 'False') {
+    const since = parseTime(payload.lastTransitionTime);
+    insights.push({
+      kind: 'nodepool-invalid-payload',
+      level: 'Error',
+      impact: 'Update Stalled',
+      scope: 'WorkerPool',
+      ...(since !== undefined ? { since } : {}),
+      message: `NodePool ${name} has no valid generated payload${payload.reason && conditionTextKnown(payload) ? ` (${payload.reason})` : ''}: its rollout cannot begin`,
+      description: (conditionTextKnown(payload) && payload.message) || 'ValidGeneratedPayload=False',
+      reference: NODEPOOL_REFERENCE,
+      objects: [npObject],
+      refs: [seen.ref],
+    });
+  }
+  const rolledOut = total > 0 && updated === total && machines.every((m) => !m.updating) && oldMachines === 0;
+  for (const [type, flag] of [
+    ['UpdatingVersion', updatingVersion],
+    ['UpdatingConfig', updatingConfig],
+  ] as const) {
+    const c = cond(np, type);
+    const since = parseTime(c?.lastTransitionTime);
+    if (flag === true && rolledOut && since !== undefined && now - since >= STUCK_UPDATING_MS) {
+      insights.push({
+        kind: 'nodepool-stuck-updating',
+        level: 'Warning',
+        impact: 'Update Speed',
+        scope: 'WorkerPool',
+        since,
+        message: `NodePool ${name} still reports ${type}=True although every Machine is rolled out`,
+        description:
+          `All ${total} Machines are in the current MachineSet${targetVersion ? ` at ${targetVersion}` : ''}, yet ${type} has been True since ` +
+          `${c?.lastTransitionTime}. A stale annotation kept NodePools in this state in OCPBUGS-92013 (openshift/hypershift PR 8821).`,
+        reference: 'https://issues.redhat.com/browse/OCPBUGS-92013',
+        objects: [npObject],
+        refs: [seen.ref],
+      });
+    }
+  }
+  const claimsLevel =
+    targetVersion !== undefined && reportedVersion === targetVersion && updatingVersion === false;
+  const stillOld = machines.filter((m) => !m.updated);
+  if (claimsLevel && stillOld.length > 0) {
+    const since = parseTime(cond(np, 'UpdatingVersion')?.lastTransitionTime);
+    insights.push({
+      ...(since !== undefined ? { since } : {}),
+      kind: 'nodepool-level-before-rollout',
+      level: 'Error',
+      impact: 'Update Stalled',
+      scope: 'WorkerPool',
+      message: `NodePool ${name} reports ${reportedVersion} with UpdatingVersion=False while ${stillOld.length} of ${plural(total, 'Machine')} ${stillOld.length === 1 ? 'is' : 'are'} not rolled out`,
+      description:
+        `Not rolled out: ${stillOld.map((m) => `${m.name} (${m.machineSet ?? 'no MachineSet'})`).join(', ')}. ` +
+        'A NodePool declared its rollout complete this way in OCPBUGS-77922 (Cluster API v1beta1 UpdatedReplicas against v1beta2 upToDateReplicas).',
+      reference: 'https://issues.redhat.com/browse/OCPBUGS-77922',
+      objects: [
+        npObject,
+        ...stillOld.map((m) => ({ kind: 'Machine', name: m.name, namespace: cpNamespace })),
+      ],
+      refs: [seen.ref],
+    });
+  }
+  if (paused && !rolledOut && total > 0) {
+    insights.push({
+      kind: 'pool-paused',
+      level: 'Info',
+      impact: 'Update Stalled',
+      scope: 'WorkerPool',
+      message: `NodePool ${name} is paused (pausedUntil ${np.spec?.pausedUntil}): ${plural(total - updated, 'Machine')} will not be updated`,
+      description: 'spec.pausedUntil stops the NodePool controller from reconciling, so no rollout proceeds.',
+      reference: NODEPOOL_REFERENCE,
+      objects: [npObject],
+      refs: [seen.ref],
+    });
+  }
+  return {
+    status: {
+      namespace: np.metadata.namespace ?? '',
+      name,
+      ...(np.spec?.management?.upgradeType ? { upgradeType: np.spec.management.upgradeType } : {}),
+      paused,
+      assessment: poolAssessment(machines, paused, total),
+      ...(targetVersion ? { targetVersion } : {}),
+      ...(targetImage ? { targetImage } : {}),
+      ...(reportedVersion ? { reportedVersion } : {}),
+      ...(updatingVersion !== undefined ? { updatingVersion } : {}),
+      ...(updatingConfig !== undefined ? { updatingConfig } : {}),
+      ...(desiredReplicas != null ? { desiredReplicas } : {}),
+      autoscaling,
+      updated,
+      total,
+      completionPercent: percent(updated, total),
+      counts: counts(machines),
+      oldMachines,
+      machines,
+      ref: seen.ref,
+    },
+    insights,
+  };
+}
+
+function byName<T extends { metadata: Meta }>(list: readonly Observed<T>[]): Observed<T>[] {
+  const k = (o: Observed<T>) => key(o.object.metadata.namespace, o.object.metadata.name);
+  return [...list].sort((a, b) => (k(a) < k(b) ? -1 : k(a) > k(b) ? 1 : 0));
+}
+
+/** Which HostedCluster a status is about: `selector` (`ns/name` or a unique `name`), else the only one. */
+export function pickHostedCluster(
+  objects: HostedObjects,
+  selector: string | undefined,
+): Observed<HostedClusterShape> | string {
+  const all = objects.hostedClusters;
+  if (selector === undefined) {
+    if (all.length === 1 && all[0]) return all[0];
+    return all.length === 0
+      ? 'no HostedCluster found'
+      : `${all.length} HostedClusters found (${hostedClusterNames(objects).join(', ')}): choose one with --hosted-cluster NAMESPACE/NAME`;
+  }
+  const slash = selector.indexOf('/');
+  const hits = all.filter((h) =>
+    slash === -1
+      ? h.object.metadata.name === selector
+      : key(h.object.metadata.namespace, h.object.metadata.name) === selector,
+  );
+  if (hits.length === 1 && hits[0]) return hits[0];
+  return hits.length === 0
+    ? `no HostedCluster ${selector} (found: ${hostedClusterNames(objects).join(', ') || 'none'})`
+    : `${hits.length} HostedClusters are named ${selector}: give NAMESPACE/NAME`;
+}
+
+export function assessHostedStatus(
+  given: HostedObjects,
+  hcSeen: Observed<HostedClusterShape>,
+  opts: HostedStatusOptions = {},
+): HostedStatus {
+  // By namespace and name, whatever order the inputs listed them in (files keep theirs, an API server sorts).
+  const objects: HostedObjects = {
+    hostedClusters: byName(given.hostedClusters),
+    controlPlaneComponents: byName(given.controlPlaneComponents),
+    nodePools: byName(given.nodePools),
+    machineDeployments: byName(given.machineDeployments),
+    machineSets: byName(given.machineSets),
+    machines: byName(given.machines),
+  };
+  const hc = hcSeen.object;
+  const hcNs = hc.metadata.namespace ?? '';
+  const cpNamespace = `${hcNs}-${hc.metadata.name}`;
+  const now = opts.now ?? hostedSnapshotNow(objects) ?? 0;
+  const components = objects.controlPlaneComponents.filter(
+    (c) => c.object.metadata.namespace === cpNamespace,
+  );
+  const cp = controlPlaneOf(hc, components, now);
+  const guest = guestOf(hc, opts);
+  const nodes = new Map<string, Observed<Node>>();
+  for (const n of opts.guest?.objects.nodes ?? []) nodes.set(n.object.metadata.name, n);
+
+  const insights: Insight[] = [...cp.insights];
+  const notes: string[] = [];
+  const pools: NodePoolStatus[] = [];
+  for (const np of objects.nodePools) {
+    if (np.object.metadata.namespace !== hcNs || np.object.spec?.clusterName !== hc.metadata.name) continue;
+    const r = nodePoolOf(np, hcSeen, cpNamespace, objects, nodes, now);
+    pools.push(r.status);
+    insights.push(...r.insights);
+  }
+  pools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  if (guest.failing === true) {
+    const c = cond(hc, 'ClusterVersionFailing');
+    const since = parseTime(c?.lastTransitionTime);
+    insights.push({
+      kind: 'clusterversion-failing',
+      level: 'Error',
+      impact: 'Update Stalled',
+      scope: 'Cluster',
+      ...(since !== undefined ? { since } : {}),
+      message: `The guest cluster's version operator reports Failing${c?.reason ? ` (${c.reason})` : ''}`,
+      description: c?.message || 'ClusterVersionFailing=True on the HostedCluster',
+      objects: [{ kind: 'HostedCluster', name: hc.metadata.name, ...ns(hcNs) }],
+      refs: [hcSeen.ref],
+    });
+  }
+  insights.push(...(opts.guestInsights ?? []));
+
+  if (cp.status.versionSource === 'version') {
+    notes.push(
+      'The HostedCluster has no status.controlPlaneVersion (hypershift before 2026): the control plane is assessed from status.version, the guest CVO’s history, which also covers data-plane operators.',
+    );
+  }
+  if (components.length === 0) {
+    notes.push(`No ControlPlaneComponents found in ${cpNamespace}: the components' progress is unknown.`);
+  }
+  if (!opts.guest) {
+    notes.push(
+      'The guest cluster was not read: Machines are assessed without their Nodes (give --guest-kubeconfig, or a dump taken with --dump-guest-cluster).',
+    );
+  }
+  for (const p of pools) {
+    if (p.targetImage && !p.targetVersion) {
+      notes.push(
+        `NodePool ${p.name}: its release ${p.targetImage} is not in the HostedCluster's histories, so its target version is not known.`,
+      );
+    }
+  }
+
+  const cpUpdating = cp.status.assessment === 'Progressing';
+  const poolsUpdating = pools.some((p) => p.assessment === 'Progressing' || p.assessment === 'Pending');
+  const installing =
+    cp.status.previousVersion === undefined &&
+    cp.status.assessment === 'Progressing' &&
+    (hc.status?.controlPlaneVersion?.history ?? hc.status?.version?.history ?? []).length === 1;
+  const updating = !installing && (cpUpdating || poolsUpdating);
+  const lastCompleted = (
+    cp.status.versionSource === 'controlPlaneVersion' ? hc.status?.controlPlaneVersion : hc.status?.version
+  )?.history?.find((e) => e.state === 'Completed')?.version;
+
+  return {
+    evaluatedAt: now,
+    evaluatedAtSource: opts.now !== undefined ? 'flag' : 'snapshot',
+    unrewound: [],
+    hostedCluster: {
+      namespace: hcNs,
+      name: hc.metadata.name,
+      controlPlaneNamespace: cpNamespace,
+      ref: hcSeen.ref,
+    },
+    state: installing ? 'installing' : updating ? 'updating' : 'idle',
+    updating,
+    ...(lastCompleted ? { currentVersion: lastCompleted } : {}),
+    controlPlane: cp.status,
+    guest,
+    nodePools: pools,
+    insights: sortInsights(insights),
+    notes,
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * status of a hosted cluster (HyperShift; docs/hosted.md, docs/status.md "Hosted clusters"): the
+ * control plane from status.controlPlaneVersion and the ControlPlaneComponents, each NodePool as a
+ * pool of its Machines, the insights oc cannot give, text and JSON goldens, and --at.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { inProcessCli } from '../helpers/cli.js';
+import { projectRoot } from '../helpers/fixtures.js';
+
+const cli = inProcessCli('hosted-status');
+const FIXTURE = 'test/fixtures/status/hosted-rollout';
+const GOLDEN = join(projectRoot, 'test/fixtures/status/golden');
+
+/** Golden files: set UPDATE_GOLDEN=1 to rewrite them after an intended change, then review the diff. */
+function golden(name: string, actual: string): void {
+  const file = join(GOLDEN, name);
+  if (process.env.UPDATE_GOLDEN || !existsSync(file)) writeFileSync(file, actual);
+  expect(actual).toBe(readFileSync(file, 'utf8'));
+}
+
+async function status(...args: string[]) {
+  const cwd = process.cwd();
+  process.chdir(projectRoot); // sources keep the path as given: a relative one keeps goldens portable
+  try {
+    return await cli.run('status', FIXTURE, ...args);
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+type Json = {
+  kind: string;
+  state: string;
+  controlPlane: { assessment: string; components: Record<string, unknown> };
+  nodePools: {
+    name: string;
+    assessment: string;
+    updated: number;
+    total: number;
+    oldMachines: number;
+    machines: { name: string; assessment: string; phase: string; updated: boolean }[];
+  }[];
+  insights: { kind: string; level: string; objects: { kind: string; name: string }[] }[];
+  unrewound: { object: string; field: string }[];
+  evaluatedAtSource: string;
+};
+
+describe('status of a hosted cluster', () => {
+  it('prints the control plane, the NodePools as pools of Machines and the insights (golden text, exit 1)', async () => {
+    const r = await status('--width', '160');
+    expect(r.code, cli.stderr()).toBe(1);
+    golden('hosted-rollout.txt', r.out);
+  });
+
+  it('JSON: components counted, each NodePool assessed from its Machines, the early one flagged (golden)', async () => {
+    const r = await status('-o', 'json');
+    golden('hosted-rollout.json', r.out);
+    const json = JSON.parse(r.out) as Json;
+    expect(json.kind).toBe('AtlevelHostedClusterStatus');
+    expect(json.state).toBe('updating');
+    expect(json.controlPlane.assessment).toBe('Progressing');
+    expect(json.controlPlane.components).toMatchObject({ total: 4, updated: 2, updating: 1, waiting: 1 });
+    const pools = Object.fromEntries(json.nodePools.map((p) => [p.name, p]));
+    expect(pools.workers).toMatchObject({ assessment: 'Progressing', updated: 2, total: 4, oldMachines: 1 });
+    expect(pools.workers?.machines.map((m) => [m.name, m.assessment, m.phase])).toEqual([
+      ['workers-5d8b4-bbbb1', 'Completed', 'Updated'],
+      ['workers-5d8b4-bbbb2', 'Completed', 'Updated'],
+      ['workers-5d8b4-bbbb3', 'Progressing', 'Provisioning'],
+      ['workers-7f9c5-aaaa1', 'Progressing', 'Draining'],
+    ]);
+    // The NodePool says 4.19.2 and UpdatingVersion=False, but an old MachineSet's Machine still runs.
+    expect(pools.early).toMatchObject({ assessment: 'Pending', updated: 1, total: 2, oldMachines: 1 });
+    const early = json.insights.find((i) => i.kind === 'nodepool-level-before-rollout');
+    expect(early?.level).toBe('Error');
+    expect(early?.objects.map((o) => `${o.kind}/${o.name}`)).toEqual([
+      'NodePool/early',
+      'Machine/early-6c7d8-aaaa1',
+    ]);
+    expect(pools.held?.assessment).toBe('Excluded');
+    expect(json.insights.map((i) => i.kind)).toContain('nodepool-invalid-payload');
+  });
+
+  it('-o yaml is the JSON document', async () => {
+    const [j, y] = [await status('-o', 'json'), await status('-o', 'yaml')];
+    const { load } = await import('js-yaml');
+    expect(load(y.out)).toEqual(JSON.parse(j.out));
+  });
+
+  it('--at: Machines made later are gone, the NodePool not yet flagged, what is last seen said', async () => {
+    const r = await status('-o', 'json', '--at', '2026-11-30T10:30:00Z');
+    expect(r.code, cli.stderr()).toBe(1);
+    const json = JSON.parse(r.out) as Json;
+    expect(json.evaluatedAtSource).toBe('rewound');
+    const workers = json.nodePools.find((p) => p.name === 'workers');
+    expect(workers?.machines.map((m) => m.name)).toEqual(['workers-5d8b4-bbbb1', 'workers-7f9c5-aaaa1']);
+    // Its deletion began at 10:44: at 10:30 the old Machine still ran, outdated.
+    expect(workers?.machines[1]).toMatchObject({ assessment: 'Outdated', phase: 'Pending' });
+    // UpdatingVersion went False at 10:41: at 10:30 it is not known, so nothing claims level.
+    expect(json.insights.map((i) => i.kind)).not.toContain('nodepool-level-before-rollout');
+    expect(json.unrewound.map((u) => `${u.object} ${u.field}`)).toContain('NodePool status.version');
+    expect(json.unrewound.map((u) => `${u.object} ${u.field}`)).not.toContain(
+      'HostedCluster status.controlPlaneVersion',
+    );
+    // Before the control plane's update began, it was at 4.18.10 and idle.
+    const before = JSON.parse((await status('-o', 'json', '--at', '2026-11-30T09:00:00Z')).out);
+    expect(before.controlPlane).toMatchObject({ assessment: 'Completed', targetVersion: '4.18.10' });
+  });
+
+  it('--hosted-cluster naming no HostedCluster is one line and exit 2', async () => {
+    const r = await status('--hosted-cluster', 'clusters/nope');
+    expect(r.code).toBe(2);
+    expect(cli.stderr()).toMatch(/no HostedCluster clusters\/nope \(found: clusters\/demo\)/);
+    expect(cli.stderr().trim().split('\n')).toHaveLength(1);
+  });
+});
