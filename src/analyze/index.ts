@@ -15,14 +15,24 @@ export function verdictOf(
   outcomes: readonly RuleOutcome[],
   updates: readonly UpdateRecord[],
   hasClusterVersion: boolean,
+  hosted = false,
 ): Verdict {
   if (outcomes.some((o) => o.state === 'violated')) return 'fail';
+  // A hosted cluster's update is told by its HostedCluster and NodePools (docs/hosted.md), which the
+  // HyperShift rules read: with no ClusterVersion, their outcomes decide.
+  if (updates.length === 0 && hosted && hostedDecided(outcomes))
+    return outcomes.some((o) => o.state === 'not-checked' && o.missing.length > 0) ? 'inconclusive' : 'pass';
   // "No update" is a fact only a ClusterVersion can state (its history lists every update). Inputs
   // without one (events, nodes, a monitor file of another kind) show no update, but cannot show
   // that none happened.
   if (updates.length === 0) return hasClusterVersion ? 'no-update' : 'inconclusive';
   if (outcomes.some((o) => o.state === 'not-checked' && o.missing.length > 0)) return 'inconclusive';
   return 'pass';
+}
+
+/** Whether the rules checked something or lacked data: then they, not the missing ClusterVersion, give the verdict. */
+function hostedDecided(outcomes: readonly RuleOutcome[]): boolean {
+  return outcomes.some((o) => o.state === 'holds' || (o.state === 'not-checked' && o.missing.length > 0));
 }
 
 /** Why the inputs hold no update, in words (the verdict `no-update` says what it saw). */
@@ -77,7 +87,8 @@ export function analyzeHistory(history: ClusterHistory, opts: AnalyzeOptions = {
   const window = updateWindow(history);
   const note = window ? windowNote(window) : undefined;
   const hasClusterVersion = history.objects.clusterVersions.length > 0;
-  const verdict = verdictOf(outcomes, updates, hasClusterVersion);
+  const hosted = history.objects.hostedClusters.length > 0 || history.objects.nodePools.length > 0;
+  const verdict = verdictOf(outcomes, updates, hasClusterVersion, hosted);
   const ids = (state: RuleOutcome['state'], missing: boolean) =>
     outcomes.filter((o) => o.state === state && (!missing || o.missing.length > 0)).map((o) => o.rule.id);
   const verdictReason =
@@ -85,7 +96,7 @@ export function analyzeHistory(history: ClusterHistory, opts: AnalyzeOptions = {
       ? `violated: ${ids('violated', false).join(', ')}`
       : verdict === 'no-update'
         ? noUpdateReason(history)
-        : verdict === 'inconclusive' && updates.length === 0
+        : verdict === 'inconclusive' && updates.length === 0 && !(hosted && hostedDecided(outcomes))
           ? `${noUpdateReason(history)}, so they cannot show whether an update happened: add the ClusterVersion (gather-extra clusterversion.json, or a must-gather)`
           : verdict === 'inconclusive'
             ? `not checked for lack of data: ${ids('not-checked', true).join(', ')}`

@@ -174,6 +174,19 @@ export interface ClusterHistory {
   readonly mcoImage?: McoImage;
   /** Every stored object revision, oldest first, when the inputs recorded them (a simulated run). */
   readonly revisions?: readonly ObjectRevision[];
+  /**
+   * Hosted clusters (HyperShift) whose own API server's objects the inputs hold (a hypershift dump's
+   * `hostedcluster-NAME/`), each a history of its own: this history is the management cluster's
+   * (HostedCluster, NodePool, Cluster API objects, the management Nodes), and a guest's objects are
+   * never in it (docs/hosted.md).
+   */
+  readonly guests?: readonly GuestHistory[];
+}
+
+/** A hosted cluster's own history, by the HostedCluster's name. */
+export interface GuestHistory {
+  readonly name: string;
+  readonly history: ClusterHistory;
 }
 
 /**
@@ -233,4 +246,12 @@ export interface HistoryParts {
   revisions?: ObjectRevision[];
   /** When echoes were dropped: the time they spanned, which still counts toward the history's span. */
   echoSpan?: { readonly from: Millis; readonly to: Millis };
+  /** Hosted clusters' own objects, each a cluster of its own (see ClusterHistory.guests). */
+  guests?: GuestParts[];
+}
+
+/** One hosted cluster's parts, as a hypershift dump's `hostedcluster-NAME/` holds them. */
+export interface GuestParts {
+  readonly name: string;
+  readonly parts: HistoryParts;
 }

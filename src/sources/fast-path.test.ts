@@ -297,6 +297,165 @@ const FULL: Record<KnownKind, Loose> = {
       conditions: [condition],
     },
   },
+  HostedCluster: {
+    apiVersion: 'hypershift.openshift.io/v1beta1',
+    kind: 'HostedCluster',
+    metadata: meta('example'),
+    spec: {
+      release: { image: 'quay.io/openshift-release-dev/ocp-release:4.20.1-x86_64' },
+      controlPlaneRelease: { image: 'quay.io/openshift-release-dev/ocp-release:4.20.1-x86_64' },
+      pausedUntil: 'false',
+    },
+    status: {
+      version: {
+        desired: { version: '4.20.1', image: 'quay.io/r:4.20.1' },
+        history: [
+          {
+            state: 'Completed',
+            version: '4.20.1',
+            image: 'quay.io/r:4.20.1',
+            startedTime: '2021-11-03T03:23:11Z',
+            completionTime: '2021-11-03T04:23:11Z',
+          },
+        ],
+        observedGeneration: 3,
+      },
+      controlPlaneVersion: {
+        desired: { version: '4.20.1', image: 'quay.io/r:4.20.1' },
+        history: [
+          {
+            state: 'Partial',
+            version: '4.20.1',
+            image: 'quay.io/r:4.20.1',
+            startedTime: '2021-11-03T03:23:11Z',
+            completionTime: null,
+          },
+        ],
+        observedGeneration: 3,
+      },
+      conditions: [condition],
+    },
+  },
+  HostedControlPlane: {
+    apiVersion: 'hypershift.openshift.io/v1beta1',
+    kind: 'HostedControlPlane',
+    metadata: meta('example'),
+    spec: { releaseImage: 'quay.io/r:4.20.1', controlPlaneReleaseImage: null },
+    status: {
+      version: '4.20.1',
+      versionStatus: { desired: { version: '4.20.1' }, history: [], observedGeneration: 3 },
+      controlPlaneVersion: { desired: { version: '4.20.1' }, history: null, observedGeneration: 3 },
+      conditions: [condition],
+    },
+  },
+  ControlPlaneComponent: {
+    apiVersion: 'hypershift.openshift.io/v1beta1',
+    kind: 'ControlPlaneComponent',
+    metadata: meta('kube-apiserver'),
+    status: {
+      version: '4.20.1',
+      conditions: [condition],
+      resources: [{ kind: 'Deployment', group: 'apps', name: 'kube-apiserver' }],
+    },
+  },
+  NodePool: {
+    apiVersion: 'hypershift.openshift.io/v1beta1',
+    kind: 'NodePool',
+    metadata: meta('example-us-east-1a'),
+    spec: {
+      clusterName: 'example',
+      release: { image: 'quay.io/r:4.20.1' },
+      replicas: 3,
+      autoScaling: { min: 0, max: 5 },
+      management: {
+        upgradeType: 'Replace',
+        replace: { strategy: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: '0%' } },
+        inPlace: { maxUnavailable: 1 },
+      },
+      config: [{ name: 'extra-mc' }],
+      pausedUntil: null,
+    },
+    status: {
+      replicas: 3,
+      version: '4.20.1',
+      nodesInfo: {
+        nodeVersions: [
+          { ocpVersion: '4.20.1', kubeletVersion: 'v1.33.4', readyNodeCount: 3, unreadyNodeCount: 0 },
+        ],
+      },
+      conditions: [condition],
+    },
+  },
+  MachineDeployment: {
+    apiVersion: 'cluster.x-k8s.io/v1beta1',
+    kind: 'MachineDeployment',
+    metadata: meta('example-us-east-1a'),
+    spec: {
+      clusterName: 'example-x',
+      replicas: 3,
+      selector,
+      template: {
+        metadata: { labels: { a: 'b' }, annotations: { c: 'd' } },
+        spec: {
+          clusterName: 'example-x',
+          version: '4.20.1',
+          bootstrap: { dataSecretName: 'user-data-example-us-east-1a-abc' },
+          infrastructureRef: { kind: 'AWSMachineTemplate', name: 'example-us-east-1a-abc' },
+        },
+      },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+      paused: false,
+    },
+    status: {
+      observedGeneration: 3,
+      replicas: 3,
+      updatedReplicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      unavailableReplicas: 0,
+      fullyLabeledReplicas: 3,
+      phase: 'Running',
+      conditions: [condition],
+      v1beta2: {
+        conditions: [condition],
+        replicas: 3,
+        readyReplicas: 3,
+        availableReplicas: 3,
+        upToDateReplicas: 3,
+      },
+    },
+  },
+  MachineSet: {
+    apiVersion: 'cluster.x-k8s.io/v1beta1',
+    kind: 'MachineSet',
+    metadata: meta('example-us-east-1a-abc'),
+    spec: {
+      clusterName: 'example-x',
+      replicas: 3,
+      selector,
+      template: { spec: { version: '4.20.1', bootstrap: { dataSecretName: null } } },
+      deletePolicy: 'Oldest',
+    },
+    status: { observedGeneration: 3, replicas: 3, phase: 'Running', conditions: null, v1beta2: null },
+  },
+  Machine: {
+    apiVersion: 'cluster.x-k8s.io/v1beta1',
+    kind: 'Machine',
+    metadata: { ...meta('example-us-east-1a-abc-xyz'), deletionTimestamp: '2021-11-03T03:23:11Z' },
+    spec: {
+      clusterName: 'example-x',
+      version: '4.20.1',
+      providerID: 'aws:///us-east-1a/i-0',
+      bootstrap: { dataSecretName: 'user-data-example-us-east-1a-abc' },
+    },
+    status: {
+      phase: 'Running',
+      nodeRef: { name: 'ip-10-0-1-1.ec2.internal' },
+      nodeInfo: { kubeletVersion: 'v1.33.4' },
+      conditions: [condition],
+      v1beta2: { conditions: [condition] },
+    },
+  },
 };
 
 const REAL = realObjects();

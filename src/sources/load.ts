@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {
   ClusterVersion,
+  GuestParts,
   HistoryParts,
   InputFile,
   Interval,
@@ -105,8 +106,11 @@ export async function loadHistoryParts(
     }
     const given = await readGivenReleases(opts, limits, remote);
     const extraInputs = revisions ? [revisions.input] : [];
-    const parts = assemble(results, notes, given, extraInputs, intern, echoes, opts.now);
-    return revisions ? { ...parts, revisions: revisions.list } : parts;
+    const guests = guestParts(results, intern, opts.now);
+    const management = guests.length > 0 ? results.filter((r) => r.guest === undefined) : results;
+    const parts = assemble(management, notes, given, extraInputs, intern, echoes, opts.now);
+    const withGuests = guests.length > 0 ? { ...parts, guests } : parts;
+    return revisions ? { ...withGuests, revisions: revisions.list } : withGuests;
   } finally {
     session.close();
   }
@@ -350,7 +354,7 @@ async function loadFolder(
       limits,
       intern,
       echoes,
-    );
+    ).then((r) => ofGuest(planned.spec, r));
   };
   const logs = dropEchoes ? await readLogsFirst(plan, read, now) : undefined;
   const results: FileResult[] = [];
@@ -458,7 +462,10 @@ async function loadArchive(
       if (!spec) return;
       byRel.set(
         rel,
-        await readInput(spec, `${path}!${rel}`, baseName(rel), size, stream, limits, { intern }),
+        ofGuest(
+          spec,
+          await readInput(spec, `${path}!${rel}`, baseName(rel), size, stream, limits, { intern }),
+        ),
       );
     },
     limits.maxFileBytes,
@@ -471,6 +478,12 @@ async function loadArchive(
     notes.push(`${path}: ${w.startsWith('ignored') ? w : `tar warning ${w}`}`);
   requireSomething(path, results, plan);
   return { results, notes };
+}
+
+/** A file of a hosted cluster's guest (layouts/hypershift-dump.ts) says so, for assemble to keep it apart. */
+function ofGuest(spec: ReaderSpec, result: FileResult): FileResult {
+  if (spec.reader === 'must-gather' && spec.guest !== undefined) result.guest = spec.guest;
+  return result;
 }
 
 /** Files given one by one (an oc examples case, by its prefix): planned by the layouts as one input. */
@@ -586,6 +599,26 @@ function requireSomething(path: string, results: readonly FileResult[], plan?: P
  * The release of `--release-from`/`--release-to`: a file, a URL (fetched into the run's cache), or
  * `-`, standard input (copied to a private file as for `release info -`; the CLI lets `-` be given once).
  */
+/**
+ * The guests' files (a hypershift dump's `hostedcluster-NAME/`), each guest put together on its own:
+ * a second cluster, never merged into the management cluster's objects (docs/hosted.md).
+ */
+function guestParts(results: readonly FileResult[], intern: Interner, now: Millis): GuestParts[] {
+  const byName = new Map<string, FileResult[]>();
+  for (const r of results) {
+    if (r.guest === undefined) continue;
+    const list = byName.get(r.guest) ?? [];
+    list.push(r);
+    byName.set(r.guest, list);
+  }
+  return [...byName.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, list]) => ({
+      name,
+      parts: assemble(list, [], { payloads: {}, inputs: [] }, [], intern, undefined, now),
+    }));
+}
+
 /** Put the per-file results together: dedupe, settle build-log years, assign releases. */
 function assemble(
   results: readonly FileResult[],

@@ -69,6 +69,8 @@ export interface FileResult {
   readonly incidental: boolean;
   /** Set when an incidental file could not be read and was skipped instead. */
   skippedBecause?: string;
+  /** The hosted cluster whose guest objects the file holds (a hypershift dump's `hostedcluster-NAME/`). */
+  guest?: string;
   /** Intervals dropped as they were read, as echoes of build-log lines (see echoes.ts). */
   echoes?: number;
   /** build-log only. */

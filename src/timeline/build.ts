@@ -40,6 +40,9 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
     ...(parts.alerts ? { alerts: parts.alerts } : {}),
     ...(parts.mcoImage ? { mcoImage: parts.mcoImage } : {}),
     ...(parts.revisions ? { revisions: parts.revisions } : {}),
+    ...(parts.guests
+      ? { guests: parts.guests.map((g) => ({ name: g.name, history: buildHistory(g.parts) })) }
+      : {}),
   };
   // Rollouts are inferred from the pools' observations, so they need the merged history first.
   const rollouts = rolloutIntervals(history);

@@ -8,13 +8,20 @@ import type * as z from 'zod';
 import { ClusterOperatorKind } from './clusteroperator.js';
 import { ClusterVersionKind } from './clusterversion.js';
 import { ControllerConfigKind } from './controllerconfig.js';
+import { ControlPlaneComponentKind } from './controlplanecomponent.js';
 import { DaemonSetKind } from './daemonset.js';
 import { DeploymentKind } from './deployment.js';
 import type { KindFacts } from './descriptor.js';
 import { EventKind } from './event.js';
+import { HostedClusterKind } from './hostedcluster.js';
+import { HostedControlPlaneKind } from './hostedcontrolplane.js';
+import { MachineKind } from './machine.js';
 import { MachineConfigKind } from './machineconfig.js';
 import { MachineConfigPoolKind } from './machineconfigpool.js';
+import { MachineDeploymentKind } from './machinedeployment.js';
+import { MachineSetKind } from './machineset.js';
 import { NodeKind } from './node.js';
+import { NodePoolKind } from './nodepool.js';
 import { PodKind } from './pod.js';
 import { PodDisruptionBudgetKind } from './poddisruptionbudget.js';
 
@@ -30,6 +37,13 @@ export const KINDS = {
   ControllerConfig: ControllerConfigKind,
   Deployment: DeploymentKind,
   DaemonSet: DaemonSetKind,
+  HostedCluster: HostedClusterKind,
+  HostedControlPlane: HostedControlPlaneKind,
+  ControlPlaneComponent: ControlPlaneComponentKind,
+  NodePool: NodePoolKind,
+  MachineDeployment: MachineDeploymentKind,
+  MachineSet: MachineSetKind,
+  Machine: MachineKind,
 } as const;
 
 export type KnownKind = keyof typeof KINDS;

@@ -5,6 +5,7 @@
  */
 import { isArchiveName } from '../decoders/index.js';
 import { ciRun } from './ci-run.js';
+import { hypershiftDump } from './hypershift-dump.js';
 import { mustGather } from './must-gather.js';
 import { ocExamples } from './oc-examples.js';
 import { ocGet } from './oc-get.js';
@@ -14,7 +15,7 @@ export { readerByName } from './ci-run.js';
 export { OC_EXAMPLE_OPTIONAL, OC_EXAMPLE_SUFFIXES } from './oc-examples.js';
 export { baseName, type Claim, type Layout, type ReaderSpec } from './types.js';
 
-export const LAYOUTS: readonly Layout[] = [ciRun, mustGather, ocExamples, ocGet];
+export const LAYOUTS: readonly Layout[] = [ciRun, hypershiftDump, mustGather, ocExamples, ocGet];
 
 export type PlannedFile = Claim;
 

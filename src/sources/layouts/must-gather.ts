@@ -18,7 +18,8 @@ function mustGatherRoot(rel: string): string | undefined {
   return undefined;
 }
 
-function mustGatherSpec(rel: string, root: string): ReaderSpec | undefined {
+/** How a file below a must-gather root (`''` for the input's root) is read, if atlevel reads it. */
+export function mustGatherSpec(rel: string, root: string): ReaderSpec | undefined {
   const inside = root === '' ? rel : rel.slice(root.length + 1);
   if (inside === 'monitoring/alerts.json') return { reader: 'alerts' };
   if (!/\.ya?ml$/i.test(inside)) return undefined;

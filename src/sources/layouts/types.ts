@@ -8,7 +8,8 @@ import type { KnownKind } from '../../model/index.js';
 export type ReaderSpec =
   | { readonly reader: 'gather-extra'; readonly expect: KnownKind }
   | { readonly reader: 'oc-example'; readonly expect: KnownKind }
-  | { readonly reader: 'must-gather' }
+  /** `guest`: the hosted cluster (hypershift dump's `hostedcluster-NAME/`) the file belongs to. */
+  | { readonly reader: 'must-gather'; readonly guest?: string }
   | { readonly reader: 'build-log' }
   | { readonly reader: 'e2e-intervals'; readonly source: string }
   | { readonly reader: 'alerts' }

@@ -1,0 +1,136 @@
+import type { ClusterHistory, Evidence, Finding, KindObject, Observed } from '../model/index.js';
+import { conditionSince, findCondition, formatClock, parseTime } from '../model/index.js';
+import { HOSTED_NEEDS } from './nodepool-rollout.js';
+import { checked, defineRule, notApplicable, notChecked } from './rule.js';
+
+type WithCpVersion = KindObject<'HostedCluster'> | KindObject<'HostedControlPlane'>;
+
+/**
+ * A controlPlaneVersion history entry is Completed when every ControlPlaneComponent reports the
+ * target version with RolloutComplete=True (controlplaneversion_types.go; docs/hosted.md).
+ */
+export const controlplaneLevelBeforeComponents = defineRule(
+  'controlplane-level-before-components',
+  "A HostedCluster's or HostedControlPlane's controlPlaneVersion entry is Completed only once every ControlPlaneComponent reports its version with RolloutComplete=True.",
+  {
+    severityPolicy:
+      'failure: the newest controlPlaneVersion entry is Completed while a ControlPlaneComponent reports another version, or was not RolloutComplete=True since before the completion',
+  },
+  (history: ClusterHistory, rule) => {
+    const { hostedClusters, hostedControlPlanes, controlPlaneComponents } = history.objects;
+    // Each control-plane namespace once: the HostedCluster's word, else its HostedControlPlane's.
+    const subjects: { o: Observed<WithCpVersion>; key: string; cpNs: string }[] = [];
+    const seen = new Set<string>();
+    for (const hc of hostedClusters) {
+      const ns = hc.object.metadata.namespace;
+      if (!ns) continue;
+      const cpNs = `${ns}-${hc.object.metadata.name}`;
+      seen.add(cpNs);
+      subjects.push({ o: hc, key: `HostedCluster/${ns}/${hc.object.metadata.name}`, cpNs });
+    }
+    for (const hcp of hostedControlPlanes) {
+      const cpNs = hcp.object.metadata.namespace;
+      if (!cpNs || seen.has(cpNs)) continue;
+      subjects.push({ o: hcp, key: `HostedControlPlane/${cpNs}/${hcp.object.metadata.name}`, cpNs });
+    }
+    const findings: Finding[] = [];
+    const missing: string[] = [];
+    const skipped: string[] = [];
+    let held = 0;
+    for (const s of subjects) {
+      const cpv = s.o.object.status?.controlPlaneVersion;
+      const entry = cpv?.history?.[0];
+      if (!entry || entry.state !== 'Completed' || !entry.version) {
+        skipped.push(
+          `${s.key}: ${entry ? `its newest controlPlaneVersion entry is ${entry.state ?? 'without a state'}` : 'no controlPlaneVersion history'}`,
+        );
+        continue;
+      }
+      const desired = cpv?.desired?.version;
+      if (desired && desired !== entry.version) {
+        skipped.push(
+          `${s.key}: desired ${desired} is not yet in its history (newest entry ${entry.version})`,
+        );
+        continue;
+      }
+      const components = controlPlaneComponents.filter((c) => c.object.metadata.namespace === s.cpNs);
+      if (components.length === 0) {
+        missing.push(`${HOSTED_NEEDS.components} (for ${s.key}, namespace ${s.cpNs})`);
+        continue;
+      }
+      const completedAt = parseTime(entry.completionTime);
+      const behind: Evidence[] = [];
+      let unordered = 0;
+      for (const c of components) {
+        const ckey = `ControlPlaneComponent/${s.cpNs}/${c.object.metadata.name}`;
+        const version = c.object.status?.version;
+        const rc = findCondition(c.object, 'RolloutComplete');
+        const rcSince = conditionSince(rc);
+        if (version !== entry.version) {
+          behind.push({
+            statement: `${ckey} reports version ${version || 'none'}, not ${entry.version}`,
+            object: ckey,
+            field: 'status.version',
+            value: version ?? '',
+            ref: c.ref,
+          });
+        } else if (rc?.status !== 'True') {
+          // At the version and rolling out again since after the completion: a later rollout (a
+          // config change), not this entry's.
+          if (rcSince !== undefined && completedAt !== undefined && rcSince > completedAt) continue;
+          if (rcSince === undefined || completedAt === undefined) {
+            unordered++;
+            continue;
+          }
+          behind.push({
+            statement: `${ckey} at ${entry.version} but RolloutComplete=${rc?.status ?? 'absent'} since ${formatClock(rcSince)}${rc?.reason ? ` (${rc.reason})` : ''}`,
+            at: rcSince,
+            object: ckey,
+            field: 'status.conditions[RolloutComplete]',
+            value: rc?.status ?? '',
+            ref: c.ref,
+          });
+        }
+      }
+      if (behind.length > 0) {
+        const names = behind.flatMap((e) => (e.object ? [e.object.split('/').pop() as string] : []));
+        findings.push({
+          rule: rule.id,
+          severity: 'failure',
+          summary: `${s.key}: controlPlaneVersion ${entry.version} is Completed while ControlPlaneComponent${names.length === 1 ? '' : 's'} ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not at it with RolloutComplete=True`,
+          ...(completedAt !== undefined ? { at: completedAt } : {}),
+          evidence: [
+            {
+              statement: `${s.key} status.controlPlaneVersion.history[0]: ${entry.version} Completed${completedAt !== undefined ? ` at ${formatClock(completedAt)}` : ''}`,
+              ...(completedAt !== undefined ? { at: completedAt } : {}),
+              object: s.key,
+              field: 'status.controlPlaneVersion.history[0]',
+              value: 'Completed',
+              ref: s.o.ref,
+            },
+            ...behind,
+          ],
+          ...(completedAt !== undefined
+            ? { moments: [{ label: 'control plane Completed', at: completedAt, objects: [s.key] }] }
+            : {}),
+          subject: {
+            target: entry.version,
+            objects: [s.key, ...behind.flatMap((e) => (e.object ? [e.object] : []))],
+          },
+        });
+      } else if (unordered > 0) {
+        missing.push(
+          `when ${unordered} ControlPlaneComponent${unordered === 1 ? '' : 's'} of ${s.cpNs} left RolloutComplete=True, or when ${s.key} completed (lastTransitionTime, completionTime)`,
+        );
+      } else held++;
+    }
+    if (findings.length > 0) return checked(rule, findings);
+    if (missing.length > 0) return notChecked(rule, `cannot tell: ${missing.join('; ')}`, missing);
+    if (held === 0)
+      return notApplicable(
+        rule,
+        skipped.length > 0 ? skipped.join('; ') : 'no HostedCluster or HostedControlPlane in the inputs',
+      );
+    return checked(rule, findings);
+  },
+);

@@ -1,0 +1,91 @@
+import type { ClusterHistory, Finding } from '../model/index.js';
+import { conditionSince, formatClock, formatDuration } from '../model/index.js';
+import { updatingConditions } from './nodepool-level-before-rollout.js';
+import { nodePoolRollouts } from './nodepool-rollout.js';
+import { checked, defineRule, notApplicable, notChecked } from './rule.js';
+
+/**
+ * How long after its rollout ended a NodePool may still say it is updating. The NodePool controller
+ * requeues within minutes; OCPBUGS-92013's NodePools stayed updating for hours.
+ */
+const GRACE_MS = 30 * 60 * 1000;
+
+/** OCPBUGS-92013 / openshift/hypershift PR 8821 (docs/hosted.md): the reverse of nodepool-level-before-rollout. */
+export const nodepoolStuckUpdating = defineRule(
+  'nodepool-stuck-updating',
+  'A NodePool does not keep UpdatingVersion or UpdatingConfig True more than 30 minutes after its Cluster API rollout ended.',
+  {
+    severityPolicy:
+      "failure: UpdatingVersion or UpdatingConfig True more than 30 minutes after the MachineDeployment's v1beta2 conditions dated the end of a rollout that left no Machine behind",
+  },
+  (history: ClusterHistory, rule) => {
+    const rollouts = nodePoolRollouts(history);
+    if (rollouts.length === 0) return notApplicable(rule, 'no NodePool in the inputs');
+    const now = history.span?.to;
+    const findings: Finding[] = [];
+    const missing: string[] = [];
+    let checkedOne = 0;
+    for (const r of rollouts) {
+      const updating = updatingConditions(r.pool.object);
+      if (updating.length === 0) continue;
+      if (r.behind.length > 0) {
+        // The rollout is still under way: updating is right.
+        checkedOne++;
+        continue;
+      }
+      if (r.missing.length > 0) {
+        for (const m of r.missing) missing.push(`${m} (for ${r.key})`);
+        continue;
+      }
+      if (r.endedAt === undefined || now === undefined) {
+        missing.push(
+          `when the rollout of ${r.key} ended (${r.upgradeType === 'InPlace' ? 'an InPlace rollout is dated by nothing the objects keep' : "the MachineDeployment's status.v1beta2 RollingOut=False or MachinesUpToDate=True lastTransitionTime"})`,
+        );
+        continue;
+      }
+      checkedOne++;
+      const since = Math.max(r.endedAt, ...updating.map((c) => conditionSince(c) ?? (r.endedAt as number)));
+      if (now - since <= GRACE_MS) continue;
+      const ownerKey = r.owner
+        ? `${r.owner.object.kind}/${r.owner.object.metadata.namespace ?? ''}/${r.owner.object.metadata.name}`
+        : r.key;
+      findings.push({
+        rule: rule.id,
+        severity: 'failure',
+        summary: `NodePool ${r.pool.object.metadata.name} still ${updating.map((c) => `${c.type}=True`).join(' and ')} ${formatDuration(now - r.endedAt)} after its rollout to ${r.target ?? 'its template'} ended`,
+        at: r.endedAt + GRACE_MS,
+        evidence: [
+          ...updating.map((c) => {
+            const t = conditionSince(c);
+            return {
+              statement: `${r.key} ${c.type}=True${t !== undefined ? ` since ${formatClock(t)}` : ''}${c.message ? `: ${c.message}` : ''}`,
+              ...(t !== undefined ? { at: t } : {}),
+              object: r.key,
+              field: `status.conditions[${c.type}]`,
+              value: 'True',
+              ref: r.pool.ref,
+            };
+          }),
+          {
+            statement: `${ownerKey}: every Machine up to date and no older Machine left; the rollout ended at ${formatClock(r.endedAt)}`,
+            at: r.endedAt,
+            object: ownerKey,
+            ...(r.owner ? { ref: r.owner.ref } : {}),
+          },
+          { statement: `the inputs end at ${formatClock(now)}`, at: now },
+        ],
+        moments: [{ label: 'rollout ended', at: r.endedAt, objects: [r.key, ownerKey] }],
+        subject: {
+          pool: r.pool.object.metadata.name,
+          objects: [r.key, ownerKey],
+          ...(r.target ? { target: r.target } : {}),
+        },
+      });
+    }
+    if (findings.length > 0) return checked(rule, findings);
+    if (missing.length > 0)
+      return notChecked(rule, `whether a NodePool is stuck cannot be told: ${missing.join('; ')}`, missing);
+    if (checkedOne === 0) return notApplicable(rule, 'no NodePool is updating');
+    return checked(rule, findings);
+  },
+);
