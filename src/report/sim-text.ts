@@ -218,6 +218,10 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
         ...s.nodesUpdatedInPlace.map((m): [string, string] => [m.at, `Node ${m.name} updated in place`]),
         [s.levelAt, `NodePool status.version = ${s.to}, UpdatingVersion=False`],
         [s.rolloutEndedAt, 'rollout ended (every condition of nodepool-level-before-rollout held)'],
+        [
+          s.dumpAt,
+          `the e2e test's hypershift dump${s.violated ? (s.visibleAtDump ? ' (it shows the NodePool at level mid-rollout)' : ' (after the rollout ended: it cannot show the early report)') : ''}`,
+        ],
       ];
       const dated = rows
         .filter((r): r is [string, string] => r[0] !== null)

@@ -4,8 +4,9 @@
  * management namespace, the control-plane namespace `<ns>-<name>` with the HostedControlPlane, its
  * ControlPlaneComponents and the Cluster API MachineDeployment, MachineSets and Machines, and the
  * guest cluster under `hostedcluster-<name>/` (ClusterVersion, ClusterOperators, Nodes). No Secrets.
- * Beside the dump: the ground truth (`atlevel-simulation.json`) and every revision of the management
- * objects (`atlevel-revisions.jsonl`), as the CI-layout writer does. Every byte follows from the run.
+ * The dump is the e2e test's: taken a few seconds after it saw the NodePool at level. Beside it: the
+ * ground truth (`atlevel-simulation.json`) and every revision of the management objects until the dump
+ * (`atlevel-revisions.jsonl`), as the CI-layout writer does. Every byte follows from the run.
  */
 import yaml from 'js-yaml';
 import { uidFor } from '../hash.js';
@@ -202,8 +203,29 @@ function machineDeploymentJson(c: Ctx, md: MachineDeploymentObj): Json {
       },
       template: templateJson(c, md.spec.template, sel),
     },
-    status: replicaStatus(md.status, md.spec.replicas, true),
+    status: withConditions(
+      replicaStatus(md.status, md.spec.replicas, true),
+      conditions(c.epoch, md.conditions),
+    ),
   };
+}
+
+function withConditions(status: Json, conds: Json[]): Json {
+  const v2 = status.v1beta2 as Json;
+  return { ...status, v1beta2: { ...v2, conditions: conds } };
+}
+
+/** Cluster API's labels: the cluster, and the MachineDeployment and MachineSet an object belongs to. */
+function capiLabels(c: Ctx, deployment: string | undefined, set: string | undefined): Record<string, string> {
+  return {
+    'cluster.x-k8s.io/cluster-name': c.infraID,
+    ...(deployment !== undefined ? { 'cluster.x-k8s.io/deployment-name': deployment } : {}),
+    ...(set !== undefined ? { 'cluster.x-k8s.io/set-name': set } : {}),
+  };
+}
+
+function withLabels<T extends HObj>(o: T, labels: Record<string, string>): T {
+  return { ...o, meta: { ...o.meta, labels: { ...o.meta.labels, ...labels } } };
 }
 
 function machineSetJson(c: Ctx, ms: MachineSetObj): Json {
@@ -216,7 +238,7 @@ function machineSetJson(c: Ctx, ms: MachineSetObj): Json {
   return {
     apiVersion: CAPI,
     kind: 'MachineSet',
-    metadata: meta(c.epoch, 'MachineSet', ms, {
+    metadata: meta(c.epoch, 'MachineSet', withLabels(ms, capiLabels(c, ms.meta.owner, undefined)), {
       ...(ms.meta.owner ? { ownerReferences: [owner('MachineDeployment', ns, ms.meta.owner)] } : {}),
     }),
     spec: {
@@ -235,10 +257,15 @@ function machineJson(c: Ctx, m: MachineObj): Json {
   return {
     apiVersion: CAPI,
     kind: 'Machine',
-    metadata: meta(c.epoch, 'Machine', m, {
-      finalizers: ['machine.cluster.x-k8s.io'],
-      ...(m.meta.owner ? { ownerReferences: [owner('MachineSet', ns, m.meta.owner)] } : {}),
-    }),
+    metadata: meta(
+      c.epoch,
+      'Machine',
+      withLabels(m, capiLabels(c, c.s.upgradeType === 'Replace' ? c.s.nodePool : undefined, m.meta.owner)),
+      {
+        finalizers: ['machine.cluster.x-k8s.io'],
+        ...(m.meta.owner ? { ownerReferences: [owner('MachineSet', ns, m.meta.owner)] } : {}),
+      },
+    ),
     spec: {
       bootstrap: { dataSecretName: m.spec.dataSecretName },
       clusterName: c.infraID,
@@ -474,41 +501,76 @@ function toJson(c: Ctx, o: HObj, end: number): Json {
   }
 }
 
-/** Every file of a hosted run, path (relative to the dump folder) → content. */
+/** An `oc adm inspect` List of one resource type in one namespace. */
+function listOf(apiVersion: string, kind: string, items: Json[]): Json {
+  return { apiVersion, items, kind: `${kind}List`, metadata: { resourceVersion: '' } };
+}
+
+function ofKind<T extends HObj>(objs: ReadonlyMap<string, HObj>, kind: T['kind']): T[] {
+  const out: T[] = [];
+  for (const o of objs.values()) if (o.kind === kind) out.push(o as T);
+  return out.sort((a, b) => (a.meta.name < b.meta.name ? -1 : a.meta.name > b.meta.name ? 1 : 0));
+}
+
+/**
+ * Every file of a hosted run, path (relative to the dump folder) → content: the objects as the e2e
+ * test's dump read them, in the layout docs/hosted.md describes (the HostedCluster and NodePools one
+ * object a file, the control-plane namespace's kinds as Lists, the guest under `hostedcluster-NAME/`).
+ */
 export function renderHostedDump(run: HostedRunResult, epoch = HOSTED_EPOCH): Map<string, string> {
   const s = run.scenario;
   const c: Ctx = { epoch, s, infraID: `${s.hostedCluster}-${uidFor(s.hostedCluster).slice(0, 5)}` };
+  const at = run.facts.dumpAt ?? run.endAt;
   const files = new Map<string, string>();
   const ns = s.namespace;
   const cpns = `${s.namespace}-${s.hostedCluster}`;
   const guest = `hostedcluster-${s.hostedCluster}`;
   const cp = controlPlane(c);
+  const objs = run.dump;
   files.set(`namespaces/${ns}/hypershift.openshift.io/hostedclusters/${s.hostedCluster}.yaml`, yamlOf(cp.hc));
-  for (const np of run.store.list<NodePoolObj>('NodePool'))
+  for (const np of ofKind<NodePoolObj>(objs, 'NodePool'))
     files.set(
       `namespaces/${ns}/hypershift.openshift.io/nodepools/${np.meta.name}.yaml`,
       yamlOf(nodePoolJson(c, np)),
     );
   files.set(
-    `namespaces/${cpns}/hypershift.openshift.io/hostedcontrolplanes/${s.hostedCluster}.yaml`,
-    yamlOf(cp.hcp),
+    `namespaces/${cpns}/hypershift.openshift.io/hostedcontrolplanes.yaml`,
+    yamlOf(listOf(HS, 'HostedControlPlane', [cp.hcp])),
   );
-  for (const comp of cp.components) {
-    const name = (comp.metadata as { name: string }).name;
-    files.set(`namespaces/${cpns}/hypershift.openshift.io/controlplanecomponents/${name}.yaml`, yamlOf(comp));
-  }
-  for (const md of run.store.list<MachineDeploymentObj>('MachineDeployment'))
-    files.set(
-      `namespaces/${cpns}/cluster.x-k8s.io/machinedeployments/${md.meta.name}.yaml`,
-      yamlOf(machineDeploymentJson(c, md)),
-    );
-  for (const ms of run.store.list<MachineSetObj>('MachineSet'))
-    files.set(
-      `namespaces/${cpns}/cluster.x-k8s.io/machinesets/${ms.meta.name}.yaml`,
-      yamlOf(machineSetJson(c, ms)),
-    );
-  for (const m of run.store.list<MachineObj>('Machine'))
-    files.set(`namespaces/${cpns}/cluster.x-k8s.io/machines/${m.meta.name}.yaml`, yamlOf(machineJson(c, m)));
+  files.set(
+    `namespaces/${cpns}/hypershift.openshift.io/controlplanecomponents.yaml`,
+    yamlOf(listOf(HS, 'ControlPlaneComponent', cp.components)),
+  );
+  files.set(
+    `namespaces/${cpns}/cluster.x-k8s.io/machinedeployments.yaml`,
+    yamlOf(
+      listOf(
+        CAPI,
+        'MachineDeployment',
+        ofKind<MachineDeploymentObj>(objs, 'MachineDeployment').map((o) => machineDeploymentJson(c, o)),
+      ),
+    ),
+  );
+  files.set(
+    `namespaces/${cpns}/cluster.x-k8s.io/machinesets.yaml`,
+    yamlOf(
+      listOf(
+        CAPI,
+        'MachineSet',
+        ofKind<MachineSetObj>(objs, 'MachineSet').map((o) => machineSetJson(c, o)),
+      ),
+    ),
+  );
+  files.set(
+    `namespaces/${cpns}/cluster.x-k8s.io/machines.yaml`,
+    yamlOf(
+      listOf(
+        CAPI,
+        'Machine',
+        ofKind<MachineObj>(objs, 'Machine').map((o) => machineJson(c, o)),
+      ),
+    ),
+  );
   files.set(
     `${guest}/cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml`,
     yamlOf(cp.cv),
@@ -520,11 +582,8 @@ export function renderHostedDump(run: HostedRunResult, epoch = HOSTED_EPOCH): Ma
       yamlOf(co),
     );
   }
-  for (const n of run.store.list<GuestNodeObj>('Node'))
-    files.set(
-      `${guest}/cluster-scoped-resources/core/nodes/${n.meta.name}.yaml`,
-      yamlOf(nodeJson(c, n, run.endAt)),
-    );
+  for (const n of ofKind<GuestNodeObj>(objs, 'Node'))
+    files.set(`${guest}/cluster-scoped-resources/core/nodes/${n.meta.name}.yaml`, yamlOf(nodeJson(c, n, at)));
   files.set('atlevel-revisions.jsonl', revisionsJsonl(c, run));
   files.set(
     'atlevel-simulation.json',

@@ -71,6 +71,8 @@ export interface MachineDeploymentObj {
   readonly meta: HMeta;
   readonly spec: { readonly replicas: number; readonly template: MachineTemplate };
   readonly status: ReplicaStatus;
+  /** status.v1beta2.conditions: RollingOut, MachinesUpToDate (Cluster API's v1beta2 conditions). */
+  readonly conditions: readonly Cond[];
 }
 
 export interface MachineSetObj {

@@ -56,6 +56,10 @@ export interface HostedFacts {
   rolloutEndedAt?: number;
   /** The ground truth: the NodePool reported level before its rollout ended. */
   violation: boolean;
+  /** When the e2e test's `hypershift dump` snapshot was taken (it saw the NodePool at level, or the run ended). */
+  dumpAt?: number;
+  /** The dump shows the violation: the NodePool at level while the rollout had not ended. */
+  visibleAtDump: boolean;
   /** What was still rolling out when the NodePool reported level. */
   stillRolling: string[];
   /** Old-release Machines at the level report. */
@@ -73,6 +77,8 @@ export interface HostedRunResult {
   readonly seed: number;
   readonly facts: HostedFacts;
   readonly store: HStore;
+  /** The objects at the dump (the e2e test's snapshot), by kind/name. */
+  readonly dump: ReadonlyMap<string, HObj>;
   /** Every write, oldest first (kept only when recording). */
   readonly revisions: readonly Revision[] | undefined;
   /** The objects as the run started (the dump's revisions begin with them). */
@@ -106,6 +112,11 @@ export class HStore {
     const out: T[] = [];
     for (const o of this.objs.values()) if (o.kind === kind) out.push(o as T);
     return out.sort((a, b) => (a.meta.name < b.meta.name ? -1 : a.meta.name > b.meta.name ? 1 : 0));
+  }
+
+  /** Every object as it is now (objects are immutable: a copy of the map is a snapshot). */
+  snapshot(): Map<string, HObj> {
+    return new Map(this.objs);
   }
 
   seed(obj: HObj): void {
@@ -244,6 +255,7 @@ export function runHostedSimulation(
   const store = new HStore(engine);
   const facts: HostedFacts = {
     violation: false,
+    visibleAtDump: false,
     stillRolling: [],
     oldMachines: [],
     machinesCreated: [],
@@ -300,6 +312,10 @@ export function runHostedSimulation(
     meta: hmeta(mdName, ns, installedAt, { annotations: { [ANN.nodePool]: `${s.namespace}/${s.nodePool}` } }),
     spec: { replicas: s.replicas, template: fromT },
     status: full(s.replicas),
+    conditions: [
+      cond('MachinesUpToDate', 'True', 'UpToDate', '', installedAt),
+      cond('RollingOut', 'False', 'NotRollingOut', '', installedAt),
+    ],
   } satisfies MachineDeploymentObj);
   const msAnn: Record<string, string> = { [ANN.nodePool]: `${s.namespace}/${s.nodePool}` };
   if (inPlace) {
@@ -447,12 +463,15 @@ export function runHostedSimulation(
         });
         if (inPlace) {
           const ms = store.get<MachineSetObj>('MachineSet', oldMs) as MachineSetObj;
+          // The template moves too; a MachineSet never replaces its Machines for it.
           write<MachineSetObj>({
             ...ms,
             meta: {
               ...ms.meta,
+              generation: ms.meta.generation + 1,
               annotations: { ...ms.meta.annotations, [ANN.targetConfigVersion]: targetHash },
             },
+            spec: { ...ms.spec, template: toT },
           });
         } else {
           const md = store.get<MachineDeploymentObj>('MachineDeployment', mdName) as MachineDeploymentObj;
@@ -592,8 +611,25 @@ export function runHostedSimulation(
       observedGeneration: md.meta.generation,
     };
     const cur = store.get<MachineDeploymentObj>('MachineDeployment', mdName) as MachineDeploymentObj;
-    if (JSON.stringify(cur.status) !== JSON.stringify(status))
-      write<MachineDeploymentObj>({ ...cur, meta: { ...cur.meta }, status });
+    const rolling =
+      status.v1beta2.upToDateReplicas < status.v1beta2.replicas || status.v1beta2.replicas !== d;
+    const conditions = setConds(
+      cur.conditions,
+      now,
+      rolling
+        ? [
+            'RollingOut',
+            'True',
+            'RollingOut',
+            `Rolling out ${status.v1beta2.replicas - status.v1beta2.upToDateReplicas} not up-to-date replicas`,
+          ]
+        : ['RollingOut', 'False', 'NotRollingOut', ''],
+      status.v1beta2.upToDateReplicas < status.v1beta2.replicas
+        ? ['MachinesUpToDate', 'False', 'NotUpToDate', 'Some Machines are not up-to-date']
+        : ['MachinesUpToDate', 'True', 'UpToDate', ''],
+    );
+    if (JSON.stringify(cur.status) !== JSON.stringify(status) || conditions !== cur.conditions)
+      write<MachineDeploymentObj>({ ...cur, meta: { ...cur.meta }, status, conditions });
   });
 
   // ---- Cluster API: MachineSet controller (creates and deletes Machines, aggregates their status)
@@ -831,17 +867,39 @@ export function runHostedSimulation(
       spec: { ...np.spec, releaseImage: s.to.image },
     });
   });
-  // The dump: once the NodePool reported level and the rollout ended (or the limit passed).
-  const watcher = engine.actor('dump');
-  const poll = (): void => {
-    if (facts.levelAt !== undefined && facts.rolloutEndedAt !== undefined)
-      engine.schedule(TAIL_MS, watcher, 'dump', () => engine.stop());
-    else engine.schedule(10_000, watcher, 'poll', poll);
+  // The e2e test: it polls the NodePool every 10 s (hypershift's WaitForNodePoolVersion) until it
+  // reports the target and is not updating, then dumps the cluster (`hypershift dump cluster
+  // --dump-guest-cluster`, a snapshot a few seconds later). The run goes on until the rollout ended.
+  const e2e = engine.actor('e2e-test');
+  let dump: Map<string, HObj> | undefined;
+  let dumpRevisions = 0;
+  const takeDump = (): void => {
+    facts.dumpAt = engine.now;
+    facts.visibleAtDump = facts.levelAt !== undefined && facts.rolloutEndedAt === undefined;
+    dump = store.snapshot();
+    dumpRevisions = store.revisions?.length ?? 0;
   };
-  engine.schedule(10_000, watcher, 'poll', poll);
+  const poll = (): void => {
+    const np = store.get<NodePoolObj>('NodePool', s.nodePool);
+    const level =
+      np !== undefined &&
+      np.status.version === s.to.version &&
+      findCond(np.status.conditions, 'UpdatingVersion')?.status === 'False';
+    if (level) engine.schedule(engine.rng.sample(lat.dump), e2e, 'dump', takeDump);
+    else engine.schedule(10_000, e2e, 'poll NodePool', poll);
+  };
+  const settle = (): void => {
+    if (dump !== undefined && facts.rolloutEndedAt !== undefined && facts.levelAt !== undefined)
+      engine.schedule(TAIL_MS, e2e, 'end of run', () => engine.stop());
+    else engine.schedule(10_000, e2e, 'wait for the rollout', settle);
+  };
+  engine.schedule(10_000, e2e, 'poll NodePool', poll);
+  engine.schedule(10_000, e2e, 'wait for the rollout', settle);
 
   engine.run(RUN_LIMIT_MS);
   facts.endedAt = engine.now;
+  // A NodePool that never reported level: the test times out and dumps what there is.
+  if (dump === undefined) takeDump();
   return {
     family: 'hosted',
     scenario,
@@ -849,7 +907,8 @@ export function runHostedSimulation(
     seed,
     facts,
     store,
-    revisions: store.revisions,
+    dump: dump ?? store.snapshot(),
+    revisions: store.revisions?.slice(0, dumpRevisions),
     seeded: seededCopy,
     endAt: engine.now,
     events: engine.fired,

@@ -40,6 +40,8 @@ export interface HostedLatencies {
   readonly inPlaceApply: Dist;
   /** An in-place reboot until the node is Ready again. */
   readonly reboot: Dist;
+  /** From the e2e test seeing the NodePool at level until `hypershift dump` has read the objects. */
+  readonly dump: Dist;
 }
 
 export const HOSTED_LATENCIES: HostedLatencies = {
@@ -56,6 +58,7 @@ export const HOSTED_LATENCIES: HostedLatencies = {
   infraDelete: lognormal(40_000, 0.4, 5_000),
   inPlaceApply: lognormal(30_000, 0.3, 5_000),
   reboot: lognormal(75_000, 0.25, 20_000),
+  dump: lognormal(4_000, 0.4, 1_000),
 };
 
 export interface HostedRelease {

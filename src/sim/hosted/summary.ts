@@ -16,6 +16,9 @@ export interface HostedRunSummary {
   readonly to: string;
   /** The ground truth: the NodePool reported level before its rollout ended. */
   readonly violated: boolean;
+  /** The dump (the e2e test's snapshot) shows it: the NodePool at level while the rollout had not ended. */
+  readonly visibleAtDump: boolean;
+  readonly dumpAt: string | null;
   readonly requestedAt: string | null;
   readonly payloadGeneratedAt: string | null;
   readonly templateChangedAt: string | null;
@@ -48,6 +51,8 @@ export function summarizeHosted(run: HostedRunResult, epoch = HOSTED_EPOCH): Hos
     from: run.scenario.from.version,
     to: run.scenario.to.version,
     violated: f.violation,
+    visibleAtDump: f.visibleAtDump,
+    dumpAt: wall(f.dumpAt),
     requestedAt: wall(f.requestedAt),
     payloadGeneratedAt: wall(f.payloadAt),
     templateChangedAt: wall(f.templateAt),
