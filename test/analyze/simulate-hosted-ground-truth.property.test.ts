@@ -65,7 +65,7 @@ describe("analyze's verdict on a simulated hypershift dump equals the model's gr
             violations++;
             expect(result.verdict).toBe('fail');
             const failure = result.findings.find((f) => f.rule === RULE && f.severity === 'failure');
-            expect(failure?.subject.pool).toBe(scenario.nodePool);
+            expect(failure?.subject?.pool).toBe(scenario.nodePool);
             expect(failure?.summary).toContain(`NodePool ${scenario.nodePool}`);
           } else {
             expect(outcome?.state).toBe('holds');

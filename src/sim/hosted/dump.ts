@@ -150,7 +150,7 @@ function templateJson(c: Ctx, t: MachineObj['spec'], labels: Json): Json {
   };
 }
 
-export function nodePoolJson(c: Ctx, np: NodePoolObj): Json {
+function nodePoolJson(c: Ctx, np: NodePoolObj): Json {
   const s = c.s;
   return {
     apiVersion: HS,

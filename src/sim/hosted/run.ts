@@ -39,13 +39,13 @@ export const ANN = {
   nodePool: 'hypershift.openshift.io/nodePool',
 } as const;
 
-export interface Revision {
+interface Revision {
   readonly at: number;
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
   readonly obj: HObj;
 }
 
-export interface HostedFacts {
+interface HostedFacts {
   requestedAt?: number;
   payloadAt?: number;
   /** When the MachineDeployment template (Replace) or the MachineSet's target (InPlace) moved. */
@@ -90,7 +90,7 @@ export interface HostedRunResult {
 const key = (kind: HKind, name: string): string => `${kind}/${name}`;
 
 /** The management and guest API servers of the model (names are unique across the model's kinds). */
-export class HStore {
+class HStore {
   private readonly objs = new Map<string, HObj>();
   private rv = 40_000;
   private readonly watches: {

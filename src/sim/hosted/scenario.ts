@@ -18,7 +18,7 @@ export const HOSTED_POLICY_SUMMARIES: Readonly<Record<HostedPolicyName, string>>
     "the NodePool controller reads the MachineDeployment's status.v1beta2 (upToDateReplicas, replicas, availableReplicas = desired), which count a Machine until it is gone",
 };
 
-export interface HostedLatencies {
+interface HostedLatencies {
   readonly watch: Dist;
   readonly queue: Dist;
   /** The administrator's request (spec.release of the NodePool) after the run starts. */
@@ -44,7 +44,7 @@ export interface HostedLatencies {
   readonly dump: Dist;
 }
 
-export const HOSTED_LATENCIES: HostedLatencies = {
+const HOSTED_LATENCIES: HostedLatencies = {
   watch: lognormal(25, 0.6, 2, 2000),
   queue: uniform(1, 10),
   request: uniform(3000, 9000),
