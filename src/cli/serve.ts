@@ -7,7 +7,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
-import { plural, printable, terminalSafe, UsageError } from '../model/index.js';
+import { type ClusterHistory, plural, printable, terminalSafe, UsageError } from '../model/index.js';
 import { collectExtras, kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
@@ -25,6 +25,7 @@ export interface ServeFlags extends RemoteFlags {
   kubeconfigOut?: string;
   startAfter?: string;
   serveSecrets?: boolean;
+  guest?: string;
 }
 
 export function defineServe(cmd: Command, exit: ExitBox): void {
@@ -33,6 +34,10 @@ export function defineServe(cmd: Command, exit: ExitBox): void {
     .argument(
       '<paths...>',
       'must-gather, CI run folder or its URL, folder of oc get YAML/JSON, a .tar/.tar.gz of these, a simulator run',
+    )
+    .option(
+      '--guest <name>',
+      'serve the hosted cluster NAME of a hypershift dump (its hostedcluster-NAME/ folder) instead of the management cluster',
     )
     .option('--at <time>', 'serve the cluster as it was at this RFC 3339 time')
     .option('--replay', 'serve the state at the update start, then replay the timeline as watch events')
@@ -100,6 +105,19 @@ function parseFlags(flags: ServeFlags): { at?: number; speed: number; port: numb
   return { ...(at !== undefined ? { at } : {}), speed, port, startAfter };
 }
 
+/**
+ * A hypershift dump holds two clusters: serve gives one per endpoint, the management cluster by
+ * default and the guest NAME with --guest (docs/hosted.md).
+ */
+function guestHistory(history: ClusterHistory, name: string): ClusterHistory {
+  const guest = history.guests?.find((g) => g.name === name);
+  if (guest) return guest.history;
+  const names = (history.guests ?? []).map((g) => g.name);
+  throw new UsageError(
+    `--guest ${JSON.stringify(printable(name, 60))}: ${names.length === 0 ? 'the inputs hold no hosted cluster (a hypershift dump with --dump-guest-cluster has a hostedcluster-NAME/ folder)' : `the inputs hold the hosted cluster${names.length === 1 ? '' : 's'} ${names.join(', ')}`}`,
+  );
+}
+
 async function isFolder(p: string): Promise<boolean> {
   return stat(p).then(
     (s) => s.isDirectory(),
@@ -111,8 +129,9 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
   const { at, speed, port, startAfter } = parseFlags(flags);
   // Refused before anything listens: the same rules as --out (a regular file, not an input).
   if (flags.kubeconfigOut !== undefined) checkOutFile(flags.kubeconfigOut, '--kubeconfig-out');
-  const history = await loadHistory(paths, flags);
-  const extras = await collectExtras(paths, isFolder);
+  const loaded = await loadHistory(paths, flags);
+  const history = flags.guest === undefined ? loaded : guestHistory(loaded, flags.guest);
+  const extras = await collectExtras(paths, isFolder, flags.guest);
   let server: RunningServer;
   try {
     server = await startServer({
@@ -165,7 +184,7 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
     `atlevel serve: ${server.url}  (${plural(objects, 'object')}, ${plural(server.store.types().length, 'resource type')})\n`,
   );
   process.stdout.write(
-    `kubeconfig: ${kubeconfig}   e.g. kubectl --kubeconfig ${kubeconfig} get clusterversion,co,mcp\n`,
+    `kubeconfig: ${kubeconfig}   e.g. kubectl --kubeconfig ${kubeconfig} get ${history.objects.hostedClusters.length > 0 ? 'hostedclusters,nodepools -A' : 'clusterversion,co,mcp'}\n`,
   );
   if (server.replay) {
     const p = server.replay.plan;

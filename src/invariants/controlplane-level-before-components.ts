@@ -40,7 +40,7 @@ export const controlplaneLevelBeforeComponents = defineRule(
     for (const s of subjects) {
       const cpv = s.o.object.status?.controlPlaneVersion;
       const entry = cpv?.history?.[0];
-      if (!entry || entry.state !== 'Completed' || !entry.version) {
+      if (entry?.state !== 'Completed' || !entry.version) {
         skipped.push(
           `${s.key}: ${entry ? `its newest controlPlaneVersion entry is ${entry.state ?? 'without a state'}` : 'no controlPlaneVersion history'}`,
         );

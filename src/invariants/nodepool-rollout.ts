@@ -51,7 +51,7 @@ function objectKey(kind: string, o: { metadata: { name: string; namespace?: stri
   return `${kind}/${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
 }
 
-export function nodePoolKey(np: Observed<NodePool>): string {
+function nodePoolKey(np: Observed<NodePool>): string {
   return objectKey('NodePool', np.object);
 }
 
@@ -70,7 +70,7 @@ function label(
 }
 
 /** A NodePool's control-plane namespace: `<namespace>-<clusterName>` (manifests.HostedControlPlaneNamespace). */
-export function controlPlaneNamespace(np: NodePool): string | undefined {
+function controlPlaneNamespace(np: NodePool): string | undefined {
   const ns = np.metadata.namespace;
   const cluster = np.spec?.clusterName;
   return ns && cluster ? `${ns}-${cluster}` : undefined;
@@ -150,6 +150,8 @@ export function nodePoolRollouts(history: ClusterHistory): NodePoolRollout[] {
     const mdName = md.object.metadata.name;
     const want = templateOf(md.object);
     const target = want.version;
+    // Without a template version, the Machines are held to the version the NodePool reports.
+    const release = target ?? np.status?.version;
     const desired = n(md.object.spec?.replicas);
     const own = sets.filter(
       (s) =>
@@ -200,9 +202,9 @@ export function nodePoolRollouts(history: ClusterHistory): NodePoolRollout[] {
     for (const m of mine) {
       if (oldMachines.includes(m)) continue;
       const r = releaseOf(m.object);
-      if (target !== undefined && r !== undefined && r !== target)
+      if (release && r !== undefined && r !== release)
         behind.push({
-          statement: `Machine ${m.object.metadata.name} is at release ${r}, not ${target}`,
+          statement: `Machine ${m.object.metadata.name} is at release ${r}, not ${release}`,
           object: objectKey('Machine', m.object),
           field: `metadata.annotations[${RELEASE_VERSION}]`,
           value: r,
@@ -284,6 +286,7 @@ function inPlace(
   const setName = set.object.metadata.name;
   const setKey = objectKey('MachineSet', set.object);
   const target = templateOf(set.object).version;
+  const release = target ?? np.status?.version;
   const a = set.object.metadata.annotations ?? {};
   const wantConfig = a[TARGET_CONFIG];
   const haveConfig = a[CURRENT_CONFIG];
@@ -310,9 +313,9 @@ function inPlace(
     // InPlace: the upgrader sets the annotation as each node finishes; spec.version says nothing.
     const r = m.object.metadata.annotations?.[RELEASE_VERSION];
     if (r === undefined) unannotated++;
-    else if (target !== undefined && r !== target)
+    else if (release && r !== release)
       behind.push({
-        statement: `Machine ${m.object.metadata.name} is at release ${r}, not ${target}`,
+        statement: `Machine ${m.object.metadata.name} is at release ${r}, not ${release}`,
         object: objectKey('Machine', m.object),
         field: `metadata.annotations[${RELEASE_VERSION}]`,
         value: r,

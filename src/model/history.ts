@@ -184,7 +184,7 @@ export interface ClusterHistory {
 }
 
 /** A hosted cluster's own history, by the HostedCluster's name. */
-export interface GuestHistory {
+interface GuestHistory {
   readonly name: string;
   readonly history: ClusterHistory;
 }

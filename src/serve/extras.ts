@@ -52,10 +52,20 @@ function objectsOf(value: unknown): Loose[] {
   return [value];
 }
 
-/** Read the extras of each folder input; archives and single files contribute none. */
+/** The hosted cluster a must-gather root is the guest of (a hypershift dump's `hostedcluster-NAME/`). */
+function guestOf(root: string): string | undefined {
+  return /(?:^|\/)hostedcluster-([^/]+)$/.exec(root)?.[1];
+}
+
+/**
+ * Read the extras of each folder input; archives and single files contribute none. A hypershift
+ * dump's guest files are the guest's (`guest` names it) and never the management cluster's
+ * (docs/hosted.md).
+ */
 export async function collectExtras(
   paths: readonly string[],
   stats: (p: string) => Promise<boolean>,
+  guest?: string,
 ): Promise<Extras> {
   const objects: KindObject[] = [];
   const logs = new Map<string, LogFiles>();
@@ -66,7 +76,7 @@ export async function collectExtras(
     const listing = await listFolder(path);
     for (const f of listing.files) {
       const where = mustGatherInside(f.rel);
-      if (!where) continue;
+      if (!where || guestOf(where.root) !== guest) continue;
       const log = LOG.exec(where.inside);
       if (log) {
         const key = `${log[1]}/${log[2]}/${log[3]}`;

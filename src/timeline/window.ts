@@ -51,6 +51,14 @@ function windowOf(history: ClusterHistory): UpdateWindow | undefined {
   } else if (install) {
     see(parseTime(install.startedTime));
     see(parseTime(install.completionTime));
+  } else {
+    // A hosted cluster has no ClusterVersion on the management side: its HostedCluster's newest
+    // version entry is the update (docs/hosted.md).
+    for (const hc of history.objects.hostedClusters) {
+      const entry = hc.object.status?.version?.history?.[0];
+      see(parseTime(entry?.startedTime));
+      see(parseTime(entry?.completionTime));
+    }
   }
   for (const i of history.intervals) {
     if (i.source.startsWith('derived:') && i.source !== 'derived:event') continue;

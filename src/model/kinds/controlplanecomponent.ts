@@ -23,8 +23,6 @@ const ControlPlaneComponentSchema = z.looseObject({
     })
     .optional(),
 });
-export type ControlPlaneComponent = z.infer<typeof ControlPlaneComponentSchema>;
-
 export const ControlPlaneComponentKind = kind({
   schema: ControlPlaneComponentSchema,
   field: 'controlPlaneComponents',

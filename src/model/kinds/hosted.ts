@@ -11,9 +11,6 @@ import { arr, get, str } from './printing.js';
 
 type Loose = Record<string, unknown>;
 
-/** The OCP release a Machine was provisioned or in-place upgraded with (nodepool_types.go). */
-export const RELEASE_VERSION_ANNOTATION = 'hypershift.openshift.io/release-version';
-
 const release = z.looseObject({ version: z.string().optional(), image: z.string().optional() });
 
 /** One entry of a version history, newest first: Completed or Partial. */
@@ -45,7 +42,7 @@ export const v1beta2Status = z
   .optional();
 
 /** A Machine template as a MachineDeployment or MachineSet holds it (`spec.template`). */
-export const machineTemplate = z.looseObject({
+const machineTemplate = z.looseObject({
   metadata: z
     .looseObject({
       labels: z.record(z.string(), z.string()).nullable().optional(),

@@ -29,8 +29,6 @@ const HostedClusterSchema = z.looseObject({
     })
     .optional(),
 });
-export type HostedCluster = z.infer<typeof HostedClusterSchema>;
-
 export const HostedClusterKind = kind({
   schema: HostedClusterSchema,
   field: 'hostedClusters',

@@ -28,8 +28,6 @@ const HostedControlPlaneSchema = z.looseObject({
     })
     .optional(),
 });
-export type HostedControlPlane = z.infer<typeof HostedControlPlaneSchema>;
-
 export const HostedControlPlaneKind = kind({
   schema: HostedControlPlaneSchema,
   field: 'hostedControlPlanes',

@@ -31,8 +31,6 @@ const MachineSchema = z.looseObject({
     })
     .optional(),
 });
-export type Machine = z.infer<typeof MachineSchema>;
-
 export const MachineKind = kind({
   schema: MachineSchema,
   field: 'machines',

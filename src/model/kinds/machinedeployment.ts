@@ -22,8 +22,6 @@ const MachineDeploymentSchema = z.looseObject({
     .optional(),
   status: z.looseObject(replicaStatus).optional(),
 });
-export type MachineDeployment = z.infer<typeof MachineDeploymentSchema>;
-
 export const MachineDeploymentKind = kind({
   schema: MachineDeploymentSchema,
   field: 'machineDeployments',

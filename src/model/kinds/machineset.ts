@@ -16,8 +16,6 @@ const MachineSetSchema = z.looseObject({
   spec: z.looseObject({ ...replicaSpec, deletePolicy: z.string().optional() }).optional(),
   status: z.looseObject(replicaStatus).optional(),
 });
-export type MachineSet = z.infer<typeof MachineSetSchema>;
-
 export const MachineSetKind = kind({
   schema: MachineSetSchema,
   field: 'machineSets',

@@ -72,8 +72,6 @@ const NodePoolSchema = z.looseObject({
     })
     .optional(),
 });
-export type NodePool = z.infer<typeof NodePoolSchema>;
-
 export const NodePoolKind = kind({
   schema: NodePoolSchema,
   field: 'nodePools',
