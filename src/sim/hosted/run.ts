@@ -680,7 +680,19 @@ export function runHostedSimulation(
           const m = write<MachineObj>({
             ...cur,
             meta: { ...cur.meta, deletedAt: now },
-            status: { ...cur.status, phase: 'Deleting' },
+            // Cluster API's v1beta2 Ready summarises Deleting: a Machine asked to go is neither Ready
+            // nor Available from that moment, though it and its node are still there.
+            status: {
+              ...cur.status,
+              phase: 'Deleting',
+              conditions: setConds(
+                cur.status.conditions,
+                now,
+                ['Deleting', 'True', 'Draining', 'Drain in progress'],
+                ['Ready', 'False', 'Deleting', 'Machine deletion in progress'],
+                ['Available', 'False', 'NotReady', ''],
+              ),
+            },
           });
           infra.remove(m);
         }
@@ -754,12 +766,15 @@ export function runHostedSimulation(
               status: {
                 ...x.status,
                 phase: x.meta.deletedAt !== undefined ? 'Deleting' : 'Running',
-                conditions: setConds(
-                  x.status.conditions,
-                  engine.now,
-                  ['Ready', 'True', 'Ready', ''],
-                  ['Available', 'True', 'Available', ''],
-                ),
+                conditions:
+                  x.meta.deletedAt !== undefined
+                    ? x.status.conditions
+                    : setConds(
+                        x.status.conditions,
+                        engine.now,
+                        ['Ready', 'True', 'Ready', ''],
+                        ['Available', 'True', 'Available', ''],
+                      ),
               },
             })),
           );
