@@ -25,6 +25,8 @@ export const controlplaneLevelBeforeComponents = defineRule(
       const ns = hc.object.metadata.namespace;
       if (!ns) continue;
       const cpNs = `${ns}-${hc.object.metadata.name}`;
+      // A HostedCluster without the field (an older hypershift-operator) leaves it to its HostedControlPlane.
+      if (!hc.object.status?.controlPlaneVersion?.history?.length) continue;
       seen.add(cpNs);
       subjects.push({ o: hc, key: `HostedCluster/${ns}/${hc.object.metadata.name}`, cpNs });
     }

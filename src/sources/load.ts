@@ -107,6 +107,12 @@ export async function loadHistoryParts(
     const given = await readGivenReleases(opts, limits, remote);
     const extraInputs = revisions ? [revisions.input] : [];
     const guests = guestParts(results, intern, opts.now);
+    for (const g of guests) {
+      const n = Object.values(g.parts.objects).reduce((sum, list) => sum + list.length, 0);
+      notes.push(
+        `hostedcluster-${g.name}/: the hosted cluster ${g.name}'s own objects (${n}) are a cluster of their own, not the management cluster's (serve --guest ${g.name} serves them)`,
+      );
+    }
     const management = guests.length > 0 ? results.filter((r) => r.guest === undefined) : results;
     const parts = assemble(management, notes, given, extraInputs, intern, echoes, opts.now);
     const withGuests = guests.length > 0 ? { ...parts, guests } : parts;

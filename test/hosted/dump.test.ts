@@ -6,14 +6,14 @@
  * real kubectl against serve of a dump.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
 import { checkInvariants } from '../../src/invariants/index.js';
-import type { ClusterHistory, HistoryParts } from '../../src/model/index.js';
+import { type ClusterHistory, type HistoryParts, InputError } from '../../src/model/index.js';
 import { collectExtras, type RunningServer, startServer } from '../../src/serve/index.js';
 import { loadHistoryParts } from '../../src/sources/index.js';
 import { planFiles } from '../../src/sources/layout.js';
@@ -92,6 +92,23 @@ describe('the hypershift dump layout', () => {
     expect(guest?.objects.clusterOperators).toHaveLength(5);
     expect(guest?.objects.nodePools).toEqual([]);
     expect(guest?.objects.machines).toEqual([]);
+  });
+
+  it('a broken NodePool file of a dump is one clear error naming the file, as for any input', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'atlevel-hosted-'));
+    try {
+      cpSync(dump('ocpbugs-77922'), tmp, { recursive: true });
+      const file = join(tmp, 'namespaces/clusters/hypershift.openshift.io/nodepools/example-workers.yaml');
+      writeFileSync(file, 'kind: NodePool\nmetadata:\n  name: x\nstatus:\n  version: [\n');
+      const err = await loadHistoryParts([tmp], { now: Date.now() }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(InputError);
+      expect((err as InputError).message).toContain('nodepools/example-workers.yaml');
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it('reads a tar.gz of the dump as the folder', async () => {
@@ -300,6 +317,16 @@ describe('no false verdict', () => {
       if (rc) Object.assign(rc, { status: 'False', lastTransitionTime: '2026-11-20T12:00:00Z' });
     });
     expect(outcome(h, 'controlplane-level-before-components').state).toBe('holds');
+  });
+
+  it('a HostedCluster without controlPlaneVersion leaves the check to its HostedControlPlane', async () => {
+    const h = await variant('controlplane-ahead', (o) => {
+      const hc = o.hostedClusters[0]?.object;
+      if (hc?.status) delete hc.status.controlPlaneVersion;
+    });
+    const o = outcome(h, 'controlplane-level-before-components');
+    expect(o.state).toBe('violated');
+    expect(o.findings[0]?.summary).toMatch(/^HostedControlPlane\/clusters-example\/example:/);
   });
 
   it('no ControlPlaneComponents in the inputs: not checked, naming them', async () => {
