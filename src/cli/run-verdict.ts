@@ -10,11 +10,18 @@ import { type RunResult, type RunVerdict, renderArtifacts, writeArtifacts } from
 import { loadHistory } from './input.js';
 
 /** Analyze's verdict on the artifacts of `run`, written to `dir` (kept) or to a temporary folder (removed). */
-export async function verdictOfRun(
+export function verdictOfRun(
   run: RunResult,
   dir?: string,
 ): Promise<{ readonly verdict: RunVerdict; readonly files: number }> {
-  const files = renderArtifacts(run);
+  return verdictOfFiles(renderArtifacts(run), dir);
+}
+
+/** Analyze's verdict on a run's rendered files (the CI layout, or a hosted run's dump). */
+export async function verdictOfFiles(
+  files: Map<string, string>,
+  dir?: string,
+): Promise<{ readonly verdict: RunVerdict; readonly files: number }> {
   const target = dir ?? (await mkdtemp(join(tmpdir(), 'atlevel-sim-')));
   try {
     await writeArtifacts(target, files);

@@ -14,19 +14,30 @@ import {
   BUILTIN_SCENARIOS,
   builtinScenario,
   exploreExhaustive,
+  exploreHostedSeeds,
   exploreSeeds,
+  HOSTED_POLICY_NAMES,
+  HOSTED_POLICY_SUMMARIES,
+  HOSTED_SCENARIOS,
+  type HostedScenario,
+  hostedScenario,
+  isHostedPolicyName,
+  isPolicyName,
   loadScenarioFile,
   POLICIES,
   POLICY_NAMES,
   type PolicyName,
   type RunResult,
   renderArtifacts,
+  renderHostedDump,
   replaySchedule,
+  runHostedSimulation,
   runSimulation,
   type Scenario,
   ScheduleError,
   type SimulateOutcome,
   summarize,
+  summarizeHosted,
   writeArtifacts,
 } from '../sim/index.js';
 import { verdictExit } from './analyze.js';
@@ -35,10 +46,15 @@ import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
-import { verdictOfRun } from './run-verdict.js';
+import { verdictOfFiles, verdictOfRun } from './run-verdict.js';
 
 /** --exhaustive's default number of interleavings. */
 const DEFAULT_BUDGET = '20000';
+/** Every built-in scenario: the update's (the CVO and the machine-config operator), then the hosted ones. */
+const ALL_SCENARIOS = [...BUILTIN_SCENARIOS, ...HOSTED_SCENARIOS];
+/** --policy's default: the update scenarios' pre-fix operator, the hosted scenarios' pre-fix NodePool controller. */
+const DEFAULT_POLICY: PolicyName = 'pre-fix-2021';
+const DEFAULT_HOSTED_POLICY = 'pre-fix-capi-v1beta1';
 
 function simulateOptions(cmd: Command) {
   return (
@@ -47,15 +63,17 @@ function simulateOptions(cmd: Command) {
         completeWith(
           new Option(
             '--scenario <name|file>',
-            `a built-in scenario (${BUILTIN_SCENARIOS.join(', ')}) or a scenario YAML file`,
+            `a built-in scenario (${ALL_SCENARIOS.join(', ')}) or a scenario YAML file`,
           ).default('pause-image-only'),
-          { words: BUILTIN_SCENARIOS, files: true },
+          { words: ALL_SCENARIOS, files: true },
         ),
       )
       .addOption(
-        new Option('--policy <policy>', "the operator's required-pool validity check")
-          .choices(POLICY_NAMES)
-          .default('pre-fix-2021' as PolicyName),
+        // No commander default: the default depends on the scenario (update or hosted).
+        new Option(
+          '--policy <policy>',
+          `the machine-config operator's required-pool validity check (default ${DEFAULT_POLICY}), or for the hosted scenarios the NodePool controller's completion check (${HOSTED_POLICY_NAMES.join(', ')}; default ${DEFAULT_HOSTED_POLICY})`,
+        ).choices([...new Set<string>([...POLICY_NAMES, ...HOSTED_POLICY_NAMES])]),
       )
       .option('--seed <n>', 'seed of the run (the first seed with --runs)', '1')
       .option('--runs <n>', 'explore N seeds, from --seed on')
@@ -86,6 +104,7 @@ export function defineSimulate(cmd: Command, exit: ExitBox): void {
         'Examples:\n' +
         '  atlevel simulate --scenario pause-image-only --policy pre-fix-2021 --seed 1 --artifacts run-1\n' +
         '  atlevel simulate --scenario pause-image-only --policy fixed --runs 10000\n' +
+        '  atlevel simulate --scenario nodepool-replace --policy pre-fix-capi-v1beta1 --runs 50\n' +
         `  atlevel simulate --scenario ${examplePath('scenarios/two-node-pause-image.yaml')} --exhaustive   (format: docs/simulate.md)`,
     )
     .action(async (flags) => {
@@ -121,8 +140,77 @@ async function loadScenario(arg: string): Promise<Scenario> {
   if (builtin) return builtin;
   if (/\.ya?ml$/i.test(arg) || arg.includes('/')) return loadScenarioFile(arg);
   throw new UsageError(
-    `unknown scenario ${JSON.stringify(arg)} (built in: ${BUILTIN_SCENARIOS.join(', ')}; or give a .yaml file)`,
+    `unknown scenario ${JSON.stringify(arg)} (built in: ${ALL_SCENARIOS.join(', ')}; or give a .yaml file)`,
   );
+}
+
+/** The update scenarios' policy: one of POLICY_NAMES (a hosted policy is refused with the choices). */
+function updatePolicy(given: string | undefined, scenario: string): PolicyName {
+  if (given === undefined) return DEFAULT_POLICY;
+  if (isPolicyName(given)) return given;
+  throw new UsageError(
+    `--policy ${given} is a hosted NodePool policy; scenario ${scenario} takes ${POLICY_NAMES.join(', ')}`,
+  );
+}
+
+/** A hosted scenario: one run (analyze's verdict on its dump) or many seeds. */
+async function runHostedSimulate(
+  flags: SimulateFlags,
+  scenario: HostedScenario,
+  seed: number,
+  runs: number | undefined,
+  settings: ReturnType<typeof textSettings>,
+): Promise<ExitCode> {
+  const given = flags.policy ?? DEFAULT_HOSTED_POLICY;
+  if (!isHostedPolicyName(given))
+    throw new UsageError(
+      `--policy ${given} is the machine-config operator's; scenario ${scenario.name} takes ${HOSTED_POLICY_NAMES.join(', ')}`,
+    );
+  if (flags.exhaustive || flags.schedule !== undefined)
+    throw new UsageError(
+      `--exhaustive and --schedule explore the machine-config operator's race; scenario ${scenario.name} takes --seed and --runs`,
+    );
+  const policy = given;
+  const base = { description: scenario.description, policySummary: HOSTED_POLICY_SUMMARIES[policy] };
+  const reproduce = (s: number): string =>
+    `atlevel simulate --scenario ${scenario.name} --policy ${policy} --seed ${s} --artifacts run-${s}`;
+  let outcome: SimulateOutcome;
+  if (runs !== undefined) {
+    const started = performance.now();
+    const bar = progressBar(runs, 'runs');
+    const exploration = exploreHostedSeeds(scenario, policy, seed, runs, (n, v) => bar.tick(n, v));
+    bar.stop();
+    const elapsedMs = performance.now() - started;
+    const pickSeed = exploration.firstViolatingSeed ?? seed;
+    let artifacts: ArtifactsInfo | null = null;
+    if (flags.artifacts) {
+      const files = renderHostedDump(runHostedSimulation(scenario, policy, pickSeed, { record: true }));
+      await writeArtifacts(flags.artifacts, files);
+      artifacts = { dir: flags.artifacts, files: files.size, seed: pickSeed, schedule: null };
+    }
+    outcome = {
+      mode: 'hosted-seeds',
+      ...base,
+      exploration,
+      artifacts,
+      reproduce: exploration.firstViolatingSeed !== null ? reproduce(exploration.firstViolatingSeed) : null,
+      elapsedMs,
+    };
+    await emit(await render(SIMULATE_FORMATS, flags.output, outcome, settings), flags.out);
+    return exploration.violations > 0 ? EXIT.failure : EXIT.ok;
+  }
+  const run = runHostedSimulation(scenario, policy, seed, { record: true });
+  const judged = await verdictOfFiles(renderHostedDump(run), flags.artifacts);
+  outcome = {
+    mode: 'hosted-run',
+    ...base,
+    summary: summarizeHosted(run),
+    verdict: judged.verdict,
+    artifacts: flags.artifacts ? { dir: flags.artifacts, files: judged.files, seed, schedule: null } : null,
+    reproduce: reproduce(seed),
+  };
+  await emit(await render(SIMULATE_FORMATS, flags.output, outcome, settings), flags.out);
+  return verdictExit(judged.verdict.verdict);
 }
 
 /** replaySchedule of the user's --schedule: a schedule that does not fit the run is a usage error. */
@@ -216,8 +304,10 @@ async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
     throw new UsageError('--runs and --exhaustive explore different things; give one');
   if (schedule && (runs !== undefined || flags.exhaustive))
     throw new UsageError('--schedule replays one run; it does not go with --runs or --exhaustive');
+  const hosted = hostedScenario(flags.scenario);
+  if (hosted) return runHostedSimulate(flags, hosted, seed, runs, settings);
   const scenario = await loadScenario(flags.scenario);
-  const policy = flags.policy;
+  const policy = updatePolicy(flags.policy, flags.scenario);
   const base = { description: scenario.description, policySummary: POLICIES[policy].summary };
   let outcome: SimulateOutcome;
   let violated: boolean;

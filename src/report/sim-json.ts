@@ -66,6 +66,47 @@ export function simulationDocument(o: SimulateOutcome) {
       };
       break;
     }
+    // The hosted model's modes read as `run` and `seeds` with `model: "hosted"`.
+    case 'hosted-run': {
+      const s = o.summary;
+      body = {
+        mode: 'run',
+        model: 'hosted',
+        scenario: s.scenario,
+        policy: s.policy,
+        seed: s.seed,
+        runs: 1,
+        violations: s.violated ? 1 : 0,
+        firstViolatingSeed: s.violated ? s.seed : null,
+        verdict: o.verdict.verdict,
+        violatedRules: o.verdict.violated,
+        notCheckedRules: o.verdict.notChecked,
+        run: s,
+        artifacts,
+        reproduce: o.reproduce,
+      };
+      break;
+    }
+    case 'hosted-seeds': {
+      const e = o.exploration;
+      body = {
+        mode: 'seeds',
+        model: 'hosted',
+        scenario: e.scenario,
+        policy: e.policy,
+        firstSeed: e.firstSeed,
+        lastSeed: e.firstSeed + e.runs - 1,
+        runs: e.runs,
+        violations: e.violations,
+        firstViolatingSeed: e.firstViolatingSeed,
+        violatingSeeds: e.violatingSeeds,
+        neverLevel: e.neverLevel,
+        medianEarlyMs: e.medianEarlyMs,
+        artifacts,
+        reproduce: o.reproduce,
+      };
+      break;
+    }
     case 'exhaustive': {
       const e = o.exploration;
       body = {

@@ -209,6 +209,80 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
       out.push(c.dim(`  ${secs.toFixed(1)}s, ${(e.runs / Math.max(secs, 1e-3)).toFixed(0)} runs/s`));
       break;
     }
+    case 'hosted-run': {
+      const s = o.summary;
+      out.push(...header(o, c, `${s.scenario} · policy ${s.policy} · seed ${s.seed}`));
+      out.push(`  NodePool ${s.nodePool} (${s.upgradeType}) ${s.from} → ${s.to}`, '');
+      out.push(verdictLine(o.verdict, c));
+      if (s.violated) {
+        out.push(
+          `${c.red(c.bold('VIOLATION'))}  the NodePool reported ${s.to} before its rollout ended${s.earlyByMs !== null ? ` (${(s.earlyByMs / 1000).toFixed(1)}s early)` : ''}`,
+        );
+        for (const p of s.stillRolling) out.push(`           ${p}`);
+      } else if (s.levelAt === null) {
+        out.push(`${c.yellow(c.bold('NO LEVEL'))}  the NodePool never reported ${s.to} in the run`);
+      } else {
+        out.push(`${c.green(c.bold('OK'))}  the NodePool reported ${s.to} once its rollout had ended`);
+      }
+      const rows: [string | null, string][] = [
+        [s.requestedAt, `NodePool spec.release set to ${s.to}`],
+        [
+          s.payloadGeneratedAt,
+          'NodePool controller: ValidGeneratedPayload=True (new user-data/token Secrets)',
+        ],
+        [
+          s.templateChangedAt,
+          s.upgradeType === 'Replace'
+            ? 'MachineDeployment template points at the new user-data'
+            : 'MachineSet nodePoolTargetConfigVersion moved',
+        ],
+        ...s.machinesCreated.map((m): [string, string] => [m.at, `Machine ${m.name} created`]),
+        ...s.machinesDeleted.map((m): [string, string] => [m.at, `Machine ${m.name} gone`]),
+        ...s.nodesUpdatedInPlace.map((m): [string, string] => [m.at, `Node ${m.name} updated in place`]),
+        [s.levelAt, `NodePool status.version = ${s.to}, UpdatingVersion=False`],
+        [s.rolloutEndedAt, 'rollout ended (every condition of nodepool-level-before-rollout held)'],
+        [
+          s.dumpAt,
+          `the e2e test's hypershift dump${s.violated ? (s.visibleAtDump ? ' (it shows the NodePool at level mid-rollout)' : ' (after the rollout ended: it cannot show the early report)') : ''}`,
+        ],
+      ];
+      const dated = rows
+        .filter((r): r is [string, string] => r[0] !== null)
+        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      out.push('', `  timeline (${dated[0]?.[0].slice(0, 10) ?? ''}, UTC)`);
+      out.push(...dated.map(([at, text]) => `    ${clock(at)}  ${text}`), '');
+      if (o.artifacts) out.push(`  artifacts: ${o.artifacts.dir} (${plural(o.artifacts.files, 'file')})`);
+      out.push(`  reproduce: ${o.reproduce}`);
+      break;
+    }
+    case 'hosted-seeds': {
+      const e = o.exploration;
+      out.push(
+        ...header(
+          o,
+          c,
+          `${e.scenario} · policy ${e.policy} · ${e.runs === 1 ? `seed ${e.firstSeed}` : `seeds ${e.firstSeed}–${e.firstSeed + e.runs - 1}`}`,
+        ),
+        '',
+      );
+      if (e.violations > 0) {
+        out.push(
+          `${c.red(c.bold('VIOLATIONS'))}  ${broke(e.violations, e.runs, 'run')}: the NodePool reported level before its rollout ended${e.medianEarlyMs !== null ? ` (median ${(e.medianEarlyMs / 1000).toFixed(1)}s early)` : ''}`,
+        );
+        out.push(`  first violating seed: ${e.firstViolatingSeed}`);
+      } else {
+        out.push(`${c.green(c.bold('OK'))}  ${broke(0, e.runs, 'run')}`);
+      }
+      if (e.neverLevel > 0) out.push(`  also: ${e.neverLevel} never reported level`);
+      if (o.artifacts)
+        out.push(
+          `  artifacts of seed ${o.artifacts.seed}: ${o.artifacts.dir} (${plural(o.artifacts.files, 'file')})`,
+        );
+      if (o.reproduce) out.push(`  reproduce: ${o.reproduce}`);
+      const secs = o.elapsedMs / 1000;
+      out.push(c.dim(`  ${secs.toFixed(1)}s, ${(e.runs / Math.max(secs, 1e-3)).toFixed(0)} runs/s`));
+      break;
+    }
     case 'exhaustive': {
       const e = o.exploration;
       out.push(

@@ -29,6 +29,19 @@ export {
   type SeedExploration,
   WINDOW_MS,
 } from './explore.js';
+// The hosted model (NodePool rollouts, issue 41): its own folder on the same engine.
+export {
+  exploreHostedSeeds,
+  HOSTED_POLICY_NAMES,
+  HOSTED_POLICY_SUMMARIES,
+  HOSTED_SCENARIOS,
+  type HostedScenario,
+  hostedScenario,
+  isHostedPolicyName,
+  renderHostedDump,
+  runHostedSimulation,
+  summarizeHosted,
+} from './hosted/index.js';
 export { DEFAULT_LATENCIES, type Latencies } from './latency.js';
 export { isPolicyName, POLICIES, POLICY_NAMES, type Policy, type PolicyName } from './policy.js';
 export { buildRelease, changedComponents, type Release } from './release.js';

@@ -7,6 +7,8 @@
 import type { Verdict } from '../model/index.js';
 import { DEFAULT_EPOCH } from './artifacts/timefmt.js';
 import type { ExhaustiveExploration, SeedExploration } from './explore.js';
+import type { HostedSeedExploration } from './hosted/explore.js';
+import type { HostedRunSummary } from './hosted/summary.js';
 import { changedComponents } from './release.js';
 import type { RunResult } from './run.js';
 
@@ -154,6 +156,24 @@ export type SimulateOutcome =
       readonly description: string;
       readonly policySummary: string;
       readonly exploration: ExhaustiveExploration;
+      readonly artifacts: ArtifactsInfo | null;
+      readonly reproduce: string | null;
+      readonly elapsedMs: number;
+    } // The hosted model (src/sim/hosted): one NodePool rollout, or many seeds of it.
+  | {
+      readonly mode: 'hosted-run';
+      readonly description: string;
+      readonly policySummary: string;
+      readonly summary: HostedRunSummary;
+      readonly verdict: RunVerdict;
+      readonly artifacts: ArtifactsInfo | null;
+      readonly reproduce: string;
+    }
+  | {
+      readonly mode: 'hosted-seeds';
+      readonly description: string;
+      readonly policySummary: string;
+      readonly exploration: HostedSeedExploration;
       readonly artifacts: ArtifactsInfo | null;
       readonly reproduce: string | null;
       readonly elapsedMs: number;
