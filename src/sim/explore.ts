@@ -29,7 +29,10 @@ export interface SeedExploration {
   readonly policy: PolicyName;
   readonly firstSeed: number;
   readonly runs: number;
+  /** Runs that broke an invariant: the master pool's, or an operator's level before its operands. */
   readonly violations: number;
+  /** Of those, runs in which an operator reported level before its operand rolled out. */
+  readonly operandViolations: number;
   readonly firstViolatingSeed: number | null;
   /** Up to 20 violating seeds, in order. */
   readonly violatingSeeds: readonly number[];
@@ -51,6 +54,7 @@ export function exploreSeeds(
   onProgress?: (done: number, violations: number) => void,
 ): SeedExploration {
   let violations = 0;
+  let operandViolations = 0;
   let firstViolatingSeed: number | null = null;
   const violatingSeeds: number[] = [];
   let detectedByTest = 0;
@@ -60,7 +64,8 @@ export function exploreSeeds(
   for (let i = 0; i < runs; i++) {
     const seed = firstSeed + i;
     const f = runSimulation(scenario, policy, seed).facts;
-    if (f.violation) {
+    if (f.operandViolations.length > 0) operandViolations++;
+    if (f.violation || f.operandViolations.length > 0) {
       violations++;
       firstViolatingSeed ??= seed;
       if (violatingSeeds.length < 20) violatingSeeds.push(seed);
@@ -78,6 +83,7 @@ export function exploreSeeds(
     firstSeed,
     runs,
     violations,
+    operandViolations,
     firstViolatingSeed,
     violatingSeeds,
     detectedByTest,

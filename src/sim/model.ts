@@ -19,6 +19,26 @@ export interface RenderedRecord {
   readonly created: boolean;
 }
 
+/**
+ * The model's record of an operator reporting level before its operand rolled out: at the moment it
+ * wrote `versions[operator]` = the target, the workload had not every replica updated (pod template
+ * with the target's image) and available.
+ */
+export interface OperandViolation {
+  readonly operator: string;
+  readonly kind: 'Deployment' | 'DaemonSet';
+  readonly namespace: string;
+  readonly name: string;
+  /** The version the operator reported. */
+  readonly version: string;
+  readonly at: number;
+  readonly updated: number;
+  readonly available: number;
+  readonly desired: number;
+  /** When the workload finished rolling out afterwards (undefined: not within the run). */
+  rolledOutAt?: number;
+}
+
 export interface RunFacts {
   upgradeRequestedAt?: number;
   cvoAcceptedAt?: number;
@@ -54,6 +74,8 @@ export interface RunFacts {
   /** In a run of two updates: when the CVO completed the first, and when the second was requested. */
   firstCompletedAt?: number;
   secondRequestedAt?: number;
+  /** Operators that reported level before a workload they manage rolled out (the operand invariant). */
+  operandViolations: OperandViolation[];
 }
 
 export interface RaceHooks {
@@ -80,7 +102,7 @@ export interface Model {
 }
 
 export function newFacts(): RunFacts {
-  return { rendered: [], targets: [], violation: false, mcoDegraded: [], actions: [] };
+  return { rendered: [], targets: [], violation: false, mcoDegraded: [], actions: [], operandViolations: [] };
 }
 
 export const NO_RACE: RaceHooks = { open: () => undefined, close: () => undefined };

@@ -6,6 +6,8 @@ import * as z from 'zod';
 import { InputError, plural } from '../model/index.js';
 import { parseYamlDocuments, readInputText } from '../sources/index.js';
 import { DEFAULT_LATENCIES, LATENCY_KEYS, type Latencies, MAX_LATENCY_MS } from './latency.js';
+import { BUILTIN_OPERANDS, builtinOperand, type OperandSpec } from './operands.js';
+import { OPERATORS } from './operators.js';
 import { preview } from './preview.js';
 import { CATALOG } from './release.js';
 import type { Dist } from './rng.js';
@@ -109,6 +111,47 @@ const pool = z.strictObject({
     .default(1),
 });
 
+const intOrPercent = z.union([
+  z.number().int().min(0),
+  z.string().regex(/^\d+%$/, 'a percentage like "25%"'),
+]);
+const GENERIC_OPERATORS = OPERATORS.map((o) => o.name);
+
+/** An operand: a built-in one by name (dns, node-tuning, console, service-ca) or a whole definition. */
+const operand = z.union([
+  z.string().refine((n) => builtinOperand(n) !== undefined, {
+    message: `unknown built-in operand (built in: ${Object.keys(BUILTIN_OPERANDS).join(', ')})`,
+  }),
+  z.strictObject({
+    operator: z.string().refine((n) => GENERIC_OPERATORS.includes(n), {
+      message: `not an operator the model runs generically (one of: ${GENERIC_OPERATORS.join(', ')})`,
+    }),
+    kind: z.enum(['Deployment', 'DaemonSet']),
+    namespace: z.string().regex(NAME, 'a namespace is lower-case letters, digits and dashes'),
+    name: z.string().regex(NAME, 'a workload name is lower-case letters, digits and dashes'),
+    container: z.string().regex(NAME).optional(),
+    component,
+    replicas: z.number().int().min(1).max(50).default(1),
+    maxUnavailable: intOrPercent.default('25%'),
+    maxSurge: intOrPercent.default('25%'),
+  }),
+]);
+
+function operandSpec(o: z.output<typeof operand>): OperandSpec {
+  if (typeof o === 'string') return builtinOperand(o) as OperandSpec;
+  return {
+    operator: o.operator,
+    kind: o.kind,
+    namespace: o.namespace,
+    name: o.name,
+    container: o.container ?? o.name,
+    component: o.component,
+    replicas: o.kind === 'DaemonSet' ? 0 : o.replicas,
+    maxUnavailable: o.maxUnavailable,
+    maxSurge: o.kind === 'DaemonSet' ? 0 : o.maxSurge,
+  };
+}
+
 const SCENARIO = z
   .strictObject({
     name: z.string().regex(NAME, 'a scenario name is lower-case letters, digits and dashes'),
@@ -151,9 +194,26 @@ const SCENARIO = z
         }),
       )
       .optional(),
+    operands: z.array(operand).optional(),
     latencies: latencies.optional(),
   })
   .superRefine((s, ctx) => {
+    const operators = new Set<string>();
+    const workloads = new Set<string>();
+    s.operands?.forEach((o, i) => {
+      const spec = operandSpec(o);
+      if (operators.has(spec.operator))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['operands', i],
+          message: `operator ${spec.operator} already has an operand (one per operator)`,
+        });
+      const id = `${spec.namespace}/${spec.name}`;
+      if (workloads.has(id))
+        ctx.addIssue({ code: 'custom', path: ['operands', i], message: `${id} is declared twice` });
+      operators.add(spec.operator);
+      workloads.add(id);
+    });
     const pools = s.pools;
     if (pools) {
       const names = pools.map((p) => p.name);
@@ -222,6 +282,7 @@ export function scenarioFromDocument(doc: ScenarioFile): Scenario {
         }
       : {}),
     ...(doc.machineConfigs ? { machineConfigs: doc.machineConfigs } : {}),
+    ...(doc.operands ? { operands: doc.operands.map(operandSpec) } : {}),
     latencies: lat as unknown as Latencies,
   };
   return makeScenario(doc.name, spec);

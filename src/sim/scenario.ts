@@ -4,6 +4,7 @@
  * rendered configs do or do not change (docs/domain.md 8.6); scenario-file.ts reads user-defined ones.
  */
 import { DEFAULT_LATENCIES, type Latencies } from './latency.js';
+import { BUILTIN_OPERANDS, type OperandSpec } from './operands.js';
 import { CATALOG_NAMES, type ReleaseSpec } from './release.js';
 
 export interface PoolSpec {
@@ -57,6 +58,8 @@ export interface Scenario {
   readonly actions?: readonly UserAction[];
   /** A second update, from `to` to this release, once the first completed and its pools settled. */
   readonly secondUpdate?: ReleaseSpec;
+  /** Operators modelled with their operand (none in most scenarios: every operator is generic). */
+  readonly operands?: readonly OperandSpec[];
 }
 
 export const FROM_VERSION = '4.10.0-0.nightly-2021-11-02-191632';
@@ -103,6 +106,7 @@ export interface BuiltinSpec {
   readonly toImage?: string;
   /** A second update in the same run: its version and the components it changes (besides the churn). */
   readonly secondUpdate?: { readonly version: string; readonly changed: readonly string[] };
+  readonly operands?: readonly OperandSpec[];
 }
 
 function revisions(changed: readonly string[]): Record<string, number> {
@@ -132,6 +136,7 @@ export function makeScenario(name: string, spec: BuiltinSpec): Scenario {
     machineConfigs: spec.machineConfigs ?? [],
     latencies: spec.latencies ?? DEFAULT_LATENCIES,
     ...(spec.actions ? { actions: spec.actions } : {}),
+    ...(spec.operands ? { operands: spec.operands } : {}),
     ...(spec.secondUpdate
       ? {
           secondUpdate: {
@@ -294,6 +299,20 @@ const BUILTIN_SPECS: Readonly<Record<string, BuiltinSpec>> = {
     fromVersion: TO_VERSION,
     toVersion: TO_VERSION,
     toImage: payloadImage('registry.ci.openshift.org/ocp/release', 'rebuild'),
+  },
+  'daemonset-operand-only': {
+    description:
+      "only coredns changes: the dns operator's dns-default DaemonSet rolls one pod per node (maxUnavailable 10%); no rendered config changes",
+    changed: ['coredns'],
+    toVersion: '4.10.0-0.nightly-2021-11-03-180115',
+    operands: [BUILTIN_OPERANDS.dns as OperandSpec, BUILTIN_OPERANDS['service-ca'] as OperandSpec],
+  },
+  'deployment-operand-only': {
+    description:
+      "only the console image changes (as in every nightly): the console operator's console Deployment rolls out a new ReplicaSet (2 replicas, maxSurge and maxUnavailable 25%); no rendered config changes",
+    changed: ['console'],
+    toVersion: '4.10.0-0.nightly-2021-11-03-183342',
+    operands: [BUILTIN_OPERANDS.console as OperandSpec, BUILTIN_OPERANDS.dns as OperandSpec],
   },
 };
 

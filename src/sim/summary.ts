@@ -42,6 +42,20 @@ export interface RunSummary {
   readonly day2At: string | null;
   /** In a run of two updates: when the CVO completed the first (the rest of the summary is the second's). */
   readonly firstUpdateCompletedAt: string | null;
+  /**
+   * The operand invariant: operators that reported level (`versions[operator]` = the target) before a
+   * workload they manage had every replica updated and available, with the counts at that moment.
+   */
+  readonly operandViolations: readonly {
+    operator: string;
+    workload: string;
+    version: string;
+    at: string;
+    updated: number;
+    available: number;
+    desired: number;
+    rolledOutAt: string | null;
+  }[];
   readonly endedAt: string;
   readonly events: number;
 }
@@ -80,6 +94,16 @@ export function summarize(run: RunResult, epoch = DEFAULT_EPOCH): RunSummary {
     administratorActions: f.actions.map((a) => ({ at: wall(a.at) as string, text: a.text })),
     day2At: wall(f.day2At),
     firstUpdateCompletedAt: wall(f.firstCompletedAt),
+    operandViolations: f.operandViolations.map((v) => ({
+      operator: v.operator,
+      workload: `${v.kind}/${v.namespace}/${v.name}`,
+      version: v.version,
+      at: wall(v.at) as string,
+      updated: v.updated,
+      available: v.available,
+      desired: v.desired,
+      rolledOutAt: wall(v.rolledOutAt),
+    })),
     endedAt: wall(run.endAt) as string,
     events: run.events,
   };
