@@ -71,6 +71,10 @@ function simulateOptions(cmd: Command) {
         "model-check every interleaving of every controller's steps (untimed; visited states deduplicated)",
       )
       .option(
+        '--keep-going',
+        'with --exhaustive: search on after the first violation, to count every violating state',
+      )
+      .option(
         '--race-window',
         'with --exhaustive: only the interleavings of the race window, in the timed model, for --seed',
       )
@@ -243,6 +247,10 @@ async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
     );
   if (flags.budget !== undefined && !flags.exhaustive) throw new UsageError('--budget needs --exhaustive');
   if (flags.raceWindow && !flags.exhaustive) throw new UsageError('--race-window needs --exhaustive');
+  if (flags.keepGoing && (!flags.exhaustive || flags.raceWindow))
+    throw new UsageError(
+      '--keep-going needs --exhaustive (the model checker; --race-window always runs every interleaving)',
+    );
   const budget = positiveInt(
     '--budget',
     flags.budget ?? (flags.raceWindow ? DEFAULT_RACE_BUDGET : DEFAULT_BUDGET),
@@ -270,10 +278,14 @@ async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
       if (parsed && !isRaceSchedule(parsed)) {
         const replay = replayNamedSchedule(scenario, policy, parsed);
         outcome = { mode: 'model-replay', ...base, replay, schedule: parsed.join(',') };
-        violated = replay.violations.length > 0;
+        violated = replay.violations.length + replay.laterViolations.length > 0;
       } else {
         const bar = progressBar(budget, 'states');
-        const check = checkModel(scenario, policy, { budget, onProgress: (n, v) => bar.tick(n, v) });
+        const check = checkModel(scenario, policy, {
+          budget,
+          keepGoing: flags.keepGoing === true,
+          onProgress: (n, v) => bar.tick(n, v),
+        });
         bar.stop();
         const first = check.firstViolatingSchedule;
         outcome = {

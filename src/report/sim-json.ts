@@ -80,6 +80,7 @@ export function simulationDocument(o: SimulateOutcome) {
         incompleteTerminalStates: k.incompleteTerminalStates,
         violatingStates: k.violatingStates,
         complete: k.complete,
+        stoppedBy: k.stoppedBy,
         firstViolatingSchedule: k.firstViolatingSchedule ? k.firstViolatingSchedule.join(',') : null,
         firstViolation: k.firstViolation,
         maxDepth: k.maxDepth,
@@ -98,6 +99,7 @@ export function simulationDocument(o: SimulateOutcome) {
         firstViolatingSeed: null,
         schedule: o.schedule,
         violatedInvariants: r.violations,
+        laterViolatedInvariants: r.laterViolations,
         completed: r.completed,
         trace: r.trace,
       };

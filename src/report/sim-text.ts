@@ -197,12 +197,14 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
         '',
       );
       out.push(
-        `  ${plural(k.states, 'state')} visited${k.complete ? ' (complete)' : ' (budget exhausted: incomplete)'}, ${plural(k.transitions, 'transition')}, ${plural(k.terminalStates, 'distinct terminal state')}${k.incompleteTerminalStates > 0 ? ` (${k.incompleteTerminalStates} with the update not completed)` : ''}; up to ${plural(k.maxDepth, 'step')} deep, ${plural(k.maxBranching, 'step')} enabled at once`,
+        `  ${plural(k.states, 'state')} visited${k.complete ? ' (complete)' : k.stoppedBy === 'budget' ? ' (budget exhausted: incomplete)' : ' (stopped at the first violation: incomplete; --keep-going searches on)'}, ${plural(k.transitions, 'transition')}, ${plural(k.terminalStates, 'distinct terminal state')}${k.incompleteTerminalStates > 0 ? ` (${k.incompleteTerminalStates} with the update not completed)` : ''}; up to ${plural(k.maxDepth, 'step')} deep, ${plural(k.maxBranching, 'step')} enabled at once`,
       );
       const names = Object.keys(k.violatingStates);
       if (names.length > 0) {
         out.push(
-          `${c.red(c.bold('VIOLATIONS'))}  ${names.map((n) => `${n} in ${plural(k.violatingStates[n] ?? 0, 'state')}`).join(', ')}; ${plural(k.violatingTerminalStates, 'terminal state')} of ${k.terminalStates} broke an invariant on the way`,
+          k.complete
+            ? `${c.red(c.bold('VIOLATIONS'))}  ${names.map((n) => `${n} in ${plural(k.violatingStates[n] ?? 0, 'state')}`).join(', ')}; ${plural(k.violatingTerminalStates, 'terminal state')} of ${k.terminalStates} broke an invariant on the way`
+            : `${c.red(c.bold('VIOLATIONS'))}  ${names.map((n) => `${n} in ${plural(k.violatingStates[n] ?? 0, 'state')}`).join(', ')} (of those visited)`,
         );
         if (k.firstViolatingSchedule)
           out.push(
@@ -237,8 +239,14 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
       out.push(
         r.violations.length > 0
           ? `${c.red(c.bold('VIOLATION'))}  the schedule breaks ${r.violations.join(', ')}`
-          : `${c.green(c.bold('OK'))}  the schedule breaks no invariant${r.completed ? '' : ' (the update did not complete)'}`,
+          : `${c.green(c.bold('OK'))}  the schedule breaks no invariant`,
       );
+      if (r.laterViolations.length > 0)
+        out.push(
+          `  running on from there, the first enabled step each time also breaks ${r.laterViolations.join(', ')}`,
+        );
+      if (!r.completed)
+        out.push('  the update did not complete (no step is enabled and the CVO has not completed it)');
       break;
     }
     case 'exhaustive': {

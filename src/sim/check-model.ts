@@ -19,16 +19,6 @@ import { buildRelease, controllerConfigImages } from './release.js';
 import type { Scenario } from './scenario.js';
 import { templateConfigs } from './templates.js';
 
-/** A workload an operator manages, as the checker needs it (from the scenario's operands). */
-interface CheckOperand {
-  readonly operator: string;
-  readonly kind: 'Deployment' | 'DaemonSet';
-  readonly name: string;
-  readonly component: string;
-  readonly replicas: number;
-  readonly maxUnavailable: number | string;
-}
-
 /** The invariants, as bits of the state's flag slot. */
 export const MCO_RACE = 1;
 export const OPERAND_EARLY = 2;
@@ -43,13 +33,17 @@ const DEGRADED = 4;
 
 /** Node daemon states. */
 const DONE = 0;
+/** Cordoned and drained, writing the files. */
 const WORKING = 1;
 const NODE_DEGRADED = 2;
+/** Rebooting: NotReady, its DaemonSet pods down until the kubelet restarts them. */
+const REBOOTING = 3;
 
-/** Pod states: old image and ready, new image not ready yet, new image ready. */
+/** Pod states: old image and ready, new image not ready (yet), new image ready, old image not ready. */
 const POD_OLD = 0;
 const POD_NEW = 1;
 const POD_READY = 2;
+const POD_OLD_DOWN = 3;
 
 /** Operand operator phases. */
 const OP_IDLE = 0;
@@ -103,6 +97,8 @@ interface OperandInfo {
   readonly workload: string;
   readonly pods: number;
   readonly maxUnavailable: number;
+  /** A DaemonSet: pod i runs on node i (and goes down when that node reboots). */
+  readonly perNode: boolean;
   /** Whether the component's image changes (else the operator has nothing to roll). */
   readonly changes: boolean;
   readonly op: number;
@@ -161,9 +157,7 @@ export class CheckModel {
     scenario: Scenario,
     readonly policy: PolicyName,
   ) {
-    // The scenario's operands (scenario.ts), structurally the fields the checker reads.
-    const operandSpecs: readonly CheckOperand[] =
-      (scenario as { readonly operands?: readonly CheckOperand[] }).operands ?? [];
+    const operandSpecs = scenario.operands ?? [];
     if (scenario.secondUpdate)
       throw new UncheckableScenario('the model checker checks one update; this scenario has a second');
     if (scenario.actions && scenario.actions.length > 0)
@@ -252,6 +246,7 @@ export class CheckModel {
         workload: `${o.kind === 'DaemonSet' ? 'daemonset' : 'deployment'}/${o.name}`,
         pods,
         maxUnavailable: scaled(o.maxUnavailable, pods, o.kind === 'DaemonSet'),
+        perNode: o.kind === 'DaemonSet',
         changes: changed(o.component),
         op: ops.findIndex((x) => x.name === o.operator),
         phase: slot++,
@@ -435,8 +430,17 @@ export class CheckModel {
     // The workload's controller: replace old pods within maxUnavailable, then write the status.
     if (s[o.gen] === 1) {
       const n = s.slice();
+      // An old pod that is down anyway is replaced at once; old available ones within maxUnavailable
+      // (the DaemonSet controller's rolling update; a Deployment's surge is not modelled).
       let unavailable = 0;
-      for (let i = 0; i < o.pods; i++) if (n[o.pod + i] === POD_NEW) unavailable++;
+      for (let i = 0; i < o.pods; i++) {
+        const p = n[o.pod + i];
+        if (p === POD_NEW) unavailable++;
+        else if (p === POD_OLD_DOWN) {
+          n[o.pod + i] = POD_NEW;
+          unavailable++;
+        }
+      }
       for (let i = 0; i < o.pods && unavailable < o.maxUnavailable; i++) {
         if (n[o.pod + i] === POD_OLD) {
           n[o.pod + i] = POD_NEW;
@@ -447,19 +451,23 @@ export class CheckModel {
       let available = 0;
       for (let i = 0; i < o.pods; i++) {
         const p = n[o.pod + i];
-        if (p !== POD_OLD) updated++;
-        if (p !== POD_NEW) available++;
+        if (p === POD_NEW || p === POD_READY) updated++;
+        if (p === POD_OLD || p === POD_READY) available++;
       }
       n[o.status] = 1;
       n[o.status + 1] = updated;
       n[o.status + 2] = available;
       if (!equal(n, s)) out.push(this.done(`${o.workload}/sync`, n));
-      for (let i = 0; i < o.pods; i++) {
-        if (s[o.pod + i] !== POD_NEW) continue;
-        const k = s.slice();
-        k[o.pod + i] = POD_READY;
-        out.push(this.done(`${o.workload}/pod-${i}-ready`, k));
-      }
+    }
+    // The kubelet starts a pod that is not ready, unless its node is rebooting.
+    for (let i = 0; i < o.pods; i++) {
+      const p = s[o.pod + i];
+      if (p !== POD_NEW && p !== POD_OLD_DOWN) continue;
+      const node = o.perNode ? this.nodes[i] : undefined;
+      if (node && s[node.state] === REBOOTING) continue;
+      const k = s.slice();
+      k[o.pod + i] = p === POD_NEW ? POD_READY : POD_OLD;
+      out.push(this.done(`kubelet/${o.perNode ? (node as NodeInfo).name : `pod-${i}`}/${o.workload}`, k));
     }
   }
 
@@ -559,12 +567,30 @@ export class CheckModel {
       const n = s.slice();
       n[x.state] = x.fails ? NODE_DEGRADED : WORKING;
       out.push(this.done(`daemon/${x.name}/start`, n));
-    } else if (state === WORKING || (state === NODE_DEGRADED && x.recovers)) {
-      // write the files, reboot, report Done (a recovering node retries and succeeds)
+    } else if (state === NODE_DEGRADED && x.recovers) {
+      // a recovering node retries, and succeeds
+      const n = s.slice();
+      n[x.state] = WORKING;
+      out.push(this.done(`daemon/${x.name}/recover`, n));
+    } else if (state === WORKING) {
+      // files written: reboot (every config change the scenarios make needs one); the node's
+      // DaemonSet pods go down with it
+      const n = s.slice();
+      n[x.state] = REBOOTING;
+      const i = this.nodes.indexOf(x);
+      for (const o of this.operands) {
+        if (!o.perNode) continue;
+        const p = n[o.pod + i];
+        if (p === POD_READY) n[o.pod + i] = POD_NEW;
+        else if (p === POD_OLD) n[o.pod + i] = POD_OLD_DOWN;
+      }
+      out.push(this.done(`daemon/${x.name}/reboot`, n));
+    } else if (state === REBOOTING) {
+      // booted on the new config: Ready, currentConfig, Done, uncordoned
       const n = s.slice();
       n[x.current] = s[x.desired] as number;
       n[x.state] = DONE;
-      out.push(this.done(`daemon/${x.name}/${state === WORKING ? 'finish' : 'recover'}`, n));
+      out.push(this.done(`daemon/${x.name}/boot`, n));
     }
   }
 }

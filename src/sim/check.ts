@@ -27,8 +27,10 @@ export interface ModelCheck {
   readonly firstViolatingSchedule: readonly string[] | null;
   /** The invariants the first violating schedule breaks. */
   readonly firstViolation: readonly string[];
-  /** False when the budget stopped the search before every reachable state was visited. */
+  /** False when the budget, or the first violation, stopped the search before every reachable state was visited. */
   readonly complete: boolean;
+  /** What stopped the search early: the budget, or the first violation (without keepGoing). */
+  readonly stoppedBy: 'budget' | 'first-violation' | null;
   readonly dedupe: boolean;
   /** The longest path searched, in steps, and the most steps enabled in one state. */
   readonly maxDepth: number;
@@ -41,6 +43,8 @@ export interface CheckOptions {
   readonly budget: number;
   /** Off only to measure what deduplication saves: every path is then searched as a tree. */
   readonly dedupe?: boolean;
+  /** Search on after the first violation (to count every violating state); else stop there, as TLC does. */
+  readonly keepGoing?: boolean;
   readonly onProgress?: (states: number, violations: number) => void;
 }
 
@@ -72,7 +76,7 @@ export function checkModel(scenario: Scenario, policy: PolicyName, opts: CheckOp
   const violating: Record<string, number> = Object.create(null);
   let first: string[] | null = null;
   let firstViolation: string[] = [];
-  let complete = true;
+  let stoppedBy: ModelCheck['stoppedBy'] = null;
   let maxDepth = 0;
   let maxBranching = 0;
   let violations = 0;
@@ -116,11 +120,15 @@ export function checkModel(scenario: Scenario, policy: PolicyName, opts: CheckOp
     }
     transitions++;
     if (states >= opts.budget) {
-      complete = false;
+      stoppedBy = 'budget';
       break;
     }
     const frame = visit(t.next, t.label, stack);
     if (frame) {
+      if (first !== null && !opts.keepGoing) {
+        stoppedBy = 'first-violation';
+        break;
+      }
       stack.push(frame);
       if (stack.length - 1 > maxDepth) maxDepth = stack.length - 1;
     }
@@ -136,7 +144,8 @@ export function checkModel(scenario: Scenario, policy: PolicyName, opts: CheckOp
     violatingTerminalStates: violatingTerminal,
     firstViolatingSchedule: first,
     firstViolation,
-    complete,
+    complete: stoppedBy === null,
+    stoppedBy,
     dedupe,
     maxDepth,
     maxBranching,
@@ -154,7 +163,10 @@ export interface ModelReplay {
   readonly policy: PolicyName;
   /** One line per step: what it changed. */
   readonly trace: readonly string[];
+  /** The invariants broken by the end of the schedule. */
   readonly violations: readonly string[];
+  /** Invariants broken only afterwards, on the way to the end. */
+  readonly laterViolations: readonly string[];
   /** After the schedule, the run continued with each state's first enabled step to an end. */
   readonly completed: boolean;
   readonly steps: number;
@@ -183,7 +195,8 @@ export function replayNamedSchedule(
     trace.push(model.explain(s, t.next, t.label));
     s = t.next;
   });
-  // Run on to an end: the flags are sticky, so the verdict is the schedule's.
+  const atEnd = model.violations(s);
+  // Run on to an end (the first enabled step each time): the update's end, and what broke on the way.
   for (let guard = 0; guard < 100_000; guard++) {
     const t = model.successors(s)[0];
     if (!t) break;
@@ -194,7 +207,8 @@ export function replayNamedSchedule(
     scenario: scenario.name,
     policy,
     trace,
-    violations: model.describeFlags(model.violations(s)),
+    violations: model.describeFlags(atEnd),
+    laterViolations: model.describeFlags(model.violations(s) & ~atEnd),
     completed: model.completed(s),
     steps: schedule.length,
   };
