@@ -38,4 +38,6 @@ export const E2E_SUITES = [
   // the simulator's realistic scenarios against analyze: 7 scenarios x 3 policies x 50 seeds, each run
   // written to disk and read back (about 4 minutes on 2 cores)
   'test/analyze/simulate-ground-truth.property.test.ts',
+  // the model checker over every state of the 3-master + 3-worker scenario (tens of thousands)
+  'test/sim/check-three-plus-three.test.ts',
 ] as const;

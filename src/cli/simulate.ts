@@ -138,7 +138,7 @@ function positiveInt(flag: string, value: string, min: number, max = Number.MAX_
 function parseSchedule(value: string): number[] | string[] {
   const parts = value.split(',').map((p) => p.trim());
   if (parts.every((p) => /^\d+$/.test(p))) return parts.map(Number);
-  if (parts.every((p) => /^[a-z0-9][a-z0-9./-]*$/.test(p))) return parts;
+  if (parts.every((p) => /^[a-z0-9][a-z0-9.-]*(\/[a-z0-9.-]+)+$/.test(p))) return parts;
   throw new UsageError(
     `--schedule wants comma-separated step names (as --exhaustive prints them) or comma-separated whole numbers (a --race-window schedule), got ${printable(JSON.stringify(value), 80)}`,
   );
