@@ -45,14 +45,12 @@ const POD_NEW = 1;
 const POD_READY = 2;
 const POD_OLD_DOWN = 3;
 
-/** Operand operator phases. */
-const OP_IDLE = 0;
+/** Operand operator phases (0: not rolled by the CVO yet). */
 const OP_ROLLED = 1;
 const OP_APPLIED = 2;
 const OP_REPORTED = 3;
 
-/** Machine-config operator phases. */
-const MCO_IDLE = 0;
+/** Machine-config operator phases (0: not rolled by the CVO yet). */
 const MCO_ROLLED = 1;
 const MCO_WAITING = 2;
 const MCO_REPORTED = 3;
@@ -152,6 +150,11 @@ export class CheckModel {
   /** The old rendered configs pass the policy's check for the new release (the race's precondition). */
   private readonly oldConfigValid: boolean;
   private readonly fixed: boolean;
+  /**
+   * The same version, a new payload: every ClusterOperator already names it, so the CVO counts an
+   * operator done at its first status write after the rollout (as the timed model's CVO does).
+   */
+  private readonly sameVersion: boolean;
 
   constructor(
     scenario: Scenario,
@@ -173,6 +176,7 @@ export class CheckModel {
         .map((t) => t.contentKey)
         .join('|') + release.osImageURL;
     this.fixed = policy === 'fixed';
+    this.sameVersion = scenario.from.version === scenario.to.version;
     // naive: any Updated pool passes; pre-fix-2021: the old config passes unless it was made by another
     // controller version or carries another OS (policy.ts); fixed: only a config stamped with the new release.
     this.oldConfigValid = policy === 'naive' || (policy === 'pre-fix-2021' && !mcoChanged && !osChanged);
@@ -396,6 +400,7 @@ export class CheckModel {
       const n = s.slice();
       n[o.gen] = 1;
       n[o.phase] = OP_APPLIED;
+      if (this.sameVersion) n[this.coVersion + o.op] = 1;
       out.push(this.done(`${name}/apply`, n));
     }
     if (phase !== OP_REPORTED) {
@@ -488,6 +493,7 @@ export class CheckModel {
       const n = s.slice();
       n[this.cc] = CC_NEW;
       n[this.mcoPhase] = MCO_WAITING;
+      if (this.sameVersion) n[this.coVersion + this.mcoOp] = 1;
       out.push(this.done('machine-config-operator/sync-controllerconfig', n));
     }
     if (phase !== MCO_REPORTED) {

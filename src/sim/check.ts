@@ -125,12 +125,12 @@ export function checkModel(scenario: Scenario, policy: PolicyName, opts: CheckOp
     }
     const frame = visit(t.next, t.label, stack);
     if (frame) {
+      if (stack.length > maxDepth) maxDepth = stack.length;
       if (first !== null && !opts.keepGoing) {
         stoppedBy = 'first-violation';
         break;
       }
       stack.push(frame);
-      if (stack.length - 1 > maxDepth) maxDepth = stack.length - 1;
     }
   }
   return {

@@ -94,6 +94,16 @@ describe('violations', () => {
     expect(all.firstViolatingSchedule).toEqual(first.firstViolatingSchedule);
   });
 
+  it('a same-version update races under every policy, as in the timed model (the CVO counts the first status write)', () => {
+    const scenario = builtinScenario('same-version-rebuild');
+    if (!scenario) throw new Error('missing scenario');
+    const r = checkModel(scenario, 'fixed', { budget: 1_000_000 });
+    expect(r.firstViolation).toEqual(['mco-race']);
+    expect(replayNamedSchedule(scenario, 'fixed', r.firstViolatingSchedule ?? []).violations).toEqual([
+      'mco-race',
+    ]);
+  });
+
   it('the operand invariant: a naive operator reports level as soon as its DaemonSet is applied', () => {
     const scenario = builtinScenario('daemonset-operand-only');
     if (!scenario) throw new Error('missing scenario');
