@@ -20,8 +20,8 @@ import type { Scenario } from './scenario.js';
 import { templateConfigs } from './templates.js';
 
 /** The invariants, as bits of the state's flag slot. */
-export const MCO_RACE = 1;
-export const OPERAND_EARLY = 2;
+const MCO_RACE = 1;
+const OPERAND_EARLY = 2;
 
 /** A cache slot no one will read again (erased so states that differ only there are one state). */
 const DEAD = 255;
