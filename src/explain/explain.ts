@@ -30,6 +30,7 @@ const HOOKS: Readonly<
   'pool-rollout': (history, finding, diffLimits) => explainFinding(history, finding, { diffLimits }),
   'pool-rollout-at-completion': (history, finding, diffLimits) =>
     explainFinding(history, finding, { completion: true, diffLimits }),
+  'operand-rollout': (history, finding) => explainOperands(history, finding),
 };
 
 /**
@@ -430,4 +431,56 @@ function signatureEvidence(
     }
   }
   return out;
+}
+
+/**
+ * The cause chain of an operator-versus-operand finding (invariants/operator-level-before-operands.ts):
+ * the operator's level report, then each workload it manages that had not rolled out, with the fact
+ * that shows it and when its rollout ended, then the release component whose image it had to roll
+ * out, as each payload names it.
+ */
+function explainOperands(history: ClusterHistory, finding: Finding): Finding {
+  const s = finding.subject;
+  if (!s?.operator || s.operatorLevelAt === undefined) return finding;
+  const operatorKey = `ClusterOperator/${s.operator}`;
+  const steps: CauseStep[] = [];
+  const level = finding.evidence.find(
+    (e) => e.object === operatorKey && e.field === 'status.versions[operator]',
+  );
+  steps.push({
+    title: `${s.operator} reported level${level?.value ? ` (operator ${level.value})` : ''} at ${formatClock(s.operatorLevelAt)}`,
+    at: s.operatorLevelAt,
+    evidence: finding.evidence.filter((e) => e.object === operatorKey),
+  });
+  const components = new Set<string>();
+  for (const key of s.objects ?? []) {
+    if (key === operatorKey) continue;
+    const [kind, ns, name] = key.split('/');
+    const own = finding.evidence.filter(
+      (e) =>
+        e.object === key ||
+        e.object?.startsWith(`ReplicaSet/${ns}/${name}-`) ||
+        e.object?.startsWith(`Pod/${ns}/${name}-`),
+    );
+    for (const e of own) if (e.statement.startsWith('release component ') && e.value) components.add(e.value);
+    const witness = own.find((e) => e.object !== key) ?? own.find((e) => e.field !== undefined);
+    const finished = own[own.length - 1];
+    steps.push({
+      title: `${kind} ${ns}/${name} had not rolled out when ${s.operator} reported level${witness ? `: ${witness.statement}` : ''}${finished && finished !== witness ? `; ${finished.statement.slice(finished.statement.indexOf(': ') + 2)}` : ''}`,
+      ...(witness?.at !== undefined ? { at: witness.at } : {}),
+      evidence: own.filter((e) => !e.statement.startsWith('release component ')),
+    });
+  }
+  for (const name of components) {
+    const before = history.releases.from?.components.find((c) => c.name === name);
+    const after = history.releases.to?.components.find((c) => c.name === name);
+    const evidence: Evidence[] = [];
+    if (history.releases.from && before) evidence.push(releaseEvidence(history.releases.from, before));
+    if (history.releases.to && after) evidence.push(releaseEvidence(history.releases.to, after));
+    steps.push({
+      title: `the release component ${name} changed its image: ${shortDigest(before?.pullSpec)} → ${shortDigest(after?.pullSpec)}`,
+      evidence,
+    });
+  }
+  return { ...finding, explanation: { steps } };
 }

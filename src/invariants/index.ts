@@ -7,6 +7,7 @@ import { clusterOperatorLevelThenProgressing } from './clusteroperator-level-the
 import { operatorDegradedDuringUpdate, poolDegraded, updateCompleted } from './health.js';
 import { masterPoolUpdatedBeforeCvoComplete } from './master-pool-updated-before-cvo-complete.js';
 import { noSeriousInsight } from './no-serious-insight.js';
+import { operatorLevelBeforeOperands } from './operator-level-before-operands.js';
 import { operatorLevelBeforeRequiredPoolTarget } from './operator-level-before-required-pool-target.js';
 import type { Rule, RuleOutcome } from './rule.js';
 
@@ -17,6 +18,7 @@ export type { Rule, RuleOutcome, RuleState } from './rule.js';
 export const RULES: readonly Rule[] = [
   masterPoolUpdatedBeforeCvoComplete,
   operatorLevelBeforeRequiredPoolTarget,
+  operatorLevelBeforeOperands,
   clusterOperatorLevelThenProgressing,
   operatorDegradedDuringUpdate,
   poolDegraded,

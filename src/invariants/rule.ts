@@ -73,4 +73,17 @@ export const NEEDS = {
     'a snapshot of the ClusterVersion and ClusterOperators with their conditions (gather-extra clusterversion.json and clusteroperators.json, or a must-gather)',
   updateStart:
     "the update's start time (ClusterVersion status.history, or the upgrade test's log in build-log.txt)",
+  releases:
+    "the release payloads updated from and to (oc adm release info -o json of both, in the run's release/ folder or --release-from/--release-to)",
+  deployments:
+    "the Deployments (gather-extra deployments.json, or a must-gather's namespaces/<ns>/apps/deployments.yaml)",
+  daemonSets:
+    "the DaemonSets (gather-extra daemonsets.json, or a must-gather's namespaces/<ns>/apps/daemonsets.yaml)",
+  replicaSets:
+    "the Deployments' ReplicaSets, whose creation times and templates date each rollout (gather-extra replicasets.json, or a must-gather's namespaces/<ns>/apps/replicasets.yaml)",
+  pods: "the workloads' pods, with their images and creation times (gather-extra pods.json, or a must-gather's namespaces/<ns>/core/pods.yaml)",
+  events:
+    "the Events of the workloads' rollouts: ScalingReplicaSet, SuccessfulCreate, SuccessfulDelete, Pulled (gather-extra events.json, or origin's e2e-events/e2e-intervals JSON)",
+  rolloutEvents:
+    "Events from the update's own rollouts (ScalingReplicaSet, SuccessfulDelete, Pulled in gather-extra events.json: a cluster keeps Events for hours only), or `atlevel watch --record` during the update",
 } as const;

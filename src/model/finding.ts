@@ -97,9 +97,11 @@ export interface Finding {
 /**
  * How explain/ builds a rule's cause chain: `pool-rollout` joins a pool-versus-level finding to the
  * config the pool rolled to, what changed in it and which release component changed it;
- * `pool-rollout-at-completion` adds the CVO's completion while the pool still rolled out.
+ * `pool-rollout-at-completion` adds the CVO's completion while the pool still rolled out;
+ * `operand-rollout` joins an operator-versus-operand finding to each late workload and the release
+ * component whose image it had to roll out.
  */
-export type ExplainHook = 'pool-rollout' | 'pool-rollout-at-completion';
+export type ExplainHook = 'pool-rollout' | 'pool-rollout-at-completion' | 'operand-rollout';
 
 /** An invariant's metadata: a stable id, a one-line statement, its severity policy, doc page and explain hook. */
 export interface RuleInfo {

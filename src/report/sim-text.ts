@@ -78,6 +78,13 @@ function timeline(s: RunSummary, c: Colours): string[] {
   rows.push([s.cvoCompletedAt, `CVO completed the update to ${s.to}`]);
   if (s.violationAt !== null)
     rows.push([s.violationAt, c.red('master pool Updating=True after the CVO completed')]);
+  for (const v of s.operandViolations) {
+    rows.push([
+      v.at,
+      c.red(`${v.operator} reported level while ${v.workload} had ${v.updated}/${v.desired} updated`),
+    ]);
+    if (v.rolledOutAt !== null) rows.push([v.rolledOutAt, `${v.workload} rolled out`]);
+  }
   for (const d of s.operatorDegraded)
     rows.push([d.at, c.yellow(`machine-config Degraded: ${d.message.slice(0, 140)}`)]);
   if (s.masterUpdatedAt !== null) {
@@ -93,6 +100,15 @@ function timeline(s: RunSummary, c: Colours): string[] {
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const day = dated[0]?.[0].slice(0, 10) ?? '';
   return [`  timeline (${day}, UTC)`, ...dated.map(([at, text]) => `    ${clock(at)}  ${text}`)];
+}
+
+/** The model's record of an operator that reported level before a workload it manages rolled out. */
+function operandLine(v: RunSummary['operandViolations'][number], c: Colours): string {
+  const finished =
+    v.rolledOutAt !== null
+      ? `; it rolled out at ${clock(v.rolledOutAt)}, ${((Date.parse(v.rolledOutAt) - Date.parse(v.at)) / 1000).toFixed(1)}s later`
+      : '; it had not rolled out when the run ended';
+  return `${c.red(c.bold('VIOLATION'))}  ${v.operator} reported level ${v.version} while ${v.workload} had ${v.updated} of ${v.desired} replicas updated and ${v.available} available${finished}`;
 }
 
 /** The run's verdict: analyze's verdict on the artifacts the run wrote (sim/summary.ts RunVerdict). */
@@ -141,6 +157,7 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
           `${c.green(c.bold('OK'))}  the master pool had rolled out its new config before the CVO reported the update complete`,
         );
       }
+      for (const v of s.operandViolations) out.push(operandLine(v, c));
       if (s.testFailure !== null && !s.violated) out.push(`           upgrade test failed: ${s.testFailure}`);
       if (s.raceMarginMs !== null && s.raceMarginMs > 0) {
         out.push(
@@ -163,9 +180,15 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
         '',
       );
       if (e.violations > 0) {
-        out.push(
-          `${c.red(c.bold('VIOLATIONS'))}  ${broke(e.violations, e.runs, 'run')}; ${caught(e.detectedByTest, e.violations)}`,
-        );
+        // The upgrade test watches the pools only: it cannot catch an operator's early level report.
+        const poolRuns = e.violations - e.operandViolations;
+        const parts = [broke(e.violations, e.runs, 'run')];
+        if (e.operandViolations > 0)
+          parts.push(
+            `in ${e.operandViolations === e.violations ? (e.violations === 1 ? 'it' : 'every one') : `${e.operandViolations} of them`} an operator reported level before its operand rolled out`,
+          );
+        if (poolRuns > 0 || e.detectedByTest > 0) parts.push(caught(e.detectedByTest, e.violations));
+        out.push(`${c.red(c.bold('VIOLATIONS'))}  ${parts.join('; ')}`);
         out.push(`  first violating seed: ${e.firstViolatingSeed}`);
       } else {
         out.push(`${c.green(c.bold('OK'))}  ${broke(0, e.runs, 'run')}`);

@@ -68,7 +68,15 @@ export function planNodes(pools: readonly { name: string; nodes: number }[]): No
   return out;
 }
 
-export function seedCluster(model: Model, nodes: readonly NodePlan[]): void {
+/**
+ * `related` gives the namespaces a generic operator's relatedObjects name (its own Deployment's and
+ * its operand's, workloads.ts); an operator without a modelled workload keeps `openshift-<name>`.
+ */
+export function seedCluster(
+  model: Model,
+  nodes: readonly NodePlan[],
+  related: (operator: string) => readonly string[] = () => [],
+): void {
   const { store, from, scenario, policy } = model;
   const settled = INSTALL.settled;
 
@@ -136,7 +144,7 @@ export function seedCluster(model: Model, nodes: readonly NodePlan[]): void {
         cond('Upgradeable', 'True', 'AsExpected', mco ? '' : 'All is well', settled),
       ],
       versions: [{ name: 'operator', version: from.version }],
-      relatedObjects: mco ? MCO_RELATED : [{ group: '', resource: 'namespaces', name: `openshift-${op}` }],
+      relatedObjects: mco ? MCO_RELATED : relatedNamespaces(related(op), op),
       extension: undefined,
     };
     store.seed(co);
@@ -330,6 +338,11 @@ function sshKey(scenario: string): string {
 function makeSshKey(scenario: string): string {
   const body = Buffer.from(md5Hex(`ssh:${scenario}`).repeat(8), 'hex').toString('base64');
   return `ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ${body} ci@atlevel-simulator`;
+}
+
+function relatedNamespaces(names: readonly string[], op: string): ClusterOperatorObj['relatedObjects'] {
+  const list = names.length > 0 ? names : [`openshift-${op}`];
+  return list.map((name) => ({ group: '', resource: 'namespaces', name }));
 }
 
 const MCO_RELATED: ClusterOperatorObj['relatedObjects'] = [

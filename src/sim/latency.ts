@@ -52,6 +52,17 @@ export interface Latencies {
   readonly boot: Dist;
   /** The daemon validating the new config after boot and marking the node Done. */
   readonly mcdFinish: Dist;
+  /** An operand pod: from created until its container started (scheduling, image pull). */
+  readonly imagePull: Dist;
+  /** An operand pod: from its container started until it is Ready (readiness probe passing). */
+  readonly podReady: Dist;
+  /** An operand pod: from deleted (Killing) until it is gone (graceful termination). */
+  readonly podTerminate: Dist;
+  /**
+   * An operator with an operand: from its watch showing the operand rolled out until it writes its
+   * status (its status controller's next sync; at least 2 s, so whole-second stamps order the two).
+   */
+  readonly operandStatusSync: Dist;
 }
 
 export const DEFAULT_LATENCIES: Latencies = {
@@ -78,6 +89,10 @@ export const DEFAULT_LATENCIES: Latencies = {
   shutdown: lognormal(10_000, 0.3, 2_000),
   boot: lognormal(60_000, 0.2, 20_000),
   mcdFinish: lognormal(8_000, 0.4, 1_000),
+  imagePull: lognormal(4_000, 0.4, 500),
+  podReady: lognormal(10_000, 0.5, 1_000),
+  podTerminate: lognormal(5_000, 0.5, 500),
+  operandStatusSync: lognormal(4_000, 0.4, 2_000),
 };
 
 /**

@@ -83,3 +83,108 @@ export const BUILTIN_OPERANDS: Readonly<Record<string, OperandSpec>> = {
 export function builtinOperand(name: string): OperandSpec | undefined {
   return Object.hasOwn(BUILTIN_OPERANDS, name) ? BUILTIN_OPERANDS[name] : undefined;
 }
+
+/**
+ * Each generic operator's own Deployment: its namespace, name and the release component it runs.
+ * The CVO rolls it when that image changes; the operator's relatedObjects name the namespace.
+ * Operators that share a namespace with another operator in a 4.10 cluster (cluster-autoscaler and
+ * machine-api, csi-snapshot-controller and storage, the three OLM operators) keep only one
+ * Deployment there, so a namespace never holds another operator's workload; baremetal and
+ * marketplace, whose images the model's payload does not carry, have none.
+ */
+export const OPERATOR_DEPLOYMENTS: ReadonlyMap<
+  string,
+  { readonly namespace: string; readonly name: string; readonly component: string }
+> = new Map(
+  (
+    [
+      [
+        'config-operator',
+        'openshift-config-operator',
+        'openshift-config-operator',
+        'cluster-config-operator',
+      ],
+      ['etcd', 'openshift-etcd-operator', 'etcd-operator', 'cluster-etcd-operator'],
+      [
+        'kube-apiserver',
+        'openshift-kube-apiserver-operator',
+        'kube-apiserver-operator',
+        'cluster-kube-apiserver-operator',
+      ],
+      [
+        'kube-controller-manager',
+        'openshift-kube-controller-manager-operator',
+        'kube-controller-manager-operator',
+        'cluster-kube-controller-manager-operator',
+      ],
+      [
+        'kube-scheduler',
+        'openshift-kube-scheduler-operator',
+        'openshift-kube-scheduler-operator',
+        'cluster-kube-scheduler-operator',
+      ],
+      ['machine-api', 'openshift-machine-api', 'machine-api-operator', 'machine-api-operator'],
+      [
+        'openshift-apiserver',
+        'openshift-apiserver-operator',
+        'openshift-apiserver-operator',
+        'cluster-openshift-apiserver-operator',
+      ],
+      [
+        'authentication',
+        'openshift-authentication-operator',
+        'authentication-operator',
+        'cluster-authentication-operator',
+      ],
+      ['console', 'openshift-console-operator', 'console-operator', 'console-operator'],
+      [
+        'image-registry',
+        'openshift-image-registry',
+        'cluster-image-registry-operator',
+        'cluster-image-registry-operator',
+      ],
+      ['ingress', 'openshift-ingress-operator', 'ingress-operator', 'cluster-ingress-operator'],
+      ['insights', 'openshift-insights', 'insights-operator', 'insights-operator'],
+      [
+        'kube-storage-version-migrator',
+        'openshift-kube-storage-version-migrator-operator',
+        'kube-storage-version-migrator-operator',
+        'cluster-kube-storage-version-migrator-operator',
+      ],
+      ['monitoring', 'openshift-monitoring', 'cluster-monitoring-operator', 'cluster-monitoring-operator'],
+      [
+        'node-tuning',
+        'openshift-cluster-node-tuning-operator',
+        'cluster-node-tuning-operator',
+        'cluster-node-tuning-operator',
+      ],
+      [
+        'openshift-controller-manager',
+        'openshift-controller-manager-operator',
+        'openshift-controller-manager-operator',
+        'cluster-openshift-controller-manager-operator',
+      ],
+      [
+        'openshift-samples',
+        'openshift-cluster-samples-operator',
+        'cluster-samples-operator',
+        'cluster-samples-operator',
+      ],
+      [
+        'operator-lifecycle-manager',
+        'openshift-operator-lifecycle-manager',
+        'olm-operator',
+        'operator-lifecycle-manager',
+      ],
+      ['service-ca', 'openshift-service-ca-operator', 'service-ca-operator', 'service-ca-operator'],
+      [
+        'storage',
+        'openshift-cluster-storage-operator',
+        'cluster-storage-operator',
+        'cluster-storage-operator',
+      ],
+      ['dns', 'openshift-dns-operator', 'dns-operator', 'cluster-dns-operator'],
+      ['network', 'openshift-network-operator', 'network-operator', 'cluster-network-operator'],
+    ] as const
+  ).map(([op, namespace, name, component]) => [op, { namespace, name, component }]),
+);

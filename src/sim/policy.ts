@@ -6,6 +6,13 @@
  * - `pre-fix-2021`: controller-version hash of the rendered config and its sources, and osImageURL
  *   (as in November 2021, after MCO PR #2585).
  * - `fixed`: also the `release-image-version` annotation the render controller stamps (MCO PR #2918).
+ *
+ * The same policies decide when an operator with an operand (a DaemonSet or Deployment it rolls out,
+ * operands.ts) reports its new version, the contract of the CVO's docs/dev/clusteroperator.md
+ * ("Available" means the operand is functional at the reported level):
+ * - `naive`: as soon as it applied the operand's manifests (the operand may still be rolling out);
+ * - `pre-fix-2021` and `fixed`: once the operand rolled out (every replica updated and available).
+ *   `pre-fix-2021` names the MCO's check of 2021; the operand operators behave as under `fixed`.
  */
 import { MCO } from '../model/index.js';
 import type { MachineConfigObj, PoolObj } from './objects.js';
@@ -30,6 +37,11 @@ export interface Policy {
   readonly summary: string;
   /** Whether this MCO build stamps `release-image-version` on the ControllerConfig and rendered configs. */
   readonly stampsReleaseVersion: boolean;
+  /**
+   * When an operator with an operand (operands.ts) reports level: once its operand manifests are
+   * applied (`naive`), or once the operand rolled out, every replica updated and available.
+   */
+  readonly operandLevel: 'manifests-applied' | 'rolled-out';
   /** The error the operator would report, or undefined when the pool's configuration is valid. */
   validate(input: ValidityInput): string | undefined;
 }
@@ -88,6 +100,7 @@ export const POLICIES: Readonly<Record<PolicyName, Policy>> = {
     name: 'naive',
     summary: 'required pool Updated=True is enough; the rendered config is not examined',
     stampsReleaseVersion: false,
+    operandLevel: 'manifests-applied',
     validate: () => undefined,
   },
   'pre-fix-2021': {
@@ -95,6 +108,7 @@ export const POLICIES: Readonly<Record<PolicyName, Policy>> = {
     summary:
       "rendered config made by the operator's controller version and carrying the payload's osImageURL",
     stampsReleaseVersion: false,
+    operandLevel: 'rolled-out',
     validate: (input) => structural(input) ?? controllerVersionAndOs(input),
   },
   fixed: {
@@ -102,6 +116,7 @@ export const POLICIES: Readonly<Record<PolicyName, Policy>> = {
     summary:
       'as pre-fix-2021, and the rendered config is stamped with the release-image-version of the new release',
     stampsReleaseVersion: true,
+    operandLevel: 'rolled-out',
     validate: (input) => structural(input) ?? controllerVersionAndOs(input) ?? releaseVersion(input),
   },
 };

@@ -15,6 +15,7 @@ import { RenderController } from './controllers/render.js';
 import { TemplateController } from './controllers/template.js';
 import { Engine, type Picker } from './engine.js';
 import { type Model, NO_RACE, newFacts, type RaceHooks, type RunFacts } from './model.js';
+import type { ClusterOperatorObj } from './objects.js';
 import { UpgradeTest } from './observer.js';
 import { OPERATORS } from './operators.js';
 import { POLICIES, type PolicyName } from './policy.js';
@@ -23,6 +24,7 @@ import { buildRelease, type Release, type ReleaseSpec } from './release.js';
 import { uniform } from './rng.js';
 import type { Scenario } from './scenario.js';
 import { Store } from './store.js';
+import { Workloads } from './workloads.js';
 
 /** A run stops at the latest this long after it started (virtual time). */
 export const RUN_LIMIT_MS = 4 * 60 * 60_000;
@@ -49,6 +51,8 @@ export interface RunResult {
   readonly store: Store;
   readonly rec: Recorder | undefined;
   readonly nodes: readonly NodePlan[];
+  /** Every operator's Deployment and the scenario's operands, with their pods (the workload artifacts). */
+  readonly workloads: Workloads;
   readonly endAt: number;
   /** Events the engine fired (a measure of the work done). */
   readonly events: number;
@@ -106,8 +110,21 @@ export function runSimulation(
     nodes = planNodes(scenario.pools);
     nodeMemo.set(scenario, nodes);
   }
-  seedCluster(model, nodes);
-  if (rec) store.onWrite = (prev, next, at) => rec.onWrite(prev, next, at);
+  const workloads = new Workloads(model);
+  workloads.seed(nodes);
+  seedCluster(model, nodes, (op) => workloads.relatedNamespaces(op));
+  // Every ClusterOperator write is checked against its workloads (the operand invariant's ground
+  // truth); the recorder, when artifacts are written, sees every write.
+  store.onWrite = rec
+    ? (prev, next, at) => {
+        if (next.kind === 'ClusterOperator')
+          workloads.onClusterOperator(prev as ClusterOperatorObj, next, at);
+        rec.onWrite(prev, next, at);
+      }
+    : (prev, next, at) => {
+        if (next.kind === 'ClusterOperator')
+          workloads.onClusterOperator(prev as ClusterOperatorObj, next, at);
+      };
 
   const mcc = {
     template: new TemplateController(model, from),
@@ -116,7 +133,7 @@ export function runSimulation(
   };
   const mco: MCOType = new MachineConfigOperator(model, mcc);
   const operators = new Map<string, Deployable>();
-  for (const spec of OPERATORS) operators.set(spec.name, new GenericOperator(model, spec));
+  for (const spec of OPERATORS) operators.set(spec.name, new GenericOperator(model, spec, workloads));
   operators.set(CO_NAME, mco);
   new ClusterVersionOperator(model, operators);
   for (const plan of nodes) {
@@ -194,6 +211,7 @@ export function runSimulation(
     store,
     rec,
     nodes,
+    workloads,
     endAt: engine.now,
     events: engine.fired,
   };

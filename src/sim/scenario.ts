@@ -136,7 +136,8 @@ export function makeScenario(name: string, spec: BuiltinSpec): Scenario {
     machineConfigs: spec.machineConfigs ?? [],
     latencies: spec.latencies ?? DEFAULT_LATENCIES,
     ...(spec.actions ? { actions: spec.actions } : {}),
-    ...(spec.operands ? { operands: spec.operands } : {}),
+    // Every built-in cluster runs dns's DaemonSet on each node, as every OpenShift cluster does.
+    operands: spec.operands ?? [BUILTIN_OPERANDS.dns as OperandSpec],
     ...(spec.secondUpdate
       ? {
           secondUpdate: {

@@ -273,6 +273,26 @@ const FULL: Record<KnownKind, Loose> = {
       conditions: [condition],
     },
   },
+  ReplicaSet: {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: meta('machine-config-operator-6d5f8b7c9'),
+    spec: {
+      replicas: 1,
+      selector,
+      template: {
+        metadata: { labels: { 'k8s-app': 'machine-config-operator', 'pod-template-hash': '6d5f8b7c9' } },
+        spec: { containers: [{ name: 'machine-config-operator', image: 'quay.io/mco@sha256:1' }] },
+      },
+    },
+    status: {
+      observedGeneration: 2,
+      replicas: 1,
+      fullyLabeledReplicas: 1,
+      readyReplicas: 1,
+      availableReplicas: 1,
+    },
+  },
   DaemonSet: {
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',

@@ -25,3 +25,4 @@ export {
 export * from './update-configs.js';
 export * from './updates.js';
 export { type OutsideWindow, type UpdateWindow, updateWindow, windowNote } from './window.js';
+export * from './workload-rollouts.js';

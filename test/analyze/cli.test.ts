@@ -13,9 +13,13 @@ const BUG = join(projectRoot, 'examples/bug-2019850');
 const FIXED = join(projectRoot, 'examples/bug-2019850-fixed');
 
 describe('exit codes', () => {
-  it('fail 1, pass 0, --exit-zero 0', async () => {
+  it('fail 1, pass 0, inconclusive 4, --exit-zero 0', async () => {
     expect((await cli.run('analyze', BUG)).code).toBe(1);
-    expect((await cli.run('analyze', FIXED)).code).toBe(0);
+    // The fixed example holds no workload data: operator-level-before-operands is not checked.
+    expect((await cli.run('analyze', FIXED)).code).toBe(4);
+    expect(
+      (await cli.run('analyze', FIXED, '--rule', 'operator-level-before-required-pool-target')).code,
+    ).toBe(0);
     expect((await cli.run('analyze', BUG, '--exit-zero')).code).toBe(0);
   });
 

@@ -15,7 +15,14 @@ const ClusterOperatorSchema = z.looseObject({
         .nullable()
         .optional(),
       relatedObjects: z
-        .array(z.looseObject({ resource: z.string(), name: z.string() }))
+        .array(
+          z.looseObject({
+            group: z.string().optional(),
+            resource: z.string(),
+            namespace: z.string().optional(),
+            name: z.string(),
+          }),
+        )
         .nullable()
         .optional(),
       extension: z.unknown().optional(),

@@ -16,6 +16,7 @@ export const ObjectMetaSchema = z.looseObject({
   generation: z.number().optional(),
   resourceVersion: z.string().optional(),
   creationTimestamp: z.string().nullable().optional(),
+  deletionTimestamp: z.string().nullable().optional(),
   labels: stringMap.nullable().optional(),
   annotations: stringMap.nullable().optional(),
   ownerReferences: z

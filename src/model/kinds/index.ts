@@ -17,6 +17,7 @@ import { MachineConfigPoolKind } from './machineconfigpool.js';
 import { NodeKind } from './node.js';
 import { PodKind } from './pod.js';
 import { PodDisruptionBudgetKind } from './poddisruptionbudget.js';
+import { ReplicaSetKind } from './replicaset.js';
 
 export const KINDS = {
   ClusterVersion: ClusterVersionKind,
@@ -30,6 +31,7 @@ export const KINDS = {
   ControllerConfig: ControllerConfigKind,
   Deployment: DeploymentKind,
   DaemonSet: DaemonSetKind,
+  ReplicaSet: ReplicaSetKind,
 } as const;
 
 export type KnownKind = keyof typeof KINDS;

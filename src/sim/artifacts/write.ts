@@ -17,6 +17,7 @@ import {
   CiRun,
   ciPaths,
   intervalFileNames,
+  listJson,
   type MonitorRecord,
   monitorLine,
   sortedRecords,
@@ -34,6 +35,7 @@ import {
 import { releaseInfo } from './release-info.js';
 import { REVISIONS_FILE, revisionsJsonl } from './revisions.js';
 import { DEFAULT_EPOCH, rfc3339 } from './timefmt.js';
+import { workloadLists } from './workloads-json.js';
 
 const TARGET = 'e2e-upgrade';
 const PATHS = ciPaths(TARGET);
@@ -69,6 +71,13 @@ export function renderArtifacts(run: RunResult, epoch = DEFAULT_EPOCH): Map<stri
       byName([...store.list('Node')]).map((o, i) => nodeJson(clock, o, i)),
     )
     .gatherList('Event', rec.events.map((e, i) => eventJson(clock, e, i)).sort(compareEvents));
+  // Every operator's Deployment and the scenario's operands, as gather-extra lists them at the end.
+  const workloads = workloadLists(clock, run.workloads.all);
+  out
+    .gatherList('Deployment', workloads.deployments)
+    .gatherList('DaemonSet', workloads.daemonSets)
+    .gatherList('Pod', workloads.pods)
+    .add(`${GATHER_DIR}/replicasets.json`, listJson(workloads.replicaSets));
 
   // The recorder's times are virtual (ms since the run's start); the artifacts carry wall-clock times.
   const wall = (m: SimMonitorRecord): MonitorRecord => ({ ...m, from: epoch + m.from, to: epoch + m.to });
