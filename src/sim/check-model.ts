@@ -14,7 +14,7 @@
  * again are left out: they change no step's outcome (the soundness argument is in docs/simulate.md).
  */
 import { MCO_LEVEL, OPERATORS } from './operators.js';
-import type { PolicyName } from './policy.js';
+import { POLICIES, type PolicyName } from './policy.js';
 import { buildRelease, controllerConfigImages } from './release.js';
 import type { Scenario } from './scenario.js';
 import { templateConfigs } from './templates.js';
@@ -149,7 +149,8 @@ export class CheckModel {
   private readonly master: PoolInfo;
   /** The old rendered configs pass the policy's check for the new release (the race's precondition). */
   private readonly oldConfigValid: boolean;
-  private readonly fixed: boolean;
+  /** The policy's operand operators report level only once their workload rolled out (policy.ts). */
+  private readonly waitsForRollout: boolean;
   /**
    * The same version, a new payload: every ClusterOperator already names it, so the CVO counts an
    * operator done at its first status write after the rollout (as the timed model's CVO does).
@@ -175,7 +176,7 @@ export class CheckModel {
       templateConfigs({ role, images: controllerConfigImages(release), osImageURL: release.osImageURL })
         .map((t) => t.contentKey)
         .join('|') + release.osImageURL;
-    this.fixed = policy === 'fixed';
+    this.waitsForRollout = POLICIES[policy].operandLevel === 'rolled-out';
     this.sameVersion = scenario.from.version === scenario.to.version;
     // naive: any Updated pool passes; pre-fix-2021: the old config passes unless it was made by another
     // controller version or carries another OS (policy.ts); fixed: only a config stamped with the new release.
@@ -417,9 +418,9 @@ export class CheckModel {
       }
     }
     if (phase === OP_APPLIED) {
-      // fixed: level once its cached status shows the rollout done; naive and pre-fix-2021: once applied.
+      // pre-fix-2021, fixed: level once its cached status shows the rollout done; naive: once applied.
       const rolledOut = s[o.seen] === s[o.gen] && s[o.seen + 1] === o.pods && s[o.seen + 2] === o.pods;
-      if (!this.fixed || rolledOut) {
+      if (!this.waitsForRollout || rolledOut) {
         const n = s.slice();
         n[o.phase] = OP_REPORTED;
         n[this.coVersion + o.op] = 1;
@@ -432,21 +433,20 @@ export class CheckModel {
         out.push(this.done(`${name}/report-level`, n));
       }
     }
-    // The workload's controller: replace old pods within maxUnavailable, then write the status.
-    if (s[o.gen] === 1) {
+    // The workload's controller: replace old pods within maxUnavailable (once the template changed),
+    // then write the status (also when pods went down with a rebooting node).
+    {
       const n = s.slice();
+      const rolling = s[o.gen] === 1;
       // An old pod that is down anyway is replaced at once; old available ones within maxUnavailable
       // (the DaemonSet controller's rolling update; a Deployment's surge is not modelled).
       let unavailable = 0;
       for (let i = 0; i < o.pods; i++) {
         const p = n[o.pod + i];
-        if (p === POD_NEW) unavailable++;
-        else if (p === POD_OLD_DOWN) {
-          n[o.pod + i] = POD_NEW;
-          unavailable++;
-        }
+        if (p === POD_NEW || p === POD_OLD_DOWN) unavailable++;
+        if (p === POD_OLD_DOWN && rolling) n[o.pod + i] = POD_NEW;
       }
-      for (let i = 0; i < o.pods && unavailable < o.maxUnavailable; i++) {
+      for (let i = 0; i < o.pods && unavailable < o.maxUnavailable && rolling; i++) {
         if (n[o.pod + i] === POD_OLD) {
           n[o.pod + i] = POD_NEW;
           unavailable++;
@@ -456,10 +456,11 @@ export class CheckModel {
       let available = 0;
       for (let i = 0; i < o.pods; i++) {
         const p = n[o.pod + i];
-        if (p === POD_NEW || p === POD_READY) updated++;
+        // updated: running the current template
+        if (rolling ? p === POD_NEW || p === POD_READY : p === POD_OLD || p === POD_OLD_DOWN) updated++;
         if (p === POD_OLD || p === POD_READY) available++;
       }
-      n[o.status] = 1;
+      n[o.status] = s[o.gen] as number;
       n[o.status + 1] = updated;
       n[o.status + 2] = available;
       if (!equal(n, s)) out.push(this.done(`${o.workload}/sync`, n));

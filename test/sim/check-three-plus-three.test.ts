@@ -25,6 +25,17 @@ describe('three-plus-three', () => {
     expect(r.incompleteTerminalStates).toBe(0);
   });
 
+  it("pre-fix-2021: the dns operator waits for its DaemonSet, the machine-config operator's race remains", async () => {
+    const scenario = await loadScenarioFile(FILE);
+    const r = checkModel(scenario, 'pre-fix-2021', { budget: 2_000_000 });
+    expect(r.firstViolation).toEqual(['mco-race']);
+    const schedule = r.firstViolatingSchedule ?? [];
+    expect(schedule.indexOf('dns/report-level')).toBeGreaterThan(
+      schedule.lastIndexOf('daemonset/dns-default/sync'),
+    );
+    expect(replayNamedSchedule(scenario, 'pre-fix-2021', schedule).violations).toEqual(['mco-race']);
+  });
+
   it('naive: the first violating schedule replays to the same violation', async () => {
     const scenario = await loadScenarioFile(FILE);
     const r = checkModel(scenario, 'naive', { budget: 2_000_000 });
