@@ -471,6 +471,7 @@ function explainOperands(history: ClusterHistory, finding: Finding): Finding {
       evidence: own.filter((e) => !e.statement.startsWith('release component ')),
     });
   }
+  const kinds = [...new Set((s.objects ?? []).filter((k) => k !== operatorKey).map((k) => k.split('/')[0] ?? ''))];
   for (const name of components) {
     const before = history.releases.from?.components.find((c) => c.name === name);
     const after = history.releases.to?.components.find((c) => c.name === name);
@@ -482,5 +483,15 @@ function explainOperands(history: ClusterHistory, finding: Finding): Finding {
       evidence,
     });
   }
-  return { ...finding, explanation: { steps } };
+  // The catalogue's entry for this way of failing (signatures/operand-early-level.json).
+  const entry = matchCatalogue(
+    signatureCatalogue(),
+    new Map([
+      ['rule', finding.rule],
+      ['operandKind', kinds.length === 1 ? (kinds[0] ?? 'unknown') : 'mixed'],
+    ]),
+  );
+  const signature = entry ? describeSignature(entry, { components: [...components], unnamed: 0 }) : undefined;
+  if (signature) steps.push({ title: `signature: ${signature.title} (${signature.id})`, evidence: [] });
+  return { ...finding, explanation: { steps, ...(signature ? { signature } : {}) } };
 }

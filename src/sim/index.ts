@@ -3,10 +3,11 @@
  * discrete-event engine (virtual clock, event heap, own PRNG), an object store with watches whose
  * deliveries lag (so controllers act on stale caches), the CVO, the machine-config operator with a
  * pluggable required-pool validity policy (naive, pre-fix-2021, fixed), the template, render and
- * node controllers, one daemon per node, and origin's upgrade test as the observer that checks the
- * master-pool invariant. It explores seeds and interleavings of the MCO race, model-checks an untimed
- * abstraction of every controller's steps (check.ts, check-model.ts), and writes runs in
- * the CI layout that sources/ reads. docs/simulate.md describes the model.
+ * node controllers, one daemon per node, operators with operands (Deployment and DaemonSet rollouts,
+ * workloads.ts) and origin's upgrade test as the observer that checks the master-pool invariant. It
+ * explores seeds and interleavings of the MCO race, model-checks an untimed abstraction of every
+ * controller's steps (check.ts, check-model.ts), and writes runs in the CI layout that sources/
+ * reads. docs/simulate.md describes the model.
  */
 
 // The one CI layout writer, for watch --record (src/watch): the same files the simulator writes.

@@ -24,7 +24,7 @@ export interface RenderedRecord {
  * wrote `versions[operator]` = the target, the workload had not every replica updated (pod template
  * with the target's image) and available.
  */
-export interface OperandViolation {
+interface OperandViolation {
   readonly operator: string;
   readonly kind: 'Deployment' | 'DaemonSet';
   readonly namespace: string;

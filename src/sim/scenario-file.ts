@@ -137,8 +137,8 @@ const operand = z.union([
   }),
 ]);
 
-function operandSpec(o: z.output<typeof operand>): OperandSpec {
-  if (typeof o === 'string') return builtinOperand(o) as OperandSpec;
+function operandSpec(o: z.output<typeof operand>): OperandSpec | undefined {
+  if (typeof o === 'string') return builtinOperand(o);
   return {
     operator: o.operator,
     kind: o.kind,
@@ -201,7 +201,9 @@ const SCENARIO = z
     const operators = new Set<string>();
     const workloads = new Set<string>();
     s.operands?.forEach((o, i) => {
+      // An entry that failed its own checks (an unknown name) has its issue already.
       const spec = operandSpec(o);
+      if (!spec) return;
       if (operators.has(spec.operator))
         ctx.addIssue({
           code: 'custom',
@@ -282,7 +284,9 @@ export function scenarioFromDocument(doc: ScenarioFile): Scenario {
         }
       : {}),
     ...(doc.machineConfigs ? { machineConfigs: doc.machineConfigs } : {}),
-    ...(doc.operands ? { operands: doc.operands.map(operandSpec) } : {}),
+    ...(doc.operands
+      ? { operands: doc.operands.map(operandSpec).filter((o): o is OperandSpec => o !== undefined) }
+      : {}),
     latencies: lat as unknown as Latencies,
   };
   return makeScenario(doc.name, spec);

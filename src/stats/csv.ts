@@ -48,6 +48,15 @@ export function statsCsv(s: StatsResult): string {
     ] as const)
       rows.push(['signature', g.signature, 'label', g.label, m, v]);
   }
+  for (const o of s.earlyLevels) {
+    for (const [m, v] of [
+      ['runs', o.runs],
+      ['findings', o.findings],
+      ['first-seen', iso(o.firstSeen)],
+      ['last-seen', iso(o.lastSeen)],
+    ] as const)
+      rows.push(['early-level', o.operator, 'rule', 'operator-level-before-operands', m, v]);
+  }
   for (const c of s.components) {
     const key = `changed=${c.changed};unchanged=${c.unchanged}`;
     for (const [m, v] of [

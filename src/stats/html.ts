@@ -81,6 +81,19 @@ export function statsHtml(s: StatsResult): string {
         : `<table class="stats"><tr><th>signature</th><th>label</th><th>runs</th><th>findings</th><th>first seen</th><th>last seen</th><th>bug</th><th>fix</th></tr>${sigRows}</table>`
     }</section>`,
   );
+  const earlyRows = s.earlyLevels
+    .map(
+      (o) =>
+        `<tr><td class="mono">${e(o.operator)}</td><td class="n">${o.runs}</td><td class="n">${o.findings}</td><td>${day(o.firstSeen)}</td><td>${day(o.lastSeen)}</td></tr>`,
+    )
+    .join('');
+  sections.push(
+    `<section class="block"><h2>Early-level races per operator</h2><p class="lead">findings of <span class="mono">operator-level-before-operands</span>: the operator reported level before a workload it manages had rolled out</p>${
+      s.earlyLevels.length === 0
+        ? '<p class="lead">none</p>'
+        : `<table class="stats"><tr><th>operator</th><th>runs</th><th>findings</th><th>first seen</th><th>last seen</th></tr>${earlyRows}</table>`
+    }</section>`,
+  );
   const compRows = groupComponents(s.components)
     .map((g) => {
       const first = g[0];

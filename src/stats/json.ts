@@ -24,5 +24,6 @@ export function statsDocument(s: StatsResult) {
     lastRun: iso(s.lastRun),
     errors: s.errors.map((e) => ({ ...e, at: iso(e.at) })),
     signatures: s.signatures.map((g) => ({ ...g, firstSeen: iso(g.firstSeen), lastSeen: iso(g.lastSeen) })),
+    earlyLevels: s.earlyLevels.map((o) => ({ ...o, firstSeen: iso(o.firstSeen), lastSeen: iso(o.lastSeen) })),
   };
 }

@@ -43,6 +43,18 @@ export interface SignatureRow {
   readonly lastSeen: number | null;
 }
 
+/**
+ * One operator's early-level races: findings of operator-level-before-operands, which name the
+ * operator that reported level before a workload it manages had rolled out.
+ */
+export interface EarlyLevelRow {
+  readonly operator: string;
+  readonly runs: number;
+  readonly findings: number;
+  readonly firstSeen: number | null;
+  readonly lastSeen: number | null;
+}
+
 export interface ComponentRow {
   /** Config-reaching release components that changed, `+`-joined; `` none; `unknown` when the releases were not in the run. */
   readonly changed: string;
@@ -107,6 +119,8 @@ export interface StatsResult {
   readonly errors: readonly ErrorRow[];
   readonly rates: readonly RateRow[];
   readonly signatures: readonly SignatureRow[];
+  /** Early-level races per operator (operator-level-before-operands findings), most runs first. */
+  readonly earlyLevels: readonly EarlyLevelRow[];
   /** The rule whose violations count as "the race" in the component table. */
   readonly raceRule: string;
   readonly components: readonly ComponentRow[];
@@ -258,6 +272,35 @@ async function signatures(db: Sql, f: StatsFilter): Promise<SignatureRow[]> {
     params,
   );
   return signatureRows(rows);
+}
+
+/** The rule whose findings are early-level races, each naming its operator (subject.operator). */
+const EARLY_LEVEL_RULE = 'operator-level-before-operands';
+
+/**
+ * Early-level races per operator, from the findings themselves whatever the path: the summaries do
+ * not keep a finding's operator, and these findings are few (one per operator and update at most).
+ */
+async function earlyLevels(db: Sql, f: StatsFilter): Promise<EarlyLevelRow[]> {
+  if (f.rules && f.rules.length > 0 && !f.rules.includes(EARLY_LEVEL_RULE)) return [];
+  const params: unknown[] = [EARLY_LEVEL_RULE];
+  const rows = await db.query(
+    `SELECT coalesce(x.subject->>'operator', 'unknown') AS operator, count(DISTINCT x.run_id)::integer AS runs,
+       count(*)::integer AS findings,
+       (extract(epoch FROM min(${WHEN})) * 1000)::float8 AS first_seen,
+       (extract(epoch FROM max(${WHEN})) * 1000)::float8 AS last_seen
+     FROM findings x JOIN runs r ON r.run_id = x.run_id
+     WHERE x.rule = $1 AND x.severity = 'failure' AND ${runFilter(f, params)}
+     GROUP BY 1 ORDER BY 2 DESC, 1`,
+    params,
+  );
+  return rows.map((r) => ({
+    operator: String(r.operator),
+    runs: int(r.runs),
+    findings: int(r.findings),
+    firstSeen: num(r.first_seen),
+    lastSeen: num(r.last_seen),
+  }));
 }
 
 async function components(db: Sql, f: StatsFilter, raceRule: string): Promise<ComponentRow[]> {
@@ -499,6 +542,7 @@ async function collectFromSummaries(
     ...errs,
     rates,
     signatures: sigs,
+    earlyLevels: await timed('early levels', () => earlyLevels(db, f)),
     raceRule,
     components: comps,
     updateMs: unnamed(durations.get('update')?.[0]),
@@ -665,6 +709,7 @@ async function collectFromDays(
     ...errs,
     rates,
     signatures: sigs,
+    earlyLevels: await timed('early levels', () => earlyLevels(db, f)),
     raceRule,
     components: comps,
     updateMs: unnamed(durations.get('update')?.[0]),
@@ -741,6 +786,7 @@ export async function collectStats(
     ...errs,
     rates: await timed('rates', () => rates(db, f)),
     signatures: await timed('signatures', () => signatures(db, f)),
+    earlyLevels: await timed('early levels', () => earlyLevels(db, f)),
     raceRule,
     components: await timed('components', () => components(db, f, raceRule)),
     updateMs: percentiles(totals),

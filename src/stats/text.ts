@@ -236,6 +236,26 @@ export function statsText(s: StatsResult, settings?: Partial<TextSettings>): str
     );
   out.push(
     '',
+    'EARLY-LEVEL RACES PER OPERATOR (operator-level-before-operands: level reported before an operand rolled out)',
+  );
+  if (s.earlyLevels.length === 0) out.push('  none');
+  else
+    out.push(
+      ...table(
+        ['operator', 'runs', 'findings', 'first seen', 'last seen'],
+        s.earlyLevels.map((o) => [
+          o.operator,
+          String(o.runs),
+          String(o.findings),
+          day(o.firstSeen),
+          day(o.lastSeen),
+        ]),
+        new Set([1, 2]),
+        width,
+      ),
+    );
+  out.push(
+    '',
     `CHANGED RELEASE COMPONENTS AND THE RACE (${s.raceRule} violated; the fix: rendered configs carry release-image-version, MCO PR #2918)`,
   );
   const groups = groupComponents(s.components);

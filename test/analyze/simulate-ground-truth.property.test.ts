@@ -9,6 +9,10 @@
  * - a scenario that completes cleanly (no same-version shortcut) never fails: it passes, or says
  *   "inconclusive" when a later rollout overwrote the pool's conditions and the daemons' NodeDone
  *   events end within seconds of the completion (then the inputs cannot tell; never a false verdict).
+ * And for every scenario, the operand invariant (issue 40): an operator reported level before a workload
+ * it manages rolled out (the model's record) ⇔ `operator-level-before-operands` violated. The two
+ * operand scenarios (`daemonset-operand-only`, `deployment-operand-only`) are checked on fewer seeds:
+ * naive runs fail naming the workload, fixed and pre-fix-2021 runs pass.
  * The clusters are the scenarios' own (3 masters, 2–3 workers); the artifacts are rendered in memory,
  * written to a scratch folder and read back exactly as `atlevel analyze DIR` reads them.
  */
@@ -49,6 +53,13 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+const OPERAND_RULE = 'operator-level-before-operands';
+/** The operand scenarios: fewer seeds (each run writes and reads back every workload's pods and events). */
+const OPERAND_SEEDS = 12;
+const OPERAND_COMBOS = ['daemonset-operand-only', 'deployment-operand-only'].flatMap((scenario) =>
+  POLICY_NAMES.map((policy) => [scenario, policy] as const),
+);
+
 const COMBOS = SCENARIOS.flatMap(([scenario, clean]) =>
   POLICY_NAMES.map((policy) => [scenario, policy, clean] as const),
 );
@@ -70,6 +81,7 @@ describe("analyze's verdict on a simulated run equals the model's ground truth",
           const state = (id: string) => result.outcomes.find((o) => o.rule.id === id)?.state;
           const truth = run.facts.violation;
           expect(state('master-pool-updated-before-cvo-complete') === 'violated').toBe(truth);
+          expect(state(OPERAND_RULE) === 'violated').toBe(run.facts.operandViolations.length > 0);
           if (!truth) {
             for (const id of RACE_RULES) expect(state(id)).not.toBe('violated');
             if (clean) expect(['pass', 'inconclusive']).toContain(result.verdict);
@@ -80,6 +92,42 @@ describe("analyze's verdict on a simulated run equals the model's ground truth",
         { numRuns: SEEDS, seed: 37 },
       );
       // 50 simulated runs written and read back: generous room on a loaded machine (not a speed check).
+    },
+    600_000,
+  );
+});
+
+describe("analyze's verdict on a simulated operand rollout equals the model's ground truth", () => {
+  it.each(OPERAND_COMBOS)(
+    `%s × %s, ${OPERAND_SEEDS} seeds`,
+    async (name, policy) => {
+      const scenario = builtinScenario(name);
+      if (!scenario) throw new Error(`no built-in scenario ${name}`);
+      let n = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), async (seed) => {
+          const run = runSimulation(scenario, policy, seed, { record: true });
+          const dir = join(root, `${name}-${policy}-${n++}`);
+          await writeArtifacts(dir, renderArtifacts(run));
+          const result = analyzeHistory(await loadHistory([dir]));
+          await rm(dir, { recursive: true, force: true });
+          const outcome = result.outcomes.find((o) => o.rule.id === OPERAND_RULE);
+          const truth = run.facts.operandViolations;
+          expect(run.facts.violation).toBe(false);
+          expect(outcome?.state === 'violated').toBe(truth.length > 0);
+          if (policy === 'naive') {
+            // naive reports level as soon as the manifests are applied: the rollout is always after it.
+            expect(truth.length).toBeGreaterThan(0);
+            expect(result.verdict).toBe('fail');
+            const text = JSON.stringify(outcome?.state === 'violated' ? outcome.findings : []);
+            for (const v of truth) expect(text).toContain(`${v.namespace}/${v.name}`);
+          } else {
+            expect(truth).toEqual([]);
+            expect(result.verdict).toBe('pass');
+          }
+        }),
+        { numRuns: OPERAND_SEEDS, seed: 40 },
+      );
     },
     600_000,
   );

@@ -430,6 +430,9 @@ describe('operator-level-before-operands: violations', () => {
     expect(titles).toContain(
       'the release component coredns changed its image: sha256:aaaaaaaaaaaa… → sha256:111111111111…',
     );
+    // The catalogue's entry for the way of failing, its words naming the component.
+    expect(explained?.explanation?.signature?.id).toBe('operand-early-level');
+    expect(explained?.explanation?.signature?.detail).toContain('Here the changed image was coredns');
   });
 
   it('the first ReplicaSet of the new images created after the level report is a violation', () => {

@@ -17,12 +17,13 @@ import { buildHistory } from '../../src/timeline/index.js';
 const facts = (o: Record<string, string>) => new Map(Object.entries(o));
 
 describe('signature catalogue (signatures/*.json)', () => {
-  it('loads the three shipped signatures in match order, with bug and fix', () => {
+  it('loads the four shipped signatures in match order, with bug and fix', () => {
     const c = loadCatalogue();
     expect(c.map((e) => e.signature.id)).toEqual([
       'level-despite-release-image-version',
       'bug-1999556',
       'bug-1955929',
+      'operand-early-level',
     ]);
     const race = c.find((e) => e.signature.id === 'bug-1999556');
     // True of every finding it matches: the pause image is only one of the images templates embed.
@@ -66,6 +67,9 @@ describe('signature catalogue (signatures/*.json)', () => {
     ],
     [{ releaseImageVersion: 'absent', controllerVersion: 'same', osImageURL: 'changed' }, 'bug-1955929'],
     [{ releaseImageVersion: 'absent', controllerVersion: 'changed', osImageURL: 'changed' }, undefined],
+    // An operand finding has no rendered configs: only its rule says which way of failing it is.
+    [{ rule: 'operator-level-before-operands', operandKind: 'DaemonSet' }, 'operand-early-level'],
+    [{ rule: 'operator-level-before-required-pool-target' }, undefined],
   ])('facts %j → %s', (f, id) => {
     expect(matchCatalogue(signatureCatalogue(), facts(f))?.signature.id).toBe(id);
   });

@@ -54,6 +54,15 @@ const result: StatsResult = {
       lastSeen: 0,
     },
   ],
+  earlyLevels: [
+    {
+      operator: 'dns<b>',
+      runs: 2,
+      findings: 2,
+      firstSeen: Date.UTC(2021, 10, 3),
+      lastSeen: Date.UTC(2021, 10, 10),
+    },
+  ],
   raceRule: 'master-pool-updated-before-cvo-complete',
   components: [
     { changed: 'pod', unchanged: 'machine-config-operator', fix: 'absent', runs: 2, race: 2, notChecked: 0 },

@@ -193,6 +193,7 @@ function result(over: Partial<StatsResult> = {}): StatsResult {
     errors: [],
     rates: [],
     signatures: [],
+    earlyLevels: [],
     raceRule: RACE,
     components: [row('absent', 2, 2, 'baremetal-runtimecfg+machine-config-operator+machine-os-content')],
     updateMs: { n: 0, min: null, p50: null, p90: null, p99: null, max: null },
