@@ -1,5 +1,5 @@
 /**
- * The untimed model `atlevel simulate --exhaustive` checks (docs/simulate.md, "Every interleaving"):
+ * The untimed model `atlevel simulate --exhaustive` checks (docs/simulate.md, "The model checker"):
  * the same controllers as the timed simulator (the CVO, the machine-config operator, the template,
  * render and node controllers, one daemon per node, operand operators with their DaemonSet or
  * Deployment and its controller, a kubelet per pod), each reduced to its decisions: a step reads what
@@ -246,6 +246,9 @@ export class CheckModel {
     // Operands.
     for (const o of operandSpecs) {
       const pods = o.kind === 'DaemonSet' ? this.nodes.length : o.replicas;
+      // A slot holds a count of pods below DEAD.
+      if (pods >= DEAD)
+        throw new UncheckableScenario(`${o.name} has too many pods for the model checker (${pods})`);
       const info: OperandInfo = {
         operator: o.operator,
         workload: `${o.kind === 'DaemonSet' ? 'daemonset' : 'deployment'}/${o.name}`,
@@ -281,7 +284,7 @@ export class CheckModel {
     return s;
   }
 
-  /** Every step enabled in `s` that changes the state, in a fixed order (the schedule's indexes). */
+  /** Every step enabled in `s` that changes the state, in a fixed order (the search's). */
   successors(s: State): Transition[] {
     const out: Transition[] = [];
     this.cvoSteps(s, out);
