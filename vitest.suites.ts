@@ -42,4 +42,6 @@ export const E2E_SUITES = [
   'test/analyze/simulate-ground-truth.property.test.ts',
   // the hosted model against analyze: 2 NodePool scenarios x 2 policies x 50 seeds, dumps read back
   'test/analyze/simulate-hosted-ground-truth.property.test.ts',
+  // the model checker over every state of the 3-master + 3-worker scenario (tens of thousands)
+  'test/sim/check-three-plus-three.test.ts',
 ] as const;

@@ -2,13 +2,15 @@
  * `npm run bench -- sim`: how fast the model runs. Simulated upgrades per second of the 6-node
  * pause-image-only scenario with no artifact writing (goal: 10,000 runs in under a minute on one
  * core, i.e. at least 167 runs/s), for each policy; one run with artifact writing; and a complete
- * exhaustive exploration of the two-node race. Figures only: nothing here fails.
+ * exhaustive exploration of the two-node race (--exhaustive --race-window); the model checker
+ * (--exhaustive) on examples/scenarios/three-plus-three.yaml. Figures only: nothing here fails.
  * Wall-clock rates suffer when the machine is busy; the CPU-time rate is the model's own speed.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderArtifacts, writeArtifacts } from '../src/sim/artifacts/write.js';
+import { checkModel } from '../src/sim/check.js';
 import { exploreExhaustive } from '../src/sim/explore.js';
 import { POLICY_NAMES } from '../src/sim/policy.js';
 import { runSimulation } from '../src/sim/run.js';
@@ -80,5 +82,20 @@ for (const policy of ['pre-fix-2021', 'fixed'] as const) {
   process.stdout.write(
     `exhaustive, two-node race, ${policy.padEnd(12)}: ${e.schedules} interleavings (${e.complete ? 'complete' : 'incomplete'}, ${e.pruned} pruned),` +
       ` ${e.violations} violated, ${s.toFixed(1)} s (${((e.schedules + e.pruned) / s).toFixed(0)} runs/s)\n`,
+  );
+}
+
+// The model checker (--exhaustive) on the issue-40 scenario: every reachable state, wall and CPU time.
+const threePlusThree = await loadScenarioFile(
+  new URL('../examples/scenarios/three-plus-three.yaml', import.meta.url).pathname,
+);
+for (const policy of ['fixed', 'naive'] as const) {
+  const cpu0 = process.cpuUsage();
+  const k = checkModel(threePlusThree, policy, { budget: 5_000_000, keepGoing: true });
+  const cpu = process.cpuUsage(cpu0);
+  const cpuS = (cpu.user + cpu.system) / 1e6;
+  process.stdout.write(
+    `model check, three-plus-three, ${policy.padEnd(6)}: ${k.states} states, ${k.transitions} transitions, ${k.terminalStates} terminal (${k.complete ? 'complete' : 'incomplete'}),` +
+      ` violating states ${JSON.stringify(k.violatingStates)}, ${(k.elapsedMs / 1000).toFixed(1)} s wall, ${cpuS.toFixed(1)} s CPU (${(k.states / cpuS).toFixed(0)} states/s CPU)\n`,
   );
 }

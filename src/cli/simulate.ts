@@ -1,7 +1,9 @@
 /**
  * `atlevel simulate`: run the model of the update control loop (src/sim). One run prints what
  * happened and can be written as a CI run (`--artifacts DIR`); `--runs N` explores seeds; `--exhaustive`
- * explores every interleaving of the race window for one seed; `--schedule` replays one of them.
+ * model-checks every interleaving of every controller's steps (sim/check.ts), `--exhaustive
+ * --race-window` the interleavings of the race window for one seed; `--schedule` replays a schedule
+ * either printed (step names: the model checker's; numbers: the race window's).
  * Exit codes: one run exits with analyze's verdict on the run it wrote (0 pass, 1 fail, 4 inconclusive);
  * --runs and --exhaustive exit 0 when no run broke the invariant, 1 when some run did; 2 bad input.
  */
@@ -13,6 +15,7 @@ import {
   type ArtifactsInfo,
   BUILTIN_SCENARIOS,
   builtinScenario,
+  checkModel,
   exploreExhaustive,
   exploreHostedSeeds,
   exploreSeeds,
@@ -24,12 +27,14 @@ import {
   isHostedPolicyName,
   isPolicyName,
   loadScenarioFile,
+  NamedScheduleError,
   POLICIES,
   POLICY_NAMES,
   type PolicyName,
   type RunResult,
   renderArtifacts,
   renderHostedDump,
+  replayNamedSchedule,
   replaySchedule,
   runHostedSimulation,
   runSimulation,
@@ -38,6 +43,7 @@ import {
   type SimulateOutcome,
   summarize,
   summarizeHosted,
+  UncheckableScenario,
   writeArtifacts,
 } from '../sim/index.js';
 import { verdictExit } from './analyze.js';
@@ -48,13 +54,14 @@ import { formatOption, textOnly, textSettings, widthOption } from './options.js'
 import { emit } from './output.js';
 import { verdictOfFiles, verdictOfRun } from './run-verdict.js';
 
-/** --exhaustive's default number of interleavings. */
-const DEFAULT_BUDGET = '20000';
 /** Every built-in scenario: the update's (the CVO and the machine-config operator), then the hosted ones. */
 const ALL_SCENARIOS = [...BUILTIN_SCENARIOS, ...HOSTED_SCENARIOS];
 /** --policy's default: the update scenarios' pre-fix operator, the hosted scenarios' pre-fix NodePool controller. */
 const DEFAULT_POLICY: PolicyName = 'pre-fix-2021';
 const DEFAULT_HOSTED_POLICY = 'pre-fix-capi-v1beta1';
+/** --exhaustive's default number of states (the model checker), and --race-window's of interleavings. */
+const DEFAULT_BUDGET = '2000000';
+const DEFAULT_RACE_BUDGET = '20000';
 
 function simulateOptions(cmd: Command) {
   return (
@@ -77,16 +84,30 @@ function simulateOptions(cmd: Command) {
       )
       .option('--seed <n>', 'seed of the run (the first seed with --runs)', '1')
       .option('--runs <n>', 'explore N seeds, from --seed on')
-      .option('--exhaustive', 'explore every interleaving of the race window for --seed')
-      // No commander default: a --budget given without --exhaustive is refused, so it must be seen as given.
-      .option('--budget <n>', `with --exhaustive: run at most N interleavings (default ${DEFAULT_BUDGET})`)
       .option(
-        '--schedule <choices>',
-        'replay one interleaving printed by --exhaustive (comma-separated choices)',
+        '--exhaustive',
+        "model-check every interleaving of every controller's steps (untimed; visited states deduplicated)",
+      )
+      .option(
+        '--keep-going',
+        'with --exhaustive: search on after the first violation, to count every violating state',
+      )
+      .option(
+        '--race-window',
+        'with --exhaustive: only the interleavings of the race window, in the timed model, for --seed',
+      )
+      // No commander default: a --budget given without --exhaustive is refused, so it must be seen as given.
+      .option(
+        '--budget <n>',
+        `with --exhaustive: visit at most N states (default ${DEFAULT_BUDGET}; with --race-window: run at most N interleavings, default ${DEFAULT_RACE_BUDGET})`,
+      )
+      .option(
+        '--schedule <steps>',
+        'replay one schedule printed by --exhaustive (comma-separated step names; comma-separated numbers: a --race-window schedule)',
       )
       .option(
         '--artifacts <dir>',
-        'write the run as CI artifacts into DIR (with --runs/--exhaustive: the first violating run)',
+        'write the run as CI artifacts into DIR (with --runs/--exhaustive --race-window: the first violating run)',
       )
       .addOption(formatOption(SIMULATE_FORMATS, 'summary format'))
       .addOption(widthOption())
@@ -105,7 +126,8 @@ export function defineSimulate(cmd: Command, exit: ExitBox): void {
         '  atlevel simulate --scenario pause-image-only --policy pre-fix-2021 --seed 1 --artifacts run-1\n' +
         '  atlevel simulate --scenario pause-image-only --policy fixed --runs 10000\n' +
         '  atlevel simulate --scenario nodepool-replace --policy pre-fix-capi-v1beta1 --runs 50\n' +
-        `  atlevel simulate --scenario ${examplePath('scenarios/two-node-pause-image.yaml')} --exhaustive   (format: docs/simulate.md)`,
+        `  atlevel simulate --scenario ${examplePath('scenarios/two-node-pause-image.yaml')} --exhaustive   (format: docs/simulate.md)\n` +
+        `  atlevel simulate --scenario ${examplePath('scenarios/three-plus-three.yaml')} --policy fixed --exhaustive`,
     )
     .action(async (flags) => {
       exit.code = await runSimulate(flags);
@@ -128,11 +150,21 @@ function positiveInt(flag: string, value: string, min: number, max = Number.MAX_
   return n;
 }
 
-function parseSchedule(value: string): number[] {
+/**
+ * A schedule is the model checker's (step names, `actor/step`) or the race window's (whole numbers,
+ * the format before the model checker); one kind only.
+ */
+function parseSchedule(value: string): number[] | string[] {
   const parts = value.split(',').map((p) => p.trim());
-  if (parts.some((p) => !/^\d+$/.test(p)))
-    throw new UsageError(`--schedule wants comma-separated whole numbers, got ${JSON.stringify(value)}`);
-  return parts.map(Number);
+  if (parts.every((p) => /^\d+$/.test(p))) return parts.map(Number);
+  if (parts.every((p) => /^[a-z0-9][a-z0-9.-]*(\/[a-z0-9.-]+)+$/.test(p))) return parts;
+  throw new UsageError(
+    `--schedule wants comma-separated step names (as --exhaustive prints them) or comma-separated whole numbers (a --race-window schedule), got ${printable(JSON.stringify(value), 80)}`,
+  );
+}
+
+function isRaceSchedule(schedule: number[] | string[]): schedule is number[] {
+  return typeof schedule[0] === 'number';
 }
 
 async function loadScenario(arg: string): Promise<Scenario> {
@@ -239,13 +271,17 @@ function compact(schedule: readonly number[]): number[] {
   return out;
 }
 
+function shellWord(arg: string): string {
+  return /^[\w./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}
+
 function reproduceCommand(
   scenarioArg: string,
   policy: PolicyName,
   seed: number,
   schedule?: readonly number[],
 ): string {
-  const scenario = /^[\w./-]+$/.test(scenarioArg) ? scenarioArg : `'${scenarioArg.replaceAll("'", "'\\''")}'`;
+  const scenario = shellWord(scenarioArg);
   const sched = schedule ? ` --schedule ${compact(schedule).join(',') || '0'}` : '';
   return `atlevel simulate --scenario ${scenario} --policy ${policy} --seed ${seed}${sched} --artifacts run-${seed}`;
 }
@@ -298,21 +334,70 @@ async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
       `--seed ${seed} --runs ${runs} goes past the largest seed, ${MAX_SEED} (give fewer runs or a smaller --seed)`,
     );
   if (flags.budget !== undefined && !flags.exhaustive) throw new UsageError('--budget needs --exhaustive');
-  const budget = positiveInt('--budget', flags.budget ?? DEFAULT_BUDGET, 1);
-  const schedule = flags.schedule !== undefined ? parseSchedule(flags.schedule) : undefined;
+  if (flags.raceWindow && !flags.exhaustive) throw new UsageError('--race-window needs --exhaustive');
+  if (flags.keepGoing && (!flags.exhaustive || flags.raceWindow))
+    throw new UsageError(
+      '--keep-going needs --exhaustive (the model checker; --race-window always runs every interleaving)',
+    );
+  const budget = positiveInt(
+    '--budget',
+    flags.budget ?? (flags.raceWindow ? DEFAULT_RACE_BUDGET : DEFAULT_BUDGET),
+    1,
+  );
+  const parsed = flags.schedule !== undefined ? parseSchedule(flags.schedule) : undefined;
   if (runs !== undefined && flags.exhaustive)
     throw new UsageError('--runs and --exhaustive explore different things; give one');
-  if (schedule && (runs !== undefined || flags.exhaustive))
+  if (parsed && (runs !== undefined || flags.exhaustive))
     throw new UsageError('--schedule replays one run; it does not go with --runs or --exhaustive');
   const hosted = hostedScenario(flags.scenario);
   if (hosted) return runHostedSimulate(flags, hosted, seed, runs, settings);
+  const modelChecking = (flags.exhaustive && !flags.raceWindow) || (parsed && !isRaceSchedule(parsed));
+  if (modelChecking && flags.artifacts !== undefined)
+    throw new UsageError(
+      "--artifacts writes a run of the timed model; the model checker's states have no clock (docs/simulate.md): replay with --exhaustive --race-window or --seed instead",
+    );
+  const schedule = parsed && isRaceSchedule(parsed) ? parsed : undefined;
   const scenario = await loadScenario(flags.scenario);
   const policy = updatePolicy(flags.policy, flags.scenario);
   const base = { description: scenario.description, policySummary: POLICIES[policy].summary };
   let outcome: SimulateOutcome;
   let violated: boolean;
 
-  if (flags.exhaustive) {
+  if (modelChecking) {
+    try {
+      if (parsed && !isRaceSchedule(parsed)) {
+        const replay = replayNamedSchedule(scenario, policy, parsed);
+        outcome = { mode: 'model-replay', ...base, replay, schedule: parsed.join(',') };
+        violated = replay.violations.length + replay.laterViolations.length > 0;
+      } else {
+        const bar = progressBar(budget, 'states');
+        const check = checkModel(scenario, policy, {
+          budget,
+          keepGoing: flags.keepGoing === true,
+          onProgress: (n, v) => bar.tick(n, v),
+        });
+        bar.stop();
+        const first = check.firstViolatingSchedule;
+        outcome = {
+          mode: 'model-check',
+          ...base,
+          check,
+          reproduce: first
+            ? `atlevel simulate --scenario ${shellWord(flags.scenario)} --policy ${policy} --schedule ${first.join(',')}`
+            : null,
+        };
+        violated = check.violatingTerminalStates > 0 || Object.keys(check.violatingStates).length > 0;
+      }
+    } catch (err) {
+      if (err instanceof UncheckableScenario)
+        throw new UsageError(`--scenario ${printable(flags.scenario, 60)}: ${err.message}`);
+      if (err instanceof NamedScheduleError)
+        throw new UsageError(
+          `--schedule ${printable(flags.schedule ?? '', 60)} does not fit this scenario and policy: ${err.message}`,
+        );
+      throw err;
+    }
+  } else if (flags.exhaustive) {
     const started = performance.now();
     const bar = progressBar(budget, 'interleavings');
     const exploration = exploreExhaustive(scenario, policy, seed, budget, (n, v) => bar.tick(n, v));

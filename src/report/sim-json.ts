@@ -15,14 +15,15 @@ export function renderSimulationJson(o: SimulateOutcome): string {
 /** The document of `atlevel simulate -o json` and `-o yaml` (report/formats.ts). */
 export function simulationDocument(o: SimulateOutcome) {
   const common = { schemaVersion: SIM_JSON_SCHEMA_VERSION, mode: o.mode };
-  const artifacts = o.artifacts
-    ? {
-        dir: o.artifacts.dir,
-        files: o.artifacts.files,
-        seed: o.artifacts.seed,
-        schedule: o.artifacts.schedule,
-      }
-    : null;
+  const artifacts =
+    'artifacts' in o && o.artifacts
+      ? {
+          dir: o.artifacts.dir,
+          files: o.artifacts.files,
+          seed: o.artifacts.seed,
+          schedule: o.artifacts.schedule,
+        }
+      : null;
   let body: Record<string, unknown>;
   switch (o.mode) {
     case 'run': {
@@ -104,6 +105,46 @@ export function simulationDocument(o: SimulateOutcome) {
         medianEarlyMs: e.medianEarlyMs,
         artifacts,
         reproduce: o.reproduce,
+      };
+      break;
+    }
+    case 'model-check': {
+      const k = o.check;
+      body = {
+        scenario: k.scenario,
+        policy: k.policy,
+        // the distinct ends of the update, and those that broke an invariant on the way; no seed: untimed
+        runs: k.terminalStates,
+        violations: k.violatingTerminalStates,
+        firstViolatingSeed: null,
+        states: k.states,
+        transitions: k.transitions,
+        terminalStates: k.terminalStates,
+        incompleteTerminalStates: k.incompleteTerminalStates,
+        violatingStates: k.violatingStates,
+        complete: k.complete,
+        stoppedBy: k.stoppedBy,
+        firstViolatingSchedule: k.firstViolatingSchedule ? k.firstViolatingSchedule.join(',') : null,
+        firstViolation: k.firstViolation,
+        maxDepth: k.maxDepth,
+        maxBranching: k.maxBranching,
+        reproduce: o.reproduce,
+      };
+      break;
+    }
+    case 'model-replay': {
+      const r = o.replay;
+      body = {
+        scenario: r.scenario,
+        policy: r.policy,
+        runs: 1,
+        violations: r.violations.length > 0 ? 1 : 0,
+        firstViolatingSeed: null,
+        schedule: o.schedule,
+        violatedInvariants: r.violations,
+        laterViolatedInvariants: r.laterViolations,
+        completed: r.completed,
+        trace: r.trace,
       };
       break;
     }

@@ -283,6 +283,69 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
       out.push(c.dim(`  ${secs.toFixed(1)}s, ${(e.runs / Math.max(secs, 1e-3)).toFixed(0)} runs/s`));
       break;
     }
+    case 'model-check': {
+      const k = o.check;
+      out.push(
+        ...header(
+          o,
+          c,
+          `${k.scenario} · policy ${k.policy} · every interleaving of every controller's steps`,
+        ),
+        '',
+      );
+      out.push(
+        `  ${plural(k.states, 'state')} visited${k.complete ? ' (complete)' : k.stoppedBy === 'budget' ? ' (budget exhausted: incomplete)' : ' (stopped at the first violation: incomplete; --keep-going searches on)'}, ${plural(k.transitions, 'transition')}, ${plural(k.terminalStates, 'distinct terminal state')}${k.incompleteTerminalStates > 0 ? ` (${k.incompleteTerminalStates} with the update not completed)` : ''}; up to ${plural(k.maxDepth, 'step')} deep, ${plural(k.maxBranching, 'step')} enabled at once`,
+      );
+      const names = Object.keys(k.violatingStates);
+      if (names.length > 0) {
+        out.push(
+          k.complete
+            ? `${c.red(c.bold('VIOLATIONS'))}  ${names.map((n) => `${n} in ${plural(k.violatingStates[n] ?? 0, 'state')}`).join(', ')}; ${plural(k.violatingTerminalStates, 'terminal state')} of ${k.terminalStates} broke an invariant on the way`
+            : `${c.red(c.bold('VIOLATIONS'))}  ${names.map((n) => `${n} in ${plural(k.violatingStates[n] ?? 0, 'state')}`).join(', ')} (of those visited)`,
+        );
+        if (k.firstViolatingSchedule)
+          out.push(
+            `  first violating schedule (${plural(k.firstViolatingSchedule.length, 'step')}, breaks ${k.firstViolation.join(', ')}):`,
+            ...k.firstViolatingSchedule.map((step, i) => `    ${String(i + 1).padStart(3)}. ${step}`),
+          );
+      } else {
+        out.push(
+          `${c.green(c.bold('OK'))}  no reachable state breaks the invariants (mco-race, operator-level-before-operands)${k.complete ? '' : ' (of those visited)'}`,
+        );
+      }
+      if (o.reproduce) out.push(`  reproduce: ${o.reproduce}`);
+      out.push(
+        c.dim(
+          `  ${(k.elapsedMs / 1000).toFixed(1)}s, ${(k.states / Math.max(k.elapsedMs / 1000, 1e-3)).toFixed(0)} states/s`,
+        ),
+      );
+      break;
+    }
+    case 'model-replay': {
+      const r = o.replay;
+      out.push(
+        ...header(o, c, `${r.scenario} · policy ${r.policy} · schedule of ${plural(r.steps, 'step')}`),
+        '',
+      );
+      out.push(
+        ...r.trace.map(
+          (line, i) =>
+            `  ${String(i + 1).padStart(3)}. ${i === r.steps ? c.dim('(then the first enabled step each time) ') : ''}${line}`,
+        ),
+      );
+      out.push(
+        r.violations.length > 0
+          ? `${c.red(c.bold('VIOLATION'))}  the schedule breaks ${r.violations.join(', ')}`
+          : `${c.green(c.bold('OK'))}  the schedule breaks no invariant`,
+      );
+      if (r.laterViolations.length > 0)
+        out.push(
+          `  running on from there, the first enabled step each time also breaks ${r.laterViolations.join(', ')}`,
+        );
+      if (!r.completed)
+        out.push('  the update did not complete (no step is enabled and the CVO has not completed it)');
+      break;
+    }
     case 'exhaustive': {
       const e = o.exploration;
       out.push(

@@ -5,7 +5,8 @@
  * pluggable required-pool validity policy (naive, pre-fix-2021, fixed), the template, render and
  * node controllers, one daemon per node, operators with operands (Deployment and DaemonSet rollouts,
  * workloads.ts) and origin's upgrade test as the observer that checks the master-pool invariant. It
- * explores seeds and interleavings of the MCO race, and writes runs in the CI layout that sources/
+ * explores seeds and interleavings of the MCO race, model-checks an untimed abstraction of every
+ * controller's steps (check.ts, check-model.ts), and writes runs in the CI layout that sources/
  * reads. docs/simulate.md describes the model.
  */
 
@@ -20,6 +21,14 @@ export {
 } from './artifacts/ci-layout.js';
 export { DEFAULT_EPOCH } from './artifacts/timefmt.js';
 export { GATHER_DIR, GROUND_TRUTH, JUNIT_DIR, renderArtifacts, writeArtifacts } from './artifacts/write.js';
+export {
+  checkModel,
+  type ModelCheck,
+  type ModelReplay,
+  NamedScheduleError,
+  replayNamedSchedule,
+} from './check.js';
+export { UncheckableScenario } from './check-model.js';
 export {
   type ExhaustiveExploration,
   exploreExhaustive,

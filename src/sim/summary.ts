@@ -6,6 +6,7 @@
  */
 import type { Verdict } from '../model/index.js';
 import { DEFAULT_EPOCH } from './artifacts/timefmt.js';
+import type { ModelCheck, ModelReplay } from './check.js';
 import type { ExhaustiveExploration, SeedExploration } from './explore.js';
 import type { HostedSeedExploration } from './hosted/explore.js';
 import type { HostedRunSummary } from './hosted/summary.js';
@@ -152,6 +153,24 @@ export type SimulateOutcome =
       readonly elapsedMs: number;
     }
   | {
+      /** `--exhaustive`: the model checker over every controller's steps (sim/check.ts). */
+      readonly mode: 'model-check';
+      readonly description: string;
+      readonly policySummary: string;
+      readonly check: ModelCheck;
+      /** The command that replays the first violating schedule, if any. */
+      readonly reproduce: string | null;
+    }
+  | {
+      /** `--schedule` with a model checker schedule (step names). */
+      readonly mode: 'model-replay';
+      readonly description: string;
+      readonly policySummary: string;
+      readonly replay: ModelReplay;
+      readonly schedule: string;
+    }
+  | {
+      /** `--exhaustive --race-window`: the race window's interleavings in the timed model (explore.ts). */
       readonly mode: 'exhaustive';
       readonly description: string;
       readonly policySummary: string;

@@ -78,8 +78,8 @@ describe('counts of one in the singular', () => {
     expect(fixed.stdout).toContain('the one run did not break the invariant');
     expect(fixed.stdout).not.toContain('none of 1 runs');
   });
-  it('simulate --exhaustive --budget 1: one interleaving', () => {
-    const r = atlevel('simulate', '--exhaustive', '--budget', '1');
+  it('simulate --exhaustive --race-window --budget 1: one interleaving', () => {
+    const r = atlevel('simulate', '--exhaustive', '--race-window', '--budget', '1');
     expect(r.stdout).toContain('1 interleaving run ');
     expect(r.stdout).toContain('the one interleaving broke the invariant');
     expect(r.stdout).not.toMatch(/1 interleavings|1 of 1 interleavings/);
