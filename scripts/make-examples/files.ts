@@ -1,9 +1,9 @@
 /**
  * The files of one example folder, path → content, rendered from its scenario. The formats (Lists,
  * monitor and test lines, interval JSON, release info) come from the one CI layout writer,
- * src/sim/artifacts/ci-layout.ts; this generator holds the scenario's facts.
+ * src/artifacts/ci-layout.ts; this generator holds the scenario's facts.
  */
-import { ciPaths, GATHER_FILES } from '../../src/sim/artifacts/ci-layout.js';
+import { ciPaths, GATHER_FILES } from '../../src/artifacts/index.js';
 import { INTERVALS_FILE, TEST_DURATION, TEST_STARTED } from './facts.js';
 import { buildLog, intervalsJson } from './logs.js';
 import {

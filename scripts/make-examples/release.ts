@@ -7,7 +7,7 @@
  * openshift/kubernetes merge (hyperkube, pod, tests) and a few unrelated merges would make them.
  */
 
-import { releaseInfoJson as writeReleaseInfo } from '../../src/sim/artifacts/ci-layout.js';
+import { releaseInfoJson as writeReleaseInfo } from '../../src/artifacts/index.js';
 import { ART_REPO, FROM, KUBERNETES_VERSION, POD_FROM, POD_TO, RHCOS_VERSION, TO } from './facts.js';
 import { at, commitId, digest } from './util.js';
 

@@ -8,16 +8,17 @@
  * the CI layout that sources/ reads. docs/simulate.md describes the model.
  */
 
-// The one CI layout writer, for watch --record (src/watch): the same files the simulator writes.
+// The CI layout's text formats live in artifacts/ (watch and the scripts use them there); kept
+// here for callers that reach them through sim.
 export {
   CiRun,
+  DEFAULT_EPOCH,
   intervalFileNames,
   listJson,
   type MonitorRecord,
   monitorLine,
   sortedRecords,
-} from './artifacts/ci-layout.js';
-export { DEFAULT_EPOCH } from './artifacts/timefmt.js';
+} from '../artifacts/index.js';
 export { GATHER_DIR, GROUND_TRUTH, JUNIT_DIR, renderArtifacts, writeArtifacts } from './artifacts/write.js';
 export {
   type ExhaustiveExploration,

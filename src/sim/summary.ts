@@ -4,8 +4,9 @@
  * pool really finished, and what the upgrade test saw. Reporters format it; the artifact writer
  * stores it as the run's ground truth.
  */
+
+import { DEFAULT_EPOCH } from '../artifacts/index.js';
 import type { Verdict } from '../model/index.js';
-import { DEFAULT_EPOCH } from './artifacts/timefmt.js';
 import type { ExhaustiveExploration, SeedExploration } from './explore.js';
 import { changedComponents } from './release.js';
 import type { RunResult } from './run.js';

@@ -15,10 +15,11 @@ import {
   KNOWN_KINDS,
   type KnownKind,
   kindFacts,
+  locatorOf,
+  locators,
   type Millis,
   parseTime,
 } from '../model/index.js';
-import { locatorOf, locators } from './locator.js';
 
 /**
  * Intervals that objects imply. A snapshot holds only the last transition of each condition, so a

@@ -3,10 +3,11 @@
  * intervals derived from objects) and answering "what was the state of X at time t" — conditions,
  * operator versions, updates and their completion, pool rollouts.
  */
-export { buildHistory, dropEchoes } from './build.js';
+
+// Kept here for the callers that reach them through timeline; they live in model (locator.ts).
+export { locators, objectKey } from '../model/index.js';
+export { buildHistory } from './build.js';
 export { conditionLevel, deriveIntervals } from './derive.js';
-export { EchoIndex } from './echo-index.js';
-export { locators, objectKey } from './locator.js';
 export * from './pools.js';
 export * from './query.js';
 export { rewindSpan } from './rewind/context.js';

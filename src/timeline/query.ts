@@ -1,5 +1,5 @@
 import type { ClusterHistory, Interval, Locator, Millis, SourceRef } from '../model/index.js';
-import { objectKey } from './locator.js';
+import { objectKey } from '../model/index.js';
 
 /** A condition's status from a moment on, as some source recorded it. */
 export interface ConditionTransition {

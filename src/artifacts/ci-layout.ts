@@ -8,7 +8,7 @@
  * Pure: a run is built up as path → text (`CiRun`), and `writeArtifacts` (write.ts) puts it on disk.
  * New kinds of artifact (for example recorded object revisions) are one more method or `add` call.
  */
-import { KINDS, KNOWN_KINDS, type KnownKind } from '../../model/index.js';
+import { KINDS, KNOWN_KINDS, type KnownKind } from '../model/index.js';
 import { fileStamp, logfStamp, monitorDuration, monitorStamp, rfc3339 } from './timefmt.js';
 
 export type MonitorLevel = 'Info' | 'Warning' | 'Error';
