@@ -6,7 +6,7 @@
  * restarts the listener. See docs/serve.md.
  */
 import { type ClusterHistory, KNOWN_KINDS, type Millis } from '../model/index.js';
-import type { LogFiles } from './extras.js';
+import type { LogFiles } from '../sources/index.js';
 import { pinLogs } from './logs.js';
 import { extraAt, type KindObject, kubeTime, lastSeen, objectsAt, REWOUND_TO } from './moment.js';
 import { planReplay, Replayer, type ReplayPlan, type ReplayProgress } from './replay.js';
@@ -15,7 +15,6 @@ import { redactSecret } from './secrets.js';
 import { ApiServer, type Limits } from './server.js';
 import { type KubeObject, ServedStore } from './store.js';
 
-export { collectExtras, type Extras, type LogFiles } from './extras.js';
 export { kubeconfigFor } from './kubeconfig.js';
 export { type KindObject, REPLAYED_AT } from './moment.js';
 export type { ReplayPlan, ReplayProgress } from './replay.js';

@@ -6,6 +6,9 @@
 import { isArchiveName } from '../decoders/index.js';
 import { ciRun } from './ci-run.js';
 import { mustGather } from './must-gather.js';
+
+export { mustGatherRoot } from './must-gather.js';
+
 import { ocExamples } from './oc-examples.js';
 import { ocGet } from './oc-get.js';
 import { baseName, type Claim, type Layout } from './types.js';
