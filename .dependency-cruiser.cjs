@@ -74,6 +74,8 @@ const IO_EXCEPTIONS = [
   '^src/machineconfig/dataurl\\.ts$',
   // The HTML reporter reads its own packaged page script (dist/report/html/page.bundle.js), never input.
   '^src/report/html/bundle\\.ts$',
+  // ingest's use case finds its worker module's file (compiled, bundled or source) before starting the pool.
+  '^src/app/ingest\\.ts$',
   // The signature catalogue is data shipped with atlevel (signatures/*.json), read once, never input.
   '^src/signatures/catalogue\\.ts$',
 ];

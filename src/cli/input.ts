@@ -3,6 +3,8 @@
  * limit raised by the flag BUDGET_FLAGS names; docs/limits.md) and the one way a command turns its
  * input arguments into a ClusterHistory: sources/ read the parts, timeline/ builds the history.
  */
+
+import type { ReadOptions } from '../app/index.js';
 import {
   BUDGET_FLAGS,
   Budget,
@@ -126,6 +128,11 @@ export function budgetFromFlags(flags: object): Budget {
   const budget = new Budget(given);
   BUDGETS.set(flags, budget);
   return budget;
+}
+
+/** How a use case (src/app) reads inputs, from the command's budget and URL flags. */
+export function readOptions(flags: object): ReadOptions {
+  return { budget: budgetFromFlags(flags), remote: () => remoteOptions(flags as RemoteFlags) };
 }
 
 /** Read the inputs with the command's budget, at the moment the command runs. */

@@ -14,8 +14,8 @@
  * interval, built the first time one is asked.
  */
 import type { Interval, Locator } from './history.js';
-import type { Millis } from './time.js';
 import { objectKey } from './locator.js';
+import type { Millis } from './time.js';
 
 /** Candidates beyond which a scan costs more than the maps (and a hostile log could make it quadratic). */
 const CROWDED = 128;
