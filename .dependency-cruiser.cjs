@@ -143,6 +143,14 @@ module.exports = {
       to: { dependencyTypes: ['core'], path: IO_MODULES },
     },
     {
+      name: 'test-beside-its-code',
+      comment:
+        "A test beside the code (src/<folder>/**/*.test.ts) tests that folder: it imports only its own folder and model. A test across folders, or one using test/ helpers, fixtures or benches, lives in test/<area>/ (CONTRIBUTING.md).",
+      severity: 'error',
+      from: { path: '^src/([^/]+)/.+\\.test\\.ts$' },
+      to: { path: '^(src|test|bench|scripts)/', pathNot: ['^src/$1/', '^src/model/'] },
+    },
+    {
       name: 'not-to-test',
       comment: 'Shipped code does not import tests.',
       severity: 'error',

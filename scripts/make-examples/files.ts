@@ -22,7 +22,7 @@ export const FOLDERS: Readonly<Record<Variant, string>> = { bug: 'bug-2019850', 
 const PATHS = ciPaths('e2e-aws-upgrade');
 export const GATHER_DIR = PATHS.gather;
 export const JUNIT_DIR = PATHS.junit;
-export const MAX_EXAMPLE_BYTES = 1_500_000;
+const MAX_EXAMPLE_BYTES = 1_500_000;
 
 /** Facts the scenario must reproduce; a failure here means the timeline drifted from the seed. */
 function check(s: Scenario, out: Record<string, string>): void {

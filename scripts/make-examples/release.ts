@@ -72,7 +72,7 @@ export function image(tag: string, side: Side): string {
   return `${ART_REPO}@sha256:${digest(label)}`;
 }
 
-export function commit(tag: string, side: Side): string {
+function commit(tag: string, side: Side): string {
   const def = TAGS.find((t) => t.name === tag);
   if (!def) throw new Error(`no release tag ${tag}`);
   return commitId(def.changed ? `${def.repo}@${side === 'from' ? FROM : TO}` : `${def.repo}@base`);

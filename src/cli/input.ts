@@ -88,7 +88,7 @@ const SIZE_UNITS: Readonly<Record<string, number>> = {
 };
 
 /** `512MiB`, `8G`, `1000000`, `30s`, `2m`, `1500ms`: the value of one budget flag. */
-export function parseLimit(limit: keyof BudgetLimits, value: string): number {
+function parseLimit(limit: keyof BudgetLimits, value: string): number {
   const flag = BUDGET_FLAGS[limit];
   const text = value.trim().toLowerCase();
   let n: number | undefined;
@@ -136,7 +136,7 @@ export function readOptions(flags: object): ReadOptions {
 }
 
 /** Read the inputs with the command's budget, at the moment the command runs. */
-export async function loadParts(
+async function loadParts(
   paths: readonly string[],
   flags: object,
   opts: Partial<Omit<LoadOptions, 'now' | 'budget'>> = {},

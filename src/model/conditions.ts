@@ -10,7 +10,7 @@ export function findCondition(obj: WithConditions, type: string): Condition | un
 }
 
 /** True only when the condition exists and its status is exactly `True`. */
-export function isConditionTrue(obj: WithConditions, type: string): boolean {
+function isConditionTrue(obj: WithConditions, type: string): boolean {
   return findCondition(obj, type)?.status === 'True';
 }
 

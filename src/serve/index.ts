@@ -16,9 +16,7 @@ import { ApiServer, type Limits } from './server.js';
 import { type KubeObject, ServedStore } from './store.js';
 
 export { kubeconfigFor } from './kubeconfig.js';
-export { type KindObject, REPLAYED_AT } from './moment.js';
-export type { ReplayPlan, ReplayProgress } from './replay.js';
-export type { Limits } from './server.js';
+export { REPLAYED_AT } from './moment.js';
 
 export interface StartOptions {
   readonly history: ClusterHistory;
@@ -45,7 +43,7 @@ export interface StartOptions {
   readonly serveSecrets?: boolean;
 }
 
-export interface ReplayHandle {
+interface ReplayHandle {
   readonly plan: ReplayPlan;
   start(): void;
   readonly done: Promise<void>;
@@ -53,7 +51,7 @@ export interface ReplayHandle {
 }
 
 /** Fault injection for clients' tests (live mode): what a real API server does to its clients. */
-export interface Faults {
+interface Faults {
   /** Cut every open watch connection; returns how many. */
   dropWatches(): number;
   /** Compact the change log: a watch from any earlier resourceVersion gets 410 Gone. */

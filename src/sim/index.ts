@@ -10,30 +10,17 @@
 
 // The CI layout's text formats live in artifacts/ (watch and the scripts use them there); kept
 // here for callers that reach them through sim.
+export { DEFAULT_EPOCH } from '../artifacts/index.js';
+export { GROUND_TRUTH, renderArtifacts, writeArtifacts } from './artifacts/write.js';
 export {
-  CiRun,
-  DEFAULT_EPOCH,
-  intervalFileNames,
-  listJson,
-  type MonitorRecord,
-  monitorLine,
-  sortedRecords,
-} from '../artifacts/index.js';
-export { GATHER_DIR, GROUND_TRUTH, JUNIT_DIR, renderArtifacts, writeArtifacts } from './artifacts/write.js';
-export {
-  type ExhaustiveExploration,
   exploreExhaustive,
   exploreSeeds,
   replaySchedule,
   ScheduleError,
-  type SeedExploration,
-  WINDOW_MS,
 } from './explore.js';
-export { DEFAULT_LATENCIES, type Latencies } from './latency.js';
-export { isPolicyName, POLICIES, POLICY_NAMES, type Policy, type PolicyName } from './policy.js';
-export { buildRelease, changedComponents, type Release } from './release.js';
-export { type RunOptions, type RunResult, runSimulation } from './run.js';
+export { POLICIES, POLICY_NAMES, type PolicyName } from './policy.js';
+export { type RunResult, runSimulation } from './run.js';
 export { BUILTIN_SCENARIOS, builtinScenario, type Scenario } from './scenario.js';
-export { loadScenarioFile, parseDuration, parseScenario } from './scenario-file.js';
+export { loadScenarioFile, parseScenario } from './scenario-file.js';
 export type { ArtifactsInfo } from './summary.js';
 export { type RunSummary, type RunVerdict, type SimulateOutcome, summarize } from './summary.js';

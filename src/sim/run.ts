@@ -25,7 +25,7 @@ import type { Scenario } from './scenario.js';
 import { Store } from './store.js';
 
 /** A run stops at the latest this long after it started (virtual time). */
-export const RUN_LIMIT_MS = 4 * 60 * 60_000;
+const RUN_LIMIT_MS = 4 * 60 * 60_000;
 /** Time kept after the cluster settles, before the end-of-run gather. */
 const TAIL_MS = 60_000;
 /** After the upgrade test finishes, wait at most this long for the pools to settle (CI gathers late). */

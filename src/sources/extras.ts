@@ -19,7 +19,7 @@ import { mustGatherRoot } from './layouts/index.js';
 type Loose = Record<string, unknown>;
 
 /** One object of a kind atlevel does not model, as the must-gather holds it. */
-export interface ServedObject {
+interface ServedObject {
   readonly kind: string;
   readonly apiVersion: string | undefined;
   readonly object: Loose & { metadata: Loose & { name: string; namespace?: string } };

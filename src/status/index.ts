@@ -4,9 +4,7 @@
  * the pod and budget that block a drain), and an update that was asked for but never began. Pure
  * functions over a ClusterHistory: no files, no clock, no network.
  */
-export { type FiringAlert, normalizeAlerts } from './alerts.js';
 export { assessStatus, type StatusOptions, statusPrerequisites } from './assess.js';
 export { assessStatusAt } from './at.js';
-export { isSerious, levelRank } from './insights.js';
-export { OC_NOW_OFFSET_MS, snapshotNow } from './now.js';
+export { isSerious } from './insights.js';
 export type * from './types.js';

@@ -12,7 +12,7 @@ import { REFERENCES } from './insights.js';
 import type { Insight, NodeAssessment, NodePhase, NodeStatus } from './types.js';
 import type { ConfigVersion } from './versions.js';
 
-export const UNAVAILABLE_REASON = {
+const UNAVAILABLE_REASON = {
   daemonWorking: 'Machine Config Daemon is processing the node',
   unschedulable: 'Node is marked unschedulable',
   notReady: 'Not ready',
@@ -28,7 +28,7 @@ interface UnavailableCause {
 }
 
 /** Why a node cannot take workloads, as the MCO's node controller judges it (maxUnavailable accounting). */
-export function unavailableCauses(node: Node): UnavailableCause[] {
+function unavailableCauses(node: Node): UnavailableCause[] {
   const causes: UnavailableCause[] = [];
   for (const c of node.status?.conditions ?? []) {
     // A condition whose status the timeline could not rewind (status --at) is unknown, not bad.

@@ -5,12 +5,10 @@
  */
 
 // Kept here for the callers that reach them through timeline; they live in model (locator.ts).
-export { locators, objectKey } from '../model/index.js';
+export { objectKey } from '../model/index.js';
 export { buildHistory } from './build.js';
-export { conditionLevel, deriveIntervals } from './derive.js';
 export * from './pools.js';
 export * from './query.js';
-export { rewindSpan } from './rewind/context.js';
 export {
   conditionStatusKnown,
   conditionTextKnown,
@@ -20,9 +18,8 @@ export {
   objectsAt,
   operatorVersionUnknown,
   REWIND_ORDER,
-  type Rewound,
   type Unrewound,
 } from './rewind/index.js';
 export * from './update-configs.js';
 export * from './updates.js';
-export { type OutsideWindow, type UpdateWindow, updateWindow, windowNote } from './window.js';
+export { updateWindow, windowNote } from './window.js';

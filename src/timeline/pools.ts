@@ -315,7 +315,7 @@ export function finishedRollout(ph: PoolHistory, config: RenderedConfig): PoolOb
 }
 
 /** Snapshot facts about a pool: its final Updated condition and configuration. */
-export function finalPoolFacts(ph: PoolHistory): { updatedSince?: Millis; configuration?: string } {
+function finalPoolFacts(ph: PoolHistory): { updatedSince?: Millis; configuration?: string } {
   const pool = ph.pool?.object;
   if (!pool) return {};
   const since = conditionSince(findCondition(pool, 'Updated'));

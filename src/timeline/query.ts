@@ -148,7 +148,7 @@ function transitionsOf(history: ClusterHistory, key: string, type: string): Cond
 }
 
 /** The last transition at or before `t`, i.e. the condition's status at `t` as far as the evidence goes. */
-export function conditionAt(
+function conditionAt(
   history: ClusterHistory,
   key: string,
   type: string,

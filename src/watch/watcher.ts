@@ -35,10 +35,7 @@ import { annotations, historyHead, poolTarget, toInterval, transitions } from '.
 import { checkRecordDir, renderRecord, writeRecord } from './record.js';
 
 /** The rules watch runs during an update, each when a change could let it decide. */
-export const LIVE_RULES = [
-  'operator-level-before-required-pool-target',
-  'master-pool-updated-before-cvo-complete',
-];
+const LIVE_RULES = ['operator-level-before-required-pool-target', 'master-pool-updated-before-cvo-complete'];
 
 /**
  * How long, on the cluster's clock, watch keeps recording after the update completed before it

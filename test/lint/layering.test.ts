@@ -40,6 +40,8 @@ const TREE: Record<string, string> = {
     "import { readFileSync } from 'node:fs';\nexport const open = () => readFileSync('x');\nexport { drop } from './echoes.js';\n",
   // Upward: sources (which make a history's parts) import timeline (which builds the history).
   'src/sources/echoes.ts': "import { a } from '../timeline/index.js';\nexport const drop = a;\n",
+  // A test beside the code that reaches another folder: it belongs in test/.
+  'src/release/index.test.ts': "import { rule } from '../invariants/index.js';\nexport const t = rule;\n",
   // Down the layers but the wrong way: the watcher takes the CI layout from the simulator.
   'src/sim/index.ts': 'export const ciRun = 1;\n',
   'src/watch/index.ts': "import { ciRun } from '../sim/index.js';\nexport const record = ciRun;\n",
@@ -74,7 +76,7 @@ function cruise(): Promise<{ code: number; out: string }> {
 }
 
 describe('layering rules', () => {
-  it('fail on an upward import (sources → timeline), watch → sim, a cycle, an import past another folder index.ts and file access in an analysis, and only there', async () => {
+  it('fail on an upward import (sources → timeline), watch → sim, a test beside the code reaching another folder, a cycle, an import past another folder index.ts and file access in an analysis, and only there', async () => {
     const { code, out } = await cruise();
     expect(code).not.toBe(0);
     expect(out).toMatch(
@@ -87,6 +89,9 @@ describe('layering rules', () => {
     expect(out).toMatch(/error no-upward-from-sources: src\/sources\/echoes\.ts → src\/timeline\/index\.ts/);
     expect(out).toMatch(/error consumers-not-to-sim: src\/watch\/index\.ts → src\/sim\/index\.ts/);
     expect(out).toMatch(/error cross-folder-through-index: src\/release\/index\.ts → src\/model\/inner\.ts/);
-    expect(out).toMatch(/\(6 errors,/);
+    expect(out).toMatch(
+      /error test-beside-its-code: src\/release\/index\.test\.ts → src\/invariants\/index\.ts/,
+    );
+    expect(out).toMatch(/\(7 errors,/);
   });
 });

@@ -23,7 +23,7 @@ export const ObjectMetaSchema = z.looseObject({
     .nullable()
     .optional(),
 });
-export type ObjectMeta = z.infer<typeof ObjectMetaSchema>;
+type ObjectMeta = z.infer<typeof ObjectMetaSchema>;
 
 const ConditionSchema = z.looseObject({
   type: z.string(),

@@ -14,7 +14,7 @@ const ControllerConfigSchema = z.looseObject({
     })
     .optional(),
 });
-export type ControllerConfig = z.infer<typeof ControllerConfigSchema>;
+type ControllerConfig = z.infer<typeof ControllerConfigSchema>;
 
 export const ControllerConfigKind = kind({
   schema: ControllerConfigSchema,

@@ -49,7 +49,7 @@ export function compareGroups(a: string, b: string): number {
  * The row of a locator. The key is timeline's objectKey, the same key findings use for their moments,
  * so a finding's `MachineConfigPool/master` finds the pool's row whatever source the intervals came from.
  */
-export function rowOfLocator(locator: Locator, nodeRoles: ReadonlyMap<string, string>): RowIdentity {
+function rowOfLocator(locator: Locator, nodeRoles: ReadonlyMap<string, string>): RowIdentity {
   return rowOfKey(objectKey(locator), nodeRoles);
 }
 

@@ -143,7 +143,7 @@ export function list(
  * A JSON object whose `key` array is written in pieces with backpressure, so a 30k-event list (or
  * Table) never becomes one giant string. `envelope[key]` must be the last field, an empty array.
  */
-export function streamArray(
+function streamArray(
   res: ServerResponse,
   envelope: Record<string, unknown>,
   key: string,
@@ -179,7 +179,7 @@ export function streamArray(
   pump();
 }
 
-export function remember(ctx: ServeContext, key: string, items: readonly KubeObject[]): void {
+function remember(ctx: ServeContext, key: string, items: readonly KubeObject[]): void {
   ctx.snapshots.set(key, items);
   while (ctx.snapshots.size > 32) {
     const first = ctx.snapshots.keys().next().value;

@@ -6,7 +6,7 @@ import { answerReview, type ReviewKind } from '../reviews.js';
 import { ApiError } from '../status.js';
 
 /** What the server serves, for the reviews' answers (access.ts). */
-export function served(ctx: ServeContext): Served {
+function served(ctx: ServeContext): Served {
   return {
     types: ctx.opts.store.types(),
     hasLogs: ctx.opts.logs.size > 0,

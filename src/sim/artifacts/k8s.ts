@@ -30,7 +30,7 @@ export interface Clock {
 
 const at = (clock: Clock, t: number): string => rfc3339(clock.epoch + t);
 
-export function uid(kind: string, name: string): string {
+function uid(kind: string, name: string): string {
   return uidFor(`${kind}/${name}`);
 }
 

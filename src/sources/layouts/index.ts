@@ -15,9 +15,9 @@ import { baseName, type Claim, type Layout } from './types.js';
 
 export { readerByName } from './ci-run.js';
 export { OC_EXAMPLE_OPTIONAL, OC_EXAMPLE_SUFFIXES } from './oc-examples.js';
-export { baseName, type Claim, type Layout, type ReaderSpec } from './types.js';
+export { baseName, type ReaderSpec } from './types.js';
 
-export const LAYOUTS: readonly Layout[] = [ciRun, mustGather, ocExamples, ocGet];
+const LAYOUTS: readonly Layout[] = [ciRun, mustGather, ocExamples, ocGet];
 
 export type PlannedFile = Claim;
 
