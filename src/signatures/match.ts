@@ -8,9 +8,6 @@ import type { CatalogueEntry, Condition } from './catalogue.js';
 /** Fact name → value (`same`, `changed`, `unknown`, `present`, `absent`, ...). */
 export type Facts = ReadonlyMap<string, string>;
 
-/** The signature id a violation gets when no catalogue entry matches it. */
-const UNKNOWN_SIGNATURE = 'unknown';
-
 function evaluate(c: Condition, facts: Facts): boolean {
   if ('fact' in c) return c.is.includes(facts.get(c.fact) ?? 'unknown');
   if ('all' in c) return c.all.every((x) => evaluate(x, facts));

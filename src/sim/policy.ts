@@ -105,7 +105,3 @@ export const POLICIES: Readonly<Record<PolicyName, Policy>> = {
     validate: (input) => structural(input) ?? controllerVersionAndOs(input) ?? releaseVersion(input),
   },
 };
-
-function isPolicyName(value: string): value is PolicyName {
-  return (POLICY_NAMES as readonly string[]).includes(value);
-}

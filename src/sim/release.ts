@@ -85,17 +85,6 @@ export const CATALOG: ReadonlyArray<readonly [string, string]> = [
 /** Every component's name, in payload order. */
 export const CATALOG_NAMES: readonly string[] = CATALOG.map(([name]) => name);
 
-/** Components whose image ends up in rendered MachineConfigs (docs/domain.md 3.5, 3.6, 8.6). */
-const MCO_EMBEDDED = [
-  'pod',
-  'machine-config-operator',
-  'machine-os-content',
-  'baremetal-runtimecfg',
-  'keepalived-ipfailover',
-  'coredns',
-  'haproxy-router',
-] as const;
-
 export interface ReleaseSpec {
   readonly version: string;
   readonly image?: string;

@@ -147,21 +147,6 @@ function transitionsOf(history: ClusterHistory, key: string, type: string): Cond
   return out.sort((x, y) => x.at - y.at);
 }
 
-/** The last transition at or before `t`, i.e. the condition's status at `t` as far as the evidence goes. */
-function conditionAt(
-  history: ClusterHistory,
-  key: string,
-  type: string,
-  t: Millis,
-): ConditionTransition | undefined {
-  let found: ConditionTransition | undefined;
-  for (const tr of conditionTransitions(history, key, type)) {
-    if (tr.at <= t) found = tr;
-    else break;
-  }
-  return found;
-}
-
 const VERSIONS_RE = /versions:\s*(.+)$/;
 const PAIR_RE = /^\s*(\S+)\s+(\S+)\s+->\s+(\S+)\s*$/;
 const EVENT_RE = /version changed from \[(.*)\] to \[(.*)\]/;

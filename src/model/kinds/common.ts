@@ -23,8 +23,6 @@ export const ObjectMetaSchema = z.looseObject({
     .nullable()
     .optional(),
 });
-type ObjectMeta = z.infer<typeof ObjectMetaSchema>;
-
 const ConditionSchema = z.looseObject({
   type: z.string(),
   status: z.string(),
