@@ -4,18 +4,52 @@
 // folder's index.ts. Files that touch the disk, decompress or talk to the network are named here
 // one by one, so an analysis that starts reading files fails the lint instead of a review.
 
-/** Lowest first. A folder may import from its own layer and the layers before it. */
+/**
+ * Lowest first. A folder may import from its own layer and the layers before it. The data flows the
+ * same way: sources read inputs into a history's parts, timeline builds the ClusterHistory,
+ * analyses read it and return findings, reporters print them. So sources never import timeline,
+ * an analysis never imports a reporter, and so on: each such arrow is an upward import.
+ */
 const LAYERS = [
   ['model'],
-  ['timeline', 'status', 'release'],
-  ['invariants', 'machineconfig'],
-  // sources also holds the openers (path, archive, URL, live cluster); sim writes CI artifacts.
-  ['sources', 'sim', 'explain', 'signatures'],
+  // Formats with no state: release payloads, and the CI artifact layout as text (artifacts/).
+  ['release', 'artifacts'],
+  // Openers and decoders: a path, archive, URL or live cluster → a history's parts.
+  ['sources'],
+  // The ClusterHistory: intervals, rewinds, "what was the state of X at t".
+  ['timeline'],
+  // Analyses over a history.
+  ['status', 'machineconfig', 'signatures'],
+  ['invariants'],
+  // explain turns violations into findings; sim writes runs in the layout sources read.
+  ['explain', 'sim'],
   ['analyze'],
   // Consumers of a whole analysis: reporters, the read-only API server, the run store and the
-  // live-cluster watcher. They sit below cli, which wires them to commands.
+  // live-cluster watcher.
   ['report', 'serve', 'store', 'ingest', 'stats', 'live', 'watch'],
+  // One use case per command: a typed request in, a result out (the package's library entry).
+  ['app'],
+  // Parses flags into requests and prints results.
   ['cli'],
+];
+
+/**
+ * Arrows the layers allow but the design does not: named so the lint says which one was taken.
+ * [name, from folders, to folders, why]
+ */
+const WRONG_WAY = [
+  [
+    'consumers-not-to-sim',
+    ['watch', 'live', 'serve', 'store', 'ingest', 'stats'],
+    ['sim'],
+    'The simulator is one producer of runs, not a library: the CI layout the watcher records lives in artifacts/.',
+  ],
+  [
+    'reporters-not-to-inputs',
+    ['report'],
+    ['sources', 'live'],
+    'Reporters print what analyses computed; they never read inputs.',
+  ],
 ];
 
 /** Where node:fs, node:zlib and the network may be used, and why each place needs it. */
@@ -40,6 +74,8 @@ const IO_EXCEPTIONS = [
   '^src/machineconfig/dataurl\\.ts$',
   // The HTML reporter reads its own packaged page script (dist/report/html/page.bundle.js), never input.
   '^src/report/html/bundle\\.ts$',
+  // ingest's use case finds its worker module's file (compiled, bundled or source) before starting the pool.
+  '^src/app/ingest\\.ts$',
   // The signature catalogue is data shipped with atlevel (signatures/*.json), read once, never input.
   '^src/signatures/catalogue\\.ts$',
 ];
@@ -77,6 +113,13 @@ module.exports = {
       to: { circular: true },
     },
     ...upwardRules(),
+    ...WRONG_WAY.map(([name, from, to, comment]) => ({
+      name,
+      comment,
+      severity: 'error',
+      from: { path: `^src/(${from.join('|')})/`, pathNot: notTest },
+      to: { path: `^src/(${to.join('|')})/` },
+    })),
     {
       name: 'unknown-folder',
       comment: 'Every top-level folder of src/ has a place in LAYERS (.dependency-cruiser.cjs).',
@@ -98,6 +141,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: [...IO_ALLOWED, ...IO_EXCEPTIONS, notTest] },
       to: { dependencyTypes: ['core'], path: IO_MODULES },
+    },
+    {
+      name: 'test-beside-its-code',
+      comment:
+        "A test beside the code (src/<folder>/**/*.test.ts) tests that folder: it imports only its own folder and model. A test across folders, or one using test/ helpers, fixtures or benches, lives in test/<area>/ (CONTRIBUTING.md).",
+      severity: 'error',
+      from: { path: '^src/([^/]+)/.+\\.test\\.ts$' },
+      to: { path: '^(src|test|bench|scripts)/', pathNot: ['^src/$1/', '^src/model/'] },
     },
     {
       name: 'not-to-test',

@@ -38,8 +38,8 @@ try {
     const { Tinypool } = await import(${JSON.stringify(join(root, 'node_modules/tinypool/dist/index.js'))});
     const { expandInputs, identify } = await import(${JSON.stringify(join(root, 'dist/ingest/index.js'))});
     const runs = await expandInputs([${JSON.stringify(corpus)}]);
-    const pool = new Tinypool({ filename: ${JSON.stringify(join(root, 'dist/cli/ingest.js'))}, minThreads: 2, maxThreads: 2 });
-    await Promise.all(runs.map(async (r) => pool.run({ who: await identify(r), flags: {} })));
+    const pool = new Tinypool({ filename: ${JSON.stringify(join(root, 'dist/app/ingest-worker.js'))}, minThreads: 2, maxThreads: 2 });
+    await Promise.all(runs.map(async (r) => pool.run({ who: await identify(r), reading: {} })));
     await pool.destroy();`;
   // A file, not `node -e`: the workers inherit the process's flags, and --input-type is refused there.
   const baselineFile = join(dir, 'plain-analysis.mjs');

@@ -11,7 +11,7 @@ import {
   monitorLine,
   type StructuredRecord,
   structuredIntervalsJson,
-} from '../src/sim/artifacts/ci-layout.js';
+} from '../src/artifacts/index.js';
 
 export interface LargeRunSize {
   intervals: number;

@@ -46,7 +46,8 @@ function newest(path) {
  * large and rarely used stay in node_modules. The bundle sits two folders below the package root, as
  * dist/cli/ does, so the paths the code finds from its own URL (package.json, signatures/) still
  * resolve; the HTML page script is copied beside it for the same reason (src/report/html/bundle.ts),
- * and the hash worker of sliced downloads is bundled as a second entry point (hash-worker.js).
+ * the hash worker of sliced downloads and ingest's run worker are bundled as entry points of their
+ * own (hash-worker.js, ingest-worker.js).
  */
 async function bundleCli() {
   const { build } = await import('esbuild');
@@ -63,6 +64,10 @@ async function bundleCli() {
     entryPoints: {
       main: join(root, 'dist/cli/main.js'),
       'hash-worker': join(root, 'dist/sources/url/hash-worker.js'),
+      // The package's library entry (package.json "exports"): the use cases of src/app.
+      lib: join(root, 'dist/app/index.js'),
+      // ingest's pool workers load it by URL (src/app/ingest.ts), as the hash worker.
+      'ingest-worker': join(root, 'dist/app/ingest-worker.js'),
     },
     outdir,
     bundle: true,

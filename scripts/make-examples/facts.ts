@@ -35,7 +35,7 @@ export const TEST_DURATION = '43m33s';
 /** The initial release as imported into the CI namespace (digest invented). */
 export const FROM_IMAGE = `registry.build01.ci.openshift.org/${CI_NAMESPACE}/release@sha256:${digest(`release:${FROM}`)}`;
 export const CLUSTER_NAME = `${CI_NAMESPACE}-cb3b5`;
-export const INFRA_ID = `${CLUSTER_NAME}-7x2kq`;
+const INFRA_ID = `${CLUSTER_NAME}-7x2kq`;
 export const BASE_DOMAIN = 'origin-ci-int-aws.dev.rhcloud.com';
 export const REGION = 'us-east-2';
 /** The machine-config-operator commit of both releases (the seed: the MCO did not change). */

@@ -1,9 +1,9 @@
 /**
  * The files of one example folder, path → content, rendered from its scenario. The formats (Lists,
  * monitor and test lines, interval JSON, release info) come from the one CI layout writer,
- * src/sim/artifacts/ci-layout.ts; this generator holds the scenario's facts.
+ * src/artifacts/ci-layout.ts; this generator holds the scenario's facts.
  */
-import { ciPaths, GATHER_FILES } from '../../src/sim/artifacts/ci-layout.js';
+import { ciPaths, GATHER_FILES } from '../../src/artifacts/index.js';
 import { INTERVALS_FILE, TEST_DURATION, TEST_STARTED } from './facts.js';
 import { buildLog, intervalsJson } from './logs.js';
 import {
@@ -22,7 +22,7 @@ export const FOLDERS: Readonly<Record<Variant, string>> = { bug: 'bug-2019850', 
 const PATHS = ciPaths('e2e-aws-upgrade');
 export const GATHER_DIR = PATHS.gather;
 export const JUNIT_DIR = PATHS.junit;
-export const MAX_EXAMPLE_BYTES = 1_500_000;
+const MAX_EXAMPLE_BYTES = 1_500_000;
 
 /** Facts the scenario must reproduce; a failure here means the timeline drifted from the seed. */
 function check(s: Scenario, out: Record<string, string>): void {

@@ -14,13 +14,13 @@ import { BASE_DOMAIN, CLUSTER_NAME, type Role } from './facts.js';
 import { image, type Side } from './release.js';
 import { base64Blob } from './util.js';
 
-export interface IgnFile {
+interface IgnFile {
   readonly path: string;
   readonly mode: number;
   readonly text: string;
 }
 
-export interface IgnUnit {
+interface IgnUnit {
   readonly name: string;
   readonly enabled?: boolean;
   readonly contents?: string;
@@ -49,7 +49,7 @@ function pem(label: string): string {
  * kubelet.service of 01-<role>-kubelet. The master unit is 42 lines with the pause image on line 34
  * (the seed's diff); the worker unit has no taint flag.
  */
-export function kubeletService(role: Role, pod: string): string {
+function kubeletService(role: Role, pod: string): string {
   return lines(
     '[Unit]',
     'Description=Kubernetes Kubelet',
@@ -99,7 +99,7 @@ export function kubeletService(role: Role, pod: string): string {
 }
 
 /** CRI-O drop-in of 01-<role>-container-runtime; `pause_image` is the release's `pod` image. */
-export function crioDefaults(pod: string): string {
+function crioDefaults(pod: string): string {
   return lines(
     '[crio]',
     'internal_wipe = true',

@@ -8,7 +8,7 @@ import {
   sortedRecords,
   testLogLine,
   intervalsJson as writeIntervals,
-} from '../../src/sim/artifacts/ci-layout.js';
+} from '../../src/artifacts/index.js';
 import {
   BUILD_ID,
   CI_NAMESPACE,

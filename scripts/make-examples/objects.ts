@@ -3,7 +3,7 @@
  * whose objects reflect the end state of the scenario, with transition times taken from it.
  */
 
-import { listJson } from '../../src/sim/artifacts/ci-layout.js';
+import { listJson } from '../../src/artifacts/index.js';
 import { POOL_UIDS } from './events.js';
 import {
   FROM,

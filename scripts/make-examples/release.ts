@@ -7,7 +7,7 @@
  * openshift/kubernetes merge (hyperkube, pod, tests) and a few unrelated merges would make them.
  */
 
-import { releaseInfoJson as writeReleaseInfo } from '../../src/sim/artifacts/ci-layout.js';
+import { releaseInfoJson as writeReleaseInfo } from '../../src/artifacts/index.js';
 import { ART_REPO, FROM, KUBERNETES_VERSION, POD_FROM, POD_TO, RHCOS_VERSION, TO } from './facts.js';
 import { at, commitId, digest } from './util.js';
 
@@ -72,7 +72,7 @@ export function image(tag: string, side: Side): string {
   return `${ART_REPO}@sha256:${digest(label)}`;
 }
 
-export function commit(tag: string, side: Side): string {
+function commit(tag: string, side: Side): string {
   const def = TAGS.find((t) => t.name === tag);
   if (!def) throw new Error(`no release tag ${tag}`);
   return commitId(def.changed ? `${def.repo}@${side === 'from' ? FROM : TO}` : `${def.repo}@base`);

@@ -5,7 +5,7 @@ import type { CondSpec, Related } from './operators.js';
 
 export type Variant = 'bug' | 'fixed';
 
-import type { MonitorLevel, MonitorRecord } from '../../src/sim/artifacts/ci-layout.js';
+import type { MonitorLevel, MonitorRecord } from '../../src/artifacts/index.js';
 
 export type Level = MonitorLevel;
 export type { MonitorRecord };

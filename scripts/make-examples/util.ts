@@ -27,7 +27,7 @@ export {
   logfStamp as testLogTime,
   monitorStamp as monitorTime,
   rfc3339 as k8sTime,
-} from '../../src/sim/artifacts/timefmt.js';
+} from '../../src/artifacts/index.js';
 
 function parts(ms: number) {
   const d = new Date(ms);

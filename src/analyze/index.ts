@@ -11,7 +11,7 @@ import { findUpdates, type UpdateRecord, updateWindow, windowNote } from '../tim
 export type { Verdict } from '../model/index.js';
 
 /** Warnings never change the verdict; only violated rules, the update's presence and missing data do. */
-export function verdictOf(
+function verdictOf(
   outcomes: readonly RuleOutcome[],
   updates: readonly UpdateRecord[],
   hasClusterVersion: boolean,

@@ -10,7 +10,7 @@ import type { ExitBox } from './exit.js';
  * Adds a command's arguments, options and action to `cmd`, which main has named and described.
  * `everything` gives the program with every command defined (for completion and docs).
  */
-export type DefineCommand = (cmd: Command, exit: ExitBox, everything: () => Promise<Command>) => void;
+type DefineCommand = (cmd: Command, exit: ExitBox, everything: () => Promise<Command>) => void;
 
 export interface CommandEntry {
   /** One line for `atlevel --help`. */

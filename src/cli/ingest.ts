@@ -1,43 +1,22 @@
 /**
- * `atlevel ingest PATH|URL...`: analyse many runs into the run store (docs/runs.md). The runs are
- * analysed on every core by a tinypool worker pool whose workers run this same module's default
- * export: each loads one run through cli/input.ts like every other command, analyses it and returns
- * the record the main thread writes. Exit codes: 0 every run stored, 1 the batch ran but some runs
+ * `atlevel ingest PATH|URL...`: analyse many runs into the run store (docs/runs.md). The flags become
+ * an IngestRequest for the use case (app/ingest.ts, which runs the worker pool); this module draws
+ * the progress bar and prints the closing line. Exit codes: 0 every run stored, 1 the batch ran but some runs
  * are ingest errors (recorded and listed; 0 with --exit-zero), 2 bad arguments or an unusable store,
  * 3 internal error.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { Command } from '@commander-js/extra-typings';
 import cliProgress from 'cli-progress';
-import { analyzeHistory } from '../analyze/index.js';
-import {
-  type Analyser,
-  expandInputs,
-  type IngestProgress,
-  ingestRuns,
-  inShard,
-  parseShard,
-  type RunIdentity,
-  runRecord,
-} from '../ingest/index.js';
+import { type IngestRequest, ingest, storeSpec } from '../app/index.js';
+import { type IngestProgress, parseShard } from '../ingest/index.js';
 import { printable, UsageError } from '../model/index.js';
-import { defaultDbPath, isPostgresUrl, type RunRecord, RunStore } from '../store/index.js';
+import { defaultDbPath } from '../store/index.js';
 import { EXIT, type ExitBox } from './exit.js';
-import { addBudgetOptions, budgetFromFlags, loadHistory } from './input.js';
+import { addBudgetOptions, budgetFromFlags } from './input.js';
 import { checkDataFolder, checkInputsOutside } from './output.js';
-import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
+import { mustGatherFlag, remoteFlags } from './remote-flags.js';
 import { noStdin } from './stdin.js';
-
-/** What a worker is sent: the run and the command's input flags (strings only, so they cross threads). */
-export interface IngestTask {
-  readonly who: RunIdentity;
-  readonly flags: Readonly<Record<string, string | boolean>>;
-  /** Told once when a worker takes the task: --run-timeout counts from then, not from the queue. */
-  readonly started?: MessagePort;
-}
 
 /**
  * A path, URL or error message on its way to the terminal: the store folder is the user's --db as
@@ -69,31 +48,6 @@ export function parseRunTimeout(text: string): number {
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** One run, in a worker (or in-process with --jobs 1): load, analyse, build the record. */
-export default async function analyseRun(task: IngestTask): Promise<RunRecord> {
-  task.started?.postMessage(null);
-  task.started?.close();
-  const flags = { ...task.flags } as RemoteFlags;
-  const history = await loadHistory([task.who.source], flags);
-  return runRecord(task.who, history, analyzeHistory(history, { diffLimits: budgetFromFlags(flags).limits }));
-}
-
-/**
- * tinypool starts its workers from a file of its own found beside its module, so it must load from
- * node_modules, never from a bundle (scripts/build.mjs bundles the CLI): a specifier that is not a
- * string literal is left alone by the bundler.
- */
-const TINYPOOL: string = 'tinypool';
-
-/**
- * The module the workers run: this file as tsc compiled it (dist/cli/ingest.js), which the relative
- * URL finds both from dist/cli/ and from the bundle in dist/bundle/; from the sources (tsx), this file.
- */
-function workerModule(): string {
-  const compiled = new URL('../cli/ingest.js', import.meta.url);
-  return existsSync(fileURLToPath(compiled)) ? compiled.href : import.meta.url;
-}
-
 function ingestOptions(cmd: Command) {
   const c = addBudgetOptions(cmd)
     .argument(
@@ -120,14 +74,23 @@ function ingestOptions(cmd: Command) {
   return mustGatherFlag(remoteFlags(c));
 }
 
-/** The flags a worker needs (budget and URL flags), as plain values. */
-function inputFlags(flags: Record<string, unknown>): Record<string, string | boolean> {
-  const out: Record<string, string | boolean> = {};
-  for (const [k, v] of Object.entries(flags)) {
-    if (['db', 'shard', 'jobs', 'reanalyze', 'quiet', 'runTimeout'].includes(k)) continue;
-    if (typeof v === 'string' || typeof v === 'boolean') out[k] = v;
-  }
-  return out;
+/** How each run is read, from the budget and URL flags: plain values, so they cross threads. */
+function reading(flags: {
+  cacheDir?: string | undefined;
+  offline?: true | undefined;
+  storageEndpoint?: string | undefined;
+  mustGather?: true | undefined;
+  verbose?: true | undefined;
+}): IngestRequest['reading'] {
+  // Parsed once here, so a bad value is a usage error before anything is read.
+  return {
+    limits: { ...budgetFromFlags(flags).limits },
+    ...(flags.cacheDir !== undefined ? { cacheDir: flags.cacheDir } : {}),
+    ...(flags.offline ? { offline: true } : {}),
+    ...(flags.storageEndpoint !== undefined ? { storageEndpoint: flags.storageEndpoint } : {}),
+    ...(flags.mustGather ? { mustGather: true } : {}),
+    ...(flags.verbose ? { verbose: true } : {}),
+  };
 }
 
 function progressBar(quiet: boolean): { update(p: IngestProgress): void; stop(): void } {
@@ -172,14 +135,24 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
       const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
       const runTimeoutMs = parseRunTimeout(flags.runTimeout);
       noStdin('ingest', inputs, 'give run folders, tarballs, listing files or CI URLs');
-      const spec = flags.db ?? defaultDbPath();
-      const local = !isPostgresUrl(spec);
+      const request: IngestRequest = {
+        inputs,
+        ...(flags.db !== undefined ? { db: flags.db } : {}),
+        ...(shard ? { shard } : {}),
+        jobs,
+        reanalyse: flags.reanalyze === true,
+        runTimeoutMs,
+        reading: reading(flags),
+      };
+      const spec = storeSpec(request);
       const named =
         flags.db !== undefined ? '--db' : process.env.ATLEVEL_DB ? 'ATLEVEL_DB' : 'the default run store';
       // Either way round: the store inside an input would be read back as a run by a later ingest,
       // and an input inside the store (STORE/pgdata) is the store's database read as a run while
-      // this ingest writes it.
-      const storeIn = (extra: readonly string[] = []) => {
+      // this ingest writes it. The runs found by walking a folder lie inside it, or where a
+      // symbolic link in it leads: each such target is checked as it is met.
+      const checkInput = (path: string | undefined) => {
+        const extra = path === undefined ? [] : [path];
         checkDataFolder(
           spec,
           named,
@@ -193,61 +166,11 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
           "name runs outside the run store: its files are the store's own database, not a run",
         );
       };
-      // Before the inputs are walked (the store may be big), and each path a listing file names
-      // before it is (the command line does not show them). The runs found by walking a folder lie
-      // inside it, or where a symbolic link in it leads: each such target is checked as it is met.
-      if (local) storeIn();
-      const all = await expandInputs(inputs, local ? (path) => storeIn([path]) : undefined, (note) =>
-        process.stderr.write(`note: ${printable(note, 1000)}\n`),
-      );
-      const runs = shard ? all.filter((r) => inShard(r, shard)) : all;
-      const started = performance.now();
-      // Opened while the workers start and take their first runs (ingestRuns); awaited by every
-      // path below, so a store that cannot be opened is still the error this command ends with.
-      const opening = RunStore.open(spec, 'write');
-      opening.catch(() => undefined);
-      const shared = inputFlags(flags as Record<string, unknown>);
-      let analyse: Analyser = (who, _signal, started) => {
-        started();
-        return analyseRun({ who, flags: shared });
-      };
-      let destroy = async () => undefined as unknown;
-      // A URL that hangs is only stopped by ending the thread that waits on it: with a run timeout,
-      // URL runs go to a worker even with --jobs 1, so a given-up run leaves nothing running behind.
-      const pooled =
-        (jobs > 1 && runs.length > 1) || (runTimeoutMs > 0 && runs.some((r) => r.kind === 'url'));
-      if (pooled) {
-        const { Tinypool } = (await import(TINYPOOL)) as typeof import('tinypool');
-        const pool = new Tinypool({
-          filename: workerModule(),
-          minThreads: Math.min(jobs, runs.length),
-          maxThreads: Math.min(jobs, runs.length),
-        });
-        // An aborted task's worker is terminated (tinypool), and a fresh one takes its place.
-        // The worker says when it takes the task, so a run waiting in the queue is not on the clock.
-        analyse = async (who, signal, started) => {
-          const { port1, port2 } = new MessageChannel();
-          port1.once('message', started);
-          try {
-            return (await pool.run({ who, flags: shared, started: port2 } satisfies IngestTask, {
-              signal,
-              transferList: [port2],
-            })) as RunRecord;
-          } finally {
-            port1.close();
-          }
-        };
-        destroy = () => pool.destroy();
-      }
       const bar = progressBar(flags.quiet === true);
       try {
-        // In-process analysis (no pool) cannot be stopped halfway: it waits for the store.
-        const summary = await ingestRuns(runs, {
-          store: pooled ? opening : await opening,
-          analyse,
-          parallel: jobs + 1,
-          reanalyse: flags.reanalyze === true,
-          runTimeoutMs,
+        const { summary, found, where, seconds } = await ingest(request, {
+          checkInput,
+          onNote: (note) => process.stderr.write(`note: ${printable(note, 1000)}\n`),
           onProgress: (p) => bar.update(p),
           onStored: (who, outcome) => {
             if (flags.verbose)
@@ -259,11 +182,9 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
           },
         });
         bar.stop();
-        const store = await opening;
-        const seconds = (performance.now() - started) / 1000;
         const analysed = summary.stored + summary.errors;
         process.stdout.write(
-          `ingested ${summary.total} run${summary.total === 1 ? '' : 's'}${shard ? ` (shard ${shard.index}/${shard.count} of ${all.length})` : ''} into ${shown(store.where)}: ` +
+          `ingested ${summary.total} run${summary.total === 1 ? '' : 's'}${shard ? ` (shard ${shard.index}/${shard.count} of ${found})` : ''} into ${shown(where)}: ` +
             `${summary.stored} stored${summary.replaced ? ` (${summary.replaced} replaced)` : ''}, ${summary.skipped} already there, ${summary.errors} ingest error${summary.errors === 1 ? '' : 's'}` +
             `${summary.duplicates ? `, ${summary.duplicates} named twice` : ''}; ${seconds.toFixed(1)}s` +
             (analysed > 0
@@ -276,8 +197,6 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
         exit.code = summary.errors > 0 && !flags.exitZero ? EXIT.failure : EXIT.ok;
       } finally {
         bar.stop();
-        await destroy();
-        await (await opening.catch(() => undefined))?.close();
       }
     });
 }

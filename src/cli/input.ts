@@ -3,6 +3,8 @@
  * limit raised by the flag BUDGET_FLAGS names; docs/limits.md) and the one way a command turns its
  * input arguments into a ClusterHistory: sources/ read the parts, timeline/ builds the history.
  */
+
+import type { ReadOptions } from '../app/index.js';
 import {
   BUDGET_FLAGS,
   Budget,
@@ -86,7 +88,7 @@ const SIZE_UNITS: Readonly<Record<string, number>> = {
 };
 
 /** `512MiB`, `8G`, `1000000`, `30s`, `2m`, `1500ms`: the value of one budget flag. */
-export function parseLimit(limit: keyof BudgetLimits, value: string): number {
+function parseLimit(limit: keyof BudgetLimits, value: string): number {
   const flag = BUDGET_FLAGS[limit];
   const text = value.trim().toLowerCase();
   let n: number | undefined;
@@ -128,8 +130,13 @@ export function budgetFromFlags(flags: object): Budget {
   return budget;
 }
 
+/** How a use case (src/app) reads inputs, from the command's budget and URL flags. */
+export function readOptions(flags: object): ReadOptions {
+  return { budget: budgetFromFlags(flags), remote: () => remoteOptions(flags as RemoteFlags) };
+}
+
 /** Read the inputs with the command's budget, at the moment the command runs. */
-export async function loadParts(
+async function loadParts(
   paths: readonly string[],
   flags: object,
   opts: Partial<Omit<LoadOptions, 'now' | 'budget'>> = {},

@@ -1,5 +1,6 @@
 /** `atlevel release diff|info`: release payloads compared, listed and searched. */
 import type { Command } from '@commander-js/extra-typings';
+import { loadRelease as appLoadRelease } from '../app/index.js';
 import {
   type Budget,
   plural,
@@ -13,12 +14,11 @@ import {
 import { ComponentIndex, diffReleases, MIN_DIGEST_PREFIX, shortDigestPrefix } from '../release/index.js';
 import type { ReleaseInfoReport } from '../report/index.js';
 import { RELEASE_DIFF_FORMATS, RELEASE_INFO_FORMATS, render } from '../report/index.js';
-import { loadReleasePayload, readStdin } from '../sources/index.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
-import { type RemoteFlags, readMaybeUrl, remoteFlags } from './remote-flags.js';
+import { type RemoteFlags, remoteFlags, remoteOptions } from './remote-flags.js';
 import { STDIN, stdinOnce } from './stdin.js';
 
 const SOURCES =
@@ -139,9 +139,7 @@ export function loadRelease(
   flags: RemoteFlags,
   opts: { readonly budget?: Budget } = {},
 ): Promise<ReleasePayload> {
-  if (arg === STDIN)
-    return readStdin('a release file', (path, display) => loadReleasePayload(path, { ...opts, display }));
-  return readMaybeUrl(arg, flags, (path) => loadReleasePayload(path, opts));
+  return appLoadRelease(arg, { ...opts, remote: () => remoteOptions(flags) });
 }
 
 /**

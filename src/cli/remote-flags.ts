@@ -4,14 +4,8 @@
  * adds them with one line and reads them with one call.
  */
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { InputError, plural } from '../model/index.js';
-import {
-  ENDPOINT_ENV,
-  type FetchStats,
-  fetchFile,
-  looksLikeUrl,
-  type RemoteOptions,
-} from '../sources/index.js';
+import { plural } from '../model/index.js';
+import { ENDPOINT_ENV, type FetchStats, type RemoteOptions } from '../sources/index.js';
 
 export interface RemoteFlags {
   cacheDir?: string | undefined;
@@ -64,25 +58,4 @@ export async function remoteOptions(
         `URL inputs: ${plural(s.requests, 'request')}, ${plural(s.downloadedFiles, 'file')} downloaded (${s.downloadedBytes} bytes), ${s.cachedFiles} read from the cache`,
       ),
   };
-}
-
-/**
- * Run `read` on a file argument that may be a URL: a URL is fetched into the cache first, and errors
- * about the cached copy are reported under the URL's gs:// name.
- */
-export async function readMaybeUrl<T>(
-  arg: string,
-  flags: RemoteFlags,
-  read: (path: string) => Promise<T>,
-): Promise<T> {
-  if (!looksLikeUrl(arg)) return read(arg);
-  const file = await fetchFile(arg, await remoteOptions(flags));
-  try {
-    return await read(file.path);
-  } catch (err) {
-    if (err instanceof InputError && err.file.startsWith(file.path)) {
-      throw new InputError(file.display + err.file.slice(file.path.length), err.problem, err.hint);
-    }
-    throw err;
-  }
 }

@@ -3,15 +3,16 @@
  * SIGINT, SIGTERM or SIGHUP (the terminal closing), then closes every connection, removes its temporary
  * kubeconfig and exits 0.
  */
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { type ClusterHistory, plural, printable, terminalSafe, UsageError } from '../model/index.js';
-import { collectExtras, kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
+import { kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
+import { readServedExtras } from '../sources/index.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
-import { addBudgetOptions, loadHistory, READ_LIMITS } from './input.js';
+import { addBudgetOptions, budgetFromFlags, loadHistory, READ_LIMITS } from './input.js';
 import { momentFlag } from './options.js';
 import { checkOutFile, writeOutFile } from './output.js';
 import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
@@ -118,20 +119,14 @@ function guestHistory(history: ClusterHistory, name: string): ClusterHistory {
   );
 }
 
-async function isFolder(p: string): Promise<boolean> {
-  return stat(p).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
-}
-
 export async function runServe(paths: readonly string[], flags: ServeFlags): Promise<ExitCode> {
   const { at, speed, port, startAfter } = parseFlags(flags);
   // Refused before anything listens: the same rules as --out (a regular file, not an input).
   if (flags.kubeconfigOut !== undefined) checkOutFile(flags.kubeconfigOut, '--kubeconfig-out');
   const loaded = await loadHistory(paths, flags);
   const history = flags.guest === undefined ? loaded : guestHistory(loaded, flags.guest);
-  const extras = await collectExtras(paths, isFolder, flags.guest);
+  // The same budget the history was read with: serve's extras are input like any other.
+  const extras = await readServedExtras(paths, { budget: budgetFromFlags(flags) }, flags.guest);
   let server: RunningServer;
   try {
     server = await startServer({

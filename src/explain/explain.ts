@@ -53,7 +53,7 @@ export function explainFindings(
  * sat on, the config rendered for the new release and when, what changed between them, which release
  * component changed it, and the known signature it matches.
  */
-export function explainFinding(
+function explainFinding(
   history: ClusterHistory,
   finding: Finding,
   opts: { readonly completion?: boolean; readonly diffLimits?: Partial<BudgetLimits> } = {},
@@ -355,7 +355,7 @@ function changedImages(diff: MachineConfigDiff, releases: ClusterHistory['releas
 }
 
 /** The facts a catalogue entry's `match` can test (docs/runs.md lists them). */
-export function signatureFacts(
+function signatureFacts(
   from: RenderedConfig,
   to: RenderedConfig,
   releases: ClusterHistory['releases'],

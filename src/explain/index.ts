@@ -3,4 +3,4 @@
  * rolled to and when it appeared, what changed in it (machineconfig/), which release component caused
  * that (release/), and which known failure signature the whole matches (the catalogue in signatures/, loaded by src/signatures).
  */
-export { explainFinding, explainFindings } from './explain.js';
+export { explainFindings } from './explain.js';

@@ -5,13 +5,6 @@
  * analyses in parallel, writes each run once and records the runs that fail. docs/runs.md describes it.
  */
 export { expandInputs, inShard, parseShard, type RunInput, type Shard } from './expand.js';
-export { type ProwId, prowIdOf } from './identity.js';
+export { prowIdOf } from './identity.js';
 export { type RunIdentity, runRecord } from './record.js';
-export {
-  type Analyser,
-  type IngestOptions,
-  type IngestProgress,
-  type IngestSummary,
-  identify,
-  ingestRuns,
-} from './run.js';
+export { type Analyser, type IngestProgress, type IngestSummary, identify, ingestRuns } from './run.js';

@@ -15,7 +15,7 @@ import { operatorLevelBeforeRequiredPoolTarget } from './operator-level-before-r
 import type { Rule, RuleOutcome } from './rule.js';
 
 export { operatorLevelFor } from './operator-level.js';
-export type { Rule, RuleOutcome, RuleState } from './rule.js';
+export type { Rule, RuleOutcome } from './rule.js';
 
 /** Every rule, in the order reports list them. */
 export const RULES: readonly Rule[] = [

@@ -5,7 +5,7 @@ import type { ClusterHistory, ExplainHook, Finding, RuleInfo } from '../model/in
  * (warnings may remain), `violated` when a finding of severity failure broke it, `not-checked` when
  * the inputs did not let it be checked. Never "holds" without a check (docs/architecture.md).
  */
-export type RuleState = 'holds' | 'violated' | 'not-checked';
+type RuleState = 'holds' | 'violated' | 'not-checked';
 
 /** What one rule concluded: its findings, or why it could not be checked on this history. */
 export interface RuleOutcome {

@@ -22,7 +22,7 @@ export interface KubeConfigFlags {
 
 /** The client library, loaded only by live commands (it costs ~0.6 s to import). */
 type ClientNode = typeof import('@kubernetes/client-node');
-export type KubeConfig = import('@kubernetes/client-node').KubeConfig;
+type KubeConfig = import('@kubernetes/client-node').KubeConfig;
 
 async function clientNode(): Promise<ClientNode> {
   return import('@kubernetes/client-node');

@@ -69,7 +69,7 @@ function percentDecodeBytes(text: string): Buffer {
 const UNRESERVED = /[A-Za-z0-9\-._~!$&'()*+,;=:@/]/;
 
 /** Percent-encode bytes the way Ignition config generators do: everything outside URL-safe ASCII escaped. */
-export function percentEncode(bytes: Uint8Array): string {
+function percentEncode(bytes: Uint8Array): string {
   let out = '';
   for (const byte of bytes) {
     const ch = String.fromCharCode(byte);

@@ -31,7 +31,7 @@ export interface NormalFile {
   readonly overwrite: boolean;
 }
 
-export interface NormalDirectory {
+interface NormalDirectory {
   readonly kind: 'directory';
   readonly path: string;
   readonly mode?: number;
@@ -40,7 +40,7 @@ export interface NormalDirectory {
   readonly overwrite: boolean;
 }
 
-export interface NormalLink {
+interface NormalLink {
   readonly kind: 'link';
   readonly path: string;
   readonly target: string;

@@ -5,13 +5,13 @@
  * with it, so what they write is what src/machineconfig reads.
  */
 
-export interface IgnitionDraftFile {
+interface IgnitionDraftFile {
   readonly path: string;
   readonly mode: number;
   readonly contents: string;
 }
 
-export interface IgnitionDraftUnit {
+interface IgnitionDraftUnit {
   readonly name: string;
   readonly contents?: string | undefined;
   readonly enabled?: boolean | undefined;

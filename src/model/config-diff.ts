@@ -17,7 +17,7 @@ export type ConfigPart =
   | 'ignitionVersion'
   | 'other';
 
-export type ChangeKind = 'added' | 'removed' | 'modified';
+type ChangeKind = 'added' | 'removed' | 'modified';
 
 /** A container image reference found in a changed line, named by its release component when known. */
 export interface ImageChange {

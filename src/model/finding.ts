@@ -62,7 +62,7 @@ export interface KeyMoment {
 }
 
 /** What a finding is about, in machine-readable form: explain/ and the report start from it. */
-export interface FindingSubject {
+interface FindingSubject {
   /** The update's target version (or pull spec) and the version it came from. */
   readonly target?: string;
   readonly previous?: string;

@@ -137,7 +137,7 @@ export interface ReleasePayload {
 }
 
 /** The releases updated from and to, as the sources assigned them. */
-export interface HistoryReleases {
+interface HistoryReleases {
   readonly from?: ReleasePayload;
   readonly to?: ReleasePayload;
   /**

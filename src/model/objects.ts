@@ -10,8 +10,7 @@ export {
   ClusterVersionSchema,
   type UpdateHistoryEntry,
 } from './kinds/clusterversion.js';
-export type { Condition, LabelSelector, ObjectMeta } from './kinds/common.js';
-export type { ControllerConfig } from './kinds/controllerconfig.js';
+export type { Condition, LabelSelector } from './kinds/common.js';
 export type { KubeEvent } from './kinds/event.js';
 export { type MachineConfig, MachineConfigSchema } from './kinds/machineconfig.js';
 export { type MachineConfigPool, MachineConfigPoolSchema } from './kinds/machineconfigpool.js';

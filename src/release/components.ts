@@ -15,7 +15,7 @@ export interface ComponentMatch {
  * The `sha256:<64 hex>` digest a pull spec or bare digest carries, if any. It ends a pull spec: one
  * with more after it is mistyped, and was taken for the image of its first 64 digits.
  */
-export function digestOfReference(ref: string): string | undefined {
+function digestOfReference(ref: string): string | undefined {
   const at = ref.lastIndexOf('sha256:');
   if (at === -1) return undefined;
   const digest = ref.slice(at);

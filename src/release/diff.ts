@@ -8,6 +8,7 @@
 import type { ReleaseComponent, ReleasePayload } from '../model/index.js';
 import { isPlaceholder } from './parse.js';
 
+/** @public Named in the declarations of the release reporters' inferred types. */
 export interface ComponentChange {
   readonly name: string;
   readonly before: ReleaseComponent;
@@ -18,7 +19,7 @@ export interface ComponentChange {
 
 export type Reach = 'all-platforms' | 'on-prem';
 
-/** A changed (or added/removed) component that is embedded in rendered MachineConfigs. */
+/** A changed (or added/removed) component that is embedded in rendered MachineConfigs. @public (named in the release reporters' declarations) */
 export interface ConfigReach {
   readonly name: string;
   readonly change: 'changed' | 'added' | 'removed';
@@ -31,9 +32,9 @@ export interface ConfigReach {
  * `yes`: the condition holds; `possible`: it holds unless the MCO commit changed (unknown here); `no`;
  * `cannot-tell`: the images it depends on could not be compared (see ReleaseDiff.cannotTell).
  */
-export type Verdict = 'yes' | 'possible' | 'no' | 'cannot-tell';
+type Verdict = 'yes' | 'possible' | 'no' | 'cannot-tell';
 
-/** A component both payloads list whose images cannot be compared. */
+/** A component both payloads list whose images cannot be compared. @public (named in the release reporters' declarations) */
 export interface IncomparableComponent {
   readonly name: string;
   readonly before: ReleaseComponent;
@@ -78,7 +79,7 @@ export interface ReleaseDiff {
   readonly warnings: readonly string[];
 }
 
-export interface ReleaseSide {
+interface ReleaseSide {
   /** Absent when the file carries none. */
   readonly version?: string;
   readonly image?: string;

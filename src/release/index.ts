@@ -4,25 +4,14 @@
  * an image by its release tag; and the component-level diff of two payloads with its consequence for
  * rendered MachineConfigs (docs/domain.md 8).
  */
+export { ComponentIndex, type ComponentMatch, MIN_DIGEST_PREFIX, shortDigestPrefix } from './components.js';
 export {
-  ComponentIndex,
-  type ComponentMatch,
-  digestOfReference,
-  MIN_DIGEST_PREFIX,
-  shortDigestPrefix,
-} from './components.js';
-export {
-  type ComponentChange,
-  type ConfigReach,
   configEmbedding,
   diffReleases,
   isOsImageTag,
   type ReleaseDiff,
-  type ReleaseSide,
-  type Verdict,
 } from './diff.js';
 export {
-  digestOfPullSpec,
   parseReleaseMetadata,
   parseReleasePayload,
   referenceText,

@@ -84,7 +84,7 @@ export function referenceText(c: ReleaseComponent): string {
 }
 
 /** The digest of a pull spec by digest (`…@sha256:<64 hex>`), if it is one. */
-export function digestOfPullSpec(pullSpec: string): string | undefined {
+function digestOfPullSpec(pullSpec: string): string | undefined {
   return DIGEST_IN_PULLSPEC.exec(pullSpec)?.[1];
 }
 

@@ -18,7 +18,7 @@ export {
 // only for -o html, formats.ts) in the start-up of every command that imports report/.
 export { PAGE_CSS } from './html/page-style.js';
 export { cspHash, escapeHtml } from './html/render.js';
-export type { Documenter, Reporters, TextSettings } from './reporter.js';
+export type { Reporters, TextSettings } from './reporter.js';
 export { documentFormats, formatsOf, render, yamlPrinter } from './reporter.js';
 export type { DiffReport, ReleaseInfoReport, StatusDetails } from './results.js';
-export { type Colours, colours, fittedTable, plural, table, visibleLength, wrap } from './text.js';
+export { fittedTable, table, wrap } from './text.js';

@@ -6,7 +6,7 @@
  * restarts the listener. See docs/serve.md.
  */
 import { type ClusterHistory, KNOWN_KINDS, type Millis } from '../model/index.js';
-import type { LogFiles } from './extras.js';
+import type { LogFiles } from '../sources/index.js';
 import { pinLogs } from './logs.js';
 import { extraAt, type KindObject, kubeTime, lastSeen, objectsAt, REWOUND_TO } from './moment.js';
 import { planReplay, Replayer, type ReplayPlan, type ReplayProgress } from './replay.js';
@@ -15,11 +15,8 @@ import { redactSecret } from './secrets.js';
 import { ApiServer, type Limits } from './server.js';
 import { type KubeObject, ServedStore } from './store.js';
 
-export { collectExtras, type Extras, type LogFiles } from './extras.js';
 export { kubeconfigFor } from './kubeconfig.js';
-export { type KindObject, REPLAYED_AT } from './moment.js';
-export type { ReplayPlan, ReplayProgress } from './replay.js';
-export type { Limits } from './server.js';
+export { REPLAYED_AT } from './moment.js';
 
 export interface StartOptions {
   readonly history: ClusterHistory;
@@ -46,7 +43,7 @@ export interface StartOptions {
   readonly serveSecrets?: boolean;
 }
 
-export interface ReplayHandle {
+interface ReplayHandle {
   readonly plan: ReplayPlan;
   start(): void;
   readonly done: Promise<void>;
@@ -54,7 +51,7 @@ export interface ReplayHandle {
 }
 
 /** Fault injection for clients' tests (live mode): what a real API server does to its clients. */
-export interface Faults {
+interface Faults {
   /** Cut every open watch connection; returns how many. */
   dropWatches(): number;
   /** Compact the change log: a watch from any earlier resourceVersion gets 410 Gone. */

@@ -10,7 +10,7 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open, realpath, stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import type { LogFiles } from './extras.js';
+import type { LogFiles } from '../sources/index.js';
 import { ApiError } from './status.js';
 
 /** A log file as it was when the server started. */

@@ -53,7 +53,7 @@ const entrySchema = z.strictObject({
   match: condition,
 });
 
-export const CATALOGUE_DIR = fileURLToPath(new URL('../../signatures/', import.meta.url));
+const CATALOGUE_DIR = fileURLToPath(new URL('../../signatures/', import.meta.url));
 
 /** One file's content → an entry; throws an Error naming the file and the field. */
 export function parseCatalogueEntry(file: string, text: string): CatalogueEntry {

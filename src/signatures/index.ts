@@ -4,12 +4,6 @@
  * fix), a loader that validates them, and the matcher that explain/ and the run store use. Adding a
  * signature is one file; docs/runs.md describes the format.
  */
-export {
-  type CatalogueEntry,
-  type Condition,
-  loadCatalogue,
-  parseCatalogueEntry,
-  signatureCatalogue,
-} from './catalogue.js';
+export { loadCatalogue, parseCatalogueEntry, signatureCatalogue } from './catalogue.js';
 export { type ChangedImages, changedImagesWords, describeSignature } from './describe.js';
-export { evaluate, type Facts, matchCatalogue, UNKNOWN_SIGNATURE } from './match.js';
+export { matchCatalogue } from './match.js';

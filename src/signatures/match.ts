@@ -8,10 +8,7 @@ import type { CatalogueEntry, Condition } from './catalogue.js';
 /** Fact name → value (`same`, `changed`, `unknown`, `present`, `absent`, ...). */
 export type Facts = ReadonlyMap<string, string>;
 
-/** The signature id a violation gets when no catalogue entry matches it. */
-export const UNKNOWN_SIGNATURE = 'unknown';
-
-export function evaluate(c: Condition, facts: Facts): boolean {
+function evaluate(c: Condition, facts: Facts): boolean {
   if ('fact' in c) return c.is.includes(facts.get(c.fact) ?? 'unknown');
   if ('all' in c) return c.all.every((x) => evaluate(x, facts));
   if ('any' in c) return c.any.some((x) => evaluate(x, facts));

@@ -21,7 +21,7 @@ import { templateConfigs } from './templates.js';
 
 const MINUTE = 60_000;
 /** Install-time moments, relative to the run's start (the rendered configs of the seed date from 02:30:53). */
-export const INSTALL = {
+const INSTALL = {
   clusterVersion: -46 * MINUTE,
   masters: -41 * MINUTE,
   workers: -33 * MINUTE,

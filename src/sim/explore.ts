@@ -94,7 +94,7 @@ export function exploreSeeds(
 }
 
 /** Events due this long after the window opened are not pulled forward into it. */
-export const WINDOW_MS = 12_000;
+const WINDOW_MS = 12_000;
 const MAX_DEPTH = 200;
 
 /** One step of the search: an operator step (side 0) or a machine-config-controller step (side 1). */

@@ -10,17 +10,10 @@
  * reads. docs/simulate.md describes the model.
  */
 
-// The one CI layout writer, for watch --record (src/watch): the same files the simulator writes.
-export {
-  CiRun,
-  intervalFileNames,
-  listJson,
-  type MonitorRecord,
-  monitorLine,
-  sortedRecords,
-} from './artifacts/ci-layout.js';
-export { DEFAULT_EPOCH } from './artifacts/timefmt.js';
-export { GATHER_DIR, GROUND_TRUTH, JUNIT_DIR, renderArtifacts, writeArtifacts } from './artifacts/write.js';
+// The CI layout's text formats live in artifacts/ (watch and the scripts use them there); kept
+// here for callers that reach them through sim.
+export { DEFAULT_EPOCH } from '../artifacts/index.js';
+export { GROUND_TRUTH, renderArtifacts, writeArtifacts } from './artifacts/write.js';
 export {
   checkModel,
   type ModelCheck,
@@ -30,13 +23,10 @@ export {
 } from './check.js';
 export { UncheckableScenario } from './check-model.js';
 export {
-  type ExhaustiveExploration,
   exploreExhaustive,
   exploreSeeds,
   replaySchedule,
   ScheduleError,
-  type SeedExploration,
-  WINDOW_MS,
 } from './explore.js';
 // The hosted model (NodePool rollouts, issue 41): its own folder on the same engine.
 export {
@@ -56,6 +46,6 @@ export { isPolicyName, POLICIES, POLICY_NAMES, type Policy, type PolicyName } fr
 export { buildRelease, changedComponents, type Release } from './release.js';
 export { type RunOptions, type RunResult, runSimulation } from './run.js';
 export { BUILTIN_SCENARIOS, builtinScenario, type Scenario } from './scenario.js';
-export { loadScenarioFile, parseDuration, parseScenario } from './scenario-file.js';
+export { loadScenarioFile, parseScenario } from './scenario-file.js';
 export type { ArtifactsInfo } from './summary.js';
 export { type RunSummary, type RunVerdict, type SimulateOutcome, summarize } from './summary.js';

@@ -11,7 +11,7 @@ import type { Release } from './release.js';
 import type { Scenario } from './scenario.js';
 import type { Store } from './store.js';
 
-export interface RenderedRecord {
+interface RenderedRecord {
   readonly pool: string;
   readonly name: string;
   readonly at: number;

@@ -26,12 +26,12 @@ export interface Meta {
   readonly annotations: Readonly<Record<string, string>>;
 }
 
-export interface UpdateRef {
+interface UpdateRef {
   readonly version: string;
   readonly image: string;
 }
 
-export interface HistoryEntry {
+interface HistoryEntry {
   readonly state: 'Partial' | 'Completed';
   readonly startedTime: number;
   readonly completionTime: number | undefined;
@@ -71,7 +71,7 @@ export interface ClusterOperatorObj {
   readonly extension: Readonly<Record<string, string>> | undefined;
 }
 
-export interface PoolConfiguration {
+interface PoolConfiguration {
   readonly name: string;
   readonly source: readonly string[];
 }
@@ -112,7 +112,7 @@ export interface IgnUnit {
   readonly contents: string | undefined;
   readonly dropins: readonly { readonly name: string; readonly contents: string }[];
 }
-export interface IgnConfig {
+interface IgnConfig {
   readonly files: readonly IgnFile[];
   readonly units: readonly IgnUnit[];
   readonly sshKeys: readonly string[];
@@ -138,7 +138,7 @@ export interface MachineConfigObj {
   readonly contentKey: string;
 }
 
-export type DaemonState = 'Done' | 'Working' | 'Degraded' | 'Unreconcilable';
+type DaemonState = 'Done' | 'Working' | 'Degraded' | 'Unreconcilable';
 
 export interface NodeObj {
   readonly kind: 'Node';
@@ -158,7 +158,7 @@ export interface NodeObj {
   readonly kubeletVersion: string;
 }
 
-export interface ControllerConfigObj {
+interface ControllerConfigObj {
   readonly kind: 'ControllerConfig';
   readonly meta: Meta;
   readonly images: Readonly<Record<string, string>>;
@@ -168,7 +168,7 @@ export interface ControllerConfigObj {
   readonly conditions: readonly Cond[];
 }
 
-export interface ConfigMapObj {
+interface ConfigMapObj {
   readonly kind: 'ConfigMap';
   readonly meta: Meta;
   readonly data: Readonly<Record<string, string>>;

@@ -21,7 +21,7 @@ import { poolSummary } from './pool-status.js';
 export const POLICY_NAMES = ['naive', 'pre-fix-2021', 'fixed'] as const;
 export type PolicyName = (typeof POLICY_NAMES)[number];
 
-export interface ValidityInput {
+interface ValidityInput {
   readonly pool: PoolObj;
   /** The operator's `version.Hash`: its MCO commit. */
   readonly controllerVersion: string;

@@ -23,11 +23,11 @@ export function primaryPoolName(node: NodeObj, pools: Iterable<PoolObj>): string
   return worker ? 'worker' : undefined;
 }
 
-export function nodeReady(n: NodeObj): boolean {
+function nodeReady(n: NodeObj): boolean {
   return n.ready && !n.unschedulable;
 }
 
-export function isNodeDone(n: NodeObj): boolean {
+function isNodeDone(n: NodeObj): boolean {
   return n.state === 'Done' && n.currentConfig === n.desiredConfig;
 }
 

@@ -5,7 +5,7 @@
  */
 import { sha1Hex, sha256Hex } from './hash.js';
 
-export interface Component {
+interface Component {
   readonly name: string;
   readonly pullSpec: string;
   readonly digest: string;
@@ -85,17 +85,6 @@ export const CATALOG: ReadonlyArray<readonly [string, string]> = [
 /** Every component's name, in payload order. */
 export const CATALOG_NAMES: readonly string[] = CATALOG.map(([name]) => name);
 
-/** Components whose image ends up in rendered MachineConfigs (docs/domain.md 3.5, 3.6, 8.6). */
-export const MCO_EMBEDDED = [
-  'pod',
-  'machine-config-operator',
-  'machine-os-content',
-  'baremetal-runtimecfg',
-  'keepalived-ipfailover',
-  'coredns',
-  'haproxy-router',
-] as const;
-
 export interface ReleaseSpec {
   readonly version: string;
   readonly image?: string;
@@ -106,7 +95,7 @@ export interface ReleaseSpec {
   readonly previous?: readonly string[];
 }
 
-export function rhcosVersionFor(revision: number): string {
+function rhcosVersionFor(revision: number): string {
   // 410.84.<build stamp>-0: later revisions, later stamps.
   const stamp = 202111020000 + revision * 1147;
   return `410.84.${stamp}-0`;
@@ -155,7 +144,7 @@ export function buildRelease(spec: ReleaseSpec): Release {
   };
 }
 
-export function pullSpec(release: Release, component: string): string {
+function pullSpec(release: Release, component: string): string {
   const c = release.byName.get(component);
   if (!c) throw new Error(`release ${release.version} has no component ${component}`);
   return c.pullSpec;

@@ -27,7 +27,7 @@ import { Store } from './store.js';
 import { Workloads } from './workloads.js';
 
 /** A run stops at the latest this long after it started (virtual time). */
-export const RUN_LIMIT_MS = 4 * 60 * 60_000;
+const RUN_LIMIT_MS = 4 * 60 * 60_000;
 /** Time kept after the cluster settles, before the end-of-run gather. */
 const TAIL_MS = 60_000;
 /** After the upgrade test finishes, wait at most this long for the pools to settle (CI gathers late). */

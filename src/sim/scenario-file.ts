@@ -247,10 +247,10 @@ const SCENARIO = z
     });
   });
 
-export type ScenarioFile = z.output<typeof SCENARIO>;
+type ScenarioFile = z.output<typeof SCENARIO>;
 
 /** Turn a validated scenario document into a Scenario. */
-export function scenarioFromDocument(doc: ScenarioFile): Scenario {
+function scenarioFromDocument(doc: ScenarioFile): Scenario {
   const base: BuiltinSpec = (doc.base !== undefined ? builtinSpec(doc.base) : undefined) ?? {
     description: '',
     changed: [],

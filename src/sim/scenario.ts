@@ -7,7 +7,7 @@ import { DEFAULT_LATENCIES, type Latencies } from './latency.js';
 import { BUILTIN_OPERANDS, type OperandSpec } from './operands.js';
 import { CATALOG_NAMES, type ReleaseSpec } from './release.js';
 
-export interface PoolSpec {
+interface PoolSpec {
   readonly name: string;
   readonly nodes: number;
   readonly paused: boolean;
@@ -62,8 +62,8 @@ export interface Scenario {
   readonly operands?: readonly OperandSpec[];
 }
 
-export const FROM_VERSION = '4.10.0-0.nightly-2021-11-02-191632';
-export const TO_VERSION = '4.10.0-0.nightly-2021-11-03-020416';
+const FROM_VERSION = '4.10.0-0.nightly-2021-11-02-191632';
+const TO_VERSION = '4.10.0-0.nightly-2021-11-03-020416';
 
 /** The pause image digests and target release image of bug 2019850 (https://bugzilla.redhat.com/show_bug.cgi?id=2019850). */
 const SEED = {
@@ -74,7 +74,7 @@ const SEED = {
 };
 
 /** Components rebuilt in every nightly of the period, none of which reaches a rendered config. */
-export const UNRELATED_CHURN = [
+const UNRELATED_CHURN = [
   'cli',
   'console',
   'tests',
@@ -83,7 +83,7 @@ export const UNRELATED_CHURN = [
   'cluster-monitoring-operator',
 ];
 
-export const DEFAULT_POOLS: readonly PoolSpec[] = [
+const DEFAULT_POOLS: readonly PoolSpec[] = [
   { name: 'master', nodes: 3, paused: false, maxUnavailable: 1 },
   { name: 'worker', nodes: 3, paused: false, maxUnavailable: 1 },
 ];

@@ -32,7 +32,7 @@ const WATCH_LABEL: Readonly<Record<Kind, string>> = {
   ConfigMap: 'watch ConfigMap',
 };
 
-export class ObjectMap {
+class ObjectMap {
   private readonly maps: { [K in Kind]: Map<string, KindMap[K]> } = {
     ClusterVersion: new Map(),
     ClusterOperator: new Map(),

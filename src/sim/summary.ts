@@ -4,8 +4,9 @@
  * pool really finished, and what the upgrade test saw. Reporters format it; the artifact writer
  * stores it as the run's ground truth.
  */
+
 import type { Verdict } from '../model/index.js';
-import { DEFAULT_EPOCH } from './artifacts/timefmt.js';
+import { DEFAULT_EPOCH } from '../artifacts/index.js';
 import type { ModelCheck, ModelReplay } from './check.js';
 import type { ExhaustiveExploration, SeedExploration } from './explore.js';
 import type { HostedSeedExploration } from './hosted/explore.js';

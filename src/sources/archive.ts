@@ -21,7 +21,7 @@ export interface ArchiveFile {
 
 const FILE_TYPES = new Set(['File', 'OldFile', 'ContiguousFile']);
 
-export function normaliseEntryPath(path: string): string {
+function normaliseEntryPath(path: string): string {
   return path
     .split('/')
     .filter((p) => p !== '' && p !== '.')

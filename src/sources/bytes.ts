@@ -8,8 +8,8 @@ import type { Budget } from '../model/index.js';
 import { InputError, printable } from '../model/index.js';
 import { compressionByMagic, compressionByName, type Decoder, MAGIC_BYTES } from './decoders/index.js';
 
-export const GIB = 1024 * 1024 * 1024;
-export const MIB = 1024 * 1024;
+const GIB = 1024 * 1024 * 1024;
+const MIB = 1024 * 1024;
 
 /** Default cap on any single file or decompressed stream (LoadOptions.maxFileBytes). */
 export const DEFAULT_MAX_FILE_BYTES = 2 * GIB;

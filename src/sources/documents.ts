@@ -245,7 +245,7 @@ function documentStartLines(text: string, count: number): number[] | undefined {
 }
 
 /** Count nodes (with repetition through aliases) and refuse trees larger than `budget`. */
-export function assertTreeSize(value: unknown, budget: number, file: string): void {
+function assertTreeSize(value: unknown, budget: number, file: string): void {
   const stack: unknown[] = [value];
   let seen = 0;
   while (stack.length > 0) {

@@ -7,8 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Interval, IntervalLevel } from '../model/index.js';
-import { Interner } from '../model/index.js';
-import { EchoIndex } from '../timeline/index.js';
+import { EchoIndex, Interner } from '../model/index.js';
 import { EchoFilter } from './echoes.js';
 import { parseIntervalItem, plainItem } from './intervals-json.js';
 

@@ -7,7 +7,7 @@
  * the time they span (for the history's span).
  */
 import type { Interval, Locator, Millis } from '../model/index.js';
-import { type EchoIndex, objectKey } from '../timeline/index.js';
+import { type EchoIndex, objectKey } from '../model/index.js';
 import type { PlainItem } from './intervals-json.js';
 
 /**

@@ -10,7 +10,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { InputError } from '../model/index.js';
 
-export interface ListedFile {
+interface ListedFile {
   /** Relative to the folder, `/`-separated. */
   readonly rel: string;
   readonly abs: string;

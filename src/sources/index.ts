@@ -9,9 +9,8 @@
 // For serve's must-gather extras, the cache command and the fetch progress bar (docs/serve.md, docs/urls.md).
 export { formatBytes, MAX_PARSED_BYTES } from './bytes.js';
 export { parseDocuments, parseYamlDocuments } from './documents.js';
-export { listFolder } from './folder.js';
+export { type LogFiles, readServedExtras } from './extras.js';
 export {
-  type InputFileOptions,
   loadMachineConfigFile,
   loadReleasePayload,
   readInputDocuments,

@@ -228,7 +228,7 @@ function stringRecord(value: unknown): Record<string, string> {
 }
 
 /** Identity of an interval for spotting the same one in two files (everything but its file). */
-export function intervalIdentity(i: Interval): string {
+function intervalIdentity(i: Interval): string {
   return JSON.stringify([
     i.from,
     i.to,

@@ -21,6 +21,8 @@ import type {
 } from '../model/index.js';
 import {
   Budget,
+  dropEchoes,
+  EchoIndex,
   InputError,
   Interner,
   type Millis,
@@ -28,7 +30,6 @@ import {
   printable,
   STDIN_NAME,
 } from '../model/index.js';
-import { dropEchoes, EchoIndex } from '../timeline/index.js';
 import { append } from './append.js';
 import { listArchive, readArchive } from './archive.js';
 import { DEFAULT_MAX_FILE_BYTES, decodedChunks, MAX_PARSED_BYTES } from './bytes.js';

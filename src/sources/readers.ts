@@ -44,7 +44,7 @@ import { ItemTreeLimits } from './tree-limits.js';
 import { validateObject } from './validate.js';
 import { type Resolved, runStartFromName, type YearHint } from './year.js';
 
-export interface ObjectRecord {
+interface ObjectRecord {
   readonly kind: KnownKind;
   readonly object: unknown;
   readonly ref: SourceRef;

@@ -9,7 +9,7 @@ import { fastPath } from './fast-path.js';
 type Issue = z.core.$ZodIssue;
 
 /** `status.conditions[0].type` */
-export function issuePath(path: readonly PropertyKey[]): string {
+function issuePath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const p of path) {
     if (typeof p === 'number') out += `[${p}]`;
@@ -41,7 +41,7 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** The object's name for messages, safe to print. */
-export function objectName(raw: unknown): string {
+function objectName(raw: unknown): string {
   const meta = (raw as { metadata?: unknown } | null)?.metadata;
   const name = meta !== null && typeof meta === 'object' ? (meta as { name?: unknown }).name : undefined;
   return typeof name === 'string' && name !== '' ? printable(name, 80) : '?';

@@ -8,10 +8,7 @@ export { STATS_FORMATS } from './formats.js';
 export {
   type ComponentRow,
   collectStats,
-  type NamedPercentiles,
   type Percentiles,
-  type RateRow,
-  type SignatureRow,
   type StatsFilter,
   type StatsResult,
 } from './query.js';

@@ -32,7 +32,7 @@ export interface RateRow {
   readonly rate: number | null;
 }
 
-export interface SignatureRow {
+interface SignatureRow {
   readonly signature: string;
   readonly label: string;
   readonly bug: string | null;
@@ -103,7 +103,7 @@ export interface NamedPercentiles extends Percentiles {
   readonly name: string;
 }
 
-export interface ErrorRow {
+interface ErrorRow {
   readonly source: string;
   readonly error: string;
   readonly at: number;

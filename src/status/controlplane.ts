@@ -25,7 +25,7 @@ const DEGRADED_WARNING = 5 * TIME.MINUTE;
 const DEGRADED_ERROR = 40 * TIME.MINUTE;
 
 /** A payload-managed operator carries an include/exclude.release.openshift.io annotation; add-ons do not. */
-export function isPlatformOperator(co: ClusterOperator): boolean {
+function isPlatformOperator(co: ClusterOperator): boolean {
   return Object.keys(co.metadata.annotations ?? {}).some(
     (key) =>
       key.startsWith('include.release.openshift.io/') || key.startsWith('exclude.release.openshift.io/'),
@@ -80,7 +80,7 @@ interface VersionFacts {
   readonly lastComplete?: string;
 }
 
-export function versionFacts(cv: ClusterVersion): VersionFacts {
+function versionFacts(cv: ClusterVersion): VersionFacts {
   const history = cv.status?.history ?? [];
   const target = history[0]?.version || cv.status?.desired?.version || 'unknown';
   const previousEntry = history[1];

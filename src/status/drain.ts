@@ -38,7 +38,7 @@ interface Blocker {
   readonly pdb: Observed<PodDisruptionBudget>;
 }
 
-export function pdbSelects(pdb: PodDisruptionBudget, pod: Pod): boolean {
+function pdbSelects(pdb: PodDisruptionBudget, pod: Pod): boolean {
   if (pdb.metadata.namespace !== pod.metadata.namespace) return false;
   const selector = pdb.spec?.selector;
   if (!selector) return false;

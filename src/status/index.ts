@@ -6,7 +6,6 @@
  * their Machines, which oc cannot show). Pure
  * functions over a ClusterHistory: no files, no clock, no network.
  */
-export { type FiringAlert, normalizeAlerts } from './alerts.js';
 export { assessStatus, type StatusOptions, statusPrerequisites } from './assess.js';
 export { assessStatusAt } from './at.js';
 export {

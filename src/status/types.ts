@@ -9,7 +9,7 @@ import type { Unrewound } from '../timeline/index.js';
 export type InsightLevel = 'Info' | 'Warning' | 'Error' | 'Critical';
 
 /** The impact vocabulary of `oc adm upgrade status` (docs/domain.md 9.1), kept so that users see the same words. */
-export type InsightImpact =
+type InsightImpact =
   | 'None'
   | 'Unknown'
   | 'API Availability'
@@ -21,10 +21,10 @@ export type InsightImpact =
   | 'Update Stalled';
 
 /** What part of the update an insight is about. */
-export type InsightScope = 'ControlPlane' | 'WorkerPool' | 'Cluster';
+type InsightScope = 'ControlPlane' | 'WorkerPool' | 'Cluster';
 
 /** Stable identifiers of the kinds of insight, for scripts that filter on them. */
-export type InsightKind =
+type InsightKind =
   | 'operator-unavailable'
   | 'operator-degraded'
   | 'clusterversion-failing'

@@ -10,7 +10,7 @@
 import type { ClusterHistory } from '../model/index.js';
 import { type ClusterVersion, MCO, parseTime } from '../model/index.js';
 
-export type VersionSource = 'annotation' | 'controller' | 'history';
+type VersionSource = 'annotation' | 'controller' | 'history';
 
 export interface ConfigVersion {
   readonly version: string;

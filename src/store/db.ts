@@ -211,7 +211,7 @@ function acquire(path: string, depth: number): () => void {
  * taken over, so an ingest resumes after a crash. Taking it and taking it over are atomic (acquire).
  * Exported for test/hostile/lock-race.ts, whose contender processes import it from dist/.
  */
-export function takeLock(dir: string): () => void {
+function takeLock(dir: string): () => void {
   const path = join(dir, LOCK_FILE);
   try {
     return acquire(path, 0);

@@ -4,8 +4,8 @@
  * postgres://…`). One schema and one list of migrations serve both (schema.ts); writes are per run, in
  * one transaction, and idempotent. docs/runs.md documents the tables.
  */
-export { type Db, defaultDbPath, isPostgresUrl, type Row, type Sql } from './db.js';
+export { defaultDbPath, isPostgresUrl, type Row, type Sql } from './db.js';
 export type * from './record.js';
-export { MIGRATIONS, type Migration } from './schema.js';
+export { MIGRATIONS } from './schema.js';
 export { type PutOutcome, RunStore } from './store.js';
 export { type DayTable, DURATION_BUCKET_MS, daySummarySelect } from './summaries.js';

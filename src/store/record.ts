@@ -4,9 +4,9 @@
  * docs/runs.md maps each field to its column.
  */
 
-export type RuleStateName = 'holds' | 'violated' | 'not-checked';
+type RuleStateName = 'holds' | 'violated' | 'not-checked';
 
-export interface RuleStateRecord {
+interface RuleStateRecord {
   readonly rule: string;
   readonly state: RuleStateName;
   readonly missing: readonly string[];

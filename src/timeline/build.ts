@@ -1,6 +1,5 @@
-import type { ClusterHistory, HistoryParts, Interval, Millis } from '../model/index.js';
+import type { ClusterHistory, HistoryParts, Interval } from '../model/index.js';
 import { deriveEventIntervals, deriveIntervals, latestObjectTime } from './derive.js';
-import { EchoIndex } from './echo-index.js';
 import { inheritIndex } from './query.js';
 import { rolloutIntervals } from './rollouts.js';
 
@@ -77,33 +76,6 @@ function mergeSorted(a: readonly Interval[], b: readonly Interval[]): Interval[]
   while (i < a.length) out.push(a[i++] as Interval);
   while (j < b.length) out.push(b[j++] as Interval);
   return out;
-}
-
-/**
- * The build log and the intervals JSON of one run record the same monitor events, the log with
- * milliseconds and the JSON truncated to seconds. Keep the log's copy of each and drop its echo, so
- * every event is counted once.
- */
-export function dropEchoes(intervals: Interval[]): {
-  intervals: Interval[];
-  droppedSpan: { from: Millis; to: Millis } | undefined;
-} {
-  // Nothing but the log's own intervals (its echoes were dropped as they were read): no index to build.
-  if (intervals.every((i) => i.source === 'build-log')) return { intervals, droppedSpan: undefined };
-  const logged = new EchoIndex();
-  for (const i of intervals) if (i.source === 'build-log') logged.add(i);
-  if (logged.size === 0) return { intervals, droppedSpan: undefined };
-  let droppedSpan: { from: Millis; to: Millis } | undefined;
-  const kept = intervals.filter((i) => {
-    if (i.source === 'build-log' || !logged.isEcho(i)) return true;
-    if (!droppedSpan) droppedSpan = { from: i.from, to: i.to };
-    else {
-      if (i.from < droppedSpan.from) droppedSpan.from = i.from;
-      if (i.to > droppedSpan.to) droppedSpan.to = i.to;
-    }
-    return false;
-  });
-  return { intervals: kept, droppedSpan };
 }
 
 function byTime(a: Interval, b: Interval): number {

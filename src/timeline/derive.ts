@@ -15,10 +15,11 @@ import {
   KNOWN_KINDS,
   type KnownKind,
   kindFacts,
+  locatorOf,
+  locators,
   type Millis,
   parseTime,
 } from '../model/index.js';
-import { locatorOf, locators } from './locator.js';
 
 /**
  * Intervals that objects imply. A snapshot holds only the last transition of each condition, so a
@@ -309,7 +310,7 @@ function historyIntervals(
 }
 
 /** Which condition states are bad, by origin's monitor rules (docs/domain.md 7.2), extended to pools and nodes. */
-export function conditionLevel(kind: string, type: string, status: string): IntervalLevel {
+function conditionLevel(kind: string, type: string, status: string): IntervalLevel {
   const own = isKnownKind(kind) ? kindFacts(kind).timeline?.conditionLevel?.(type, status) : undefined;
   if (own) return own;
   if (type === 'Available' && status === 'False') return 'Error';

@@ -3,10 +3,10 @@
  * intervals derived from objects) and answering "what was the state of X at time t" — conditions,
  * operator versions, updates and their completion, pool rollouts.
  */
-export { buildHistory, dropEchoes } from './build.js';
-export { conditionLevel, deriveIntervals } from './derive.js';
-export { EchoIndex } from './echo-index.js';
-export { locatorOf, locators, objectKey } from './locator.js';
+
+// Kept here for the callers that reach them through timeline; they live in model (locator.ts).
+export { objectKey } from '../model/index.js';
+export { buildHistory } from './build.js';
 export {
   type ManagedWorkloads,
   type OperandRollout,
@@ -17,7 +17,6 @@ export {
 } from './operand-rollouts.js';
 export * from './pools.js';
 export * from './query.js';
-export { rewindSpan } from './rewind/context.js';
 export {
   conditionStatusKnown,
   conditionTextKnown,
@@ -27,7 +26,6 @@ export {
   objectsAt,
   operatorVersionUnknown,
   REWIND_ORDER,
-  type Rewound,
   type Unrewound,
 } from './rewind/index.js';
 export * from './update-configs.js';

@@ -1,5 +1,5 @@
 import type { ClusterHistory, MachineConfig, MachineConfigPool, SourceRef } from '../model/index.js';
-import { conditionSince, findCondition, formatClock, MCO, type Millis, parseTime } from '../model/index.js';
+import { formatClock, MCO, type Millis, parseTime } from '../model/index.js';
 import { conditionTransitions, eventsWithReason, remembered } from './query.js';
 
 export interface RenderedConfig {
@@ -312,13 +312,4 @@ export function finishedRollout(ph: PoolHistory, config: RenderedConfig): PoolOb
     if (f.at >= config.createdAt && (!next || f.at < next.createdAt)) found = f;
   }
   return found;
-}
-
-/** Snapshot facts about a pool: its final Updated condition and configuration. */
-export function finalPoolFacts(ph: PoolHistory): { updatedSince?: Millis; configuration?: string } {
-  const pool = ph.pool?.object;
-  if (!pool) return {};
-  const since = conditionSince(findCondition(pool, 'Updated'));
-  const cfg = pool.status?.configuration?.name;
-  return { ...(since !== undefined ? { updatedSince: since } : {}), ...(cfg ? { configuration: cfg } : {}) };
 }

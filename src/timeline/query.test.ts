@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ClusterHistory, Interval, Locator } from '../model/history.js';
-import { objectKey } from './locator.js';
+import { objectKey } from '../model/index.js';
 import { eventsWithReason, inheritIndex, intervalsOf } from './query.js';
 
 const locators: Locator[] = [

@@ -1,5 +1,5 @@
 import type { ClusterHistory, Interval, Locator, Millis, SourceRef } from '../model/index.js';
-import { objectKey } from './locator.js';
+import { objectKey } from '../model/index.js';
 
 /** A condition's status from a moment on, as some source recorded it. */
 export interface ConditionTransition {
@@ -145,21 +145,6 @@ function transitionsOf(history: ClusterHistory, key: string, type: string): Cond
     });
   }
   return out.sort((x, y) => x.at - y.at);
-}
-
-/** The last transition at or before `t`, i.e. the condition's status at `t` as far as the evidence goes. */
-export function conditionAt(
-  history: ClusterHistory,
-  key: string,
-  type: string,
-  t: Millis,
-): ConditionTransition | undefined {
-  let found: ConditionTransition | undefined;
-  for (const tr of conditionTransitions(history, key, type)) {
-    if (tr.at <= t) found = tr;
-    else break;
-  }
-  return found;
 }
 
 const VERSIONS_RE = /versions:\s*(.+)$/;

@@ -1,6 +1,5 @@
 import type { ClusterHistory, Interval } from '../model/index.js';
-import { formatClock } from '../model/index.js';
-import { locators } from './locator.js';
+import { formatClock, locators } from '../model/index.js';
 import { finishedRollout, poolHistory } from './pools.js';
 import { laterRollouts, updateLabel } from './update-configs.js';
 

@@ -3,7 +3,7 @@ import { type Millis, parseTime } from '../model/index.js';
 import { intervalsOf, remembered } from './query.js';
 
 /** One moment the update's completion was recorded, by one witness. */
-export interface CompletionWitness {
+interface CompletionWitness {
   readonly at: Millis;
   /** `history` (ClusterVersion status.history), `monitor` (`cluster reached`), `test` (`Completed upgrade to`). */
   readonly by: 'history' | 'monitor' | 'test';

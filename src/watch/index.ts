@@ -5,13 +5,6 @@
  * an update run the moment they can; at completion the whole analysis, and `--record DIR` in the CI
  * layout that analyze reads.
  */
-export type { InformerStats } from './informer.js';
 export { jsonLine, textLine } from './lines.js';
 export { stoppedResult } from './stopped.js';
-export {
-  LIVE_RULES,
-  type WatchOptions,
-  type WatchOutput,
-  type WatchSummary,
-  watchCluster,
-} from './watcher.js';
+export { type WatchOutput, type WatchSummary, watchCluster } from './watcher.js';

@@ -21,7 +21,7 @@ import {
   type WatchEvent,
 } from '../live/index.js';
 
-export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export interface Change {
   readonly stream: Stream;

@@ -6,10 +6,10 @@
  * build log does) and one Interval for the live history, parsed by the same text forms as files.
  */
 
+import type { MonitorRecord } from '../artifacts/index.js';
 import type { RawObject } from '../live/index.js';
 import type { Interval, Millis } from '../model/index.js';
 import { isKnownKind, KINDS, kindFacts, MCO } from '../model/index.js';
-import type { MonitorRecord } from '../sim/index.js';
 import { parseLocatorText, parseMessageText } from '../sources/index.js';
 
 interface Condition {

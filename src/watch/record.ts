@@ -1,6 +1,6 @@
 /**
  * `watch --record DIR`: what a watch saw, written in the CI layout `analyze` reads (docs/domain.md
- * 7), through the one CI layout writer (src/sim/artifacts/ci-layout.ts): the last version of every
+ * 7), through the one CI layout writer (src/artifacts/ci-layout.ts): the last version of every
  * object as gather-extra Lists, and every transition as the monitor's build-log lines and an
  * e2e-events interval file. Written to a hidden sibling folder and renamed into place, so DIR is
  * either complete or absent, whenever the watch stops (Ctrl-C included).
@@ -8,10 +8,16 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import {
+  CiRun,
+  intervalFileNames,
+  type MonitorRecord,
+  monitorLine,
+  sortedRecords,
+} from '../artifacts/index.js';
 import type { LiveState, RawObject } from '../live/index.js';
 import { RESOURCES } from '../live/index.js';
 import { InputError } from '../model/index.js';
-import { CiRun, intervalFileNames, type MonitorRecord, monitorLine, sortedRecords } from '../sim/index.js';
 
 const TARGET = 'atlevel-watch';
 /** Written even when empty, as every CI run's gather-extra holds them; other kinds' Lists only when they hold objects. */

@@ -7,6 +7,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { type AnalysisResult, analyzeHistory } from '../analyze/index.js';
+import type { MonitorRecord } from '../artifacts/index.js';
 import {
   type ClientLimits,
   isRendered,
@@ -27,7 +28,6 @@ import {
   MCO,
   type Millis,
 } from '../model/index.js';
-import type { MonitorRecord } from '../sim/index.js';
 import { buildHistory } from '../timeline/index.js';
 import { type Clock, detectClock } from './clock.js';
 import { type Backoff, type Change, Informer, type InformerStats, type RelistGap } from './informer.js';
@@ -35,10 +35,7 @@ import { annotations, historyHead, poolTarget, toInterval, transitions } from '.
 import { checkRecordDir, renderRecord, writeRecord } from './record.js';
 
 /** The rules watch runs during an update, each when a change could let it decide. */
-export const LIVE_RULES = [
-  'operator-level-before-required-pool-target',
-  'master-pool-updated-before-cvo-complete',
-];
+const LIVE_RULES = ['operator-level-before-required-pool-target', 'master-pool-updated-before-cvo-complete'];
 
 /**
  * How long, on the cluster's clock, watch keeps recording after the update completed before it

@@ -1,7 +1,8 @@
 /**
  * The layering rules in .dependency-cruiser.cjs fail the lint on the mistakes they exist for: an upward
- * import, a cycle, an import past another folder's index.ts and disk access inside an analysis. Runs the real depcruise binary with the repo's
- * config over a small tree written to a temporary folder.
+ * import (sources → timeline among them), a named wrong-way arrow (watch → sim), a cycle, an import
+ * past another folder's index.ts and disk access inside an analysis. Runs the real depcruise binary
+ * with the repo's config over a small tree written to a temporary folder.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -36,7 +37,14 @@ const TREE: Record<string, string> = {
     "import { readFileSync } from 'node:fs';\nexport const read = () => readFileSync('x');\n",
   // Allowed: sources reads files.
   'src/sources/index.ts':
-    "import { readFileSync } from 'node:fs';\nexport const open = () => readFileSync('x');\n",
+    "import { readFileSync } from 'node:fs';\nexport const open = () => readFileSync('x');\nexport { drop } from './echoes.js';\n",
+  // Upward: sources (which make a history's parts) import timeline (which builds the history).
+  'src/sources/echoes.ts': "import { a } from '../timeline/index.js';\nexport const drop = a;\n",
+  // A test beside the code that reaches another folder: it belongs in test/.
+  'src/release/index.test.ts': "import { rule } from '../invariants/index.js';\nexport const t = rule;\n",
+  // Down the layers but the wrong way: the watcher takes the CI layout from the simulator.
+  'src/sim/index.ts': 'export const ciRun = 1;\n',
+  'src/watch/index.ts': "import { ciRun } from '../sim/index.js';\nexport const record = ciRun;\n",
 };
 
 let dir = '';
@@ -68,17 +76,22 @@ function cruise(): Promise<{ code: number; out: string }> {
 }
 
 describe('layering rules', () => {
-  it('fail on an upward import, a cycle, an import past another folder index.ts and file access in an analysis, and only there', async () => {
+  it('fail on an upward import (sources → timeline), watch → sim, a test beside the code reaching another folder, a cycle, an import past another folder index.ts and file access in an analysis, and only there', async () => {
     const { code, out } = await cruise();
     expect(code).not.toBe(0);
     expect(out).toMatch(
-      /error no-upward-from-timeline-status-release: src\/status\/index\.ts → src\/invariants\/index\.ts/,
+      /error no-upward-from-status-machineconfig-signatures: src\/status\/index\.ts → src\/invariants\/index\.ts/,
     );
     expect(out).toMatch(/error no-circular: src\/timeline\/a\.ts/);
     expect(out).toMatch(/error io-only-at-the-edges: src\/explain\/index\.ts → (node:)?fs/);
     expect(out).not.toMatch(/src\/invariants\/index\.ts →/);
     expect(out).not.toMatch(/src\/sources\/index\.ts →/);
+    expect(out).toMatch(/error no-upward-from-sources: src\/sources\/echoes\.ts → src\/timeline\/index\.ts/);
+    expect(out).toMatch(/error consumers-not-to-sim: src\/watch\/index\.ts → src\/sim\/index\.ts/);
     expect(out).toMatch(/error cross-folder-through-index: src\/release\/index\.ts → src\/model\/inner\.ts/);
-    expect(out).toMatch(/\(4 errors,/);
+    expect(out).toMatch(
+      /error test-beside-its-code: src\/release\/index\.test\.ts → src\/invariants\/index\.ts/,
+    );
+    expect(out).toMatch(/\(7 errors,/);
   });
 });

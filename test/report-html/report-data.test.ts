@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Interval, TestLogEntry } from '../../src/model/history.js';
 import { emptySnapshot } from '../../src/model/history.js';
+import { objectKey } from '../../src/model/index.js';
 import { buildReportData, type ReportData, scriptSafeJson } from '../../src/report/html/index.js';
 import { packReportData, unpackReportData } from '../../src/report/html/pack.js';
 import { testLogItems } from '../../src/report/html/test-log.js';
 import { conditionTone, markKindOf, messageText, toneOf } from '../../src/report/html/tones.js';
-import { objectKey } from '../../src/timeline/locator.js';
 import { expectGolden } from './golden.js';
 import { bugFindings, bugInput, NEW_MASTER, NEW_WORKER, OLD_MASTER, OLD_WORKER, T } from './inputs.js';
 

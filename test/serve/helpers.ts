@@ -1,19 +1,12 @@
 /** Starting serve in-process over an input, the way the CLI does, for the serve tests. */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe } from 'vitest';
-import {
-  collectExtras,
-  kubeconfigFor,
-  type RunningServer,
-  type StartOptions,
-  startServer,
-} from '../../src/serve/index.js';
-import { loadHistoryParts } from '../../src/sources/index.js';
+import { kubeconfigFor, type RunningServer, type StartOptions, startServer } from '../../src/serve/index.js';
+import { loadHistoryParts, readServedExtras } from '../../src/sources/index.js';
 import { buildHistory } from '../../src/timeline/index.js';
 
 /** JSON as the server under test sent it: the tests check its shape. */
@@ -39,12 +32,7 @@ export async function serve(
   opts: Omit<StartOptions, 'history'> = {},
 ): Promise<RunningServer> {
   const history = buildHistory(await loadHistoryParts(paths, { now: Date.now() }));
-  const extras = await collectExtras(paths, (p) =>
-    stat(p).then(
-      (s) => s.isDirectory(),
-      () => false,
-    ),
-  );
+  const extras = await readServedExtras(paths);
   return startServer({ history, extra: extras.objects, logs: extras.logs, ...opts });
 }
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import analyseRun from '../../src/cli/ingest.js';
+import analyseRun from '../../src/app/ingest-worker.js';
 import { expandInputs, identify } from '../../src/ingest/index.js';
 import { MIGRATIONS, type RunRecord } from '../../src/store/index.js';
 import { describeUnless } from '../helpers/skip.js';
@@ -47,7 +47,7 @@ describeUnless(
       // What the store must hold: each run's record, analysed here in-process.
       const inputs = await expandInputs([join(dir, 'corpus')]);
       expected = await Promise.all(
-        inputs.map(async (r) => analyseRun({ who: await identify(r), flags: {} })),
+        inputs.map(async (r) => analyseRun({ who: await identify(r), reading: {} })),
       );
     }, 600_000);
 

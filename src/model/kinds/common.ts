@@ -24,8 +24,6 @@ export const ObjectMetaSchema = z.looseObject({
     .nullable()
     .optional(),
 });
-export type ObjectMeta = z.infer<typeof ObjectMetaSchema>;
-
 const ConditionSchema = z.looseObject({
   type: z.string(),
   status: z.string(),

@@ -14,8 +14,6 @@ const ControllerConfigSchema = z.looseObject({
     })
     .optional(),
 });
-export type ControllerConfig = z.infer<typeof ControllerConfigSchema>;
-
 export const ControllerConfigKind = kind({
   schema: ControllerConfigSchema,
   field: 'controllerConfigs',

@@ -35,7 +35,7 @@ const DaemonSetSchema = z.looseObject({
     })
     .optional(),
 });
-export type DaemonSet = z.infer<typeof DaemonSetSchema>;
+type DaemonSet = z.infer<typeof DaemonSetSchema>;
 
 /** The rollout as the status says it: done when every scheduled pod is updated and available at the latest generation. */
 function rollout(d: DaemonSet): { level: 'Info' | 'Warning'; message: string } {

@@ -35,7 +35,7 @@ const DeploymentSchema = z.looseObject({
     })
     .optional(),
 });
-export type Deployment = z.infer<typeof DeploymentSchema>;
+type Deployment = z.infer<typeof DeploymentSchema>;
 
 /** spec.replicas defaults to 1 (apps/v1 SetDefaults_Deployment). */
 function desired(d: Deployment): number {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** Where `npm run build` (scripts/build-report-bundle.mjs) writes the page script, beside this module in dist/. */
-export const PAGE_BUNDLE_NAME = 'page.bundle.js';
+const PAGE_BUNDLE_NAME = 'page.bundle.js';
 
 let cached: string | undefined;
 

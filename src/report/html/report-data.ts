@@ -6,7 +6,8 @@ import {
   SEVERITY_ORDER,
   StringTable,
 } from '../../model/index.js';
-import { locatorOf, objectKey, operandRolloutIntervals, operandsByOperator } from '../../timeline/index.js';
+import { locatorOf, objectKey } from '../../model/index.js';
+import { operandRolloutIntervals, operandsByOperator } from '../../timeline/index.js';
 import { formatRef } from '../refs.js';
 import type {
   ReportBar,

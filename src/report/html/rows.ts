@@ -1,5 +1,4 @@
 import { KINDS, KNOWN_KINDS, type Locator } from '../../model/index.js';
-import { objectKey } from '../../timeline/index.js';
 
 /** Which chart row an interval belongs to, and which group that row sits in. */
 export interface RowIdentity {
@@ -62,14 +61,6 @@ export function compareGroups(a: string, b: string): number {
   if (ia !== -1 || ib !== -1)
     return (ia === -1 ? GROUP_ORDER.length : ia) - (ib === -1 ? GROUP_ORDER.length : ib);
   return compareText(a, b);
-}
-
-/**
- * The row of a locator. The key is timeline's objectKey, the same key findings use for their moments,
- * so a finding's `MachineConfigPool/master` finds the pool's row whatever source the intervals came from.
- */
-export function rowOfLocator(locator: Locator, nodeRoles: ReadonlyMap<string, string>): RowIdentity {
-  return rowOfKey(objectKey(locator), nodeRoles);
 }
 
 /** The row of an object key (`Kind/rest`), for objects a finding names that have no interval. */

@@ -3,6 +3,8 @@
  * JSON with metadata (deterministic uids, resourceVersions, creation times), the fields the model
  * tracks, and the usual surrounding fields a real object carries.
  */
+
+import { microTime, rfc3339 } from '../../artifacts/index.js';
 import { MCO } from '../../model/index.js';
 import { md5Hex, uidFor } from '../hash.js';
 import { specJson } from '../ignition.js';
@@ -16,7 +18,6 @@ import type {
   PoolObj,
 } from '../objects.js';
 import type { RecordedEvent } from '../recorder.js';
-import { microTime, rfc3339 } from './timefmt.js';
 
 type Json = Record<string, unknown>;
 
@@ -29,7 +30,7 @@ export interface Clock {
 
 const at = (clock: Clock, t: number): string => rfc3339(clock.epoch + t);
 
-export function uid(kind: string, name: string): string {
+function uid(kind: string, name: string): string {
   return uidFor(`${kind}/${name}`);
 }
 

@@ -3,8 +3,9 @@
  * its digest, the release metadata and the image-references tags with each component's pull spec and
  * source commit. The JSON itself is written by the CI layout writer.
  */
+
+import type { ReleaseInfoSpec } from '../../artifacts/index.js';
 import type { Release } from '../release.js';
-import type { ReleaseInfoSpec } from './ci-layout.js';
 
 export function releaseInfo(release: Release, createdWall: number): ReleaseInfoSpec {
   return {

@@ -7,7 +7,7 @@
 import { uidFor } from '../hash.js';
 import { type PodRec, type ReplicaSetRec, scaled, type Workload } from '../workloads.js';
 import type { Clock } from './k8s.js';
-import { rfc3339 } from './timefmt.js';
+import { rfc3339 } from '../../artifacts/index.js';
 
 type Json = Record<string, unknown>;
 

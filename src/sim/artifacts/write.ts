@@ -9,20 +9,22 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InputError, onInterrupt } from '../../model/index.js';
-import type { MonitorRecord as SimMonitorRecord } from '../recorder.js';
-import type { RunResult } from '../run.js';
-import { summarize } from '../summary.js';
 import {
   CiRun,
   ciPaths,
+  DEFAULT_EPOCH,
   intervalFileNames,
   listJson,
   type MonitorRecord,
   monitorLine,
+  rfc3339,
   sortedRecords,
   testLogLine,
-} from './ci-layout.js';
+} from '../../artifacts/index.js';
+import { InputError, onInterrupt } from '../../model/index.js';
+import type { MonitorRecord as SimMonitorRecord } from '../recorder.js';
+import type { RunResult } from '../run.js';
+import { summarize } from '../summary.js';
 import {
   type Clock,
   clusterOperatorJson,
@@ -34,7 +36,6 @@ import {
 } from './k8s.js';
 import { releaseInfo } from './release-info.js';
 import { REVISIONS_FILE, revisionsJsonl } from './revisions.js';
-import { DEFAULT_EPOCH, rfc3339 } from './timefmt.js';
 import { workloadLists } from './workloads-json.js';
 
 const TARGET = 'e2e-upgrade';

@@ -367,7 +367,7 @@ export class ClusterVersionOperator {
 }
 
 /** Why a ClusterOperator is not yet at level for `target` (docs/domain.md 5.3), or undefined when it is. */
-export function levelState(co: ClusterOperatorObj | undefined, target: string): Blocked | undefined {
+function levelState(co: ClusterOperatorObj | undefined, target: string): Blocked | undefined {
   if (!co) return 'missing';
   if (findCond(co.conditions, 'Available')?.status !== 'True') return 'unavailable';
   if (findCond(co.conditions, 'Degraded')?.status !== 'False') return 'degraded';

@@ -518,12 +518,12 @@ function sameExtension(a: ClusterOperatorObj['extension'], b: ClusterOperatorObj
   return true;
 }
 
-export function operatorVersion(versions: readonly OperandVersion[]): string | undefined {
+function operatorVersion(versions: readonly OperandVersion[]): string | undefined {
   return versions.find((v) => v.name === 'operator')?.version;
 }
 
 /** Go's %v of []OperandVersion: `[{operator 4.10.0-...}]`. */
-export function fmtVersions(versions: readonly OperandVersion[]): string {
+function fmtVersions(versions: readonly OperandVersion[]): string {
   return `[${versions.map((v) => `{${v.name} ${v.version}}`).join(' ')}]`;
 }
 

@@ -12,7 +12,7 @@ import { zstd } from './zstd.js';
 
 export type { Decoder } from './types.js';
 
-export const DECODERS: readonly Decoder[] = [gzip, zstd, xz, tar];
+const DECODERS: readonly Decoder[] = [gzip, zstd, xz, tar];
 
 /** Enough leading bytes for every decoder's magic (tar's `ustar` sits at offset 257). */
 export const MAGIC_BYTES = Math.max(2, ...DECODERS.map((d) => d.magicLength));

@@ -24,7 +24,7 @@ export interface Decoder {
   readonly archive?: boolean;
 }
 
-export interface DecodeContext {
+interface DecodeContext {
   /** Something the user should know that is not an error. */
   readonly note: (text: string) => void;
   /**

@@ -4,7 +4,7 @@
  * (input-file.ts: regular files only, DECODERS, the budget's size, node and depth limits). A scenario
  * file (sim/) is read through readInputDocuments too.
  */
-export { type InputFileOptions, readInputDocuments, readInputText } from './input-file.js';
+export { readInputDocuments, readInputText } from './input-file.js';
 export { loadMachineConfigFile } from './machineconfig-file.js';
 export { loadReleasePayload } from './release-info.js';
 export { loadSimRevisions, parseSimRevisions, SIM_REVISIONS_FILE } from './sim-revisions.js';

@@ -7,13 +7,16 @@ import { isArchiveName } from '../decoders/index.js';
 import { ciRun } from './ci-run.js';
 import { hypershiftDump } from './hypershift-dump.js';
 import { mustGather } from './must-gather.js';
+
+export { mustGatherRoot } from './must-gather.js';
+
 import { ocExamples } from './oc-examples.js';
 import { ocGet } from './oc-get.js';
 import { baseName, type Claim, type Layout } from './types.js';
 
 export { readerByName } from './ci-run.js';
 export { OC_EXAMPLE_OPTIONAL, OC_EXAMPLE_SUFFIXES } from './oc-examples.js';
-export { baseName, type Claim, type Layout, type ReaderSpec } from './types.js';
+export { baseName, type ReaderSpec } from './types.js';
 
 export const LAYOUTS: readonly Layout[] = [ciRun, hypershiftDump, mustGather, ocExamples, ocGet];
 

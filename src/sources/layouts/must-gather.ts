@@ -7,7 +7,7 @@ import { isMustGatherResource } from '../../model/index.js';
 import type { Claim, Layout, ReaderSpec } from './types.js';
 
 /** The must-gather root a path is under (the folder holding cluster-scoped-resources/ or namespaces/). */
-function mustGatherRoot(rel: string): string | undefined {
+export function mustGatherRoot(rel: string): string | undefined {
   const parts = rel.split('/');
   for (let i = 0; i < parts.length - 1; i++) {
     const p = parts[i];

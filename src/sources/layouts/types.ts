@@ -23,7 +23,7 @@ export interface Claim {
   readonly spec: ReaderSpec;
 }
 
-export interface Detected {
+interface Detected {
   readonly claims: readonly Claim[];
   /** Files the layout recognises and does not read: ignored, not offered to later layouts. */
   readonly covers?: readonly string[];

@@ -13,9 +13,9 @@ import type { Found, OpenContext, Opened, Opener } from './types.js';
 import { urlOpener } from './url.js';
 
 export { readStdin, STDIN } from './stdin.js';
-export type { OpenContext, Opened, Opener } from './types.js';
+export type { OpenContext, Opened } from './types.js';
 
-export const OPENERS: readonly Opener[] = [urlOpener, stdinOpener, folderOpener, fileOpener, ocExampleOpener];
+const OPENERS: readonly Opener[] = [urlOpener, stdinOpener, folderOpener, fileOpener, ocExampleOpener];
 
 /** Open one argument with the first opener that claims it. */
 export async function openArgument<R extends Opened>(arg: string, context: OpenContext<R>): Promise<R> {

@@ -14,7 +14,7 @@ import { DEFAULT_CONCURRENCY, type RemoteOptions, storageEndpoint } from './opti
 import { type Selected, selectObjects } from './select.js';
 
 /** A fetched file: read it at `path`, call it `display`. */
-export interface LocalFile {
+interface LocalFile {
   readonly rel: string;
   readonly path: string;
   readonly size: number;

@@ -6,7 +6,7 @@ export const GROUP_HEIGHT = 24;
 /** Group id of the rows pinned at the top while a finding is selected. */
 export const FOCUS_GROUP = '__finding';
 
-export type Entry =
+type Entry =
   | {
       readonly kind: 'group';
       readonly group: string;

@@ -10,7 +10,7 @@ import { clock, day, duration, tickLabel, ticks } from './time-format.js';
 import type { TimelineIndex } from './timeline-index.js';
 import { AXIS_HEIGHT, type ChartView, MOMENT_LEVELS, MOMENT_LINE, RIGHT_PAD } from './view.js';
 
-export const BAR_HEIGHT = 12;
+const BAR_HEIGHT = 12;
 /** How near, in px, the pointer must be to a bar or mark to hit it. */
 export const HIT_PX = 4;
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';

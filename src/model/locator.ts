@@ -1,4 +1,5 @@
-import { isKnownKind, KINDS, type Locator } from '../model/index.js';
+import type { Locator } from './history.js';
+import { isKnownKind, KINDS } from './kinds/index.js';
 
 /**
  * The one key of the object a locator is about: `ClusterOperator/machine-config`, `Node/ip-10-0-1-2`,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Interval, Locator } from '../model/history.js';
 import { EchoIndex } from './echo-index.js';
+import type { Interval, Locator } from './history.js';
 import { objectKey } from './locator.js';
 
 const locators: Locator[] = [

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeLargeRun } from '../../bench/large-run.js';
-import { InputError } from '../model/errors.js';
-import type { ReaderSpec } from './layouts/index.js';
-import { type FileResult, readInput } from './readers.js';
+import { InputError } from '../../src/model/errors.js';
+import type { ReaderSpec } from '../../src/sources/layouts/index.js';
+import { type FileResult, readInput } from '../../src/sources/readers.js';
 
 let tmp: string;
 beforeAll(async () => {

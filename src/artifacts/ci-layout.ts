@@ -8,7 +8,7 @@
  * Pure: a run is built up as path → text (`CiRun`), and `writeArtifacts` (write.ts) puts it on disk.
  * New kinds of artifact (for example recorded object revisions) are one more method or `add` call.
  */
-import { KINDS, KNOWN_KINDS, type KnownKind } from '../../model/index.js';
+import { KINDS, KNOWN_KINDS, type KnownKind } from '../model/index.js';
 import { fileStamp, logfStamp, monitorDuration, monitorStamp, rfc3339 } from './timefmt.js';
 
 export type MonitorLevel = 'Info' | 'Warning' | 'Error';
@@ -56,7 +56,7 @@ function sortKeysDeep(value: unknown): unknown {
  * final newline. `sortKeys` mimics objects decoded into maps (everything `oc get -o json` prints);
  * without it, key order is the order the object was built in (Go struct field order).
  */
-export function goJson(value: unknown, indent: number, sortKeys: boolean): string {
+function goJson(value: unknown, indent: number, sortKeys: boolean): string {
   const text = JSON.stringify(sortKeys ? sortKeysDeep(value) : value, null, indent);
   return `${text.replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')}\n`;
 }
@@ -134,7 +134,7 @@ export function intervalFileNames(start: number): { readonly events: string; rea
 }
 
 /** One image-references tag of a release (docs/domain.md 8.2). */
-export interface ReleaseTag {
+interface ReleaseTag {
   readonly name: string;
   readonly pullSpec: string;
   readonly commit: string;

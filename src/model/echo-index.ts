@@ -13,8 +13,9 @@
  * question about a crowded second (more than CROWDED candidates) uses maps over every logged
  * interval, built the first time one is asked.
  */
-import type { Interval, Locator, Millis } from '../model/index.js';
+import type { Interval, Locator } from './history.js';
 import { objectKey } from './locator.js';
+import type { Millis } from './time.js';
 
 /** Candidates beyond which a scan costs more than the maps (and a hostile log could make it quadratic). */
 const CROWDED = 128;

@@ -9,9 +9,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeGcs } from '../../../test/helpers/fake-gcs.js';
-import { ObjectCache } from './cache.js';
-import { type ObjectInfo, SLICE_BYTES, StorageClient, StorageError } from './gcs.js';
+import { ObjectCache } from '../../src/sources/url/cache.js';
+import { type ObjectInfo, SLICE_BYTES, StorageClient, StorageError } from '../../src/sources/url/gcs.js';
+import { FakeGcs } from '../helpers/fake-gcs.js';
 
 const BUCKET = 'b';
 const BIG = 'run/artifacts/big.json';

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeLargeRun } from '../../bench/large-run.js';
-import { buildHistory } from '../timeline/build.js';
-import { loadHistoryParts } from './index.js';
+import { loadHistoryParts } from '../../src/sources/index.js';
+import { buildHistory } from '../../src/timeline/build.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const loadHistory = async (paths: string[]) => buildHistory(await loadHistoryParts(paths, { now: NOW }));

@@ -1,0 +1,79 @@
+/**
+ * The package's library entry (package.json "exports"): the built package, installed as a
+ * dependency of another project (node_modules/atlevel linked to this one), is imported by name from
+ * plain JavaScript and its use cases answer as the CLI does on the bundled example; its declarations
+ * type-check a TypeScript caller under nodenext resolution. Needs the build (`npm test` builds first).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../helpers/fixtures.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'atlevel-library-'));
+mkdirSync(join(dir, 'node_modules'));
+symlinkSync(projectRoot, join(dir, 'node_modules', 'atlevel'), 'dir');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const example = join(projectRoot, 'examples', 'bug-2019850');
+
+const CALLER = `
+import { diffConfigs, readHistory, analyzeHistory } from 'atlevel';
+const outcome = await diffConfigs({ pool: 'master', from: process.argv[2] });
+const result = analyzeHistory(await readHistory([process.argv[2]], {}));
+console.log(JSON.stringify({ identical: outcome.identical, how: outcome.report.how, verdict: result.verdict }));
+`;
+
+const TYPED_CALLER = `
+import { type DiffRequest, type AnalysisResult, diffConfigs, readHistory, analyzeHistory } from 'atlevel';
+const request: DiffRequest = { pool: 'master', from: 'x', only: ['units'] };
+const identical: boolean = (await diffConfigs(request)).identical;
+const verdict: AnalysisResult['verdict'] = analyzeHistory(await readHistory(['x'], {})).verdict;
+// @ts-expect-error: a request's pool is a string, not a number
+const wrong: DiffRequest = { pool: 1 };
+export { identical, verdict, wrong };
+`;
+
+describe('the library entry', () => {
+  it('is imported by name and answers as the CLI does', () => {
+    writeFileSync(join(dir, 'caller.mjs'), CALLER);
+    const r = spawnSync(process.execPath, ['caller.mjs', example], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      identical: false,
+      how: 'pool master: the two newest of 2 rendered configs',
+      verdict: 'fail',
+    });
+  });
+
+  it('has declarations a TypeScript caller type-checks against', () => {
+    writeFileSync(join(dir, 'caller.mts'), TYPED_CALLER);
+    const tsc = join(projectRoot, 'node_modules', '.bin', 'tsc');
+    const r = spawnSync(
+      tsc,
+      [
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(projectRoot, 'node_modules', '@types'),
+        'caller.mts',
+      ],
+      { cwd: dir, encoding: 'utf8', timeout: 170_000 },
+    );
+    expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+  }, 180_000);
+});
