@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
 import { checkInvariants } from '../../src/invariants/index.js';
 import { type ClusterHistory, type HistoryParts, InputError } from '../../src/model/index.js';
-import { collectExtras, type RunningServer, startServer } from '../../src/serve/index.js';
-import { loadHistoryParts } from '../../src/sources/index.js';
+import { type RunningServer, startServer } from '../../src/serve/index.js';
+import { loadHistoryParts, readServedExtras } from '../../src/sources/index.js';
 import { planFiles } from '../../src/sources/layout.js';
 import { buildHistory, objectsAt } from '../../src/timeline/index.js';
 import { describeKubectl, kubectl } from '../serve/helpers.js';
@@ -352,11 +352,10 @@ describeKubectl('kubectl against serve of a hypershift dump', () => {
   let guest: RunningServer;
   beforeAll(async () => {
     const h = await historyOf('ocpbugs-77922');
-    const isDir = async () => true;
-    const extras = await collectExtras([dump('ocpbugs-77922')], isDir);
+    const extras = await readServedExtras([dump('ocpbugs-77922')]);
     management = await startServer({ history: h, extra: extras.objects, logs: extras.logs });
     const g = h.guests?.[0]?.history as ClusterHistory;
-    const gx = await collectExtras([dump('ocpbugs-77922')], isDir, 'example');
+    const gx = await readServedExtras([dump('ocpbugs-77922')], {}, 'example');
     guest = await startServer({ history: g, extra: gx.objects, logs: gx.logs });
   });
   afterAll(async () => {

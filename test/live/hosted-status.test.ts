@@ -9,7 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { ClusterHistory } from '../../src/model/index.js';
-import { collectExtras, type RunningServer, startServer } from '../../src/serve/index.js';
+import { type RunningServer, startServer } from '../../src/serve/index.js';
+import { readServedExtras } from '../../src/sources/index.js';
 import { buildHistory } from '../../src/timeline/index.js';
 import { inProcessCli } from '../helpers/cli.js';
 import { projectRoot } from '../helpers/fixtures.js';
@@ -24,15 +25,10 @@ const DUMP = `${projectRoot}/test/fixtures/hosted/ocpbugs-77922`;
 /** serve DUMP and serve --guest NAME DUMP: the management API server and the guest's. */
 async function serveDump(dump: string, guestName: string): Promise<[RunningServer, RunningServer]> {
   const history = buildHistory(await loadHistoryParts([dump], { now: Date.now() }));
-  const isDir = (p: string) =>
-    stat(p).then(
-      (s) => s.isDirectory(),
-      () => false,
-    );
-  const mx = await collectExtras([dump], isDir);
+  const mx = await readServedExtras([dump]);
   const management = await startServer({ history, extra: mx.objects, logs: mx.logs });
   const g = history.guests?.find((x) => x.name === guestName)?.history as ClusterHistory;
-  const gx = await collectExtras([dump], isDir, guestName);
+  const gx = await readServedExtras([dump], {}, guestName);
   return [management, await startServer({ history: g, extra: gx.objects, logs: gx.logs })];
 }
 
