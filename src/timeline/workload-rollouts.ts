@@ -167,6 +167,19 @@ const HASH_RE = /^[a-z0-9]{1,12}$/;
 
 function build(history: ClusterHistory): WorkloadRollouts {
   const o = history.objects;
+  // No workload at all: nothing to join the events and intervals to (and no walk over them).
+  if (o.deployments.length === 0 && o.daemonSets.length === 0)
+    return {
+      workloads: [],
+      data: {
+        deployments: false,
+        daemonSets: false,
+        replicaSets: o.replicaSets.length > 0,
+        pods: o.pods.length > 0,
+        events: false,
+        podIntervals: false,
+      },
+    };
   const drafts = new Map<string, Draft>();
   for (const d of o.deployments) add(drafts, deploymentDraft(d));
   for (const d of o.daemonSets) add(drafts, daemonSetDraft(d));
