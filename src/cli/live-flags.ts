@@ -4,7 +4,13 @@
  * imported only when a live cluster is asked for, so file commands start as fast as before.
  */
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { type Budget, type ClusterHistory, UsageError } from '../model/index.js';
+import {
+  type Budget,
+  type ClusterHistory,
+  emptySnapshot,
+  type HistoryParts,
+  UsageError,
+} from '../model/index.js';
 import { withGivenReleases } from '../sources/index.js';
 import { buildHistory } from '../timeline/index.js';
 import { budgetFromFlags } from './input.js';
@@ -121,4 +127,31 @@ export async function liveHistory(
       budget: budgetFromFlags(flags),
     }),
   );
+}
+
+/**
+ * The payloads of --release-from/--release-to for a watch (a cluster holds none): what
+ * operator-level-before-operands needs to tell the old release's images from the new's. Undefined when
+ * neither is given.
+ */
+export async function watchReleases(
+  flags: LiveFlags,
+  releases: { releaseFrom?: string; releaseTo?: string },
+): Promise<HistoryParts['releases'] | undefined> {
+  if (releases.releaseFrom === undefined && releases.releaseTo === undefined) return undefined;
+  stdinOnce([], { '--release-from': releases.releaseFrom, '--release-to': releases.releaseTo });
+  const none: HistoryParts = {
+    objects: emptySnapshot(),
+    monitorIntervals: [],
+    testLog: [],
+    releases: {},
+    inputs: [],
+    notes: [],
+  };
+  const parts = await withGivenReleases(none, {
+    ...releases,
+    remote: await remoteOptions(flags as RemoteFlags),
+    budget: budgetFromFlags(flags),
+  });
+  return parts.releases;
 }

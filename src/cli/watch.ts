@@ -5,7 +5,7 @@ import { ANALYZE_FORMATS, render, yamlPrinter } from '../report/index.js';
 import { verdictExit } from './analyze.js';
 import type { ExitBox, ExitCode } from './exit.js';
 import { addBudgetOptions } from './input.js';
-import { liveFlags, liveLimits } from './live-flags.js';
+import { liveFlags, liveLimits, watchReleases } from './live-flags.js';
 import { useColour } from './output.js';
 
 function watchOptions(cmd: Command) {
@@ -19,6 +19,11 @@ function watchOptions(cmd: Command) {
       '--record <dir>',
       'write what was seen to DIR in the CI layout analyze reads (atomically, on completion or Ctrl-C)',
     )
+    .option(
+      '--release-from <file>',
+      'release info of the version updated from (oc adm release info -o json, or image-references; - for stdin): tells operator-level-before-operands which images are old',
+    )
+    .option('--release-to <file>', 'release info of the version updated to')
     .option('--until-complete', 'stop when the update completes, with the analyze verdict (the default)')
     .option('--forever', 'keep watching across updates; stop with Ctrl-C');
   return liveFlags(c);
@@ -49,6 +54,10 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
     ...(flags.kubeconfig !== undefined ? { kubeconfig: flags.kubeconfig } : {}),
     ...(flags.context !== undefined ? { context: flags.context } : {}),
   });
+  const releases = await watchReleases(flags, {
+    ...(flags.releaseFrom !== undefined ? { releaseFrom: flags.releaseFrom } : {}),
+    ...(flags.releaseTo !== undefined ? { releaseTo: flags.releaseTo } : {}),
+  });
   const colour = useColour();
   const json = flags.output !== 'text';
   // -o yaml: each event as one YAML document of a stream (`---` before each), as `kubectl get -w -o
@@ -68,6 +77,7 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
       limits: liveLimits(flags),
       ...(flags.forever ? { forever: true } : {}),
       ...(flags.record !== undefined ? { record: flags.record } : {}),
+      ...(releases ? { releases } : {}),
       emit: (o) => {
         if (json) write(event(jsonLine(o)));
         else {

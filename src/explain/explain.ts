@@ -471,7 +471,9 @@ function explainOperands(history: ClusterHistory, finding: Finding): Finding {
       evidence: own.filter((e) => !e.statement.startsWith('release component ')),
     });
   }
-  const kinds = [...new Set((s.objects ?? []).filter((k) => k !== operatorKey).map((k) => k.split('/')[0] ?? ''))];
+  const kinds = [
+    ...new Set((s.objects ?? []).filter((k) => k !== operatorKey).map((k) => k.split('/')[0] ?? '')),
+  ];
   for (const name of components) {
     const before = history.releases.from?.components.find((c) => c.name === name);
     const after = history.releases.to?.components.find((c) => c.name === name);

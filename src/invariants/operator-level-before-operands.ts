@@ -208,7 +208,7 @@ class Judge {
   private readonly toIndex: ComponentIndex;
 
   constructor(
-    private readonly releases: { from: ReleasePayload; to: ReleasePayload },
+    releases: { from: ReleasePayload; to: ReleasePayload },
     private readonly latest: boolean,
     private readonly windowEnd: Millis,
     private readonly spanEnd: Millis | undefined,

@@ -19,7 +19,7 @@ export function streamId(s: Stream): string {
   return `${s.resource.kind}${s.namespace !== undefined ? `@${s.namespace}` : ''}`;
 }
 
-/** The streams of RESOURCES; Pods in the namespaces of `pdbNamespaces`. */
+/** The streams of RESOURCES; Pods in the namespaces of `pdbNamespaces` (and the operators' namespaces). */
 function streamsFor(pdbNamespaces: Iterable<string>): Stream[] {
   const out: Stream[] = [];
   for (const r of RESOURCES) {
@@ -101,7 +101,31 @@ export async function snapshot(
     if (listed) versions.set(streamId(s), listed.resourceVersion);
   }
   const pdbNamespaces = [...state.all('PodDisruptionBudget')].map((p) => p.metadata?.namespace ?? '');
-  const pods = streamsFor(pdbNamespaces.filter((n) => n !== '')).filter((s) => s.resource.kind === 'Pod');
+  // And the operators' own namespaces (status.relatedObjects) that hold a Deployment or DaemonSet:
+  // operator-level-before-operands reads their workloads' pods, the images each runs.
+  const workloadNamespaces = new Set(
+    [...state.all('Deployment'), ...state.all('DaemonSet')].map((w) => w.metadata?.namespace ?? ''),
+  );
+  const operatorNamespaces = [...state.all('ClusterOperator')].flatMap((co) => {
+    const related = (co.status as { relatedObjects?: unknown } | undefined)?.relatedObjects;
+    return Array.isArray(related)
+      ? related.flatMap((r: { resource?: unknown; name?: unknown }) =>
+          r?.resource === 'namespaces' && typeof r.name === 'string' && workloadNamespaces.has(r.name)
+            ? [r.name]
+            : [],
+        )
+      : [];
+  });
+  const pods = streamsFor([...pdbNamespaces, ...operatorNamespaces].filter((n) => n !== '')).filter(
+    (s) => s.resource.kind === 'Pod',
+  );
+  // Events in the operators' namespaces too: ScalingReplicaSet, SuccessfulDelete and Pulled date
+  // their workloads' rollouts (docs/rules/operator-level-before-operands.md).
+  const eventResource = RESOURCES.find((r) => r.kind === 'Event');
+  if (eventResource)
+    for (const ns of [...new Set(operatorNamespaces)].sort())
+      if (ns !== '' && !EVENT_NAMESPACES.includes(ns))
+        pods.push({ resource: eventResource, namespace: ns, path: resourcePath(eventResource, ns) });
   for (const s of pods) {
     const listed = await listStream(client, state, s, notes);
     if (listed) versions.set(streamId(s), listed.resourceVersion);

@@ -17,7 +17,6 @@ export { type MachineConfigPool, MachineConfigPoolSchema } from './kinds/machine
 export { type Node, NodeSchema } from './kinds/node.js';
 export type { Pod } from './kinds/pod.js';
 export type { PodDisruptionBudget } from './kinds/poddisruptionbudget.js';
-export type { ReplicaSet } from './kinds/replicaset.js';
 
 /** The annotation and label keys atlevel reads (docs/domain.md 1.2, 1.3, 4.1). */
 export const MCO = {

@@ -47,7 +47,7 @@ interface SignatureRow {
  * One operator's early-level races: findings of operator-level-before-operands, which name the
  * operator that reported level before a workload it manages had rolled out.
  */
-export interface EarlyLevelRow {
+interface EarlyLevelRow {
   readonly operator: string;
   readonly runs: number;
   readonly findings: number;

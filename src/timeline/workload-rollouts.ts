@@ -17,7 +17,7 @@ export interface ContainerImage {
 }
 
 /** One revision of a workload's pod template: a Deployment's ReplicaSet, or a DaemonSet's controller-revision-hash. */
-export interface WorkloadRevision {
+interface WorkloadRevision {
   /** The ReplicaSet's name, or the DaemonSet pods' `controller-revision-hash`. */
   readonly id: string;
   /** Its template's images (a ReplicaSet's template, else those of a pod of the revision); absent when unknown. */
@@ -30,7 +30,7 @@ export interface WorkloadRevision {
 }
 
 /** One pod of a workload, as the snapshot and the events show it. */
-export interface WorkloadPod {
+interface WorkloadPod {
   readonly name: string;
   /** Its revision: the ReplicaSet that owns it, or its `controller-revision-hash`. */
   readonly revision?: string;
@@ -56,7 +56,7 @@ export interface WorkloadPod {
  * - `complete`: a Deployment's Progressing condition at `NewReplicaSetAvailable`, its lastUpdateTime
  *   (the last time the controller found the rollout complete: a later drain moves it later).
  */
-export type RolloutStepKind =
+type RolloutStepKind =
   | 'revision-created'
   | 'scaled-up'
   | 'scaled-down'
@@ -81,7 +81,7 @@ export interface RolloutStep {
   readonly ref: SourceRef;
 }
 
-export type WorkloadKind = 'Deployment' | 'DaemonSet';
+type WorkloadKind = 'Deployment' | 'DaemonSet';
 
 /** One workload's rollout history: its template as last seen, its revisions and pods, and its timed steps. */
 export interface WorkloadRollout {
@@ -167,6 +167,19 @@ const HASH_RE = /^[a-z0-9]{1,12}$/;
 
 function build(history: ClusterHistory): WorkloadRollouts {
   const o = history.objects;
+  // No workload at all: nothing to join the events and intervals to (and no walk over them).
+  if (o.deployments.length === 0 && o.daemonSets.length === 0)
+    return {
+      workloads: [],
+      data: {
+        deployments: false,
+        daemonSets: false,
+        replicaSets: o.replicaSets.length > 0,
+        pods: o.pods.length > 0,
+        events: false,
+        podIntervals: false,
+      },
+    };
   const drafts = new Map<string, Draft>();
   for (const d of o.deployments) add(drafts, deploymentDraft(d));
   for (const d of o.daemonSets) add(drafts, daemonSetDraft(d));

@@ -24,6 +24,7 @@ import {
   type ClusterHistory,
   type Finding,
   formatTime,
+  type HistoryParts,
   type Interval,
   MCO,
   type Millis,
@@ -35,7 +36,14 @@ import { annotations, historyHead, poolTarget, toInterval, transitions } from '.
 import { checkRecordDir, renderRecord, writeRecord } from './record.js';
 
 /** The rules watch runs during an update, each when a change could let it decide. */
-const LIVE_RULES = ['operator-level-before-required-pool-target', 'master-pool-updated-before-cvo-complete'];
+const LIVE_RULES = [
+  'operator-level-before-required-pool-target',
+  'master-pool-updated-before-cvo-complete',
+  'operator-level-before-operands',
+];
+
+/** The kinds whose changes may show an operand's rollout after its operator reported level. */
+const ROLLOUT_KINDS: ReadonlySet<string> = new Set(['Deployment', 'DaemonSet', 'ReplicaSet', 'Pod', 'Event']);
 
 /**
  * How long, on the cluster's clock, watch keeps recording after the update completed before it
@@ -84,6 +92,11 @@ export interface WatchOptions {
   readonly clock?: Clock;
   /** Called after each change is absorbed (the bench counts them). */
   readonly onChange?: () => void;
+  /**
+   * The release payloads given by `--release-from`/`--release-to`: a cluster holds none, and
+   * operator-level-before-operands needs them to tell the old release's images from the new's.
+   */
+  readonly releases?: HistoryParts['releases'];
 }
 
 export interface WatchSummary {
@@ -136,6 +149,10 @@ class Watcher {
   /** When the change that asked for the pending check was seen: the moment the rules could decide. */
   #triggerAt: Millis | undefined;
   #levelSeen = false;
+  /** Some operator reported level in the active update: workload changes may now decide. */
+  #operatorLevelSeen = false;
+  /** When a workload's change last asked for a check. */
+  #rolloutCheckAt = Number.NEGATIVE_INFINITY;
   #active: string | undefined;
   /** The moment the update completed (without --forever): watch records until `#until`, then stops. */
   #completedAt: Millis | undefined;
@@ -188,6 +205,7 @@ class Watcher {
     if (!this.#active) this.#notice('no update in progress: waiting for one to start (Ctrl-C to stop)');
     // Level already reported when the watch began: the race rule may decide as configs appear.
     this.#levelSeen = this.#active !== undefined && this.#machineConfigAt(this.#active);
+    this.#operatorLevelSeen = this.#active !== undefined;
 
     // Decide at once what the listed state already shows (and warm the analyses before changes flow).
     this.#check();
@@ -297,6 +315,11 @@ class Watcher {
         this.#levelSeen = true;
         trigger = r.from;
       }
+      // Any operator's level report: its operands must have rolled out by now.
+      if (r.locator.startsWith('clusteroperator/') && r.message.startsWith('versions:')) {
+        this.#operatorLevelSeen = true;
+        trigger = r.from;
+      }
       if (r.locator.startsWith('clusterversion/') && r.message.startsWith('cluster reached'))
         trigger = r.from;
       if (r.message.startsWith('reason/RenderedConfigGenerated') && this.#levelSeen) trigger = r.from;
@@ -315,9 +338,22 @@ class Watcher {
         if (target !== this.#active) {
           this.#active = target;
           this.#levelSeen = false;
+          this.#operatorLevelSeen = false;
           if (target) this.#notice(`update to ${target} in progress`);
         }
       }
+    }
+    // After a level report, a workload's change may show its rollout had not ended then.
+    // At most one such check a second of the cluster's clock: an update changes pods by the hundred,
+    // and what one change shows, the state still shows at the next check (or at completion).
+    if (
+      this.#operatorLevelSeen &&
+      this.#active !== undefined &&
+      ROLLOUT_KINDS.has(kind) &&
+      at - this.#rolloutCheckAt >= 1000
+    ) {
+      this.#rolloutCheckAt = at;
+      trigger ??= at;
     }
     if (kind === 'MachineConfigPool' || kind === 'Node') this.#fetchDropped(c.after);
     if (trigger !== undefined) this.#scheduleCheck(trigger);
@@ -387,6 +423,7 @@ class Watcher {
         `watched live from ${this.opts.config.server} (context ${this.opts.config.context}) from ${formatTime(this.#startedAt)}, ${this.#clock.describe}`,
       ],
     );
+    if (this.opts.releases) parts.releases = this.opts.releases;
     return buildHistory(parts);
   }
 
@@ -404,8 +441,9 @@ class Watcher {
     const at = this.#clock.now();
     for (const f of findings) {
       if (f.severity !== 'failure') continue;
-      const s = f.subject as { target?: string; pool?: string } | undefined;
-      const key = `${f.rule}\u0000${s?.target ?? ''}\u0000${s?.pool ?? ''}`;
+      const s = f.subject as { target?: string; pool?: string; operator?: string } | undefined;
+      // One finding per rule, update, pool and operator: operator-level-before-operands has one per operator.
+      const key = `${f.rule}\u0000${s?.target ?? ''}\u0000${s?.pool ?? ''}\u0000${s?.operator ?? ''}`;
       if (this.#emitted.has(key)) continue;
       this.#emitted.add(key);
       this.opts.emit({ type: 'finding', at: decidedAt, reportedAt: at, finding: f });

@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import { loadKubeConfig, type RawObject } from '../../src/live/index.js';
 import { kubeconfigFor, type RunningServer, type StartOptions } from '../../src/serve/index.js';
 import type { Change } from '../../src/serve/store.js';
-import { type WatchOutput, type WatchSummary, watchCluster } from '../../src/watch/index.js';
+import {
+  type WatchOptions,
+  type WatchOutput,
+  type WatchSummary,
+  watchCluster,
+} from '../../src/watch/index.js';
 import type { RelistGap } from '../../src/watch/informer.js';
 import { transitions } from '../../src/watch/monitor.js';
 import { serve } from '../serve/helpers.js';
@@ -123,7 +128,7 @@ export interface WatchRun {
 /** Start a watch on `url` (in-process), collecting what it emits. */
 export async function startWatch(
   url: string,
-  extra: { record?: string; forever?: boolean } = {},
+  extra: { record?: string; forever?: boolean; releases?: NonNullable<WatchOptions['releases']> } = {},
 ): Promise<WatchRun> {
   const config = await loadKubeConfig({ kubeconfig: kubeconfigFile(url) });
   const outputs: WatchOutput[] = [];

@@ -33,7 +33,6 @@ const ReplicaSetSchema = z.looseObject({
     })
     .optional(),
 });
-export type ReplicaSet = z.infer<typeof ReplicaSetSchema>;
 
 export const ReplicaSetKind = kind({
   schema: ReplicaSetSchema,
