@@ -22,6 +22,7 @@ import {
 } from '../signatures/index.js';
 import { findUpdates, type RenderedConfig, renderedConfigs } from '../timeline/index.js';
 import { diffConfigs } from './config-diff.js';
+import { explainControlPlane, explainNodePool } from './hosted.js';
 
 /** Each explain hook a rule may name (model/finding.ts ExplainHook), and the cause chain it builds. */
 const HOOKS: Readonly<
@@ -31,6 +32,8 @@ const HOOKS: Readonly<
   'pool-rollout-at-completion': (history, finding, diffLimits) =>
     explainFinding(history, finding, { completion: true, diffLimits }),
   'operand-rollout': (history, finding) => explainOperands(history, finding),
+  'nodepool-rollout': (history, finding) => explainNodePool(history, finding),
+  'controlplane-rollout': (history, finding) => explainControlPlane(history, finding),
 };
 
 /**
@@ -471,7 +474,9 @@ function explainOperands(history: ClusterHistory, finding: Finding): Finding {
       evidence: own.filter((e) => !e.statement.startsWith('release component ')),
     });
   }
-  const kinds = [...new Set((s.objects ?? []).filter((k) => k !== operatorKey).map((k) => k.split('/')[0] ?? ''))];
+  const kinds = [
+    ...new Set((s.objects ?? []).filter((k) => k !== operatorKey).map((k) => k.split('/')[0] ?? '')),
+  ];
   for (const name of components) {
     const before = history.releases.from?.components.find((c) => c.name === name);
     const after = history.releases.to?.components.find((c) => c.name === name);
