@@ -22,6 +22,7 @@ import {
 } from '../signatures/index.js';
 import { findUpdates, type RenderedConfig, renderedConfigs } from '../timeline/index.js';
 import { diffConfigs } from './config-diff.js';
+import { explainControlPlane, explainNodePool } from './hosted.js';
 
 /** Each explain hook a rule may name (model/finding.ts ExplainHook), and the cause chain it builds. */
 const HOOKS: Readonly<
@@ -31,6 +32,8 @@ const HOOKS: Readonly<
   'pool-rollout-at-completion': (history, finding, diffLimits) =>
     explainFinding(history, finding, { completion: true, diffLimits }),
   'operand-rollout': (history, finding) => explainOperands(history, finding),
+  'nodepool-rollout': (history, finding) => explainNodePool(history, finding),
+  'controlplane-rollout': (history, finding) => explainControlPlane(history, finding),
 };
 
 /**

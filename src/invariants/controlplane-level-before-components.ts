@@ -15,6 +15,7 @@ export const controlplaneLevelBeforeComponents = defineRule(
   {
     severityPolicy:
       'failure: the newest controlPlaneVersion entry is Completed while a ControlPlaneComponent reports another version, or was not RolloutComplete=True since before the completion',
+    explain: 'controlplane-rollout',
   },
   (history: ClusterHistory, rule) => {
     const { hostedClusters, hostedControlPlanes, controlPlaneComponents } = history.objects;

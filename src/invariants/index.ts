@@ -14,6 +14,7 @@ import { operatorLevelBeforeOperands } from './operator-level-before-operands.js
 import { operatorLevelBeforeRequiredPoolTarget } from './operator-level-before-required-pool-target.js';
 import type { Rule, RuleOutcome } from './rule.js';
 
+export { nodePoolRollouts } from './nodepool-rollout.js';
 export { operatorLevelFor } from './operator-level.js';
 export type { Rule, RuleOutcome } from './rule.js';
 

@@ -25,6 +25,7 @@ export const nodepoolLevelBeforeRollout = defineRule(
   {
     severityPolicy:
       'failure: the NodePool claims the version while a Machine of an older MachineSet remains, a Machine is at another release, the v1beta2 counts say a Machine is not up to date, or an InPlace MachineSet has not reached its target config',
+    explain: 'nodepool-rollout',
   },
   (history: ClusterHistory, rule) => {
     const rollouts = nodePoolRollouts(history);

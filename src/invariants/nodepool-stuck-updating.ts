@@ -17,6 +17,7 @@ export const nodepoolStuckUpdating = defineRule(
   {
     severityPolicy:
       "failure: UpdatingVersion or UpdatingConfig True more than 30 minutes after the MachineDeployment's v1beta2 conditions dated the end of a rollout that left no Machine behind",
+    explain: 'nodepool-rollout',
   },
   (history: ClusterHistory, rule) => {
     const rollouts = nodePoolRollouts(history);

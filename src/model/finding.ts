@@ -99,9 +99,16 @@ export interface Finding {
  * config the pool rolled to, what changed in it and which release component changed it;
  * `pool-rollout-at-completion` adds the CVO's completion while the pool still rolled out;
  * `operand-rollout` joins an operator-versus-operand finding to each late workload and the release
- * component whose image it had to roll out.
+ * component whose image it had to roll out; `nodepool-rollout` joins a NodePool finding to its
+ * MachineDeployment's v1beta1 and v1beta2 counts, its older MachineSets' Machines and stale annotations;
+ * `controlplane-rollout` names each ControlPlaneComponent a Completed controlPlaneVersion entry outran.
  */
-export type ExplainHook = 'pool-rollout' | 'pool-rollout-at-completion' | 'operand-rollout';
+export type ExplainHook =
+  | 'pool-rollout'
+  | 'pool-rollout-at-completion'
+  | 'operand-rollout'
+  | 'nodepool-rollout'
+  | 'controlplane-rollout';
 
 /** An invariant's metadata: a stable id, a one-line statement, its severity policy, doc page and explain hook. */
 export interface RuleInfo {

@@ -13,7 +13,7 @@ const dir = mkdtempSync(join(tmpdir(), 'atlevel-hosted-stats-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const dump = (name: string) => join(projectRoot, 'test/fixtures/hosted', name);
 
-it('stats counts nodepool-level-before-rollout and nodepool-stuck-updating over ingested hypershift dumps', async () => {
+it('stats counts nodepool-level-before-rollout and nodepool-stuck-updating over ingested hypershift dumps, by signature', async () => {
   const db = join(dir, 'db');
   const ingest = await atlevel([
     'ingest',
@@ -37,6 +37,16 @@ it('stats counts nodepool-level-before-rollout and nodepool-stuck-updating over 
   // 77922: the NodePool claims the version with an old MachineSet's Machine left; 92013: it is still updating.
   expect(all('nodepool-level-before-rollout')).toMatchObject({ violated: 1, checked: 1, notChecked: 1 });
   expect(all('nodepool-stuck-updating')).toMatchObject({ violated: 1, checked: 1, notChecked: 1 });
+  // Grouped by their signatures (docs/hosted.md "Cause and signature"), not as `unknown`.
+  const sigs = (
+    JSON.parse(stats.stdout) as { signatures: { signature: string; runs: number; findings: number }[] }
+  ).signatures;
+  expect(sigs.map((s) => [s.signature, s.runs, s.findings]).sort()).toEqual([
+    ['ocpbugs-77922', 1, 1],
+    ['ocpbugs-92013', 1, 1],
+  ]);
   const text = await atlevel(['stats', '--db', db]);
+  expect(text.stdout).toContain('v1beta1 counts said rolled out');
+  expect(text.stdout).toContain('stale conversion-data annotation');
   expect(text.stdout).toMatch(/nodepool-level-before-rollout +1 +1 +100\.0%/);
 }, 180_000);

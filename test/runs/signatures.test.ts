@@ -17,13 +17,18 @@ import { buildHistory } from '../../src/timeline/index.js';
 const facts = (o: Record<string, string>) => new Map(Object.entries(o));
 
 describe('signature catalogue (signatures/*.json)', () => {
-  it('loads the four shipped signatures in match order, with bug and fix', () => {
+  it('loads the shipped signatures in match order, with bug and fix', () => {
     const c = loadCatalogue();
     expect(c.map((e) => e.signature.id)).toEqual([
       'level-despite-release-image-version',
       'bug-1999556',
       'bug-1955929',
       'operand-early-level',
+      'ocpbugs-77922',
+      'nodepool-early-level',
+      'ocpbugs-92013',
+      'nodepool-stuck',
+      'controlplane-early-completed',
     ]);
     const race = c.find((e) => e.signature.id === 'bug-1999556');
     // True of every finding it matches: the pause image is only one of the images templates embed.
