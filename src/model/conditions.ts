@@ -9,11 +9,6 @@ export function findCondition(obj: WithConditions, type: string): Condition | un
   return obj.status?.conditions?.find((c) => c.type === type);
 }
 
-/** True only when the condition exists and its status is exactly `True`. */
-export function isConditionTrue(obj: WithConditions, type: string): boolean {
-  return findCondition(obj, type)?.status === 'True';
-}
-
 export function conditionSince(condition: Condition | undefined): Millis | undefined {
   return parseTime(condition?.lastTransitionTime);
 }

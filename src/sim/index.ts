@@ -16,8 +16,6 @@ export { DEFAULT_EPOCH } from '../artifacts/index.js';
 export { GROUND_TRUTH, renderArtifacts, writeArtifacts } from './artifacts/write.js';
 export {
   checkModel,
-  type ModelCheck,
-  type ModelReplay,
   NamedScheduleError,
   replayNamedSchedule,
 } from './check.js';
@@ -41,10 +39,8 @@ export {
   runHostedSimulation,
   summarizeHosted,
 } from './hosted/index.js';
-export { DEFAULT_LATENCIES, type Latencies } from './latency.js';
-export { isPolicyName, POLICIES, POLICY_NAMES, type Policy, type PolicyName } from './policy.js';
-export { buildRelease, changedComponents, type Release } from './release.js';
-export { type RunOptions, type RunResult, runSimulation } from './run.js';
+export { isPolicyName, POLICIES, POLICY_NAMES, type PolicyName } from './policy.js';
+export { type RunResult, runSimulation } from './run.js';
 export { BUILTIN_SCENARIOS, builtinScenario, type Scenario } from './scenario.js';
 export { loadScenarioFile, parseScenario } from './scenario-file.js';
 export type { ArtifactsInfo } from './summary.js';

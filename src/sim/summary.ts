@@ -5,8 +5,8 @@
  * stores it as the run's ground truth.
  */
 
-import type { Verdict } from '../model/index.js';
 import { DEFAULT_EPOCH } from '../artifacts/index.js';
+import type { Verdict } from '../model/index.js';
 import type { ModelCheck, ModelReplay } from './check.js';
 import type { ExhaustiveExploration, SeedExploration } from './explore.js';
 import type { HostedSeedExploration } from './hosted/explore.js';

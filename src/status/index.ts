@@ -16,6 +16,5 @@ export {
 } from './hosted.js';
 export { assessHostedStatusAt } from './hosted-at.js';
 export type * from './hosted-types.js';
-export { isSerious, levelRank } from './insights.js';
-export { OC_NOW_OFFSET_MS, snapshotNow } from './now.js';
+export { isSerious } from './insights.js';
 export type * from './types.js';

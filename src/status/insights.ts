@@ -19,7 +19,7 @@ export const REFERENCES = {
 
 const LEVEL_RANK: Record<InsightLevel, number> = { Critical: 3, Error: 2, Warning: 1, Info: 0 };
 
-export function levelRank(level: InsightLevel): number {
+function levelRank(level: InsightLevel): number {
   return LEVEL_RANK[level];
 }
 

@@ -6,7 +6,7 @@ import { type Millis, parseTime } from '../model/index.js';
  * ClusterOperators, plus 368975 ns "to exercise rounding" (MANIFEST.md 1a). Doing the same makes
  * every duration and estimate comparable with oc's expected outputs.
  */
-export const OC_NOW_OFFSET_MS = 0.368975;
+const OC_NOW_OFFSET_MS = 0.368975;
 
 /** The moment a snapshot speaks of, or undefined when no condition carries a time. */
 export function snapshotNow(cv: ClusterVersion, operators: readonly ClusterOperator[]): Millis | undefined {

@@ -30,5 +30,5 @@ export {
 } from './rewind/index.js';
 export * from './update-configs.js';
 export * from './updates.js';
-export { type OutsideWindow, type UpdateWindow, updateWindow, windowNote } from './window.js';
+export { updateWindow, windowNote } from './window.js';
 export * from './workload-rollouts.js';

@@ -21,8 +21,7 @@ import type {
   Observed,
   SourceRef,
 } from '../model/index.js';
-import { formatClock } from '../model/index.js';
-import { locatorOf } from '../model/index.js';
+import { formatClock, locatorOf } from '../model/index.js';
 import { type WorkloadKind, type WorkloadRollout, workloadRollouts } from './workload-rollouts.js';
 
 /** The workloads an operator manages, and the shared namespaces whose workloads it was not given. */

@@ -4,7 +4,7 @@ import { remembered } from './query.js';
 import { findUpdates } from './updates.js';
 
 /** An object whose own timestamp falls outside the update window: context, never part of the span. */
-export interface OutsideWindow {
+interface OutsideWindow {
   /** `MachineConfig/rendered-master-…`. */
   readonly object: string;
   readonly at: Millis;

@@ -81,7 +81,7 @@ export interface RolloutStep {
   readonly ref: SourceRef;
 }
 
-type WorkloadKind = 'Deployment' | 'DaemonSet';
+export type WorkloadKind = 'Deployment' | 'DaemonSet';
 
 /** One workload's rollout history: its template as last seen, its revisions and pods, and its timed steps. */
 export interface WorkloadRollout {

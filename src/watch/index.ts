@@ -7,4 +7,4 @@
  */
 export { jsonLine, textLine } from './lines.js';
 export { stoppedResult } from './stopped.js';
-export { type WatchOutput, type WatchSummary, watchCluster } from './watcher.js';
+export { type WatchOptions, type WatchOutput, type WatchSummary, watchCluster } from './watcher.js';

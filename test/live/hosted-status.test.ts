@@ -4,7 +4,6 @@
  * naming the source differ), GET requests only; with a second `serve` as the guest's API server, the
  * Machines gain their Nodes and the guest's operators are counted.
  */
-import { stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';

@@ -2,11 +2,12 @@ import type { ClusterHistory, Interval, SourceRef } from '../../model/index.js';
 import {
   type Evidence,
   type Finding,
+  locatorOf,
+  objectKey,
   type RuleInfo,
   SEVERITY_ORDER,
   StringTable,
 } from '../../model/index.js';
-import { locatorOf, objectKey } from '../../model/index.js';
 import { operandRolloutIntervals, operandsByOperator } from '../../timeline/index.js';
 import { formatRef } from '../refs.js';
 import type {

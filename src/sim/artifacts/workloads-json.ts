@@ -4,10 +4,11 @@
  * controllers set (status counts, conditions, revision annotations, pod-template-hash and
  * controller-revision-hash labels, ownerReferences) with times taken from each pod's lifecycle.
  */
+
+import { rfc3339 } from '../../artifacts/index.js';
 import { uidFor } from '../hash.js';
 import { type PodRec, type ReplicaSetRec, scaled, type Workload } from '../workloads.js';
 import type { Clock } from './k8s.js';
-import { rfc3339 } from '../../artifacts/index.js';
 
 type Json = Record<string, unknown>;
 

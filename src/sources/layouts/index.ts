@@ -18,7 +18,7 @@ export { readerByName } from './ci-run.js';
 export { OC_EXAMPLE_OPTIONAL, OC_EXAMPLE_SUFFIXES } from './oc-examples.js';
 export { baseName, type ReaderSpec } from './types.js';
 
-export const LAYOUTS: readonly Layout[] = [ciRun, hypershiftDump, mustGather, ocExamples, ocGet];
+const LAYOUTS: readonly Layout[] = [ciRun, hypershiftDump, mustGather, ocExamples, ocGet];
 
 export type PlannedFile = Claim;
 
