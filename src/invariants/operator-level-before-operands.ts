@@ -19,7 +19,7 @@ import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js
 /**
  * Every ClusterOperator must report its new `operator` version only once every workload it manages
  * has rolled out the new release's images (openshift/cluster-version-operator
- * docs/dev/clusteroperator.md: the version is the level of the components the operator applies;
+ * https://github.com/openshift/cluster-version-operator/blob/master/docs/dev/clusteroperator.md: the version is the level of the components the operator applies;
  * docs/rules/operator-level-before-operands.md). A violation needs positive evidence that, at the
  * level moment, the rollout had not ended; where the inputs cannot place a rollout in time, the rule
  * is not checked.

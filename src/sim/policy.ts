@@ -8,7 +8,7 @@
  * - `fixed`: also the `release-image-version` annotation the render controller stamps (MCO PR #2918).
  *
  * The same policies decide when an operator with an operand (a DaemonSet or Deployment it rolls out,
- * operands.ts) reports its new version, the contract of the CVO's docs/dev/clusteroperator.md
+ * operands.ts) reports its new version, the contract of the CVO's https://github.com/openshift/cluster-version-operator/blob/master/docs/dev/clusteroperator.md
  * ("Available" means the operand is functional at the reported level):
  * - `naive`: as soon as it applied the operand's manifests (the operand may still be rolling out);
  * - `pre-fix-2021` and `fixed`: once the operand rolled out (every replica updated and available).
