@@ -12,7 +12,7 @@ const argv = process.argv.slice(2);
 // compiler, on helper threads: on the analyze bench's large run (npm run bench -- analyze) it
 // compiles about 140 functions, a fifth of the process's CPU time. Half V8's cumulative inlining
 // budget (920 bytes of bytecode by default) makes each of those compilations smaller; there it saved
-// about 8% of the CPU time (docs/architecture.md, "Start-up and the V8 compiler"). The long-running
+// about 8% of the CPU time (docs/performance.md, "Start-up and the V8 compiler"). The long-running
 // commands (serve, watch) keep the default: they run their hot code long enough to repay it. A
 // compiler flag is read at each compilation, so setting it before any atlevel code runs is enough.
 const LONG_RUNNING = new Set(['serve', 'watch']);
