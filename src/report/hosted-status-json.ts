@@ -1,22 +1,9 @@
-/**
- * `atlevel status -o json` of a hosted cluster: the HostedStatus in a stable, versioned shape
- * (docs/status.md, "Hosted clusters"). As the ordinary status document: every key always present
- * (null when unknown), times RFC 3339 UTC, durations whole seconds. `kind` tells the two apart.
- */
-import { formatTime, type Millis } from '../model/index.js';
-import type { HostedStatus, Insight, NodePoolMachine, NodePoolStatus } from '../status/index.js';
+import type { HostedStatus, NodePoolMachine, NodePoolStatus } from '../status/index.js';
 import { formatRef } from './refs.js';
 import type { Documenter } from './reporter.js';
+import { insightJson, seconds, time } from './status-json-parts.js';
 
 const HOSTED_STATUS_SCHEMA_VERSION = 1;
-
-function time(ms: Millis | undefined): string | null {
-  return ms === undefined ? null : formatTime(Math.floor(ms));
-}
-
-function seconds(ms: Millis | undefined): number | null {
-  return ms === undefined ? null : Math.round(ms / 1000);
-}
 
 function machineJson(m: NodePoolMachine) {
   return {
@@ -58,21 +45,6 @@ function nodePoolJson(p: NodePoolStatus) {
     oldMachines: p.oldMachines,
     machines: p.machines.map(machineJson),
     source: formatRef(p.ref),
-  };
-}
-
-function insightJson(i: Insight) {
-  return {
-    kind: i.kind,
-    level: i.level,
-    impact: i.impact,
-    scope: i.scope,
-    since: time(i.since),
-    message: i.message,
-    description: i.description,
-    reference: i.reference ?? null,
-    objects: i.objects.map((o) => ({ kind: o.kind, name: o.name, namespace: o.namespace ?? null })),
-    sources: i.refs.map(formatRef),
   };
 }
 

@@ -4,20 +4,13 @@
  * durations whole seconds. Add fields freely; rename or remove only with a schemaVersion bump.
  */
 import type { SourceRef } from '../model/index.js';
-import { formatTime, type Millis, safeJson } from '../model/index.js';
-import type { Insight, NodeStatus, PoolStatus, UpdateStatus } from '../status/index.js';
+import { safeJson } from '../model/index.js';
+import type { NodeStatus, PoolStatus, UpdateStatus } from '../status/index.js';
 import { formatRef } from './refs.js';
 import type { Documenter } from './reporter.js';
+import { insightJson, seconds, time } from './status-json-parts.js';
 
 export const STATUS_SCHEMA_VERSION = 1;
-
-function time(ms: Millis | undefined): string | null {
-  return ms === undefined ? null : formatTime(Math.floor(ms));
-}
-
-function seconds(ms: Millis | undefined): number | null {
-  return ms === undefined ? null : Math.round(ms / 1000);
-}
 
 function source(ref: SourceRef): string {
   return formatRef(ref);
@@ -58,21 +51,6 @@ function poolJson(p: PoolStatus) {
     nodesOffTargetConfig: p.nodesOffTargetConfig,
     nodes: p.nodes.map(nodeJson),
     source: source(p.ref),
-  };
-}
-
-function insightJson(i: Insight) {
-  return {
-    kind: i.kind,
-    level: i.level,
-    impact: i.impact,
-    scope: i.scope,
-    since: time(i.since),
-    message: i.message,
-    description: i.description,
-    reference: i.reference ?? null,
-    objects: i.objects.map((o) => ({ kind: o.kind, name: o.name, namespace: o.namespace ?? null })),
-    sources: i.refs.map(source),
   };
 }
 
