@@ -209,9 +209,12 @@ function acquire(path: string, depth: number): () => void {
  * PGlite is one process's database: two processes writing one data folder would corrupt it. A lock
  * file holding the owner's pid keeps a second atlevel out; a lock whose process is gone (a kill) is
  * taken over, so an ingest resumes after a crash. Taking it and taking it over are atomic (acquire).
- * Exported for test/hostile/lock-race.ts, whose contender processes import it from dist/.
+ * Exported for test/hostile/lock-race.ts, whose contender processes import it from dist/ (knip cannot
+ * see that import: @public keeps the export).
+ *
+ * @public
  */
-function takeLock(dir: string): () => void {
+export function takeLock(dir: string): () => void {
   const path = join(dir, LOCK_FILE);
   try {
     return acquire(path, 0);
