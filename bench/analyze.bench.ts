@@ -1,5 +1,5 @@
 /**
- * analyze on a large synthetic CI run (bench/large-run.ts, ~175 MB) against the floor measured in the
+ * analyze on a large synthetic CI run (bench/large-run.ts, ~183 MB with its workloads) against the floor measured in the
  * same run: a node process that only reads every file and JSON.parses the JSON ones (and splits the
  * build log into lines). Goal (issue 42): within 1.2x of the floor in wall and CPU time (1.5x before);
  * peak RSS under 2x the largest input plus 200 MB. Each figure is the median of five runs, after one untimed run of each (warm), all
