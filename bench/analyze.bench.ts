@@ -1,23 +1,31 @@
 /**
- * analyze on a large synthetic CI run (bench/large-run.ts, ~167 MB) against the floor measured in the
+ * analyze on a large synthetic CI run (bench/large-run.ts, ~183 MB with its workloads) against the floor measured in the
  * same run: a node process that only reads every file and JSON.parses the JSON ones (and splits the
  * build log into lines). Goal (issue 42): within 1.2x of the floor in wall and CPU time (1.5x before);
  * peak RSS under 2x the largest input plus 200 MB. Each figure is the median of five runs, after one untimed run of each (warm), all
  * taken in this one process's lifetime, the floor and analyze taking turns (so that a slow spell of a
  * shared machine falls on both); the CPU seconds (user + system) are printed too, as they vary
  * less than wall time on a shared machine.
+ *
+ * Then the cost of the rule operator-level-before-operands (issue 40: no more than 10%): analyze as
+ * above against analyze with `--rule` naming every other rule, in pairs whose order alternates, as
+ * medians of wall and CPU time and their ratio. The run's workloads (bench/large-run-workloads.ts) make
+ * the rule checked there: it builds every workload's rollout and judges machine-config's, the one
+ * operator whose level report the inputs date; it holds.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RULE_IDS } from '../src/invariants/index.js';
 import { Budget } from '../src/model/index.js';
 import { readMachineConfigList } from '../src/sources/quick-configs.js';
 import { writeLargeRun } from './large-run.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const dir = join(root, 'bench/out/large-run');
-if (!existsSync(join(dir, 'build-log.txt'))) {
+// A run written before the workloads were added (no release-to.json) is written anew.
+if (!existsSync(join(dir, 'build-log.txt')) || !existsSync(join(dir, 'release/release-to.json'))) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const t = performance.now();
@@ -111,6 +119,23 @@ for (let i = 0; i < RUNS; i++) {
   floor.push(timed([process.execPath, '-e', floorScript]));
   analyze.push(timed(analyzeArgs));
 }
+
+// The operand rule's cost: with every rule (as above) and with every rule but it, order alternating.
+const RULE = 'operator-level-before-operands';
+const withoutArgs = [...analyzeArgs, '--rule', ...RULE_IDS.filter((id) => id !== RULE)];
+const withRule: Sample[] = [];
+const withoutRule: Sample[] = [];
+const PAIRS = 7;
+timed(withoutArgs);
+for (let i = 0; i < PAIRS; i++) {
+  if (i % 2 === 0) {
+    withRule.push(timed(analyzeArgs));
+    withoutRule.push(timed(withoutArgs));
+  } else {
+    withoutRule.push(timed(withoutArgs));
+    withRule.push(timed(analyzeArgs));
+  }
+}
 rmSync(scratch, { recursive: true, force: true });
 const f = median(floor.map((s) => s.seconds));
 const a = median(analyze.map((s) => s.seconds));
@@ -142,4 +167,15 @@ process.stdout.write(
 );
 process.stdout.write(
   `peak memory: ${rss.toFixed(0)} MB of a ${budget.toFixed(0)} MB budget (2x largest input + 200 MB)\n`,
+);
+const wWall = median(withRule.map((s) => s.seconds));
+const nWall = median(withoutRule.map((s) => s.seconds));
+const wCpu = median(withRule.map((s) => s.cpuSeconds));
+const nCpu = median(withoutRule.map((s) => s.cpuSeconds));
+const cpuPairs = withRule.map((w, i) => w.cpuSeconds / (withoutRule[i]?.cpuSeconds ?? Number.NaN));
+process.stdout.write(
+  `rule ${RULE} (medians of ${PAIRS} alternating pairs): with it ${wWall.toFixed(2)} s (cpu ${wCpu.toFixed(2)} s), without it (--rule every other) ${nWall.toFixed(2)} s (cpu ${nCpu.toFixed(2)} s), peak ${Math.max(...withRule.map((s) => s.maxRssMb)).toFixed(0)} MB vs ${Math.max(...withoutRule.map((s) => s.maxRssMb)).toFixed(0)} MB\n`,
+);
+process.stdout.write(
+  `rule cost: ${((wWall / nWall - 1) * 100).toFixed(1)}% wall (${(wWall / nWall).toFixed(3)}x), ${((wCpu / nCpu - 1) * 100).toFixed(1)}% cpu (${(wCpu / nCpu).toFixed(3)}x) (goal <= 10%, issue 40); cpu pair by pair ${Math.min(...cpuPairs).toFixed(3)}-${Math.max(...cpuPairs).toFixed(3)}x\n`,
 );

@@ -1,7 +1,9 @@
 /**
  * Writes a large synthetic CI upgrade run (about 150 MB) for the analyze benchmark: 100k monitor
  * intervals (build-log text and e2e intervals JSON), 220+ rendered configs of realistic size, 250
- * nodes, 30k events. The bug-2019850 race is embedded so the analysis has real work to do.
+ * nodes, 30k events. The bug-2019850 race is embedded so the analysis has real work to do. The
+ * operators' workloads, their rollout events and the two releases (bench/large-run-workloads.ts) make
+ * operator-level-before-operands checked too (it holds).
  * Deterministic: the same arguments write the same bytes.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import {
   type StructuredRecord,
   structuredIntervalsJson,
 } from '../src/artifacts/index.js';
+import { largeWorkloads } from './large-run-workloads.js';
 
 export interface LargeRunSize {
   intervals: number;
@@ -225,6 +228,18 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
 
   const cos = [];
   const names = Array.from({ length: 32 }, (_, i) => (i === 0 ? 'machine-config' : `operator-${i}`));
+  // Only machine-config's level shows in the inputs (the versions line below): its rollouts end before it.
+  const workloads = largeWorkloads(
+    names.map((name) => (name === 'machine-config' ? { name, levelAt: LEVEL } : { name })),
+    nodes.map((n) => n.metadata.name),
+    {
+      start: START,
+      versionA: A,
+      versionB: B,
+      imageA: `registry/release:${A}`,
+      imageB: `registry/release:${B}`,
+    },
+  );
   for (const name of names) {
     cos.push({
       apiVersion: 'config.openshift.io/v1',
@@ -255,10 +270,18 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
           },
         ],
         versions: [{ name: 'operator', version: B }],
+        relatedObjects: workloads.related.get(name) ?? [],
       },
     });
   }
   run.gatherList('ClusterOperator', cos);
+  run
+    .gatherList('Deployment', workloads.deployments)
+    .gatherList('ReplicaSet', workloads.replicaSets)
+    .gatherList('DaemonSet', workloads.daemonSets)
+    .gatherList('Pod', workloads.pods)
+    .release('from', workloads.from)
+    .release('to', workloads.to);
   run.gatherList('ClusterVersion', [
     {
       apiVersion: 'config.openshift.io/v1',
@@ -326,7 +349,7 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
       type: 'Normal',
     });
   }
-  run.gatherList('Event', events);
+  run.gatherList('Event', [...events, ...workloads.events]);
 
   // Monitor intervals: the same stream as build-log text and as e2e-intervals JSON (current schema).
   const lines: string[] = [
