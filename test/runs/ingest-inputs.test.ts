@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { create } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandInputs, identify } from '../../src/ingest/index.js';
+import { emptyStore } from '../helpers/store.js';
 import { atlevel } from './helpers.js';
 
 const hasXz = (() => {
@@ -56,9 +57,9 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** `ingested N runs …: S stored` of an ingest into a fresh store. */
+/** `ingested N runs …: S stored` of an ingest into an empty store. */
 async function ingest(args: readonly string[], db: string) {
-  const r = await atlevel(['ingest', ...args, '--db', join(dir, db), '--jobs', '1']);
+  const r = await atlevel(['ingest', ...args, '--db', await emptyStore(join(dir, db)), '--jobs', '1']);
   expect(r.code, r.stderr).toBe(0);
   const m = /ingested (\d+) runs? .*: (\d+) stored, (\d+) already there, (\d+) ingest errors/.exec(r.stdout);
   return { ...r, runs: Number(m?.[1]), stored: Number(m?.[2]), errors: Number(m?.[4]) };

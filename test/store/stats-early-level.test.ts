@@ -11,6 +11,7 @@ import { statsCsv } from '../../src/stats/csv.js';
 import { collectStats } from '../../src/stats/index.js';
 import { statsText } from '../../src/stats/text.js';
 import { type RunRecord, RunStore } from '../../src/store/index.js';
+import { emptyStore } from '../helpers/store.js';
 
 const RULE = 'operator-level-before-operands';
 
@@ -86,7 +87,7 @@ afterAll(() => {
 it('early-level races per operator: the same from summaries, day summaries and detail; none under another --rule', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'atlevel-early-'));
   dirs.push(dir);
-  const store = await RunStore.open(join(dir, 'db'), 'write');
+  const store = await RunStore.open(await emptyStore(join(dir, 'db')), 'write');
   try {
     await store.putRuns([run(1, ['dns']), run(2, ['dns', 'ingress']), run(3, []), run(4, ['dns'])]);
     const expected = [

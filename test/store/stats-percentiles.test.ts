@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { collectStats, type Percentiles, type StatsFilter } from '../../src/stats/index.js';
 import { statsText } from '../../src/stats/text.js';
 import { type RunRecord, RunStore } from '../../src/store/index.js';
+import { emptyStore } from '../helpers/store.js';
 import { atlevel } from '../runs/helpers.js';
 
 const dirs: string[] = [];
@@ -74,7 +75,7 @@ async function figures(
 ): Promise<{ db: string; by: Map<string, { gap: Percentiles; update: Percentiles; text: string }> }> {
   const dir = mkdtempSync(join(tmpdir(), 'atlevel-pct-'));
   dirs.push(dir);
-  const db = join(dir, 'db');
+  const db = await emptyStore(join(dir, 'db'));
   const store = await RunStore.open(db);
   const by = new Map<string, { gap: Percentiles; update: Percentiles; text: string }>();
   try {
