@@ -136,7 +136,7 @@ describe('stats duration figures over few runs', () => {
     expect(cli.code, cli.stderr).toBe(0);
     expect(cli.stdout).toMatch(/nearest-rank.*under 3 runs, only min and max/);
     expect(cli.stdout).toMatch(/→ master pool finish +2 +-[12]\.0s +– +– +– +12m42s\n/);
-  }, 60_000);
+  }, 120_000);
 
   it('5 runs: nearest-rank percentiles, each a value some run had, the same on every path', async () => {
     // Stored out of order: the figures must not depend on it.
@@ -159,5 +159,5 @@ describe('stats duration figures over few runs', () => {
       p99: 2_400_000,
       max: 2_400_000,
     });
-  }, 60_000);
+  }, 120_000);
 });
