@@ -83,6 +83,8 @@ export async function watchEvents(
   url: string,
   until: (events: { type: string; object: Json }[]) => boolean,
   headers: Record<string, string> = {},
+  /** Return the events read so far when the server cuts the stream, rather than throw. */
+  untilCut = false,
 ): Promise<{ type: string; object: Json }[]> {
   const controller = new AbortController();
   const res = await fetch(url, { headers, signal: controller.signal });
@@ -93,7 +95,9 @@ export async function watchEvents(
   let buffered = '';
   try {
     for (;;) {
-      const { value, done } = await reader.read();
+      const read = untilCut ? await reader.read().catch(() => undefined) : await reader.read();
+      if (!read) break;
+      const { value, done } = read;
       if (done) break;
       buffered += decoder.decode(value, { stream: true });
       let nl = buffered.indexOf('\n');
