@@ -40,6 +40,8 @@ export const E2E_SUITES = [
   // the simulator's realistic scenarios against analyze: 7 scenarios x 3 policies x 50 seeds, each run
   // written to disk and read back (about 4 minutes on 2 cores)
   'test/analyze/simulate-ground-truth.property.test.ts',
+  // simulate's verdict against analyze's on 5 more seeds per scenario × policy than npm test's one
+  'test/analyze/simulate-verdict-seeds.property.test.ts',
   // the hosted model against analyze: 2 NodePool scenarios x 2 policies x 50 seeds, dumps read back
   'test/analyze/simulate-hosted-ground-truth.property.test.ts',
   // the model checker over every state of the 3-master + 3-worker scenario (tens of thousands)
