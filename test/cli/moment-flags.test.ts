@@ -5,8 +5,9 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { expectUsageErrorInProcess as expectUsageError } from '../helpers/cli.js';
 import { projectRoot } from '../helpers/fixtures.js';
-import { atlevel, expectUsageError } from '../helpers/spawn-cli.js';
+import { atlevel } from '../helpers/spawn-cli.js';
 
 const BUG = join(projectRoot, 'examples/bug-2019850');
 
@@ -20,23 +21,24 @@ const COMMANDS: readonly [string, string[]][] = [
 describe.each(COMMANDS)('%s', (name, args) => {
   const flag = name.split(' ').at(-1) as string;
 
-  it('refuses a bare negative number, naming the flag and the value', () => {
-    expectUsageError(
+  // In-process: the refusals are the flags' (the last test runs the built CLI).
+  it('refuses a bare negative number, naming the flag and the value', async () => {
+    await expectUsageError(
       [...args, '-1'],
       new RegExp(`^atlevel: ${flag} "-1" is not a time: give an RFC 3339 time`),
     );
   });
 
-  it('refuses a time with no zone, a day that does not exist, and a word', () => {
-    expectUsageError(
+  it('refuses a time with no zone, a day that does not exist, and a word', async () => {
+    await expectUsageError(
       [...args, '2021-11-03T03:30:00'],
       new RegExp(`${flag} "2021-11-03T03:30:00" .*no time zone`),
     );
-    expectUsageError(
+    await expectUsageError(
       [...args, '2021-02-30T00:00:00Z'],
       new RegExp(`${flag} "2021-02-30T00:00:00Z" is not a time: there is no such date or time$`),
     );
-    expectUsageError([...args, 'foo 1'], new RegExp(`${flag} "foo 1" is not a time`));
+    await expectUsageError([...args, 'foo 1'], new RegExp(`${flag} "foo 1" is not a time`));
   });
 });
 

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { EXIT } from '../../src/cli/exit.js';
 import { buildProgram } from '../../src/cli/main.js';
+import { atlevelInProcess } from '../helpers/cli.js';
 import { projectRoot } from '../helpers/fixtures.js';
 import { withoutNotes } from '../helpers/spawn-cli.js';
 
@@ -210,16 +211,16 @@ describe('atlevel completion', () => {
 
 describe('release info --component-for', () => {
   const to = join(release, 'release-to.json');
-  const run = (...args: string[]) =>
-    spawnSync(process.execPath, [bin, 'release', 'info', to, ...args], { encoding: 'utf8' });
-  it('takes a digest as atlevel prints it, and bare hex', () => {
+  // In-process: these are the flag's answers, not the process's (the pipe tests above spawn release info).
+  const run = (...args: string[]) => atlevelInProcess('release', 'info', to, ...args);
+  it('takes a digest as atlevel prints it, and bare hex', async () => {
     for (const ref of ['sha256:0f687698d5b9…', 'sha256:0f687698d5b9', '0f687698d5b9a595']) {
-      const r = run('--component-for', ref, '-o', 'json');
+      const r = await run('--component-for', ref, '-o', 'json');
       expect(r.status, `${ref}: ${r.stderr}`).toBe(EXIT.ok);
       expect(r.stdout).toContain('"cluster-version-operator"');
     }
   });
-  it('an ambiguous prefix is a usage error naming the matches', () => {
+  it('an ambiguous prefix is a usage error naming the matches', async () => {
     const refs = join(work, 'image-references');
     const tag = (name: string, last: string) => ({
       name,
@@ -234,44 +235,38 @@ describe('release info --component-for', () => {
         spec: { tags: [tag('pod', '1'), tag('cli', '2')] },
       }),
     );
-    const r = spawnSync(
-      process.execPath,
-      [bin, 'release', 'info', refs, '--component-for', 'aaaaaaaaaaaa…'],
-      {
-        encoding: 'utf8',
-      },
-    );
+    const r = await atlevelInProcess('release', 'info', refs, '--component-for', 'aaaaaaaaaaaa…');
     expect(r.status).toBe(EXIT.usage);
     expect(r.stderr).toMatch(/^atlevel: --component-for: "aaaaaaaaaaaa…" matches 2 images in /);
     expect(r.stderr).toMatch(/\bcli \(sha256:a+…\)/);
     expect(r.stderr).toMatch(/\bpod \(sha256:a+…\)/);
   });
-  it('a prefix shorter than 12 hex digits is a usage error saying so, before any lookup', () => {
+  it('a prefix shorter than 12 hex digits is a usage error saying so, before any lookup', async () => {
     for (const [ref, digits] of [
       ['ef', '2 hex digits'],
       ['sha256:0f687698d5b…', '11 hex digits'],
       ['0', '1 hex digit'],
     ] as const) {
-      const r = run('--component-for', ref);
+      const r = await run('--component-for', ref);
       expect(r.status, ref).toBe(EXIT.usage);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(
         `atlevel: --component-for: "${ref}" has ${digits}; a digest prefix needs at least 12, as atlevel prints them (sha256:0adaefcf3675…), or give the full digest or pull spec\n`,
       );
     }
-    expect(run('--component-for', ' ').stderr).toMatch(
+    expect((await run('--component-for', ' ')).stderr).toMatch(
       /^atlevel: --component-for: give a pull spec or a digest/,
     );
   });
-  it('takes upper case and blanks around the value', () => {
+  it('takes upper case and blanks around the value', async () => {
     for (const ref of ['SHA256:0F687698D5B9', ' sha256:0f687698d5b9… ']) {
-      const r = run('--component-for', ref, '-o', 'json');
+      const r = await run('--component-for', ref, '-o', 'json');
       expect(r.status, `${ref}: ${r.stderr}`).toBe(EXIT.ok);
       expect(r.stdout).toContain('"cluster-version-operator"');
     }
   });
-  it('an unknown prefix is not a guess', () => {
-    const none = run('--component-for', 'ffffffffffffffff');
+  it('an unknown prefix is not a guess', async () => {
+    const none = await run('--component-for', 'ffffffffffffffff');
     expect(none.status).toBe(EXIT.failure);
     expect(none.stderr).toMatch(/^atlevel: no component with image "ffffffffffffffff"/);
   });
