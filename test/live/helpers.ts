@@ -53,7 +53,12 @@ export async function startProxy(upstream: string): Promise<Proxy> {
   let goneDelayMs = 0;
   // A TCP proxy that reads the request lines going by: nothing of HTTP is re-implemented, so what the
   // client sent is what the server got.
+  // Every connection, to end at close: the client's idle keep-alive connections would otherwise hold
+  // close() until the client's own idle timeout (about 4 s for each proxy a test closes).
+  const open = new Set<net.Socket>();
   const server = net.createServer((client) => {
+    open.add(client);
+    client.on('close', () => open.delete(client));
     client.on('error', () => undefined);
     const up = net.connect(Number(target.port), target.hostname);
     up.on('error', () => client.destroy());
@@ -115,6 +120,7 @@ export async function startProxy(upstream: string): Promise<Proxy> {
       new Promise<void>((r) => {
         for (const w of watches) w.destroy();
         server.close(() => r());
+        for (const c of open) c.destroy();
       }),
   };
 }
