@@ -1,11 +1,12 @@
 /**
  * The package's library entry (package.json "exports"): the built package, installed as a
  * dependency of another project (node_modules/atlevel linked to this one), is imported by name from
- * plain JavaScript and its use cases answer as the CLI does on the bundled example; its declarations
- * type-check a TypeScript caller under nodenext resolution. Needs the build (`npm test` builds first).
+ * plain JavaScript and its use cases answer as the CLI does on the bundled example; its declarations,
+ * one bundled file, type-check a TypeScript caller under nodenext resolution. Needs the build (`npm
+ * test` builds first).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -50,6 +51,31 @@ describe('the library entry', () => {
       verdict: 'fail',
     });
   });
+
+  it('declares its types in one file that imports only what a caller has', () => {
+    const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8'));
+    expect(pkg.types).toBe('./dist/bundle/lib.d.ts');
+    expect(pkg.exports['.'].types).toBe(pkg.types);
+    // What npm would pack (the "files" field): this one declaration file, none of tsc's others.
+    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: projectRoot,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const files: string[] = JSON.parse(r.stdout)[0].files.map((f: { path: string }) => f.path);
+    expect(files.filter((f) => f.endsWith('.ts'))).toEqual(['dist/bundle/lib.d.ts']);
+    // Its imports are node's modules and the package's dependencies, which a caller resolves: a
+    // relative import would name one of the files that do not ship.
+    const dts = readFileSync(join(projectRoot, 'dist', 'bundle', 'lib.d.ts'), 'utf8');
+    const deps = Object.keys(pkg.dependencies);
+    const imported = [...dts.matchAll(/(?:from |import\()['"]([^'"]+)['"]/g)].map((m) => m[1] ?? '');
+    for (const spec of imported) {
+      expect(spec.startsWith('node:') || deps.some((d) => spec === d || spec.startsWith(`${d}/`)), spec).toBe(
+        true,
+      );
+    }
+  }, 70_000);
 
   it('has declarations a TypeScript caller type-checks against', () => {
     writeFileSync(join(dir, 'caller.mts'), TYPED_CALLER);
