@@ -175,6 +175,26 @@ describe('simulate --exhaustive and --schedule', () => {
     expect(code).toBe(0);
     expect(out).toContain('947 states visited (complete)');
     expect(out).toContain('OK  no reachable state breaks the invariants');
+    expect(err).toBe('');
+  });
+
+  // --budget counted the race window's interleavings before --exhaustive became the model checker: a
+  // user of that spelling is told, on stderr, what it counts now and how to get the old enumeration.
+  it('--exhaustive --budget says it now counts states, and how to get the race window', async () => {
+    capture();
+    const argv = ['simulate', '--scenario', TWO_NODE, '--policy', 'fixed', '--exhaustive', '-o', 'json'];
+    const code = await main([...argv, '--budget', '100']);
+    vi.restoreAllMocks();
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ mode: 'model-check', states: 100, stoppedBy: 'budget' });
+    expect(err).toBe(
+      "atlevel: note: --budget with --exhaustive now counts the model checker's states (at most 100 here); it used to count the race window's interleavings, which --exhaustive --race-window --budget 100 still runs\n",
+    );
+    capture();
+    expect(await main([...argv, '--race-window', '--budget', '5'])).toBe(0);
+    vi.restoreAllMocks();
+    expect(JSON.parse(out)).toMatchObject({ mode: 'exhaustive' });
+    expect(err).toBe('');
   });
 
   it.each([
