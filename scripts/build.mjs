@@ -90,7 +90,13 @@ async function bundleCli() {
     logLevel: 'warning',
   });
   trimMaps(outdir);
-  await bundleDeclarations(join(outdir, 'lib.d.ts'));
+  try {
+    await bundleDeclarations(join(outdir, 'lib.d.ts'));
+  } catch (err) {
+    // The bundle in place stays; the half-built one goes.
+    rmSync(outdir, { recursive: true, force: true });
+    throw err;
+  }
   const page = join(root, 'dist/report/html/page.bundle.js');
   if (existsSync(page)) copyFileSync(page, join(outdir, 'page.bundle.js'));
   if (existsSync(final)) renameSync(final, old);
@@ -104,8 +110,8 @@ async function bundleCli() {
  * not ship. rollup-plugin-dts (not dts-bundle-generator, which dropped the zod import its output
  * needs, and took ten times as long) keeps only what the entry's exports refer to, renames clashes,
  * and leaves the types of node and of atlevel's dependencies as imports, which a caller resolves as
- * it resolves the code's own imports. Any other unresolved import, or any warning, fails the build
- * rather than ship declarations that name what a caller cannot find.
+ * it resolves the code's own imports. Any other import (a devDependency's types, say), or any
+ * warning, fails the build rather than ship declarations that name what a caller cannot find.
  */
 async function bundleDeclarations(file) {
   const { rollup } = await import('rollup');
@@ -121,8 +127,16 @@ async function bundleDeclarations(file) {
       throw new Error(`build: declarations of the library: ${warning.message}`);
     },
   });
-  await bundle.write({ file, format: 'es' });
+  const { output } = await bundle.write({ file, format: 'es' });
   await bundle.close();
+  // rollup-plugin-dts leaves whatever it finds in node_modules external, a devDependency's types too.
+  const stray = output
+    .flatMap((chunk) => (chunk.type === 'chunk' ? chunk.imports : []))
+    .filter((id) => !external(id));
+  if (stray.length > 0)
+    throw new Error(
+      `build: the library's declarations import ${stray.join(', ')}: neither node's nor a dependency of the package, so a caller would not have it`,
+    );
 }
 
 /**
