@@ -73,7 +73,7 @@ for (const k of [...all.keys()].sort((a, b) => (sizes[b] ?? 0) - (sizes[a] ?? 0)
     });
     if (read) {
       parsed = read.parsedBytes;
-      how = `configs kept as bytes (${read.result.objects.length} items)`;
+      how = `configs kept as bytes (${read.result.objects.length} items; an explanation parses those it opens)`;
     } else how = 'parsed whole (the quick reader stepped aside)';
   }
   parsedTotal += parsed;
