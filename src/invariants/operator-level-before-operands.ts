@@ -244,7 +244,15 @@ class Judge {
         const moved = inFrom.filter(
           (m) => !kept.has(m.component.name) && this.toIndex.imageFor(m.component.name).length > 0,
         );
-        if (moved.length > 0) ambiguous.push(...moved.map((m) => m.component.name));
+        // The workload rolled one of them to the new release: this image is that component's old one.
+        const left = moved.filter((m) => this.rolledTo.has(m.component.name));
+        if (left.length > 0) {
+          old = true;
+          for (const m of left) {
+            const after = this.toIndex.imageFor(m.component.name)[0]?.component.pullSpec;
+            if (after !== undefined) components.push({ name: m.component.name, from: image, to: after });
+          }
+        } else if (moved.length > 0) ambiguous.push(...moved.map((m) => m.component.name));
         else same = true;
       } else if (inTo.length > 0) {
         fresh = true;
@@ -277,13 +285,33 @@ class Judge {
 
   workload(w: WorkloadRollout, t1: Millis): Verdict {
     if (w.cvoManaged) return { state: 'skip', why: 'cvo' };
-    const current = this.classify(w.images);
-    // Is it an operand of the payload at all? Its template, or any revision or pod it ran.
-    const all = [
-      current,
+    try {
+      return this.judge(w, t1);
+    } finally {
+      this.rolledTo = new Set();
+    }
+  }
+
+  /**
+   * Components the workload being judged shows rolled to the new release (a template, revision or pod
+   * of the new release's image of them): an ambiguous image of one of them is its old image.
+   */
+  private rolledTo: ReadonlySet<string> = new Set();
+
+  private judge(w: WorkloadRollout, t1: Millis): Verdict {
+    const classifyAll = () => [
+      this.classify(w.images),
       ...w.revisions.map((r) => this.classify(r.images)),
       ...w.pods.map((p) => this.classify(p.images)),
     ];
+    // Is it an operand of the payload at all? Its template, or any revision or pod it ran.
+    let all = classifyAll();
+    const rolled = new Set(all.flatMap((c) => (c?.class === 'new' ? c.components.map((x) => x.name) : [])));
+    if (all.some((c) => c?.ambiguous.some((n) => rolled.has(n)))) {
+      this.rolledTo = rolled;
+      all = classifyAll();
+    }
+    const current = all[0];
     const classes = new Set(all.map((c) => c?.class));
     if (!classes.has('old') && !classes.has('new') && classes.has('ambiguous')) {
       // Never "unchanged": that would let the operator hold on an image the update may have moved.

@@ -952,6 +952,37 @@ describe('operator-level-before-operands: shapes of real clusters no other test 
     expect(out.missing.length).toBeGreaterThan(0);
   });
 
+  it('one image behind two components: a workload that rolled the moved one shows which it is, and its old pod deleted late is a violation', () => {
+    const c = withReleases(cluster(), (_version, images) => {
+      images['dns-node-resolver'] = coredns(A);
+    });
+    routerRolledEarly(c);
+    // The template and two pods run B's coredns; the third old pod, of A's shared image, went at 10:35:30.
+    dnsRolledEarly(c, { created: (i) => (i === 2 ? '10:36:00' : `10:0${5 + i}:00`) });
+    c.push(
+      'events',
+      event(
+        DNS,
+        'DaemonSet',
+        'dns-default',
+        'SuccessfulDelete',
+        'Deleted pod: dns-default-old09',
+        '10:35:30',
+      ),
+      event(
+        DNS,
+        'Pod',
+        'dns-default-old09',
+        'Pulled',
+        `Container image "${coredns(A)}" already present on machine`,
+        '08:01:00',
+      ),
+    );
+    const out = check(c.history());
+    expect(out.state).toBe('violated');
+    expect(out.findings[0]?.summary).toContain('coredns');
+  });
+
   it('the same image behind two components the update both kept: unchanged, and the rule holds', () => {
     const c = withReleases(cluster(), (_version, images) => {
       images['dns-node-resolver'] = coredns(A);
