@@ -37,3 +37,12 @@ export {
 } from './simulate.js';
 export { type ServeHandle, type ServeRequest, serve } from './serve.js';
 export { type WatchEvents, type WatchOutcome, type WatchRequest, watch } from './watch.js';
+export { type StatsOutcome, type StatsRequest, stats } from './stats.js';
+export {
+  diffReleaseFiles,
+  type ReleaseDiffOutcome,
+  type ReleaseDiffRequest,
+  type ReleaseInfoOutcome,
+  type ReleaseInfoRequest,
+  releaseInfo,
+} from './release.js';
