@@ -6,10 +6,10 @@
  */
 import { type AnalysisResult, analyzeHistory } from '../analyze/index.js';
 import { type ClusterHistory, printable } from '../model/index.js';
+import { buildHistory } from '../timeline/index.js';
 import { type Conclusion, verdictConclusion } from './conclusion.js';
 import type { ReleaseMismatch } from './diff.js';
 import { type GivenReleases, type LiveTarget, type ReadOptions, readLiveHistory, readParts } from './read.js';
-import { buildHistory } from '../timeline/index.js';
 
 export interface AnalyzeRequest extends GivenReleases {
   /** CI run folders, must-gathers, folders of oc get output, tarballs, CI URLs, `-`; none with `live`. */
@@ -70,7 +70,8 @@ function releaseMismatches(
   const check = (slot: 'from' | 'to', file: string | undefined, wanted: string | undefined) => {
     const aside = history.releases.setAside?.[slot];
     const release = aside ?? history.releases[slot];
-    if (file === undefined || release === undefined || wanted === undefined || release.version === wanted) return;
+    if (file === undefined || release === undefined || wanted === undefined || release.version === wanted)
+      return;
     // A file without a version (an operator's own image-references) may or may not be the update's.
     const problem =
       release.version === undefined

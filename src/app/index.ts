@@ -22,8 +22,16 @@ export {
   readMaybeUrl,
   readParts,
 } from './read.js';
-export { type StatusOutcome, type StatusRequest, status } from './status.js';
+export {
+  diffReleaseFiles,
+  type ReleaseDiffOutcome,
+  type ReleaseDiffRequest,
+  type ReleaseInfoOutcome,
+  type ReleaseInfoRequest,
+  releaseInfo,
+} from './release.js';
 export { type ReportOutcome, report } from './report.js';
+export { type ServeHandle, type ServeRequest, serve } from './serve.js';
 export {
   ALL_SCENARIOS,
   DEFAULT_HOSTED_POLICY,
@@ -35,14 +43,6 @@ export {
   type SimulateResult,
   simulate,
 } from './simulate.js';
-export { type ServeHandle, type ServeRequest, serve } from './serve.js';
-export { type WatchEvents, type WatchOutcome, type WatchRequest, watch } from './watch.js';
 export { type StatsOutcome, type StatsRequest, stats } from './stats.js';
-export {
-  diffReleaseFiles,
-  type ReleaseDiffOutcome,
-  type ReleaseDiffRequest,
-  type ReleaseInfoOutcome,
-  type ReleaseInfoRequest,
-  releaseInfo,
-} from './release.js';
+export { type StatusOutcome, type StatusRequest, status } from './status.js';
+export { type WatchEvents, type WatchOutcome, type WatchRequest, watch } from './watch.js';

@@ -110,7 +110,10 @@ export async function readHistory(paths: readonly string[], read: ReadOptions): 
 }
 
 /** The live client's limits: the target's deadline and the request's budget (its tree limits). */
-export function liveLimits(live: LiveTarget, read: ReadOptions): { requestTimeoutMs?: number; budget?: Budget } {
+export function liveLimits(
+  live: LiveTarget,
+  read: ReadOptions,
+): { requestTimeoutMs?: number; budget?: Budget } {
   return {
     ...(live.requestTimeoutMs !== undefined ? { requestTimeoutMs: live.requestTimeoutMs } : {}),
     ...budgeted(read),
@@ -155,7 +158,11 @@ export async function readGivenReleases(
   return (await withReleases(none, releases, read)).releases;
 }
 
-async function withReleases(parts: HistoryParts, releases: GivenReleases, read: ReadOptions): Promise<HistoryParts> {
+async function withReleases(
+  parts: HistoryParts,
+  releases: GivenReleases,
+  read: ReadOptions,
+): Promise<HistoryParts> {
   if (releases.releaseFrom === undefined && releases.releaseTo === undefined) return parts;
   const remote = await remoteOf(read);
   return withGivenReleases(parts, {

@@ -43,7 +43,9 @@ export async function diffReleaseFiles(
 export interface ReleaseInfoRequest {
   readonly release: string;
   /** Look up a component's pull spec by its name, or the components an image (pull spec or digest, 12+ hex digits) belongs to. */
-  readonly lookup?: { readonly by: 'image-for'; readonly name: string } | { readonly by: 'component-for'; readonly ref: string };
+  readonly lookup?:
+    | { readonly by: 'image-for'; readonly name: string }
+    | { readonly by: 'component-for'; readonly ref: string };
 }
 
 export interface ReleaseInfoOutcome {
@@ -54,7 +56,10 @@ export interface ReleaseInfoOutcome {
   readonly conclusion: Conclusion;
 }
 
-export async function releaseInfo(request: ReleaseInfoRequest, read: ReadOptions = {}): Promise<ReleaseInfoOutcome> {
+export async function releaseInfo(
+  request: ReleaseInfoRequest,
+  read: ReadOptions = {},
+): Promise<ReleaseInfoOutcome> {
   const payload = await loadRelease(request.release, read);
   const lookup = request.lookup;
   if (lookup === undefined) return { report: { payload }, warnings: [], conclusion: 'ok' };
@@ -74,12 +79,17 @@ export async function releaseInfo(request: ReleaseInfoRequest, read: ReadOptions
       );
   }
   if (found.matches.length === 0) {
-    const what = lookup.by === 'image-for' ? `no image tag "${lookup.name}"` : `no component with image "${lookup.ref}"`;
+    const what =
+      lookup.by === 'image-for' ? `no image tag "${lookup.name}"` : `no component with image "${lookup.ref}"`;
     warnings.push(
       `${what} in ${payload.version !== undefined ? `release ${payload.version} (${withinParentheses(source)})` : `${source} (it carries no version)`}`,
     );
   }
-  return { report: { payload, lookup: found }, warnings, conclusion: found.matches.length === 0 ? 'failure' : 'ok' };
+  return {
+    report: { payload, lookup: found },
+    warnings,
+    conclusion: found.matches.length === 0 ? 'failure' : 'ok',
+  };
 }
 
 /** A digest prefix that several images of the payload share is an error naming them. */

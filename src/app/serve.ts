@@ -46,7 +46,8 @@ export interface ServeHandle {
 const LISTEN_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);
 
 export async function serve(request: ServeRequest, read: ReadOptions = {}): Promise<ServeHandle> {
-  if (request.at !== undefined && request.replay) throw new UsageError('--at and --replay cannot be combined');
+  if (request.at !== undefined && request.replay)
+    throw new UsageError('--at and --replay cannot be combined');
   const loaded = buildHistory(await readParts(request.inputs, read));
   const history = request.guest === undefined ? loaded : guestHistory(loaded, request.guest);
   // The same budget the history was read with: serve's extras are input like any other.

@@ -92,7 +92,10 @@ export interface SimulateResult {
 
 const NO_PROGRESS: SimulateProgress = { tick: () => undefined, stop: () => undefined };
 
-export async function simulate(request: SimulateRequest, events: SimulateEvents = {}): Promise<SimulateResult> {
+export async function simulate(
+  request: SimulateRequest,
+  events: SimulateEvents = {},
+): Promise<SimulateResult> {
   const progress = (label: 'runs' | 'states' | 'interleavings', total: number) =>
     events.progress?.(label, total) ?? NO_PROGRESS;
   const hosted = hostedScenario(request.scenario);
@@ -120,7 +123,9 @@ export async function simulate(request: SimulateRequest, events: SimulateEvents 
       const elapsedMs = performance.now() - started;
       const pick = exploration.firstViolatingSchedule ?? exploration.firstSafeSchedule;
       const artifacts =
-        dir && pick ? await write(replaySchedule(scenario, policy, seed, pick, true), dir, compact(pick)) : null;
+        dir && pick
+          ? await write(replaySchedule(scenario, policy, seed, pick, true), dir, compact(pick))
+          : null;
       return explored(exploration.violations, {
         mode: 'exhaustive',
         ...base,
@@ -354,7 +359,11 @@ function reproduceCommand(
   return `atlevel simulate --scenario ${scenario} --policy ${policy} --seed ${seed}${sched} --artifacts run-${seed}`;
 }
 
-async function write(run: RunResult, dir: string, schedule: readonly number[] | null): Promise<ArtifactsInfo> {
+async function write(
+  run: RunResult,
+  dir: string,
+  schedule: readonly number[] | null,
+): Promise<ArtifactsInfo> {
   const files = renderArtifacts(run);
   await writeArtifacts(dir, files);
   return { dir, files: files.size, seed: run.seed, schedule };

@@ -26,7 +26,11 @@ export interface StatsOutcome {
 export async function stats(request: StatsRequest): Promise<StatsOutcome> {
   const spec = storeSpec(request);
   if (!storeExists(spec)) {
-    throw new InputError(spec, 'no run store here', 'ingest runs first (atlevel ingest RUNS --db …), or pass --db');
+    throw new InputError(
+      spec,
+      'no run store here',
+      'ingest runs first (atlevel ingest RUNS --db …), or pass --db',
+    );
   }
   const store = await RunStore.open(spec);
   try {

@@ -4,12 +4,7 @@
  * rewound to a moment of the timeline. The conclusion is a failure when an Error or Critical insight
  * is raised.
  */
-import {
-  type ClusterHistory,
-  InputError,
-  type Millis,
-  STDIN_NAME,
-} from '../model/index.js';
+import { type ClusterHistory, InputError, type Millis, STDIN_NAME } from '../model/index.js';
 import { STDIN } from '../sources/index.js';
 import {
   assessHostedStatus,
@@ -57,9 +52,14 @@ export async function status(request: StatusRequest, read: ReadOptions = {}): Pr
   }
   const missing = statusPrerequisites(history, at !== undefined ? { now: at } : {});
   if (missing !== undefined) {
-    throw new InputError(source, missing, 'give a cluster snapshot with a ClusterVersion and ClusterOperators');
+    throw new InputError(
+      source,
+      missing,
+      'give a cluster snapshot with a ClusterVersion and ClusterOperators',
+    );
   }
-  const standalone = at === undefined ? assessStatus(history, {}) : rewound(() => assessStatusAt(history, at), source);
+  const standalone =
+    at === undefined ? assessStatus(history, {}) : rewound(() => assessStatusAt(history, at), source);
   return { kind: 'standalone', status: standalone, conclusion: concluded(standalone) };
 }
 

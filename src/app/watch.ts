@@ -8,7 +8,13 @@ import type { AnalysisResult } from '../analyze/index.js';
 import type { ClusterHistory } from '../model/index.js';
 import type { WatchOutput } from '../watch/index.js';
 import { type Conclusion, verdictConclusion } from './conclusion.js';
-import { type GivenReleases, type LiveTarget, liveLimits, type ReadOptions, readGivenReleases } from './read.js';
+import {
+  type GivenReleases,
+  type LiveTarget,
+  liveLimits,
+  type ReadOptions,
+  readGivenReleases,
+} from './read.js';
 
 export interface WatchRequest extends GivenReleases {
   readonly live: LiveTarget;

@@ -93,7 +93,8 @@ function analyzeRequest(
     ...(flags.releaseTo !== undefined ? { releaseTo: flags.releaseTo } : {}),
   };
   const rules = flags.rule ? { rules: flags.rule } : {};
-  if (wantsLive(flags)) return { inputs: paths, live: liveTarget(paths, flags, releases), ...releases, ...rules };
+  if (wantsLive(flags))
+    return { inputs: paths, live: liveTarget(paths, flags, releases), ...releases, ...rules };
   checkInputs(paths, releases);
   return { inputs: paths, ...releases, ...rules };
 }

@@ -6,7 +6,13 @@
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { GivenReleases, ReadOptions } from '../app/index.js';
-import { BUDGET_FLAGS, Budget, type BudgetLimits, DEFAULT_BUDGET_LIMITS, UsageError } from '../model/index.js';
+import {
+  BUDGET_FLAGS,
+  Budget,
+  type BudgetLimits,
+  DEFAULT_BUDGET_LIMITS,
+  UsageError,
+} from '../model/index.js';
 import { NO_INPUTS_HINT } from '../sources/index.js';
 import { type RemoteFlags, remoteOptions } from './remote-flags.js';
 import { stdinOnce } from './stdin.js';
@@ -53,7 +59,11 @@ export type BudgetFlags = {
  * parsed flags are then typed with them (BudgetFlags), which commander cannot infer from flag names
  * made here.
  */
-export function addBudgetOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+export function addBudgetOptions<
+  Args extends unknown[],
+  Opts extends OptionValues,
+  Globals extends OptionValues,
+>(
   command: Command<Args, Opts, Globals>,
   limits: readonly (keyof BudgetLimits)[] = LIMITS,
 ): Command<Args, Opts & BudgetFlags, Globals> {

@@ -33,7 +33,10 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     textOnly(flags.output, { '--width': flags.width });
     stdinOnce([from, to]);
     const outcome = await diffReleaseFiles({ from, to }, { remote: () => remoteOptions(flags) });
-    await emit(await render(RELEASE_DIFF_FORMATS, flags.output, outcome.diff, textSettings(flags)), flags.out);
+    await emit(
+      await render(RELEASE_DIFF_FORMATS, flags.output, outcome.diff, textSettings(flags)),
+      flags.out,
+    );
     exit.code = exitOf(outcome.conclusion);
   });
 
@@ -88,7 +91,10 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     exit.code = exitOf(outcome.conclusion);
     // Nothing found: a text answer would be empty; JSON still says what was searched.
     if (outcome.conclusion !== 'ok' && flags.output === 'text') return;
-    await emit(await render(RELEASE_INFO_FORMATS, flags.output, outcome.report, textSettings(flags)), flags.out);
+    await emit(
+      await render(RELEASE_INFO_FORMATS, flags.output, outcome.report, textSettings(flags)),
+      flags.out,
+    );
   });
 }
 

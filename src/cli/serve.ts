@@ -18,33 +18,39 @@ import { mustGatherFlag, remoteFlags } from './remote-flags.js';
 
 function serveOptions(cmd: Command) {
   // URL inputs (docs/urls.md) take the same flags as in analyze.
-  return mustGatherFlag(remoteFlags(addBudgetOptions(cmd, READ_LIMITS)))
-    .argument(
-      '<paths...>',
-      'must-gather, CI run folder or its URL, folder of oc get YAML/JSON, a .tar/.tar.gz of these, a simulator run',
-    )
-    .option(
-      '--guest <name>',
-      'serve the hosted cluster NAME of a hypershift dump (its hostedcluster-NAME/ folder) instead of the management cluster',
-    )
-    .option('--at <time>', 'serve the cluster as it was at this RFC 3339 time')
-    .option('--replay', 'serve the state at the update start, then replay the timeline as watch events')
-    // --speed and --start-after have no commander default: given without --replay they are refused.
-    .option('--speed <n>', 'with --replay: recorded seconds per wall-clock second (default 1)')
-    .option('--port <port>', 'TCP port (0 picks a free one)', '0')
-    .option('--bind <addr>', 'address to listen on (anything but 127.0.0.1 exposes the inputs)', '127.0.0.1')
-    .option(
-      '--start-after <seconds>',
-      'with --replay: wait this long before replaying (time to start your watches; default 0)',
-    )
-    .option(
-      '--serve-secrets',
-      "serve Secrets with their values (by default they are emptied, as oc adm inspect's cleaning does)",
-    )
-    .option(
-      '--kubeconfig-out <file>',
-      'write a kubeconfig for the server here (default: print its path in a temp dir)',
-    );
+  return (
+    mustGatherFlag(remoteFlags(addBudgetOptions(cmd, READ_LIMITS)))
+      .argument(
+        '<paths...>',
+        'must-gather, CI run folder or its URL, folder of oc get YAML/JSON, a .tar/.tar.gz of these, a simulator run',
+      )
+      .option(
+        '--guest <name>',
+        'serve the hosted cluster NAME of a hypershift dump (its hostedcluster-NAME/ folder) instead of the management cluster',
+      )
+      .option('--at <time>', 'serve the cluster as it was at this RFC 3339 time')
+      .option('--replay', 'serve the state at the update start, then replay the timeline as watch events')
+      // --speed and --start-after have no commander default: given without --replay they are refused.
+      .option('--speed <n>', 'with --replay: recorded seconds per wall-clock second (default 1)')
+      .option('--port <port>', 'TCP port (0 picks a free one)', '0')
+      .option(
+        '--bind <addr>',
+        'address to listen on (anything but 127.0.0.1 exposes the inputs)',
+        '127.0.0.1',
+      )
+      .option(
+        '--start-after <seconds>',
+        'with --replay: wait this long before replaying (time to start your watches; default 0)',
+      )
+      .option(
+        '--serve-secrets',
+        "serve Secrets with their values (by default they are emptied, as oc adm inspect's cleaning does)",
+      )
+      .option(
+        '--kubeconfig-out <file>',
+        'write a kubeconfig for the server here (default: print its path in a temp dir)',
+      )
+  );
 }
 
 type ServeFlags = ReturnType<ReturnType<typeof serveOptions>['opts']>;
