@@ -11,6 +11,7 @@ export { type AnalysisResult, type AnalyzeOptions, analyzeHistory } from '../ana
 export { type AnalyzeOutcome, type AnalyzeRequest, analyze } from './analyze.js';
 export type { Conclusion } from './conclusion.js';
 export { type DiffOutcome, type DiffRequest, diffConfigs, type ReleaseMismatch } from './diff.js';
+export { analysisJson, statusJson } from './documents.js';
 export { type IngestEvents, type IngestOutcome, type IngestRequest, ingest, storeSpec } from './ingest.js';
 export type { RunReading } from './ingest-worker.js';
 export {

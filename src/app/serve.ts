@@ -4,7 +4,7 @@
  * it, what is served, the replay to start, and close(); the caller decides how long it runs.
  */
 import { type ClusterHistory, formatTime, type Millis, printable, UsageError } from '../model/index.js';
-import { kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
+import type { RunningServer } from '../serve/index.js';
 import { readServedExtras } from '../sources/index.js';
 import { buildHistory } from '../timeline/index.js';
 import { type ReadOptions, readParts } from './read.js';
@@ -56,6 +56,9 @@ export async function serve(request: ServeRequest, read: ReadOptions = {}): Prom
     read.budget ? { budget: read.budget } : {},
     request.guest,
   );
+  // The server (node:http and the API's tables) is loaded only when one starts: the other use cases
+  // share this module's folder, and analyze's start-up must not load a network stack (test/cli/startup.test.ts).
+  const { kubeconfigFor, startServer } = await import('../serve/index.js');
   const port = request.port ?? 0;
   const bind = request.bind ?? '127.0.0.1';
   let server: RunningServer;
