@@ -81,6 +81,8 @@ export interface SimulateProgress {
 
 export interface SimulateEvents {
   readonly progress?: (label: 'runs' | 'states' | 'interleavings', total: number) => SimulateProgress;
+  /** Once the request was found to make sense (scenario read, policy and mode fit), just before it runs. */
+  readonly onStart?: (mode: SimulateMode) => void;
 }
 
 export interface SimulateResult {
@@ -99,7 +101,7 @@ export async function simulate(
   const progress = (label: 'runs' | 'states' | 'interleavings', total: number) =>
     events.progress?.(label, total) ?? NO_PROGRESS;
   const hosted = hostedScenario(request.scenario);
-  if (hosted) return simulateHosted(request, hosted, progress);
+  if (hosted) return simulateHosted(request, hosted, progress, events);
   const { mode } = request;
   if ((mode.kind === 'model-check' || mode.kind === 'model-replay') && request.artifacts !== undefined)
     throw new UsageError(
@@ -110,6 +112,7 @@ export async function simulate(
   const base = { description: scenario.description, policySummary: POLICIES[policy].summary };
   const { seed } = request;
   const dir = request.artifacts;
+  events.onStart?.(mode);
 
   switch (mode.kind) {
     case 'model-replay':
@@ -244,6 +247,7 @@ async function simulateHosted(
   request: SimulateRequest,
   scenario: HostedScenario,
   progress: Progress,
+  events: SimulateEvents,
 ): Promise<SimulateResult> {
   const given = request.policy ?? DEFAULT_HOSTED_POLICY;
   if (!isHostedPolicyName(given))
@@ -255,6 +259,7 @@ async function simulateHosted(
   if (mode.kind === 'run' && mode.schedule !== undefined) throw hostedModes(scenario);
   const policy = given;
   const dir = request.artifacts;
+  events.onStart?.(mode);
   const base = { description: scenario.description, policySummary: HOSTED_POLICY_SUMMARIES[policy] };
   const reproduce = (s: number): string =>
     `atlevel simulate --scenario ${scenario.name} --policy ${policy} --seed ${s} --artifacts run-${s}`;

@@ -24,6 +24,7 @@ import { HOSTED_POLICY_NAMES, POLICY_NAMES } from '../sim/index.js';
 import { completeWith } from './complete-hints.js';
 import { examplePath } from './examples.js';
 import { type ExitBox, type ExitCode, exitOf } from './exit.js';
+import { writeNotes } from './notes.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 
@@ -203,7 +204,17 @@ export function simulateRequest(flags: SimulateFlags): SimulateRequest {
 async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
   textOnly(flags.output, { '--width': flags.width });
   const settings = textSettings(flags);
-  const result = await simulate(simulateRequest(flags), { progress: progressBar });
+  const result = await simulate(simulateRequest(flags), {
+    progress: progressBar,
+    onStart: (mode) => {
+      // --budget counted race-window interleavings until --exhaustive became the model checker
+      // (README changelog, issue 40): a number sized for those now caps states, so say so.
+      if (mode.kind === 'model-check' && flags.budget !== undefined)
+        writeNotes([
+          `--budget with --exhaustive now counts the model checker's states (at most ${mode.budget} here); it used to count the race window's interleavings, which --exhaustive --race-window --budget ${mode.budget} still runs`,
+        ]);
+    },
+  });
   await emit(await render(SIMULATE_FORMATS, flags.output, result.report, settings), flags.out);
   return exitOf(result.conclusion);
 }
