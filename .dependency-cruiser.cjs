@@ -76,6 +76,8 @@ const IO_EXCEPTIONS = [
   '^src/report/html/bundle\\.ts$',
   // ingest's use case finds its worker module's file (compiled, bundled or source) before starting the pool.
   '^src/app/ingest\\.ts$',
+  // simulate's verdict writes the run it made to a temporary folder and reads it back as analyze would.
+  '^src/app/run-verdict\\.ts$',
   // The signature catalogue is data shipped with atlevel (signatures/*.json), read once, never input.
   '^src/signatures/catalogue\\.ts$',
 ];

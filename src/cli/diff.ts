@@ -5,7 +5,7 @@ import { PART_NAMES, parseParts } from '../machineconfig/index.js';
 import { UsageError } from '../model/index.js';
 import { DIFF_FORMATS, render } from '../report/index.js';
 import { examplePath } from './examples.js';
-import { EXIT, type ExitBox, type ExitCode } from './exit.js';
+import { type ExitBox, type ExitCode, exitOf } from './exit.js';
 import { addBudgetOptions, readOptions } from './input.js';
 import { formatOption, momentFlag, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
@@ -92,5 +92,5 @@ async function runDiff(a: string | undefined, b: string | undefined, flags: Diff
   const outcome = await diffConfigs(request, readOptions(flags));
   for (const m of outcome.releaseMismatches) warnReleaseFlag(m.slot, m.file, m.problem, m.usedInstead);
   await emit(await render(DIFF_FORMATS, flags.output, outcome.report, settings), flags.out);
-  return outcome.identical ? EXIT.ok : EXIT.failure;
+  return exitOf(outcome.conclusion);
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzeHistory } from '../analyze/index.js';
 import { type RunResult, type RunVerdict, renderArtifacts, writeArtifacts } from '../sim/index.js';
-import { loadHistory } from './input.js';
+import { readHistory } from './read.js';
 
 /** Analyze's verdict on the artifacts of `run`, written to `dir` (kept) or to a temporary folder (removed). */
 export function verdictOfRun(
@@ -25,7 +25,7 @@ export async function verdictOfFiles(
   const target = dir ?? (await mkdtemp(join(tmpdir(), 'atlevel-sim-')));
   try {
     await writeArtifacts(target, files);
-    const result = analyzeHistory(await loadHistory([target], {}));
+    const result = analyzeHistory(await readHistory([target], {}));
     return {
       verdict: {
         verdict: result.verdict,
