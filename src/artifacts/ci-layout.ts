@@ -1,11 +1,11 @@
 /**
- * The one writer of the CI artifact layout that atlevel's sources read: gather-extra Lists
- * (docs/domain.md 7.4), origin's monitor lines and the upgrade test's log lines in build-log.txt
- * (7.1, 6), origin's interval JSON (7.3) and `oc adm release info -o json` (8.4). The simulator
- * (write.ts), the example generator (scripts/make-examples) and the large-run bench
- * (bench/large-run.ts) all write through it, so a format change is made here once.
+ * The text of the CI artifact layout that atlevel's sources read: gather-extra Lists (docs/domain.md
+ * 7.4), origin's monitor lines and the upgrade test's log lines in build-log.txt (7.1, 6), origin's
+ * interval JSON (7.3) and `oc adm release info -o json` (8.4). The artifact writer (src/writer/), and
+ * through it the simulator, the watcher's record, the large-run bench and the bundled examples, lay
+ * runs out with it, so a format change is made here once.
  *
- * Pure: a run is built up as path → text (`CiRun`), and `writeArtifacts` (write.ts) puts it on disk.
+ * Pure: a run is built up as path → text (`CiRun`), and the writer's `writeRunFolder` puts it on disk.
  * New kinds of artifact (for example recorded object revisions) are one more method or `add` call.
  */
 import { KINDS, KNOWN_KINDS, type KnownKind } from '../model/index.js';

@@ -44,8 +44,8 @@ import {
   summarize,
   summarizeHosted,
   UncheckableScenario,
-  writeArtifacts,
 } from '../sim/index.js';
+import { writeRunFolder } from '../writer/index.js';
 import { verdictExit } from './analyze.js';
 import { completeWith } from './complete-hints.js';
 import { examplePath } from './examples.js';
@@ -217,7 +217,7 @@ async function runHostedSimulate(
     let artifacts: ArtifactsInfo | null = null;
     if (flags.artifacts) {
       const files = renderHostedDump(runHostedSimulation(scenario, policy, pickSeed, { record: true }));
-      await writeArtifacts(flags.artifacts, files);
+      await writeRunFolder(flags.artifacts, files);
       artifacts = { dir: flags.artifacts, files: files.size, seed: pickSeed, schedule: null };
     }
     outcome = {
@@ -292,7 +292,7 @@ async function write(
   schedule: readonly number[] | null,
 ): Promise<ArtifactsInfo> {
   const files = renderArtifacts(run);
-  await writeArtifacts(dir, files);
+  await writeRunFolder(dir, files);
   return { dir, files: files.size, seed: run.seed, schedule };
 }
 

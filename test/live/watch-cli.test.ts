@@ -111,7 +111,7 @@ describe('atlevel watch', () => {
       stop.abort();
       expect(await code).toBe(1);
       expect(stdout).toContain('stopped before the update completed');
-      expect(readdirSync(tmp).filter((n) => n.includes('partial'))).toEqual([]);
+      expect(readdirSync(tmp).filter((n) => n.startsWith('.'))).toEqual([]);
       stdout = '';
       // A complete CI layout: analyze reads it (a verdict, not bad input); the level report is in it.
       expect([0, 1, 4]).toContain(

@@ -73,7 +73,7 @@ describe('dropping echoes while reading', () => {
 
   it('gives the same history for a synthetic run of the current interval schema', async () => {
     const dir = join(tmp, 'synthetic');
-    writeLargeRun(dir, { intervals: 3000, renderedPerPool: 3, nodes: 12, events: 300 });
+    await writeLargeRun(dir, { intervals: 3000, renderedPerPool: 3, nodes: 12, events: 300 });
     const { all, dropped } = await bothWays(dir);
     expect(all.monitorIntervals).toHaveLength(3002);
     expect(dropped.monitorIntervals).toHaveLength(3002);
