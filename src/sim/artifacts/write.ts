@@ -22,6 +22,7 @@ import { releaseInfo } from './release-info.js';
 import { REVISIONS_FILE, revisionsJsonl } from './revisions.js';
 import { workloadLists } from './workloads-json.js';
 
+/** The CI test a run's artifacts are laid out under, unless its scenario names one (`ci.target`). */
 const TARGET = 'e2e-upgrade';
 const PATHS = ciPaths(TARGET);
 export const GATHER_DIR = PATHS.gather;
@@ -41,7 +42,7 @@ export function renderArtifacts(run: RunResult, epoch = DEFAULT_EPOCH): Map<stri
   const instants = rec.monitor.map(wall);
   const intervals = rec.derivedIntervals(run.endAt).map(wall);
   return ciRunFiles({
-    target: TARGET,
+    target: run.scenario.ciTarget ?? TARGET,
     start: epoch,
     lists: [
       ['ClusterVersion', [...store.list('ClusterVersion')].map((o) => clusterVersionJson(clock, o))],
@@ -107,10 +108,11 @@ function compareEvents(a: Record<string, unknown>, b: Record<string, unknown>): 
 function buildLog(run: RunResult, epoch: number, monitor: readonly MonitorRecord[]): string {
   const rec = run.rec as NonNullable<RunResult['rec']>;
   const failure = run.facts.testFailure;
+  const target = run.scenario.ciTarget ?? TARGET;
   return buildLogText({
     header: [
       `INFO[${rfc3339(epoch)}] atlevel simulate: simulated CI run (not a real cluster): scenario ${run.scenario.name}, policy ${run.policy}, seed ${run.seed}`,
-      `INFO[${rfc3339(epoch)}] Running step ${TARGET}-openshift-e2e-test.`,
+      `INFO[${rfc3339(epoch)}] Running step ${target}-openshift-e2e-test.`,
     ],
     test: {
       name: '[sig-arch][Feature:ClusterUpgrade] Cluster should remain functional during upgrade [Disruptive] [Serial]',
@@ -128,7 +130,7 @@ function buildLog(run: RunResult, epoch: number, monitor: readonly MonitorRecord
     },
     monitor,
     footer: [
-      `INFO[${rfc3339(epoch + run.endAt)}] Step ${TARGET}-openshift-e2e-test ${failure !== undefined ? 'failed' : 'succeeded'}.`,
+      `INFO[${rfc3339(epoch + run.endAt)}] Step ${target}-openshift-e2e-test ${failure !== undefined ? 'failed' : 'succeeded'}.`,
     ],
   });
 }
