@@ -57,8 +57,8 @@ describe('atlevel watch', () => {
         .map((l) => JSON.parse(l) as { type: string; rule?: string; verdict?: string });
       expect(events[0]?.type).toBe('start');
       expect(events.filter((e) => e.type === 'finding').map((e) => e.rule)).toEqual([
-        'operator-level-before-required-pool-target',
         'master-pool-updated-before-cvo-complete',
+        'operator-level-before-required-pool-target',
       ]);
       // The verdict comes once, last: after the findings and after every transition recorded while
       // the operators settled (issue 37: two transitions used to follow it).
