@@ -12,11 +12,10 @@
  */
 const LAYERS = [
   ['model'],
-  // Formats with no state: release payloads, and the CI artifact layout as text (artifacts/).
-  ['release', 'artifacts'],
-  // The one artifact writer: cluster content → a run folder in the CI layout (sim, watch, benches,
-  // examples). It takes plain content, so it needs nothing above the formats.
-  ['writer'],
+  // Formats with no state: release payloads, and the CI artifact layout as text (artifacts/); and
+  // the one artifact writer (writer/: cluster content → a run folder in the CI layout, for sim,
+  // watch, the benches and the examples), which takes plain content and so needs nothing above them.
+  ['release', 'artifacts', 'writer'],
   // Openers and decoders: a path, archive, URL or live cluster → a history's parts.
   ['sources'],
   // The ClusterHistory: intervals, rewinds, "what was the state of X at t".
