@@ -48,7 +48,7 @@ export const EXAMPLES: readonly Example[] = [
 const LEFT_OUT = new Set(['atlevel-revisions.jsonl']);
 
 /** Every file of one example, path (relative to its folder) → text. */
-export async function exampleFiles(example: Example): Promise<Map<string, string>> {
+async function exampleFiles(example: Example): Promise<Map<string, string>> {
   const scenario = await loadScenarioFile(join(ROOT, SCENARIO));
   const run = runSimulation(scenario, example.policy, example.seed, { record: true });
   const files = new Map([...renderArtifacts(run)].filter(([path]) => !LEFT_OUT.has(path)));

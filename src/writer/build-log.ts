@@ -4,7 +4,7 @@
  */
 import { type MonitorRecord, monitorLine, sortedRecords, testLogLine } from '../artifacts/index.js';
 
-export interface TestResult {
+interface TestResult {
   /** The test's full name, e.g. `[sig-arch][Feature:ClusterUpgrade] Cluster should remain functional ...`. */
   readonly name: string;
   /** Its framework.Logf lines, wall ms. */

@@ -8,6 +8,6 @@
  * from its descriptor (model/kinds/ `gatherExtra`), the text formats from artifacts/. It imports
  * neither sim nor watch: producers hand it plain content.
  */
-export { type BuildLogSpec, buildLogText, type TestResult } from './build-log.js';
-export { type CiContent, ciRunFiles } from './ci-run.js';
-export { type FolderWording, writeRunFolder } from './folder.js';
+export { buildLogText } from './build-log.js';
+export { ciRunFiles } from './ci-run.js';
+export { writeRunFolder } from './folder.js';

@@ -49,7 +49,9 @@ async function expectTooLarge(
 describe('replay of inputs that hold no update', () => {
   it('plays every recorded change from the first, and its plan names no update', async () => {
     server = await serve(
-      ['test/fixtures/reconstruction/bug-2019850/artifacts/e2e-aws-upgrade/gather-extra/artifacts/nodes.json'],
+      [
+        'test/fixtures/reconstruction/bug-2019850/artifacts/e2e-aws-upgrade/gather-extra/artifacts/nodes.json',
+      ],
       {
         replay: true,
         holdReplay: true,
