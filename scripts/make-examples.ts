@@ -90,7 +90,7 @@ function readme(example: Example, scenario: Scenario, s: RunSummary, paths: read
         `ControllerConfig it writes (${time(s.controllerConfigWrittenAt)}) and accepts the master pool only on a rendered`,
         'config carrying it, so it waited for the render controller to create',
         `\`${rendered('master')}\` (${time(newMaster?.at ?? null)}) and for the master pool to roll it out`,
-        `node by node (${nodes('master')}) until ${time(s.masterUpdatedAt)}. It reported`,
+        `node by node until ${time(s.masterUpdatedAt)} (${nodes('master')}). It reported`,
         `\`operator ${s.to}\` at ${time(s.operatorLevelAt)}, and the CVO completed the update at ${time(s.cvoCompletedAt)}.`,
         `The upgrade test ${s.testFailure === null ? 'passed' : `failed: ${s.testFailure}`}.`,
       ]
@@ -117,7 +117,8 @@ function readme(example: Example, scenario: Scenario, s: RunSummary, paths: read
     'The same run, with every object revision besides: `atlevel simulate --scenario',
     `${SCENARIO} --policy ${example.policy} --seed ${example.seed} --artifacts DIR\`.`,
     '',
-    `Try it: \`atlevel analyze examples/${example.folder}\`. ${counterpart}`,
+    `Try it: \`atlevel analyze examples/${example.folder}\`.`,
+    counterpart,
     '',
     '## What happened',
     '',
