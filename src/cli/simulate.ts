@@ -50,6 +50,7 @@ import { verdictExit } from './analyze.js';
 import { completeWith } from './complete-hints.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
+import { writeNotes } from './notes.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
 import { verdictOfFiles, verdictOfRun } from './run-verdict.js';
@@ -370,6 +371,12 @@ async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
         outcome = { mode: 'model-replay', ...base, replay, schedule: parsed.join(',') };
         violated = replay.violations.length + replay.laterViolations.length > 0;
       } else {
+        // --budget counted race-window interleavings until --exhaustive became the model checker
+        // (README changelog, issue 40): a number sized for those now caps states, so say so.
+        if (flags.budget !== undefined)
+          writeNotes([
+            `--budget with --exhaustive now counts the model checker's states (at most ${budget} here); it used to count the race window's interleavings, which --exhaustive --race-window --budget ${budget} still runs`,
+          ]);
         const bar = progressBar(budget, 'states');
         const check = checkModel(scenario, policy, {
           budget,

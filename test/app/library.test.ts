@@ -1,11 +1,12 @@
 /**
  * The package's library entry (package.json "exports"): the built package, installed as a
  * dependency of another project (node_modules/atlevel linked to this one), is imported by name from
- * plain JavaScript and its use cases answer as the CLI does on the bundled example; its declarations
- * type-check a TypeScript caller under nodenext resolution. Needs the build (`npm test` builds first).
+ * plain JavaScript and its use cases answer as the CLI does on the bundled example; its declarations,
+ * one bundled file, type-check a TypeScript caller under nodenext resolution. Needs the build (`npm
+ * test` builds first).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,6 +50,23 @@ describe('the library entry', () => {
       how: 'pool master: the two newest of 2 rendered configs',
       verdict: 'fail',
     });
+  });
+
+  // test/cli/package.test.ts checks that this file is the one declaration file the package ships.
+  it('declares its types in one file that imports only what a caller has', () => {
+    const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8'));
+    expect(pkg.types).toBe('./dist/bundle/lib.d.ts');
+    expect(pkg.exports['.'].types).toBe(pkg.types);
+    // Its imports are node's modules and the package's dependencies, which a caller resolves: a
+    // relative import would name one of the files that do not ship.
+    const dts = readFileSync(join(projectRoot, 'dist', 'bundle', 'lib.d.ts'), 'utf8');
+    const deps = Object.keys(pkg.dependencies);
+    const imported = [...dts.matchAll(/(?:from |import\()['"]([^'"]+)['"]/g)].map((m) => m[1] ?? '');
+    for (const spec of imported) {
+      expect(spec.startsWith('node:') || deps.some((d) => spec === d || spec.startsWith(`${d}/`)), spec).toBe(
+        true,
+      );
+    }
   });
 
   it('has declarations a TypeScript caller type-checks against', () => {
