@@ -29,7 +29,7 @@ if (!existsSync(join(dir, 'build-log.txt')) || !existsSync(join(dir, 'release/re
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const t = performance.now();
-  writeLargeRun(dir);
+  await writeLargeRun(dir);
   process.stdout.write(`generated ${dir} in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
 }
 if (!existsSync(join(root, 'dist/cli/main.js')))

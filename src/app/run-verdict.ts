@@ -6,7 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzeHistory } from '../analyze/index.js';
-import { type RunResult, type RunVerdict, renderArtifacts, writeArtifacts } from '../sim/index.js';
+import { type RunResult, type RunVerdict, renderArtifacts } from '../sim/index.js';
+import { writeRunFolder } from '../writer/index.js';
 import { readHistory } from './read.js';
 
 /** Analyze's verdict on the artifacts of `run`, written to `dir` (kept) or to a temporary folder (removed). */
@@ -24,7 +25,7 @@ export async function verdictOfFiles(
 ): Promise<{ readonly verdict: RunVerdict; readonly files: number }> {
   const target = dir ?? (await mkdtemp(join(tmpdir(), 'atlevel-sim-')));
   try {
-    await writeArtifacts(target, files);
+    await writeRunFolder(target, files);
     const result = analyzeHistory(await readHistory([target], {}));
     return {
       verdict: {

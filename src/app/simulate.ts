@@ -38,8 +38,8 @@ import {
   summarize,
   summarizeHosted,
   UncheckableScenario,
-  writeArtifacts,
 } from '../sim/index.js';
+import { writeRunFolder } from '../writer/index.js';
 import { type Conclusion, verdictConclusion } from './conclusion.js';
 import { verdictOfFiles, verdictOfRun } from './run-verdict.js';
 
@@ -273,7 +273,7 @@ async function simulateHosted(
     let artifacts: ArtifactsInfo | null = null;
     if (dir) {
       const files = renderHostedDump(runHostedSimulation(scenario, policy, pickSeed, { record: true }));
-      await writeArtifacts(dir, files);
+      await writeRunFolder(dir, files);
       artifacts = { dir, files: files.size, seed: pickSeed, schedule: null };
     }
     return explored(exploration.violations, {
@@ -370,6 +370,6 @@ async function write(
   schedule: readonly number[] | null,
 ): Promise<ArtifactsInfo> {
   const files = renderArtifacts(run);
-  await writeArtifacts(dir, files);
+  await writeRunFolder(dir, files);
   return { dir, files: files.size, seed: run.seed, schedule };
 }
