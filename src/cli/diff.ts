@@ -50,7 +50,7 @@ export function defineDiff(cmd: Command, exit: ExitBox): void {
       '\nExit codes: 0 identical, 1 different, 2 bad input or usage.\n' +
         'Examples:\n' +
         `  atlevel diff --pool master --from ${example}\n` +
-        `  atlevel diff rendered-master-78d4 rendered-master-ebc4 --from ${example} --only units\n` +
+        `  atlevel diff rendered-master-5d1c rendered-master-08a4 --from ${example} --only units\n` +
         `  atlevel diff --pool master --from ${example} --path kubelet.service \\\n` +
         `      --release-from ${example}/release/release-from.json --release-to ${example}/release/release-to.json`,
     )
