@@ -214,7 +214,7 @@ describe('release info --component-for', () => {
   // In-process: these are the flag's answers, not the process's (the pipe tests above spawn release info).
   const run = (...args: string[]) => atlevelInProcess('release', 'info', to, ...args);
   it('takes a digest as atlevel prints it, and bare hex', async () => {
-    for (const ref of ['sha256:0f687698d5b9…', 'sha256:0f687698d5b9', '0f687698d5b9a595']) {
+    for (const ref of ['sha256:67fb3c3a8677…', 'sha256:67fb3c3a8677', '67fb3c3a8677d0c7']) {
       const r = await run('--component-for', ref, '-o', 'json');
       expect(r.status, `${ref}: ${r.stderr}`).toBe(EXIT.ok);
       expect(r.stdout).toContain('"cluster-version-operator"');
@@ -244,7 +244,7 @@ describe('release info --component-for', () => {
   it('a prefix shorter than 12 hex digits is a usage error saying so, before any lookup', async () => {
     for (const [ref, digits] of [
       ['ef', '2 hex digits'],
-      ['sha256:0f687698d5b…', '11 hex digits'],
+      ['sha256:67fb3c3a867…', '11 hex digits'],
       ['0', '1 hex digit'],
     ] as const) {
       const r = await run('--component-for', ref);
@@ -259,7 +259,7 @@ describe('release info --component-for', () => {
     );
   });
   it('takes upper case and blanks around the value', async () => {
-    for (const ref of ['SHA256:0F687698D5B9', ' sha256:0f687698d5b9… ']) {
+    for (const ref of ['SHA256:67FB3C3A8677', ' sha256:67fb3c3a8677… ']) {
       const r = await run('--component-for', ref, '-o', 'json');
       expect(r.status, `${ref}: ${r.stderr}`).toBe(EXIT.ok);
       expect(r.stdout).toContain('"cluster-version-operator"');
