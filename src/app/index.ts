@@ -10,4 +10,5 @@ export { type AnalysisResult, type AnalyzeOptions, analyzeHistory } from '../ana
 export { type DiffOutcome, type DiffRequest, diffConfigs, type ReleaseMismatch } from './diff.js';
 export { type IngestEvents, type IngestOutcome, type IngestRequest, ingest, storeSpec } from './ingest.js';
 export type { RunReading } from './ingest-worker.js';
+export { type InputsRequest, planInputs } from './inputs.js';
 export { loadRelease, type ReadOptions, readHistory, readMaybeUrl, readParts } from './read.js';

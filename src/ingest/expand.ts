@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { InputError, UsageError } from '../model/index.js';
-import { type FoundRun, type InputPlan, looksLikeUrl, planInput } from '../sources/index.js';
+import { InputError, type InputPlan, UsageError } from '../model/index.js';
+import { type FoundRun, looksLikeUrl, planInput } from '../sources/index.js';
 import { type ProwId, prowIdOf } from './identity.js';
 
 export interface RunInput {

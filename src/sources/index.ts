@@ -21,12 +21,12 @@ export {
 export { withGivenReleases } from './given-releases.js';
 export { JsonItemsReader, NotStreamable } from './json-items.js';
 export { loadHistoryParts } from './load.js';
-export type { LiveCluster, LivePlan, LiveResourcePlan } from './open/index.js';
 // For the live-cluster source and watch (src/live, src/watch): the same validation and monitor text forms as files.
 export { parseLocatorText, parseMessageText } from './monitor-text.js';
+export type { LiveCluster } from './open/index.js';
 export { readStdin, STDIN } from './open/index.js';
 // What an argument is and what atlevel does with it (`atlevel inputs`; ingest's runs).
-export { type InputPlan, planInput } from './plan.js';
+export { planInput } from './plan.js';
 export { NO_INPUTS_HINT } from './planning.js';
 export { quickMachineConfigs } from './quick-configs.js';
 // For ingest: a run's files, for naming it by its content.

@@ -41,12 +41,10 @@ import { type GivenReleases, placeReleases, readGivenReleases } from './given-re
 import { internedIdentity } from './intervals-json.js';
 import {
   baseName,
-  OC_EXAMPLE_OPTIONAL,
   OC_EXAMPLE_SUFFIXES,
   type Plan,
   type PlannedFile,
   type ReaderSpec,
-  readerByName,
 } from './layouts/index.js';
 import { type OpenContext, openArgument } from './open/index.js';
 import { caseNotes, NO_INPUTS_HINT, planListing, planNotes, readerForGivenFile } from './planning.js';
@@ -471,7 +469,11 @@ async function loadCase(
     const f = files.find((x) => x.rel === planned.rel);
     if (f) results.push(await readOne(planned.spec, f.abs, f.rel, f.size, f.abs, limits, intern));
   }
-  const notes = caseNotes(prefix, files.map((f) => f.rel), plan);
+  const notes = caseNotes(
+    prefix,
+    files.map((f) => f.rel),
+    plan,
+  );
   return { results, notes };
 }
 

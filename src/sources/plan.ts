@@ -9,17 +9,23 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InputError, printable, STDIN_NAME } from '../model/index.js';
+import {
+  type ClaimedFile,
+  InputError,
+  type InputKind,
+  type InputPlan,
+  printable,
+  STDIN_NAME,
+} from '../model/index.js';
 import { listArchive, looksLikeArchive } from './archive.js';
 import { DEFAULT_MAX_FILE_BYTES } from './bytes.js';
 import { isArchiveName } from './decoders/index.js';
 import { listFolder } from './folder.js';
 import { baseName } from './layouts/index.js';
-import { type LiveCluster, type LivePlan, type OpenContext, openArgument, STDIN } from './open/index.js';
+import { type LiveCluster, type OpenContext, openArgument, planLive, STDIN } from './open/index.js';
 import {
   caseNotes,
   claimFacts,
-  type ClaimFacts,
   type IgnoredFile,
   ignoredFiles,
   type ListingPlan,
@@ -36,40 +42,6 @@ import type { RemoteInput } from './url/index.js';
 import { looksLikeUrl } from './url/location.js';
 import { lazySession } from './url-client.js';
 
-/** What an argument is, as the opener that claimed it read it. */
-export type InputKind = 'folder' | 'archive' | 'file' | 'oc examples case' | 'URL' | 'live cluster';
-
-/** A file a layout claims: its path in the input, its reader, and the kind it holds when its place says. */
-export type ClaimedFile = { readonly path: string } & ClaimFacts;
-
-/** A file serve answers with as it is (objects of kinds atlevel does not model, or a pod's log). */
-export interface ServedAsIs {
-  readonly path: string;
-  readonly as: 'objects' | 'log';
-  readonly guest?: string;
-}
-
-export interface InputPlan {
-  /** The argument as given. */
-  readonly input: string;
-  readonly is: InputKind;
-  /** `stdin` when the argument was `-` (its content decides `is`). */
-  readonly from?: 'stdin';
-  /** The layouts recognised, in the order the loader's note names them. */
-  readonly layouts: readonly string[];
-  /** Every file some layout reads, in path order (`runsOnly`: none listed). */
-  readonly claimed: readonly ClaimedFile[];
-  /** The files `serve` serves as they are, beside what it models (folders only). */
-  readonly served: readonly ServedAsIs[];
-  readonly ignored: readonly { readonly path: string; readonly why: string }[];
-  /** The runs it holds, as ingest stores them (a live cluster holds none: it is read, not stored). */
-  readonly runs: readonly FoundRun[];
-  /** What the loader and run discovery say of it (the notes analyze and ingest print). */
-  readonly notes: readonly string[];
-  /** A live cluster: where, and what is listed and watched (only ever read: get, list, watch). */
-  readonly live?: LivePlan;
-}
-
 export interface PlanOptions {
   /** Only what the argument is and its runs (ingest), without listing every file of a folder. */
   readonly runsOnly?: boolean;
@@ -77,8 +49,6 @@ export interface PlanOptions {
   readonly onLinked?: FindRunsOptions['onLinked'];
   /** How a URL is fetched (into the cache) to plan what it holds; defaults apply when absent. */
   readonly remote?: LoadOptions['remote'];
-  /** How a live cluster's plan is made (the live client's kubeconfig and resources: src/live). */
-  readonly live?: (cluster: LiveCluster) => Promise<LivePlan>;
 }
 
 type Parts = Omit<InputPlan, 'input' | 'is' | 'runs' | 'from'>;
@@ -108,21 +78,26 @@ function listingParts(display: string, rels: readonly string[], served: boolean)
   return {
     layouts: plan.layouts,
     claimed: claimed(plan),
-    served: asIs.map((s) => ({ path: s.rel, as: s.as, ...(s.guest !== undefined ? { guest: s.guest } : {}) })),
+    served: asIs.map((s) => ({
+      path: s.rel,
+      as: s.as,
+      ...(s.guest !== undefined ? { guest: s.guest } : {}),
+    })),
     ignored: ignored(ignoredFiles(plan, asIs)),
     notes: planNotes(display, plan),
   };
 }
 
 function oneFile(display: string, name: string): Parts {
-  const spec = readerForGivenFile(name) ?? (display === STDIN_NAME ? { reader: 'oc-get', strict: true } : undefined);
+  const spec =
+    readerForGivenFile(name) ?? (display === STDIN_NAME ? { reader: 'oc-get', strict: true } : undefined);
   if (!spec) throw new InputError(display, 'not an atlevel input', NO_INPUTS_HINT);
   return { ...NONE, claimed: [{ path: display, ...claimFacts({ rel: name, spec }) }] };
 }
 
 /** The plan of one argument: a path, `-`, a URL, or a live cluster. */
 export async function planInput(arg: string | LiveCluster, opts: PlanOptions = {}): Promise<InputPlan> {
-  if (typeof arg !== 'string') return openArgument(arg, liveOnly(opts));
+  if (typeof arg !== 'string') return openArgument(arg, liveOnly);
   if (arg === '') throw new InputError('""', 'an empty input path', 'name a file, folder, tarball or URL');
   const stdin = arg === STDIN;
   const source = stdin ? STDIN_NAME : arg;
@@ -136,7 +111,11 @@ export async function planInput(arg: string | LiveCluster, opts: PlanOptions = {
   // A URL is one run whatever it holds: ingest fetches it when it reads it, not to count it.
   if (opts.runsOnly && looksLikeUrl(arg)) return of('URL', NONE, [{ source: arg, kind: 'url' }]);
   if (opts.runsOnly && stdin)
-    throw new InputError(STDIN_NAME, 'standard input holds no runs to store', 'give run folders, tarballs or CI URLs');
+    throw new InputError(
+      STDIN_NAME,
+      'standard input holds no runs to store',
+      'give run folders, tarballs or CI URLs',
+    );
   let tmp: string | undefined;
   const session = lazySession(opts.remote, DEFAULT_MAX_FILE_BYTES);
   const context: OpenContext<InputPlan> = {
@@ -144,14 +123,22 @@ export async function planInput(arg: string | LiveCluster, opts: PlanOptions = {
       const runs = await runsOfFolder(dir, opts.onLinked ? { onLinked: opts.onLinked } : {});
       if (opts.runsOnly) return of('folder', { ...NONE, notes: runs.notes }, runs.runs);
       const listing = await listFolder(dir);
-      const parts = listingParts(dir, listing.files.map((f) => f.rel), true);
+      const parts = listingParts(
+        dir,
+        listing.files.map((f) => f.rel),
+        true,
+      );
       const skipped = listing.skipped.map(skippedEntry);
       return of(
         'folder',
         {
           ...parts,
           ignored: [...parts.ignored, ...skipped],
-          notes: [...parts.notes, ...skipped.map((s) => `${dir}: skipped ${printable(s.path)} (${s.why})`), ...runs.notes],
+          notes: [
+            ...parts.notes,
+            ...skipped.map((s) => `${dir}: skipped ${printable(s.path)} (${s.why})`),
+            ...runs.notes,
+          ],
         },
         runs.runs,
       );
@@ -161,7 +148,9 @@ export async function planInput(arg: string | LiveCluster, opts: PlanOptions = {
       if (opts.runsOnly) return of('archive', NONE, [run]);
       const { files, warnings } = await listArchive(file, display);
       const parts = listingParts(display, [...new Set(files.map((f) => f.rel))], false);
-      const tar = warnings.slice(0, 3).map((w) => `${display}: ${w.startsWith('ignored') ? w : `tar warning ${w}`}`);
+      const tar = warnings
+        .slice(0, 3)
+        .map((w) => `${display}: ${w.startsWith('ignored') ? w : `tar warning ${w}`}`);
       return of('archive', { ...parts, notes: [...parts.notes, ...tar] }, [run]);
     },
     file: async (_file, display) => {
@@ -200,7 +189,11 @@ export async function planInput(arg: string | LiveCluster, opts: PlanOptions = {
         const parts = oneFile(input.display, input.name);
         return of('URL', { ...parts, notes: input.notes }, [run]);
       }
-      const parts = listingParts(input.display, input.files.map((f) => f.rel), false);
+      const parts = listingParts(
+        input.display,
+        input.files.map((f) => f.rel),
+        false,
+      );
       const archives: ClaimedFile[] = input.archives.map((a) => ({ path: a.display, reader: 'archive' }));
       return of(
         'URL',
@@ -226,7 +219,7 @@ export async function planInput(arg: string | LiveCluster, opts: PlanOptions = {
 }
 
 /** A live cluster's plan: only the live opener is expected to claim it. */
-const liveOnly = (opts: PlanOptions): OpenContext<InputPlan> => ({
+const liveOnly: OpenContext<InputPlan> = {
   folder: unexpected,
   archive: unexpected,
   file: unexpected,
@@ -236,8 +229,7 @@ const liveOnly = (opts: PlanOptions): OpenContext<InputPlan> => ({
   looksLikeArchive: unexpected,
   tmpdir: unexpected,
   live: async (cluster) => {
-    if (!opts.live) throw new InputError('(live cluster)', 'no live client given to plan it');
-    const live = await opts.live(cluster);
+    const live = await planLive(cluster);
     return {
       input: live.server,
       is: 'live cluster',
@@ -247,7 +239,7 @@ const liveOnly = (opts: PlanOptions): OpenContext<InputPlan> => ({
       live,
     };
   },
-});
+};
 
 function unexpected(): never {
   throw new Error('a live cluster opened as a path');

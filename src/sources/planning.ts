@@ -194,7 +194,9 @@ export function caseNotes(prefix: string, rels: readonly string[], plan: Plan): 
   const claimed = new Set(plan.files.map((p) => p.rel));
   for (const rel of rels) {
     if (claimed.has(rel)) continue;
-    notes.push(`${prefix}: not read: ${printable(rel, 120)} (${UNKNOWN_CASE_FILE}; it reads ${OC_EXAMPLE_SUFFIXES.map((s) => s.slice(1)).join(', ')})`);
+    notes.push(
+      `${prefix}: not read: ${printable(rel, 120)} (${UNKNOWN_CASE_FILE}; it reads ${OC_EXAMPLE_SUFFIXES.map((s) => s.slice(1)).join(', ')})`,
+    );
   }
   return notes;
 }

@@ -12,21 +12,14 @@ import type { Dirent } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { InputError } from '../model/index.js';
+import { InputError, type PlannedRun } from '../model/index.js';
 import { readArchive } from './archive.js';
 import { isArchiveName } from './decoders/index.js';
 import { fsProblem, listFolder } from './folder.js';
 import { readerByName } from './layouts/index.js';
 import { planListing } from './planning.js';
 
-export interface FoundRun {
-  /** What loadHistoryParts is given: a path or a URL. */
-  readonly source: string;
-  /** `case`: an oc examples case, named by its files' prefix (`examples/CASE` for `CASE-cv.yaml`...). */
-  readonly kind: 'url' | 'archive' | 'folder' | 'file' | 'case';
-  /** A folder reached through a symbolic link: where it really is (its path may name its Prow run). */
-  readonly real?: string;
-}
+export type FoundRun = PlannedRun;
 
 export interface RunsFound {
   readonly runs: FoundRun[];

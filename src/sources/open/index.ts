@@ -13,8 +13,8 @@ import { stdinOpener } from './stdin.js';
 import type { Found, OpenContext, Opened, Opener } from './types.js';
 import { urlOpener } from './url.js';
 
+export { type LiveCluster, planLive } from './live.js';
 export { readStdin, STDIN } from './stdin.js';
-export type { LiveCluster, LivePlan, LiveResourcePlan } from './live.js';
 export type { OpenContext, Opened } from './types.js';
 
 const OPENERS: readonly (Opener | Opener<LiveCluster>)[] = [

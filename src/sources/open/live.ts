@@ -3,31 +3,12 @@
  * by this opener in the same registry, and read through what the caller's context gives for it (the
  * network client lives in src/live: it lists and watches, never writes). docs/live.md.
  */
+import { kindFacts, type LivePlan, type LiveResourcePlan } from '../../model/index.js';
 import type { Opener } from './types.js';
 
 /** The live cluster an argument names: the kubeconfig and context kubectl would use. */
 export interface LiveCluster {
   readonly live: { readonly kubeconfig?: string; readonly context?: string };
-}
-
-/** One resource a live source reads: its kind and API path, and whether it lists it, watches it, or both. */
-export interface LiveResourcePlan {
-  readonly kind: string;
-  readonly path: string;
-  /** `cluster`, `all` namespaces, or only the `namespaces` named. */
-  readonly scope: string;
-  readonly namespaces?: readonly string[];
-  readonly optional?: string;
-}
-
-/** What reading a live cluster does: where, and which kinds it lists (analyze, status) and watches (watch). */
-export interface LivePlan {
-  readonly server: string;
-  readonly context: string;
-  readonly lists: readonly LiveResourcePlan[];
-  readonly watches: readonly LiveResourcePlan[];
-  /** The only verbs sent: a live source never writes to a cluster. */
-  readonly verbs: readonly ['get', 'list', 'watch'];
 }
 
 export const liveOpener: Opener<LiveCluster> = {
@@ -36,3 +17,35 @@ export const liveOpener: Opener<LiveCluster> = {
   claims: (arg) => typeof arg === 'object' && arg !== null && 'live' in arg,
   open: (arg, _found, context) => context.live(arg),
 };
+
+/** Which namespaces a resource read per namespace is read in (live/snapshot.ts streamsFor), in words. */
+function namespacesOf(kind: string): string {
+  const named = kindFacts('Event').live?.namespaces ?? [];
+  return kind === 'Event'
+    ? `${named.join(', ')} and the operators' namespaces`
+    : "the namespaces a PodDisruptionBudget protects and the operators' namespaces";
+}
+
+/**
+ * What reading the cluster would do, without a request sent: the kubeconfig read as kubectl reads it
+ * (the server and context), and the resources listed once (analyze, status) and then watched (watch
+ * follows every stream it listed). The client is loaded only here, as for reading.
+ */
+export async function planLive(cluster: LiveCluster): Promise<LivePlan> {
+  const { loadKubeConfig, RESOURCES, resourcePath } = await import('../../live/index.js');
+  const config = await loadKubeConfig(cluster.live);
+  const resources: LiveResourcePlan[] = RESOURCES.map((r) => ({
+    kind: r.kind,
+    path: r.scope === 'namespaces' ? resourcePath(r, 'NAMESPACE') : resourcePath(r),
+    scope: r.scope,
+    ...(r.scope === 'namespaces' ? { namespaces: namespacesOf(r.kind) } : {}),
+    ...(r.optional !== undefined ? { optional: r.optional } : {}),
+  }));
+  return {
+    server: config.server,
+    context: config.context,
+    lists: resources,
+    watches: resources,
+    verbs: ['get', 'list', 'watch'],
+  };
+}
