@@ -14,6 +14,9 @@ const LAYERS = [
   ['model'],
   // Formats with no state: release payloads, and the CI artifact layout as text (artifacts/).
   ['release', 'artifacts'],
+  // The live-cluster client: get, list and watch over HTTP, its answers read as the sources hand it
+  // (AnswerReading). The sources open it; it never imports them.
+  ['live'],
   // Openers and decoders: a path, archive, URL or live cluster → a history's parts.
   ['sources'],
   // The ClusterHistory: intervals, rewinds, "what was the state of X at t".
@@ -26,7 +29,7 @@ const LAYERS = [
   ['analyze'],
   // Consumers of a whole analysis: reporters, the read-only API server, the run store and the
   // live-cluster watcher.
-  ['report', 'serve', 'store', 'ingest', 'stats', 'live', 'watch'],
+  ['report', 'serve', 'store', 'ingest', 'stats', 'watch'],
   // One use case per command: a typed request in, a result out (the package's library entry).
   ['app'],
   // Parses flags into requests and prints results.

@@ -1,7 +1,8 @@
 /**
  * `--kubeconfig` and `--context` for the commands that can read a live cluster instead of files
- * (status, analyze, watch; docs/live.md), and the one call that loads either. The client library is
- * imported only when a live cluster is asked for, so file commands start as fast as before.
+ * (status, analyze, watch; docs/live.md), and the one call that loads either: a live cluster is an
+ * argument of the sources' openers (sources/open/live.ts), whose client library is imported only
+ * when a live cluster is asked for, so file commands start as fast as before.
  */
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import {
@@ -11,7 +12,7 @@ import {
   type HistoryParts,
   UsageError,
 } from '../model/index.js';
-import { withGivenReleases } from '../sources/index.js';
+import { loadLiveParts, withGivenReleases } from '../sources/index.js';
 import { buildHistory } from '../timeline/index.js';
 import { budgetFromFlags } from './input.js';
 import { type RemoteFlags, remoteOptions } from './remote-flags.js';
@@ -112,11 +113,13 @@ export async function liveHistory(
   // The payload files of --release-from/--release-to name the cause chain's components, whatever
   // the update was read from (a cluster holds no payload contents).
   stdinOnce([], { '--release-from': releases.releaseFrom, '--release-to': releases.releaseTo });
-  const { loadLiveParts } = await import('../live/index.js');
+  // Opened by the sources' live opener, as paths are by theirs; the client is loaded only then.
   const parts = await loadLiveParts(
     {
-      ...(flags.kubeconfig !== undefined ? { kubeconfig: flags.kubeconfig } : {}),
-      ...(flags.context !== undefined ? { context: flags.context } : {}),
+      live: {
+        ...(flags.kubeconfig !== undefined ? { kubeconfig: flags.kubeconfig } : {}),
+        ...(flags.context !== undefined ? { context: flags.context } : {}),
+      },
     },
     liveLimits(flags),
   );

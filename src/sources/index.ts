@@ -20,7 +20,9 @@ export {
 } from './formats/index.js';
 export { withGivenReleases } from './given-releases.js';
 export { JsonItemsReader, NotStreamable } from './json-items.js';
-export { loadHistoryParts } from './load.js';
+// For watch: the live client reads its answers as the sources read files.
+export { LIVE_READING } from './live-reading.js';
+export { loadHistoryParts, loadLiveParts } from './load.js';
 // For the live-cluster source and watch (src/live, src/watch): the same validation and monitor text forms as files.
 export { parseLocatorText, parseMessageText } from './monitor-text.js';
 export type { LiveCluster } from './open/index.js';

@@ -7,6 +7,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ClientLimits } from '../live/index.js';
 import type {
   ClusterVersion,
   GuestParts,
@@ -46,7 +47,7 @@ import {
   type PlannedFile,
   type ReaderSpec,
 } from './layouts/index.js';
-import { type OpenContext, openArgument } from './open/index.js';
+import { type LiveCluster, liveContext, type OpenContext, openArgument, readLive } from './open/index.js';
 import { caseNotes, NO_INPUTS_HINT, planListing, planNotes, readerForGivenFile } from './planning.js';
 import { readMachineConfigList } from './quick-configs.js';
 import { contribution, type FileResult, intervalCount, type ReadLimits, readInput } from './readers.js';
@@ -116,6 +117,20 @@ export async function loadHistoryParts(
   } finally {
     session.close();
   }
+}
+
+/**
+ * A live cluster's parts: the argument is opened by the live opener of the same registry as paths
+ * (open/live.ts), and read by the live client (src/live), one snapshot.
+ */
+export function loadLiveParts(
+  cluster: LiveCluster,
+  limits: Partial<ClientLimits> = {},
+): Promise<HistoryParts> {
+  return openArgument(
+    cluster,
+    liveContext((c) => readLive(c, limits)),
+  );
 }
 
 async function loadPath(

@@ -22,7 +22,14 @@ import { DEFAULT_MAX_FILE_BYTES } from './bytes.js';
 import { isArchiveName } from './decoders/index.js';
 import { listFolder } from './folder.js';
 import { baseName } from './layouts/index.js';
-import { type LiveCluster, type OpenContext, openArgument, planLive, STDIN } from './open/index.js';
+import {
+  type LiveCluster,
+  liveContext,
+  type OpenContext,
+  openArgument,
+  planLive,
+  STDIN,
+} from './open/index.js';
 import {
   caseNotes,
   claimFacts,
@@ -219,28 +226,14 @@ export async function planInput(arg: string | LiveCluster, opts: PlanOptions = {
 }
 
 /** A live cluster's plan: only the live opener is expected to claim it. */
-const liveOnly: OpenContext<InputPlan> = {
-  folder: unexpected,
-  archive: unexpected,
-  file: unexpected,
-  files: unexpected,
-  remote: unexpected,
-  remoteInput: unexpected,
-  looksLikeArchive: unexpected,
-  tmpdir: unexpected,
-  live: async (cluster) => {
-    const live = await planLive(cluster);
-    return {
-      input: live.server,
-      is: 'live cluster',
-      ...NONE,
-      runs: [],
-      notes: [`${live.server}: read live (context ${live.context}); only get, list and watch are sent`],
-      live,
-    };
-  },
-};
-
-function unexpected(): never {
-  throw new Error('a live cluster opened as a path');
-}
+const liveOnly = liveContext<InputPlan>(async (cluster) => {
+  const live = await planLive(cluster);
+  return {
+    input: live.server,
+    is: 'live cluster',
+    ...NONE,
+    runs: [],
+    notes: [`${live.server}: read live (context ${live.context}); only get, list and watch are sent`],
+    live,
+  };
+});

@@ -7,15 +7,15 @@ import { InputError } from '../../model/index.js';
 import { fsProblem } from '../folder.js';
 import { fileOpener } from './file.js';
 import { folderOpener } from './folder.js';
-import { type LiveCluster, liveOpener } from './live.js';
+import { liveOpener } from './live.js';
 import { ocExampleOpener } from './oc-example.js';
 import { stdinOpener } from './stdin.js';
-import type { Found, OpenContext, Opened, Opener } from './types.js';
+import type { Found, LiveCluster, OpenContext, Opened, Opener } from './types.js';
 import { urlOpener } from './url.js';
 
-export { type LiveCluster, planLive } from './live.js';
+export { liveContext, planLive, readLive } from './live.js';
 export { readStdin, STDIN } from './stdin.js';
-export type { OpenContext, Opened } from './types.js';
+export type { LiveCluster, OpenContext, Opened } from './types.js';
 
 const OPENERS: readonly (Opener | Opener<LiveCluster>)[] = [
   urlOpener,

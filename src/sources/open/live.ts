@@ -3,13 +3,10 @@
  * by this opener in the same registry, and read through what the caller's context gives for it (the
  * network client lives in src/live: it lists and watches, never writes). docs/live.md.
  */
-import { kindFacts, type LivePlan, type LiveResourcePlan } from '../../model/index.js';
-import type { Opener } from './types.js';
-
-/** The live cluster an argument names: the kubeconfig and context kubectl would use. */
-export interface LiveCluster {
-  readonly live: { readonly kubeconfig?: string; readonly context?: string };
-}
+import type { ClientLimits } from '../../live/index.js';
+import { type HistoryParts, kindFacts, type LivePlan, type LiveResourcePlan } from '../../model/index.js';
+import { LIVE_READING } from '../live-reading.js';
+import type { LiveCluster, OpenContext, Opened, Opener } from './types.js';
 
 export const liveOpener: Opener<LiveCluster> = {
   name: 'live cluster',
@@ -47,5 +44,33 @@ export async function planLive(cluster: LiveCluster): Promise<LivePlan> {
     lists: resources,
     watches: resources,
     verbs: ['get', 'list', 'watch'],
+  };
+}
+
+/**
+ * One snapshot of the cluster, as HistoryParts (src/live's loadLiveParts, its answers read with
+ * LIVE_READING). The client and the library behind it are loaded only here, when a cluster is read.
+ */
+export async function readLive(cluster: LiveCluster, limits: Partial<ClientLimits>): Promise<HistoryParts> {
+  const { loadLiveParts } = await import('../../live/index.js');
+  return loadLiveParts(cluster.live, LIVE_READING, limits);
+}
+
+function notAPath(): never {
+  throw new Error('a live cluster opened as a path');
+}
+
+/** A context for an argument known to be a live cluster: only `live` is ever asked. */
+export function liveContext<R extends Opened>(live: (cluster: LiveCluster) => Promise<R>): OpenContext<R> {
+  return {
+    folder: notAPath,
+    archive: notAPath,
+    file: notAPath,
+    files: notAPath,
+    remote: notAPath,
+    remoteInput: notAPath,
+    looksLikeArchive: notAPath,
+    tmpdir: notAPath,
+    live,
   };
 }

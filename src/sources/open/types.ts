@@ -5,7 +5,11 @@
  */
 import type { Stats } from 'node:fs';
 import type { RemoteInput } from '../url/index.js';
-import type { LiveCluster } from './live.js';
+
+/** The live cluster an argument names (open/live.ts): the kubeconfig and context kubectl would use. */
+export interface LiveCluster {
+  readonly live: { readonly kubeconfig?: string; readonly context?: string };
+}
 
 /** What the reading gives back for one argument: the loader's results (load.ts), or its plan (plan.ts). */
 export type Opened = object;
