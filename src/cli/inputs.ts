@@ -7,12 +7,13 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import { planInputs } from '../app/index.js';
+import { UsageError } from '../model/index.js';
 import { INPUTS_FORMATS, render } from '../report/index.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { readOptions } from './input.js';
 import { liveFlags, wantsLive } from './live-flags.js';
-import { formatOption, textOnly, textSettings, widthOption } from './options.js';
+import { formatOption, textSettings } from './options.js';
 import { emit } from './output.js';
 import { mustGatherFlag, remoteFlags } from './remote-flags.js';
 
@@ -23,8 +24,7 @@ export function defineInputs(cmd: Command, exit: ExitBox): void {
       'folders, files, tarballs, CI URLs, - (standard input) or DIR/CASE of oc examples',
     )
     .addOption(formatOption(INPUTS_FORMATS, 'output format (-o json and -o yaml print the same document)'))
-    .option('--out <file>', 'write to FILE instead of stdout')
-    .addOption(widthOption());
+    .option('--out <file>', 'write to FILE instead of stdout');
   liveFlags(mustGatherFlag(remoteFlags(c)))
     .addHelpText(
       'after',
@@ -33,7 +33,9 @@ export function defineInputs(cmd: Command, exit: ExitBox): void {
         `Example: atlevel inputs ${examplePath('bug-2019850')} -o yaml`,
     )
     .action(async (inputs, flags) => {
-      textOnly(flags.output, { '--width': flags.width });
+      // Planning sends no request: a deadline for one would be silently ignored.
+      if (flags.requestTimeout !== undefined)
+        throw new UsageError('--request-timeout: inputs sends no request to the cluster; drop it');
       const live = wantsLive(flags)
         ? {
             live: {
