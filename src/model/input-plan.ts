@@ -28,7 +28,7 @@ export interface ClaimedFile {
 }
 
 /** A file serve answers with as it is: objects of kinds atlevel does not model, or a pod's log. */
-export interface ServedAsIs {
+interface ServedAsIs {
   readonly path: string;
   readonly as: 'objects' | 'log';
   readonly guest?: string;

@@ -9,7 +9,7 @@
  */
 
 // For serve's must-gather extras, the cache command and the fetch progress bar (docs/serve.md, docs/urls.md).
-export { formatBytes, MAX_PARSED_BYTES } from './bytes.js';
+export { formatBytes } from './bytes.js';
 export { parseDocuments, parseYamlDocuments } from './documents.js';
 export { type LogFiles, readServedExtras } from './extras.js';
 export {
@@ -19,11 +19,10 @@ export {
   readInputText,
 } from './formats/index.js';
 export { withGivenReleases } from './given-releases.js';
-export { JsonItemsReader, NotStreamable } from './json-items.js';
 // For watch: the live client reads its answers as the sources read files.
 export { LIVE_READING } from './live-reading.js';
 export { loadHistoryParts, loadLiveParts } from './load.js';
-// For the live-cluster source and watch (src/live, src/watch): the same validation and monitor text forms as files.
+// For watch (src/watch): the same monitor text forms as files.
 export { parseLocatorText, parseMessageText } from './monitor-text.js';
 export type { LiveCluster } from './open/index.js';
 export { readStdin, STDIN } from './open/index.js';
@@ -33,11 +32,9 @@ export { NO_INPUTS_HINT } from './planning.js';
 export { quickMachineConfigs } from './quick-configs.js';
 // For ingest: a run's files, for naming it by its content.
 export { eachRunFile, type FoundRun } from './runs.js';
-export { checkTree, ItemTreeLimits } from './tree-limits.js';
 export type { LoadOptions } from './types.js';
 // The URL client itself is loaded on first use (url-client.ts); only the light parts are static.
 export type { FetchStats, ProgressSink, RemoteOptions } from './url/index.js';
 export { looksLikeUrl } from './url/location.js';
 export { ENDPOINT_ENV } from './url/options.js';
 export { fetchFile, urlClient } from './url-client.js';
-export { validateObject } from './validate.js';
