@@ -7,11 +7,16 @@ import { type InputPlan, terminalSafe } from '../model/index.js';
 import type { Reporter, TextSettings } from './reporter.js';
 import { colours, plural } from './text.js';
 
+/** An input's string on one line: terminal controls made harmless, and a newline or tab in a file name too. */
+function oneLine(s: string): string {
+  return terminalSafe(s).replace(/[\n\t]/g, '?');
+}
+
 /** Rows of two or three columns, the first padded to the longest (capped, so one long path does not push the rest off). */
 function rows(lines: readonly (readonly string[])[], indent: string): string[] {
   const width = Math.min(80, Math.max(0, ...lines.map((l) => (l[0] ?? '').length)));
   return lines.map((l) => {
-    const [first = '', ...rest] = l.map(terminalSafe);
+    const [first = '', ...rest] = l.map(oneLine);
     return rest.length === 0
       ? `${indent}${first}`
       : `${indent}${first.padEnd(width)}  ${rest.join('  ')}`.trimEnd();
@@ -22,10 +27,10 @@ function onePlan(p: InputPlan, settings: TextSettings): string[] {
   const c = colours(settings.colour);
   const what = p.from === 'stdin' ? `${p.is} on standard input` : p.is;
   const layouts = p.layouts.length > 0 ? `, read as ${p.layouts.join(' + ')}` : '';
-  const out = [c.bold(`${terminalSafe(p.input)}: ${what}${layouts}`)];
+  const out = [c.bold(`${oneLine(p.input)}: ${what}${layouts}`)];
   if (p.live) {
     out.push(
-      `  server ${terminalSafe(p.live.server)} (context ${terminalSafe(p.live.context)}); sends only ${p.live.verbs.join(', ')}`,
+      `  server ${oneLine(p.live.server)} (context ${oneLine(p.live.context)}); sends only ${p.live.verbs.join(', ')}`,
     );
     out.push(`  lists (analyze, status): ${plural(p.live.lists.length, 'resource')}`);
     out.push(
@@ -88,7 +93,7 @@ function onePlan(p: InputPlan, settings: TextSettings): string[] {
   }
   if (p.notes.length > 0) {
     out.push('  notes:');
-    out.push(...p.notes.map((n) => `    ${terminalSafe(n)}`));
+    out.push(...p.notes.map((n) => `    ${oneLine(n)}`));
   }
   return out;
 }

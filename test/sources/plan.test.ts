@@ -12,6 +12,7 @@ import { create } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandInputs } from '../../src/ingest/index.js';
 import type { InputPlan } from '../../src/model/index.js';
+import { inputsText } from '../../src/report/inputs-text.js';
 import { loadHistoryParts, planInput, readServedExtras } from '../../src/sources/index.js';
 import { ignoredFiles, planListing, servedFiles } from '../../src/sources/planning.js';
 import { inProcessCli } from '../helpers/cli.js';
@@ -233,6 +234,34 @@ describe('planning hostile names', () => {
         expect(all.sort()).toEqual([...new Set(rels)].sort());
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('printing hostile names', () => {
+  it('the text never carries a control character of a file name to the terminal', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: 'binary', maxLength: 20 }), { minLength: 1, maxLength: 6 }),
+        (names) => {
+          const planOf = (names: readonly string[]): InputPlan => ({
+            input: names[0] ?? '',
+            is: 'folder',
+            layouts: ['CI run'],
+            claimed: names.map((path) => ({ path, reader: 'oc-get' })),
+            served: names.map((path) => ({ path, as: 'log' as const })),
+            ignored: names.map((path) => ({ path, why: 'no layout reads it' })),
+            runs: names.map((source) => ({ source, kind: 'folder' as const })),
+            notes: names,
+          });
+          const text = inputsText([planOf(names)], { colour: false, width: 100 });
+          expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+          // A newline in a name never adds a line: one row per file, as for plain names.
+          const plain = inputsText([planOf(names.map(() => 'x'))], { colour: false, width: 100 });
+          expect(text.split('\n')).toHaveLength(plain.split('\n').length);
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });
