@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandInputs } from '../../src/ingest/index.js';
 import type { InputPlan } from '../../src/model/index.js';
 import { inputsText } from '../../src/report/inputs-text.js';
-import { loadHistoryParts, planInput, readServedExtras } from '../../src/sources/index.js';
+import { eachRunFile, loadHistoryParts, planInput, readServedExtras } from '../../src/sources/index.js';
 import { ignoredFiles, planListing, servedFiles } from '../../src/sources/planning.js';
 import { inProcessCli } from '../helpers/cli.js';
 import { projectRoot } from '../helpers/fixtures.js';
@@ -90,6 +90,14 @@ describe('the plan of each kind of input', () => {
       'case-node.yaml': 'oc-example Node',
     });
     expect(plan.runs).toEqual([{ source: prefix, kind: 'case' }]);
+    // ingest takes the case as one run, and names it by the same files.
+    expect(await expandInputs([prefix])).toEqual([{ source: prefix, kind: 'case' }]);
+    const files: string[] = [];
+    await eachRunFile({ source: prefix, kind: 'case' }, async (rel, _size, bytes) => {
+      for await (const _ of bytes);
+      files.push(rel);
+    });
+    expect(files.sort()).toEqual(Object.keys(claimed(plan)));
   });
 
   it('a tarball: the same claims as its folder, under the folder name; one archive run; nothing served', async () => {
