@@ -28,7 +28,7 @@ export function defineInputs(cmd: Command, exit: ExitBox): void {
   liveFlags(mustGatherFlag(remoteFlags(c)))
     .addHelpText(
       'after',
-      '\nNothing is parsed and no request is sent: names, listings and the kubeconfig say it all.\n' +
+      '\nNo file is parsed and no request is sent to a cluster: names, listings and the kubeconfig say it all (a URL is fetched into the cache, as analyze would).\n' +
         'Exit codes: 0 printed, 2 bad input or usage, 3 internal error.\n' +
         `Example: atlevel inputs ${examplePath('bug-2019850')} -o yaml`,
     )
