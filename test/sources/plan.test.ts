@@ -16,7 +16,9 @@ import { inputsText } from '../../src/report/inputs-text.js';
 import { eachRunFile, loadHistoryParts, planInput, readServedExtras } from '../../src/sources/index.js';
 import { ignoredFiles, planListing, servedFiles } from '../../src/sources/planning.js';
 import { inProcessCli } from '../helpers/cli.js';
+import { FakeGcs } from '../helpers/fake-gcs.js';
 import { projectRoot } from '../helpers/fixtures.js';
+import { putBug2019850Run, runUrls } from '../helpers/prow-run.js';
 
 const example = join(projectRoot, 'examples/bug-2019850');
 const fixtures = join(projectRoot, 'test/fixtures/sources');
@@ -158,6 +160,28 @@ describe('the plan of each kind of input', () => {
     expect(kinds).toEqual(expect.arrayContaining(['ClusterVersion', 'ClusterOperator', 'Node', 'Event']));
     expect(plan.live?.watches).toEqual(plan.live?.lists);
     expect(plan.runs).toEqual([]);
+  });
+
+  it('a CI run by URL (a local fake of Cloud Storage): fetched into the cache, planned as its folder; one url run', async () => {
+    const fake = new FakeGcs();
+    putBug2019850Run(fake);
+    await fake.start();
+    try {
+      const url = runUrls(fake).prow;
+      const plan = await planInput(url, { remote: { cacheDir: join(dir, 'cache') } });
+      expect(plan.is).toBe('URL');
+      expect(plan.layouts[0]).toBe('CI run');
+      expect(claimed(plan)).toMatchObject({
+        [`${GATHER}/clusteroperators.json`]: 'gather-extra ClusterOperator',
+      });
+      expect(plan.runs).toEqual([{ source: url, kind: 'url' }]);
+      // ingest counts it without fetching it.
+      const before = fake.requests.length;
+      expect((await planInput(url, { runsOnly: true })).runs).toEqual(plan.runs);
+      expect(fake.requests.length).toBe(before);
+    } finally {
+      await fake.stop();
+    }
   });
 
   it('a path that is not there is one InputError naming it', async () => {
