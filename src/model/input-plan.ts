@@ -21,6 +21,8 @@ export interface PlannedRun {
 /** A file a layout claims: its path in the input, its reader, and the kind it holds when its place says. */
 export interface ClaimedFile {
   readonly path: string;
+  /** The layout that claimed it (`CI run`, `must-gather`, ...; `single file` for a file named alone). */
+  readonly layout: string;
   readonly reader: string;
   readonly kind?: string;
   /** The hosted cluster (a hypershift dump's `hostedcluster-NAME/`) whose file it is. */

@@ -12,15 +12,15 @@ function oneLine(s: string): string {
   return terminalSafe(s).replace(/[\n\t]/g, '?');
 }
 
-/** Rows of two or three columns, the first padded to the longest (capped, so one long path does not push the rest off). */
+/** Rows of columns, each but the last padded to its longest cell (capped, so one long path does not push the rest off). */
 function rows(lines: readonly (readonly string[])[], indent: string): string[] {
-  const width = Math.min(80, Math.max(0, ...lines.map((l) => (l[0] ?? '').length)));
-  return lines.map((l) => {
-    const [first = '', ...rest] = l.map(oneLine);
-    return rest.length === 0
-      ? `${indent}${first}`
-      : `${indent}${first.padEnd(width)}  ${rest.join('  ')}`.trimEnd();
-  });
+  const cells = lines.map((l) => l.map(oneLine));
+  const widths: number[] = [];
+  for (const row of cells)
+    for (const [i, cell] of row.entries()) widths[i] = Math.min(80, Math.max(widths[i] ?? 0, cell.length));
+  return cells.map((row) =>
+    `${indent}${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')}`.trimEnd(),
+  );
 }
 
 function onePlan(p: InputPlan, settings: TextSettings): string[] {
@@ -69,6 +69,7 @@ function onePlan(p: InputPlan, settings: TextSettings): string[] {
       ...rows(
         p.claimed.map((f) => [
           f.path,
+          f.layout,
           f.reader,
           ...(f.kind ? [f.kind] : []),
           ...(f.guest ? [`guest ${f.guest}`] : []),

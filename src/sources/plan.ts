@@ -63,8 +63,14 @@ type Parts = Omit<InputPlan, 'input' | 'is' | 'runs' | 'from'>;
 const NONE: Parts = { layouts: [], claimed: [], served: [], ignored: [], notes: [] };
 
 function claimed(plan: ListingPlan, path: (rel: string) => string = (rel) => rel): ClaimedFile[] {
-  const out: ClaimedFile[] = plan.files.map((f) => ({ path: path(f.rel), ...claimFacts(f) }));
-  if (plan.revisions !== undefined) out.push({ path: path(plan.revisions), reader: 'sim-revisions' });
+  const out: ClaimedFile[] = plan.files.map((f) => ({
+    path: path(f.rel),
+    layout: plan.claimedBy.get(f.rel) ?? '',
+    ...claimFacts(f),
+  }));
+  // Read beside the layouts (formats/sim-revisions.ts): a simulated run's recorded object revisions.
+  if (plan.revisions !== undefined)
+    out.push({ path: path(plan.revisions), layout: 'simulated run', reader: 'sim-revisions' });
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -99,7 +105,7 @@ function oneFile(display: string, name: string): Parts {
   const spec =
     readerForGivenFile(name) ?? (display === STDIN_NAME ? { reader: 'oc-get', strict: true } : undefined);
   if (!spec) throw new InputError(display, 'not an atlevel input', NO_INPUTS_HINT);
-  return { ...NONE, claimed: [{ path: display, ...claimFacts({ rel: name, spec }) }] };
+  return { ...NONE, claimed: [{ path: display, layout: 'single file', ...claimFacts({ rel: name, spec }) }] };
 }
 
 /** The plan of one argument: a path, `-`, a URL, or a live cluster. */
@@ -201,7 +207,12 @@ export async function planInput(arg: string | LiveCluster, opts: PlanOptions = {
         input.files.map((f) => f.rel),
         false,
       );
-      const archives: ClaimedFile[] = input.archives.map((a) => ({ path: a.display, reader: 'archive' }));
+      // A run's must-gather tarballs (--must-gather), each read as an input of its own.
+      const archives: ClaimedFile[] = input.archives.map((a) => ({
+        path: a.display,
+        layout: 'must-gather tarball',
+        reader: 'archive',
+      }));
       return of(
         'URL',
         { ...parts, claimed: [...parts.claimed, ...archives], notes: [...input.notes, ...parts.notes] },

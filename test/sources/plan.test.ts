@@ -35,6 +35,10 @@ function claimed(plan: InputPlan): Record<string, string> {
   return Object.fromEntries(plan.claimed.map((c) => [c.path, `${c.reader}${c.kind ? ` ${c.kind}` : ''}`]));
 }
 
+function layoutOf(plan: InputPlan, path: string): string | undefined {
+  return plan.claimed.find((c) => c.path === path)?.layout;
+}
+
 describe('the plan of each kind of input', () => {
   it('a CI run folder: the CI layout, each gather-extra file by its kind, the README ignored, 1 run', async () => {
     const plan = await planInput(example);
@@ -46,6 +50,8 @@ describe('the plan of each kind of input', () => {
       [`${GATHER}/machineconfigs.json`]: 'gather-extra MachineConfig',
       'build-log.txt': 'build-log',
     });
+    expect(layoutOf(plan, 'build-log.txt')).toBe('CI run');
+    expect(layoutOf(plan, 'release/release-to.json')).toBe('other YAML/JSON');
     expect(plan.served).toEqual([]);
     expect(plan.ignored).toEqual([{ path: 'README.md', why: 'no layout reads it' }]);
     expect(plan.runs).toEqual([{ source: example, kind: 'folder' }]);
@@ -280,7 +286,7 @@ describe('printing hostile names', () => {
             input: names[0] ?? '',
             is: 'folder',
             layouts: ['CI run'],
-            claimed: names.map((path) => ({ path, reader: 'oc-get' })),
+            claimed: names.map((path) => ({ path, layout: 'oc get files', reader: 'oc-get' })),
             served: names.map((path) => ({ path, as: 'log' as const })),
             ignored: names.map((path) => ({ path, why: 'no layout reads it' })),
             runs: names.map((source) => ({ source, kind: 'folder' as const })),
@@ -305,7 +311,7 @@ describe('atlevel inputs', () => {
     const text = await cli.run('inputs', example);
     expect(text.code).toBe(0);
     expect(text.out).toContain('read as CI run');
-    expect(text.out).toMatch(/clusteroperators\.json +gather-extra +ClusterOperator/);
+    expect(text.out).toMatch(/clusteroperators\.json +CI run +gather-extra +ClusterOperator/);
     expect(text.out).toMatch(/runs: 1\n/);
     const json = await cli.run('inputs', example, '-o', 'json');
     const yml = await cli.run('inputs', example, '-o', 'yaml');
