@@ -12,8 +12,10 @@
  */
 const LAYERS = [
   ['model'],
-  // Formats with no state: release payloads, and the CI artifact layout as text (artifacts/).
-  ['release', 'artifacts'],
+  // Formats with no state: release payloads, and the CI artifact layout as text (artifacts/); and
+  // the one artifact writer (writer/: cluster content → a run folder in the CI layout, for sim,
+  // watch, the benches and the examples), which takes plain content and so needs nothing above them.
+  ['release', 'artifacts', 'writer'],
   // The live-cluster client: get, list and watch over HTTP, its answers read as the sources hand it
   // (AnswerReading). The sources open it; it never imports them.
   ['live'],
@@ -45,7 +47,7 @@ const WRONG_WAY = [
     'consumers-not-to-sim',
     ['watch', 'live', 'serve', 'store', 'ingest', 'stats'],
     ['sim'],
-    'The simulator is one producer of runs, not a library: the CI layout the watcher records lives in artifacts/.',
+    'The simulator is one producer of runs, not a library: the watcher records through writer/ and artifacts/.',
   ],
   [
     'reporters-not-to-inputs',
@@ -59,7 +61,7 @@ const WRONG_WAY = [
 const IO_ALLOWED = [
   '^src/sources/', // open, read and decompress inputs: paths, archives, URLs, live clusters
   '^src/cli/', // write --out files, read scenario and flag files
-  '^src/sim/artifacts/', // the one writer of the CI artifact layout
+  '^src/writer/', // the one writer of the CI artifact layout (run folders on disk)
   '^src/serve/', // the read-only Kubernetes API server (node:http)
   '^src/store/', // the run store's database files
   '^src/ingest/', // reads many runs into the store
@@ -79,6 +81,8 @@ const IO_EXCEPTIONS = [
   '^src/report/html/bundle\\.ts$',
   // ingest's use case finds its worker module's file (compiled, bundled or source) before starting the pool.
   '^src/app/ingest\\.ts$',
+  // simulate's verdict writes the run it made to a temporary folder and reads it back as analyze would.
+  '^src/app/run-verdict\\.ts$',
   // The signature catalogue is data shipped with atlevel (signatures/*.json), read once, never input.
   '^src/signatures/catalogue\\.ts$',
 ];

@@ -15,8 +15,8 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { RULE_IDS } from '../src/invariants/index.js';
 import { Budget } from '../src/model/index.js';
 import { readMachineConfigList } from '../src/sources/quick-configs.js';
@@ -29,7 +29,7 @@ if (!existsSync(join(dir, 'build-log.txt')) || !existsSync(join(dir, 'release/re
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const t = performance.now();
-  writeLargeRun(dir);
+  await writeLargeRun(dir);
   process.stdout.write(`generated ${dir} in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
 }
 if (!existsSync(join(root, 'dist/cli/main.js')))
@@ -48,20 +48,49 @@ process.stdout.write(
   `input: ${all.length} files, ${(total / 1e6).toFixed(1)} MB, largest ${(largest / 1e6).toFixed(1)} MB\n`,
 );
 
-// What analyze parses and what it keeps as bytes, by file: the configs of machineconfigs.json stay
-// bytes unless an explanation opens one (sources/quick-configs.ts); every other file is parsed whole
-// (no reader's needs are declared yet that would let events or intervals be skipped unparsed).
-const configs = all.find((f) => f.endsWith('/machineconfigs.json'));
-if (configs !== undefined) {
-  const bytes = readFileSync(configs);
-  const read = readMachineConfigList(bytes, 'machineconfigs.json', configs, { budget: new Budget() });
-  const others = total - bytes.length;
-  process.stdout.write(
-    read
-      ? `bytes kept unparsed: ${(read.deferredBytes / 1e6).toFixed(1)} MB (machineconfigs.json's configs); parsed: ${((read.parsedBytes + others) / 1e6).toFixed(1)} MB (${(read.parsedBytes / 1e6).toFixed(1)} MB of machineconfigs.json, ${(others / 1e6).toFixed(1)} MB of other files)\n`
-      : 'machineconfigs.json: read the ordinary way (the quick reader stepped aside)\n',
+// What analyze parses and what it skips, file by file, from how the loader reads each one: the
+// configs of machineconfigs.json stay bytes unless an explanation opens one (sources/quick-configs.ts,
+// the loader's own reader for the file); every other JSON file is parsed whole, item by item, and the
+// build log is split into lines. No event or interval is skipped before JSON.parse: every event's and
+// every interval's times bound the update window and the history's span, and an interval that echoes a
+// build-log line is known to be one only once it is parsed (docs/performance.md, "analyze against its
+// floor").
+let parsedTotal = 0;
+let skippedTotal = 0;
+const rows: string[] = [];
+// Largest first.
+for (const k of [...all.keys()].sort((a, b) => (sizes[b] ?? 0) - (sizes[a] ?? 0))) {
+  const file = all[k] ?? '';
+  const size = sizes[k] ?? 0;
+  const rel = relative(dir, file);
+  let parsed = size;
+  let how = file.endsWith('.json') ? 'parsed whole' : 'split into lines';
+  if (/\/e2e-intervals[^/]*\.json$/.test(file))
+    how = 'parsed whole; the items that repeat a build-log line are dropped once parsed';
+  if (file.endsWith('/machineconfigs.json')) {
+    const read = readMachineConfigList(readFileSync(file), 'machineconfigs.json', file, {
+      budget: new Budget(),
+    });
+    if (read) {
+      parsed = read.parsedBytes;
+      how = `configs kept as bytes (${read.result.objects.length} items; an explanation parses those it opens)`;
+    } else how = 'parsed whole (the quick reader stepped aside)';
+  }
+  parsedTotal += parsed;
+  skippedTotal += size - parsed;
+  rows.push(
+    `  ${(size / 1e6).toFixed(1).padStart(6)} MB  parsed ${(parsed / 1e6).toFixed(1).padStart(5)} MB  skipped ${((size - parsed) / 1e6).toFixed(1).padStart(5)} MB  ${rel}: ${how}`,
   );
 }
+process.stdout.write(`${rows.join('\n')}\n`);
+process.stdout.write(
+  `bytes skipped before JSON.parse: ${(skippedTotal / 1e6).toFixed(1)} MB; parsed: ${(parsedTotal / 1e6).toFixed(1)} MB (of ${(total / 1e6).toFixed(1)} MB)\n`,
+);
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+process.stdout.write(`load average before timing: ${load()} (${cpus().length} cpus)\n`);
 
 const floorScript = `
 const fs = require('node:fs');
@@ -179,3 +208,4 @@ process.stdout.write(
 process.stdout.write(
   `rule cost: ${((wWall / nWall - 1) * 100).toFixed(1)}% wall (${(wWall / nWall).toFixed(3)}x), ${((wCpu / nCpu - 1) * 100).toFixed(1)}% cpu (${(wCpu / nCpu).toFixed(3)}x) (goal <= 10%, issue 40); cpu pair by pair ${Math.min(...cpuPairs).toFixed(3)}-${Math.max(...cpuPairs).toFixed(3)}x\n`,
 );
+process.stdout.write(`load average after timing: ${load()}\n`);

@@ -6,14 +6,13 @@
  * operator-level-before-operands checked too (it holds).
  * Deterministic: the same arguments write the same bytes.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import {
   CiRun,
   monitorLine,
   type StructuredRecord,
   structuredIntervalsJson,
 } from '../src/artifacts/index.js';
+import { writeRunFolder } from '../src/writer/index.js';
 import { largeWorkloads } from './large-run-workloads.js';
 
 export interface LargeRunSize {
@@ -118,7 +117,8 @@ function renderedConfig(name: string, pool: string, created: number, pod: string
   };
 }
 
-export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): void {
+/** Writes the run as the folder `dir` (absent or empty) through the artifact writer (src/writer/). */
+export async function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): Promise<void> {
   const r = rng(42);
   const run = new CiRun('e2e-aws-upgrade');
   const podA =
@@ -399,8 +399,5 @@ export function writeLargeRun(dir: string, size: LargeRunSize = DEFAULT_SIZE): v
   );
   run.buildLog(`${lines.join('\n')}\n`);
   run.add(`${run.paths.junit}/e2e-intervals_20211103-025000.json`, structuredIntervalsJson(items));
-  for (const [path, text] of run.files) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
+  await writeRunFolder(dir, run.files, { what: 'the large run', flag: 'the bench' });
 }

@@ -9,13 +9,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderArtifacts, writeArtifacts } from '../src/sim/artifacts/write.js';
+import { renderArtifacts } from '../src/sim/artifacts/write.js';
 import { checkModel } from '../src/sim/check.js';
 import { exploreExhaustive } from '../src/sim/explore.js';
 import { POLICY_NAMES } from '../src/sim/policy.js';
 import { runSimulation } from '../src/sim/run.js';
 import { builtinScenario } from '../src/sim/scenario.js';
 import { loadScenarioFile } from '../src/sim/scenario-file.js';
+import { writeRunFolder } from '../src/writer/index.js';
 
 const RUNS = Number(process.env.ATLEVEL_SIM_BENCH_RUNS ?? 3000);
 const scenario = builtinScenario('pause-image-only');
@@ -61,7 +62,7 @@ try {
   const t1 = performance.now();
   const files = renderArtifacts(run);
   const t2 = performance.now();
-  await writeArtifacts(join(root, 'run'), files);
+  await writeRunFolder(join(root, 'run'), files);
   const t3 = performance.now();
   const bytes = [...files.values()].reduce((n, s) => n + Buffer.byteLength(s), 0);
   process.stdout.write(

@@ -39,7 +39,7 @@ const local = join(root, 'bench/out/large-run');
 if (!existsSync(join(local, 'build-log.txt'))) {
   rmSync(local, { recursive: true, force: true });
   mkdirSync(local, { recursive: true });
-  writeLargeRun(local);
+  await writeLargeRun(local);
 }
 const out = join(root, 'bench/out/url');
 rmSync(out, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 // Build: the project's own tsc for the CLI and library (never npx, which outside the project could
 // fetch an unrelated package of that name), then esbuild for the HTML report's page bundle and for
-// the bundled CLI (dist/bundle/).
+// the bundled CLI (dist/bundle/), and rollup with rollup-plugin-dts for the library's declarations in
+// one file (dist/bundle/lib.d.ts).
 // An unchanged tree is not rebuilt: `npm start` and `npm test` call this before every run.
 import { execFileSync } from 'node:child_process';
 import {
@@ -89,11 +90,53 @@ async function bundleCli() {
     logLevel: 'warning',
   });
   trimMaps(outdir);
+  try {
+    await bundleDeclarations(join(outdir, 'lib.d.ts'));
+  } catch (err) {
+    // The bundle in place stays; the half-built one goes.
+    rmSync(outdir, { recursive: true, force: true });
+    throw err;
+  }
   const page = join(root, 'dist/report/html/page.bundle.js');
   if (existsSync(page)) copyFileSync(page, join(outdir, 'page.bundle.js'));
   if (existsSync(final)) renameSync(final, old);
   renameSync(outdir, final);
   rmSync(old, { recursive: true, force: true });
+}
+
+/**
+ * The library's declarations (package.json "types") in one file: tsc's dist/app/index.d.ts and the
+ * declarations it reaches, the other few hundred of tsc's .d.ts files left out, which the package does
+ * not ship. rollup-plugin-dts (not dts-bundle-generator, which dropped the zod import its output
+ * needs, and took ten times as long) keeps only what the entry's exports refer to, renames clashes,
+ * and leaves the types of node and of atlevel's dependencies as imports, which a caller resolves as
+ * it resolves the code's own imports. Any other import (a devDependency's types, say), or any
+ * warning, fails the build rather than ship declarations that name what a caller cannot find.
+ */
+async function bundleDeclarations(file) {
+  const { rollup } = await import('rollup');
+  const { dts } = await import('rollup-plugin-dts');
+  const deps = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies ?? {});
+  const external = (id) =>
+    id.startsWith('node:') || deps.some((dep) => id === dep || id.startsWith(`${dep}/`));
+  const bundle = await rollup({
+    input: join(root, 'dist/app/index.d.ts'),
+    external,
+    plugins: [dts()],
+    onwarn(warning) {
+      throw new Error(`build: declarations of the library: ${warning.message}`);
+    },
+  });
+  const { output } = await bundle.write({ file, format: 'es' });
+  await bundle.close();
+  // rollup-plugin-dts leaves whatever it finds in node_modules external, a devDependency's types too.
+  const stray = output
+    .flatMap((chunk) => (chunk.type === 'chunk' ? chunk.imports : []))
+    .filter((id) => !external(id));
+  if (stray.length > 0)
+    throw new Error(
+      `build: the library's declarations import ${stray.join(', ')}: neither node's nor a dependency of the package, so a caller would not have it`,
+    );
 }
 
 /**

@@ -8,8 +8,6 @@ import type { BudgetLimits, ClusterHistory, InputFile, Millis } from '../model/i
 import { type Finding, SEVERITY_ORDER, type Verdict } from '../model/index.js';
 import { findUpdates, type UpdateRecord, updateWindow, windowNote } from '../timeline/index.js';
 
-export type { Verdict } from '../model/index.js';
-
 /** Warnings never change the verdict; only violated rules, the update's presence and missing data do. */
 function verdictOf(
   outcomes: readonly RuleOutcome[],

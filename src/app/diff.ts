@@ -25,6 +25,7 @@ import {
 } from '../model/index.js';
 import type { DiffReport } from '../report/index.js';
 import { loadMachineConfigFile, quickMachineConfigs } from '../sources/index.js';
+import type { Conclusion } from './conclusion.js';
 import { loadRelease, type ReadOptions, readMaybeUrl, readParts } from './read.js';
 
 export interface DiffRequest {
@@ -57,6 +58,8 @@ export interface DiffOutcome {
   readonly report: DiffReport;
   readonly identical: boolean;
   readonly releaseMismatches: readonly ReleaseMismatch[];
+  /** ok when the configs are identical (as far as the request compares them), a failure when they differ. */
+  readonly conclusion: Conclusion;
 }
 
 type Releases = DiffReport['releases'] & {
@@ -94,6 +97,7 @@ export async function diffConfigs(request: DiffRequest, options: ReadOptions = {
   return {
     report,
     identical: diff.identical,
+    conclusion: diff.identical ? 'ok' : 'failure',
     releaseMismatches: releaseMismatches(diff, picked.releases, request),
   };
 }

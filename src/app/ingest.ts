@@ -17,6 +17,7 @@ import {
   type Shard,
 } from '../ingest/index.js';
 import { defaultDbPath, isPostgresUrl, type PutOutcome, type RunRecord, RunStore } from '../store/index.js';
+import type { Conclusion } from './conclusion.js';
 import analyseRun, { type IngestTask, type RunReading } from './ingest-worker.js';
 
 export interface IngestRequest {
@@ -51,6 +52,8 @@ export interface IngestOutcome {
   /** Where the store is, as it names itself. */
   readonly where: string;
   readonly seconds: number;
+  /** A failure when some runs of the batch are ingest errors (recorded, but not stored as analysed). */
+  readonly conclusion: Conclusion;
 }
 
 /** Where the store is when the request names none. */
@@ -143,7 +146,13 @@ export async function ingest(request: IngestRequest, events: IngestEvents = {}):
       ...(events.onError ? { onError: events.onError } : {}),
     });
     const store = await opening;
-    return { summary, found: all.length, where: store.where, seconds: (performance.now() - started) / 1000 };
+    return {
+      summary,
+      found: all.length,
+      where: store.where,
+      seconds: (performance.now() - started) / 1000,
+      conclusion: summary.errors > 0 ? 'failure' : 'ok',
+    };
   } finally {
     await destroy();
     await (await opening.catch(() => undefined))?.close();

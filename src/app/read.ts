@@ -6,6 +6,7 @@
 import {
   type Budget,
   type ClusterHistory,
+  emptySnapshot,
   type HistoryParts,
   InputError,
   type ReleasePayload,
@@ -14,10 +15,12 @@ import {
   fetchFile,
   type LoadOptions,
   loadHistoryParts,
+  loadLiveParts,
   loadReleasePayload,
   looksLikeUrl,
   readStdin,
   STDIN,
+  withGivenReleases,
 } from '../sources/index.js';
 import { buildHistory } from '../timeline/index.js';
 
@@ -29,6 +32,23 @@ export interface ReadOptions {
    * only when an input is a URL (the CLI's progress bar is made then).
    */
   readonly remote?: LoadOptions['remote'] | (() => Promise<NonNullable<LoadOptions['remote']>>);
+}
+
+/**
+ * A live cluster to read instead of files (docs/live.md): the kubeconfig and context (both absent:
+ * $KUBECONFIG, ~/.kube/config or the in-cluster config), and the request deadline.
+ */
+export interface LiveTarget {
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  /** Give up a request not answered in full within this many ms; 0: never (the client's default when absent). */
+  readonly requestTimeoutMs?: number;
+}
+
+/** The release files given beside the inputs (`--release-from`/`--release-to`): files, URLs or `-`. */
+export interface GivenReleases {
+  readonly releaseFrom?: string;
+  readonly releaseTo?: string;
 }
 
 async function remoteOf(read: ReadOptions): Promise<LoadOptions['remote']> {
@@ -74,7 +94,9 @@ export async function readParts(
   read: ReadOptions,
   opts: Partial<Omit<LoadOptions, 'now' | 'budget' | 'remote'>> = {},
 ): Promise<HistoryParts> {
-  const remote = paths.some(looksLikeUrl) ? await remoteOf(read) : undefined;
+  // URL inputs and URL release files are fetched as the caller says; nothing else needs the options.
+  const urls = [...paths, opts.releaseFrom, opts.releaseTo].some((p) => p !== undefined && looksLikeUrl(p));
+  const remote = urls ? await remoteOf(read) : undefined;
   return loadHistoryParts(paths, {
     ...opts,
     ...(remote ? { remote } : {}),
@@ -86,4 +108,70 @@ export async function readParts(
 /** The ClusterHistory of the inputs, as every analysis reads it. */
 export async function readHistory(paths: readonly string[], read: ReadOptions): Promise<ClusterHistory> {
   return buildHistory(await readParts(paths, read));
+}
+
+/** The live client's limits: the target's deadline and the request's budget (its tree limits). */
+export function liveLimits(
+  live: LiveTarget,
+  read: ReadOptions,
+): { requestTimeoutMs?: number; budget?: Budget } {
+  return {
+    ...(live.requestTimeoutMs !== undefined ? { requestTimeoutMs: live.requestTimeoutMs } : {}),
+    ...budgeted(read),
+  };
+}
+
+/**
+ * The ClusterHistory of a live cluster, with the payloads of the given release files (a cluster
+ * holds no payload contents; they name the cause chain's components). The client library is loaded
+ * only here, so file inputs never load it.
+ */
+export async function readLiveHistory(
+  live: LiveTarget,
+  releases: GivenReleases,
+  read: ReadOptions,
+): Promise<ClusterHistory> {
+  // Opened by the sources' live opener (sources/open/live.ts), as paths are by theirs; the client is loaded only then.
+  const parts = await loadLiveParts(
+    {
+      live: {
+        ...(live.kubeconfig !== undefined ? { kubeconfig: live.kubeconfig } : {}),
+        ...(live.context !== undefined ? { context: live.context } : {}),
+      },
+    },
+    liveLimits(live, read),
+  );
+  return buildHistory(await withReleases(parts, releases, read));
+}
+
+/** The payloads of the given release files alone, undefined when none is given (a watch's: docs/live.md). */
+export async function readGivenReleases(
+  releases: GivenReleases,
+  read: ReadOptions,
+): Promise<HistoryParts['releases'] | undefined> {
+  if (releases.releaseFrom === undefined && releases.releaseTo === undefined) return undefined;
+  const none: HistoryParts = {
+    objects: emptySnapshot(),
+    monitorIntervals: [],
+    testLog: [],
+    releases: {},
+    inputs: [],
+    notes: [],
+  };
+  return (await withReleases(none, releases, read)).releases;
+}
+
+async function withReleases(
+  parts: HistoryParts,
+  releases: GivenReleases,
+  read: ReadOptions,
+): Promise<HistoryParts> {
+  if (releases.releaseFrom === undefined && releases.releaseTo === undefined) return parts;
+  const remote = await remoteOf(read);
+  return withGivenReleases(parts, {
+    ...(releases.releaseFrom !== undefined ? { releaseFrom: releases.releaseFrom } : {}),
+    ...(releases.releaseTo !== undefined ? { releaseTo: releases.releaseTo } : {}),
+    ...(remote ? { remote } : {}),
+    ...budgeted(read),
+  });
 }

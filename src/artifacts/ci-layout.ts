@@ -1,17 +1,17 @@
 /**
- * The one writer of the CI artifact layout that atlevel's sources read: gather-extra Lists
- * (docs/domain.md 7.4), origin's monitor lines and the upgrade test's log lines in build-log.txt
- * (7.1, 6), origin's interval JSON (7.3) and `oc adm release info -o json` (8.4). The simulator
- * (write.ts), the example generator (scripts/make-examples) and the large-run bench
- * (bench/large-run.ts) all write through it, so a format change is made here once.
+ * The text of the CI artifact layout that atlevel's sources read: gather-extra Lists (docs/domain.md
+ * 7.4), origin's monitor lines and the upgrade test's log lines in build-log.txt (7.1, 6), origin's
+ * interval JSON (7.3) and `oc adm release info -o json` (8.4). The artifact writer (src/writer/), and
+ * through it the simulator, the watcher's record, the large-run bench and the bundled examples, lay
+ * runs out with it, so a format change is made here once.
  *
- * Pure: a run is built up as path → text (`CiRun`), and `writeArtifacts` (write.ts) puts it on disk.
+ * Pure: a run is built up as path → text (`CiRun`), and the writer's `writeRunFolder` puts it on disk.
  * New kinds of artifact (for example recorded object revisions) are one more method or `add` call.
  */
 import { KINDS, KNOWN_KINDS, type KnownKind } from '../model/index.js';
 import { fileStamp, logfStamp, monitorDuration, monitorStamp, rfc3339 } from './timefmt.js';
 
-export type MonitorLevel = 'Info' | 'Warning' | 'Error';
+type MonitorLevel = 'Info' | 'Warning' | 'Error';
 
 /** One record of origin's monitor, times in wall-clock ms. An instant has `from === to`. */
 export interface MonitorRecord {
@@ -26,7 +26,7 @@ export interface MonitorRecord {
  * The gather-extra files atlevel reads, by the kind of object each List holds (docs/domain.md 7.4), as
  * the kinds' descriptors name them (model/kinds/); gather-extra names the others `<plural>.json`.
  */
-export const GATHER_FILES = Object.fromEntries(
+const GATHER_FILES = Object.fromEntries(
   KNOWN_KINDS.map((k) => [k, KINDS[k].gatherExtra ?? `${KINDS[k].api.plural}.json`]),
 ) as Readonly<Record<KnownKind, string>>;
 export type GatherKind = KnownKind;
@@ -62,7 +62,7 @@ function goJson(value: unknown, indent: number, sortKeys: boolean): string {
 }
 
 /** `oc get <resource> -o json` of several objects: a v1 List, even for a single object (docs/domain.md 7.4). */
-export function listJson(items: readonly unknown[]): string {
+function listJson(items: readonly unknown[]): string {
   return goJson(
     { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '', selfLink: '' } },
     4,
@@ -91,7 +91,7 @@ export function testLogLine(at: number, text: string): string {
 }
 
 /** origin's 4.10 interval file: `{items: [{level, locator, message, from, to}]}` in time order (docs/domain.md 7.3). */
-export function intervalsJson(records: readonly MonitorRecord[]): string {
+function intervalsJson(records: readonly MonitorRecord[]): string {
   const items = sortedRecords(records).map((r) => ({
     level: r.level,
     locator: r.locator,
@@ -187,7 +187,7 @@ function displayVersions(
 }
 
 /** `oc adm release info -o json <image>`: oc's ReleaseInfo struct, two-space indented. */
-export function releaseInfoJson(spec: ReleaseInfoSpec): string {
+function releaseInfoJson(spec: ReleaseInfoSpec): string {
   const tags = spec.tags.map((t) => {
     // A map in Go: the annotations come out in key order.
     const annotations: Record<string, string> = {

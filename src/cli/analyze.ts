@@ -1,13 +1,13 @@
 /** `atlevel analyze` and its HTML shorthand `atlevel report`. */
 import { type Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
-import { type AnalysisResult, analyzeHistory, type Verdict } from '../analyze/index.js';
+import { type AnalyzeOutcome, type AnalyzeRequest, analyze, report } from '../app/index.js';
 import { RULE_IDS, RULE_RECORD } from '../invariants/index.js';
-import { type ClusterHistory, printable } from '../model/index.js';
+import { printable } from '../model/index.js';
 import { ANALYZE_FORMATS, render } from '../report/index.js';
 import { examplePath } from './examples.js';
-import { EXIT, type ExitBox, type ExitCode } from './exit.js';
-import { addBudgetOptions, budgetFromFlags, loadHistory } from './input.js';
-import { liveFlags, liveHistory, wantsLive } from './live-flags.js';
+import { type ExitBox, type ExitCode, exitOf } from './exit.js';
+import { addBudgetOptions, checkInputs, readOptions } from './input.js';
+import { type LiveFlags, liveFlags, liveTarget, wantsLive } from './live-flags.js';
 import { writeNotes } from './notes.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
@@ -77,67 +77,49 @@ export function defineReport(cmd: Command, exit: ExitBox): void {
       '\nExit codes: as for analyze (0 pass or no update, 1 fail, 2 bad input, 3 internal error, 4 inconclusive).',
     )
     .action(async (paths, flags) => {
-      exit.code = await runAnalyze(paths, { ...flags, output: 'html' });
+      const outcome = await report(analyzeRequest(paths, flags), readOptions(flags));
+      exit.code = await finish(outcome, outcome.html, flags);
       process.stderr.write(`atlevel: wrote ${printable(flags.out, 1000)}\n`);
     });
 }
 
+/** The request the flags ask for: the inputs or the live cluster, the release files, the rules. */
+function analyzeRequest(
+  paths: string[],
+  flags: Partial<Pick<AnalyzeFlags, 'releaseFrom' | 'releaseTo' | 'rule' | keyof LiveFlags>>,
+): AnalyzeRequest {
+  const releases = {
+    ...(flags.releaseFrom !== undefined ? { releaseFrom: flags.releaseFrom } : {}),
+    ...(flags.releaseTo !== undefined ? { releaseTo: flags.releaseTo } : {}),
+  };
+  const rules = flags.rule ? { rules: flags.rule } : {};
+  if (wantsLive(flags))
+    return { inputs: paths, live: liveTarget(paths, flags, releases), ...releases, ...rules };
+  checkInputs(paths, releases);
+  return { inputs: paths, ...releases, ...rules };
+}
+
 async function runAnalyze(paths: string[], flags: AnalyzeFlags): Promise<ExitCode> {
   textOnly(flags.output, { '--brief': flags.brief, '--width': flags.width });
-  const givenReleases = {
-    ...(flags.releaseFrom ? { releaseFrom: flags.releaseFrom } : {}),
-    ...(flags.releaseTo ? { releaseTo: flags.releaseTo } : {}),
-  };
-  const history = wantsLive(flags)
-    ? await liveHistory(paths, flags, givenReleases)
-    : await loadHistory(paths, flags, givenReleases);
-  // The cause-chain diffs honour the same --max-data-url, --max-diff-time, ... flags.
-  const diffLimits = budgetFromFlags(flags).limits;
-  const result = analyzeHistory(history, { diffLimits, ...(flags.rule ? { rules: flags.rule } : {}) });
-  warnReleaseMismatch(result, history, flags);
-  const text = await render(
-    ANALYZE_FORMATS,
-    flags.output,
-    { result, history, inputs: paths },
-    { ...textSettings(flags), brief: flags.brief === true },
-  );
+  const request = analyzeRequest(paths, flags);
+  const outcome = await analyze(request, readOptions(flags));
+  const text = await render(ANALYZE_FORMATS, flags.output, outcome, {
+    ...textSettings(flags),
+    brief: flags.brief === true,
+  });
+  return finish(outcome, text, flags);
+}
+
+/** The release files' warnings, the report, then the notes; the exit code of the verdict. */
+async function finish(
+  outcome: AnalyzeOutcome,
+  text: string,
+  flags: { readonly out?: string | undefined; readonly exitZero?: true | undefined },
+): Promise<ExitCode> {
+  for (const m of outcome.releaseMismatches) warnReleaseFlag(m.slot, m.file, m.problem, m.usedInstead);
   await emit(text, flags.out);
   // How the inputs were read: on stderr in every format, after the report, where the text report
   // had them (notes.ts); JSON keeps them in `notes` too.
-  writeNotes(result.notes);
-  if (flags.exitZero) return EXIT.ok;
-  return verdictExit(result.verdict);
-}
-
-/**
- * A --release-from/--release-to file whose version is not the update's: the cause chain would name
- * components of the wrong release. Said on stderr, naming both versions; the analysis goes on, with
- * the file, or without it when a release among the inputs has the update's version (assignReleases).
- */
-function warnReleaseMismatch(
-  result: AnalysisResult,
-  history: ClusterHistory,
-  flags: { readonly releaseFrom?: string | undefined; readonly releaseTo?: string | undefined },
-): void {
-  const update = result.updates[result.updates.length - 1];
-  if (!update) return;
-  const check = (slot: 'from' | 'to', file: string | undefined, wanted: string | undefined) => {
-    const aside = history.releases.setAside?.[slot];
-    const given = aside ?? history.releases[slot];
-    if (file === undefined || given === undefined || wanted === undefined || given.version === wanted) return;
-    // A file without a version (an operator's own image-references) may or may not be the update's.
-    const what =
-      given.version === undefined
-        ? `carries no version; cannot check it against ${printable(wanted)}, ${slot === 'to' ? "the update's target" : 'the release the update is from'}`
-        : `is release ${printable(given.version)}, but the update in the inputs is ${slot} ${printable(wanted)}`;
-    // Set aside only for a release among the inputs with the update's version (assignReleases).
-    warnReleaseFlag(slot, file, what, aside ? history.releases[slot] : undefined);
-  };
-  check('from', flags.releaseFrom, update.previous);
-  check('to', flags.releaseTo, update.target);
-}
-
-/** The exit code of a verdict (README.md, "Exit codes"): the same for analyze, report and simulate. */
-export function verdictExit(verdict: Verdict): ExitCode {
-  return verdict === 'fail' ? EXIT.failure : verdict === 'inconclusive' ? EXIT.inconclusive : EXIT.ok;
+  writeNotes(outcome.result.notes);
+  return exitOf(outcome.conclusion, flags.exitZero === true);
 }

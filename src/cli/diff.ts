@@ -5,7 +5,7 @@ import { PART_NAMES, parseParts } from '../machineconfig/index.js';
 import { UsageError } from '../model/index.js';
 import { DIFF_FORMATS, render } from '../report/index.js';
 import { examplePath } from './examples.js';
-import { EXIT, type ExitBox, type ExitCode } from './exit.js';
+import { type ExitBox, type ExitCode, exitOf } from './exit.js';
 import { addBudgetOptions, readOptions } from './input.js';
 import { formatOption, momentFlag, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
@@ -50,7 +50,7 @@ export function defineDiff(cmd: Command, exit: ExitBox): void {
       '\nExit codes: 0 identical, 1 different, 2 bad input or usage.\n' +
         'Examples:\n' +
         `  atlevel diff --pool master --from ${example}\n` +
-        `  atlevel diff rendered-master-78d4 rendered-master-ebc4 --from ${example} --only units\n` +
+        `  atlevel diff rendered-master-5d1c rendered-master-08a4 --from ${example} --only units\n` +
         `  atlevel diff --pool master --from ${example} --path kubelet.service \\\n` +
         `      --release-from ${example}/release/release-from.json --release-to ${example}/release/release-to.json`,
     )
@@ -92,5 +92,5 @@ async function runDiff(a: string | undefined, b: string | undefined, flags: Diff
   const outcome = await diffConfigs(request, readOptions(flags));
   for (const m of outcome.releaseMismatches) warnReleaseFlag(m.slot, m.file, m.problem, m.usedInstead);
   await emit(await render(DIFF_FORMATS, flags.output, outcome.report, settings), flags.out);
-  return outcome.identical ? EXIT.ok : EXIT.failure;
+  return exitOf(outcome.conclusion);
 }

@@ -1,8 +1,11 @@
 /**
  * The exit codes of every atlevel command, in one place. Scripts and CI jobs branch on these;
- * README.md documents them. Which error ends in which code is report-error.ts: this module is loaded
- * by every start, and must not load the model (and zod) with it.
+ * README.md documents them. A use case's result says what it concluded (app/conclusion.ts), which
+ * exitOf turns into a code here; which error ends in which code is report-error.ts. This module is
+ * loaded by every start, and must not load the model (and zod) with it.
  */
+import type { Conclusion } from '../app/index.js';
+
 export const EXIT = {
   /** Nothing wrong found: the check passed, the two things are the same, or there was no update. */
   ok: 0,
@@ -17,6 +20,14 @@ export const EXIT = {
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/**
+ * The exit code of what a use case concluded: ok 0, failure 1, inconclusive 4. `exitZero` is the
+ * `--exit-zero` flag of analyze, report and ingest: 0 whatever was concluded (errors keep their codes).
+ */
+export function exitOf(conclusion: Conclusion, exitZero = false): ExitCode {
+  return exitZero ? EXIT.ok : EXIT[conclusion];
+}
 
 /** A command's action stores its exit code here; commander's actions cannot return one. */
 export interface ExitBox {

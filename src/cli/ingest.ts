@@ -12,10 +12,10 @@ import { type IngestRequest, ingest, storeSpec } from '../app/index.js';
 import { type IngestProgress, parseShard } from '../ingest/index.js';
 import { printable, UsageError } from '../model/index.js';
 import { defaultDbPath } from '../store/index.js';
-import { EXIT, type ExitBox } from './exit.js';
-import { addBudgetOptions, budgetFromFlags } from './input.js';
+import { type ExitBox, exitOf } from './exit.js';
+import { addBudgetOptions, type BudgetFlags, budgetFromFlags } from './input.js';
 import { checkDataFolder, checkInputsOutside } from './output.js';
-import { mustGatherFlag, remoteFlags } from './remote-flags.js';
+import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
 import { noStdin } from './stdin.js';
 
 /**
@@ -75,13 +75,7 @@ function ingestOptions(cmd: Command) {
 }
 
 /** How each run is read, from the budget and URL flags: plain values, so they cross threads. */
-function reading(flags: {
-  cacheDir?: string | undefined;
-  offline?: true | undefined;
-  storageEndpoint?: string | undefined;
-  mustGather?: true | undefined;
-  verbose?: true | undefined;
-}): IngestRequest['reading'] {
+function reading(flags: BudgetFlags & RemoteFlags): IngestRequest['reading'] {
   // Parsed once here, so a bad value is a usage error before anything is read.
   return {
     limits: { ...budgetFromFlags(flags).limits },
@@ -168,7 +162,7 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
       };
       const bar = progressBar(flags.quiet === true);
       try {
-        const { summary, found, where, seconds } = await ingest(request, {
+        const outcome = await ingest(request, {
           checkInput,
           onNote: (note) => process.stderr.write(`note: ${printable(note, 1000)}\n`),
           onProgress: (p) => bar.update(p),
@@ -182,6 +176,7 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
           },
         });
         bar.stop();
+        const { summary, found, where, seconds } = outcome;
         const analysed = summary.stored + summary.errors;
         process.stdout.write(
           `ingested ${summary.total} run${summary.total === 1 ? '' : 's'}${shard ? ` (shard ${shard.index}/${shard.count} of ${found})` : ''} into ${shown(where)}: ` +
@@ -194,7 +189,7 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
         );
         // Some runs of the batch could not be stored: the batch ran, but the caller's script must be
         // able to tell (exit 1), unless it asked for the pre-0.2 behaviour with --exit-zero.
-        exit.code = summary.errors > 0 && !flags.exitZero ? EXIT.failure : EXIT.ok;
+        exit.code = exitOf(outcome.conclusion, flags.exitZero === true);
       } finally {
         bar.stop();
       }

@@ -1,21 +1,19 @@
 /**
  * What every command that reads input shares: the resource budget's flags (model/budget.ts, each
  * limit raised by the flag BUDGET_FLAGS names; docs/limits.md) and the one way a command turns its
- * input arguments into a ClusterHistory: sources/ read the parts, timeline/ builds the history.
+ * input arguments into a request's ReadOptions (src/app reads them).
  */
 
-import type { ReadOptions } from '../app/index.js';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { GivenReleases, ReadOptions } from '../app/index.js';
 import {
   BUDGET_FLAGS,
   Budget,
   type BudgetLimits,
-  type ClusterHistory,
   DEFAULT_BUDGET_LIMITS,
-  type HistoryParts,
   UsageError,
 } from '../model/index.js';
-import { type LoadOptions, loadHistoryParts, NO_INPUTS_HINT } from '../sources/index.js';
-import { buildHistory } from '../timeline/index.js';
+import { NO_INPUTS_HINT } from '../sources/index.js';
 import { type RemoteFlags, remoteOptions } from './remote-flags.js';
 import { stdinOnce } from './stdin.js';
 
@@ -38,23 +36,44 @@ const HELP: Readonly<Record<keyof BudgetLimits, string>> = {
   textDiffMillis: 'most time spent on text diffs over the run (e.g. 60s)',
 };
 
-/** The camelCase key commander stores a `--max-foo-bar` flag under. */
-function flagKey(flag: string): string {
-  return flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-}
+/**
+ * The key commander stores each limit's flag under (`--max-tree-nodes` → `maxTreeNodes`), so that a
+ * command's parsed flags are typed (BudgetFlags) rather than looked up by a computed string.
+ */
+export const BUDGET_FLAG_KEYS = {
+  decompressedBytes: 'maxDecompressed',
+  treeNodes: 'maxTreeNodes',
+  treeDepth: 'maxTreeDepth',
+  dataUrlBytesPerConfig: 'maxDataUrl',
+  dataUrlBytesTotal: 'maxDataUrlTotal',
+  textDiffMillis: 'maxDiffTime',
+} as const satisfies Record<keyof BudgetLimits, string>;
 
-/** Add the flags of `limits` (by default every limit) to a command that reads input. */
-export function addBudgetOptions<C extends { option(flags: string, description: string): unknown }>(
-  command: C,
+/** The budget flags of a command as commander parsed them (those addBudgetOptions added; each optional). */
+export type BudgetFlags = {
+  readonly [L in keyof BudgetLimits as (typeof BUDGET_FLAG_KEYS)[L]]?: string | undefined;
+};
+
+/**
+ * Add the flags of `limits` (by default every limit) to a command that reads input; the command's
+ * parsed flags are then typed with them (BudgetFlags), which commander cannot infer from flag names
+ * made here.
+ */
+export function addBudgetOptions<
+  Args extends unknown[],
+  Opts extends OptionValues,
+  Globals extends OptionValues,
+>(
+  command: Command<Args, Opts, Globals>,
   limits: readonly (keyof BudgetLimits)[] = LIMITS,
-): C {
+): Command<Args, Opts & BudgetFlags, Globals> {
   for (const limit of limits) {
     command.option(
       `${BUDGET_FLAGS[limit]} <${unitOf(limit)}>`,
       `${HELP[limit]} (default ${formatDefault(limit)})`,
     );
   }
-  return command;
+  return command as unknown as Command<Args, Opts & BudgetFlags, Globals>;
 }
 
 function unitOf(limit: keyof BudgetLimits): string {
@@ -110,37 +129,29 @@ function parseLimit(limit: keyof BudgetLimits, value: string): number {
   return n;
 }
 
-const BUDGETS = new WeakMap<object, Budget>();
+/** The request's one budget from a command's budget flags: every stage of the command charges it. */
+export function budgetFromFlags(flags: BudgetFlags): Budget {
+  const given: Partial<Record<keyof BudgetLimits, number>> = {};
+  for (const limit of LIMITS) {
+    const value = flags[BUDGET_FLAG_KEYS[limit]];
+    if (value !== undefined) given[limit] = parseLimit(limit, value);
+  }
+  return new Budget(given);
+}
 
 /**
- * The run's budget from a command's parsed flags (those addBudgetOptions added): one Budget per
- * flags object, so every stage of one command charges the same counters.
+ * How a use case (src/app) reads inputs, from the command's budget and URL flags. Called once per
+ * command: the budget it makes is the request's one budget.
  */
-export function budgetFromFlags(flags: object): Budget {
-  const made = BUDGETS.get(flags);
-  if (made) return made;
-  const given: Partial<Record<keyof BudgetLimits, number>> = {};
-  const values = flags as Readonly<Record<string, unknown>>;
-  for (const limit of LIMITS) {
-    const value = values[flagKey(BUDGET_FLAGS[limit])];
-    if (typeof value === 'string') given[limit] = parseLimit(limit, value);
-  }
-  const budget = new Budget(given);
-  BUDGETS.set(flags, budget);
-  return budget;
+export function readOptions(flags: BudgetFlags & RemoteFlags): ReadOptions {
+  return { budget: budgetFromFlags(flags), remote: () => remoteOptions(flags) };
 }
 
-/** How a use case (src/app) reads inputs, from the command's budget and URL flags. */
-export function readOptions(flags: object): ReadOptions {
-  return { budget: budgetFromFlags(flags), remote: () => remoteOptions(flags as RemoteFlags) };
-}
-
-/** Read the inputs with the command's budget, at the moment the command runs. */
-async function loadParts(
-  paths: readonly string[],
-  flags: object,
-  opts: Partial<Omit<LoadOptions, 'now' | 'budget'>> = {},
-): Promise<HistoryParts> {
+/**
+ * The input arguments of a command that reads files, refused before anything is read when there are
+ * none or one is empty; `-` may be given once, counting --release-from/--release-to (one pipe, one reader).
+ */
+export function checkInputs(paths: readonly string[], releases: GivenReleases = {}): void {
   // A usage error, not an input error: there is no file to name.
   // Only the commands that also read live clusters (analyze, status) take no path at all.
   if (paths.length === 0)
@@ -149,18 +160,5 @@ async function loadParts(
     );
   if (paths.includes(''))
     throw new UsageError('an input path is empty (""): name a file, folder, tarball or URL');
-  // --release-from - and --release-to - read standard input too: one pipe, one reader.
-  stdinOnce(paths, { '--release-from': opts.releaseFrom, '--release-to': opts.releaseTo });
-  // URL inputs (docs/urls.md) are fetched as the command's remoteFlags say.
-  const remote = await remoteOptions(flags as RemoteFlags);
-  return loadHistoryParts(paths, { remote, ...opts, now: Date.now(), budget: budgetFromFlags(flags) });
-}
-
-/** Read the inputs and build the ClusterHistory every analysis reads. */
-export async function loadHistory(
-  paths: readonly string[],
-  flags: object,
-  opts: Partial<Omit<LoadOptions, 'now' | 'budget'>> = {},
-): Promise<ClusterHistory> {
-  return buildHistory(await loadParts(paths, flags, opts));
+  stdinOnce(paths, { '--release-from': releases.releaseFrom, '--release-to': releases.releaseTo });
 }

@@ -1,21 +1,11 @@
 /**
  * `--kubeconfig` and `--context` for the commands that can read a live cluster instead of files
- * (status, analyze, watch; docs/live.md), and the one call that loads either: a live cluster is an
- * argument of the sources' openers (sources/open/live.ts), whose client library is imported only
- * when a live cluster is asked for, so file commands start as fast as before.
+ * (status, analyze, watch; docs/live.md), read into a request's LiveTarget (src/app reads the
+ * cluster, loading the client library only then, so file commands start as fast as before).
  */
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import {
-  type Budget,
-  type ClusterHistory,
-  emptySnapshot,
-  type HistoryParts,
-  UsageError,
-} from '../model/index.js';
-import { loadLiveParts, withGivenReleases } from '../sources/index.js';
-import { buildHistory } from '../timeline/index.js';
-import { budgetFromFlags } from './input.js';
-import { type RemoteFlags, remoteOptions } from './remote-flags.js';
+import type { GivenReleases, LiveTarget } from '../app/index.js';
+import { UsageError } from '../model/index.js';
 import { stdinOnce } from './stdin.js';
 
 export interface LiveFlags {
@@ -59,16 +49,6 @@ export function parseRequestTimeout(value: string): number {
   return Math.ceil(ms);
 }
 
-/** The live client's limits from the flags: the deadline and the run budget's tree limits. */
-export function liveLimits(flags: LiveFlags): { requestTimeoutMs?: number; budget: Budget } {
-  return {
-    ...(flags.requestTimeout !== undefined
-      ? { requestTimeoutMs: parseRequestTimeout(flags.requestTimeout) }
-      : {}),
-    budget: budgetFromFlags(flags),
-  };
-}
-
 /** Adds --kubeconfig and --context; the paths argument becomes optional (a live cluster needs none). */
 export function liveFlags<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   cmd: Command<Args, Opts, Globals>,
@@ -103,58 +83,22 @@ function liveFlagGiven(flags: LiveFlags): string {
   return '--live';
 }
 
-/** The history of the live cluster the flags name (paths must then be empty). */
-export async function liveHistory(
+/**
+ * The live cluster the flags name, as a request's target (paths must then be empty); `releases`, the
+ * --release-from/--release-to files read beside it, may take standard input once.
+ */
+export function liveTarget(
   paths: readonly string[],
   flags: LiveFlags,
-  releases: { releaseFrom?: string; releaseTo?: string } = {},
-): Promise<ClusterHistory> {
+  releases: GivenReleases = {},
+): LiveTarget {
   if (paths.length > 0) throw new UsageError(`give input paths or ${liveFlagGiven(flags)}, not both`);
-  // The payload files of --release-from/--release-to name the cause chain's components, whatever
-  // the update was read from (a cluster holds no payload contents).
   stdinOnce([], { '--release-from': releases.releaseFrom, '--release-to': releases.releaseTo });
-  // Opened by the sources' live opener, as paths are by theirs; the client is loaded only then.
-  const parts = await loadLiveParts(
-    {
-      live: {
-        ...(flags.kubeconfig !== undefined ? { kubeconfig: flags.kubeconfig } : {}),
-        ...(flags.context !== undefined ? { context: flags.context } : {}),
-      },
-    },
-    liveLimits(flags),
-  );
-  return buildHistory(
-    await withGivenReleases(parts, {
-      ...releases,
-      remote: await remoteOptions(flags as RemoteFlags),
-      budget: budgetFromFlags(flags),
-    }),
-  );
-}
-
-/**
- * The payloads of --release-from/--release-to for a watch (a cluster holds none): what
- * operator-level-before-operands needs to tell the old release's images from the new's. Undefined when
- * neither is given.
- */
-export async function watchReleases(
-  flags: LiveFlags,
-  releases: { releaseFrom?: string; releaseTo?: string },
-): Promise<HistoryParts['releases'] | undefined> {
-  if (releases.releaseFrom === undefined && releases.releaseTo === undefined) return undefined;
-  stdinOnce([], { '--release-from': releases.releaseFrom, '--release-to': releases.releaseTo });
-  const none: HistoryParts = {
-    objects: emptySnapshot(),
-    monitorIntervals: [],
-    testLog: [],
-    releases: {},
-    inputs: [],
-    notes: [],
+  return {
+    ...(flags.kubeconfig !== undefined ? { kubeconfig: flags.kubeconfig } : {}),
+    ...(flags.context !== undefined ? { context: flags.context } : {}),
+    ...(flags.requestTimeout !== undefined
+      ? { requestTimeoutMs: parseRequestTimeout(flags.requestTimeout) }
+      : {}),
   };
-  const parts = await withGivenReleases(none, {
-    ...releases,
-    remote: await remoteOptions(flags as RemoteFlags),
-    budget: budgetFromFlags(flags),
-  });
-  return parts.releases;
 }

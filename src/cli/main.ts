@@ -1,7 +1,8 @@
 /**
- * cli/ owns the command line: one module per command, each parsing its flags, calling the library
- * and handing the result to one of its reporters (report/). Exit codes are in exit.ts; the commands,
- * loaded lazily, are listed in commands.ts.
+ * cli/ owns the command line: one module per command, each parsing its flags into its use case's
+ * request (src/app), calling it and handing the result to one of its reporters (report/). Exit codes
+ * are decided in one place: exit.ts (a result's conclusion) and report-error.ts (an error); the
+ * commands, loaded lazily, are listed in commands.ts.
  */
 import { Argument, Command, CommanderError, Help } from '@commander-js/extra-typings';
 import { COMMANDS, type CommandName, commandEntry } from './commands.js';

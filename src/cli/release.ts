@@ -1,25 +1,15 @@
 /** `atlevel release diff|info`: release payloads compared, listed and searched. */
 import type { Command } from '@commander-js/extra-typings';
-import { loadRelease as appLoadRelease } from '../app/index.js';
-import {
-  type Budget,
-  plural,
-  printable,
-  type ReleasePayload,
-  STDIN_NAME,
-  terminalSafe,
-  UsageError,
-  withinParentheses,
-} from '../model/index.js';
-import { ComponentIndex, diffReleases, MIN_DIGEST_PREFIX, shortDigestPrefix } from '../release/index.js';
-import type { ReleaseInfoReport } from '../report/index.js';
+import { diffReleaseFiles, type ReleaseInfoRequest, releaseInfo } from '../app/index.js';
+import { plural, printable, terminalSafe, UsageError } from '../model/index.js';
+import { MIN_DIGEST_PREFIX, shortDigestPrefix } from '../release/index.js';
 import { RELEASE_DIFF_FORMATS, RELEASE_INFO_FORMATS, render } from '../report/index.js';
 import { examplePath } from './examples.js';
-import { EXIT, type ExitBox } from './exit.js';
+import { type ExitBox, exitOf } from './exit.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
-import { type RemoteFlags, remoteFlags, remoteOptions } from './remote-flags.js';
-import { STDIN, stdinOnce } from './stdin.js';
+import { remoteFlags, remoteOptions } from './remote-flags.js';
+import { stdinOnce } from './stdin.js';
 
 const SOURCES =
   '`oc adm release info -o json` output, an image-references file (JSON or YAML), a release payload folder, or - for standard input';
@@ -42,16 +32,12 @@ export function defineRelease(release: Command, exit: ExitBox): void {
   remoteFlags(diff).action(async (from, to, flags) => {
     textOnly(flags.output, { '--width': flags.width });
     stdinOnce([from, to]);
-    const [a, b] = await Promise.all([loadRelease(from, flags), loadRelease(to, flags)]);
-    const d = diffReleases(a, b);
-    await emit(await render(RELEASE_DIFF_FORMATS, flags.output, d, textSettings(flags)), flags.out);
-    // Nothing known to differ but something that could not be compared: inconclusive, as for analyze.
-    exit.code =
-      d.changed.length + d.added.length + d.removed.length > 0
-        ? EXIT.failure
-        : d.incomparable.length > 0 || d.cannotTell.length > 0
-          ? EXIT.inconclusive
-          : EXIT.ok;
+    const outcome = await diffReleaseFiles({ from, to }, { remote: () => remoteOptions(flags) });
+    await emit(
+      await render(RELEASE_DIFF_FORMATS, flags.output, outcome.diff, textSettings(flags)),
+      flags.out,
+    );
+    exit.code = exitOf(outcome.conclusion);
   });
 
   const info = release
@@ -92,54 +78,24 @@ export function defineRelease(release: Command, exit: ExitBox): void {
     // Checked before the release is read: a mistyped lookup is a usage error whatever the release.
     const imageFor = flags.imageFor?.trim();
     const componentFor = flags.componentFor === undefined ? undefined : componentRef(flags.componentFor);
-    const payload = await loadRelease(file, flags);
-    // Messages name standard input as its errors do, not by the `-` that was typed.
-    const source = file === STDIN ? STDIN_NAME : file;
-    let report: ReleaseInfoReport = { payload };
-    exit.code = EXIT.ok;
-    if (imageFor !== undefined || componentFor !== undefined) {
-      const index = new ComponentIndex([payload]);
-      if (componentFor !== undefined) refuseAmbiguous(index, componentFor, source);
-      const lookup =
-        imageFor !== undefined
-          ? { by: 'image-for' as const, matches: index.imageFor(imageFor) }
-          : { by: 'component-for' as const, matches: index.lookup(componentFor ?? '') };
-      report = { payload, lookup };
-      for (const m of lookup.by === 'image-for' ? lookup.matches : []) {
-        if (m.component.fromKind !== undefined)
-          process.stderr.write(
-            terminalSafe(
-              `atlevel: ${m.component.name} is an ${m.component.fromKind} reference (an image of another image stream), not a pull spec\n`,
-            ),
-          );
-      }
-      if (lookup.matches.length === 0) {
-        const what =
-          imageFor !== undefined ? `no image tag "${imageFor}"` : `no component with image "${componentFor}"`;
-        process.stderr.write(
-          terminalSafe(
-            `atlevel: ${what} in ${payload.version !== undefined ? `release ${payload.version} (${withinParentheses(source)})` : `${source} (it carries no version)`}\n`,
-          ),
-        );
-        exit.code = EXIT.failure;
-        // A text answer would be empty; JSON still says what was searched.
-        if (flags.output === 'text') return;
-      }
-    }
-    await emit(await render(RELEASE_INFO_FORMATS, flags.output, report, textSettings(flags)), flags.out);
+    const request: ReleaseInfoRequest = {
+      release: file,
+      ...(imageFor !== undefined
+        ? { lookup: { by: 'image-for', name: imageFor } }
+        : componentFor !== undefined
+          ? { lookup: { by: 'component-for', ref: componentFor } }
+          : {}),
+    };
+    const outcome = await releaseInfo(request, { remote: () => remoteOptions(flags) });
+    for (const warning of outcome.warnings) process.stderr.write(terminalSafe(`atlevel: ${warning}\n`));
+    exit.code = exitOf(outcome.conclusion);
+    // Nothing found: a text answer would be empty; JSON still says what was searched.
+    if (outcome.conclusion !== 'ok' && flags.output === 'text') return;
+    await emit(
+      await render(RELEASE_INFO_FORMATS, flags.output, outcome.report, textSettings(flags)),
+      flags.out,
+    );
   });
-}
-
-/**
- * A release from a file, a folder, a URL, or `-` (standard input: one release file), for `release
- * info|diff` and `diff --release-from|--release-to`; `budget` is the command's, when it has one.
- */
-export function loadRelease(
-  arg: string,
-  flags: RemoteFlags,
-  opts: { readonly budget?: Budget } = {},
-): Promise<ReleasePayload> {
-  return appLoadRelease(arg, { ...opts, remote: () => remoteOptions(flags) });
 }
 
 /**
@@ -157,18 +113,4 @@ function componentRef(value: string): string {
     );
   }
   return ref;
-}
-
-/** A digest prefix that several images of the payload share is an error naming them. */
-function refuseAmbiguous(index: ComponentIndex, ref: string, file: string): void {
-  const digests = index.digestsStartingWith(ref);
-  if (digests.length < 2) return;
-  const named = digests.slice(0, 6).map((d) => {
-    const names = [...new Set(index.matchesOfDigest(d).map((m) => m.component.name))].sort();
-    return `${names.join('/')} (${d.slice(0, 7 + 16)}…)`;
-  });
-  throw new UsageError(
-    `--component-for: "${printable(ref, 80)}" matches ${digests.length} images in ${printable(file, 200)}: ` +
-      `${named.join(', ')}${digests.length > 6 ? ', …' : ''}; give more digits`,
-  );
 }

@@ -7,57 +7,56 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
-import { type ClusterHistory, plural, printable, terminalSafe, UsageError } from '../model/index.js';
-import { kubeconfigFor, type RunningServer, startServer } from '../serve/index.js';
-import { readServedExtras } from '../sources/index.js';
+import { type ServeRequest, serve } from '../app/index.js';
+import { plural, printable, terminalSafe, UsageError } from '../model/index.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';
-import { addBudgetOptions, budgetFromFlags, loadHistory, READ_LIMITS } from './input.js';
+import { addBudgetOptions, checkInputs, READ_LIMITS, readOptions } from './input.js';
 import { momentFlag } from './options.js';
 import { checkOutFile, writeOutFile } from './output.js';
-import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
+import { mustGatherFlag, remoteFlags } from './remote-flags.js';
 
-export interface ServeFlags extends RemoteFlags {
-  at?: string;
-  replay?: boolean;
-  speed?: string;
-  port: string;
-  bind: string;
-  kubeconfigOut?: string;
-  startAfter?: string;
-  serveSecrets?: boolean;
-  guest?: string;
+function serveOptions(cmd: Command) {
+  // URL inputs (docs/urls.md) take the same flags as in analyze.
+  return (
+    mustGatherFlag(remoteFlags(addBudgetOptions(cmd, READ_LIMITS)))
+      .argument(
+        '<paths...>',
+        'must-gather, CI run folder or its URL, folder of oc get YAML/JSON, a .tar/.tar.gz of these, a simulator run',
+      )
+      .option(
+        '--guest <name>',
+        'serve the hosted cluster NAME of a hypershift dump (its hostedcluster-NAME/ folder) instead of the management cluster',
+      )
+      .option('--at <time>', 'serve the cluster as it was at this RFC 3339 time')
+      .option('--replay', 'serve the state at the update start, then replay the timeline as watch events')
+      // --speed and --start-after have no commander default: given without --replay they are refused.
+      .option('--speed <n>', 'with --replay: recorded seconds per wall-clock second (default 1)')
+      .option('--port <port>', 'TCP port (0 picks a free one)', '0')
+      .option(
+        '--bind <addr>',
+        'address to listen on (anything but 127.0.0.1 exposes the inputs)',
+        '127.0.0.1',
+      )
+      .option(
+        '--start-after <seconds>',
+        'with --replay: wait this long before replaying (time to start your watches; default 0)',
+      )
+      .option(
+        '--serve-secrets',
+        "serve Secrets with their values (by default they are emptied, as oc adm inspect's cleaning does)",
+      )
+      .option(
+        '--kubeconfig-out <file>',
+        'write a kubeconfig for the server here (default: print its path in a temp dir)',
+      )
+  );
 }
 
+type ServeFlags = ReturnType<ReturnType<typeof serveOptions>['opts']>;
+
 export function defineServe(cmd: Command, exit: ExitBox): void {
-  // URL inputs (docs/urls.md) take the same flags as in analyze.
-  mustGatherFlag(remoteFlags(addBudgetOptions(cmd, READ_LIMITS)))
-    .argument(
-      '<paths...>',
-      'must-gather, CI run folder or its URL, folder of oc get YAML/JSON, a .tar/.tar.gz of these, a simulator run',
-    )
-    .option(
-      '--guest <name>',
-      'serve the hosted cluster NAME of a hypershift dump (its hostedcluster-NAME/ folder) instead of the management cluster',
-    )
-    .option('--at <time>', 'serve the cluster as it was at this RFC 3339 time')
-    .option('--replay', 'serve the state at the update start, then replay the timeline as watch events')
-    // --speed and --start-after have no commander default: given without --replay they are refused.
-    .option('--speed <n>', 'with --replay: recorded seconds per wall-clock second (default 1)')
-    .option('--port <port>', 'TCP port (0 picks a free one)', '0')
-    .option('--bind <addr>', 'address to listen on (anything but 127.0.0.1 exposes the inputs)', '127.0.0.1')
-    .option(
-      '--start-after <seconds>',
-      'with --replay: wait this long before replaying (time to start your watches; default 0)',
-    )
-    .option(
-      '--serve-secrets',
-      "serve Secrets with their values (by default they are emptied, as oc adm inspect's cleaning does)",
-    )
-    .option(
-      '--kubeconfig-out <file>',
-      'write a kubeconfig for the server here (default: print its path in a temp dir)',
-    )
+  serveOptions(cmd)
     // serve runs until it is stopped, so the client goes in a second terminal: chained after it with
     // `&&`, kubectl would never start.
     .addHelpText(
@@ -67,7 +66,7 @@ export function defineServe(cmd: Command, exit: ExitBox): void {
         '  kubectl --kubeconfig kc get mcp -w',
     )
     .action(async (paths, flags) => {
-      exit.code = await runServe(paths, flags as ServeFlags);
+      exit.code = await runServe(paths, flags);
     });
 }
 
@@ -81,7 +80,11 @@ function decimal(text: string): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-function parseFlags(flags: ServeFlags): { at?: number; speed: number; port: number; startAfter: number } {
+/** The request the flags ask for, and how long to wait before the replay starts (ms). */
+export function serveRequest(
+  paths: readonly string[],
+  flags: ServeFlags,
+): { readonly request: ServeRequest; readonly startAfterMs: number } {
   for (const [flag, value] of [
     ['--speed', flags.speed],
     ['--start-after', flags.startAfter],
@@ -103,61 +106,27 @@ function parseFlags(flags: ServeFlags): { at?: number; speed: number; port: numb
     throw new UsageError(`--port ${JSON.stringify(printable(flags.port, 40))}: expected 0-65535`);
   if (flags.at !== undefined && flags.replay) throw new UsageError('--at and --replay cannot be combined');
   const at = flags.at !== undefined ? momentFlag('--at', flags.at) : undefined;
-  return { ...(at !== undefined ? { at } : {}), speed, port, startAfter };
-}
-
-/**
- * A hypershift dump holds two clusters: serve gives one per endpoint, the management cluster by
- * default and the guest NAME with --guest (docs/hosted.md).
- */
-function guestHistory(history: ClusterHistory, name: string): ClusterHistory {
-  const guest = history.guests?.find((g) => g.name === name);
-  if (guest) return guest.history;
-  const names = (history.guests ?? []).map((g) => g.name);
-  throw new UsageError(
-    `--guest ${JSON.stringify(printable(name, 60))}: ${names.length === 0 ? 'the inputs hold no hosted cluster (a hypershift dump with --dump-guest-cluster has a hostedcluster-NAME/ folder)' : `the inputs hold the hosted cluster${names.length === 1 ? '' : 's'} ${names.join(', ')}`}`,
-  );
-}
-
-export async function runServe(paths: readonly string[], flags: ServeFlags): Promise<ExitCode> {
-  const { at, speed, port, startAfter } = parseFlags(flags);
-  // Refused before anything listens: the same rules as --out (a regular file, not an input).
-  if (flags.kubeconfigOut !== undefined) checkOutFile(flags.kubeconfigOut, '--kubeconfig-out');
-  const loaded = await loadHistory(paths, flags);
-  const history = flags.guest === undefined ? loaded : guestHistory(loaded, flags.guest);
-  // The same budget the history was read with: serve's extras are input like any other.
-  const extras = await readServedExtras(paths, { budget: budgetFromFlags(flags) }, flags.guest);
-  let server: RunningServer;
-  try {
-    server = await startServer({
-      history,
-      extra: extras.objects,
-      logs: extras.logs,
+  return {
+    request: {
+      inputs: paths,
+      ...(flags.guest !== undefined ? { guest: flags.guest } : {}),
       ...(at !== undefined ? { at } : {}),
       replay: flags.replay === true,
       speed,
       port,
       bind: flags.bind,
-      holdReplay: true,
       serveSecrets: flags.serveSecrets === true,
-    });
-  } catch (err) {
-    if (err instanceof Error && err.name === 'OutsideSpanError')
-      throw new UsageError(`--at ${flags.at}: ${err.message}`);
-    const code = (err as NodeJS.ErrnoException).code;
-    if (
-      code === 'EADDRINUSE' ||
-      code === 'EACCES' ||
-      code === 'EADDRNOTAVAIL' ||
-      code === 'ENOTFOUND' ||
-      code === 'EAI_AGAIN'
-    ) {
-      throw new UsageError(
-        `cannot listen on ${flags.bind}:${port} (${code}); choose another --port or --bind`,
-      );
-    }
-    throw err;
-  }
+    },
+    startAfterMs: startAfter * 1000,
+  };
+}
+
+async function runServe(paths: readonly string[], flags: ServeFlags): Promise<ExitCode> {
+  const { request, startAfterMs } = serveRequest(paths, flags);
+  // Refused before anything listens: the same rules as --out (a regular file, not an input).
+  if (flags.kubeconfigOut !== undefined) checkOutFile(flags.kubeconfigOut, '--kubeconfig-out');
+  checkInputs(paths);
+  const server = await serve(request, readOptions(flags));
   // The default kubeconfig goes in a folder of our own (mkdtemp: a name nobody can guess or plant a
   // link at), removed when the server stops, since it then points at nothing. One named by
   // --kubeconfig-out is the user's and stays; it is written as --out writes (temp file, rename).
@@ -165,26 +134,23 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
     flags.kubeconfigOut === undefined ? await mkdtemp(join(tmpdir(), 'atlevel-serve-')) : undefined;
   const kubeconfig = flags.kubeconfigOut ?? join(ownFolder as string, 'kubeconfig');
   try {
-    if (ownFolder) await writeFile(kubeconfig, kubeconfigFor(server.url), { mode: 0o600, flag: 'wx' });
-    else await writeOutFile(kubeconfigFor(server.url), kubeconfig, '--kubeconfig-out');
+    if (ownFolder) await writeFile(kubeconfig, server.kubeconfig, { mode: 0o600, flag: 'wx' });
+    else await writeOutFile(server.kubeconfig, kubeconfig, '--kubeconfig-out');
   } catch (err) {
     await server.close();
     if (ownFolder) await rm(ownFolder, { recursive: true, force: true });
     throw err;
   }
-  const objects = server.store
-    .types()
-    .reduce((n, t) => n + server.store.list(`${t.group}/${t.version}/${t.plural}`).length, 0);
   process.stdout.write(
-    `atlevel serve: ${server.url}  (${plural(objects, 'object')}, ${plural(server.store.types().length, 'resource type')})\n`,
+    `atlevel serve: ${server.url}  (${plural(server.objects, 'object')}, ${plural(server.resourceTypes, 'resource type')})\n`,
   );
   process.stdout.write(
-    `kubeconfig: ${kubeconfig}   e.g. kubectl --kubeconfig ${kubeconfig} get ${history.objects.hostedClusters.length > 0 ? 'hostedclusters,nodepools -A' : 'clusterversion,co,mcp'}\n`,
+    `kubeconfig: ${kubeconfig}   e.g. kubectl --kubeconfig ${kubeconfig} get ${server.hosted ? 'hostedclusters,nodepools -A' : 'clusterversion,co,mcp'}\n`,
   );
   if (server.replay) {
     const p = server.replay.plan;
     process.stdout.write(
-      `replay: ${new Date(p.start).toISOString()} → ${new Date(p.end).toISOString()}, ${plural(p.revisions.length, 'change')} at ${speed}×\n`,
+      `replay: ${new Date(p.start).toISOString()} → ${new Date(p.end).toISOString()}, ${plural(p.revisions.length, 'change')} at ${request.speed}×\n`,
     );
     // Without an update to start at, the replay plays everything recorded, from the first record.
     if (p.update === undefined && p.revisions.length > 0)
@@ -194,8 +160,8 @@ export async function runServe(paths: readonly string[], flags: ServeFlags): Pro
     void server.replay.done.then(() => process.stdout.write('replay: done; serving the final state\n'));
   }
   const replay = server.replay;
-  const timer = replay ? setTimeout(() => replay.start(), startAfter * 1000) : undefined;
-  for (const note of extras.notes.slice(0, 5)) process.stderr.write(`atlevel: note: ${terminalSafe(note)}\n`);
+  const timer = replay ? setTimeout(() => replay.start(), startAfterMs) : undefined;
+  for (const note of server.notes.slice(0, 5)) process.stderr.write(`atlevel: note: ${terminalSafe(note)}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     // SIGHUP is the terminal closing: without a handler Node exits at once (129) and the temporary

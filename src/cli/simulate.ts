@@ -9,56 +9,25 @@
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import cliProgress from 'cli-progress';
+import {
+  ALL_SCENARIOS,
+  DEFAULT_HOSTED_POLICY,
+  DEFAULT_POLICY,
+  type SimulateMode,
+  type SimulateProgress,
+  type SimulateRequest,
+  simulate,
+} from '../app/index.js';
 import { printable, UsageError } from '../model/index.js';
 import { render, SIMULATE_FORMATS } from '../report/index.js';
-import {
-  type ArtifactsInfo,
-  BUILTIN_SCENARIOS,
-  builtinScenario,
-  checkModel,
-  exploreExhaustive,
-  exploreHostedSeeds,
-  exploreSeeds,
-  HOSTED_POLICY_NAMES,
-  HOSTED_POLICY_SUMMARIES,
-  HOSTED_SCENARIOS,
-  type HostedScenario,
-  hostedScenario,
-  isHostedPolicyName,
-  isPolicyName,
-  loadScenarioFile,
-  NamedScheduleError,
-  POLICIES,
-  POLICY_NAMES,
-  type PolicyName,
-  type RunResult,
-  renderArtifacts,
-  renderHostedDump,
-  replayNamedSchedule,
-  replaySchedule,
-  runHostedSimulation,
-  runSimulation,
-  type Scenario,
-  ScheduleError,
-  type SimulateOutcome,
-  summarize,
-  summarizeHosted,
-  UncheckableScenario,
-  writeArtifacts,
-} from '../sim/index.js';
-import { verdictExit } from './analyze.js';
+import { HOSTED_POLICY_NAMES, POLICY_NAMES } from '../sim/index.js';
 import { completeWith } from './complete-hints.js';
 import { examplePath } from './examples.js';
-import { EXIT, type ExitBox, type ExitCode } from './exit.js';
+import { type ExitBox, type ExitCode, exitOf } from './exit.js';
+import { writeNotes } from './notes.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { emit } from './output.js';
-import { verdictOfFiles, verdictOfRun } from './run-verdict.js';
 
-/** Every built-in scenario: the update's (the CVO and the machine-config operator), then the hosted ones. */
-const ALL_SCENARIOS = [...BUILTIN_SCENARIOS, ...HOSTED_SCENARIOS];
-/** --policy's default: the update scenarios' pre-fix operator, the hosted scenarios' pre-fix NodePool controller. */
-const DEFAULT_POLICY: PolicyName = 'pre-fix-2021';
-const DEFAULT_HOSTED_POLICY = 'pre-fix-capi-v1beta1';
 /** --exhaustive's default number of states (the model checker), and --race-window's of interleavings. */
 const DEFAULT_BUDGET = '2000000';
 const DEFAULT_RACE_BUDGET = '20000';
@@ -163,143 +132,7 @@ function parseSchedule(value: string): number[] | string[] {
   );
 }
 
-function isRaceSchedule(schedule: number[] | string[]): schedule is number[] {
-  return typeof schedule[0] === 'number';
-}
-
-async function loadScenario(arg: string): Promise<Scenario> {
-  const builtin = builtinScenario(arg);
-  if (builtin) return builtin;
-  if (/\.ya?ml$/i.test(arg) || arg.includes('/')) return loadScenarioFile(arg);
-  throw new UsageError(
-    `unknown scenario ${JSON.stringify(arg)} (built in: ${ALL_SCENARIOS.join(', ')}; or give a .yaml file)`,
-  );
-}
-
-/** The update scenarios' policy: one of POLICY_NAMES (a hosted policy is refused with the choices). */
-function updatePolicy(given: string | undefined, scenario: string): PolicyName {
-  if (given === undefined) return DEFAULT_POLICY;
-  if (isPolicyName(given)) return given;
-  throw new UsageError(
-    `--policy ${given} is a hosted NodePool policy; scenario ${scenario} takes ${POLICY_NAMES.join(', ')}`,
-  );
-}
-
-/** A hosted scenario: one run (analyze's verdict on its dump) or many seeds. */
-async function runHostedSimulate(
-  flags: SimulateFlags,
-  scenario: HostedScenario,
-  seed: number,
-  runs: number | undefined,
-  settings: ReturnType<typeof textSettings>,
-): Promise<ExitCode> {
-  const given = flags.policy ?? DEFAULT_HOSTED_POLICY;
-  if (!isHostedPolicyName(given))
-    throw new UsageError(
-      `--policy ${given} is the machine-config operator's; scenario ${scenario.name} takes ${HOSTED_POLICY_NAMES.join(', ')}`,
-    );
-  if (flags.exhaustive || flags.schedule !== undefined)
-    throw new UsageError(
-      `--exhaustive and --schedule explore the machine-config operator's race; scenario ${scenario.name} takes --seed and --runs`,
-    );
-  const policy = given;
-  const base = { description: scenario.description, policySummary: HOSTED_POLICY_SUMMARIES[policy] };
-  const reproduce = (s: number): string =>
-    `atlevel simulate --scenario ${scenario.name} --policy ${policy} --seed ${s} --artifacts run-${s}`;
-  let outcome: SimulateOutcome;
-  if (runs !== undefined) {
-    const started = performance.now();
-    const bar = progressBar(runs, 'runs');
-    const exploration = exploreHostedSeeds(scenario, policy, seed, runs, (n, v) => bar.tick(n, v));
-    bar.stop();
-    const elapsedMs = performance.now() - started;
-    const pickSeed = exploration.firstViolatingSeed ?? seed;
-    let artifacts: ArtifactsInfo | null = null;
-    if (flags.artifacts) {
-      const files = renderHostedDump(runHostedSimulation(scenario, policy, pickSeed, { record: true }));
-      await writeArtifacts(flags.artifacts, files);
-      artifacts = { dir: flags.artifacts, files: files.size, seed: pickSeed, schedule: null };
-    }
-    outcome = {
-      mode: 'hosted-seeds',
-      ...base,
-      exploration,
-      artifacts,
-      reproduce: exploration.firstViolatingSeed !== null ? reproduce(exploration.firstViolatingSeed) : null,
-      elapsedMs,
-    };
-    await emit(await render(SIMULATE_FORMATS, flags.output, outcome, settings), flags.out);
-    return exploration.violations > 0 ? EXIT.failure : EXIT.ok;
-  }
-  const run = runHostedSimulation(scenario, policy, seed, { record: true });
-  const judged = await verdictOfFiles(renderHostedDump(run), flags.artifacts);
-  outcome = {
-    mode: 'hosted-run',
-    ...base,
-    summary: summarizeHosted(run),
-    verdict: judged.verdict,
-    artifacts: flags.artifacts ? { dir: flags.artifacts, files: judged.files, seed, schedule: null } : null,
-    reproduce: reproduce(seed),
-  };
-  await emit(await render(SIMULATE_FORMATS, flags.output, outcome, settings), flags.out);
-  return verdictExit(judged.verdict.verdict);
-}
-
-/** replaySchedule of the user's --schedule: a schedule that does not fit the run is a usage error. */
-function replayGiven(
-  scenario: Scenario,
-  policy: PolicyName,
-  seed: number,
-  schedule: readonly number[],
-  given: string,
-): ReturnType<typeof replaySchedule> {
-  try {
-    return replaySchedule(scenario, policy, seed, schedule, true);
-  } catch (err) {
-    if (err instanceof ScheduleError)
-      throw new UsageError(
-        `--schedule ${printable(given, 60)} does not fit this run (scenario, policy and seed as given): ${err.message}`,
-      );
-    throw err;
-  }
-}
-
-/** Drop trailing zeros: replay takes the first choice wherever the schedule says nothing. */
-function compact(schedule: readonly number[]): number[] {
-  const out = [...schedule];
-  while (out.length > 0 && out[out.length - 1] === 0) out.pop();
-  return out;
-}
-
-function shellWord(arg: string): string {
-  return /^[\w./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
-}
-
-function reproduceCommand(
-  scenarioArg: string,
-  policy: PolicyName,
-  seed: number,
-  schedule?: readonly number[],
-): string {
-  const scenario = shellWord(scenarioArg);
-  const sched = schedule ? ` --schedule ${compact(schedule).join(',') || '0'}` : '';
-  return `atlevel simulate --scenario ${scenario} --policy ${policy} --seed ${seed}${sched} --artifacts run-${seed}`;
-}
-
-async function write(
-  run: RunResult,
-  dir: string,
-  schedule: readonly number[] | null,
-): Promise<ArtifactsInfo> {
-  const files = renderArtifacts(run);
-  await writeArtifacts(dir, files);
-  return { dir, files: files.size, seed: run.seed, schedule };
-}
-
-function progressBar(
-  total: number,
-  label: string,
-): { tick(done: number, violations: number): void; stop(): void } {
+function progressBar(label: string, total: number): SimulateProgress {
   if (!process.stderr.isTTY || total < 50) return { tick: () => undefined, stop: () => undefined };
   const bar = new cliProgress.SingleBar(
     {
@@ -324,9 +157,8 @@ function progressBar(
   };
 }
 
-async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
-  textOnly(flags.output, { '--width': flags.width });
-  const settings = textSettings(flags);
+/** The request the flags ask for: every flag checked, and checked against the others, before anything runs. */
+export function simulateRequest(flags: SimulateFlags): SimulateRequest {
   const seed = positiveInt('--seed', flags.seed, 0, MAX_SEED);
   const runs = flags.runs !== undefined ? positiveInt('--runs', flags.runs, 1) : undefined;
   if (runs !== undefined && seed + runs - 1 > MAX_SEED)
@@ -344,131 +176,45 @@ async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
     flags.budget ?? (flags.raceWindow ? DEFAULT_RACE_BUDGET : DEFAULT_BUDGET),
     1,
   );
-  const parsed = flags.schedule !== undefined ? parseSchedule(flags.schedule) : undefined;
+  const schedule = flags.schedule !== undefined ? parseSchedule(flags.schedule) : undefined;
   if (runs !== undefined && flags.exhaustive)
     throw new UsageError('--runs and --exhaustive explore different things; give one');
-  if (parsed && (runs !== undefined || flags.exhaustive))
+  if (schedule && (runs !== undefined || flags.exhaustive))
     throw new UsageError('--schedule replays one run; it does not go with --runs or --exhaustive');
-  const hosted = hostedScenario(flags.scenario);
-  if (hosted) return runHostedSimulate(flags, hosted, seed, runs, settings);
-  const modelChecking = (flags.exhaustive && !flags.raceWindow) || (parsed && !isRaceSchedule(parsed));
-  if (modelChecking && flags.artifacts !== undefined)
-    throw new UsageError(
-      "--artifacts writes a run of the timed model; the model checker's states have no clock (docs/simulate.md): replay with --exhaustive --race-window or --seed instead",
-    );
-  const schedule = parsed && isRaceSchedule(parsed) ? parsed : undefined;
-  const scenario = await loadScenario(flags.scenario);
-  const policy = updatePolicy(flags.policy, flags.scenario);
-  const base = { description: scenario.description, policySummary: POLICIES[policy].summary };
-  let outcome: SimulateOutcome;
-  let violated: boolean;
+  const mode: SimulateMode = flags.exhaustive
+    ? flags.raceWindow
+      ? { kind: 'race-window', budget }
+      : { kind: 'model-check', budget, keepGoing: flags.keepGoing === true }
+    : runs !== undefined
+      ? { kind: 'seeds', runs }
+      : schedule === undefined
+        ? { kind: 'run' }
+        : typeof schedule[0] === 'number'
+          ? { kind: 'run', schedule: schedule as number[] }
+          : { kind: 'model-replay', schedule: schedule as string[] };
+  return {
+    scenario: flags.scenario,
+    ...(flags.policy !== undefined ? { policy: flags.policy } : {}),
+    seed,
+    mode,
+    ...(flags.artifacts !== undefined ? { artifacts: flags.artifacts } : {}),
+  };
+}
 
-  if (modelChecking) {
-    try {
-      if (parsed && !isRaceSchedule(parsed)) {
-        const replay = replayNamedSchedule(scenario, policy, parsed);
-        outcome = { mode: 'model-replay', ...base, replay, schedule: parsed.join(',') };
-        violated = replay.violations.length + replay.laterViolations.length > 0;
-      } else {
-        const bar = progressBar(budget, 'states');
-        const check = checkModel(scenario, policy, {
-          budget,
-          keepGoing: flags.keepGoing === true,
-          onProgress: (n, v) => bar.tick(n, v),
-        });
-        bar.stop();
-        const first = check.firstViolatingSchedule;
-        outcome = {
-          mode: 'model-check',
-          ...base,
-          check,
-          reproduce: first
-            ? `atlevel simulate --scenario ${shellWord(flags.scenario)} --policy ${policy} --schedule ${first.join(',')}`
-            : null,
-        };
-        violated = check.violatingTerminalStates > 0 || Object.keys(check.violatingStates).length > 0;
-      }
-    } catch (err) {
-      if (err instanceof UncheckableScenario)
-        throw new UsageError(`--scenario ${printable(flags.scenario, 60)}: ${err.message}`);
-      if (err instanceof NamedScheduleError)
-        throw new UsageError(
-          `--schedule ${printable(flags.schedule ?? '', 60)} does not fit this scenario and policy: ${err.message}`,
-        );
-      throw err;
-    }
-  } else if (flags.exhaustive) {
-    const started = performance.now();
-    const bar = progressBar(budget, 'interleavings');
-    const exploration = exploreExhaustive(scenario, policy, seed, budget, (n, v) => bar.tick(n, v));
-    bar.stop();
-    const elapsedMs = performance.now() - started;
-    const pick = exploration.firstViolatingSchedule ?? exploration.firstSafeSchedule;
-    const artifacts =
-      flags.artifacts && pick
-        ? await write(replaySchedule(scenario, policy, seed, pick, true), flags.artifacts, compact(pick))
-        : null;
-    outcome = {
-      mode: 'exhaustive',
-      ...base,
-      exploration,
-      artifacts,
-      reproduce: exploration.firstViolatingSchedule
-        ? reproduceCommand(flags.scenario, policy, seed, exploration.firstViolatingSchedule)
-        : null,
-      elapsedMs,
-    };
-    violated = exploration.violations > 0;
-  } else if (runs !== undefined) {
-    const started = performance.now();
-    const bar = progressBar(runs, 'runs');
-    const exploration = exploreSeeds(scenario, policy, seed, runs, (n, v) => bar.tick(n, v));
-    bar.stop();
-    const elapsedMs = performance.now() - started;
-    const pickSeed = exploration.firstViolatingSeed ?? seed;
-    const artifacts = flags.artifacts
-      ? await write(runSimulation(scenario, policy, pickSeed, { record: true }), flags.artifacts, null)
-      : null;
-    outcome = {
-      mode: 'seeds',
-      ...base,
-      exploration,
-      artifacts,
-      reproduce:
-        exploration.firstViolatingSeed !== null
-          ? reproduceCommand(flags.scenario, policy, exploration.firstViolatingSeed)
-          : null,
-      elapsedMs,
-    };
-    violated = exploration.violations > 0;
-  } else {
-    // The run is always recorded: its verdict is analyze's verdict on the artifacts it writes.
-    const run = schedule
-      ? replayGiven(scenario, policy, seed, schedule, flags.schedule ?? '')
-      : runSimulation(scenario, policy, seed, { record: true });
-    const judged = await verdictOfRun(run, flags.artifacts);
-    const artifacts = flags.artifacts
-      ? {
-          dir: flags.artifacts,
-          files: judged.files,
-          seed: run.seed,
-          schedule: schedule ? compact(schedule) : null,
-        }
-      : null;
-    const summary = summarize(run);
-    outcome = {
-      mode: 'run',
-      ...base,
-      summary,
-      verdict: judged.verdict,
-      schedule: schedule ? compact(schedule) : null,
-      artifacts,
-      reproduce: reproduceCommand(flags.scenario, policy, seed, schedule),
-    };
-    await emit(await render(SIMULATE_FORMATS, flags.output, outcome, settings), flags.out);
-    return verdictExit(judged.verdict.verdict);
-  }
-
-  await emit(await render(SIMULATE_FORMATS, flags.output, outcome, settings), flags.out);
-  return violated ? EXIT.failure : EXIT.ok;
+async function runSimulate(flags: SimulateFlags): Promise<ExitCode> {
+  textOnly(flags.output, { '--width': flags.width });
+  const settings = textSettings(flags);
+  const result = await simulate(simulateRequest(flags), {
+    progress: progressBar,
+    onStart: (mode) => {
+      // --budget counted race-window interleavings until --exhaustive became the model checker
+      // (README changelog, issue 40): a number sized for those now caps states, so say so.
+      if (mode.kind === 'model-check' && flags.budget !== undefined)
+        writeNotes([
+          `--budget with --exhaustive now counts the model checker's states (at most ${mode.budget} here); it used to count the race window's interleavings, which --exhaustive --race-window --budget ${mode.budget} still runs`,
+        ]);
+    },
+  });
+  await emit(await render(SIMULATE_FORMATS, flags.output, result.report, settings), flags.out);
+  return exitOf(result.conclusion);
 }

@@ -3,14 +3,13 @@
  * stream, platform and week, runs by signature, changed components and the race, duration
  * percentiles. Exit codes: 0 the figures were printed, 2 bad flags or no store there, 3 internal error.
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
-import { InputError, parseMoment, UsageError } from '../model/index.js';
+import { type StatsRequest, stats, storeSpec } from '../app/index.js';
+import { parseMoment, UsageError } from '../model/index.js';
 import { render } from '../report/index.js';
-import { collectStats, STATS_FORMATS, type StatsFilter } from '../stats/index.js';
-import { defaultDbPath, isPostgresUrl, RunStore } from '../store/index.js';
-import { EXIT, type ExitBox } from './exit.js';
+import { STATS_FORMATS, type StatsFilter } from '../stats/index.js';
+import { defaultDbPath, isPostgresUrl } from '../store/index.js';
+import { type ExitBox, exitOf } from './exit.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { checkOutFileOutside, emit } from './output.js';
 
@@ -72,15 +71,13 @@ export function defineStats(cmd: Command, exit: ExitBox): void {
         ...(flags.stream ? { streams: flags.stream.map(parseStream) } : {}),
         ...(flags.rule ? { rules: flags.rule } : {}),
       };
-      const spec = flags.db ?? defaultDbPath();
-      if (!isPostgresUrl(spec) && !existsSync(join(resolve(spec), 'pgdata'))) {
-        throw new InputError(
-          spec,
-          'no run store here',
-          'ingest runs first (atlevel ingest RUNS --db …), or pass --db',
-        );
-      }
+      const request: StatsRequest = {
+        ...(flags.db !== undefined ? { db: flags.db } : {}),
+        filter,
+        operators: flags.operators === true,
+      };
       // Before the store is opened and read: a report renamed over one of its files would destroy it.
+      const spec = storeSpec(request);
       if (!isPostgresUrl(spec) && flags.out !== undefined && flags.out !== '-')
         checkOutFileOutside(
           flags.out,
@@ -88,15 +85,8 @@ export function defineStats(cmd: Command, exit: ExitBox): void {
           spec,
           flags.db !== undefined ? '--db' : process.env.ATLEVEL_DB ? 'ATLEVEL_DB' : 'the default run store',
         );
-      const store = await RunStore.open(spec);
-      try {
-        const result = await collectStats(store.db, store.where, filter, undefined, {
-          operators: flags.operators === true,
-        });
-        await emit(await render(STATS_FORMATS, flags.output, result, textSettings(flags)), flags.out);
-      } finally {
-        await store.close();
-      }
-      exit.code = EXIT.ok;
+      const outcome = await stats(request);
+      await emit(await render(STATS_FORMATS, flags.output, outcome.stats, textSettings(flags)), flags.out);
+      exit.code = exitOf(outcome.conclusion);
     });
 }

@@ -8,8 +8,6 @@
 import { UsageError } from '../model/index.js';
 import { STDIN } from '../sources/index.js';
 
-export { STDIN };
-
 /**
  * Refuse `-` given more than once on one command line: among the inputs `args`, and the values of
  * the flags in `flags` (flag → value), which say where it was given when one of them is among the

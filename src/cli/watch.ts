@@ -1,11 +1,11 @@
 /** `atlevel watch`: follow an update on a live cluster (docs/live.md). */
 import { type Command, Option } from '@commander-js/extra-typings';
+import { type WatchRequest, watch } from '../app/index.js';
 import { printable, UsageError } from '../model/index.js';
 import { ANALYZE_FORMATS, render, yamlPrinter } from '../report/index.js';
-import { verdictExit } from './analyze.js';
-import type { ExitBox, ExitCode } from './exit.js';
-import { addBudgetOptions } from './input.js';
-import { liveFlags, liveLimits, watchReleases } from './live-flags.js';
+import { type ExitBox, type ExitCode, exitOf } from './exit.js';
+import { addBudgetOptions, readOptions } from './input.js';
+import { liveFlags, liveTarget } from './live-flags.js';
 import { useColour } from './output.js';
 
 function watchOptions(cmd: Command) {
@@ -45,19 +45,25 @@ export function defineWatch(cmd: Command, exit: ExitBox): void {
     });
 }
 
-export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise<ExitCode> {
+/** The request the flags ask for: the live cluster, the release files, what to record, how long. */
+function watchRequest(flags: WatchFlags): WatchRequest {
   if (flags.forever && flags.untilComplete)
     throw new UsageError('--forever and --until-complete contradict: give one');
-  const { loadKubeConfig } = await import('../live/index.js');
-  const { jsonLine, stoppedResult, textLine, watchCluster } = await import('../watch/index.js');
-  const config = await loadKubeConfig({
-    ...(flags.kubeconfig !== undefined ? { kubeconfig: flags.kubeconfig } : {}),
-    ...(flags.context !== undefined ? { context: flags.context } : {}),
-  });
-  const releases = await watchReleases(flags, {
+  const releases = {
     ...(flags.releaseFrom !== undefined ? { releaseFrom: flags.releaseFrom } : {}),
     ...(flags.releaseTo !== undefined ? { releaseTo: flags.releaseTo } : {}),
-  });
+  };
+  return {
+    live: liveTarget([], flags, releases),
+    ...releases,
+    ...(flags.record !== undefined ? { record: flags.record } : {}),
+    ...(flags.forever ? { forever: true } : {}),
+  };
+}
+
+export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise<ExitCode> {
+  const request = watchRequest(flags);
+  const { jsonLine, textLine } = await import('../watch/index.js');
   const colour = useColour();
   const json = flags.output !== 'text';
   // -o yaml: each event as one YAML document of a stream (`---` before each), as `kubectl get -w -o
@@ -71,43 +77,41 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
   signal?.addEventListener('abort', onSignal, { once: true });
   const write = (line: string) => process.stdout.write(`${line}\n`);
   try {
-    const summary = await watchCluster({
-      config,
-      signal: stop.signal,
-      limits: liveLimits(flags),
-      ...(flags.forever ? { forever: true } : {}),
-      ...(flags.record !== undefined ? { record: flags.record } : {}),
-      ...(releases ? { releases } : {}),
-      emit: (o) => {
-        if (json) write(event(jsonLine(o)));
-        else {
-          const line = textLine(o, colour);
-          if (line !== undefined) write(line);
-        }
+    const outcome = await watch(
+      request,
+      {
+        onEvent: (o) => {
+          if (json) write(event(jsonLine(o)));
+          else {
+            const line = textLine(o, colour);
+            if (line !== undefined) write(line);
+          }
+        },
       },
-    });
-    // A stopped watch says inconclusive (exit 4) unless a rule failed: never PASS over exit 4.
-    const result = summary.interrupted ? stoppedResult(summary.result, summary) : summary.result;
+      stop.signal,
+      readOptions(flags),
+    );
+    const { result } = outcome;
     if (!json) {
       const text = await render(
         ANALYZE_FORMATS,
         'text',
-        { result, history: summary.history, inputs: [config.server] },
+        { result, history: outcome.history, inputs: [outcome.server] },
         { colour, width: process.stdout.columns || 200, brief: true },
       );
       const head =
-        summary.activeAtStop !== undefined
+        outcome.activeAtStop !== undefined
           ? 'stopped before the update completed'
           : 'stopped with no update in progress';
-      write(summary.interrupted ? `${head}; what was seen:\n${text}` : text);
-    } else if (summary.interrupted) {
+      write(outcome.interrupted ? `${head}; what was seen:\n${text}` : text);
+    } else if (outcome.interrupted) {
       write(
         event(JSON.stringify({ type: 'stopped', verdict: result.verdict, reason: result.verdictReason })),
       );
     }
-    if (summary.recorded !== undefined)
-      process.stderr.write(`atlevel: recorded to ${printable(summary.recorded, 1000)}\n`);
-    return verdictExit(result.verdict);
+    if (outcome.recorded !== undefined)
+      process.stderr.write(`atlevel: recorded to ${printable(outcome.recorded, 1000)}\n`);
+    return exitOf(outcome.conclusion);
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);

@@ -154,8 +154,13 @@ function nodeCreation(history: ClusterHistory): Map<string, Millis> {
   return out;
 }
 
-/** How a set of images stands to an update: what the rule reads off a template, a revision or a pod. */
-type ImageClass = 'old' | 'new' | 'same' | 'foreign';
+/**
+ * How a set of images stands to an update: what the rule reads off a template, a revision or a pod.
+ * `ambiguous`: an image both releases carry, but for a component whose digest the update changed as
+ * well as for one it kept (one image can back several tags of a payload): whether the workload was left
+ * behind on the changed one or runs the kept one, the digest cannot tell.
+ */
+type ImageClass = 'old' | 'new' | 'ambiguous' | 'same' | 'foreign';
 
 interface Classified {
   readonly class: ImageClass;
@@ -163,6 +168,8 @@ interface Classified {
   readonly components: readonly ComponentChange[];
   /** Components of the old release that the new one does not carry (a workload left behind). */
   readonly removed: readonly string[];
+  /** For an ambiguous image: the components of the old release it backs whose digest changed. */
+  readonly ambiguous: readonly string[];
 }
 
 interface ComponentChange {
@@ -226,11 +233,28 @@ class Judge {
     let same = false;
     const components: ComponentChange[] = [];
     const removed: string[] = [];
+    const ambiguous: string[] = [];
     for (const { image } of images) {
       const inTo = this.toIndex.lookup(image);
       const inFrom = this.fromIndex.lookup(image);
-      if (inTo.length > 0 && inFrom.length > 0) same = true;
-      else if (inTo.length > 0) {
+      if (inTo.length > 0 && inFrom.length > 0) {
+        // The same image in both, but the old release had it for a component the new one moved to
+        // another digest: the workload may be that component's, left behind.
+        const kept = new Set(inTo.map((m) => m.component.name));
+        const moved = inFrom.filter(
+          (m) => !kept.has(m.component.name) && this.toIndex.imageFor(m.component.name).length > 0,
+        );
+        // The workload rolled one of them to the new release: this image is that component's old one.
+        const left = moved.filter((m) => this.rolledTo.has(m.component.name));
+        if (left.length > 0) {
+          old = true;
+          for (const m of left) {
+            const after = this.toIndex.imageFor(m.component.name)[0]?.component.pullSpec;
+            if (after !== undefined) components.push({ name: m.component.name, from: image, to: after });
+          }
+        } else if (moved.length > 0) ambiguous.push(...moved.map((m) => m.component.name));
+        else same = true;
+      } else if (inTo.length > 0) {
         fresh = true;
         for (const m of inTo) {
           const before = this.fromIndex.imageFor(m.component.name)[0]?.component.pullSpec;
@@ -247,20 +271,57 @@ class Judge {
         }
       }
     }
-    const cls: ImageClass = old ? 'old' : fresh ? 'new' : same ? 'same' : 'foreign';
-    return { class: cls, components, removed };
+    const cls: ImageClass = old
+      ? 'old'
+      : fresh
+        ? 'new'
+        : ambiguous.length > 0
+          ? 'ambiguous'
+          : same
+            ? 'same'
+            : 'foreign';
+    return { class: cls, components, removed, ambiguous };
   }
 
   workload(w: WorkloadRollout, t1: Millis): Verdict {
     if (w.cvoManaged) return { state: 'skip', why: 'cvo' };
-    const current = this.classify(w.images);
-    // Is it an operand of the payload at all? Its template, or any revision or pod it ran.
-    const all = [
-      current,
+    try {
+      return this.judge(w, t1);
+    } finally {
+      this.rolledTo = new Set();
+    }
+  }
+
+  /**
+   * Components the workload being judged shows rolled to the new release (a template, revision or pod
+   * of the new release's image of them): an ambiguous image of one of them is its old image.
+   */
+  private rolledTo: ReadonlySet<string> = new Set();
+
+  private judge(w: WorkloadRollout, t1: Millis): Verdict {
+    const classifyAll = () => [
+      this.classify(w.images),
       ...w.revisions.map((r) => this.classify(r.images)),
       ...w.pods.map((p) => this.classify(p.images)),
     ];
+    // Is it an operand of the payload at all? Its template, or any revision or pod it ran.
+    let all = classifyAll();
+    const rolled = new Set(all.flatMap((c) => (c?.class === 'new' ? c.components.map((x) => x.name) : [])));
+    if (all.some((c) => c?.ambiguous.some((n) => rolled.has(n)))) {
+      this.rolledTo = rolled;
+      all = classifyAll();
+    }
+    const current = all[0];
     const classes = new Set(all.map((c) => c?.class));
+    if (!classes.has('old') && !classes.has('new') && classes.has('ambiguous')) {
+      // Never "unchanged": that would let the operator hold on an image the update may have moved.
+      const moved = [...new Set(all.flatMap((c) => c?.ambiguous ?? []))].sort();
+      return {
+        state: 'unplaced',
+        why: `its image is the same digest in both releases, but the old release had it also as ${moved.join(', ')}, whose digest the update changed: whether it runs that component's image, left behind, or one the update kept, the images cannot tell, and no revision or pod shows it running another`,
+        missing: [NEEDS.replicaSets, NEEDS.pods, NEEDS.rolloutEvents],
+      };
+    }
     if (!classes.has('old') && !classes.has('new') && !classes.has('same')) {
       if (all.some((c) => c && c.removed.length > 0)) return { state: 'skip', why: 'removed' };
       return { state: 'skip', why: 'foreign' };

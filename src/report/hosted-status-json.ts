@@ -1,7 +1,7 @@
 import type { HostedStatus, NodePoolMachine, NodePoolStatus } from '../status/index.js';
 import { formatRef } from './refs.js';
 import type { Documenter } from './reporter.js';
-import { insightJson, seconds, time } from './status-json-parts.js';
+import { insightJson, rollingOperandJson, seconds, time } from './status-json-parts.js';
 
 const HOSTED_STATUS_SCHEMA_VERSION = 1;
 
@@ -110,6 +110,7 @@ function hostedStatusToJson(s: HostedStatus) {
             healthy: g.operators.healthy,
             unavailable: g.operators.unavailable,
             degraded: g.operators.degraded,
+            rollingOperands: g.operators.rollingOperands.map(rollingOperandJson),
           }
         : null,
     },

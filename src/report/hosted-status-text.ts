@@ -6,7 +6,7 @@
 import { formatTime, plural, printable } from '../model/index.js';
 import type { HostedStatus, Insight, NodePoolStatus } from '../status/index.js';
 import type { StatusTextOptions } from './status-text.js';
-import { shortDuration } from './status-text.js';
+import { operandText, shortDuration } from './status-text.js';
 import { type Colours, colours, fittedTable, wrap } from './text.js';
 
 /** Machines listed per NodePool before the rest are summarised, unless --details shows them all. */
@@ -106,6 +106,8 @@ export function renderHostedStatusText(s: HostedStatus, opts: StatusTextOptions)
               ? '(no ClusterOperators read)'
               : '(guest not read)',
         ],
+        // What holds a guest operator back, as the ordinary status names it.
+        ...(g.operators?.rollingOperands ?? []).map((o, i) => [i === 0 ? 'Waiting on:' : '', operandText(o)]),
       ],
       width,
     ),

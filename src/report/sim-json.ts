@@ -4,7 +4,7 @@
  * Nothing time-dependent is included, so the same command prints the same JSON.
  */
 import { safeJson } from '../model/index.js';
-import type { SimulateOutcome } from '../sim/index.js';
+import type { RunVerdict, SimulateOutcome } from '../sim/index.js';
 
 export const SIM_JSON_SCHEMA_VERSION = 1;
 
@@ -29,32 +29,17 @@ export function simulationDocument(o: SimulateOutcome) {
     case 'run': {
       const s = o.summary;
       body = {
-        scenario: s.scenario,
-        policy: s.policy,
-        seed: s.seed,
-        runs: 1,
         // Either invariant: the master pool's, or an operator's level before its operands (run.operandViolations).
-        violations: s.violated || s.operandViolations.length > 0 ? 1 : 0,
-        firstViolatingSeed: s.violated || s.operandViolations.length > 0 ? s.seed : null,
+        ...oneRun(s, s.violated || s.operandViolations.length > 0),
         schedule: o.schedule,
-        verdict: o.verdict.verdict,
-        violatedRules: o.verdict.violated,
-        notCheckedRules: o.verdict.notChecked,
-        run: s,
-        artifacts,
-        reproduce: o.reproduce,
+        ...judgedRun(o, s, artifacts),
       };
       break;
     }
     case 'seeds': {
       const e = o.exploration;
       body = {
-        scenario: e.scenario,
-        policy: e.policy,
-        firstSeed: e.firstSeed,
-        lastSeed: e.firstSeed + e.runs - 1,
-        runs: e.runs,
-        violations: e.violations,
+        ...seedRange(e),
         operandViolations: e.operandViolations,
         firstViolatingSeed: e.firstViolatingSeed,
         violatingSeeds: e.violatingSeeds,
@@ -70,22 +55,7 @@ export function simulationDocument(o: SimulateOutcome) {
     // The hosted model's modes read as `run` and `seeds` with `model: "hosted"`.
     case 'hosted-run': {
       const s = o.summary;
-      body = {
-        mode: 'run',
-        model: 'hosted',
-        scenario: s.scenario,
-        policy: s.policy,
-        seed: s.seed,
-        runs: 1,
-        violations: s.violated ? 1 : 0,
-        firstViolatingSeed: s.violated ? s.seed : null,
-        verdict: o.verdict.verdict,
-        violatedRules: o.verdict.violated,
-        notCheckedRules: o.verdict.notChecked,
-        run: s,
-        artifacts,
-        reproduce: o.reproduce,
-      };
+      body = { mode: 'run', model: 'hosted', ...oneRun(s, s.violated), ...judgedRun(o, s, artifacts) };
       break;
     }
     case 'hosted-seeds': {
@@ -93,12 +63,7 @@ export function simulationDocument(o: SimulateOutcome) {
       body = {
         mode: 'seeds',
         model: 'hosted',
-        scenario: e.scenario,
-        policy: e.policy,
-        firstSeed: e.firstSeed,
-        lastSeed: e.firstSeed + e.runs - 1,
-        runs: e.runs,
-        violations: e.violations,
+        ...seedRange(e),
         firstViolatingSeed: e.firstViolatingSeed,
         violatingSeeds: e.violatingSeeds,
         neverLevel: e.neverLevel,
@@ -170,4 +135,52 @@ export function simulationDocument(o: SimulateOutcome) {
     }
   }
   return { ...common, ...body };
+}
+
+// The fields the timed and the hosted model share, in the order both documents print them.
+
+/** One run: its seed is the first violating seed when it broke an invariant. */
+function oneRun(s: { scenario: string; policy: string; seed: number }, violated: boolean) {
+  return {
+    scenario: s.scenario,
+    policy: s.policy,
+    seed: s.seed,
+    runs: 1,
+    violations: violated ? 1 : 0,
+    firstViolatingSeed: violated ? s.seed : null,
+  };
+}
+
+/** After one run's own fields: analyze's verdict on the run it wrote, the run, its artifacts, the command. */
+function judgedRun<R>(
+  o: { verdict: RunVerdict; reproduce: string },
+  run: R,
+  artifacts: Record<string, unknown> | null,
+) {
+  return {
+    verdict: o.verdict.verdict,
+    violatedRules: o.verdict.violated,
+    notCheckedRules: o.verdict.notChecked,
+    run,
+    artifacts,
+    reproduce: o.reproduce,
+  };
+}
+
+/** The seeds an exploration ran, and how many of their runs broke an invariant. */
+function seedRange(e: {
+  scenario: string;
+  policy: string;
+  firstSeed: number;
+  runs: number;
+  violations: number;
+}) {
+  return {
+    scenario: e.scenario,
+    policy: e.policy,
+    firstSeed: e.firstSeed,
+    lastSeed: e.firstSeed + e.runs - 1,
+    runs: e.runs,
+    violations: e.violations,
+  };
 }

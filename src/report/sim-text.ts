@@ -2,7 +2,7 @@
  * `atlevel simulate` for a terminal: for one run, the verdict and the race's key moments; for an
  * exploration, how many runs (or interleavings) broke the invariant and how to reproduce the first.
  */
-import type { RunSummary, RunVerdict, SimulateOutcome } from '../sim/index.js';
+import type { ArtifactsInfo, RunSummary, RunVerdict, SimulateOutcome } from '../sim/index.js';
 import { type Colours, colours, plural, wrap } from './text.js';
 
 /** `2021-11-03T03:16:40.686Z` → `03:16:40.686`. */
@@ -95,11 +95,65 @@ function timeline(s: RunSummary, c: Colours): string[] {
   }
   if (s.poolsCompletedAt !== null)
     rows.push([s.poolsCompletedAt, 'upgrade test: All pools completed upgrade']);
+  return datedTimeline(rows);
+}
+
+/** A run's moments in time order under their day (UTC); a moment the run did not reach is left out. */
+function datedTimeline(rows: readonly (readonly [string | null, string])[]): string[] {
   const dated = rows
-    .filter((r): r is [string, string] => r[0] !== null)
+    .filter((r): r is readonly [string, string] => r[0] !== null)
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const day = dated[0]?.[0].slice(0, 10) ?? '';
   return [`  timeline (${day}, UTC)`, ...dated.map(([at, text]) => `    ${clock(at)}  ${text}`)];
+}
+
+// The lines the timed and the hosted model share.
+
+/** After one run: where its artifacts went and the command that runs it again. */
+function runFooter(o: { artifacts: ArtifactsInfo | null; reproduce: string }): string[] {
+  return [
+    ...(o.artifacts ? [`  artifacts: ${o.artifacts.dir} (${plural(o.artifacts.files, 'file')})`] : []),
+    `  reproduce: ${o.reproduce}`,
+  ];
+}
+
+interface SeedCounts {
+  readonly scenario: string;
+  readonly policy: string;
+  readonly firstSeed: number;
+  readonly runs: number;
+  readonly violations: number;
+  readonly firstViolatingSeed: number | null;
+}
+
+/** An exploration's title (`seed 3` or `seeds 1–100`) and a blank line. */
+function seedsHeader(o: SimulateOutcome, c: Colours, e: SeedCounts): string[] {
+  const seeds = e.runs === 1 ? `seed ${e.firstSeed}` : `seeds ${e.firstSeed}–${e.firstSeed + e.runs - 1}`;
+  return [...header(o, c, `${e.scenario} · policy ${e.policy} · ${seeds}`), ''];
+}
+
+/** What the runs broke (`violating`, asked only when some run did) and the first violating seed, or OK. */
+function seedsVerdict(e: SeedCounts, c: Colours, violating: () => string): string[] {
+  return e.violations > 0
+    ? [`${c.red(c.bold('VIOLATIONS'))}  ${violating()}`, `  first violating seed: ${e.firstViolatingSeed}`]
+    : [`${c.green(c.bold('OK'))}  ${broke(0, e.runs, 'run')}`];
+}
+
+/** After an exploration: the first violating seed's artifacts, the command that reproduces it, the pace. */
+function seedsFooter(
+  o: { artifacts: ArtifactsInfo | null; reproduce: string | null; elapsedMs: number },
+  runs: number,
+  c: Colours,
+): string[] {
+  const out: string[] = [];
+  if (o.artifacts)
+    out.push(
+      `  artifacts of seed ${o.artifacts.seed}: ${o.artifacts.dir} (${plural(o.artifacts.files, 'file')})`,
+    );
+  if (o.reproduce) out.push(`  reproduce: ${o.reproduce}`);
+  const secs = o.elapsedMs / 1000;
+  out.push(c.dim(`  ${secs.toFixed(1)}s, ${(runs / Math.max(secs, 1e-3)).toFixed(0)} runs/s`));
+  return out;
 }
 
 /** The model's record of an operator that reported level before a workload it manages rolled out. */
@@ -164,35 +218,25 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
           `           machine-config reported level ${(s.raceMarginMs / 1000).toFixed(1)}s before the master pool targeted the new config`,
         );
       }
-      out.push('', ...timeline(s, c), '');
-      if (o.artifacts) out.push(`  artifacts: ${o.artifacts.dir} (${plural(o.artifacts.files, 'file')})`);
-      out.push(`  reproduce: ${o.reproduce}`);
+      out.push('', ...timeline(s, c), '', ...runFooter(o));
       break;
     }
     case 'seeds': {
       const e = o.exploration;
+      out.push(...seedsHeader(o, c, e));
       out.push(
-        ...header(
-          o,
-          c,
-          `${e.scenario} · policy ${e.policy} · ${e.runs === 1 ? `seed ${e.firstSeed}` : `seeds ${e.firstSeed}–${e.firstSeed + e.runs - 1}`}`,
-        ),
-        '',
+        ...seedsVerdict(e, c, () => {
+          // The upgrade test watches the pools only: it cannot catch an operator's early level report.
+          const poolRuns = e.violations - e.operandViolations;
+          const parts = [broke(e.violations, e.runs, 'run')];
+          if (e.operandViolations > 0)
+            parts.push(
+              `in ${e.operandViolations === e.violations ? (e.violations === 1 ? 'it' : 'every one') : `${e.operandViolations} of them`} an operator reported level before its operand rolled out`,
+            );
+          if (poolRuns > 0 || e.detectedByTest > 0) parts.push(caught(e.detectedByTest, e.violations));
+          return parts.join('; ');
+        }),
       );
-      if (e.violations > 0) {
-        // The upgrade test watches the pools only: it cannot catch an operator's early level report.
-        const poolRuns = e.violations - e.operandViolations;
-        const parts = [broke(e.violations, e.runs, 'run')];
-        if (e.operandViolations > 0)
-          parts.push(
-            `in ${e.operandViolations === e.violations ? (e.violations === 1 ? 'it' : 'every one') : `${e.operandViolations} of them`} an operator reported level before its operand rolled out`,
-          );
-        if (poolRuns > 0 || e.detectedByTest > 0) parts.push(caught(e.detectedByTest, e.violations));
-        out.push(`${c.red(c.bold('VIOLATIONS'))}  ${parts.join('; ')}`);
-        out.push(`  first violating seed: ${e.firstViolatingSeed}`);
-      } else {
-        out.push(`${c.green(c.bold('OK'))}  ${broke(0, e.runs, 'run')}`);
-      }
       const other: string[] = [];
       if (e.otherTestFailures > 0)
         other.push(`${e.otherTestFailures} failed the upgrade test for another reason`);
@@ -200,13 +244,7 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
         other.push(`${e.operatorDegraded} had machine-config Degraded at some point`);
       if (e.cvoIncomplete > 0) other.push(`${e.cvoIncomplete} never completed the update`);
       if (other.length > 0) out.push(`  also: ${other.join('; ')}`);
-      if (o.artifacts)
-        out.push(
-          `  artifacts of seed ${o.artifacts.seed}: ${o.artifacts.dir} (${plural(o.artifacts.files, 'file')})`,
-        );
-      if (o.reproduce) out.push(`  reproduce: ${o.reproduce}`);
-      const secs = o.elapsedMs / 1000;
-      out.push(c.dim(`  ${secs.toFixed(1)}s, ${(e.runs / Math.max(secs, 1e-3)).toFixed(0)} runs/s`));
+      out.push(...seedsFooter(o, e.runs, c));
       break;
     }
     case 'hosted-run': {
@@ -246,41 +284,22 @@ export function renderSimulationText(o: SimulateOutcome, opts: { colour: boolean
           `the e2e test's hypershift dump${s.violated ? (s.visibleAtDump ? ' (it shows the NodePool at level mid-rollout)' : ' (after the rollout ended: it cannot show the early report)') : ''}`,
         ],
       ];
-      const dated = rows
-        .filter((r): r is [string, string] => r[0] !== null)
-        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-      out.push('', `  timeline (${dated[0]?.[0].slice(0, 10) ?? ''}, UTC)`);
-      out.push(...dated.map(([at, text]) => `    ${clock(at)}  ${text}`), '');
-      if (o.artifacts) out.push(`  artifacts: ${o.artifacts.dir} (${plural(o.artifacts.files, 'file')})`);
-      out.push(`  reproduce: ${o.reproduce}`);
+      out.push('', ...datedTimeline(rows), '', ...runFooter(o));
       break;
     }
     case 'hosted-seeds': {
       const e = o.exploration;
+      out.push(...seedsHeader(o, c, e));
       out.push(
-        ...header(
-          o,
+        ...seedsVerdict(
+          e,
           c,
-          `${e.scenario} · policy ${e.policy} · ${e.runs === 1 ? `seed ${e.firstSeed}` : `seeds ${e.firstSeed}–${e.firstSeed + e.runs - 1}`}`,
+          () =>
+            `${broke(e.violations, e.runs, 'run')}: the NodePool reported level before its rollout ended${e.medianEarlyMs !== null ? ` (median ${(e.medianEarlyMs / 1000).toFixed(1)}s early)` : ''}`,
         ),
-        '',
       );
-      if (e.violations > 0) {
-        out.push(
-          `${c.red(c.bold('VIOLATIONS'))}  ${broke(e.violations, e.runs, 'run')}: the NodePool reported level before its rollout ended${e.medianEarlyMs !== null ? ` (median ${(e.medianEarlyMs / 1000).toFixed(1)}s early)` : ''}`,
-        );
-        out.push(`  first violating seed: ${e.firstViolatingSeed}`);
-      } else {
-        out.push(`${c.green(c.bold('OK'))}  ${broke(0, e.runs, 'run')}`);
-      }
       if (e.neverLevel > 0) out.push(`  also: ${e.neverLevel} never reported level`);
-      if (o.artifacts)
-        out.push(
-          `  artifacts of seed ${o.artifacts.seed}: ${o.artifacts.dir} (${plural(o.artifacts.files, 'file')})`,
-        );
-      if (o.reproduce) out.push(`  reproduce: ${o.reproduce}`);
-      const secs = o.elapsedMs / 1000;
-      out.push(c.dim(`  ${secs.toFixed(1)}s, ${(e.runs / Math.max(secs, 1e-3)).toFixed(0)} runs/s`));
+      out.push(...seedsFooter(o, e.runs, c));
       break;
     }
     case 'model-check': {

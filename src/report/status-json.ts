@@ -8,7 +8,7 @@ import { safeJson } from '../model/index.js';
 import type { NodeStatus, PoolStatus, UpdateStatus } from '../status/index.js';
 import { formatRef } from './refs.js';
 import type { Documenter } from './reporter.js';
-import { insightJson, seconds, time } from './status-json-parts.js';
+import { insightJson, rollingOperandJson, seconds, time } from './status-json-parts.js';
 
 export const STATUS_SCHEMA_VERSION = 1;
 
@@ -104,16 +104,7 @@ export function statusToJson(status: UpdateStatus) {
           reason: o.reason,
           message: o.message,
         })),
-        rollingOperands: cp.operators.rollingOperands.map((o) => ({
-          operator: o.operator,
-          kind: o.kind,
-          namespace: o.namespace,
-          name: o.name,
-          updated: o.updated,
-          desired: o.desired,
-          available: o.available ?? null,
-          since: time(o.since),
-        })),
+        rollingOperands: cp.operators.rollingOperands.map(rollingOperandJson),
       },
       estimate: {
         timeLeftSeconds: seconds(cp.estimate.timeLeft),

@@ -237,7 +237,8 @@ function controlPlane(cp: ControlPlaneStatus, ctx: Ctx): string[] {
  * The operand holding an operator back, worded as the cluster-network-operator words its own
  * (`Deployment "ns/name" update is rolling out (2 out of 3 updated)`), with the available count when known.
  */
-function operandText(o: RollingOperand): string {
+/** One operand still rolling out, as oc's status words it (also a hosted guest's, hosted-status-text.ts). */
+export function operandText(o: RollingOperand): string {
   const available = o.available === undefined ? '' : `, ${o.available} out of ${o.desired} available`;
   return `${safe(o.operator)}: ${o.kind} "${safe(o.namespace)}/${safe(o.name)}" update is rolling out (${o.updated} out of ${o.desired} updated${available})`;
 }

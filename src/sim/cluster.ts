@@ -47,12 +47,19 @@ const cond = (type: string, status: 'True' | 'False', reason: string, message: s
   lastTransitionTime: at,
 });
 
-/** Node names in the AWS style, stable for a scenario's pool layout. */
-export function planNodes(pools: readonly { name: string; nodes: number }[]): NodePlan[] {
-  const used = new Set<string>();
+/** Node names: the scenario's, or in the AWS style, stable for a scenario's pool layout. */
+export function planNodes(
+  pools: readonly { name: string; nodes: number; names?: readonly string[] }[],
+): NodePlan[] {
+  const used = new Set<string>(pools.flatMap((p) => p.names ?? []));
   const out: NodePlan[] = [];
   for (const pool of pools) {
     for (let i = 0; i < pool.nodes; i++) {
+      const given = pool.names?.[i];
+      if (given !== undefined) {
+        out.push({ name: given, pool: pool.name, index: i });
+        continue;
+      }
       let salt = 0;
       let name: string;
       do {

@@ -13,7 +13,7 @@
 // The CI layout's text formats live in artifacts/ (watch and the scripts use them there); kept
 // here for callers that reach them through sim.
 export { DEFAULT_EPOCH } from '../artifacts/index.js';
-export { GROUND_TRUTH, renderArtifacts, writeArtifacts } from './artifacts/write.js';
+export { GROUND_TRUTH, renderArtifacts } from './artifacts/write.js';
 export {
   checkModel,
   NamedScheduleError,

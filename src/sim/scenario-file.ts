@@ -15,6 +15,8 @@ import { BUILTIN_SCENARIOS, type BuiltinSpec, builtinSpec, makeScenario, type Sc
 
 const COMPONENTS = new Set(CATALOG.map(([name]) => name));
 const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** A Node's name: a DNS subdomain (RFC 1123), as Kubernetes requires. */
+const NODE_NAME = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** `250ms`, `5s`, `2m`, `1h`, or a number of milliseconds. */
 export function parseDuration(value: string | number): number | undefined {
@@ -109,6 +111,13 @@ const pool = z.strictObject({
   maxUnavailable: z
     .union([z.number().int().min(0), z.string().regex(/^\d+%$/, 'a percentage like "25%"')])
     .default(1),
+  names: z
+    .array(
+      z
+        .string()
+        .regex(NODE_NAME, 'a node name is a DNS subdomain (lower-case letters, digits, dashes, dots)'),
+    )
+    .optional(),
 });
 
 const intOrPercent = z.union([
@@ -196,6 +205,11 @@ const SCENARIO = z
       .optional(),
     operands: z.array(operand).optional(),
     latencies: latencies.optional(),
+    ci: z
+      .strictObject({
+        target: z.string().regex(NAME, 'a CI test name is lower-case letters, digits and dashes'),
+      })
+      .optional(),
   })
   .superRefine((s, ctx) => {
     const operators = new Set<string>();
@@ -225,6 +239,25 @@ const SCENARIO = z
       }
       if (new Set(names).size !== names.length)
         ctx.addIssue({ code: 'custom', path: ['pools'], message: 'pool names must be unique' });
+      const seen = new Set<string>();
+      pools.forEach((p, i) => {
+        if (p.names === undefined) return;
+        if (p.names.length !== p.nodes)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['pools', i, 'names'],
+            message: `pool ${p.name} has ${plural(p.nodes, 'node')} but ${plural(p.names.length, 'name')}`,
+          });
+        for (const n of p.names) {
+          if (seen.has(n))
+            ctx.addIssue({
+              code: 'custom',
+              path: ['pools', i, 'names'],
+              message: `node ${n} is named twice`,
+            });
+          seen.add(n);
+        }
+      });
       const master = pools.find((p) => p.name === 'master');
       if (master && master.nodes < 1)
         ctx.addIssue({ code: 'custom', path: ['pools'], message: 'the master pool needs at least one node' });
@@ -270,6 +303,7 @@ function scenarioFromDocument(doc: ScenarioFile): Scenario {
             nodes: p.nodes,
             paused: p.paused,
             maxUnavailable: p.maxUnavailable,
+            ...(p.names ? { names: p.names } : {}),
           })),
         }
       : {}),
@@ -288,6 +322,7 @@ function scenarioFromDocument(doc: ScenarioFile): Scenario {
       ? { operands: doc.operands.map(operandSpec).filter((o): o is OperandSpec => o !== undefined) }
       : {}),
     latencies: lat as unknown as Latencies,
+    ...(doc.ci ? { ciTarget: doc.ci.target } : {}),
   };
   return makeScenario(doc.name, spec);
 }

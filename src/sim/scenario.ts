@@ -12,6 +12,8 @@ interface PoolSpec {
   readonly nodes: number;
   readonly paused: boolean;
   readonly maxUnavailable: number | string;
+  /** The nodes' names, one per node (default: AWS-style names derived from the pool layout). */
+  readonly names?: readonly string[];
 }
 
 /** The daemon on this node fails to apply the new config (state Degraded), until it recovers, if ever. */
@@ -60,6 +62,8 @@ export interface Scenario {
   readonly secondUpdate?: ReleaseSpec;
   /** Operators modelled with their operand (none in most scenarios: every operator is generic). */
   readonly operands?: readonly OperandSpec[];
+  /** The CI multi-stage test the artifacts are laid out under (default `e2e-upgrade`). */
+  readonly ciTarget?: string;
 }
 
 const FROM_VERSION = '4.10.0-0.nightly-2021-11-02-191632';
@@ -107,6 +111,7 @@ export interface BuiltinSpec {
   /** A second update in the same run: its version and the components it changes (besides the churn). */
   readonly secondUpdate?: { readonly version: string; readonly changed: readonly string[] };
   readonly operands?: readonly OperandSpec[];
+  readonly ciTarget?: string;
 }
 
 function revisions(changed: readonly string[]): Record<string, number> {
@@ -138,6 +143,7 @@ export function makeScenario(name: string, spec: BuiltinSpec): Scenario {
     ...(spec.actions ? { actions: spec.actions } : {}),
     // Every built-in cluster runs dns's DaemonSet on each node, as every OpenShift cluster does.
     operands: spec.operands ?? [BUILTIN_OPERANDS.dns as OperandSpec],
+    ...(spec.ciTarget !== undefined ? { ciTarget: spec.ciTarget } : {}),
     ...(spec.secondUpdate
       ? {
           secondUpdate: {

@@ -58,6 +58,21 @@ export interface ReplicaSetRec {
   replicas: number;
 }
 
+/**
+ * The template and rollout fields of a Workload from `at` on. The Workload keeps one each time they
+ * change, so that its objects at any earlier moment can be rebuilt (`asOf`) for the revisions file.
+ */
+interface TemplateState {
+  readonly at: number;
+  readonly image: string;
+  readonly hash: string;
+  readonly generation: number;
+  readonly observedGeneration: number;
+  readonly revision: number;
+  readonly appliedAt: number;
+  readonly rolledOutAt: number | undefined;
+}
+
 export interface WorkloadStatus {
   readonly desired: number;
   /** Pods not terminating (a ReplicaSet's or DaemonSet's status counts no terminating pod). */
@@ -71,6 +86,18 @@ export interface WorkloadStatus {
 const isLive = (p: PodRec, t: number): boolean =>
   p.createdAt <= t && (p.terminatingAt === undefined || p.terminatingAt > t);
 const isReady = (p: PodRec, t: number): boolean => isLive(p, t) && p.readyAt !== undefined && p.readyAt <= t;
+
+/** A pod as it was at `t`: only the lifecycle moments reached by then. */
+export function podAt(p: PodRec, t: number): PodRec {
+  const by = (at: number | undefined): number | undefined => (at !== undefined && at <= t ? at : undefined);
+  return {
+    ...p,
+    startedAt: by(p.startedAt),
+    readyAt: by(p.readyAt),
+    terminatingAt: by(p.terminatingAt),
+    goneAt: by(p.goneAt),
+  };
+}
 
 /** An int-or-percent of `total` (Kubernetes intstr.GetScaledValueFromIntOrPercent). */
 export function scaled(value: number | string, total: number, roundUp: boolean): number {
@@ -93,6 +120,7 @@ export class Workload {
   /** When the latest template was applied. */
   appliedAt: number;
   private podSerial = 0;
+  private readonly states: TemplateState[] = [];
 
   constructor(
     readonly spec: OperandSpec,
@@ -106,6 +134,57 @@ export class Workload {
     this.hash = this.templateHash();
     this.appliedAt = createdAt;
     this.rolledOutAt = createdAt;
+    this.mark(createdAt);
+  }
+
+  /** Keep the template and rollout fields as they are from `at` on (called after every change of them). */
+  mark(at: number): void {
+    const next: TemplateState = {
+      at,
+      image: this.image,
+      hash: this.hash,
+      generation: this.generation,
+      observedGeneration: this.observedGeneration,
+      revision: this.revision,
+      appliedAt: this.appliedAt,
+      rolledOutAt: this.rolledOutAt,
+    };
+    const last = this.states[this.states.length - 1];
+    if (last !== undefined && JSON.stringify({ ...last, at }) === JSON.stringify(next)) return;
+    this.states.push(next);
+  }
+
+  /** Every moment the template or rollout fields changed (for the revisions file). */
+  get changedAt(): number[] {
+    return this.states.map((s) => s.at);
+  }
+
+  /**
+   * The workload as it was at `t`: the template and rollout fields it had then, the ReplicaSets that
+   * existed with the replicas they asked for (a ReplicaSet is scaled up by creating its pods and down
+   * by deleting them, at the same moment: its pods not terminating), and the pods with only the
+   * lifecycle moments reached by `t`.
+   */
+  asOf(t: number): Workload {
+    const view = new Workload(this.spec, this.nodes, this.workers, this.image, this.createdAt);
+    let state = this.states[0];
+    for (const s of this.states) if (s.at <= t) state = s;
+    if (state) {
+      view.image = state.image;
+      view.hash = state.hash;
+      view.generation = state.generation;
+      view.observedGeneration = state.observedGeneration;
+      view.revision = state.revision;
+      view.appliedAt = state.appliedAt;
+      view.rolledOutAt = state.rolledOutAt;
+    }
+    for (const p of this.pods) if (p.createdAt <= t) view.pods.push(podAt(p, t));
+    for (const rs of this.replicaSets) {
+      if (rs.createdAt > t) continue;
+      const replicas = view.pods.filter((p) => p.owner === rs.name && isLive(p, t)).length;
+      view.replicaSets.push({ ...rs, replicas });
+    }
+    return view;
   }
 
   get kind(): 'Deployment' | 'DaemonSet' {
@@ -141,6 +220,7 @@ export class Workload {
     this.hash = this.templateHash();
     this.appliedAt = at;
     this.rolledOutAt = undefined;
+    this.mark(at);
     return true;
   }
 
@@ -373,6 +453,7 @@ export function rollOperatorDeployment(model: Model, w: Workload, image: string,
     }
   }
   w.rolledOutAt = readyAt;
+  w.mark(now);
 }
 
 /**
@@ -422,6 +503,7 @@ export class RolloutController {
     w.observedGeneration = w.generation;
     if (w.kind === 'Deployment') this.syncDeployment();
     else this.syncDaemonSet();
+    w.mark(this.model.engine.now);
     this.checkDone();
   }
 
@@ -522,6 +604,7 @@ export class RolloutController {
     const { engine, lat } = this.model;
     if (w.rolledOutAt !== undefined || !w.status(engine.now).rolledOut) return;
     w.rolledOutAt = engine.now;
+    w.mark(engine.now);
     this.registry.rolledOut(w, engine.now);
     const generation = w.generation;
     for (const listener of this.listeners) {

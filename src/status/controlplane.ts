@@ -95,6 +95,22 @@ function versionFacts(cv: ClusterVersion): VersionFacts {
   };
 }
 
+/**
+ * What holds back an operator not yet at the target, or one still Progressing: its operands that have
+ * not rolled out (the CVO waits for the version, the operator for its operands). Shared by the
+ * standalone control plane and a hosted cluster's guest.
+ */
+export function holdingOperands(
+  operator: string,
+  isUpdated: boolean,
+  progressKnown: boolean,
+  progressing: Condition | undefined,
+  operandsOf: (operator: string) => readonly RollingOperand[],
+): readonly RollingOperand[] {
+  const progressingKnownTrue = progressing?.status === 'True' && conditionStatusKnown(progressing);
+  return (!isUpdated && progressKnown) || progressingKnownTrue ? operandsOf(operator) : [];
+}
+
 export function assessControlPlane(
   cvSeen: Observed<ClusterVersion>,
   operatorsSeen: readonly Observed<ClusterOperator>[],
@@ -188,11 +204,9 @@ export function assessControlPlane(
         progressing.status === 'Unknown')
     )
       progressUnknown++;
-    // What holds back an operator not yet at the target, or one still Progressing: its operands that
-    // have not rolled out (the CVO waits for the version, the operator for its operands).
-    const progressingKnownTrue = progressing?.status === 'True' && conditionStatusKnown(progressing);
-    if ((!isUpdated && progressKnown) || progressingKnownTrue)
-      rollingOperands.push(...operandsOf(co.metadata.name));
+    rollingOperands.push(
+      ...holdingOperands(co.metadata.name, isUpdated, progressKnown, progressing, operandsOf),
+    );
     if (!conditionStatusKnown(available) || !conditionStatusKnown(degraded)) healthUnknown++;
     else if (available?.status !== 'True') unavailable++;
     else if (degraded?.status === 'True') degradedCount++;

@@ -7,7 +7,7 @@
  */
 import type { ClusterHistory, Millis, Observed } from '../model/index.js';
 import { parseTime } from '../model/index.js';
-import { historyAt, OutsideSpanError, type Unrewound } from '../timeline/index.js';
+import { historyAt, OutsideSpanError, operandsByOperator, type Unrewound } from '../timeline/index.js';
 import {
   assessHostedStatus,
   type HostedClusterShape,
@@ -15,6 +15,7 @@ import {
   type MachineShape,
 } from './hosted.js';
 import type { HostedStatus } from './hosted-types.js';
+import { operandsAt } from './operands.js';
 import type { Insight } from './types.js';
 
 type VersionStatus = NonNullable<NonNullable<HostedClusterShape['status']>['version']>;
@@ -121,6 +122,10 @@ export function assessHostedStatusAt(inputs: HostedAtInputs, at: Millis): Hosted
   const status = assessHostedStatus(objects, hc, {
     now: at,
     ...(guest ? { guest } : {}),
+    // The guest's rollouts as the whole guest inputs place them in time, as status --at does (at.ts).
+    ...(guest && inputs.guest
+      ? { guestOperands: operandsAt(inputs.guest, operandsByOperator(inputs.guest), at) }
+      : {}),
     ...(g ? { guestInsights: g.insights } : {}),
   });
   return {

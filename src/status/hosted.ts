@@ -7,8 +7,8 @@
  */
 import type { ClusterHistory, Condition, Millis, Node, Observed } from '../model/index.js';
 import { findCondition, parseTime, plural } from '../model/index.js';
-import { conditionStatusKnown, conditionTextKnown } from '../timeline/index.js';
-import { operatorVersion } from './controlplane.js';
+import { conditionStatusKnown, conditionTextKnown, operandsByOperator } from '../timeline/index.js';
+import { holdingOperands, operatorVersion } from './controlplane.js';
 import type {
   ComponentCounts,
   GuestStatus,
@@ -21,6 +21,7 @@ import type {
 } from './hosted-types.js';
 import { sortInsights } from './insights.js';
 import { UNAVAILABLE_REASON, unavailableCauses } from './nodes.js';
+import { type OperandsAt, operandsAsLastSeen } from './operands.js';
 import type { Insight, NodeAssessment, NodeCounts, OperatorCounts, PoolAssessment } from './types.js';
 
 /** The Machine annotation naming the OpenShift release it was made for (hypershift's nodepool controller). */
@@ -143,6 +144,11 @@ export interface HostedStatusOptions {
   /** The guest cluster, when it was read: its Nodes become the Machines' nodes, its operators are counted. */
   readonly guest?: ClusterHistory;
   readonly guestInsights?: readonly Insight[];
+  /**
+   * The guest's operands that have not rolled out at the moment, when worked out on the whole guest
+   * inputs (status --at); default: the guest's workloads as last seen.
+   */
+  readonly guestOperands?: OperandsAt;
 }
 
 const key = (ns: string | undefined, name: string) => `${ns ?? ''}/${name}`;
@@ -321,7 +327,7 @@ function ns(namespace: string | undefined): { namespace?: string } {
   return namespace ? { namespace } : {};
 }
 
-function guestOf(hc: HostedClusterShape, opts: HostedStatusOptions): GuestStatus {
+function guestOf(hc: HostedClusterShape, opts: HostedStatusOptions, operands: OperandsAt): GuestStatus {
   const v = hc.status?.version;
   const entry = v?.history?.[0];
   const startedAt = parseTime(entry?.startedTime);
@@ -338,7 +344,7 @@ function guestOf(hc: HostedClusterShape, opts: HostedStatusOptions): GuestStatus
     ...(failing !== undefined ? { failing } : {}),
     read: opts.guest !== undefined,
     ...(opts.guest && opts.guest.objects.clusterOperators.length > 0
-      ? { operators: guestOperators(opts.guest, desiredVersion) }
+      ? { operators: guestOperators(opts.guest, desiredVersion, operands) }
       : {}),
   };
 }
@@ -348,7 +354,11 @@ function guestOf(hc: HostedClusterShape, opts: HostedStatusOptions): GuestStatus
  * than by the ordinary status because a hosted cluster's dump holds no ClusterVersion (dump.go does
  * not gather it), and every ClusterOperator of a hosted cluster is the payload's.
  */
-function guestOperators(guest: ClusterHistory, target: string | undefined): OperatorCounts {
+function guestOperators(
+  guest: ClusterHistory,
+  target: string | undefined,
+  operands: OperandsAt,
+): OperatorCounts {
   let updated = 0;
   let updating = 0;
   let waiting = 0;
@@ -357,12 +367,19 @@ function guestOperators(guest: ClusterHistory, target: string | undefined): Oper
   let unavailable = 0;
   let degraded = 0;
   const updatingOperators: OperatorCounts['updatingOperators'][number][] = [];
+  const rollingOperands: OperatorCounts['rollingOperands'][number][] = [];
   for (const seen of guest.objects.clusterOperators) {
     const co = seen.object;
     const progressing = cond(co, 'Progressing');
     const available = cond(co, 'Available');
     const degradedC = cond(co, 'Degraded');
-    if (target !== undefined && operatorVersion(co) === target) updated++;
+    const isUpdated = target !== undefined && operatorVersion(co) === target;
+    // Without the guest CVO's target, whether an operator is at it is unknown: only a Progressing
+    // operator's operands are named then.
+    rollingOperands.push(
+      ...holdingOperands(co.metadata.name, isUpdated, target !== undefined, progressing, operands.of),
+    );
+    if (isUpdated) updated++;
     else if (progressing?.status === 'True') {
       updating++;
       const since = parseTime(progressing.lastTransitionTime);
@@ -390,9 +407,7 @@ function guestOperators(guest: ClusterHistory, target: string | undefined): Oper
     unavailable,
     degraded,
     updatingOperators,
-    // The guest's operands are not assessed here yet: the guest's workloads are not placed in time
-    // for a hosted cluster (docs/hosted.md), so none is named rather than a guess.
-    rollingOperands: [],
+    rollingOperands,
   };
 }
 
@@ -822,7 +837,9 @@ export function assessHostedStatus(
     (c) => c.object.metadata.namespace === cpNamespace,
   );
   const cp = controlPlaneOf(hc, components, now);
-  const guest = guestOf(hc, opts);
+  const guestOperands =
+    opts.guestOperands ?? (opts.guest ? operandsAsLastSeen(operandsByOperator(opts.guest), now) : undefined);
+  const guest = guestOf(hc, opts, guestOperands ?? { of: () => [], notes: [] });
   const nodes = new Map<string, Observed<Node>>();
   for (const n of opts.guest?.objects.nodes ?? []) nodes.set(n.object.metadata.name, n);
 
@@ -853,6 +870,8 @@ export function assessHostedStatus(
     });
   }
   insights.push(...(opts.guestInsights ?? []));
+  // After the guest's operators asked for their operands (status --at: those not placed in time).
+  notes.push(...(guestOperands?.notes ?? []).map((n) => `Guest: ${n}`));
 
   if (cp.status.versionSource === 'version') {
     notes.push(

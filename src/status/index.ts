@@ -6,7 +6,7 @@
  * their Machines, which oc cannot show). Pure
  * functions over a ClusterHistory: no files, no clock, no network.
  */
-export { assessStatus, type StatusOptions, statusPrerequisites } from './assess.js';
+export { assessStatus, statusPrerequisites } from './assess.js';
 export { assessStatusAt } from './at.js';
 export {
   assessHostedStatus,

@@ -5,7 +5,16 @@
  * every query casts counts to integer and measures to double precision).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { InputError } from '../model/index.js';
@@ -38,6 +47,11 @@ export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
 
 export function isPostgresUrl(spec: string): boolean {
   return /^postgres(?:ql)?:\/\//i.test(spec);
+}
+
+/** Whether a store is there to read: a postgres:// URL is taken to be; a folder must hold a PGlite database. */
+export function storeExists(spec: string): boolean {
+  return isPostgresUrl(spec) || existsSync(join(resolve(spec), 'pgdata'));
 }
 
 /** The URL with any password replaced, for messages. */

@@ -4,7 +4,7 @@
  * postgres://…`). One schema and one list of migrations serve both (schema.ts); writes are per run, in
  * one transaction, and idempotent. docs/runs.md documents the tables.
  */
-export { defaultDbPath, isPostgresUrl, type Row, type Sql } from './db.js';
+export { defaultDbPath, isPostgresUrl, type Row, type Sql, storeExists } from './db.js';
 export type * from './record.js';
 export { MIGRATIONS } from './schema.js';
 export { type PutOutcome, RunStore } from './store.js';

@@ -24,8 +24,10 @@ export interface UpdateWindow {
  * the newest update's start (the installation's, when history holds no update) or the first monitor
  * or test-log line, whichever is earlier, to the latest of its completion, the snapshot's latest
  * ClusterVersion or ClusterOperator condition change, and the last monitor, event or test-log line.
- * A MachineConfig created a year later (an example assembled from two clusters' files) does not
- * stretch it; it is listed in `outside`. Undefined when nothing in the inputs dates the update;
+ * On a hosted cluster's management side, from the HostedCluster's newest version entry and what dates
+ * its NodePools' latest rollouts (after the previous entry completed): a NodePool is updated on its
+ * own, often after the guest's version completed. A MachineConfig created a year later (an example
+ * assembled from two clusters' files) does not stretch it; it is listed in `outside`. Undefined when nothing in the inputs dates the update;
  * callers then fall back to the history's span.
  */
 export function updateWindow(history: ClusterHistory): UpdateWindow | undefined {
@@ -54,11 +56,18 @@ function windowOf(history: ClusterHistory): UpdateWindow | undefined {
   } else {
     // A hosted cluster has no ClusterVersion on the management side: its HostedCluster's newest
     // version entry is the update (docs/hosted.md).
+    let before = Number.NEGATIVE_INFINITY;
     for (const hc of history.objects.hostedClusters) {
-      const entry = hc.object.status?.version?.history?.[0];
+      const [entry, previous] = hc.object.status?.version?.history ?? [];
       see(parseTime(entry?.startedTime));
       see(parseTime(entry?.completionTime));
+      const done = parseTime(previous?.completionTime);
+      if (done !== undefined && done > before) before = done;
     }
+    // The NodePools roll out on their own (a NodePool's release is bumped apart from the control
+    // plane's, often after the guest CVO completed): what dates their latest rollouts, after the
+    // previous update completed, is part of the window, so a NodePool finding is inside it.
+    for (const t of nodePoolRolloutTimes(history)) if (t > before) see(t);
   }
   for (const i of history.intervals) {
     if (i.source.startsWith('derived:') && i.source !== 'derived:event') continue;
@@ -106,6 +115,27 @@ function windowOf(history: ClusterHistory): UpdateWindow | undefined {
   }
   outside.sort((a, b) => a.at - b.at);
   return { from, to, outside };
+}
+
+/**
+ * What dates a NodePool's rollout on the management side: its conditions' transitions (UpdatingVersion,
+ * UpdatingConfig, ...), its Machines' creation and condition transitions, its MachineSets' creation.
+ */
+function nodePoolRolloutTimes(history: ClusterHistory): Millis[] {
+  const out: Millis[] = [];
+  const add = (v: string | null | undefined) => {
+    const t = parseTime(v);
+    if (t !== undefined) out.push(t);
+  };
+  const objs = history.objects;
+  for (const np of objs.nodePools)
+    for (const c of np.object.status?.conditions ?? []) add(c.lastTransitionTime);
+  for (const m of objs.machines) {
+    add(m.object.metadata.creationTimestamp);
+    for (const c of m.object.status?.conditions ?? []) add(c.lastTransitionTime);
+  }
+  for (const ms of objs.machineSets) add(ms.object.metadata.creationTimestamp);
+  return out;
 }
 
 /** One note for the objects dated after the window (those before it are the install's, and expected). */

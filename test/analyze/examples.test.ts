@@ -41,28 +41,28 @@ describe('the bundled bug-2019850 example', () => {
     const f = result.findings.find((x) => x.rule === 'master-pool-updated-before-cvo-complete');
     expect(f?.severity).toBe('failure');
     expect(f?.summary).toMatch(
-      /complete at 03:28:\d\d(\.\d+)? while the master pool was Updated=False, Updating=True/,
+      /complete at 03:23:32\.585 while the master pool was Updated=False, Updating=True/,
     );
-    expect(f?.summary).toContain('rolling to rendered-master-ebc4fc8c7b6a155d86684204394e4930');
-    expect(f?.summary).toMatch(/the pool finished at 03:3\d:\d\d/);
+    expect(f?.summary).toContain('rolling to rendered-master-08a4fea83290e0724cc703711035136d');
+    expect(f?.summary).toMatch(/the pool finished at 03:28:26/);
   });
 
   it('explains it: the kubelet.service pause image, component pod, and the bug-1999556 signature', () => {
     const f = result.findings.find((x) => x.rule === 'master-pool-updated-before-cvo-complete');
     const diff = f?.explanation?.configDiff;
-    expect(diff?.from).toBe('rendered-master-78d48a9fbc8ba6a746040c11f8335d1a');
-    expect(diff?.to).toBe('rendered-master-ebc4fc8c7b6a155d86684204394e4930');
+    expect(diff?.from).toBe('rendered-master-5d1c05288d1145e269c312e9826eddc6');
+    expect(diff?.to).toBe('rendered-master-08a4fea83290e0724cc703711035136d');
     const kubelet = diff?.changes.find((c) => c.part === 'units' && c.name === 'kubelet.service');
     expect(kubelet?.changedLines?.[0]?.after).toContain('--pod-infra-container-image=');
     expect(kubelet?.images?.map((i) => i.component)).toEqual(['pod']);
     expect(f?.explanation?.signature?.id).toBe('bug-1999556');
   });
 
-  it('flags the operator level report 1-2 s before the new rendered config', () => {
+  it('flags the operator level report 3-4 s before the new rendered config', () => {
     const f = result.findings.find((x) => x.rule === 'operator-level-before-required-pool-target');
     expect(f?.severity).toBe('failure');
-    expect(f?.summary).toContain('03:23:09.856');
-    expect(f?.summary).toContain('rendered at 03:23:11, 1–2s after');
+    expect(f?.summary).toContain('03:23:19.114');
+    expect(f?.summary).toContain('rendered at 03:23:22, 3–4s after');
   });
 
   it('prints the same in text, and keeps its JSON and JUnit reports stable (golden files)', () => {
@@ -71,7 +71,7 @@ describe('the bundled bug-2019850 example', () => {
       'FAIL',
       'master-pool-updated-before-cvo-complete',
       'Updated=False, Updating=True',
-      'rendered-master-ebc4fc8c7b6a155d86684204394e4930',
+      'rendered-master-08a4fea83290e0724cc703711035136d',
       'unit kubelet.service modified',
       '--pod-infra-container-image=',
       'image pod: sha256:ef6684475a8f… → sha256:0adaefcf3675…',
@@ -89,6 +89,7 @@ describe('the clean counterpart', () => {
   it('violates no invariant', async () => {
     const result = await analyzeExample('bug-2019850-fixed');
     expect(result.findings.filter((f) => f.severity === 'failure')).toEqual([]);
-    expect(result.verdict).not.toBe('fail');
+    // a simulator run carries the workloads too, so every rule that applies is checked
+    expect(result.verdict).toBe('pass');
   });
 });

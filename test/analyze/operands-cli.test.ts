@@ -5,6 +5,8 @@
  * run rolled out in time passes, a drain recreating the router's pods later notwithstanding; a run with
  * only deployments.json and daemonsets.json is inconclusive and names the missing files.
  */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inProcessCli } from '../helpers/cli.js';
@@ -56,8 +58,14 @@ describe('analyze: operator-level-before-operands on CI runs', () => {
     for (const file of ['pods.json', 'replicasets.json', 'events.json']) expect(out).toContain(file);
   });
 
-  it('the bundled example without workload data: not checked, naming the missing files; the bug example still fails', async () => {
-    const fixed = await cli.run(join(projectRoot, 'examples/bug-2019850-fixed'));
+  it('the bundled example without its workload data: not checked, naming the missing files; the bug example still fails', async () => {
+    expect((await cli.run(join(projectRoot, 'examples/bug-2019850-fixed'))).code).toBe(0);
+    const dir = mkdtempSync(join(tmpdir(), 'atlevel-operands-'));
+    cpSync(join(projectRoot, 'examples/bug-2019850-fixed'), dir, { recursive: true });
+    const gather = join(dir, 'artifacts/e2e-aws-upgrade/gather-extra/artifacts');
+    for (const f of ['deployments.json', 'daemonsets.json', 'pods.json', 'replicasets.json'])
+      rmSync(join(gather, f));
+    const fixed = await cli.run(dir).finally(() => rmSync(dir, { recursive: true, force: true }));
     expect(fixed.code).toBe(4);
     expect(fixed.out).toContain(
       'operator-level-before-operands               not checked: the inputs hold no Deployments or DaemonSets',

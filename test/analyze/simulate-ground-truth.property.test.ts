@@ -22,13 +22,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
-import {
-  builtinScenario,
-  POLICY_NAMES,
-  renderArtifacts,
-  runSimulation,
-  writeArtifacts,
-} from '../../src/sim/index.js';
+import { builtinScenario, POLICY_NAMES, renderArtifacts, runSimulation } from '../../src/sim/index.js';
+import { writeRunFolder } from '../../src/writer/index.js';
 import { loadHistory } from '../helpers/load.js';
 
 const SEEDS = 50;
@@ -75,7 +70,7 @@ describe("analyze's verdict on a simulated run equals the model's ground truth",
         fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), async (seed) => {
           const run = runSimulation(scenario, policy, seed, { record: true });
           const dir = join(root, `${name}-${policy}-${n++}`);
-          await writeArtifacts(dir, renderArtifacts(run));
+          await writeRunFolder(dir, renderArtifacts(run));
           const result = analyzeHistory(await loadHistory([dir]));
           await rm(dir, { recursive: true, force: true });
           const state = (id: string) => result.outcomes.find((o) => o.rule.id === id)?.state;
@@ -108,7 +103,7 @@ describe("analyze's verdict on a simulated operand rollout equals the model's gr
         fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), async (seed) => {
           const run = runSimulation(scenario, policy, seed, { record: true });
           const dir = join(root, `${name}-${policy}-${n++}`);
-          await writeArtifacts(dir, renderArtifacts(run));
+          await writeRunFolder(dir, renderArtifacts(run));
           const result = analyzeHistory(await loadHistory([dir]));
           await rm(dir, { recursive: true, force: true });
           const outcome = result.outcomes.find((o) => o.rule.id === OPERAND_RULE);

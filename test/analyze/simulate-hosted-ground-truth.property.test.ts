@@ -22,8 +22,8 @@ import {
   hostedScenario,
   renderHostedDump,
   runHostedSimulation,
-  writeArtifacts,
 } from '../../src/sim/index.js';
+import { writeRunFolder } from '../../src/writer/index.js';
 import { loadHistory } from '../helpers/load.js';
 
 const SEEDS = Number(process.env.ATLEVEL_HOSTED_SEEDS ?? 50);
@@ -53,7 +53,7 @@ describe("analyze's verdict on a simulated hypershift dump equals the model's gr
         fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), async (seed) => {
           const run = runHostedSimulation(scenario, policy, seed, { record: true });
           const dir = join(root, `${name}-${policy}-${n++}`);
-          await writeArtifacts(dir, renderHostedDump(run));
+          await writeRunFolder(dir, renderHostedDump(run));
           const result = analyzeHistory(await loadHistory([dir]));
           await rm(dir, { recursive: true, force: true });
           const outcome = result.outcomes.find((o) => o.rule.id === RULE);

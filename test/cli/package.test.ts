@@ -1,8 +1,10 @@
 /**
  * What `npm pack` puts in the package (issue 42): one runtime copy of the code, the bundle, with its
  * source maps and the HTML page script beside it; the docs' text, the examples the help texts name
- * and the signatures; the declarations of the library entry (package.json "exports", src/app); and
- * nothing a user never runs: not the unbundled JavaScript, the declarations' maps, the docs' images, the source tree, the tests, the benches or the build's own bookkeeping. Needs the
+ * and the signatures; the declarations of the library entry (package.json "exports", src/app) in one
+ * bundled file; and nothing a user never runs: not the unbundled JavaScript, tsc's other declarations,
+ * the docs' images, the contributors' pages, the source tree, the tests, the benches or the build's
+ * own bookkeeping. Needs the
  * build (`npm test` builds first); the pack's scripts are not run.
  */
 import { spawnSync } from 'node:child_process';
@@ -36,8 +38,7 @@ describe('the packed file list', () => {
       'dist/bundle/hash-worker.js',
       'dist/bundle/ingest-worker.js',
       'dist/bundle/lib.js',
-      'dist/app/index.d.ts',
-      'dist/model/index.d.ts',
+      'dist/bundle/lib.d.ts',
       'dist/bundle/page.bundle.js',
       'docs/simulate.md',
       'docs/commands.md',
@@ -53,8 +54,9 @@ describe('the packed file list', () => {
     const stray = files.filter(
       (f) =>
         /^(src|test|bench|scripts|node_modules|deploy)\//.test(f) ||
-        (f.startsWith('dist/') && !f.startsWith('dist/bundle/') && !f.endsWith('.d.ts')) ||
+        (f.startsWith('dist/') && !f.startsWith('dist/bundle/')) ||
         /\.d\.ts\.map$/.test(f) ||
+        /^docs\/(performance|recipes-inputs)\.md$/.test(f) ||
         /\.(png|jpe?g|gif|svg)$/.test(f) ||
         /(^|\/)\.(tsbuildinfo|build-stamp)$/.test(f),
     );
@@ -67,5 +69,9 @@ describe('the packed file list', () => {
     );
     expect(chunks.length).toBeGreaterThan(10);
     for (const chunk of chunks) expect(has(`${chunk}.map`), chunk).toBe(true);
+  });
+
+  it('declares the library in one file, the one package.json names', () => {
+    expect(files.filter((f) => f.endsWith('.ts'))).toEqual(['dist/bundle/lib.d.ts']);
   });
 });

@@ -213,7 +213,7 @@ describe('release info --component-for', () => {
   const run = (...args: string[]) =>
     spawnSync(process.execPath, [bin, 'release', 'info', to, ...args], { encoding: 'utf8' });
   it('takes a digest as atlevel prints it, and bare hex', () => {
-    for (const ref of ['sha256:0f687698d5b9…', 'sha256:0f687698d5b9', '0f687698d5b9a595']) {
+    for (const ref of ['sha256:67fb3c3a8677…', 'sha256:67fb3c3a8677', '67fb3c3a8677d0c7']) {
       const r = run('--component-for', ref, '-o', 'json');
       expect(r.status, `${ref}: ${r.stderr}`).toBe(EXIT.ok);
       expect(r.stdout).toContain('"cluster-version-operator"');
@@ -249,7 +249,7 @@ describe('release info --component-for', () => {
   it('a prefix shorter than 12 hex digits is a usage error saying so, before any lookup', () => {
     for (const [ref, digits] of [
       ['ef', '2 hex digits'],
-      ['sha256:0f687698d5b…', '11 hex digits'],
+      ['sha256:67fb3c3a867…', '11 hex digits'],
       ['0', '1 hex digit'],
     ] as const) {
       const r = run('--component-for', ref);
@@ -264,7 +264,7 @@ describe('release info --component-for', () => {
     );
   });
   it('takes upper case and blanks around the value', () => {
-    for (const ref of ['SHA256:0F687698D5B9', ' sha256:0f687698d5b9… ']) {
+    for (const ref of ['SHA256:67FB3C3A8677', ' sha256:67fb3c3a8677… ']) {
       const r = run('--component-for', ref, '-o', 'json');
       expect(r.status, `${ref}: ${r.stderr}`).toBe(EXIT.ok);
       expect(r.stdout).toContain('"cluster-version-operator"');

@@ -58,7 +58,7 @@ describe('atlevel analyze <Prow URL>', () => {
     expect(asLocal(remote.out)).toBe(local.out.replaceAll(EXAMPLE, 'examples/bug-2019850'));
     // Notes are on stderr, never in the report (issue 42).
     expect(cli.stderr()).toMatch(
-      /atlevel: note: gs:\/\/origin-ci-test\/logs\/.*: a CI run; fetched 10 of 18 listed objects/,
+      /atlevel: note: gs:\/\/origin-ci-test\/logs\/.*: a CI run; fetched 15 of 23 listed objects/,
     );
     expect(remote.out).not.toMatch(/^note: /m);
   });
@@ -117,8 +117,8 @@ describe("the seed's diff-machine-config.sh as one command on the gcsweb URL", (
       'diff',
       '--from',
       url,
-      'rendered-master-78d4',
-      'rendered-master-ebc4',
+      'rendered-master-5d1c',
+      'rendered-master-08a4',
       '--path',
       'kubelet.service',
       '--cache-dir',
@@ -128,8 +128,8 @@ describe("the seed's diff-machine-config.sh as one command on the gcsweb URL", (
       'diff',
       '--from',
       join(EXAMPLE, MC_REL),
-      'rendered-master-78d4',
-      'rendered-master-ebc4',
+      'rendered-master-5d1c',
+      'rendered-master-08a4',
       '--path',
       'kubelet.service',
     );
@@ -145,8 +145,8 @@ describe("the seed's diff-machine-config.sh as one command on the gcsweb URL", (
       'diff',
       '--from',
       runUrls(fake, MC_REL).storage,
-      'rendered-master-78d4',
-      'rendered-master-ebc4',
+      'rendered-master-5d1c',
+      'rendered-master-08a4',
       '--release-from',
       runUrls(fake, 'artifacts/release/artifacts/release-images-initial').gs,
       '--release-to',
@@ -207,12 +207,12 @@ describe('atlevel cache fetch', () => {
     try {
       const { main } = await import('../../src/cli/main.js');
       expect(await main(['cache', 'fetch', runUrls(fake).prow, '--cache-dir', dir])).toBe(0);
-      expect(cli.stderr()).toMatch(/a CI run; fetched 10 of 18 listed objects \(429\.8 KiB\)/);
-      expect(cli.stderr()).toMatch(/: 10 downloaded \(429\.8 KiB\), 0 already cached\n$/);
+      expect(cli.stderr()).toMatch(/a CI run; fetched 15 of 23 listed objects \(588\.1 KiB\)/);
+      expect(cli.stderr()).toMatch(/: 15 downloaded \(588\.1 KiB\), 0 already cached\n$/);
       const offline = await cli.run('analyze', runUrls(fake).prow, '--cache-dir', dir, '--offline');
       expect(offline.code).toBe(1);
       expect(await main(['cache', 'fetch', runUrls(fake).prow, '--cache-dir', dir, '--offline'])).toBe(0);
-      expect(cli.stderr()).toMatch(/: 0 downloaded \(0 bytes\), 10 already cached\n$/);
+      expect(cli.stderr()).toMatch(/: 0 downloaded \(0 bytes\), 15 already cached\n$/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -232,15 +232,15 @@ describe('atlevel cache ls|prune', () => {
       await cli.run('analyze', runUrls(fake).prow, '--cache-dir', dir);
       const ls = await cli.run('cache', 'ls', '--cache-dir', dir);
       expect(ls.code).toBe(0);
-      expect(ls.out).toMatch(/gs:\/\/origin-ci-test\/logs\/.*\/build-log\.txt#\d+ {2}7\.3 KiB {2}used /);
-      expect(ls.out).toMatch(/listing gs:\/\/origin-ci-test\/logs\/.*1455719487931158528 \(run, 18 objects/);
-      expect(ls.out).toMatch(/10 objects, 429\.8 KiB; 1 run listing$/m);
+      expect(ls.out).toMatch(/gs:\/\/origin-ci-test\/logs\/.*\/build-log\.txt#\d+ {2}4\.9 KiB {2}used /);
+      expect(ls.out).toMatch(/listing gs:\/\/origin-ci-test\/logs\/.*1455719487931158528 \(run, 23 objects/);
+      expect(ls.out).toMatch(/15 objects, 588\.1 KiB; 1 run listing$/m);
       const { main } = await import('../../src/cli/main.js');
       expect(await main(['cache', 'prune', '--cache-dir', dir])).toBe(0);
-      expect(cli.stderr()).toMatch(/removed 0 objects .* kept 10 objects/);
+      expect(cli.stderr()).toMatch(/removed 0 objects .* kept 15 objects/);
       expect(await main(['cache', 'prune', '--all', '--cache-dir', dir])).toBe(0);
       expect(cli.stderr()).toMatch(
-        /removed 10 objects \(429\.8 KiB\), 1 run listing, 0 unfinished downloads; kept 0 objects/,
+        /removed 15 objects \(588\.1 KiB\), 1 run listing, 0 unfinished downloads; kept 0 objects/,
       );
       expect((await cli.run('cache', 'ls', '--cache-dir', dir)).out).toMatch(
         /0 objects, 0 bytes; 0 run listings/,

@@ -147,15 +147,15 @@ describe('a --release-from/--release-to of another release', () => {
     const r = atlevel('diff', '--pool', 'master', '--from', mcs, '--release-from', to, '--release-to', from);
     expect(r.status).toBe(1);
     expect(r.stderr.trimEnd().split('\n')).toEqual([
-      `atlevel: warning: --release-from ${to} is release ${NEW}, but rendered-master-78d48a9fbc8ba6a746040c11f8335d1a was rendered for release ${OLD}`,
-      `atlevel: warning: --release-to ${from} is release ${OLD}, but rendered-master-ebc4fc8c7b6a155d86684204394e4930 was rendered for release ${NEW}`,
+      `atlevel: warning: --release-from ${to} is release ${NEW}, but rendered-master-5d1c05288d1145e269c312e9826eddc6 was rendered for release ${OLD}`,
+      `atlevel: warning: --release-to ${from} is release ${OLD}, but rendered-master-08a4fea83290e0724cc703711035136d was rendered for release ${NEW}`,
     ]);
   });
 
   it('diff: says so of a file set aside for the release among the inputs', () => {
     const r = atlevel('diff', '--pool', 'master', '--from', fixed, '--release-from', to);
     expect(r.stderr).toBe(
-      `atlevel: warning: --release-from ${to} is release ${NEW}, but rendered-master-78d48a9fbc8ba6a746040c11f8335d1a was rendered for release ${OLD}; it is not used: ${from} among the inputs, release ${OLD}, is used instead\n`,
+      `atlevel: warning: --release-from ${to} is release ${NEW}, but rendered-master-5d1c05288d1145e269c312e9826eddc6 was rendered for release ${OLD}; it is not used: ${from} among the inputs, release ${OLD}, is used instead\n`,
     );
   });
 

@@ -22,13 +22,21 @@ const JUNIT = 'artifacts/e2e-aws-upgrade/openshift-e2e-test/artifacts/junit';
 /** Objects atlevel needs, relative to the run root, and the example file each comes from. */
 export const NEEDED: readonly (readonly [string, string])[] = [
   ['build-log.txt', 'build-log.txt'],
-  ...['clusteroperators', 'clusterversion', 'events', 'machineconfigpools', 'machineconfigs', 'nodes'].map(
-    (n) => [`${GATHER}/${n}.json`, `artifacts/e2e-aws-upgrade/gather-extra/artifacts/${n}.json`] as const,
+  ...[
+    'clusteroperators',
+    'clusterversion',
+    'daemonsets',
+    'deployments',
+    'events',
+    'machineconfigpools',
+    'machineconfigs',
+    'nodes',
+    'pods',
+    'replicasets',
+  ].map((n) => [`${GATHER}/${n}.json`, `${GATHER}/${n}.json`] as const),
+  ...['e2e-events_20211103-025000.json', 'e2e-intervals_20211103-025000.json'].map(
+    (n) => [`${JUNIT}/${n}`, `${JUNIT}/${n}`] as const,
   ),
-  [
-    `${JUNIT}/e2e-intervals_20211103-025021.json`,
-    `artifacts/e2e-aws-upgrade/openshift-e2e-test/artifacts/junit/e2e-intervals_20211103-025021.json`,
-  ],
 ];
 
 /** Stored gzip-encoded, as CI uploads many text artifacts (exercises Content-Encoding: gzip). */

@@ -194,6 +194,33 @@ describe('the HyperShift rules on the rebuilt dumps', () => {
   });
 });
 
+describe("analyze's window on a dump", () => {
+  it('covers the NodePool rollout its finding is about, when the guest CVO completed before it', async () => {
+    // The guest's version completed at 10:40:12, before the NodePool stopped updating at 10:56:20 (a
+    // NodePool's release is bumped on its own): the window still reaches the finding.
+    const h = await variant('ocpbugs-77922', (o) => {
+      const entry = o.hostedClusters[0]?.object.status?.version?.history?.[0];
+      if (entry) entry.completionTime = '2026-11-20T10:40:12Z';
+    });
+    const r = analyzeHistory(h);
+    const f = r.findings.find((x) => x.rule === 'nodepool-level-before-rollout');
+    expect(f?.at).toBe(Date.parse('2026-11-20T10:56:20Z'));
+    expect(r.span?.from).toBe(Date.parse('2026-11-20T10:12:05Z'));
+    expect(r.span?.to).toBeGreaterThanOrEqual(f?.at ?? Number.POSITIVE_INFINITY);
+    // The NodePool's last change (Ready at 11:02:10), not the install's conditions (the window starts
+    // at the update, not at the NodePool's creation).
+    expect(r.span?.to).toBe(Date.parse('2026-11-20T11:02:10Z'));
+  });
+
+  it('is unchanged where the guest CVO completed last', async () => {
+    const r = analyzeHistory(await historyOf('ocpbugs-77922'));
+    expect(r.span).toEqual({
+      from: Date.parse('2026-11-20T10:12:05Z'),
+      to: Date.parse('2026-11-20T11:20:02Z'),
+    });
+  });
+});
+
 describe('no false verdict', () => {
   it('a partial dump without Machines: not checked, naming the Machines, never holds', async () => {
     const h = await variant('replace-completed', (o) => {

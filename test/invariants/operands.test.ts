@@ -899,3 +899,184 @@ describe('operator-level-before-operands: property', () => {
     );
   });
 });
+
+describe('operator-level-before-operands: shapes of real clusters no other test covers', () => {
+  /** The payloads of cluster(), with `edit` applied to the components of each (name → pull spec). */
+  function withReleases(
+    c: Cluster,
+    edit: (version: string, images: Record<string, string>) => void,
+  ): Cluster {
+    const make = (version: string) => {
+      const images = { ...(IMAGES[version] ?? {}) };
+      edit(version, images);
+      const components = Object.entries(images).map(([name, pullSpec]) => ({
+        name,
+        pullSpec,
+        digest: pullSpec.slice(pullSpec.indexOf('sha256:')),
+      }));
+      return { version, components, ref: ref(`release-${version}.json`) };
+    };
+    c.p.releases = { from: make(A), to: make(B) };
+    return c;
+  }
+
+  /** dns's DaemonSet as installed on A, never rolled: its template and every pod run `image`. */
+  function dnsNeverRolled(c: Cluster, image: string): Cluster {
+    c.push('daemonSets', daemonSet(DNS, 'dns-default', image));
+    ['node-a', 'node-b', 'node-c'].forEach((n, i) => {
+      c.push(
+        'pods',
+        pod(DNS, `dns-default-inst${i}`, image, {
+          owner: { kind: 'DaemonSet', name: 'dns-default' },
+          hash: 'rev1',
+          node: n,
+          created: '07:10:00',
+        }),
+      );
+    });
+    return c;
+  }
+
+  it('one image behind two components, one of which the update moved: not checked, never "unchanged"', () => {
+    // A: coredns and dns-node-resolver share one image; B rebuilds coredns only. A DaemonSet still on
+    // that image may be coredns's, left behind (a violation), or dns-node-resolver's (unchanged).
+    const c = withReleases(cluster(), (_version, images) => {
+      images['dns-node-resolver'] = coredns(A);
+    });
+    routerRolledEarly(c);
+    dnsNeverRolled(c, coredns(A));
+    const out = check(c.history());
+    expect(out.state).toBe('not-checked');
+    expect(out.reason).toContain('the old release had it also as coredns, whose digest the update changed');
+    expect(out.reason).toContain("dns's DaemonSet openshift-dns/dns-default");
+    expect(out.missing.length).toBeGreaterThan(0);
+  });
+
+  it('one image behind two components: a workload that rolled the moved one shows which it is, and its old pod deleted late is a violation', () => {
+    const c = withReleases(cluster(), (_version, images) => {
+      images['dns-node-resolver'] = coredns(A);
+    });
+    routerRolledEarly(c);
+    // The template and two pods run B's coredns; the third old pod, of A's shared image, went at 10:35:30.
+    dnsRolledEarly(c, { created: (i) => (i === 2 ? '10:36:00' : `10:0${5 + i}:00`) });
+    c.push(
+      'events',
+      event(
+        DNS,
+        'DaemonSet',
+        'dns-default',
+        'SuccessfulDelete',
+        'Deleted pod: dns-default-old09',
+        '10:35:30',
+      ),
+      event(
+        DNS,
+        'Pod',
+        'dns-default-old09',
+        'Pulled',
+        `Container image "${coredns(A)}" already present on machine`,
+        '08:01:00',
+      ),
+    );
+    const out = check(c.history());
+    expect(out.state).toBe('violated');
+    expect(out.findings[0]?.summary).toContain('coredns');
+  });
+
+  it('the same image behind two components the update both kept: unchanged, and the rule holds', () => {
+    const c = withReleases(cluster(), (_version, images) => {
+      images['dns-node-resolver'] = coredns(A);
+      images.coredns = coredns(A);
+    });
+    routerRolledEarly(c);
+    dnsNeverRolled(c, coredns(A));
+    expect(check(c.history()).state).toBe('holds');
+  });
+
+  it("multi-arch payloads (manifest-list digests): the pods' per-architecture imageIDs are not read as foreign images", () => {
+    const c = cluster();
+    routerRolledEarly(c);
+    dnsRolledEarly(c);
+    // As kubelet reports them on an arm64 node: the platform manifest's digest, in neither payload.
+    for (const p of c.p.objects.pods) {
+      const o = p.object as { status?: { containerStatuses?: unknown[] } };
+      o.status = {
+        ...o.status,
+        containerStatuses: [
+          { name: 'main', image: coredns(B), imageID: `quay.io/x@sha256:${'f'.repeat(64)}`, ready: true },
+        ],
+      };
+    }
+    expect(check(c.history()).state).toBe('holds');
+    // And still a violation when an old pod was deleted after the level report.
+    const late = cluster();
+    routerRolledEarly(late);
+    dnsRolledEarly(late, { created: (i) => (i === 2 ? '10:36:00' : `10:0${5 + i}:00`) });
+    late.push(
+      'events',
+      event(
+        DNS,
+        'DaemonSet',
+        'dns-default',
+        'SuccessfulDelete',
+        'Deleted pod: dns-default-old09',
+        '10:35:30',
+      ),
+      event(
+        DNS,
+        'Pod',
+        'dns-default-old09',
+        'Pulled',
+        `Container image "${coredns(A)}" already present on machine`,
+        '08:01:00',
+      ),
+    );
+    expect(check(late.history()).state).toBe('violated');
+  });
+
+  it('a DaemonSet with updateStrategy OnDelete whose operator replaced every pod before the level report: holds', () => {
+    const c = cluster();
+    routerRolledEarly(c);
+    dnsRolledEarly(c);
+    const ds = c.p.objects.daemonSets[0]?.object as { spec: { updateStrategy?: unknown } };
+    ds.spec.updateStrategy = { type: 'OnDelete' };
+    expect(check(c.history()).state).toBe('holds');
+  });
+
+  it('a DaemonSet with updateStrategy OnDelete whose old pods were never deleted: a violation (its pods still run the old image)', () => {
+    const c = cluster();
+    routerRolledEarly(c);
+    dnsNeverRolled(c, coredns(A));
+    const ds = c.p.objects.daemonSets[0]?.object as {
+      spec: { updateStrategy?: unknown; template: { spec: { containers: { image: string }[] } } };
+    };
+    ds.spec.updateStrategy = { type: 'OnDelete' };
+    const container = ds.spec.template.spec.containers[0];
+    if (container) container.image = coredns(B);
+    const out = check(c.history());
+    expect(out.state).toBe('violated');
+    expect(out.findings[0]?.summary).toContain('DaemonSet openshift-dns/dns-default');
+  });
+
+  it('a Deployment paused with the new template and the old ReplicaSet still serving: a violation, not a rollout placed before the level', () => {
+    const c = cluster();
+    dnsRolledEarly(c);
+    const d = deployment(ING, 'router-default', router(B), { updated: 0 });
+    (d.spec as { paused?: boolean }).paused = true;
+    (d.status as { conditions: unknown[] }).conditions = [
+      {
+        type: 'Progressing',
+        status: 'Unknown',
+        reason: 'DeploymentPaused',
+        message: 'Deployment is paused',
+        lastTransitionTime: iso('10:05:00'),
+        lastUpdateTime: iso('10:05:00'),
+      },
+    ];
+    c.push('deployments', d);
+    c.push('replicaSets', replicaSet(ING, 'router-default', 'old1', router(A), '08:00:00', 2));
+    const out = check(c.history());
+    expect(out.state).toBe('violated');
+    expect(out.findings[0]?.summary).toContain('Deployment openshift-ingress/router-default');
+  });
+});

@@ -46,7 +46,8 @@ function cvCondition(at: string, type: string, status: string, reason: string, m
 beforeAll(() => {
   // bug-2019850 with its ClusterVersion condition changes moved from the 4.10 build log and string
   // intervals to an interval file in origin's current structured form.
-  cpSync('examples/bug-2019850', run, { recursive: true });
+  // The reconstruction's timeline (test/fixtures/reconstruction/README.md): the moments below are its.
+  cpSync('test/fixtures/reconstruction/bug-2019850', run, { recursive: true });
   const log = join(run, 'build-log.txt');
   writeFileSync(
     log,

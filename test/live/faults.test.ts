@@ -19,7 +19,8 @@ import {
 describe('watch under faults', () => {
   it('100 dropped watches, 410 Gone and a restart: no transition lost, no finding twice, clean exit', async () => {
     // From 03:14, when the pools and operators start to move, so that every fault lands among changes.
-    const server = await serve(['examples/bug-2019850'], {
+    // The faults are placed on the reconstruction's timeline (test/fixtures/reconstruction).
+    const server = await serve(['test/fixtures/reconstruction/bug-2019850'], {
       replay: true,
       holdReplay: true,
       speed: 250,

@@ -27,7 +27,8 @@ import {
   until,
 } from './helpers.js';
 
-const EXAMPLE = 'examples/bug-2019850';
+// The reconstruction's timeline, which these replays pin moment by moment (test/fixtures/reconstruction).
+const EXAMPLE = 'test/fixtures/reconstruction/bug-2019850';
 /**
  * The streams a watch of a served CI run opens: one per cluster-wide resource live reads (serve
  * announces every kind atlevel knows, whether or not the run holds any), and Events in 3 namespaces;
@@ -169,7 +170,7 @@ describe('watch on a replay of bug 2019850', () => {
         'operator-level-before-required-pool-target',
         'master-pool-updated-before-cvo-complete',
       ]);
-      expect(readdirSync(tmp).filter((n) => n.includes('partial'))).toEqual([]);
+      expect(readdirSync(tmp).filter((n) => n.startsWith('.'))).toEqual([]);
 
       const source = await analyzePaths([EXAMPLE]);
       const recorded = await analyzePaths([
@@ -202,6 +203,23 @@ describe('watch on a replay of bug 2019850', () => {
   });
 });
 
+/**
+ * The streams a watch of a simulated run opens: the cluster-wide ones and Events in 3 namespaces, as
+ * for a CI run, and Pods and Events in each namespace an operator names that holds a workload (the
+ * revisions file records the workloads, so the replay serves them).
+ */
+function simStreams(dir: string): number {
+  const gathered = join(dir, 'artifacts/e2e-upgrade/gather-extra/artifacts');
+  const namespaces = new Set<string>();
+  for (const file of ['deployments.json', 'daemonsets.json']) {
+    const list = JSON.parse(readFileSync(join(gathered, file), 'utf8')) as {
+      items: { metadata: { namespace: string } }[];
+    };
+    for (const item of list.items) namespaces.add(item.metadata.namespace);
+  }
+  return STREAMS + 2 * namespaces.size;
+}
+
 describe('watch on simulator runs (pause-image-only, seed 1)', () => {
   const runs = { 'pre-fix-2021': join(tmp, 'sim-pre'), fixed: join(tmp, 'sim-fixed') };
   beforeAll(async () => {
@@ -224,7 +242,7 @@ describe('watch on simulator runs (pause-image-only, seed 1)', () => {
   });
 
   for (const policy of ['pre-fix-2021', 'fixed'] as const) {
-    it(`${policy}: ${policy === 'fixed' ? 'raises no rule; the replay holds no workloads, so the operand rule is not checked' : "flags both rules live, and watch's verdict is analyze's"}`, async () => {
+    it(`${policy}: ${policy === 'fixed' ? 'raises no rule, and checks every rule as analyze does' : "flags both rules live, and watch's verdict is analyze's"}`, async () => {
       const dir = runs[policy];
       const server = await serve([dir], { replay: true, holdReplay: true, speed: 400 });
       try {
@@ -233,7 +251,7 @@ describe('watch on simulator runs (pause-image-only, seed 1)', () => {
         // none, and without them operator-level-before-operands is not checked (verdict inconclusive).
         const { releases } = await loadHistoryParts([dir], { now: Date.now() });
         const w = await startWatch(server.url, { releases });
-        await startReplayWhenWatched(server, STREAMS);
+        await startReplayWhenWatched(server, simStreams(dir));
         const summary = await w.done;
         // Every transition the simulator's recording played, once, at its time.
         const truth = observable(server, served, summary.until);
@@ -243,15 +261,13 @@ describe('watch on simulator runs (pause-image-only, seed 1)', () => {
         const source = await analyzePaths([dir]);
         if (policy === 'fixed') {
           expect(live).toEqual([]);
-          // The replay serves what the simulator's revisions file records, and it records no workloads
-          // (docs/simulate.md): watch cannot check operator-level-before-operands there, while analyze
-          // of the run's gather-extra files can. Nothing is violated in either.
-          const notChecked = summary.result.outcomes
-            .filter((o) => o.state === 'not-checked' && o.missing.length > 0)
-            .map((o) => o.rule.id);
-          expect(notChecked).toEqual(['operator-level-before-operands']);
+          // The replay serves the workloads the simulator's revisions file records (docs/simulate.md),
+          // so watch checks operator-level-before-operands there as analyze of the run's gather-extra
+          // files does: nothing is violated, nothing left unchecked for want of data.
+          const outcome = summary.result.outcomes.find((o) => o.rule.id === 'operator-level-before-operands');
+          expect(outcome?.state).toBe('holds');
           expect(summary.result.outcomes.filter((o) => o.state === 'violated')).toEqual([]);
-          expect(summary.result.verdict).toBe('inconclusive');
+          expect(summary.result.verdict).toBe('pass');
           expect(source.verdict).toBe('pass');
         } else {
           // Each rule once. Their order in the output is not asserted: under load the watcher may
@@ -267,6 +283,65 @@ describe('watch on simulator runs (pause-image-only, seed 1)', () => {
           // Flagged before the CVO completed: before origin's test could notice.
           expect(level?.at).toBeLessThan(cvo);
           expect(summary.result.verdict).toBe(source.verdict);
+        }
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
+
+describe('watch on simulator runs (daemonset-operand-only, seed 1): the operand rule on a replay', () => {
+  const runs = { naive: join(tmp, 'sim-ds-naive'), fixed: join(tmp, 'sim-ds-fixed') };
+  beforeAll(async () => {
+    for (const [policy, dir] of Object.entries(runs)) {
+      const code = await main([
+        'simulate',
+        '--scenario',
+        'daemonset-operand-only',
+        '--policy',
+        policy,
+        '--seed',
+        '1',
+        '--artifacts',
+        dir,
+        '--out',
+        join(tmp, `ds-${policy}.txt`),
+      ]);
+      expect(code).toBe(policy === 'naive' ? 1 : 0);
+    }
+  });
+
+  for (const policy of ['naive', 'fixed'] as const) {
+    it(`${policy}: ${policy === 'naive' ? 'flags dns before its DaemonSet rolled out, as analyze does' : 'the operand rule holds, as analyze says'}`, async () => {
+      const dir = runs[policy];
+      const server = await serve([dir], { replay: true, holdReplay: true, speed: 400 });
+      try {
+        const { releases } = await loadHistoryParts([dir], { now: Date.now() });
+        const w = await startWatch(server.url, { releases });
+        await startReplayWhenWatched(server, simStreams(dir));
+        const summary = await w.done;
+        const source = await analyzePaths([dir]);
+        const live = summary.result.outcomes.find((o) => o.rule.id === 'operator-level-before-operands');
+        const analyzed = source.outcomes.find((o) => o.rule.id === 'operator-level-before-operands');
+        expect(live?.state).toBe(policy === 'naive' ? 'violated' : 'holds');
+        expect(live?.state).toBe(analyzed?.state);
+        expect(summary.result.verdict).toBe(source.verdict);
+        const flagged = findings(w.outputs).filter(
+          (f) => f.finding.rule === 'operator-level-before-operands',
+        );
+        if (policy === 'naive') {
+          const [f] = flagged;
+          const [a] = source.findings.filter((x) => x.rule === 'operator-level-before-operands');
+          expect(flagged.length).toBe(1);
+          expect(f?.finding.subject?.operator).toBe('dns');
+          expect(f?.finding.summary).toContain('DaemonSet openshift-dns/dns-default');
+          // The level moment analyze names, to the millisecond of the monitor's line.
+          expect(f?.finding.at).toBe(a?.at);
+          // Decided live, while dns's DaemonSet was still rolling: before the CVO completed.
+          expect(f?.at).toBeLessThan(source.updates[0]?.completedAt ?? 0);
+        } else {
+          expect(flagged).toEqual([]);
         }
       } finally {
         await server.close();

@@ -15,8 +15,8 @@ import {
   renderArtifacts,
   runSimulation,
   type Scenario,
-  writeArtifacts,
 } from '../../src/sim/index.js';
+import { writeRunFolder } from '../../src/writer/index.js';
 
 export const CORPUS_PLATFORMS = ['aws', 'gcp', 'azure', 'metal'] as const;
 export const CORPUS_STREAMS = [
@@ -129,7 +129,7 @@ export async function writeCorpusRun(r: CorpusRun): Promise<void> {
   if (!base) throw new Error(`no scenario ${r.scenario}`);
   const run = runSimulation(withVersions(base, r.from, r.to), r.policy, r.seed, { record: true });
   await mkdir(r.dir, { recursive: true });
-  await writeArtifacts(r.dir, renderArtifacts(run, r.epoch));
+  await writeRunFolder(r.dir, renderArtifacts(run, r.epoch));
 }
 
 /** Write runs [0, n) under root; returns their descriptions. */

@@ -3,7 +3,8 @@ import { REPLAYED_AT, type RunningServer } from '../../src/serve/index.js';
 import { NOT_REWOUND, REWOUND_TO } from '../../src/serve/moment.js';
 import { getJson, type Json, serve, watchEvents } from './helpers.js';
 
-const EXAMPLE = 'examples/bug-2019850';
+// The reconstruction's timeline, which these replays pin moment by moment (test/fixtures/reconstruction).
+const EXAMPLE = 'test/fixtures/reconstruction/bug-2019850';
 const MCP = '/apis/machineconfiguration.openshift.io/v1/machineconfigpools';
 const CV = '/apis/config.openshift.io/v1/clusterversions';
 let server: RunningServer | undefined;
@@ -48,7 +49,9 @@ async function expectTooLarge(
 describe('replay of inputs that hold no update', () => {
   it('plays every recorded change from the first, and its plan names no update', async () => {
     server = await serve(
-      ['examples/bug-2019850/artifacts/e2e-aws-upgrade/gather-extra/artifacts/nodes.json'],
+      [
+        'test/fixtures/reconstruction/bug-2019850/artifacts/e2e-aws-upgrade/gather-extra/artifacts/nodes.json',
+      ],
       {
         replay: true,
         holdReplay: true,

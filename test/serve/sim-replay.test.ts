@@ -29,8 +29,16 @@ interface Recorded {
   type: string;
   at: string;
   kind: string;
+  namespace?: string;
   name: string;
   object: Json;
+}
+
+function readRecorded(dir: string): Recorded[] {
+  return readFileSync(join(dir, FILE), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 const home = mkdtempSync(join(tmpdir(), 'atlevel-sim-replay-'));
@@ -75,10 +83,7 @@ describe('a simulated run', () => {
   });
 
   it('replays through serve exactly: the state at the update start, then every revision in order', async () => {
-    const recorded: Recorded[] = readFileSync(join(runs[0] as string, FILE), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const recorded = readRecorded(runs[0] as string);
     server = spawn(
       process.execPath,
       [BIN, 'serve', runs[0] as string, '--replay', '--speed', '100000', '--start-after', '2'],
@@ -111,7 +116,8 @@ describe('a simulated run', () => {
     expect(listed).toEqual(expectedInitial);
 
     // Then every later revision, as the matching watch event, with increasing resourceVersions.
-    const later = recorded.filter((r) => Date.parse(r.at) > start);
+    // (The workloads' revisions are checked against the gather below; these are the cluster-scoped kinds.)
+    const later = recorded.filter((r) => Date.parse(r.at) > start && r.kind in PATHS);
     expect(later.length).toBeGreaterThan(100);
     const watches = await Promise.all(
       Object.entries(PATHS).map(([kind, p]) => {
@@ -130,6 +136,45 @@ describe('a simulated run', () => {
     expect(events.map((e) => sameObject(e.object))).toEqual(later.map((r) => sameObject(r.object)));
     expect(events.map((e) => (e as Json).replayedAt)).toEqual(later.map((r) => r.at));
   }, 30_000);
+});
+
+describe("a simulated run's workloads", () => {
+  const GATHER = 'artifacts/e2e-upgrade/gather-extra/artifacts';
+  const LISTS: Readonly<Record<string, string>> = {
+    Deployment: 'deployments.json',
+    DaemonSet: 'daemonsets.json',
+    ReplicaSet: 'replicasets.json',
+    Pod: 'pods.json',
+  };
+
+  it("are recorded revision by revision: each object's last one is the gather's, a pod gone is a DELETED", () => {
+    const dir = runs[0] as string;
+    const recorded = readRecorded(dir).filter((r) => r.kind in LISTS);
+    const last = new Map<string, Recorded>();
+    for (const r of recorded) {
+      expect(r.namespace).toBe(r.object.metadata.namespace);
+      last.set(`${r.kind}/${r.namespace}/${r.name}`, r);
+    }
+    for (const [kind, file] of Object.entries(LISTS)) {
+      const items: Json[] = JSON.parse(readFileSync(join(dir, GATHER, file), 'utf8')).items;
+      // What the gather lists is each object's last revision (the file's last word on it is no DELETED).
+      const standing = [...last.values()].filter((r) => r.kind === kind && r.type !== 'DELETED');
+      expect(standing.map((r) => sameObject(r.object))).toEqual(
+        expect.arrayContaining(items.map(sameObject)),
+      );
+      expect(standing.length).toBe(items.length);
+    }
+    // The CVO rolled the operators' own Deployments: a new ReplicaSet, a new pod, the old pod deleted.
+    const deleted = [...last.values()].filter((r) => r.type === 'DELETED');
+    expect(deleted.length).toBeGreaterThan(0);
+    expect(new Set(deleted.map((r) => r.kind))).toEqual(new Set(['Pod']));
+    expect(recorded.some((r) => r.kind === 'Deployment' && r.type === 'MODIFIED')).toBe(true);
+    // A pod's revisions follow its lifecycle, oldest first: created, then ready, then terminating.
+    const pod = deleted[0] as Recorded;
+    const mine = recorded.filter((r) => r.kind === 'Pod' && r.name === pod.name);
+    expect(mine[mine.length - 1]?.type).toBe('DELETED');
+    expect(mine.slice(0, -1).some((r) => r.object.metadata.deletionTimestamp !== undefined)).toBe(true);
+  });
 });
 
 describe('the revisions reader', () => {

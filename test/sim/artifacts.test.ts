@@ -3,9 +3,10 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GATHER_DIR, JUNIT_DIR, renderArtifacts, writeArtifacts } from '../../src/sim/artifacts/write.js';
+import { GATHER_DIR, JUNIT_DIR, renderArtifacts } from '../../src/sim/artifacts/write.js';
 import { runSimulation } from '../../src/sim/run.js';
 import { builtinScenario } from '../../src/sim/scenario.js';
+import { writeRunFolder } from '../../src/writer/index.js';
 import { loadHistoryParts } from '../helpers/load.js';
 
 const scenario = builtinScenario('pause-image-only');
@@ -38,7 +39,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'atlevel-sim-'));
   runDir = join(root, 'run');
   files = renderArtifacts(run);
-  await writeArtifacts(runDir, files);
+  await writeRunFolder(runDir, files);
 });
 
 afterAll(async () => {
@@ -74,13 +75,13 @@ describe('a written run', () => {
 
   it('is byte-identical when the same seed is written again', async () => {
     const again = join(root, 'again');
-    await writeArtifacts(
+    await writeRunFolder(
       again,
       renderArtifacts(runSimulation(scenario, 'pre-fix-2021', 1, { record: true })),
     );
     expect(await hashTree(again)).toBe(await hashTree(runDir));
     const other = join(root, 'other');
-    await writeArtifacts(
+    await writeRunFolder(
       other,
       renderArtifacts(runSimulation(scenario, 'pre-fix-2021', 2, { record: true })),
     );

@@ -2,11 +2,12 @@
  * The model checker of `simulate --exhaustive` (src/sim/check.ts, check-model.ts): state counts known
  * by hand, deduplication, the first violating schedule and its replay, and the CLI around them.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { checkModel, replayNamedSchedule } from '../../src/sim/check.js';
 import { builtinScenario } from '../../src/sim/scenario.js';
 import { loadScenarioFile } from '../../src/sim/scenario-file.js';
+import { capturedStdio } from '../helpers/stdio.js';
 
 const ONE_MASTER = 'test/fixtures/sim/one-master-no-config-change.yaml';
 const TWO_NODE = 'test/fixtures/sim/two-node-pause-image.yaml';
@@ -116,27 +117,10 @@ describe('violations', () => {
 });
 
 describe('simulate --exhaustive and --schedule', () => {
-  let out = '';
-  let err = '';
-  function capture(): void {
-    out = '';
-    err = '';
-    vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, cb?: unknown) => {
-      out += String(chunk);
-      if (typeof cb === 'function') (cb as () => void)();
-      return true;
-    }) as typeof process.stdout.write);
-    vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string | Uint8Array) => {
-      err += String(chunk);
-      return true;
-    }) as typeof process.stderr.write);
-  }
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
+  const io = capturedStdio();
 
   it('naive prints the first violating schedule, and --schedule replays it (exit 1, the violation named)', async () => {
-    capture();
+    io.capture();
     const code = await main([
       'simulate',
       '--scenario',
@@ -149,11 +133,11 @@ describe('simulate --exhaustive and --schedule', () => {
     ]);
     vi.restoreAllMocks();
     expect(code).toBe(1);
-    const j = JSON.parse(out);
+    const j = JSON.parse(io.out);
     expect(j).toMatchObject({ mode: 'model-check', complete: false, stoppedBy: 'first-violation' });
     expect(j.firstViolation).toEqual(['mco-race']);
     expect(j.reproduce).toContain(`--schedule ${j.firstViolatingSchedule}`);
-    capture();
+    io.capture();
     const replayed = await main([
       'simulate',
       '--scenario',
@@ -165,16 +149,36 @@ describe('simulate --exhaustive and --schedule', () => {
     ]);
     vi.restoreAllMocks();
     expect(replayed).toBe(1);
-    expect(out).toContain('VIOLATION  the schedule breaks mco-race');
+    expect(io.out).toContain('VIOLATION  the schedule breaks mco-race');
   });
 
   it('fixed: complete, no violation, exit 0', async () => {
-    capture();
+    io.capture();
     const code = await main(['simulate', '--scenario', TWO_NODE, '--policy', 'fixed', '--exhaustive']);
     vi.restoreAllMocks();
     expect(code).toBe(0);
-    expect(out).toContain('947 states visited (complete)');
-    expect(out).toContain('OK  no reachable state breaks the invariants');
+    expect(io.out).toContain('947 states visited (complete)');
+    expect(io.out).toContain('OK  no reachable state breaks the invariants');
+    expect(io.err).toBe('');
+  });
+
+  // --budget counted the race window's interleavings before --exhaustive became the model checker: a
+  // user of that spelling is told, on stderr, what it counts now and how to get the old enumeration.
+  it('--exhaustive --budget says it now counts states, and how to get the race window', async () => {
+    io.capture();
+    const argv = ['simulate', '--scenario', TWO_NODE, '--policy', 'fixed', '--exhaustive', '-o', 'json'];
+    const code = await main([...argv, '--budget', '100']);
+    vi.restoreAllMocks();
+    expect(code).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ mode: 'model-check', states: 100, stoppedBy: 'budget' });
+    expect(io.err).toBe(
+      "atlevel: note: --budget with --exhaustive now counts the model checker's states (at most 100 here); it used to count the race window's interleavings, which --exhaustive --race-window --budget 100 still runs\n",
+    );
+    io.capture();
+    expect(await main([...argv, '--race-window', '--budget', '5'])).toBe(0);
+    vi.restoreAllMocks();
+    expect(JSON.parse(io.out)).toMatchObject({ mode: 'exhaustive' });
+    expect(io.err).toBe('');
   });
 
   it.each([
@@ -187,19 +191,19 @@ describe('simulate --exhaustive and --schedule', () => {
     [['--keep-going'], /--keep-going needs --exhaustive/],
     [['--race-window'], /--race-window needs --exhaustive/],
   ])('bad input %j exits 2 with one line', async (argv, message) => {
-    capture();
+    io.capture();
     const code = await main(['simulate', '--scenario', TWO_NODE, ...argv]);
     vi.restoreAllMocks();
     expect(code).toBe(2);
-    expect(err).toMatch(message);
-    expect(err.trim().split('\n').length).toBe(1);
+    expect(io.err).toMatch(message);
+    expect(io.err.trim().split('\n').length).toBe(1);
   });
 
   it('a --race-window schedule (numbers, the format before the model checker) still replays in the timed model', async () => {
-    capture();
+    io.capture();
     const code = await main(['simulate', '--scenario', TWO_NODE, '--schedule', '0', '-o', 'json']);
     vi.restoreAllMocks();
     expect(code).toBe(1);
-    expect(JSON.parse(out)).toMatchObject({ mode: 'run', violations: 1, schedule: [] });
+    expect(JSON.parse(io.out)).toMatchObject({ mode: 'run', violations: 1, schedule: [] });
   });
 });

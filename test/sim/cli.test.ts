@@ -1,11 +1,11 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { capturedStdio } from '../helpers/stdio.js';
 
-let out = '';
-let err = '';
+const io = capturedStdio();
 let root: string;
 
 beforeAll(async () => {
@@ -15,27 +15,9 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function capture(): void {
-  out = '';
-  err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, cb?: unknown) => {
-    out += String(chunk);
-    if (typeof cb === 'function') (cb as () => void)();
-    return true;
-  }) as typeof process.stdout.write);
-  vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string | Uint8Array) => {
-    err += String(chunk);
-    return true;
-  }) as typeof process.stderr.write);
-}
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
 describe('atlevel simulate', () => {
   it('one pre-fix run of the seed scenario: exit 1, a summary, and a written CI run', async () => {
-    capture();
+    io.capture();
     const dir = join(root, 'run-1');
     const code = await main([
       'simulate',
@@ -50,10 +32,12 @@ describe('atlevel simulate', () => {
     ]);
     vi.restoreAllMocks();
     expect(code).toBe(1);
-    expect(out).toContain('VIOLATION');
-    expect(out).toMatch(/machine-config reported level \(operator 4\.10\.0-0\.nightly-2021-11-03-020416\)/);
-    expect(out).toMatch(/rendered-master-[0-9a-f]{32} created, [\d.]+s after the level report/);
-    expect(out).toContain(
+    expect(io.out).toContain('VIOLATION');
+    expect(io.out).toMatch(
+      /machine-config reported level \(operator 4\.10\.0-0\.nightly-2021-11-03-020416\)/,
+    );
+    expect(io.out).toMatch(/rendered-master-[0-9a-f]{32} created, [\d.]+s after the level report/);
+    expect(io.out).toContain(
       'reproduce: atlevel simulate --scenario pause-image-only --policy pre-fix-2021 --seed 1 --artifacts run-1',
     );
     expect((await readdir(dir)).sort()).toEqual([
@@ -66,15 +50,15 @@ describe('atlevel simulate', () => {
   });
 
   it('the fixed operator: exit 0', async () => {
-    capture();
+    io.capture();
     const code = await main(['simulate', '--policy', 'fixed', '--seed', '1']);
     vi.restoreAllMocks();
     expect(code).toBe(0);
-    expect(out).toContain('OK');
+    expect(io.out).toContain('OK');
   });
 
   it('--runs with -o json reports runs, violations and the first violating seed', async () => {
-    capture();
+    io.capture();
     const code = await main([
       'simulate',
       '--scenario',
@@ -90,7 +74,7 @@ describe('atlevel simulate', () => {
     ]);
     vi.restoreAllMocks();
     expect(code).toBe(1);
-    const j = JSON.parse(out);
+    const j = JSON.parse(io.out);
     expect(j).toMatchObject({
       schemaVersion: 1,
       mode: 'seeds',
@@ -104,7 +88,7 @@ describe('atlevel simulate', () => {
       'atlevel simulate --scenario os-only --policy naive --seed 10 --artifacts run-10',
     );
 
-    capture();
+    io.capture();
     const ok = await main([
       'simulate',
       '--scenario',
@@ -118,7 +102,7 @@ describe('atlevel simulate', () => {
     ]);
     vi.restoreAllMocks();
     expect(ok).toBe(0);
-    expect(JSON.parse(out)).toMatchObject({
+    expect(JSON.parse(io.out)).toMatchObject({
       runs: 4,
       violations: 0,
       firstViolatingSeed: null,
@@ -127,10 +111,10 @@ describe('atlevel simulate', () => {
   });
 
   it('a single run in JSON has the same three fields', async () => {
-    capture();
+    io.capture();
     await main(['simulate', '--seed', '3', '-o', 'json']);
     vi.restoreAllMocks();
-    const j = JSON.parse(out);
+    const j = JSON.parse(io.out);
     expect(j).toMatchObject({ mode: 'run', runs: 1, violations: 1, firstViolatingSeed: 3 });
     expect(j.run.operatorLevelAt < j.run.masterTargetedAt).toBe(true);
   });
@@ -155,11 +139,11 @@ describe('atlevel simulate', () => {
       /the schedule has 201 choices, but this run has \d+ choice points/,
     ],
   ])('bad input %j exits 2 with one line', async (argv, message) => {
-    capture();
+    io.capture();
     const code = await main(argv);
     vi.restoreAllMocks();
     expect(code).toBe(2);
-    expect(err).toMatch(message);
-    expect(err.trim().split('\n').length).toBeLessThanOrEqual(2);
+    expect(io.err).toMatch(message);
+    expect(io.err.trim().split('\n').length).toBeLessThanOrEqual(2);
   });
 });

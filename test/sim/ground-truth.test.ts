@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
-import { renderArtifacts, writeArtifacts } from '../../src/sim/artifacts/write.js';
+import { renderArtifacts } from '../../src/sim/artifacts/write.js';
 import type { PolicyName } from '../../src/sim/policy.js';
 import { runSimulation } from '../../src/sim/run.js';
 import { builtinScenario } from '../../src/sim/scenario.js';
+import { writeRunFolder } from '../../src/writer/index.js';
 import { loadHistory } from '../helpers/load.js';
 
 const RULE = 'master-pool-updated-before-cvo-complete';
@@ -44,7 +45,7 @@ describe('analyze agrees with the simulator', () => {
     const run = runSimulation(scenario, policy, seed, { record: true });
     expect(run.facts.violation).toBe(expected);
     const dir = join(root, `${name}-${policy}-${seed}`);
-    await writeArtifacts(dir, renderArtifacts(run));
+    await writeRunFolder(dir, renderArtifacts(run));
     const result = analyzeHistory(await loadHistory([dir]), { rules: [RULE] });
     const flagged = result.findings.some((f) => f.rule === RULE && f.severity === 'failure');
     expect(flagged).toBe(expected);

@@ -6,11 +6,11 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { capturedStdio } from '../helpers/stdio.js';
 
-let out = '';
-let err = '';
+const io = capturedStdio();
 let root: string;
 
 beforeAll(async () => {
@@ -19,24 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
-function capture(): void {
-  out = '';
-  err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, cb?: unknown) => {
-    out += String(chunk);
-    if (typeof cb === 'function') (cb as () => void)();
-    return true;
-  }) as typeof process.stdout.write);
-  vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string | Uint8Array) => {
-    err += String(chunk);
-    return true;
-  }) as typeof process.stderr.write);
-}
-
 async function files(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
@@ -47,13 +29,13 @@ async function files(dir: string): Promise<string[]> {
 
 describe('atlevel simulate, hosted scenarios', () => {
   it('nodepool-replace across 20 seeds: violations under pre-fix-capi-v1beta1 (exit 1), none under fixed (exit 0)', async () => {
-    capture();
+    io.capture();
     const pre = await main(['simulate', '--scenario', 'nodepool-replace', '--runs', '20', '-o', 'json']);
     expect(pre).toBe(1);
-    const a = JSON.parse(out);
+    const a = JSON.parse(io.out);
     expect(a).toMatchObject({ mode: 'seeds', model: 'hosted', policy: 'pre-fix-capi-v1beta1', runs: 20 });
     expect(a.violations).toBeGreaterThan(0);
-    capture();
+    io.capture();
     const fixed = await main([
       'simulate',
       '--scenario',
@@ -66,11 +48,11 @@ describe('atlevel simulate, hosted scenarios', () => {
       'json',
     ]);
     expect(fixed).toBe(0);
-    expect(JSON.parse(out)).toMatchObject({ policy: 'fixed', violations: 0, firstViolatingSeed: null });
+    expect(JSON.parse(io.out)).toMatchObject({ policy: 'fixed', violations: 0, firstViolatingSeed: null });
   });
 
   it('one pre-fix run writes the dump and exits with analyze’s verdict: nodepool-level-before-rollout', async () => {
-    capture();
+    io.capture();
     const dir = join(root, 'np-1');
     const code = await main([
       'simulate',
@@ -82,7 +64,7 @@ describe('atlevel simulate, hosted scenarios', () => {
       dir,
     ]);
     expect(code).toBe(1);
-    expect(out).toContain(
+    expect(io.out).toContain(
       "FAIL  analyze's verdict on the run it wrote: nodepool-level-before-rollout violated",
     );
     const written = await files(dir);
@@ -96,10 +78,10 @@ describe('atlevel simulate, hosted scenarios', () => {
   });
 
   it('an InPlace run passes', async () => {
-    capture();
+    io.capture();
     const code = await main(['simulate', '--scenario', 'nodepool-inplace', '--seed', '2']);
     expect(code).toBe(0);
-    expect(out).toContain('PASS');
+    expect(io.out).toContain('PASS');
   });
 
   it.each([
@@ -110,10 +92,10 @@ describe('atlevel simulate, hosted scenarios', () => {
     [['--scenario', 'pause-image-only', '--policy', 'pre-fix-capi-v1beta1'], 'pause-image-only takes naive'],
     [['--scenario', 'nodepool-inplace', '--exhaustive'], 'takes --seed and --runs'],
   ])('refuses %j (exit 2, one line)', async (args, words) => {
-    capture();
+    io.capture();
     const code = await main(['simulate', ...args]);
     expect(code).toBe(2);
-    expect(err).toContain(words);
-    expect(err.trim().split('\n')).toHaveLength(1);
+    expect(io.err).toContain(words);
+    expect(io.err.trim().split('\n')).toHaveLength(1);
   });
 });

@@ -61,6 +61,35 @@ describe('scenario files', () => {
     expect((err as InputError).message).not.toContain('\n');
   });
 
+  it("names a pool's nodes and lays the artifacts out under the scenario's CI test", () => {
+    const doc = {
+      name: 'named',
+      base: 'pause-image-only',
+      ci: { target: 'e2e-aws-upgrade' },
+      pools: [
+        { name: 'master', nodes: 1, names: ['ip-10-0-139-12.us-east-2.compute.internal'] },
+        { name: 'worker', nodes: 1 },
+      ],
+    };
+    const s = parseScenario(yaml.dump(doc), 'named.yaml');
+    expect(s.ciTarget).toBe('e2e-aws-upgrade');
+    const nodes = [...runSimulation(s, 'fixed', 1).store.list('Node')].map((n) => n.meta.name);
+    expect(nodes).toContain('ip-10-0-139-12.us-east-2.compute.internal');
+    expect(nodes).toHaveLength(2);
+  });
+
+  it.each([
+    [{ name: 'master', nodes: 2, names: ['a'] }, /pools\[0\]\.names: pool master has 2 nodes but 1 name/],
+    [{ name: 'master', nodes: 2, names: ['a', 'a'] }, /pools\[0\]\.names: node a is named twice/],
+    [
+      { name: 'master', nodes: 1, names: ['Not_A_Name'] },
+      /pools\[0\]\.names\[0\]: a node name is a DNS subdomain/,
+    ],
+  ])('refuses node names that do not fit the pool: %j', (master, problem) => {
+    const doc = { name: 'bad', pools: [master, { name: 'worker', nodes: 1 }] };
+    expect(() => parseScenario(yaml.dump(doc), 'bad.yaml')).toThrow(problem);
+  });
+
   it('rejects failures that point at no node', () => {
     const text =
       'name: x\npools: [{name: master, nodes: 3}, {name: worker, nodes: 1}]\nfailures: [{pool: worker, index: 1}]\n';

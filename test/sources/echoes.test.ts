@@ -14,7 +14,8 @@ import { buildHistory } from '../../src/timeline/build.js';
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const loadHistory = async (paths: string[]) => buildHistory(await loadHistoryParts(paths, { now: NOW }));
 
-const EXAMPLE = 'examples/bug-2019850';
+// One intervals file echoing the build log's monitor lines, as origin 4.10 wrote them (test/fixtures/reconstruction).
+const EXAMPLE = 'test/fixtures/reconstruction/bug-2019850';
 const JUNIT = 'artifacts/e2e-aws-upgrade/openshift-e2e-test/artifacts/junit';
 const INTERVALS = `${JUNIT}/e2e-intervals_20211103-025021.json`;
 
@@ -73,7 +74,7 @@ describe('dropping echoes while reading', () => {
 
   it('gives the same history for a synthetic run of the current interval schema', async () => {
     const dir = join(tmp, 'synthetic');
-    writeLargeRun(dir, { intervals: 3000, renderedPerPool: 3, nodes: 12, events: 300 });
+    await writeLargeRun(dir, { intervals: 3000, renderedPerPool: 3, nodes: 12, events: 300 });
     const { all, dropped } = await bothWays(dir);
     expect(all.monitorIntervals).toHaveLength(3002);
     expect(dropped.monitorIntervals).toHaveLength(3002);

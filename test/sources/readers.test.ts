@@ -16,7 +16,7 @@ import { type FileResult, readInput } from '../../src/sources/readers.js';
 let tmp: string;
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'atlevel-readers-'));
-  writeLargeRun(join(tmp, 'run'), { intervals: 500, renderedPerPool: 2, nodes: 5, events: 50 });
+  await writeLargeRun(join(tmp, 'run'), { intervals: 500, renderedPerPool: 2, nodes: 5, events: 50 });
 });
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 /**
- * `status --at`: the cluster of examples/bug-2019850 rebuilt at three moments of the run, and the
+ * `status --at`: the cluster of the reconstruction of bug 2019850 (test/fixtures/reconstruction) rebuilt at three moments of the run, and the
  * pure rewinding under it (timeline/rewind.ts) that the API server of a past moment also uses.
  */
 import { join } from 'node:path';
@@ -11,7 +11,8 @@ import { OutsideSpanError, objectsAt } from '../../src/timeline/index.js';
 import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
 
-const EXAMPLE = join(projectRoot, 'examples/bug-2019850');
+// Frozen data whose timeline these tests pin (test/fixtures/reconstruction/README.md).
+const EXAMPLE = join(projectRoot, 'test/fixtures/reconstruction/bug-2019850');
 const NEW = '4.10.0-0.nightly-2021-11-03-020416';
 const MASTER_NEW = 'rendered-master-ebc4fc8c7b6a155d86684204394e4930';
 const MASTER_OLD = 'rendered-master-78d48a9fbc8ba6a746040c11f8335d1a';
@@ -22,7 +23,7 @@ beforeAll(async () => {
   history = await loadHistory([EXAMPLE], {});
 });
 
-describe('status --at on examples/bug-2019850', () => {
+describe('status --at on the reconstruction of bug 2019850', () => {
   it('a node between its Drain and Reboot events is Draining then, and Rebooting after', () => {
     const phase = (clock: string, node: string) =>
       assessStatusAt(history, at(clock))

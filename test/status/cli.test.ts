@@ -88,15 +88,17 @@ describeFixtures('atlevel status on oc examples', () => {
 
 describe('status --at on examples/bug-2019850', () => {
   const BUG = join(projectRoot, 'examples/bug-2019850');
-  it('03:25:00: Progressing, exit 0; 03:30:00: the completed-while-rolling Error, exit 1; --now is --at', async () => {
-    const early = await run(BUG, '--at', '2021-11-03T03:25:00Z', '-o', 'json');
+  it('03:23:25: Progressing, exit 0; 03:26:00: the completed-while-rolling Error, exit 1; --now is --at', async () => {
+    // machine-config reported level at 03:23:19.114, the CVO completed at 03:23:32.585, the master
+    // pool finished at 03:28:26.
+    const early = await run(BUG, '--at', '2021-11-03T03:23:25Z', '-o', 'json');
     expect(early.code).toBe(0);
     expect(JSON.parse(early.out).controlPlane.assessment).toBe('Progressing');
-    const late = await run(BUG, '--at', '2021-11-03T03:30:00Z');
+    const late = await run(BUG, '--at', '2021-11-03T03:26:00Z');
     expect(late.code).toBe(1);
     expect(late.out).toContain('while pool master is still rolling out rendered config');
     expect(late.out).not.toContain('The cluster is not updating.');
-    const alias = await run(BUG, '--now', '2021-11-03T03:30:00Z');
+    const alias = await run(BUG, '--now', '2021-11-03T03:26:00Z');
     expect(alias.code).toBe(1);
     expect(alias.out).toBe(late.out);
   });
@@ -106,6 +108,8 @@ describe('status --at on examples/bug-2019850', () => {
   });
 
   it('before the pools were created, text and JSON say none existed yet, naming the first', async () => {
+    // The simulated example's pools exist from its first moment; the reconstruction's install does not.
+    const BUG = join(projectRoot, 'test/fixtures/reconstruction/bug-2019850');
     const note =
       'No MachineConfigPool existed yet at 2021-11-03T02:28:00Z (the first, master and worker, were created at 2021-11-03T02:30:45Z): node progress is unknown.';
     const json = await run(BUG, '--at', '2021-11-03T02:28:00Z', '-o', 'json');

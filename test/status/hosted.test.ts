@@ -21,10 +21,14 @@ function golden(name: string, actual: string): void {
 }
 
 async function status(...args: string[]) {
+  return statusOf(FIXTURE, ...args);
+}
+
+async function statusOf(fixture: string, ...args: string[]) {
   const cwd = process.cwd();
   process.chdir(projectRoot); // sources keep the path as given: a relative one keeps goldens portable
   try {
-    return await cli.run('status', FIXTURE, ...args);
+    return await cli.run('status', fixture, ...args);
   } finally {
     process.chdir(cwd);
   }
@@ -113,5 +117,50 @@ describe('status of a hosted cluster', () => {
     expect(r.code).toBe(2);
     expect(cli.stderr()).toMatch(/no HostedCluster clusters\/nope \(found: clusters\/demo\)/);
     expect(cli.stderr().trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe("status of a hosted cluster: the guest's operands", () => {
+  // A hypershift dump whose guest's dns operator reports the target but still rolls out its DaemonSet
+  // (test/fixtures/status/hosted-guest-operands/README.md).
+  const DUMP = 'test/fixtures/status/hosted-guest-operands';
+
+  it('names the guest operand still rolling out, as the ordinary status does (golden text)', async () => {
+    const r = await statusOf(DUMP, '--width', '160');
+    golden('hosted-guest-operands.txt', r.out);
+    expect(r.out).toContain(
+      'Waiting on:  dns: DaemonSet "openshift-dns/dns-default" update is rolling out (3 out of 4 updated, 3 out of 4 available)',
+    );
+  });
+
+  it("JSON: guest.operators.rollingOperands, in the ordinary document's shape (golden)", async () => {
+    const r = await statusOf(DUMP, '-o', 'json');
+    golden('hosted-guest-operands.json', r.out);
+    const json = JSON.parse(r.out) as { guest: { operators: { rollingOperands: unknown[] } } };
+    expect(json.guest.operators.rollingOperands).toEqual([
+      {
+        operator: 'dns',
+        kind: 'DaemonSet',
+        namespace: 'openshift-dns',
+        name: 'dns-default',
+        updated: 3,
+        desired: 4,
+        available: 3,
+        since: null,
+      },
+    ]);
+  });
+
+  it('names none once the operand rolled out, nor for an operator done and not Progressing', async () => {
+    // The same dump before this fixture's change (the guest's dns done, no workloads): none named.
+    const done = JSON.parse((await statusOf('test/fixtures/hosted/ocpbugs-77922', '-o', 'json')).out);
+    expect(done.guest.operators.rollingOperands).toEqual([]);
+  });
+
+  it('--at a moment before dns went Progressing: not named then', async () => {
+    const r = await statusOf(DUMP, '-o', 'json', '--at', '2026-11-20T11:00:00Z');
+    expect(r.code, cli.stderr()).not.toBe(2);
+    const json = JSON.parse(r.out) as { guest: { operators: { rollingOperands: unknown[] } } };
+    expect(json.guest.operators.rollingOperands).toEqual([]);
   });
 });

@@ -77,7 +77,7 @@ function newestReplicaSet(w: Workload): ReplicaSetRec | undefined {
   return w.replicaSets.find((r) => r.hash === w.hash);
 }
 
-function deploymentJson(clock: Clock, w: Workload, rv: number): Json {
+export function deploymentJson(clock: Clock, w: Workload, rv: number): Json {
   const t = clock.end;
   const s = w.status(t);
   const rs = newestReplicaSet(w);
@@ -139,7 +139,7 @@ function deploymentJson(clock: Clock, w: Workload, rv: number): Json {
   };
 }
 
-function replicaSetJson(clock: Clock, w: Workload, rs: ReplicaSetRec, rv: number): Json {
+export function replicaSetJson(clock: Clock, w: Workload, rs: ReplicaSetRec, rv: number): Json {
   const s = w.replicaSetStatus(rs, clock.end);
   const labels = { ...selector(w), 'pod-template-hash': rs.hash };
   const surge = scaled(w.spec.maxSurge, w.spec.replicas, true);
@@ -170,7 +170,7 @@ function replicaSetJson(clock: Clock, w: Workload, rs: ReplicaSetRec, rv: number
   };
 }
 
-function daemonSetJson(clock: Clock, w: Workload, rv: number): Json {
+export function daemonSetJson(clock: Clock, w: Workload, rv: number): Json {
   const s = w.status(clock.end);
   const scheduled = new Set(w.present(clock.end).map((p) => p.node)).size;
   return {
@@ -209,7 +209,7 @@ function podIP(name: string): string {
   return `10.${128 + (h & 3)}.${(h >>> 2) & 255}.${((h >>> 10) % 250) + 3}`;
 }
 
-function podJson(clock: Clock, w: Workload, pod: PodRec, rv: number): Json {
+export function podJson(clock: Clock, w: Workload, pod: PodRec, rv: number): Json {
   const t = clock.end;
   const terminating = pod.terminatingAt !== undefined && pod.terminatingAt <= t;
   const started = pod.startedAt !== undefined && pod.startedAt <= t;
