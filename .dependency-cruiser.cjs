@@ -16,6 +16,9 @@ const LAYERS = [
   // the one artifact writer (writer/: cluster content → a run folder in the CI layout, for sim,
   // watch, the benches and the examples), which takes plain content and so needs nothing above them.
   ['release', 'artifacts', 'writer'],
+  // The live-cluster client: get, list and watch over HTTP, its answers read as the sources hand it
+  // (AnswerReading). The sources open it; it never imports them.
+  ['live'],
   // Openers and decoders: a path, archive, URL or live cluster → a history's parts.
   ['sources'],
   // The ClusterHistory: intervals, rewinds, "what was the state of X at t".
@@ -28,7 +31,7 @@ const LAYERS = [
   ['analyze'],
   // Consumers of a whole analysis: reporters, the read-only API server, the run store and the
   // live-cluster watcher.
-  ['report', 'serve', 'store', 'ingest', 'stats', 'live', 'watch'],
+  ['report', 'serve', 'store', 'ingest', 'stats', 'watch'],
   // One use case per command: a typed request in, a result out (the package's library entry).
   ['app'],
   // Parses flags into requests and prints results.

@@ -14,6 +14,7 @@ export { type DiffOutcome, type DiffRequest, diffConfigs, type ReleaseMismatch }
 export { analysisJson, statusJson } from './documents.js';
 export { type IngestEvents, type IngestOutcome, type IngestRequest, ingest, storeSpec } from './ingest.js';
 export type { RunReading } from './ingest-worker.js';
+export { type InputsRequest, planInputs } from './inputs.js';
 export {
   type GivenReleases,
   type LiveTarget,

@@ -15,6 +15,7 @@ import {
   fetchFile,
   type LoadOptions,
   loadHistoryParts,
+  loadLiveParts,
   loadReleasePayload,
   looksLikeUrl,
   readStdin,
@@ -130,11 +131,13 @@ export async function readLiveHistory(
   releases: GivenReleases,
   read: ReadOptions,
 ): Promise<ClusterHistory> {
-  const { loadLiveParts } = await import('../live/index.js');
+  // Opened by the sources' live opener (sources/open/live.ts), as paths are by theirs; the client is loaded only then.
   const parts = await loadLiveParts(
     {
-      ...(live.kubeconfig !== undefined ? { kubeconfig: live.kubeconfig } : {}),
-      ...(live.context !== undefined ? { context: live.context } : {}),
+      live: {
+        ...(live.kubeconfig !== undefined ? { kubeconfig: live.kubeconfig } : {}),
+        ...(live.context !== undefined ? { context: live.context } : {}),
+      },
     },
     liveLimits(live, read),
   );

@@ -74,6 +74,13 @@ export const COMMANDS = {
     usage: '[options] <inputs...>',
     load: async () => (await import('./ingest.js')).defineIngest,
   },
+  inputs: {
+    summary:
+      'what each input is: its layouts, the files read and by which kind, served as-is or ignored, its runs',
+    // Optional: --kubeconfig or --live plans a live cluster instead (live-flags.ts).
+    usage: '[options] [inputs...]',
+    load: async () => (await import('./inputs.js')).defineInputs,
+  },
   stats: {
     summary: 'which rules break across the stored runs, how often, since when and why',
     usage: '[options]',

@@ -1,6 +1,6 @@
 /**
  * From `atlevel ingest`'s arguments to the list of runs to ingest, read as analyze reads inputs: the
- * sources layer (findRuns) says which runs an argument holds (a URL, an archive in any compression
+ * input's plan (sources' planInput, the answer `atlevel inputs` prints) says which runs an argument holds (a URL, an archive in any compression
  * analyze reads, a run folder, or a folder of runs, symbolic links included, with a note for each
  * stray file beside them); a listing file (`.txt`, `.list`) names one run per line. Then `--shard I/N` keeps its part:
  * a run belongs to the shard its key (Prow id, else its path) hashes to, so every ingester given the
@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { InputError, UsageError } from '../model/index.js';
-import { type FoundRun, findRuns, looksLikeUrl, type RunsFound } from '../sources/index.js';
+import { InputError, type InputPlan, UsageError } from '../model/index.js';
+import { type FoundRun, looksLikeUrl, planInput } from '../sources/index.js';
 import { type ProwId, prowIdOf } from './identity.js';
 
 export interface RunInput {
@@ -90,13 +90,13 @@ async function expandOne(arg: string, w: Walk, listingAllowed: boolean): Promise
       return;
     }
   }
-  // Everything else as analyze reads it: the sources layer says which runs the argument holds.
-  let found: RunsFound;
+  // Everything else as analyze reads it: the input's plan says which runs the argument holds.
+  let found: InputPlan;
   try {
-    found = await findRuns(
-      looksLikeUrl(arg) ? arg : resolve(arg),
-      w.onListed ? { onLinked: w.onListed } : {},
-    );
+    found = await planInput(looksLikeUrl(arg) ? arg : resolve(arg), {
+      runsOnly: true,
+      ...(w.onListed ? { onLinked: w.onListed } : {}),
+    });
   } catch (err) {
     if (err instanceof InputError && /no such file/.test(err.message))
       throw new InputError(

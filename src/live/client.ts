@@ -6,22 +6,47 @@
  *
  * The server is untrusted input like any file (docs/live.md, "A misbehaving server"): every answer is
  * read as a stream and counted, never buffered whole past its cap; a list page is parsed item by item
- * (sources' JsonItemsReader, as the file inputs read their Lists); a watch line has a length cap; a
+ * (by the AnswerReading the sources give it: the JsonItemsReader the file inputs read their Lists
+ * with, so the client is the transport only and never imports the sources); a watch line has a length cap; a
  * list follows at most MAX_PAGES continue tokens; every request has a deadline (`--request-timeout`);
  * and every object is held to the run budget's tree limits before anything reads it.
  */
 import http from 'node:http';
 import https from 'node:https';
-import { Budget, InputError } from '../model/index.js';
-import {
-  checkTree,
-  formatBytes,
-  ItemTreeLimits,
-  JsonItemsReader,
-  MAX_PARSED_BYTES,
-  NotStreamable,
-} from '../sources/index.js';
+import { Budget, InputError, type KindObject, type KnownKind } from '../model/index.js';
 import type { LoadedConfig } from './config.js';
+
+/**
+ * How the bytes of an answer become objects, given by the sources (sources/live-reading.ts): the
+ * streaming JSON reader, tree limits and kind schemas every file input is read with. The sources open
+ * the client, never the other way round (.dependency-cruiser.cjs).
+ */
+export interface AnswerReading {
+  /** The most bytes of one answer (a list's pages together, an object). */
+  readonly maxResponseBytes: number;
+  readonly formatBytes: (n: number) => string;
+  /** Hold a parsed value to the budget's tree limits; an InputError when it is past them. */
+  readonly checkTree: (value: unknown, file: string, budget: Budget, depth?: number) => void;
+  /**
+   * A list page read as it arrives: its items to `onItems` in batches, each held to the tree limits;
+   * `end` gives the members beside `items` (metadata). Throws what `isNotAList` recognises when the
+   * bytes are no object with an items array.
+   */
+  readonly listReader: (
+    file: string,
+    budget: Budget,
+    largeItemBytes: number,
+    onItems: (batch: readonly unknown[]) => void,
+  ) => { write(chunk: Buffer): void; end(): ReadonlyMap<string, unknown> };
+  readonly isNotAList: (err: unknown) => err is Error;
+  /** An object checked by its kind's schema, as the file inputs check theirs. */
+  readonly validate: <K extends KnownKind>(
+    kind: K,
+    raw: unknown,
+    file: string,
+    where: string,
+  ) => KindObject<K>;
+}
 
 /** JSON as the API server sent it; validated by the kinds' schemas before analyses see it. */
 export type RawObject = Record<string, unknown> & {
@@ -106,11 +131,12 @@ export class LiveClient {
 
   constructor(
     readonly config: LoadedConfig,
+    readonly reading: AnswerReading,
     limits: Partial<ClientLimits> = {},
   ) {
     this.limits = {
       requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
-      maxResponseBytes: MAX_PARSED_BYTES,
+      maxResponseBytes: reading.maxResponseBytes,
       maxLineBytes: MAX_WATCH_LINE_BYTES,
       maxPages: MAX_PAGES,
       budget: new Budget(),
@@ -264,7 +290,7 @@ export class LiveClient {
           res.destroy();
           throw new InputError(
             this.server + path,
-            `${used > 0 ? 'the pages of the list add up to' : "the API server's answer is"} more than ${formatBytes(cap)}; not read further`,
+            `${used > 0 ? 'the pages of the list add up to' : "the API server's answer is"} more than ${this.reading.formatBytes(cap)}; not read further`,
           );
         }
         write(c);
@@ -272,16 +298,16 @@ export class LiveClient {
     } catch (err) {
       // What `write` found wrong with the bytes (not a list, a tree over its limits) is about the
       // data; anything else broke the stream.
-      if (err instanceof InputError || err instanceof NotStreamable) throw err;
+      if (err instanceof InputError || this.reading.isNotAList(err)) throw err;
       throw new UnreachableError(
         this.server + path,
-        `the API server's answer broke off after ${formatBytes(length)} (${(err as Error).message})`,
+        `the API server's answer broke off after ${this.reading.formatBytes(length)} (${(err as Error).message})`,
       );
     }
     if (!res.complete) {
       throw new UnreachableError(
         this.server + path,
-        `the API server's answer broke off after ${formatBytes(length)}`,
+        `the API server's answer broke off after ${this.reading.formatBytes(length)}`,
       );
     }
     return length;
@@ -303,7 +329,7 @@ export class LiveClient {
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
       throw new InputError(this.server + path, 'the API server answered something that is not a JSON object');
     }
-    checkTree(body, this.server + path, this.limits.budget);
+    this.reading.checkTree(body, this.server + path, this.limits.budget);
     return body as RawObject;
   }
 
@@ -312,27 +338,22 @@ export class LiveClient {
     const file = this.server + path;
     const res = await this.#request(path, query, this.limits.requestTimeoutMs).catch(this.#unreachable(path));
     if (res.statusCode !== 200) throw await this.#refusal(res, path);
-    const limits = new ItemTreeLimits(file, this.limits.budget);
     let odd = false;
-    const reader = new JsonItemsReader(
-      (batch) => {
-        for (const item of batch) limits.check(item);
-        for (const item of batch) {
-          if (item && typeof item === 'object' && !Array.isArray(item)) onItem(item as RawObject);
-          else odd = true;
-        }
-        // One object is at most etcd's 1.5 MiB: parsed whole by JSON.parse up to the line cap
-        // (which nests without limit; checkTree then holds it to the depth limit), not in pieces.
-      },
-      { largeItemBytes: this.limits.maxLineBytes },
-    );
+    // One object is at most etcd's 1.5 MiB: parsed whole up to the line cap (which nests without
+    // limit; the tree limits then hold it to the depth limit), not in pieces.
+    const reader = this.reading.listReader(file, this.limits.budget, this.limits.maxLineBytes, (batch) => {
+      for (const item of batch) {
+        if (item && typeof item === 'object' && !Array.isArray(item)) onItem(item as RawObject);
+        else odd = true;
+      }
+    });
     let members: ReadonlyMap<string, unknown>;
     let bytes: number;
     try {
       bytes = await this.#readBody(res, path, (c) => reader.write(c), used);
-      members = reader.end().members;
+      members = reader.end();
     } catch (err) {
-      if (err instanceof NotStreamable) {
+      if (this.reading.isNotAList(err)) {
         throw new InputError(
           file,
           `the API server answered something that is not a list (an object with an items array): ${err.message}`,
@@ -342,7 +363,7 @@ export class LiveClient {
     }
     if (odd) throw new InputError(file, 'the list has an item that is not an object');
     const metadata = members.get('metadata');
-    checkTree(metadata, file, this.limits.budget, 2);
+    this.reading.checkTree(metadata, file, this.limits.budget, 2);
     const meta = (metadata && typeof metadata === 'object' ? metadata : {}) as {
       continue?: unknown;
       resourceVersion?: unknown;
@@ -449,7 +470,7 @@ export class LiveClient {
         end(new Error('a watch event that is not JSON'));
         return;
       }
-      checkTree(event, file, this.limits.budget);
+      this.reading.checkTree(event, file, this.limits.budget);
       const e = event as { type?: unknown; object?: unknown; replayedAt?: unknown };
       if (typeof e.type !== 'string' || !e.object || typeof e.object !== 'object' || Array.isArray(e.object))
         return;
@@ -474,14 +495,16 @@ export class LiveClient {
             partsBytes > 0 ? Buffer.concat([...parts, piece]).toString('utf8') : piece.toString('utf8');
           parts = [];
           partsBytes = 0;
-          if (text.length > this.limits.maxLineBytes) throw lineTooLong(file, this.limits.maxLineBytes);
+          if (text.length > this.limits.maxLineBytes)
+            throw lineTooLong(file, this.limits.maxLineBytes, this.reading.formatBytes);
           line(text);
           if (done) return;
           at = nl + 1;
         }
         if (at < chunk.length) {
           partsBytes += chunk.length - at;
-          if (partsBytes > this.limits.maxLineBytes) throw lineTooLong(file, this.limits.maxLineBytes);
+          if (partsBytes > this.limits.maxLineBytes)
+            throw lineTooLong(file, this.limits.maxLineBytes, this.reading.formatBytes);
           parts.push(chunk.subarray(at));
         }
       } catch (err) {
@@ -506,7 +529,7 @@ export class LiveClient {
   }
 }
 
-function lineTooLong(file: string, cap: number): InputError {
+function lineTooLong(file: string, cap: number, formatBytes: (n: number) => string): InputError {
   return new InputError(
     file,
     `a watch event longer than ${formatBytes(cap)} (no end of line); not read further`,

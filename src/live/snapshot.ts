@@ -92,7 +92,7 @@ export async function snapshot(
   client: LiveClient,
   keepContent?: (name: string, state: LiveState) => boolean,
 ): Promise<{ state: LiveState; notes: string[]; versions: Map<string, string>; streams: Stream[] }> {
-  const state = new LiveState(client.server, RESOURCES, keepContent);
+  const state = new LiveState(client.server, RESOURCES, client.reading.validate, keepContent);
   const notes: string[] = [];
   const versions = new Map<string, string>();
   const first = streamsFor([]).filter((s) => s.resource.kind !== 'Pod');

@@ -15,8 +15,7 @@ import {
   type Observed,
   plural,
 } from '../model/index.js';
-import { validateObject } from '../sources/index.js';
-import type { RawObject } from './client.js';
+import type { AnswerReading, RawObject } from './client.js';
 import { apiVersionOf, isRendered, type LiveResource, resourcePath } from './resources.js';
 
 /**
@@ -73,6 +72,8 @@ export class LiveState {
   constructor(
     readonly server: string,
     resources: readonly LiveResource[],
+    /** Each object checked by its kind's schema, as the sources check every file's (AnswerReading). */
+    readonly validate: AnswerReading['validate'],
     /** Keep a MachineConfig's contents (spec) only when this says so; metadata always. */
     readonly keepContent: (name: string, state: LiveState) => boolean = () => true,
   ) {
@@ -110,7 +111,7 @@ export class LiveState {
     const file = this.#file(kind);
     const withKind = this.#withKind(kind, raw);
     // Validated before anything reads a field of it (#trim reads the name).
-    const valid = validateObject(kind, withKind, file, '');
+    const valid = this.validate(kind, withKind, file, '');
     const stored = kind === 'MachineConfig' ? this.#trim(withKind) : withKind;
     const map = this.#byKind.get(kind) as Map<string, Held>;
     const key = keyOf(raw);
@@ -149,7 +150,7 @@ export class LiveState {
 
   delete(kind: KnownKind, raw: RawObject): RawObject | undefined {
     const map = this.#byKind.get(kind);
-    validateObject(kind, this.#withKind(kind, raw), this.#file(kind), '');
+    this.validate(kind, this.#withKind(kind, raw), this.#file(kind), '');
     const key = keyOf(raw);
     const before = map?.get(key)?.raw;
     map?.delete(key);
@@ -195,7 +196,7 @@ export class LiveState {
         const held = map.get(key) as Held;
         if (!held.valid) {
           const name = held.raw.metadata?.name ?? '';
-          const valid = validateObject(kind, held.raw, file, name);
+          const valid = this.validate(kind, held.raw, file, name);
           const object = facts.normalize ? facts.normalize(valid) : valid;
           held.valid = { object, ref: { file, path: key.startsWith('/') ? key.slice(1) : key } };
         }

@@ -15,6 +15,7 @@ export { dropEchoes } from './echoes.js';
 export * from './errors.js';
 export * from './finding.js';
 export * from './history.js';
+export type * from './input-plan.js';
 export { detach, Interner, StringTable } from './intern.js';
 export * from './interrupt.js';
 export * from './kinds/index.js';

@@ -3,6 +3,8 @@
  * output format is one reporter module plus one line in its command's record; the CLI takes its
  * `-o` choices from these keys. `-o json` and `-o yaml` print one document (documentFormats).
  */
+
+import type { InputPlan } from '../model/index.js';
 import type { ReleaseDiff } from '../release/index.js';
 import type { SimulateOutcome } from '../sim/index.js';
 import type { HostedStatus, UpdateStatus } from '../status/index.js';
@@ -52,3 +54,9 @@ export const SIMULATE_FORMATS = {
   text: async () => (await import('./sim-text.js')).renderSimulationText,
   ...documentFormats(async () => (await import('./sim-json.js')).simulationDocument),
 } satisfies Reporters<SimulateOutcome>;
+
+/** `atlevel inputs`: each argument's plan (docs/inputs.md). */
+export const INPUTS_FORMATS = {
+  text: async () => (await import('./inputs-text.js')).inputsText,
+  ...documentFormats(async () => (await import('./inputs-json.js')).inputsDocument),
+} satisfies Reporters<readonly InputPlan[]>;

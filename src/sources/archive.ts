@@ -11,6 +11,7 @@ import type { ReadEntry } from 'tar';
 import type { Budget } from '../model/index.js';
 import { InputError, printable } from '../model/index.js';
 import { decodedChunks, errorText, formatBytes, MAX_GZIP_RATIO } from './bytes.js';
+import { isArchiveContent } from './decoders/index.js';
 import { fsProblem } from './folder.js';
 
 export interface ArchiveFile {
@@ -226,4 +227,33 @@ export async function readArchive(
     },
     budget,
   );
+}
+
+/** Whether a file's first decoded bytes are an archive's, whatever its name (DECODERS with `archive`). */
+export async function looksLikeArchive(file: string, display: string): Promise<boolean> {
+  const stream = createReadStream(file, { start: 0, end: 64 * 1024 - 1 });
+  try {
+    const head: Buffer[] = [];
+    let length = 0;
+    const opts = {
+      file: display,
+      name: display.slice(display.lastIndexOf('/') + 1),
+      nameSaysGzip: false,
+      maxBytes: Number.MAX_SAFE_INTEGER,
+    };
+    for await (const chunk of decodedChunks(stream, opts)) {
+      head.push(chunk);
+      length += chunk.length;
+      if (length >= 512) break;
+    }
+    return isArchiveContent(Buffer.concat(head));
+  } catch (err) {
+    // Not decodable from its first bytes: not an archive; the file's reader says what is wrong.
+    if (err instanceof InputError) return false;
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    if (code !== undefined) throw new InputError(display, fsProblem(err));
+    throw err;
+  } finally {
+    stream.destroy();
+  }
 }

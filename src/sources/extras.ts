@@ -1,20 +1,18 @@
 /**
- * The files of a must-gather that serve answers with as they are, beyond the kinds atlevel models:
- * every other resource's YAML (so `kubectl get` works on any kind the gather captured) and the pod
- * logs (`namespaces/NS/pods/POD/CONTAINER/CONTAINER/logs/{current,previous}.log`, the layout of
- * openshift/must-gather's gather scripts). The must-gather roots are the layout's (layouts/
- * must-gather.ts), each file is read through the decoders (a `.yaml.gz` is served too) and charged
- * to the run's budget, and every parsed tree is held to the budget's node and depth limits, as
- * every other input is. Log files are indexed by path here and read on request by the server, never
- * by a path from a URL. Archives and single files contribute none.
+ * What serve answers with as the must-gather holds it, beyond the kinds atlevel models: the objects
+ * of every other resource's YAML (so `kubectl get` works on any kind the gather captured) and the pod
+ * logs. Which files those are is the input's plan (planning.ts servedFiles, the same answer
+ * `atlevel inputs` shows); here each is read through the decoders (a `.yaml.gz` is served too) and
+ * charged to the run's budget, and every parsed tree is held to the budget's node and depth limits,
+ * as every other input is. Log files are indexed by path here and read on request by the server,
+ * never by a path from a URL. Archives and single files contribute none.
  */
 import { stat } from 'node:fs/promises';
 import { type Budget, InputError, isKnownKind } from '../model/index.js';
-import { withoutCompressionSuffix } from './decoders/index.js';
 import { type Document, parseDocuments } from './documents.js';
 import { listFolder } from './folder.js';
 import { readInputText } from './formats/index.js';
-import { mustGatherRoot } from './layouts/index.js';
+import { planListing, servedFiles } from './planning.js';
 
 type Loose = Record<string, unknown>;
 
@@ -40,8 +38,6 @@ export interface ServedExtras {
 /** Larger YAML files are skipped (a note says so): they are not resources a client lists. */
 const MAX_OBJECT_FILE_BYTES = 64 * 1024 * 1024;
 
-const LOG = /^namespaces\/([^/]+)\/pods\/([^/]+)\/([^/]+)\/\3\/logs\/(current|previous)\.log$/;
-
 function isObject(v: unknown): v is Loose {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -61,12 +57,7 @@ async function isFolder(path: string): Promise<boolean> {
   );
 }
 
-/** The served-as-is files of each folder input, read within `budget`. */
-/** The hosted cluster a must-gather root is the guest of (a hypershift dump's `hostedcluster-NAME/`). */
-function guestOf(root: string): string | undefined {
-  return /(?:^|\/)hostedcluster-([^/]+)$/.exec(root)?.[1];
-}
-
+/** The served-as-is files of each folder input (of the hosted cluster `guest`, or the management cluster's), read within `budget`. */
 export async function readServedExtras(
   paths: readonly string[],
   opts: { readonly budget?: Budget } = {},
@@ -79,25 +70,17 @@ export async function readServedExtras(
   for (const path of paths) {
     if (!(await isFolder(path))) continue;
     const listing = await listFolder(path);
-    const roots = new Set<string>();
-    for (const f of listing.files) {
-      const root = mustGatherRoot(f.rel);
-      if (root !== undefined) roots.add(root);
-    }
-    if (roots.size === 0) continue;
-    for (const f of listing.files) {
-      const root = [...roots].find((r) => r === '' || f.rel.startsWith(`${r}/`));
+    const rels = listing.files.map((f) => f.rel);
+    const byRel = new Map(listing.files.map((f) => [f.rel, f]));
+    for (const served of servedFiles(rels, planListing(rels))) {
+      const f = byRel.get(served.rel);
       // A hypershift dump's guest files are the guest's, never the management cluster's (docs/hosted.md).
-      if (root === undefined || guestOf(root) !== guest) continue;
-      const inside = root === '' ? f.rel : f.rel.slice(root.length + 1);
-      if (!inside.startsWith('cluster-scoped-resources/') && !inside.startsWith('namespaces/')) continue;
-      const log = LOG.exec(inside);
-      if (log) {
-        const key = `${log[1]}/${log[2]}/${log[3]}`;
-        logs.set(key, { ...logs.get(key), [log[4] === 'previous' ? 'previous' : 'current']: f.abs });
+      if (!f || served.guest !== guest) continue;
+      if (served.log) {
+        const { key, previous } = served.log;
+        logs.set(key, { ...logs.get(key), [previous ? 'previous' : 'current']: f.abs });
         continue;
       }
-      if (!/\.ya?ml$/i.test(withoutCompressionSuffix(f.rel))) continue;
       if (f.size > MAX_OBJECT_FILE_BYTES) {
         notes.push(`${f.rel}: larger than 64 MiB, not served`);
         continue;

@@ -3,10 +3,11 @@
  * read every file that matters once, and put the results together in a stable order (so a folder
  * and a tar of it give the same parts).
  */
-import { closeSync, createReadStream, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ClientLimits } from '../live/index.js';
 import type {
   ClusterVersion,
   GuestParts,
@@ -31,25 +32,23 @@ import {
   STDIN_NAME,
 } from '../model/index.js';
 import { append } from './append.js';
-import { listArchive, readArchive } from './archive.js';
-import { DEFAULT_MAX_FILE_BYTES, decodedChunks, MAX_PARSED_BYTES } from './bytes.js';
-import { isArchiveContent, isArchiveName, withoutCompressionSuffix } from './decoders/index.js';
+import { listArchive, looksLikeArchive, readArchive } from './archive.js';
+import { DEFAULT_MAX_FILE_BYTES, MAX_PARSED_BYTES } from './bytes.js';
+import { isArchiveName } from './decoders/index.js';
 import { EchoFilter } from './echoes.js';
 import { fsProblem, type Listing, listFolder } from './folder.js';
-import { loadSimRevisions, SIM_REVISIONS_FILE } from './formats/index.js';
+import { loadSimRevisions } from './formats/index.js';
 import { type GivenReleases, placeReleases, readGivenReleases } from './given-releases.js';
 import { internedIdentity } from './intervals-json.js';
 import {
   baseName,
-  OC_EXAMPLE_OPTIONAL,
   OC_EXAMPLE_SUFFIXES,
   type Plan,
   type PlannedFile,
-  planFiles,
   type ReaderSpec,
-  readerByName,
 } from './layouts/index.js';
-import { type OpenContext, openArgument } from './open/index.js';
+import { type LiveCluster, liveContext, type OpenContext, openArgument, readLive } from './open/index.js';
+import { caseNotes, NO_INPUTS_HINT, planListing, planNotes, readerForGivenFile } from './planning.js';
 import { readMachineConfigList } from './quick-configs.js';
 import { contribution, type FileResult, intervalCount, type ReadLimits, readInput } from './readers.js';
 import { ObjectStore } from './store.js';
@@ -57,9 +56,6 @@ import type { LoadOptions } from './types.js';
 import type { RemoteInput, RemoteSession } from './url/index.js';
 import { lazySession } from './url-client.js';
 import { type Resolved, resolveYears, runStartFromName, type YearHint } from './year.js';
-
-export const NO_INPUTS_HINT =
-  'expected gather-extra JSON Lists, build-log.txt, e2e-*.json intervals, a must-gather, oc get YAML/JSON, or a .tar(.gz) of these';
 
 /** Files are read in pieces of this size (the default 64 KiB makes many more small buffers). */
 const READ_CHUNK_BYTES = 1024 * 1024;
@@ -123,6 +119,20 @@ export async function loadHistoryParts(
   }
 }
 
+/**
+ * A live cluster's parts: the argument is opened by the live opener of the same registry as paths
+ * (open/live.ts), and read by the live client (src/live), one snapshot.
+ */
+export function loadLiveParts(
+  cluster: LiveCluster,
+  limits: Partial<ClientLimits> = {},
+): Promise<HistoryParts> {
+  return openArgument(
+    cluster,
+    liveContext((c) => readLive(c, limits)),
+  );
+}
+
 async function loadPath(
   path: string,
   limits: ReadLimits,
@@ -148,41 +158,15 @@ async function loadPath(
     remote: async (url) => (await remote()).open(url),
     remoteInput: (input) => loadRemote(input, limits, intern, dropEchoes, now),
     looksLikeArchive,
+    live: async () => {
+      throw new InputError(path, 'a live cluster is read by the live client (src/live), not as a path');
+    },
     tmpdir: async () => {
       tmp ??= await mkdtemp(join(tmpdir(), 'atlevel-'));
       return tmp;
     },
   };
   return openArgument(path, context);
-}
-
-/** Whether a file's first decoded bytes are an archive's, whatever its name (DECODERS with `archive`). */
-export async function looksLikeArchive(file: string, display: string): Promise<boolean> {
-  const stream = createReadStream(file, { start: 0, end: 64 * 1024 - 1 });
-  try {
-    const head: Buffer[] = [];
-    let length = 0;
-    const opts = {
-      file: display,
-      name: baseName(display),
-      nameSaysGzip: false,
-      maxBytes: Number.MAX_SAFE_INTEGER,
-    };
-    for await (const chunk of decodedChunks(stream, opts)) {
-      head.push(chunk);
-      length += chunk.length;
-      if (length >= 512) break;
-    }
-    return isArchiveContent(Buffer.concat(head));
-  } catch (err) {
-    // Not decodable from its first bytes: not an archive; the file's reader says what is wrong.
-    if (err instanceof InputError) return false;
-    const code = (err as NodeJS.ErrnoException | undefined)?.code;
-    if (code !== undefined) throw new InputError(display, fsProblem(err));
-    throw err;
-  } finally {
-    stream.destroy();
-  }
 }
 
 /**
@@ -226,17 +210,6 @@ async function loadRemote(
     append(notes, one.notes);
   }
   return echoes ? { results, notes, echoes } : { results, notes };
-}
-
-/** A file named on the command line: CI names by name, text logs as build logs, YAML/JSON by content. */
-function readerForGivenFile(name: string): ReaderSpec | undefined {
-  const byName = readerByName(name);
-  if (byName) return byName;
-  const plain = withoutCompressionSuffix(name);
-  if (/\.(ya?ml|json)$/i.test(plain) || name === 'image-references')
-    return { reader: 'oc-get', strict: true };
-  if (/\.(txt|log)$/i.test(plain)) return { reader: 'build-log' };
-  return undefined;
 }
 
 async function readOne(
@@ -346,7 +319,7 @@ async function loadFolder(
 ): Promise<PathResult> {
   const listing = given ?? (await listFolder(path));
   // A simulated run's object revisions are read beside the layouts (readRevisions below).
-  const plan = planFiles(listing.files.map((f) => f.rel).filter((rel) => rel !== SIM_REVISIONS_FILE));
+  const plan = planListing(listing.files.map((f) => f.rel));
   if (plan.files.length === 0) throw new InputError(path, 'no atlevel inputs found', NO_INPUTS_HINT);
   const byRel = new Map(listing.files.map((f) => [f.rel, f]));
   const read = (planned: PlannedFile, echoes?: EchoFilter): Promise<FileResult> | undefined => {
@@ -376,7 +349,7 @@ async function loadFolder(
       `${path}: skipped ${listing.skipped.length - 5} more special files, symlinks to outside it, dangling symlinks or undecodable names`,
     );
   requireSomething(path, results, plan);
-  const recorded = listing.files.find((f) => f.rel === SIM_REVISIONS_FILE);
+  const recorded = plan.revisions !== undefined ? byRel.get(plan.revisions) : undefined;
   const revisions = recorded
     ? await readRevisions(recorded, joinDisplay(path, recorded.rel), limits)
     : undefined;
@@ -455,7 +428,7 @@ async function loadArchive(
   path: string = file,
 ): Promise<PathResult> {
   const { files, warnings } = await listArchive(file, path);
-  const plan = planFiles([...new Set(files.map((f) => f.rel))]);
+  const plan = planListing([...new Set(files.map((f) => f.rel))]);
   if (plan.files.length === 0)
     throw new InputError(path, 'no atlevel inputs found in the archive', NO_INPUTS_HINT);
   const specs = new Map(plan.files.map((f) => [f.rel, f.spec]));
@@ -500,7 +473,7 @@ async function loadCase(
   limits: ReadLimits,
   intern: Interner,
 ): Promise<PathResult> {
-  const plan = planFiles(files.map((f) => f.rel));
+  const plan = planListing(files.map((f) => f.rel));
   if (!plan.layouts.includes('oc examples case'))
     throw new InputError(prefix, 'not an oc examples case', NO_INPUTS_HINT);
   const results: FileResult[] = [];
@@ -511,42 +484,12 @@ async function loadCase(
     const f = files.find((x) => x.rel === planned.rel);
     if (f) results.push(await readOne(planned.spec, f.abs, f.rel, f.size, f.abs, limits, intern));
   }
-  const have = new Set(files.map((f) => f.rel.slice(name.length)));
-  const missing = OC_EXAMPLE_SUFFIXES.filter((s) => !OC_EXAMPLE_OPTIONAL.has(s) && !have.has(s));
-  const notes = [
-    `${prefix}: read as an oc examples case (${name}-cv.yaml, -co.yaml, -mcp.yaml, -mc.yaml, -node.yaml)`,
-  ];
-  if (missing.length > 0) notes.push(`${prefix}: no ${missing.map((s) => `${name}${s}`).join(', ')}`);
-  // A file of the case atlevel does not know is named, and the rest of the case is read all the same.
-  for (const rel of files.map((f) => f.rel)) {
-    if (plan.files.some((p) => p.rel === rel)) continue;
-    notes.push(
-      `${prefix}: not read: ${printable(rel, 120)} (an oc examples case file atlevel does not know; it reads ${OC_EXAMPLE_SUFFIXES.map((s) => s.slice(1)).join(', ')})`,
-    );
-  }
+  const notes = caseNotes(
+    prefix,
+    files.map((f) => f.rel),
+    plan,
+  );
   return { results, notes };
-}
-
-/** The last two segments of a long relative path: enough to recognise it in a note. */
-function shortPath(rel: string): string {
-  if (rel.length <= 60) return printable(rel);
-  const parts = rel.split('/');
-  return printable(`…/${parts.slice(-2).join('/')}`, 80);
-}
-
-function planNotes(path: string, plan: Plan): string[] {
-  const notes: string[] = [];
-  if (plan.layouts.length > 0) notes.push(`${path}: read as ${plan.layouts.join(' + ')}`);
-  if (plan.ignored.length > 0) {
-    const examples = plan.ignored.slice(0, 3).map(shortPath);
-    notes.push(
-      `${path}: ignored ${plan.ignored.length} file${plan.ignored.length === 1 ? '' : 's'} atlevel does not read (e.g. ${examples.join(', ')})`,
-    );
-  }
-  for (const a of plan.nestedArchives.slice(0, 3)) {
-    notes.push(`${path}: archive ${printable(a, 120)} not opened; pass it as its own input to read it`);
-  }
-  return notes;
 }
 
 function isUseful(r: FileResult): boolean {

@@ -1,32 +1,25 @@
 /**
- * The runs an argument holds, for commands that take many runs at once (`atlevel ingest`), answered
- * with the knowledge analyze reads inputs with: the decoders say what is an archive (`.tar.xz` as
- * much as `.tar.gz`, or any archive by its first bytes), the layouts say which names make a folder
- * one input and which files they would read. A folder is one run when it is an input's root; else a
- * folder of runs (its subfolders, symbolic links to folders included, and its archives), walked a few
- * levels down; a file beside runs that a layout would read is not taken for part of a run: a note
- * names it. And every file of one run, for naming it by its content, the same whether the run is a
- * folder or an archive of that folder.
+ * The runs a folder holds, for the input's plan (plan.ts; `atlevel ingest` and `atlevel inputs` take
+ * them from there), answered with the knowledge analyze reads inputs with: the decoders say what is an
+ * archive (`.tar.xz` as much as `.tar.gz`), the layouts say which names make a folder one input and
+ * which files they would read. A folder is one run when it is an input's root; else a folder of runs
+ * (its subfolders, symbolic links to folders included, and its archives), walked a few levels down;
+ * a file beside runs that a layout would read is not taken for part of a run: a note names it. And
+ * every file of one run, for naming it by its content, the same whether the run is a folder or an
+ * archive of that folder.
  */
 import type { Dirent } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { InputError } from '../model/index.js';
+import { basename, dirname, join } from 'node:path';
+import { InputError, type PlannedRun } from '../model/index.js';
 import { readArchive } from './archive.js';
 import { isArchiveName } from './decoders/index.js';
 import { fsProblem, listFolder } from './folder.js';
-import { planFiles, readerByName } from './layouts/index.js';
-import { looksLikeArchive } from './load.js';
-import { looksLikeUrl } from './url/location.js';
+import { readerByName } from './layouts/index.js';
+import { planListing } from './planning.js';
 
-export interface FoundRun {
-  /** What loadHistoryParts is given: a path or a URL. */
-  readonly source: string;
-  readonly kind: 'url' | 'archive' | 'folder' | 'file';
-  /** A folder reached through a symbolic link: where it really is (its path may name its Prow run). */
-  readonly real?: string;
-}
+export type FoundRun = PlannedRun;
 
 export interface RunsFound {
   readonly runs: FoundRun[];
@@ -76,7 +69,7 @@ function isInputRoot(entries: readonly Entry[]): boolean {
 
 /** The files among `names` that some layout would read if they were one input. */
 function readable(names: readonly string[]): Set<string> {
-  return new Set(planFiles(names).files.map((f) => f.rel));
+  return new Set(planListing(names).files.map((f) => f.rel));
 }
 
 async function entriesOf(dir: string, notes: string[]): Promise<Entry[]> {
@@ -146,23 +139,15 @@ async function walk(
     if (read.has(e.name)) found.notes.push(`${e.path}: a file beside runs, not a run: skipped`);
 }
 
-/** The runs one argument (a path or a URL) holds, and what was skipped on the way. */
-export async function findRuns(arg: string, opts: FindRunsOptions = {}): Promise<RunsFound> {
-  if (looksLikeUrl(arg)) return { runs: [{ source: arg, kind: 'url' }], notes: [] };
-  const info = await stat(arg).catch((err: unknown) => {
+/** The runs a folder holds, and what was skipped on the way. */
+export async function runsOfFolder(arg: string, opts: FindRunsOptions = {}): Promise<RunsFound> {
+  const found: RunsFound = { runs: [], notes: [] };
+  const root = await realpath(arg).catch((err: unknown) => {
     throw new InputError(arg, fsProblem(err));
   });
-  if (info.isDirectory()) {
-    const found: RunsFound = { runs: [], notes: [] };
-    const root = await realpath(arg);
-    await walk(arg, 0, new Set([root]), found, opts);
-    if (found.runs.length === 0) found.notes.push(`${arg}: holds no run (no file a layout reads)`);
-    return found;
-  }
-  if (!info.isFile()) throw new InputError(arg, 'not a regular file or folder');
-  const name = arg.slice(arg.lastIndexOf('/') + 1);
-  const archive = isArchiveName(name) || (await looksLikeArchive(arg, arg));
-  return { runs: [{ source: arg, kind: archive ? 'archive' : 'file' }], notes: [] };
+  await walk(arg, 0, new Set([root]), found, opts);
+  if (found.runs.length === 0) found.notes.push(`${arg}: holds no run (no file a layout reads)`);
+  return found;
 }
 
 /** A file of a run: its path inside the run and its bytes. */
@@ -174,6 +159,16 @@ export type RunFileVisitor = (rel: string, size: number, bytes: AsyncIterable<Bu
  */
 export async function eachRunFile(run: FoundRun, visit: RunFileVisitor): Promise<void> {
   if (run.kind === 'url') throw new Error('eachRunFile: a URL is not read here');
+  if (run.kind === 'case') {
+    // The case's files beside its prefix, named within the run as the layouts see them.
+    const prefix = `${basename(run.source)}-`;
+    for (const name of (await readdir(dirname(run.source))).filter((n) => n.startsWith(prefix)).sort()) {
+      const path = join(dirname(run.source), name);
+      const info = await stat(path).catch(() => undefined);
+      if (info?.isFile()) await visit(name, info.size, createReadStream(path));
+    }
+    return;
+  }
   if (run.kind === 'archive') {
     await readArchive(run.source, run.source, () => true, visit, Number.MAX_SAFE_INTEGER);
     return;

@@ -29,6 +29,7 @@ import {
   MCO,
   type Millis,
 } from '../model/index.js';
+import { LIVE_READING } from '../sources/index.js';
 import { buildHistory } from '../timeline/index.js';
 import { type Clock, detectClock } from './clock.js';
 import { type Backoff, type Change, Informer, type InformerStats, type RelistGap } from './informer.js';
@@ -174,7 +175,7 @@ class Watcher {
   constructor(readonly opts: WatchOptions) {
     // Each stream's informer listens on the stop signal, twice while it backs off: more than 10.
     setMaxListeners(0, this.#stop.signal);
-    this.#client = new LiveClient(opts.config, opts.limits);
+    this.#client = new LiveClient(opts.config, LIVE_READING, opts.limits);
     this.#file = `${opts.config.server} (watch)`;
   }
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveState, RESOURCES } from '../../src/live/index.js';
 import type { ClusterHistory } from '../../src/model/index.js';
 import type { RunningServer } from '../../src/serve/index.js';
-import { loadHistoryParts } from '../../src/sources/index.js';
+import { LIVE_READING, loadHistoryParts } from '../../src/sources/index.js';
 import { buildHistory, objectKey, objectsAt } from '../../src/timeline/index.js';
 import { toInterval, transitions } from '../../src/watch/monitor.js';
 import { renderRecord } from '../../src/watch/record.js';
@@ -267,7 +267,7 @@ describe('Deployment', () => {
       plural: 'deployments',
       scope: 'all',
     });
-    const state = new LiveState('https://api.example:6443', RESOURCES);
+    const state = new LiveState('https://api.example:6443', RESOURCES, LIVE_READING.validate);
     for (const d of DEPLOYMENTS) state.put('Deployment', d);
     const files = renderRecord(state, [], at('10:00:00'), 'header');
     const file = [...files.keys()].find((f) => f.endsWith('gather-extra/artifacts/deployments.json'));
@@ -345,7 +345,7 @@ describe('DaemonSet', () => {
       plural: 'daemonsets',
       scope: 'all',
     });
-    const state = new LiveState('https://api.example:6443', RESOURCES);
+    const state = new LiveState('https://api.example:6443', RESOURCES, LIVE_READING.validate);
     for (const d of DAEMONSETS) state.put('DaemonSet', d);
     const files = renderRecord(state, [], at('10:00:00'), 'header');
     const file = [...files.keys()].find((f) => f.endsWith('gather-extra/artifacts/daemonsets.json'));
@@ -393,7 +393,7 @@ describe('Pod', () => {
       plural: 'pods',
       scope: 'namespaces',
     });
-    const state = new LiveState('https://api.example:6443', RESOURCES);
+    const state = new LiveState('https://api.example:6443', RESOURCES, LIVE_READING.validate);
     for (const p of PODS) state.put('Pod', p);
     const files = renderRecord(state, [], at('10:00:00'), 'header');
     const file = [...files.keys()].find((f) => f.endsWith('gather-extra/artifacts/pods.json'));

@@ -45,6 +45,10 @@ const TREE: Record<string, string> = {
   // Down the layers but the wrong way: the watcher takes the CI layout from the simulator.
   'src/sim/index.ts': 'export const ciRun = 1;\n',
   'src/watch/index.ts': "import { ciRun } from '../sim/index.js';\nexport const record = ciRun;\n",
+  // Upward: the live client imports the sources, which open it (the arrow goes sources → live).
+  'src/live/index.ts': "import { open } from '../sources/index.js';\nexport const client = open;\n",
+  // Allowed: a source opens the live client.
+  'src/sources/open.ts': "import { client } from '../live/index.js';\nexport const live = client;\n",
 };
 
 let dir = '';
@@ -76,7 +80,7 @@ function cruise(): Promise<{ code: number; out: string }> {
 }
 
 describe('layering rules', () => {
-  it('fail on an upward import (sources → timeline), watch → sim, a test beside the code reaching another folder, a cycle, an import past another folder index.ts and file access in an analysis, and only there', async () => {
+  it('fail on an upward import (sources → timeline, live → sources), watch → sim, a test beside the code reaching another folder, a cycle, an import past another folder index.ts and file access in an analysis, and only there', async () => {
     const { code, out } = await cruise();
     expect(code).not.toBe(0);
     expect(out).toMatch(
@@ -92,6 +96,8 @@ describe('layering rules', () => {
     expect(out).toMatch(
       /error test-beside-its-code: src\/release\/index\.test\.ts → src\/invariants\/index\.ts/,
     );
-    expect(out).toMatch(/\(7 errors,/);
+    expect(out).toMatch(/error no-upward-from-live: src\/live\/index\.ts → src\/sources\/index\.ts/);
+    expect(out).not.toMatch(/src\/sources\/open\.ts →/);
+    expect(out).toMatch(/\(8 errors,/);
   });
 });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRequestTimeout } from '../../src/cli/live-flags.js';
 import { LiveClient, loadKubeConfig } from '../../src/live/index.js';
 import { UsageError } from '../../src/model/index.js';
+import { LIVE_READING } from '../../src/sources/index.js';
 import { BackoffTimer, REFLECTOR_BACKOFF } from '../../src/watch/informer.js';
 
 describe('--request-timeout', () => {
@@ -72,7 +73,7 @@ describe('an http:// server', () => {
       file,
       `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: "${url}"}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\nusers:\n- name: u\n  user: {token: tok}\n`,
     );
-    const client = new LiveClient(await loadKubeConfig({ kubeconfig: file }));
+    const client = new LiveClient(await loadKubeConfig({ kubeconfig: file }), LIVE_READING);
     const got = await client.get('/version');
     expect(got.kind).toBe('Status');
     expect(seen).toEqual([{ path: '/version', auth: 'Bearer tok' }]);

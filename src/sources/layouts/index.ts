@@ -29,20 +29,28 @@ export interface Plan {
   readonly ignored: readonly string[];
   /** Archives found inside a folder: not opened (they would duplicate what is beside them). */
   readonly nestedArchives: readonly string[];
+  /** Files a layout knows and does not read (`covers`): the layout's name, by file. */
+  readonly covered: ReadonlyMap<string, string>;
+  /** The layout that claimed each file of `files`, by its name in the notes. */
+  readonly claimedBy: ReadonlyMap<string, string>;
 }
 
 /** Plan how to read the files of one folder or archive. `rels` are relative, `/`-separated. */
 export function planFiles(rels: readonly string[]): Plan {
   const sorted = [...new Set(rels)].sort();
   const byRel = new Map<string, Claim>();
-  const covered = new Set<string>();
+  const covered = new Map<string, string>();
+  const claimedBy = new Map<string, string>();
   // Notes name the layouts in the order their first file comes, the catch-all oc get layout last.
   const layouts: { name: string; first: number }[] = [];
   let left = sorted;
   for (const layout of LAYOUTS) {
     const found = layout.detect(left, [...byRel.values()]);
-    for (const c of found.claims) byRel.set(c.rel, c);
-    for (const rel of found.covers ?? []) covered.add(rel);
+    for (const c of found.claims) {
+      byRel.set(c.rel, c);
+      claimedBy.set(c.rel, found.name ?? layout.name);
+    }
+    for (const rel of found.covers ?? []) if (!covered.has(rel)) covered.set(rel, found.name ?? layout.name);
     const first = found.claims[0];
     if (first) {
       const at = layout === ocGet ? Number.POSITIVE_INFINITY : sorted.indexOf(first.rel);
@@ -54,5 +62,5 @@ export function planFiles(rels: readonly string[]): Plan {
   const nestedArchives = left.filter((rel) => isArchiveName(baseName(rel)));
   const ignored = sorted.filter((rel) => !byRel.has(rel) && !nestedArchives.includes(rel));
   const names = layouts.sort((a, b) => a.first - b.first).map((l) => l.name);
-  return { layouts: names, files, ignored, nestedArchives };
+  return { layouts: names, files, ignored, nestedArchives, covered, claimedBy };
 }

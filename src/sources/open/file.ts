@@ -9,6 +9,7 @@ import type { Opener } from './types.js';
 
 export const fileOpener: Opener = {
   name: 'file',
+  takes: 'path',
   claims: (_arg, found) => found.info !== undefined,
   open: async (arg, found, context) => {
     const info = found.info;

@@ -3,6 +3,7 @@ import type { Opener } from './types.js';
 
 export const folderOpener: Opener = {
   name: 'folder',
+  takes: 'path',
   claims: (_arg, found) => found.info?.isDirectory() === true,
   open: (arg, _found, context) => context.folder(arg),
 };

@@ -10,6 +10,7 @@ import type { Opener } from './types.js';
 
 export const ocExampleOpener: Opener = {
   name: 'oc examples case',
+  takes: 'path',
   claims: async (arg, found) => {
     if (found.info !== undefined || (found.error?.code !== 'ENOENT' && found.error?.code !== 'ENOTDIR'))
       return false;

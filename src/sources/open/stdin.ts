@@ -57,6 +57,7 @@ export async function readStdin<T>(
 
 export const stdinOpener: Opener = {
   name: 'stdin',
+  takes: 'path',
   claims: (arg) => arg === STDIN,
   open: async (_arg, _found, context) => {
     const dir = await context.tmpdir();

@@ -6,12 +6,13 @@
 import type { Stats } from 'node:fs';
 import type { RemoteInput } from '../url/index.js';
 
-/** What the pipeline gives back for one argument (see load.ts). */
-export interface Opened {
-  readonly results: unknown[];
-  readonly notes: string[];
-  readonly echoes?: unknown;
+/** The live cluster an argument names (open/live.ts): the kubeconfig and context kubectl would use. */
+export interface LiveCluster {
+  readonly live: { readonly kubeconfig?: string; readonly context?: string };
 }
+
+/** What the reading gives back for one argument: the loader's results (load.ts), or its plan (plan.ts). */
+export type Opened = object;
 
 /** The argument as found on disk: its stat, or why there is none. */
 export interface Found {
@@ -40,11 +41,16 @@ export interface OpenContext<R extends Opened = Opened> {
   readonly looksLikeArchive: (file: string, display: string) => Promise<boolean>;
   /** Where a spooled copy of standard input may be written (a private temporary folder). */
   readonly tmpdir: () => Promise<string>;
+  /** A live cluster (open/live.ts), read as the caller reads one. */
+  readonly live: (cluster: LiveCluster) => Promise<R>;
 }
 
-export interface Opener {
+/** `A`: a path, `-` or a URL (`string`), or a live cluster. */
+export interface Opener<A = string> {
   readonly name: string;
+  /** What arguments it is asked about: paths and URLs, or live clusters. */
+  readonly takes: A extends string ? 'path' : 'live';
   /** Whether this opener takes the argument. Openers are asked in OPENERS order. */
-  readonly claims: (arg: string, found: Found) => boolean | Promise<boolean>;
-  readonly open: <R extends Opened>(arg: string, found: Found, context: OpenContext<R>) => Promise<R>;
+  readonly claims: (arg: A, found: Found) => boolean | Promise<boolean>;
+  readonly open: <R extends Opened>(arg: A, found: Found, context: OpenContext<R>) => Promise<R>;
 }

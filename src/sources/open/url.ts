@@ -4,6 +4,7 @@ import type { Opener } from './types.js';
 
 export const urlOpener: Opener = {
   name: 'URL',
+  takes: 'path',
   claims: (arg) => looksLikeUrl(arg),
   open: async (arg, _found, context) => context.remoteInput(await context.remote(arg)),
 };
