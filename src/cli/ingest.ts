@@ -14,6 +14,7 @@ import { printable, UsageError } from '../model/index.js';
 import { defaultDbPath } from '../store/index.js';
 import { type ExitBox, exitOf } from './exit.js';
 import { addBudgetOptions, type BudgetFlags, budgetFromFlags } from './input.js';
+import { writeNotes } from './notes.js';
 import { checkDataFolder, checkInputsOutside } from './output.js';
 import { mustGatherFlag, type RemoteFlags, remoteFlags } from './remote-flags.js';
 import { noStdin } from './stdin.js';
@@ -164,7 +165,7 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
       try {
         const outcome = await ingest(request, {
           checkInput,
-          onNote: (note) => process.stderr.write(`note: ${printable(note, 1000)}\n`),
+          onNote: (note) => writeNotes([note]),
           onProgress: (p) => bar.update(p),
           onStored: (who, outcome) => {
             if (flags.verbose)

@@ -94,7 +94,7 @@ describe('ingest reads its inputs as analyze does', () => {
     expect(notes).toEqual([`${join(dir, 'two', 'stray.json')}: a file beside runs, not a run: skipped`]);
     const r = await ingest([join(dir, 'two')], 'db-two');
     expect(r).toMatchObject({ runs: 2, stored: 2, errors: 0 });
-    expect(r.stderr).toContain(`note: ${join(dir, 'two', 'stray.json')}: a file beside runs`);
+    expect(r.stderr).toContain(`atlevel: note: ${join(dir, 'two', 'stray.json')}: a file beside runs`);
   }, 180_000);
 
   it('a folder holding no run says so; a lone snapshot file is a run, as analyze reads it', async () => {
