@@ -1,6 +1,7 @@
 /** `atlevel analyze` and its HTML shorthand `atlevel report`. */
 import { type Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
-import { type AnalyzeOutcome, type AnalyzeRequest, analyze, report } from '../app/index.js';
+import { type AnalyzeOutcome, type AnalyzeRequest, analyze } from '../app/analyze.js';
+import { report } from '../app/report.js';
 import { RULE_IDS, RULE_RECORD } from '../invariants/index.js';
 import { printable } from '../model/index.js';
 import { ANALYZE_FORMATS, render } from '../report/index.js';

@@ -1,6 +1,6 @@
 /** `atlevel diff`: what changes between two MachineConfigs, and which release components behind it. */
 import type { Command } from '@commander-js/extra-typings';
-import { type DiffRequest, diffConfigs } from '../app/index.js';
+import { type DiffRequest, diffConfigs } from '../app/diff.js';
 import { PART_NAMES, parseParts } from '../machineconfig/index.js';
 import { UsageError } from '../model/index.js';
 import { DIFF_FORMATS, render } from '../report/index.js';

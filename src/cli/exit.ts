@@ -4,7 +4,7 @@
  * exitOf turns into a code here; which error ends in which code is report-error.ts. This module is
  * loaded by every start, and must not load the model (and zod) with it.
  */
-import type { Conclusion } from '../app/index.js';
+import type { Conclusion } from '../app/conclusion.js';
 
 export const EXIT = {
   /** Nothing wrong found: the check passed, the two things are the same, or there was no update. */

@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import type { Command } from '@commander-js/extra-typings';
 import cliProgress from 'cli-progress';
-import { type IngestRequest, ingest, storeSpec } from '../app/index.js';
+import { type IngestRequest, ingest, storeSpec } from '../app/ingest.js';
 import { type IngestProgress, parseShard } from '../ingest/index.js';
 import { printable, UsageError } from '../model/index.js';
 import { defaultDbPath } from '../store/index.js';

@@ -5,7 +5,7 @@
  */
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import type { GivenReleases, ReadOptions } from '../app/index.js';
+import type { GivenReleases, ReadOptions } from '../app/read.js';
 import {
   BUDGET_FLAGS,
   Budget,

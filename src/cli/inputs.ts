@@ -6,7 +6,7 @@
  * Exit codes: 0 printed, 2 bad input or usage, 3 internal error.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { planInputs } from '../app/index.js';
+import { planInputs } from '../app/inputs.js';
 import { UsageError } from '../model/index.js';
 import { INPUTS_FORMATS, render } from '../report/index.js';
 import { examplePath } from './examples.js';

@@ -4,7 +4,7 @@
  * cluster, loading the client library only then, so file commands start as fast as before).
  */
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import type { GivenReleases, LiveTarget } from '../app/index.js';
+import type { GivenReleases, LiveTarget } from '../app/read.js';
 import { UsageError } from '../model/index.js';
 import { stdinOnce } from './stdin.js';
 

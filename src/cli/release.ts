@@ -1,6 +1,6 @@
 /** `atlevel release diff|info`: release payloads compared, listed and searched. */
 import type { Command } from '@commander-js/extra-typings';
-import { diffReleaseFiles, type ReleaseInfoRequest, releaseInfo } from '../app/index.js';
+import { diffReleaseFiles, type ReleaseInfoRequest, releaseInfo } from '../app/release.js';
 import { plural, printable, terminalSafe, UsageError } from '../model/index.js';
 import { MIN_DIGEST_PREFIX, shortDigestPrefix } from '../release/index.js';
 import { RELEASE_DIFF_FORMATS, RELEASE_INFO_FORMATS, render } from '../report/index.js';

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
-import { type ServeRequest, serve } from '../app/index.js';
+import { type ServeRequest, serve } from '../app/serve.js';
 import { plural, printable, terminalSafe, UsageError } from '../model/index.js';
 import { examplePath } from './examples.js';
 import { EXIT, type ExitBox, type ExitCode } from './exit.js';

@@ -17,7 +17,7 @@ import {
   type SimulateProgress,
   type SimulateRequest,
   simulate,
-} from '../app/index.js';
+} from '../app/simulate.js';
 import { printable, UsageError } from '../model/index.js';
 import { render, SIMULATE_FORMATS } from '../report/index.js';
 import { HOSTED_POLICY_NAMES, POLICY_NAMES } from '../sim/index.js';

@@ -4,7 +4,8 @@
  * percentiles. Exit codes: 0 the figures were printed, 2 bad flags or no store there, 3 internal error.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { type StatsRequest, stats, storeSpec } from '../app/index.js';
+import { storeSpec } from '../app/ingest.js';
+import { type StatsRequest, stats } from '../app/stats.js';
 import { parseMoment, UsageError } from '../model/index.js';
 import { render } from '../report/index.js';
 import { STATS_FORMATS, type StatsFilter } from '../stats/index.js';

@@ -1,6 +1,6 @@
 /** `atlevel status`: the state of an update at one moment, as `oc adm upgrade status` shows it. */
 import { type Command, Option } from '@commander-js/extra-typings';
-import { type StatusRequest, status } from '../app/index.js';
+import { type StatusRequest, status } from '../app/status.js';
 import { type Millis, UsageError } from '../model/index.js';
 import type { StatusDetails } from '../report/index.js';
 import { HOSTED_STATUS_FORMATS, render, STATUS_FORMATS } from '../report/index.js';

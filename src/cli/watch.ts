@@ -1,6 +1,6 @@
 /** `atlevel watch`: follow an update on a live cluster (docs/live.md). */
 import { type Command, Option } from '@commander-js/extra-typings';
-import { type WatchRequest, watch } from '../app/index.js';
+import { type WatchRequest, watch } from '../app/watch.js';
 import { printable, UsageError } from '../model/index.js';
 import { ANALYZE_FORMATS, render, yamlPrinter } from '../report/index.js';
 import { type ExitBox, type ExitCode, exitOf } from './exit.js';
