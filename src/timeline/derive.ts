@@ -202,25 +202,10 @@ function controlPlaneHistoryIntervals(
   const status = (
     hc.object as { status?: { controlPlaneVersion?: { history?: HistoryEntry[] | null } | null } }
   ).status;
-  const history = status?.controlPlaneVersion?.history ?? [];
-  history.forEach((h, index) => {
-    const started = parseTime(h.startedTime);
-    if (started === undefined) return;
-    const completed = parseTime(h.completionTime);
-    const version = h.version || h.image || '<unknown>';
-    out.push({
-      from: started,
-      to: completed ?? Math.max(started, until),
-      level: h.state === 'Completed' ? 'Info' : 'Warning',
-      locator,
-      message: {
-        reason: 'ControlPlaneVersion',
-        humanMessage: `control plane update to ${version} (${h.state})`,
-        annotations: { state: h.state, version, ...(completed === undefined ? { open: 'true' } : {}) },
-      },
-      source: 'derived:history',
-      ref: withPath(hc.ref, `status.controlPlaneVersion.history[${index}]`),
-    });
+  versionHistoryIntervals(out, locator, status?.controlPlaneVersion?.history ?? [], until, {
+    reason: 'ControlPlaneVersion',
+    what: () => 'control plane update to',
+    ref: (index) => withPath(hc.ref, `status.controlPlaneVersion.history[${index}]`),
   });
 }
 
@@ -287,6 +272,26 @@ function historyIntervals(
   until: Millis,
 ): void {
   const history = cv.object.status?.history ?? [];
+  versionHistoryIntervals(out, locator, history, until, {
+    reason: 'UpdateHistory',
+    // history is newest first; its last entry is the install
+    what: (index) => (index === history.length - 1 ? 'install of' : 'update to'),
+    ref: (index) => withPath(cv.ref, `status.history[${index}]`),
+  });
+}
+
+/**
+ * One interval per entry of a version history (ClusterVersion's `status.history`, a HostedCluster's
+ * `status.controlPlaneVersion.history`): from its start to its completion, or to the end of the span
+ * while it is open.
+ */
+function versionHistoryIntervals(
+  out: Interval[],
+  locator: Locator,
+  history: readonly HistoryEntry[],
+  until: Millis,
+  how: { reason: string; what: (index: number) => string; ref: (index: number) => Interval['ref'] },
+): void {
   history.forEach((h, index) => {
     const started = parseTime(h.startedTime);
     if (started === undefined) return;
@@ -298,13 +303,12 @@ function historyIntervals(
       level: h.state === 'Completed' ? 'Info' : 'Warning',
       locator,
       message: {
-        reason: 'UpdateHistory',
-        // history is newest first; its last entry is the install
-        humanMessage: `${index === history.length - 1 ? 'install of' : 'update to'} ${version} (${h.state})`,
+        reason: how.reason,
+        humanMessage: `${how.what(index)} ${version} (${h.state})`,
         annotations: { state: h.state, version, ...(completed === undefined ? { open: 'true' } : {}) },
       },
       source: 'derived:history',
-      ref: withPath(cv.ref, `status.history[${index}]`),
+      ref: how.ref(index),
     });
   });
 }
