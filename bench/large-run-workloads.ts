@@ -9,6 +9,7 @@
  * Deterministic: its own PRNG, so the rest of the run is the same bytes with or without it.
  */
 import type { ReleaseInfoSpec } from '../src/artifacts/index.js';
+import { rng } from './rng.js';
 
 type Json = Record<string, unknown>;
 
@@ -76,16 +77,7 @@ export function largeWorkloads(
   nodes: readonly string[],
   times: { start: number; versionA: string; versionB: string; imageA: string; imageB: string },
 ): LargeWorkloads {
-  const r = ((seed: number) => {
-    let s = seed >>> 0;
-    return () => {
-      s = (s + 0x6d2b79f5) >>> 0;
-      let t = s;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  })(4040);
+  const r = rng(4040);
   const deployments: Json[] = [];
   const replicaSets: Json[] = [];
   const daemonSets: Json[] = [];

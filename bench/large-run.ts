@@ -14,6 +14,7 @@ import {
 } from '../src/artifacts/index.js';
 import { writeRunFolder } from '../src/writer/index.js';
 import { largeWorkloads } from './large-run-workloads.js';
+import { rng } from './rng.js';
 
 export interface LargeRunSize {
   intervals: number;
@@ -35,18 +36,6 @@ const START = Date.parse('2021-11-03T02:50:00Z');
 const LEVEL = Date.parse('2021-11-03T03:23:09.856Z');
 const RENDER = Date.parse('2021-11-03T03:23:11Z');
 const DONE = Date.parse('2021-11-03T03:28:21Z');
-
-/** Deterministic PRNG (mulberry32): the same bytes every run. The benchmarks share it. */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 function hex(r: () => number, n: number): string {

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { textDataUrl } from '../src/machineconfig/write.js';
-import { rng } from './large-run.js';
+import { rng } from './rng.js';
 
 export const POOLS = ['master', 'worker'] as const;
 export const PER_POOL = 110;

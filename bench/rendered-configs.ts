@@ -19,7 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { rng } from './large-run.js';
+import { rng } from './rng.js';
 
 export const CONFIGS = 220;
 
