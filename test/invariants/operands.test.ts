@@ -289,6 +289,22 @@ const ING = 'openshift-ingress';
 const coredns = (v: string) => IMAGES[v]?.coredns ?? '';
 const router = (v: string) => IMAGES[v]?.['haproxy-router'] ?? '';
 
+/** The events of dns-default-old09, the old pod of A's image (shared by two components), deleted at 10:35:30. */
+function oldSharedDnsPodGone(c: Cluster): void {
+  c.push(
+    'events',
+    event(DNS, 'DaemonSet', 'dns-default', 'SuccessfulDelete', 'Deleted pod: dns-default-old09', '10:35:30'),
+    event(
+      DNS,
+      'Pod',
+      'dns-default-old09',
+      'Pulled',
+      `Container image "${coredns(A)}" already present on machine`,
+      '08:01:00',
+    ),
+  );
+}
+
 /** dns's DaemonSet fully rolled to B between 10:05 and 10:15, each pod Ready a minute after it was created. */
 function dnsRolledEarly(
   c: Cluster,
@@ -959,25 +975,7 @@ describe('operator-level-before-operands: shapes of real clusters no other test 
     routerRolledEarly(c);
     // The template and two pods run B's coredns; the third old pod, of A's shared image, went at 10:35:30.
     dnsRolledEarly(c, { created: (i) => (i === 2 ? '10:36:00' : `10:0${5 + i}:00`) });
-    c.push(
-      'events',
-      event(
-        DNS,
-        'DaemonSet',
-        'dns-default',
-        'SuccessfulDelete',
-        'Deleted pod: dns-default-old09',
-        '10:35:30',
-      ),
-      event(
-        DNS,
-        'Pod',
-        'dns-default-old09',
-        'Pulled',
-        `Container image "${coredns(A)}" already present on machine`,
-        '08:01:00',
-      ),
-    );
+    oldSharedDnsPodGone(c);
     const out = check(c.history());
     expect(out.state).toBe('violated');
     expect(out.findings[0]?.summary).toContain('coredns');
@@ -1012,25 +1010,7 @@ describe('operator-level-before-operands: shapes of real clusters no other test 
     const late = cluster();
     routerRolledEarly(late);
     dnsRolledEarly(late, { created: (i) => (i === 2 ? '10:36:00' : `10:0${5 + i}:00`) });
-    late.push(
-      'events',
-      event(
-        DNS,
-        'DaemonSet',
-        'dns-default',
-        'SuccessfulDelete',
-        'Deleted pod: dns-default-old09',
-        '10:35:30',
-      ),
-      event(
-        DNS,
-        'Pod',
-        'dns-default-old09',
-        'Pulled',
-        `Container image "${coredns(A)}" already present on machine`,
-        '08:01:00',
-      ),
-    );
+    oldSharedDnsPodGone(late);
     expect(check(late.history()).state).toBe('violated');
   });
 
