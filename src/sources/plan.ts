@@ -43,7 +43,7 @@ import {
   servedFiles,
   UNKNOWN_CASE_FILE,
 } from './planning.js';
-import { type FindRunsOptions, type FoundRun, runsOfFolder } from './runs.js';
+import { BESIDE_RUNS, besideRels, type FindRunsOptions, type FoundRun, runsOfFolder } from './runs.js';
 import type { LoadOptions } from './types.js';
 import type { RemoteInput } from './url/index.js';
 import { looksLikeUrl } from './url/location.js';
@@ -134,11 +134,15 @@ export async function planInput(arg: string | LiveCluster, opts: PlanOptions = {
   const context: OpenContext<InputPlan> = {
     folder: async (dir) => {
       const runs = await runsOfFolder(dir, opts.onLinked ? { onLinked: opts.onLinked } : {});
-      if (opts.runsOnly) return of('folder', { ...NONE, notes: runs.notes }, runs.runs);
+      // A file beside runs belongs to no run: ingest skips it and the loader does not read it.
+      const beside = besideRels(dir, runs);
+      const besideIgnored = [...beside].sort().map((path) => ({ path, why: BESIDE_RUNS }));
+      if (opts.runsOnly)
+        return of('folder', { ...NONE, ignored: besideIgnored, notes: runs.notes }, runs.runs);
       const listing = await listFolder(dir);
       const parts = listingParts(
         dir,
-        listing.files.map((f) => f.rel),
+        listing.files.map((f) => f.rel).filter((rel) => !beside.has(rel)),
         true,
       );
       const skipped = listing.skipped.map(skippedEntry);
@@ -146,7 +150,7 @@ export async function planInput(arg: string | LiveCluster, opts: PlanOptions = {
         'folder',
         {
           ...parts,
-          ignored: [...parts.ignored, ...skipped],
+          ignored: [...parts.ignored, ...besideIgnored, ...skipped],
           notes: [
             ...parts.notes,
             ...skipped.map((s) => `${dir}: skipped ${printable(s.path)} (${s.why})`),

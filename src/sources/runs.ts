@@ -4,18 +4,19 @@
  * archive (`.tar.xz` as much as `.tar.gz`), the layouts say which names make a folder one input and
  * which files they would read. A folder is one run when it is an input's root; else a folder of runs
  * (its subfolders, symbolic links to folders included, and its archives), walked a few levels down;
- * a file beside runs that a layout would read is not taken for part of a run: a note names it. And
+ * a file beside runs that a layout would read belongs to no run: it is ignored, with a note naming
+ * it, by ingest, `inputs` and the loader alike (withoutFilesBesideRuns). And
  * every file of one run, for naming it by its content, the same whether the run is a folder or an
  * archive of that folder.
  */
 import type { Dirent } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { InputError, type PlannedRun } from '../model/index.js';
 import { readArchive } from './archive.js';
 import { isArchiveName } from './decoders/index.js';
-import { fsProblem, listFolder } from './folder.js';
+import { fsProblem, type Listing, listFolder } from './folder.js';
 import { readerByName } from './layouts/index.js';
 import { planListing } from './planning.js';
 
@@ -25,12 +26,20 @@ export interface RunsFound {
   readonly runs: FoundRun[];
   /** Files skipped beside runs, symbolic links that lead nowhere, folders that hold no run. */
   readonly notes: string[];
+  /** The files beside runs that a layout would read, which belong to no run, below the folder walked. */
+  readonly beside: string[];
 }
+
+/** Why a file beside runs is ignored (`inputs`' reason; the note adds `: skipped`). */
+export const BESIDE_RUNS = 'a file beside runs, not a run';
 
 export interface FindRunsOptions {
   /** Each folder a symbolic link leads to, before it is walked (ingest: not the run store). */
   readonly onLinked?: (real: string) => void;
 }
+
+/** The runs found only because their files are `oc get` files (no input root, nothing below them). */
+const loose = new WeakSet<FoundRun>();
 
 /** How deep a folder of runs is walked: enough for logs/JOB/BUILD_ID under any prefix. */
 const MAX_DEPTH = 8;
@@ -126,28 +135,61 @@ async function walk(
     ancestors.delete(target);
   }
   const others = files.filter((e) => !isArchiveName(e.name));
-  if (found.runs.length === before) {
+  const read = readable(others.map((e) => e.name));
+  const below = found.runs.slice(before);
+  if (below.length === 0 || (read.size > 0 && below.every((r) => loose.has(r)))) {
     // No run below: the folder is one input if the layouts read any of its files (a folder of
-    // `oc get` files), else it holds nothing to ingest.
-    if (readable(others.map((e) => e.name)).size > 0) found.runs.push(folder());
+    // `oc get` files), else it holds nothing to ingest. Only folders of `oc get` files below, and
+    // such files here too: one folder of `oc get` files at any depth, as the loader reads it.
+    found.runs.splice(before);
+    if (read.size > 0) {
+      const run = folder();
+      loose.add(run);
+      found.runs.push(run);
+    }
     return;
   }
   // Runs below: a file beside them is not one of them. Those a layout would read are named, so a
   // stray snapshot is not silently lost; the rest (READMEs, timestamps) are what analyze ignores too.
-  const read = readable(others.map((e) => e.name));
   for (const e of others)
-    if (read.has(e.name)) found.notes.push(`${e.path}: a file beside runs, not a run: skipped`);
+    if (read.has(e.name)) {
+      found.beside.push(e.path);
+      found.notes.push(`${e.path}: ${BESIDE_RUNS}: skipped`);
+    }
 }
 
 /** The runs a folder holds, and what was skipped on the way. */
 export async function runsOfFolder(arg: string, opts: FindRunsOptions = {}): Promise<RunsFound> {
-  const found: RunsFound = { runs: [], notes: [] };
+  const found: RunsFound = { runs: [], notes: [], beside: [] };
   const root = await realpath(arg).catch((err: unknown) => {
     throw new InputError(arg, fsProblem(err));
   });
   await walk(arg, 0, new Set([root]), found, opts);
   if (found.runs.length === 0) found.notes.push(`${arg}: holds no run (no file a layout reads)`);
   return found;
+}
+
+/** The files beside runs found in `dir`, relative to it and `/`-separated as a listing names them. */
+export function besideRels(dir: string, found: RunsFound): Set<string> {
+  return new Set(found.beside.map((path) => relative(dir, path).split(sep).join('/')));
+}
+
+/**
+ * A folder read as one input (the loader) reads what the plan claims: not the files beside its runs,
+ * which belong to no run; the note that names each is the loader's too. A run folder (one readdir:
+ * its top says it is one) has none.
+ */
+export async function withoutFilesBesideRuns<T extends { readonly notes: string[] }>(
+  dir: string,
+  read: (listing: Listing) => Promise<T>,
+): Promise<T> {
+  const found = await runsOfFolder(dir);
+  const listing = await listFolder(dir);
+  if (found.beside.length === 0) return read(listing);
+  const beside = besideRels(dir, found);
+  const result = await read({ ...listing, files: listing.files.filter((f) => !beside.has(f.rel)) });
+  result.notes.push(...found.notes.filter((n) => n.endsWith(`: ${BESIDE_RUNS}: skipped`)));
+  return result;
 }
 
 /** A file of a run: its path inside the run and its bytes. */

@@ -119,16 +119,56 @@ describe('the plan of each kind of input', () => {
     expect(archive.served).toEqual([]);
   });
 
-  it('a folder of runs with a stray file: each run, and a note naming the stray file', async () => {
+  it('a folder of runs with a stray file: each run; the stray file ignored with its reason by inputs, ingest and analyze', async () => {
     const runs = join(dir, 'runs');
     cpSync(example, join(runs, 'run-1'), { recursive: true });
     cpSync(example, join(runs, 'run-2'), { recursive: true });
-    writeFileSync(join(runs, 'snapshot.json'), '{"kind":"List","items":[]}');
-    const plan = await planInput(runs);
+    // A snapshot a layout would read (a ClusterVersion), left at the top, beside the runs.
+    const stray = {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        { apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', metadata: { name: 'version' } },
+      ],
+    };
+    writeFileSync(join(runs, 'snapshot.json'), JSON.stringify(stray));
+    const note = `${join(runs, 'snapshot.json')}: a file beside runs, not a run: skipped`;
+    const why = { path: 'snapshot.json', why: 'a file beside runs, not a run' };
+    const [plan, runsOnly] = await Promise.all([planInput(runs), planInput(runs, { runsOnly: true })]);
     expect(plan.runs.map((r) => r.source)).toEqual([join(runs, 'run-1'), join(runs, 'run-2')]);
-    expect(plan.notes).toContain(`${join(runs, 'snapshot.json')}: a file beside runs, not a run: skipped`);
-    // ingest stores exactly the plan's runs.
-    expect((await expandInputs([runs])).map((r) => r.source)).toEqual(plan.runs.map((r) => r.source));
+    expect(plan.claimed.map((c) => c.path)).not.toContain('snapshot.json');
+    expect(plan.ignored).toContainEqual(why);
+    expect(plan.notes).toContain(note);
+    // ingest's plan (runs only) says the same of it, and stores exactly the plan's runs.
+    expect(runsOnly.ignored).toEqual([why]);
+    expect(runsOnly.notes).toEqual([note]);
+    const notes: string[] = [];
+    expect((await expandInputs([runs], undefined, (n) => notes.push(n))).map((r) => r.source)).toEqual(
+      plan.runs.map((r) => r.source),
+    );
+    expect(notes).toEqual([note]);
+    // analyze of the whole folder reads the claimed files, not the stray one, and says why.
+    const parts = await loadHistoryParts([runs], { now: Date.now() });
+    expect(parts.inputs.map((i) => i.path)).not.toContain(join(runs, 'snapshot.json'));
+    expect(parts.notes).toContain(note);
+    for (const i of parts.inputs) expect(plan.claimed.map((c) => join(runs, c.path))).toContain(i.path);
+  });
+
+  it('a folder of oc get files with some in a subfolder: one run, nothing beside it, all read by analyze', async () => {
+    const snap = join(dir, 'snap');
+    mkdirSync(join(snap, 'operators'), { recursive: true });
+    cpSync(join(fixtures, 'oc-get/cluster.yaml'), join(snap, 'cluster.yaml'));
+    cpSync(join(fixtures, 'oc-get/operators.json'), join(snap, 'operators/operators.json'));
+    const [plan, runsOnly] = await Promise.all([planInput(snap), planInput(snap, { runsOnly: true })]);
+    expect(plan.runs).toEqual([{ source: snap, kind: 'folder' }]);
+    expect(runsOnly.runs).toEqual(plan.runs);
+    expect(Object.keys(claimed(plan))).toEqual(['cluster.yaml', 'operators/operators.json']);
+    expect([...plan.ignored, ...runsOnly.ignored]).toEqual([]);
+    const parts = await loadHistoryParts([snap], { now: Date.now() });
+    expect(parts.inputs.map((i) => i.path).sort()).toEqual([
+      join(snap, 'cluster.yaml'),
+      join(snap, 'operators/operators.json'),
+    ]);
   });
 
   it('a folder of symbolic links to runs: each run, with where it really is', async () => {
