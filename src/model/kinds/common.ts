@@ -56,10 +56,13 @@ export const containers = z
   .nullable()
   .optional();
 
-/** A pod template's containers, as the rollout of a Deployment or DaemonSet is read from them. */
+/**
+ * A pod template's containers and init containers, as the rollout of a Deployment or DaemonSet is
+ * read from them: a change of either is a new template (docs/rules/operator-level-before-operands.md).
+ */
 export const podTemplate = z.looseObject({
   metadata: z.looseObject({ labels: stringMap.nullable().optional() }).nullable().optional(),
-  spec: z.looseObject({ containers }).optional(),
+  spec: z.looseObject({ containers, initContainers: containers }).optional(),
 });
 
 /** An int or a percentage (`maxUnavailable: 25%`), as intstr.IntOrString. */

@@ -16,6 +16,7 @@ const PodSchema = z.looseObject({
     .looseObject({
       nodeName: z.string().optional(),
       containers,
+      initContainers: containers,
     })
     .optional(),
   status: z
