@@ -36,6 +36,8 @@ export const BESIDE_RUNS = 'a file beside runs, not a run';
 export interface FindRunsOptions {
   /** Each folder a symbolic link leads to, before it is walked (ingest: not the run store). */
   readonly onLinked?: (real: string) => void;
+  /** Follow a symbolic link only to a folder inside the one walked, as the loader lists a folder (folder.ts). */
+  readonly within?: string;
 }
 
 /** The runs found only because their files are `oc get` files (no input root, nothing below them). */
@@ -125,6 +127,7 @@ async function walk(
     const target = await realpath(e.path).catch((err: unknown) => {
       throw new InputError(e.path, fsProblem(err));
     });
+    if (e.linked && opts.within !== undefined && !isInside(target, opts.within)) continue;
     if (ancestors.has(target)) {
       found.notes.push(`${e.path}: symbolic link back to a folder above it: skipped`);
       continue;
@@ -158,6 +161,10 @@ async function walk(
     }
 }
 
+function isInside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root === sep ? sep : `${root}${sep}`);
+}
+
 /** The runs a folder holds, and what was skipped on the way. */
 export async function runsOfFolder(arg: string, opts: FindRunsOptions = {}): Promise<RunsFound> {
   const found: RunsFound = { runs: [], notes: [], beside: [] };
@@ -183,9 +190,17 @@ export async function withoutFilesBesideRuns<T extends { readonly notes: string[
   dir: string,
   read: (listing: Listing) => Promise<T>,
 ): Promise<T> {
-  const found = await runsOfFolder(dir);
+  // What the walk cannot read (a name that is not UTF-8, a folder it may not list) the listing
+  // skips or refuses in its own words: then no file is taken for one beside runs.
+  const root = await realpath(dir).catch(() => undefined);
+  const found =
+    root &&
+    (await runsOfFolder(dir, { within: root }).catch((err: unknown) => {
+      if (err instanceof InputError) return undefined;
+      throw err;
+    }));
   const listing = await listFolder(dir);
-  if (found.beside.length === 0) return read(listing);
+  if (!found || found.beside.length === 0) return read(listing);
   const beside = besideRels(dir, found);
   const result = await read({ ...listing, files: listing.files.filter((f) => !beside.has(f.rel)) });
   result.notes.push(...found.notes.filter((n) => n.endsWith(`: ${BESIDE_RUNS}: skipped`)));
