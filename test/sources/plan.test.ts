@@ -3,7 +3,7 @@
  * argument is, which files are claimed and by which kind, served as they are and ignored, and the
  * runs it holds; and that the loader, serve's extras and ingest do exactly what it says.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -17,7 +17,7 @@ import { eachRunFile, loadHistoryParts, planInput, readServedExtras } from '../.
 import { ignoredFiles, planListing, servedFiles } from '../../src/sources/planning.js';
 import { inProcessCli } from '../helpers/cli.js';
 import { FakeGcs } from '../helpers/fake-gcs.js';
-import { projectRoot } from '../helpers/fixtures.js';
+import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
 import { putBug2019850Run, runUrls } from '../helpers/prow-run.js';
 
 const example = join(projectRoot, 'examples/bug-2019850');
@@ -374,3 +374,41 @@ describe('atlevel inputs', () => {
     ]);
   });
 });
+
+describeFixtures(
+  'the plan of real must-gathers (openshift/must-gather-clean), as a folder and as a tarball',
+  () => {
+    const files = (root: string): string[] =>
+      readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((d) => d.isFile())
+        .map((d) => join(d.parentPath, d.name).slice(root.length + 1))
+        .sort();
+
+    it.each(['aws', 'metal'])(
+      '%s: each file claimed, served or ignored with a reason; the loader reads exactly the claims',
+      async (name) => {
+        const mg = fixture('openshift__must-gather-clean/test/files/extracted-subset', `must-gather-${name}`);
+        const tgz = join(dir, `must-gather-${name}.tar.gz`);
+        await create({ file: tgz, gzip: true, cwd: mg }, readdirSync(mg));
+        const [folder, archive] = await Promise.all([planInput(mg), planInput(tgz)]);
+        const all = [...folder.claimed, ...folder.served, ...folder.ignored].map((f) => f.path).sort();
+        expect(all).toEqual(files(mg));
+        expect(folder.ignored.every((i) => i.why.length > 0)).toBe(true);
+        for (const [plan, at] of [
+          [folder, `${mg}/`],
+          [archive, `${tgz}!`],
+        ] as const) {
+          const read = (await loadHistoryParts([plan.input], { now: Date.now() })).inputs.map((i) => i.path);
+          expect(read.sort()).toEqual(plan.claimed.map((c) => `${at}${c.path}`).sort());
+        }
+        // The tarball claims what the folder claims; what serve would serve of the folder it ignores, with a reason.
+        expect(archive.claimed).toEqual(folder.claimed);
+        expect(archive.served).toEqual([]);
+        expect(archive.ignored.map((i) => i.path).sort()).toEqual(
+          [...folder.served, ...folder.ignored].map((f) => f.path).sort(),
+        );
+        expect(archive.ignored.every((i) => i.why === 'part of the must-gather, not read')).toBe(true);
+      },
+    );
+  },
+);
