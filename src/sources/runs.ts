@@ -181,17 +181,23 @@ export function besideRels(dir: string, found: RunsFound): Set<string> {
   return new Set(found.beside.map((path) => relative(dir, path).split(sep).join('/')));
 }
 
+/** A folder as the loader reads it: its listing, and the files beside its runs, which it leaves out. */
+interface FolderInput {
+  readonly listing: Listing;
+  /** Relative to the folder, as the listing names them. */
+  readonly beside: ReadonlySet<string>;
+  /** The note naming each, as ingest words it. */
+  readonly notes: readonly string[];
+}
+
 /**
- * A folder read as one input (the loader) reads what the plan claims: not the files beside its runs,
- * which belong to no run; the note that names each is the loader's too. A run folder (one readdir:
- * its top says it is one) has none.
+ * A folder read as one input (the loader, and the plan's claims) leaves out the files beside its
+ * runs, which belong to no run. Its walk stays inside the folder, as its listing does (folder.ts):
+ * runs behind a link out of it are not its own. What the walk cannot read (a name that is not UTF-8,
+ * a folder it may not list) the listing skips or refuses in its own words: then no file is taken for
+ * one beside runs. A run folder (one readdir: its top says it is one) has none.
  */
-export async function withoutFilesBesideRuns<T extends { readonly notes: string[] }>(
-  dir: string,
-  read: (listing: Listing) => Promise<T>,
-): Promise<T> {
-  // What the walk cannot read (a name that is not UTF-8, a folder it may not list) the listing
-  // skips or refuses in its own words: then no file is taken for one beside runs.
+export async function folderInput(dir: string): Promise<FolderInput> {
   const root = await realpath(dir).catch(() => undefined);
   const found =
     root &&
@@ -200,10 +206,23 @@ export async function withoutFilesBesideRuns<T extends { readonly notes: string[
       throw err;
     }));
   const listing = await listFolder(dir);
-  if (!found || found.beside.length === 0) return read(listing);
-  const beside = besideRels(dir, found);
+  if (!found || found.beside.length === 0) return { listing, beside: new Set(), notes: [] };
+  return {
+    listing,
+    beside: besideRels(dir, found),
+    notes: found.notes.filter((n) => n.endsWith(`: ${BESIDE_RUNS}: skipped`)),
+  };
+}
+
+/** The loader's read of a folder: without the files beside its runs, and with the notes naming them. */
+export async function withoutFilesBesideRuns<T extends { readonly notes: string[] }>(
+  dir: string,
+  read: (listing: Listing) => Promise<T>,
+): Promise<T> {
+  const { listing, beside, notes } = await folderInput(dir);
+  if (beside.size === 0) return read(listing);
   const result = await read({ ...listing, files: listing.files.filter((f) => !beside.has(f.rel)) });
-  result.notes.push(...found.notes.filter((n) => n.endsWith(`: ${BESIDE_RUNS}: skipped`)));
+  result.notes.push(...notes);
   return result;
 }
 

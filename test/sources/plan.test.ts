@@ -154,6 +154,27 @@ describe('the plan of each kind of input', () => {
     for (const i of parts.inputs) expect(plan.claimed.map((c) => join(runs, c.path))).toContain(i.path);
   });
 
+  it('a folder of links to runs outside it, with a stray file: ingest takes the runs and skips the file; analyze, which follows no link out of it, reads the file, and the claims say so', async () => {
+    const outside = join(dir, 'elsewhere');
+    cpSync(example, join(outside, 'run-1'), { recursive: true });
+    const links = join(dir, 'links-out');
+    mkdirSync(links);
+    symlinkSync(join(outside, 'run-1'), join(links, 'run-1'));
+    const snapshot = {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }],
+    };
+    writeFileSync(join(links, 'snapshot.json'), JSON.stringify(snapshot));
+    const [plan, runsOnly] = await Promise.all([planInput(links), planInput(links, { runsOnly: true })]);
+    expect(runsOnly.runs.map((r) => r.source)).toEqual([join(links, 'run-1')]);
+    expect(runsOnly.ignored).toEqual([{ path: 'snapshot.json', why: 'a file beside runs, not a run' }]);
+    expect(plan.runs).toEqual(runsOnly.runs);
+    expect(plan.claimed.map((c) => c.path)).toEqual(['snapshot.json']);
+    const parts = await loadHistoryParts([links], { now: Date.now() });
+    expect(parts.inputs.map((i) => i.path)).toEqual([join(links, 'snapshot.json')]);
+  });
+
   it('a folder of oc get files with some in a subfolder: one run, nothing beside it, all read by analyze', async () => {
     const snap = join(dir, 'snap');
     mkdirSync(join(snap, 'operators'), { recursive: true });
