@@ -1198,6 +1198,55 @@ describe('operator-level-before-operands: init containers', () => {
     expect(template?.statement).toContain("still names the old release's egress-router-cni image");
   });
 
+  it('property: reboots, recreated pods, new nodes and pulls of the new init image after the level report never make a violation of a rollout done before it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            kind: fc.constantFrom('reboot', 'recreate', 'new-node', 'pulled'),
+            minute: fc.integer({ min: 31, max: 59 }),
+            which: fc.integer({ min: 0, max: 2 }),
+          }),
+          { maxLength: 8 },
+        ),
+        (perturbations) => {
+          const c = routerRolledEarly(dnsRolledEarly(rolledEarly(networkCluster())));
+          perturbations.forEach((q, i) => {
+            const clock = `10:${q.minute}:00`;
+            const name = `${PLUGINS}-p${i}${q.which}`;
+            if (q.kind === 'reboot') {
+              const p = c.p.objects.pods.find((x) => x.object.metadata.name === `${PLUGINS}-new0${q.which}`);
+              const ready = p?.object.status?.conditions?.[0];
+              if (ready) ready.lastTransitionTime = iso(clock);
+            } else if (q.kind === 'recreate') {
+              c.push(
+                'events',
+                event(MULTUS, 'DaemonSet', PLUGINS, 'SuccessfulCreate', `Created pod: ${name}`, clock),
+              );
+            } else if (q.kind === 'new-node') {
+              c.push('nodes', node(`node-n${i}`, clock));
+              c.push('pods', pluginsPod(name, B, 'rev2', `node-n${i}`, clock));
+            } else {
+              c.push(
+                'events',
+                event(
+                  MULTUS,
+                  'Pod',
+                  `${PLUGINS}-new0${q.which}`,
+                  'Pulled',
+                  `Container image "${egress(B)}" already present on machine`,
+                  clock,
+                ),
+              );
+            }
+          });
+          expect(check(c.history()).state).not.toBe('violated');
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('a pod still running the old init image when last seen: a violation whose evidence names its initContainers', () => {
     const c = routerRolledEarly(dnsRolledEarly(networkCluster()));
     c.push('daemonSets', plugins(B));
