@@ -5,7 +5,7 @@
  * which files they would read. A folder is one run when it is an input's root; else a folder of runs
  * (its subfolders, symbolic links to folders included, and its archives), walked a few levels down;
  * a file beside runs that a layout would read belongs to no run: it is ignored, with a note naming
- * it, by ingest, `inputs` and the loader alike (withoutFilesBesideRuns). And
+ * it, by ingest, `inputs` and the loader alike (folderInput). And
  * every file of one run, for naming it by its content, the same whether the run is a folder or an
  * archive of that folder.
  */
@@ -40,7 +40,7 @@ export interface FindRunsOptions {
   readonly within?: string;
 }
 
-/** The runs found only because their files are `oc get` files (no input root, nothing below them). */
+/** The runs found only because their files are `oc get` files (no input root, nothing below them), reached through no link. */
 const loose = new WeakSet<FoundRun>();
 
 /** How deep a folder of runs is walked: enough for logs/JOB/BUILD_ID under any prefix. */
@@ -112,6 +112,7 @@ async function walk(
   found: RunsFound,
   opts: FindRunsOptions,
   real?: string,
+  viaLink = false,
 ): Promise<void> {
   const entries = await entriesOf(dir, found.notes);
   const folder = (): FoundRun => ({ source: dir, kind: 'folder', ...(real ? { real } : {}) });
@@ -134,7 +135,7 @@ async function walk(
     }
     if (e.linked) opts.onLinked?.(target);
     ancestors.add(target);
-    await walk(e.path, depth + 1, ancestors, found, opts, e.linked ? target : undefined);
+    await walk(e.path, depth + 1, ancestors, found, opts, e.linked ? target : undefined, viaLink || e.linked);
     ancestors.delete(target);
   }
   const others = files.filter((e) => !isArchiveName(e.name));
@@ -147,7 +148,9 @@ async function walk(
     found.runs.splice(before);
     if (read.size > 0) {
       const run = folder();
-      loose.add(run);
+      // Reached through a symbolic link, its files may be none of a listing's above it (folder.ts
+      // follows no link out of a folder): it stays a run of its own.
+      if (!viaLink) loose.add(run);
       found.runs.push(run);
     }
     return;

@@ -154,6 +154,19 @@ describe('the plan of each kind of input', () => {
     for (const i of parts.inputs) expect(plan.claimed.map((c) => join(runs, c.path))).toContain(i.path);
   });
 
+  it('oc get files beside a link to a folder of oc get files elsewhere: the linked folder stays a run of its own', async () => {
+    const elsewhere = join(dir, 'ocget-elsewhere');
+    mkdirSync(elsewhere);
+    cpSync(join(fixtures, 'oc-get/operators.json'), join(elsewhere, 'operators.json'));
+    const mixed = join(dir, 'mixed');
+    mkdirSync(mixed);
+    cpSync(join(fixtures, 'oc-get/cluster.yaml'), join(mixed, 'cluster.yaml'));
+    symlinkSync(elsewhere, join(mixed, 'linked'));
+    const plan = await planInput(mixed, { runsOnly: true });
+    expect(plan.runs).toEqual([{ source: join(mixed, 'linked'), kind: 'folder', real: elsewhere }]);
+    expect(plan.ignored).toEqual([{ path: 'cluster.yaml', why: 'a file beside runs, not a run' }]);
+  });
+
   it('a folder of links to runs outside it, with a stray file: ingest takes the runs and skips the file; analyze, which follows no link out of it, reads the file, and the claims say so', async () => {
     const outside = join(dir, 'elsewhere');
     cpSync(example, join(outside, 'run-1'), { recursive: true });
