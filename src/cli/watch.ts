@@ -8,6 +8,9 @@ import { addBudgetOptions, readOptions } from './input.js';
 import { liveFlags, liveTarget } from './live-flags.js';
 import { useColour } from './output.js';
 
+/** The signals that stop a watch the way Ctrl-C does (docs/live.md). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 function watchOptions(cmd: Command) {
   const c = addBudgetOptions(cmd, ['treeNodes', 'treeDepth'])
     .addOption(
@@ -72,8 +75,9 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
   const event = (line: string) => (safeYaml ? `---\n${safeYaml(JSON.parse(line)).trimEnd()}` : line);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // SIGHUP is the terminal closing (or a supervisor's stop): the watch ends as on Ctrl-C, record
+  // written, rather than by Node's default of dying on the spot with the record unwritten.
+  for (const s of STOP_SIGNALS) process.once(s, onSignal);
   signal?.addEventListener('abort', onSignal, { once: true });
   const write = (line: string) => process.stdout.write(`${line}\n`);
   try {
@@ -113,7 +117,6 @@ export async function runWatch(flags: WatchFlags, signal?: AbortSignal): Promise
       process.stderr.write(`atlevel: recorded to ${printable(outcome.recorded, 1000)}\n`);
     return exitOf(outcome.conclusion);
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    for (const s of STOP_SIGNALS) process.removeListener(s, onSignal);
   }
 }

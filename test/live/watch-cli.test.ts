@@ -132,15 +132,26 @@ describe('atlevel watch', () => {
     }
   });
 
-  it('Ctrl-C (SIGINT) or SIGTERM of the process: exit 4, the update not judged to its end (never 0, never 1 for the stop)', async () => {
+  it('Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed) of the process: the record written, exit 4, the update not judged to its end (never 0, never 1 for the stop)', async () => {
     // kubectl's watchers (get -w, rollout status, wait) exit 1 when interrupted; atlevel's 1 is "a rule
     // was violated", so a stop that saw no violation is 4, inconclusive, as its verdict line says.
     const server = await serve(['examples/bug-2019850-fixed']);
     try {
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+        const record = join(tmp, `stopped-by-${signal}`);
         const child = spawn(
           process.execPath,
-          [bin, 'watch', '--kubeconfig', kubeconfigFile(server.url), '--forever', '-o', 'json'],
+          [
+            bin,
+            'watch',
+            '--kubeconfig',
+            kubeconfigFile(server.url),
+            '--forever',
+            '-o',
+            'json',
+            '--record',
+            record,
+          ],
           { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
         );
         let out = '';
@@ -157,6 +168,8 @@ describe('atlevel watch', () => {
         expect(await exited, signal).toBe(4);
         const last = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
         expect(last, signal).toMatchObject({ type: 'stopped', verdict: 'inconclusive' });
+        // Node's default for SIGHUP is to die on the spot: no record. A stop writes it whole.
+        expect(readdirSync(record), signal).toContain('build-log.txt');
       }
     } finally {
       await server.close();
