@@ -4,6 +4,8 @@
  * archive (`.tar.xz` as much as `.tar.gz`), the layouts say which names make a folder one input and
  * which files they would read. A folder is one run when it is an input's root; else a folder of runs
  * (its subfolders, symbolic links to folders included, and its archives), walked a few levels down;
+ * what the walk cannot follow below the folder (a link back above it, to `/`; a dangling link or a
+ * link loop; a folder it may not list) is named in a note and skipped, never the end of the listing;
  * a file beside runs that a layout would read belongs to no run: it is ignored, with a note naming
  * it, by ingest, `inputs` and the loader alike (folderInput). And
  * every file of one run, for naming it by its content, the same whether the run is a folder or an
@@ -83,20 +85,28 @@ function readable(names: readonly string[]): Set<string> {
   return new Set(planListing(names).files.map((f) => f.rel));
 }
 
-async function entriesOf(dir: string, notes: string[]): Promise<Entry[]> {
+/**
+ * The entries of a folder, or undefined when it cannot be listed: the folder walked is refused then,
+ * a folder below it is named in a note and skipped, so that one unreadable corner (a link out of the
+ * folder into /proc, a folder a run's owner closed) does not hide every other run.
+ */
+async function entriesOf(dir: string, notes: string[], top: boolean): Promise<Entry[] | undefined> {
   let raw: Dirent[];
   try {
     raw = await readdir(dir, { withFileTypes: true });
   } catch (err) {
-    throw new InputError(dir, fsProblem(err));
+    if (top) throw new InputError(dir, fsProblem(err));
+    notes.push(`${dir}: ${fsProblem(err)}: skipped`);
+    return undefined;
   }
   const out: Entry[] = [];
   for (const d of raw.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const path = join(dir, d.name);
     if (d.isSymbolicLink()) {
-      const info = await stat(path).catch(() => undefined);
-      if (!info) {
-        notes.push(`${path}: dangling symbolic link: skipped`);
+      const info = await stat(path).catch((err: unknown) => err as NodeJS.ErrnoException);
+      if (info instanceof Error) {
+        const why = info.code === 'ENOENT' ? 'dangling symbolic link' : fsProblem(info);
+        notes.push(`${path}: ${why}: skipped`);
         continue;
       }
       out.push({ name: d.name, path, dir: info.isDirectory(), file: info.isFile(), linked: true });
@@ -114,7 +124,8 @@ async function walk(
   real?: string,
   viaLink = false,
 ): Promise<void> {
-  const entries = await entriesOf(dir, found.notes);
+  const entries = await entriesOf(dir, found.notes, depth === 0);
+  if (entries === undefined) return;
   const folder = (): FoundRun => ({ source: dir, kind: 'folder', ...(real ? { real } : {}) });
   if (isInputRoot(entries)) {
     found.runs.push(folder());
@@ -125,11 +136,15 @@ async function walk(
   for (const e of entries) {
     if (e.file && isArchiveName(e.name)) found.runs.push({ source: e.path, kind: 'archive' });
     if (!e.dir || depth >= MAX_DEPTH) continue;
-    const target = await realpath(e.path).catch((err: unknown) => {
-      throw new InputError(e.path, fsProblem(err));
-    });
+    const target = await realpath(e.path).catch((err: unknown) => err as Error);
+    if (target instanceof Error) {
+      found.notes.push(`${e.path}: ${fsProblem(target)}: skipped`);
+      continue;
+    }
     if (e.linked && opts.within !== undefined && !isInside(target, opts.within)) continue;
-    if (ancestors.has(target)) {
+    // A link to a folder on the way down, or to one holding it (`/`, a parent), would walk this
+    // folder again: a loop, however deep the walk is allowed to go.
+    if ([...ancestors].some((a) => isInside(a, target))) {
       found.notes.push(`${e.path}: symbolic link back to a folder above it: skipped`);
       continue;
     }

@@ -3,7 +3,17 @@
  * argument is, which files are claimed and by which kind, served as they are and ignored, and the
  * runs it holds; and that the loader, serve's extras and ingest do exactly what it says.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -186,6 +196,62 @@ describe('the plan of each kind of input', () => {
     expect(plan.claimed.map((c) => c.path)).toEqual(['snapshot.json']);
     const parts = await loadHistoryParts([links], { now: Date.now() });
     expect(parts.inputs.map((i) => i.path)).toEqual([join(links, 'snapshot.json')]);
+  });
+
+  it('links out of a folder of runs into what cannot be read (/, a FIFO, dangling, a loop): inputs, ingest and analyze all work; one note names each, the runs are listed', async () => {
+    // `inputs` and ingest follow links to folders out of the folder (a folder of links to runs);
+    // a link to `/` used to walk the whole file system until /proc refused it, and fail the listing.
+    const outside = join(dir, 'unreadable-outside');
+    mkdirSync(outside);
+    cpSync(example, join(outside, 'b'), { recursive: true });
+    execFileSync('mkfifo', [join(outside, 'fifo')]);
+    symlinkSync(join(outside, 'loop-b'), join(outside, 'loop-a'));
+    symlinkSync(join(outside, 'loop-a'), join(outside, 'loop-b'));
+    symlinkSync(join(outside, 'nowhere'), join(outside, 'dangling'));
+    symlinkSync('..', join(outside, 'up'));
+    const runs = join(dir, 'unreadable-runs');
+    mkdirSync(runs);
+    cpSync(example, join(runs, 'a'), { recursive: true });
+    symlinkSync('/', join(runs, 'root'));
+    symlinkSync(outside, join(runs, 'out'));
+    symlinkSync(join(outside, 'fifo'), join(runs, 'fifo'));
+    symlinkSync(join(outside, 'gone'), join(runs, 'dangling'));
+    // Root reads any folder; anyone else gets the permission denied that root does not.
+    const closed = process.getuid?.() !== 0;
+    if (closed) {
+      mkdirSync(join(outside, 'closed'));
+      chmodSync(join(outside, 'closed'), 0);
+    }
+    try {
+      const [plan, runsOnly] = await Promise.all([planInput(runs), planInput(runs, { runsOnly: true })]);
+      const expected = [
+        { source: join(runs, 'a'), kind: 'folder' },
+        { source: join(runs, 'out/b'), kind: 'folder' },
+      ];
+      expect(runsOnly.runs).toEqual(expected);
+      expect(plan.runs).toEqual(expected);
+      const problems: [string, RegExp][] = [
+        ['root', /symbolic link back to a folder above it/],
+        ['dangling', /dangling symbolic link/],
+        ['out/dangling', /dangling symbolic link/],
+        ['out/loop-a', /symlink loop/],
+        ['out/loop-b', /symlink loop/],
+        ['out/up', /symbolic link back to a folder above it/],
+        ...(closed ? [['out/closed', /permission denied/] as [string, RegExp]] : []),
+      ];
+      for (const [path, why] of problems) {
+        const lines = runsOnly.notes.filter((n) => n.startsWith(`${join(runs, path)}: `));
+        expect(lines, path).toHaveLength(1);
+        expect(lines[0], path).toMatch(why);
+      }
+      // The loader follows no link out of the folder: it reads run a alone, as before.
+      expect(plan.claimed.every((c) => c.path.startsWith('a/'))).toBe(true);
+      const parts = await loadHistoryParts([runs], { now: Date.now() });
+      expect(parts.inputs.every((i) => i.path.startsWith(join(runs, 'a/')))).toBe(true);
+      expect((await expandInputs([runs])).map((r) => r.source)).toEqual(expected.map((r) => r.source));
+    } finally {
+      if (closed) chmodSync(join(outside, 'closed'), 0o755);
+    }
   });
 
   it('a folder of oc get files with some in a subfolder: one run, nothing beside it, all read by analyze', async () => {
