@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { MachineConfig, ReleasePayload, SourceRef } from '../model/index.js';
 import { Budget, MCO, plural } from '../model/index.js';
-import { ComponentIndex } from '../release/index.js';
+import { ComponentIndex } from '../release/components.js';
 import { DEFAULT_MAX_DECODED_BYTES } from './dataurl.js';
 import { globToRegExp } from './glob.js';
 import type { FileContents, NormalFile, NormalUnit, NormalUser, StorageNode } from './ignition.js';
