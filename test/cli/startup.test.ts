@@ -126,6 +126,25 @@ describe.skipIf(!existsSync(join(bundle, 'main.js')))(
         }
       }
     });
+
+    it('diff of a machineconfigs.json loads neither node:crypto nor node:zlib (neither compressed contents nor digests here)', () => {
+      const file = join(
+        import.meta.dirname,
+        '../../examples/bug-2019850/artifacts/e2e-aws-upgrade/gather-extra/artifacts/machineconfigs.json',
+      );
+      const script = `
+        const { main } = await import(${JSON.stringify(join(bundle, 'main.js'))});
+        const code = await main(['diff', '--pool', 'master', '--from', ${JSON.stringify(file)}, '-o', 'json']);
+        process.stderr.write(JSON.stringify({ code, loaded: process.moduleLoadList }));`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+      const { code, loaded } = JSON.parse(r.stderr.trimEnd().split('\n').at(-1) ?? '') as {
+        code: number;
+        loaded: string[];
+      };
+      expect(code).toBe(1);
+      expect(JSON.parse(r.stdout)).toMatchObject({ kind: 'MachineConfigDiff', identical: false });
+      for (const m of ['crypto', 'zlib']) expect(loaded).not.toContain(`NativeModule ${m}`);
+    });
   },
 );
 
