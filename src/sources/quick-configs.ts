@@ -28,7 +28,7 @@ import { DEFAULT_MAX_FILE_BYTES, MAX_PARSED_BYTES } from './bytes.js';
 import { collectOne, emptyResult, type FileResult } from './collect.js';
 import { compressionByMagic, isArchiveContent, withoutCompressionSuffix } from './decoders/index.js';
 import { type IndexedItem, indexItems, type Span } from './items-index.js';
-import { LARGE_ITEM_BYTES, PIECE_BYTES } from './json-items.js';
+import { LARGE_ITEM_BYTES, PIECE_BYTES } from './json-bytes.js';
 import { readerByName } from './layouts/ci-run.js';
 import { assignReleases } from './releases.js';
 import { ObjectStore } from './store.js';
