@@ -343,13 +343,14 @@ class Judge {
 
     // The template itself still names the old release's image at the end of the inputs.
     if (this.latest && current?.class === 'old' && this.spanEnd !== undefined && inWindow(this.spanEnd)) {
+      const components = current.components.filter((c) => w.images.some((i) => i.image === c.from));
       witnesses.push({
         at: this.spanEnd,
-        components: current.components.filter((c) => w.images.some((i) => i.image === c.from)),
+        components,
         evidence: {
           statement: `${w.kind} ${w.namespace}/${w.name}'s pod template still names ${imagesWords(current, 'from')} when last seen`,
           object: w.key,
-          field: 'spec.template.spec.containers',
+          field: `spec.template.spec.${containersField(w.images, components)}`,
           ref: w.ref,
         },
       });
@@ -427,7 +428,7 @@ class Judge {
           evidence: {
             statement: `pod ${p.name}${p.node ? ` on ${p.node}` : ''}${p.createdAt !== undefined ? ` (created ${formatClock(p.createdAt)})` : ''} still ran ${imagesWords(cls, 'from')} when last seen`,
             object: `Pod/${w.namespace}/${p.name}`,
-            field: 'spec.containers',
+            field: `spec.${containersField(p.images, cls.components)}`,
             ...(p.ref ? { ref: p.ref } : {}),
           },
         });
@@ -608,6 +609,12 @@ function scaled(v: number | string | undefined, total: number): number {
   if (typeof v === 'number') return v;
   const m = /^(\d+)%$/.exec(v);
   return m?.[1] ? Math.ceil((Number(m[1]) * total) / 100) : 1;
+}
+
+/** Where the old images a witness names sit: `initContainers` when only init containers run them. */
+function containersField(images: readonly ContainerImage[], components: readonly ComponentChange[]): string {
+  const named = images.filter((i) => components.some((c) => c.from === i.image));
+  return named.length > 0 && named.every((i) => i.init) ? 'initContainers' : 'containers';
 }
 
 function imagesWords(c: Classified, side: 'from' | 'to'): string {

@@ -51,6 +51,7 @@ import { type LiveCluster, liveContext, type OpenContext, openArgument, readLive
 import { caseNotes, NO_INPUTS_HINT, planListing, planNotes, readerForGivenFile } from './planning.js';
 import { readMachineConfigList } from './quick-configs.js';
 import { contribution, type FileResult, intervalCount, type ReadLimits, readInput } from './readers.js';
+import { withoutFilesBesideRuns } from './runs.js';
 import { ObjectStore } from './store.js';
 import type { LoadOptions } from './types.js';
 import type { RemoteInput, RemoteSession } from './url/index.js';
@@ -143,7 +144,8 @@ async function loadPath(
 ): Promise<PathResult> {
   let tmp: string | undefined;
   const context: OpenContext<PathResult> = {
-    folder: (dir) => loadFolder(dir, limits, intern, dropEchoes, now),
+    folder: (dir) =>
+      withoutFilesBesideRuns(dir, (listing) => loadFolder(dir, limits, intern, dropEchoes, now, listing)),
     archive: (file, display) => loadArchive(file, limits, intern, display),
     file: async (file, display, size) => {
       const name = baseName(display);

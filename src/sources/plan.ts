@@ -20,7 +20,6 @@ import {
 import { listArchive, looksLikeArchive } from './archive.js';
 import { DEFAULT_MAX_FILE_BYTES } from './bytes.js';
 import { isArchiveName } from './decoders/index.js';
-import { listFolder } from './folder.js';
 import { baseName } from './layouts/index.js';
 import {
   type LiveCluster,
@@ -43,7 +42,14 @@ import {
   servedFiles,
   UNKNOWN_CASE_FILE,
 } from './planning.js';
-import { type FindRunsOptions, type FoundRun, runsOfFolder } from './runs.js';
+import {
+  BESIDE_RUNS,
+  besideRels,
+  type FindRunsOptions,
+  type FoundRun,
+  folderInput,
+  runsOfFolder,
+} from './runs.js';
 import type { LoadOptions } from './types.js';
 import type { RemoteInput } from './url/index.js';
 import { looksLikeUrl } from './url/location.js';
@@ -134,11 +140,19 @@ export async function planInput(arg: string | LiveCluster, opts: PlanOptions = {
   const context: OpenContext<InputPlan> = {
     folder: async (dir) => {
       const runs = await runsOfFolder(dir, opts.onLinked ? { onLinked: opts.onLinked } : {});
-      if (opts.runsOnly) return of('folder', { ...NONE, notes: runs.notes }, runs.runs);
-      const listing = await listFolder(dir);
+      // A file beside runs belongs to no run: ingest skips it, and the loader does not read it.
+      const ignoredBeside = (beside: ReadonlySet<string>) =>
+        [...beside].sort().map((path) => ({ path, why: BESIDE_RUNS }));
+      if (opts.runsOnly) {
+        const ignored = ignoredBeside(besideRels(dir, runs));
+        return of('folder', { ...NONE, ignored, notes: runs.notes }, runs.runs);
+      }
+      // The claims are the loader's, whose walk stays inside the folder (runs.ts folderInput).
+      const { listing, beside } = await folderInput(dir);
+      const besideIgnored = ignoredBeside(beside);
       const parts = listingParts(
         dir,
-        listing.files.map((f) => f.rel),
+        listing.files.map((f) => f.rel).filter((rel) => !beside.has(rel)),
         true,
       );
       const skipped = listing.skipped.map(skippedEntry);
@@ -146,7 +160,7 @@ export async function planInput(arg: string | LiveCluster, opts: PlanOptions = {
         'folder',
         {
           ...parts,
-          ignored: [...parts.ignored, ...skipped],
+          ignored: [...parts.ignored, ...besideIgnored, ...skipped],
           notes: [
             ...parts.notes,
             ...skipped.map((s) => `${dir}: skipped ${printable(s.path)} (${s.why})`),

@@ -4,18 +4,19 @@
  * archive (`.tar.xz` as much as `.tar.gz`), the layouts say which names make a folder one input and
  * which files they would read. A folder is one run when it is an input's root; else a folder of runs
  * (its subfolders, symbolic links to folders included, and its archives), walked a few levels down;
- * a file beside runs that a layout would read is not taken for part of a run: a note names it. And
+ * a file beside runs that a layout would read belongs to no run: it is ignored, with a note naming
+ * it, by ingest, `inputs` and the loader alike (folderInput). And
  * every file of one run, for naming it by its content, the same whether the run is a folder or an
  * archive of that folder.
  */
 import type { Dirent } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { InputError, type PlannedRun } from '../model/index.js';
 import { readArchive } from './archive.js';
 import { isArchiveName } from './decoders/index.js';
-import { fsProblem, listFolder } from './folder.js';
+import { fsProblem, type Listing, listFolder } from './folder.js';
 import { readerByName } from './layouts/index.js';
 import { planListing } from './planning.js';
 
@@ -25,12 +26,22 @@ export interface RunsFound {
   readonly runs: FoundRun[];
   /** Files skipped beside runs, symbolic links that lead nowhere, folders that hold no run. */
   readonly notes: string[];
+  /** The files beside runs that a layout would read, which belong to no run, below the folder walked. */
+  readonly beside: string[];
 }
+
+/** Why a file beside runs is ignored (`inputs`' reason; the note adds `: skipped`). */
+export const BESIDE_RUNS = 'a file beside runs, not a run';
 
 export interface FindRunsOptions {
   /** Each folder a symbolic link leads to, before it is walked (ingest: not the run store). */
   readonly onLinked?: (real: string) => void;
+  /** Follow a symbolic link only to a folder inside the one walked, as the loader lists a folder (folder.ts). */
+  readonly within?: string;
 }
+
+/** The runs found only because their files are `oc get` files (no input root, nothing below them), reached through no link. */
+const loose = new WeakSet<FoundRun>();
 
 /** How deep a folder of runs is walked: enough for logs/JOB/BUILD_ID under any prefix. */
 const MAX_DEPTH = 8;
@@ -101,6 +112,7 @@ async function walk(
   found: RunsFound,
   opts: FindRunsOptions,
   real?: string,
+  viaLink = false,
 ): Promise<void> {
   const entries = await entriesOf(dir, found.notes);
   const folder = (): FoundRun => ({ source: dir, kind: 'folder', ...(real ? { real } : {}) });
@@ -116,38 +128,105 @@ async function walk(
     const target = await realpath(e.path).catch((err: unknown) => {
       throw new InputError(e.path, fsProblem(err));
     });
+    if (e.linked && opts.within !== undefined && !isInside(target, opts.within)) continue;
     if (ancestors.has(target)) {
       found.notes.push(`${e.path}: symbolic link back to a folder above it: skipped`);
       continue;
     }
     if (e.linked) opts.onLinked?.(target);
     ancestors.add(target);
-    await walk(e.path, depth + 1, ancestors, found, opts, e.linked ? target : undefined);
+    await walk(e.path, depth + 1, ancestors, found, opts, e.linked ? target : undefined, viaLink || e.linked);
     ancestors.delete(target);
   }
   const others = files.filter((e) => !isArchiveName(e.name));
-  if (found.runs.length === before) {
+  const read = readable(others.map((e) => e.name));
+  const below = found.runs.slice(before);
+  if (below.length === 0 || (read.size > 0 && below.every((r) => loose.has(r)))) {
     // No run below: the folder is one input if the layouts read any of its files (a folder of
-    // `oc get` files), else it holds nothing to ingest.
-    if (readable(others.map((e) => e.name)).size > 0) found.runs.push(folder());
+    // `oc get` files), else it holds nothing to ingest. Only folders of `oc get` files below, and
+    // such files here too: one folder of `oc get` files at any depth, as the loader reads it.
+    found.runs.splice(before);
+    if (read.size > 0) {
+      const run = folder();
+      // Reached through a symbolic link, its files may be none of a listing's above it (folder.ts
+      // follows no link out of a folder): it stays a run of its own.
+      if (!viaLink) loose.add(run);
+      found.runs.push(run);
+    }
     return;
   }
   // Runs below: a file beside them is not one of them. Those a layout would read are named, so a
   // stray snapshot is not silently lost; the rest (READMEs, timestamps) are what analyze ignores too.
-  const read = readable(others.map((e) => e.name));
   for (const e of others)
-    if (read.has(e.name)) found.notes.push(`${e.path}: a file beside runs, not a run: skipped`);
+    if (read.has(e.name)) {
+      found.beside.push(e.path);
+      found.notes.push(`${e.path}: ${BESIDE_RUNS}: skipped`);
+    }
+}
+
+function isInside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root === sep ? sep : `${root}${sep}`);
 }
 
 /** The runs a folder holds, and what was skipped on the way. */
 export async function runsOfFolder(arg: string, opts: FindRunsOptions = {}): Promise<RunsFound> {
-  const found: RunsFound = { runs: [], notes: [] };
+  const found: RunsFound = { runs: [], notes: [], beside: [] };
   const root = await realpath(arg).catch((err: unknown) => {
     throw new InputError(arg, fsProblem(err));
   });
   await walk(arg, 0, new Set([root]), found, opts);
   if (found.runs.length === 0) found.notes.push(`${arg}: holds no run (no file a layout reads)`);
   return found;
+}
+
+/** The files beside runs found in `dir`, relative to it and `/`-separated as a listing names them. */
+export function besideRels(dir: string, found: RunsFound): Set<string> {
+  return new Set(found.beside.map((path) => relative(dir, path).split(sep).join('/')));
+}
+
+/** A folder as the loader reads it: its listing, and the files beside its runs, which it leaves out. */
+interface FolderInput {
+  readonly listing: Listing;
+  /** Relative to the folder, as the listing names them. */
+  readonly beside: ReadonlySet<string>;
+  /** The note naming each, as ingest words it. */
+  readonly notes: readonly string[];
+}
+
+/**
+ * A folder read as one input (the loader, and the plan's claims) leaves out the files beside its
+ * runs, which belong to no run. Its walk stays inside the folder, as its listing does (folder.ts):
+ * runs behind a link out of it are not its own. What the walk cannot read (a name that is not UTF-8,
+ * a folder it may not list) the listing skips or refuses in its own words: then no file is taken for
+ * one beside runs. A run folder (one readdir: its top says it is one) has none.
+ */
+export async function folderInput(dir: string): Promise<FolderInput> {
+  const root = await realpath(dir).catch(() => undefined);
+  const found =
+    root &&
+    (await runsOfFolder(dir, { within: root }).catch((err: unknown) => {
+      if (err instanceof InputError) return undefined;
+      throw err;
+    }));
+  const listing = await listFolder(dir);
+  if (!found || found.beside.length === 0) return { listing, beside: new Set(), notes: [] };
+  return {
+    listing,
+    beside: besideRels(dir, found),
+    notes: found.notes.filter((n) => n.endsWith(`: ${BESIDE_RUNS}: skipped`)),
+  };
+}
+
+/** The loader's read of a folder: without the files beside its runs, and with the notes naming them. */
+export async function withoutFilesBesideRuns<T extends { readonly notes: string[] }>(
+  dir: string,
+  read: (listing: Listing) => Promise<T>,
+): Promise<T> {
+  const { listing, beside, notes } = await folderInput(dir);
+  if (beside.size === 0) return read(listing);
+  const result = await read({ ...listing, files: listing.files.filter((f) => !beside.has(f.rel)) });
+  result.notes.push(...notes);
+  return result;
 }
 
 /** A file of a run: its path inside the run and its bytes. */

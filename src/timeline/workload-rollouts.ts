@@ -14,6 +14,8 @@ import { eventsWithReason, remembered } from './query.js';
 export interface ContainerImage {
   readonly container: string;
   readonly image: string;
+  /** An init container's (`initContainers`): the release's image all the same, run before the others. */
+  readonly init?: true;
 }
 
 /** One revision of a workload's pod template: a Deployment's ReplicaSet, or a DaemonSet's controller-revision-hash. */
@@ -448,19 +450,26 @@ function cvoManaged(annotations: Readonly<Record<string, string>> | null | undef
   return Object.keys(annotations ?? {}).some((k) => k.startsWith(CVO_ANNOTATION));
 }
 
-function templateImages(
-  template:
-    | {
-        spec?:
-          | { containers?: readonly { name: string; image?: string | undefined }[] | null | undefined }
-          | undefined;
-      }
-    | undefined,
+type Containers = readonly { name: string; image?: string | undefined }[] | null | undefined;
+
+/**
+ * A pod spec's images: its containers', then its init containers' (an operand whose only change is an
+ * init container's image, such as multus-additional-cni-plugins' CNI binaries, still rolls out).
+ */
+function specImages(
+  spec: { containers?: Containers; initContainers?: Containers } | undefined,
 ): ContainerImage[] {
   const out: ContainerImage[] = [];
-  for (const c of template?.spec?.containers ?? [])
-    if (c.image) out.push({ container: c.name, image: c.image });
+  for (const c of spec?.containers ?? []) if (c.image) out.push({ container: c.name, image: c.image });
+  for (const c of spec?.initContainers ?? [])
+    if (c.image) out.push({ container: c.name, image: c.image, init: true });
   return out;
+}
+
+function templateImages(
+  template: { spec?: { containers?: Containers; initContainers?: Containers } | undefined } | undefined,
+): ContainerImage[] {
+  return specImages(template?.spec);
 }
 
 /** The Deployment that owns a ReplicaSet: its owner reference, else its name (`<deployment>-<hash>`). */
@@ -544,9 +553,7 @@ function podFromSnapshot(draft: Draft, revision: string | undefined, p: Observed
   const pod = podDraft(draft, o.metadata.name);
   if (revision !== undefined) pod.revision = revision;
   if (o.spec?.nodeName) pod.node = o.spec.nodeName;
-  pod.images = [];
-  for (const c of o.spec?.containers ?? [])
-    if (c.image) pod.images.push({ container: c.name, image: c.image });
+  pod.images = specImages(o.spec);
   const created = parseTime(o.metadata.creationTimestamp);
   if (created !== undefined) pod.createdAt = created;
   pod.present =

@@ -1060,3 +1060,209 @@ describe('operator-level-before-operands: shapes of real clusters no other test 
     expect(out.findings[0]?.summary).toContain('Deployment openshift-ingress/router-default');
   });
 });
+
+describe('operator-level-before-operands: init containers', () => {
+  // cluster-network-operator's multus-additional-cni-plugins DaemonSet (bindata/network/multus/multus.yaml):
+  // its one container runs the multus-cni image, which this update keeps; its init containers copy the
+  // CNI binaries of egress-router-cni (changed by the update) and container-networking-plugins (kept).
+  const MULTUS = 'openshift-multus';
+  const PLUGINS = 'multus-additional-cni-plugins';
+  const EGRESS: Record<string, string> = { [A]: img('8'), [B]: img('9') };
+  const KEPT = { 'multus-cni': img('f'), 'container-networking-plugins': img('0') };
+  const egress = (v: string) => EGRESS[v] ?? '';
+
+  /** cluster() with the network operator (level at 10:30:00.500) and the multus components in both payloads. */
+  function networkCluster(): Cluster {
+    const c = cluster();
+    c.push('clusterOperators', co('network', B, [MULTUS, 'openshift-network-operator']));
+    c.p.monitorIntervals.push(
+      monitor(
+        at('10:30:00.500'),
+        'ClusterOperator',
+        { clusteroperator: 'network' },
+        `versions: operator ${A} -> ${B}`,
+      ),
+    );
+    const with_ = (r: ReturnType<typeof release>, v: string) => ({
+      ...r,
+      components: [
+        ...r.components,
+        ...Object.entries({ ...KEPT, 'egress-router-cni': egress(v) }).map(([name, pullSpec]) => ({
+          name,
+          pullSpec,
+          digest: pullSpec.slice(pullSpec.indexOf('sha256:')),
+        })),
+      ],
+    });
+    c.p.releases = { from: with_(release(A), A), to: with_(release(B), B) };
+    return c;
+  }
+
+  function podSpec(v: string) {
+    return {
+      containers: [{ name: 'kube-multus-additional-cni-plugins', image: KEPT['multus-cni'] }],
+      initContainers: [
+        { name: 'egress-router-binary-copy', image: egress(v) },
+        { name: 'cni-plugins', image: KEPT['container-networking-plugins'] },
+      ],
+    };
+  }
+
+  function plugins(v: string): DaemonSet {
+    const ds = daemonSet(MULTUS, PLUGINS, '');
+    return { ...ds, spec: { ...ds.spec, template: { spec: podSpec(v) } } } as DaemonSet;
+  }
+
+  function pluginsPod(name: string, v: string, hash: string, node: string, created: string): Pod {
+    const p = pod(MULTUS, name, '', { owner: { kind: 'DaemonSet', name: PLUGINS }, hash, node, created });
+    return { ...p, spec: { nodeName: node, ...podSpec(v) } } as Pod;
+  }
+
+  /** Each node's pod of B's init image, created 10:05 to 10:09 (Ready a minute later): before the level report. */
+  function rolledEarly(c: Cluster): Cluster {
+    c.push('daemonSets', plugins(B));
+    ['node-a', 'node-b', 'node-c'].forEach((n, i) => {
+      c.push('pods', pluginsPod(`${PLUGINS}-new0${i}`, B, 'rev2', n, `10:0${5 + i * 2}:00`));
+    });
+    return c;
+  }
+
+  it('the rollout reads the init containers: the template, the pods and the revisions carry their images', () => {
+    const c = rolledEarly(networkCluster());
+    const w = workloadRollouts(c.history()).workloads.find((x) => x.key === `DaemonSet/${MULTUS}/${PLUGINS}`);
+    expect(w?.images).toEqual([
+      { container: 'kube-multus-additional-cni-plugins', image: KEPT['multus-cni'] },
+      { container: 'egress-router-binary-copy', image: egress(B), init: true },
+      { container: 'cni-plugins', image: KEPT['container-networking-plugins'], init: true },
+    ]);
+    expect(w?.pods.map((p) => p.images.filter((i) => i.init).map((i) => i.image))).toEqual(
+      [0, 1, 2].map(() => [egress(B), KEPT['container-networking-plugins']]),
+    );
+  });
+
+  it('an operand whose only change is an init image, rolled out before the level report: holds', () => {
+    const c = routerRolledEarly(dnsRolledEarly(rolledEarly(networkCluster())));
+    const out = check(c.history());
+    expect(out.state).toBe('holds');
+  });
+
+  it('an old pod of the old init image deleted after the level report: a violation naming egress-router-cni', () => {
+    const c = routerRolledEarly(dnsRolledEarly(networkCluster()));
+    c.push('daemonSets', plugins(B));
+    c.push(
+      'pods',
+      pluginsPod(`${PLUGINS}-new00`, B, 'rev2', 'node-a', '10:10:00'),
+      pluginsPod(`${PLUGINS}-new01`, B, 'rev2', 'node-b', '10:20:00'),
+      pluginsPod(`${PLUGINS}-new02`, B, 'rev2', 'node-c', '10:36:00'),
+    );
+    c.push(
+      'events',
+      event(
+        MULTUS,
+        'Pod',
+        `${PLUGINS}-old02`,
+        'Pulled',
+        `Container image "${egress(A)}" already present on machine`,
+        '08:01:00',
+      ),
+      event(MULTUS, 'DaemonSet', PLUGINS, 'SuccessfulDelete', `Deleted pod: ${PLUGINS}-old02`, '10:35:30'),
+      event(MULTUS, 'DaemonSet', PLUGINS, 'SuccessfulCreate', `Created pod: ${PLUGINS}-new02`, '10:36:00'),
+    );
+    const out = check(c.history());
+    expect(out.state).toBe('violated');
+    expect(out.findings).toHaveLength(1);
+    const f = out.findings[0];
+    expect(f?.subject?.operator).toBe('network');
+    expect(f?.summary).toContain(`DaemonSet ${MULTUS}/${PLUGINS}`);
+    expect(f?.summary).toContain('egress-router-cni');
+    const text = f?.evidence.map((e) => e.statement).join('\n') ?? '';
+    expect(text).toContain(`Deleted pod: ${PLUGINS}-old02`);
+    expect(text).toContain(
+      `release component egress-router-cni: ${egress(A)} in the old release, ${egress(B)} in the new`,
+    );
+  });
+
+  it('a template that still names the old init image when last seen: a violation (it held before init images were read)', () => {
+    const c = routerRolledEarly(dnsRolledEarly(networkCluster()));
+    c.push('daemonSets', plugins(A));
+    ['node-a', 'node-b', 'node-c'].forEach((n, i) => {
+      c.push('pods', pluginsPod(`${PLUGINS}-old0${i}`, A, 'rev1', n, '07:10:00'));
+    });
+    c.push('events', event(DNS, 'Pod', 'dns-default-xyza0', 'Pulled', 'irrelevant', '10:50:00'));
+    const out = check(c.history());
+    expect(out.state).toBe('violated');
+    const f = out.findings.find((x) => x.summary.includes(PLUGINS));
+    expect(f?.summary).toContain('had not finished by');
+    const template = f?.evidence.find((e) => e.statement.includes('pod template still names'));
+    expect(template).toMatchObject({ field: 'spec.template.spec.initContainers' });
+    expect(template?.statement).toContain("still names the old release's egress-router-cni image");
+  });
+
+  it('property: reboots, recreated pods, new nodes and pulls of the new init image after the level report never make a violation of a rollout done before it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            kind: fc.constantFrom('reboot', 'recreate', 'new-node', 'pulled'),
+            minute: fc.integer({ min: 31, max: 59 }),
+            which: fc.integer({ min: 0, max: 2 }),
+          }),
+          { maxLength: 8 },
+        ),
+        (perturbations) => {
+          const c = routerRolledEarly(dnsRolledEarly(rolledEarly(networkCluster())));
+          perturbations.forEach((q, i) => {
+            const clock = `10:${q.minute}:00`;
+            const name = `${PLUGINS}-p${i}${q.which}`;
+            if (q.kind === 'reboot') {
+              const p = c.p.objects.pods.find((x) => x.object.metadata.name === `${PLUGINS}-new0${q.which}`);
+              const ready = p?.object.status?.conditions?.[0];
+              if (ready) ready.lastTransitionTime = iso(clock);
+            } else if (q.kind === 'recreate') {
+              c.push(
+                'events',
+                event(MULTUS, 'DaemonSet', PLUGINS, 'SuccessfulCreate', `Created pod: ${name}`, clock),
+              );
+            } else if (q.kind === 'new-node') {
+              c.push('nodes', node(`node-n${i}`, clock));
+              c.push('pods', pluginsPod(name, B, 'rev2', `node-n${i}`, clock));
+            } else {
+              c.push(
+                'events',
+                event(
+                  MULTUS,
+                  'Pod',
+                  `${PLUGINS}-new0${q.which}`,
+                  'Pulled',
+                  `Container image "${egress(B)}" already present on machine`,
+                  clock,
+                ),
+              );
+            }
+          });
+          expect(check(c.history()).state).not.toBe('violated');
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a pod still running the old init image when last seen: a violation whose evidence names its initContainers', () => {
+    const c = routerRolledEarly(dnsRolledEarly(networkCluster()));
+    c.push('daemonSets', plugins(B));
+    c.push(
+      'pods',
+      pluginsPod(`${PLUGINS}-new00`, B, 'rev2', 'node-a', '10:10:00'),
+      pluginsPod(`${PLUGINS}-new01`, B, 'rev2', 'node-b', '10:20:00'),
+      pluginsPod(`${PLUGINS}-old02`, A, 'rev1', 'node-c', '07:10:00'),
+    );
+    c.push('events', event(MULTUS, 'Pod', `${PLUGINS}-new01`, 'Pulled', 'irrelevant', '10:50:00'));
+    const out = check(c.history());
+    expect(out.state).toBe('violated');
+    const still = out.findings[0]?.evidence.find((e) =>
+      e.statement.includes(`pod ${PLUGINS}-old02 on node-c`),
+    );
+    expect(still).toMatchObject({ object: `Pod/${MULTUS}/${PLUGINS}-old02`, field: 'spec.initContainers' });
+    expect(still?.statement).toContain("still ran the old release's egress-router-cni image");
+  });
+});

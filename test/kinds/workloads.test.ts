@@ -12,7 +12,7 @@ import { LiveState, RESOURCES } from '../../src/live/index.js';
 import type { ClusterHistory } from '../../src/model/index.js';
 import type { RunningServer } from '../../src/serve/index.js';
 import { LIVE_READING, loadHistoryParts } from '../../src/sources/index.js';
-import { buildHistory, objectKey, objectsAt } from '../../src/timeline/index.js';
+import { buildHistory, objectKey, objectsAt, workloadRollouts } from '../../src/timeline/index.js';
 import { toInterval, transitions } from '../../src/watch/monitor.js';
 import { renderRecord } from '../../src/watch/record.js';
 import { describeKubectl, kubectl, serve } from '../serve/helpers.js';
@@ -466,5 +466,101 @@ describeKubectl('kubectl get on the workload kinds, and on kinds the input lacks
     expect(r.stderr.trim()).toBe('No resources found');
     const cv = await kubectl(server, ['get', 'clusterversion']);
     expect(cv.stderr.trim()).toBe('No resources found');
+  });
+});
+
+describe('init containers', () => {
+  // The metal3 Deployment of the baremetal platform (cluster-baremetal-operator) runs init containers of
+  // release images before its own; multus-additional-cni-plugins (cluster-network-operator) copies its
+  // CNI binaries in init containers. Their images are the release's as much as the containers' are.
+  const IPA = 'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:'.concat('1'.repeat(64));
+  const OS_IMAGES = 'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:'.concat('2'.repeat(64));
+  const BMO = 'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:'.concat('3'.repeat(64));
+  const template = {
+    metadata: { labels: { 'k8s-app': 'metal3' } },
+    spec: {
+      initContainers: [
+        { name: 'metal3-ipa-downloader', image: IPA },
+        { name: 'machine-os-images', image: OS_IMAGES },
+      ],
+      containers: [{ name: 'metal3-baremetal-operator', image: BMO }],
+    },
+  };
+  const metal3 = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name: 'metal3',
+      namespace: 'openshift-machine-api',
+      generation: 2,
+      creationTimestamp: iso('09:00:00'),
+    },
+    spec: { replicas: 1, selector: { matchLabels: { 'k8s-app': 'metal3' } }, template },
+    status: { observedGeneration: 2, replicas: 1, updatedReplicas: 1, availableReplicas: 1 },
+  };
+  const rs = {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: {
+      name: 'metal3-6d4b9f7c8',
+      namespace: 'openshift-machine-api',
+      creationTimestamp: iso('09:00:00'),
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'metal3', uid: 'u2' }],
+    },
+    spec: { replicas: 1, template },
+    status: { replicas: 1 },
+  };
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: 'metal3-6d4b9f7c8-x2k9p',
+      namespace: 'openshift-machine-api',
+      creationTimestamp: iso('09:00:10'),
+      labels: { 'pod-template-hash': '6d4b9f7c8' },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'metal3-6d4b9f7c8', uid: 'u3' }],
+    },
+    spec: { nodeName: 'n1', ...template.spec },
+    status: { phase: 'Running', conditions: [cond('Ready', 'True', '09:01:00')] },
+  };
+  const gather = 'artifacts/e2e-metal-ipi-upgrade/gather-extra/artifacts';
+
+  function run(
+    name: string,
+    objects: { deployments: unknown[]; replicasets: unknown[]; pods: unknown[] },
+  ): string {
+    const root = join(tmp, name);
+    for (const [file, items] of Object.entries(objects)) write(root, `${gather}/${file}.json`, list(items));
+    return root;
+  }
+
+  it('are read from the Deployment, the ReplicaSet and the Pod, and the rollout carries their images', async () => {
+    const h = await historyOf(run('init', { deployments: [metal3], replicasets: [rs], pods: [pod] }));
+    expect(
+      h.objects.deployments[0]?.object.spec?.template?.spec?.initContainers?.map((c) => c.image),
+    ).toEqual([IPA, OS_IMAGES]);
+    expect(h.objects.replicaSets[0]?.object.spec?.template?.spec?.initContainers).toHaveLength(2);
+    expect(h.objects.pods[0]?.object.spec?.initContainers?.[0]?.name).toBe('metal3-ipa-downloader');
+    const w = workloadRollouts(h).workloads.find((x) => x.key === 'Deployment/openshift-machine-api/metal3');
+    const images = [
+      { container: 'metal3-baremetal-operator', image: BMO },
+      { container: 'metal3-ipa-downloader', image: IPA, init: true },
+      { container: 'machine-os-images', image: OS_IMAGES, init: true },
+    ];
+    expect(w?.images).toEqual(images);
+    expect(w?.revisions.map((r) => r.images)).toEqual([images]);
+    expect(w?.pods.map((p) => p.images)).toEqual([images]);
+  });
+
+  it('an init container image of the wrong type is bad input naming the file and the field', async () => {
+    const bad = {
+      ...metal3,
+      spec: {
+        ...metal3.spec,
+        template: { spec: { ...template.spec, initContainers: [{ name: 'x', image: 7 }] } },
+      },
+    };
+    const root = run('init-bad', { deployments: [bad], replicasets: [], pods: [] });
+    await expect(historyOf(root)).rejects.toThrow(/deployments\.json: .*initContainers.*expected string/);
   });
 });

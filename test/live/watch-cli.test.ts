@@ -3,12 +3,14 @@
  * refusing a folder that holds something, and a stop midway (Ctrl-C) leaving a complete record or
  * none, never half of one.
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { runWatch } from '../../src/cli/watch.js';
+import { bin } from '../helpers/spawn-cli.js';
 import { kubeconfigFile, serve, startReplayWhenWatched, until } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'atlevel-watch-cli-'));
@@ -125,6 +127,37 @@ describe('atlevel watch', () => {
       expect(readFileSync(join(record, 'build-log.txt'), 'utf8')).toMatch(
         /clusteroperator\/machine-config versions: operator \S+ -> 4\.10\.0-0\.nightly-2021-11-03-020416/,
       );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('Ctrl-C (SIGINT) or SIGTERM of the process: exit 4, the update not judged to its end (never 0, never 1 for the stop)', async () => {
+    // kubectl's watchers (get -w, rollout status, wait) exit 1 when interrupted; atlevel's 1 is "a rule
+    // was violated", so a stop that saw no violation is 4, inconclusive, as its verdict line says.
+    const server = await serve(['examples/bug-2019850-fixed']);
+    try {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        const child = spawn(
+          process.execPath,
+          [bin, 'watch', '--kubeconfig', kubeconfigFile(server.url), '--forever', '-o', 'json'],
+          { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
+        );
+        let out = '';
+        child.stdout.on('data', (c) => {
+          out += String(c);
+        });
+        const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+        await until(
+          () => out.includes('"type":"start"') || child.exitCode !== null,
+          30_000,
+          'the watch to start',
+        );
+        child.kill(signal);
+        expect(await exited, signal).toBe(4);
+        const last = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
+        expect(last, signal).toMatchObject({ type: 'stopped', verdict: 'inconclusive' });
+      }
     } finally {
       await server.close();
     }

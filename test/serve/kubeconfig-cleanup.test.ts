@@ -22,8 +22,11 @@ const example = join(projectRoot, 'examples/bug-2019850');
 const work = mkdtempSync(join(tmpdir(), 'atlevel-serve-kc-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Start serve, wait for its kubeconfig line, stop it with SIGTERM; the kubeconfig path it printed. */
-async function serveAndStop(args: string[]): Promise<{ kubeconfig: string; code: number | null }> {
+/** Start serve, wait for its kubeconfig line, stop it with `signal`; the kubeconfig path it printed, its exit. */
+async function serveAndStop(
+  args: string[],
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<{ kubeconfig: string; code: number | null; out: string }> {
   const child = spawn(process.execPath, [bin, 'serve', example, ...args], {
     env: { ...process.env, TMPDIR: work },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -41,11 +44,21 @@ async function serveAndStop(args: string[]): Promise<{ kubeconfig: string; code:
   }
   const kubeconfig = /^kubeconfig: (\S+)/m.exec(out)?.[1] ?? '';
   expect(existsSync(kubeconfig)).toBe(true);
-  child.kill('SIGTERM');
-  return { kubeconfig, code: await exited };
+  child.kill(signal);
+  const code = await exited;
+  return { kubeconfig, code, out };
 }
 
 describe('serve and its kubeconfig', () => {
+  it('a stop by SIGINT (Ctrl-C), SIGTERM or SIGHUP is the end asked for: exit 0, as kubectl port-forward on Ctrl-C', async () => {
+    // serve concludes nothing, so no signal makes a verdict of its exit (docs/serve.md).
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      const { kubeconfig, code, out } = await serveAndStop([], signal);
+      expect(code, signal).toBe(0);
+      expect(out, signal).toMatch(/^atlevel serve: stopped$/m);
+      expect(existsSync(kubeconfig), signal).toBe(false);
+    }
+  });
   it('removes the default one it wrote when it stops', async () => {
     const { kubeconfig, code } = await serveAndStop([]);
     expect(code).toBe(0);

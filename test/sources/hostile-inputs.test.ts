@@ -65,6 +65,28 @@ describe('input trees', () => {
   });
 });
 
+describe('a folder of runs and what lies beside them, in hostile trees', () => {
+  it('a folder of oc get files in subfolders, one undecodable and a link to / beside them: read whole, the walk never leaves it', async () => {
+    const dir = join(tmp, 'snapshots');
+    await mkdir(join(dir, 'a'), { recursive: true });
+    await mkdir(join(dir, 'b'));
+    cpSync('test/fixtures/sources/oc-get/cluster.yaml', join(dir, 'a', 'cluster.yaml'));
+    cpSync('test/fixtures/sources/oc-get/operators.json', join(dir, 'b', 'operators.json'));
+    execFileSync('sh', [
+      '-c',
+      `mkdir "${dir}/$(printf 'x-\\377')" && printf 'kind: List\\nitems: []\\n' > "${dir}/$(printf 'x-\\377')/n.yaml"`,
+    ]);
+    await symlink('/', join(dir, 'root'));
+    const parts = await loadHistoryParts([dir]);
+    expect(parts.inputs.map((i) => i.path).sort()).toEqual([
+      join(dir, 'a', 'cluster.yaml'),
+      join(dir, 'b', 'operators.json'),
+    ]);
+    expect(parts.notes).toContain(`${dir}: skipped root (symlink to outside the input folder)`);
+    expect(parts.notes.some((n) => /name is not valid UTF-8/.test(n))).toBe(true);
+  });
+});
+
 describe('special files given to the single-file readers', () => {
   it('refuses a FIFO for diff, release info, --release-from and a scenario, without blocking', async () => {
     const fifo = join(tmp, 'fifo.yaml');

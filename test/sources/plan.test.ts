@@ -3,7 +3,7 @@
  * argument is, which files are claimed and by which kind, served as they are and ignored, and the
  * runs it holds; and that the loader, serve's extras and ingest do exactly what it says.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -17,7 +17,7 @@ import { eachRunFile, loadHistoryParts, planInput, readServedExtras } from '../.
 import { ignoredFiles, planListing, servedFiles } from '../../src/sources/planning.js';
 import { inProcessCli } from '../helpers/cli.js';
 import { FakeGcs } from '../helpers/fake-gcs.js';
-import { projectRoot } from '../helpers/fixtures.js';
+import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
 import { putBug2019850Run, runUrls } from '../helpers/prow-run.js';
 
 const example = join(projectRoot, 'examples/bug-2019850');
@@ -119,16 +119,90 @@ describe('the plan of each kind of input', () => {
     expect(archive.served).toEqual([]);
   });
 
-  it('a folder of runs with a stray file: each run, and a note naming the stray file', async () => {
+  it('a folder of runs with a stray file: each run; the stray file ignored with its reason by inputs, ingest and analyze', async () => {
     const runs = join(dir, 'runs');
     cpSync(example, join(runs, 'run-1'), { recursive: true });
     cpSync(example, join(runs, 'run-2'), { recursive: true });
-    writeFileSync(join(runs, 'snapshot.json'), '{"kind":"List","items":[]}');
-    const plan = await planInput(runs);
+    // A snapshot a layout would read (a ClusterVersion), left at the top, beside the runs.
+    const stray = {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        { apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', metadata: { name: 'version' } },
+      ],
+    };
+    writeFileSync(join(runs, 'snapshot.json'), JSON.stringify(stray));
+    const note = `${join(runs, 'snapshot.json')}: a file beside runs, not a run: skipped`;
+    const why = { path: 'snapshot.json', why: 'a file beside runs, not a run' };
+    const [plan, runsOnly] = await Promise.all([planInput(runs), planInput(runs, { runsOnly: true })]);
     expect(plan.runs.map((r) => r.source)).toEqual([join(runs, 'run-1'), join(runs, 'run-2')]);
-    expect(plan.notes).toContain(`${join(runs, 'snapshot.json')}: a file beside runs, not a run: skipped`);
-    // ingest stores exactly the plan's runs.
-    expect((await expandInputs([runs])).map((r) => r.source)).toEqual(plan.runs.map((r) => r.source));
+    expect(plan.claimed.map((c) => c.path)).not.toContain('snapshot.json');
+    expect(plan.ignored).toContainEqual(why);
+    expect(plan.notes).toContain(note);
+    // ingest's plan (runs only) says the same of it, and stores exactly the plan's runs.
+    expect(runsOnly.ignored).toEqual([why]);
+    expect(runsOnly.notes).toEqual([note]);
+    const notes: string[] = [];
+    expect((await expandInputs([runs], undefined, (n) => notes.push(n))).map((r) => r.source)).toEqual(
+      plan.runs.map((r) => r.source),
+    );
+    expect(notes).toEqual([note]);
+    // analyze of the whole folder reads the claimed files, not the stray one, and says why.
+    const parts = await loadHistoryParts([runs], { now: Date.now() });
+    expect(parts.inputs.map((i) => i.path)).not.toContain(join(runs, 'snapshot.json'));
+    expect(parts.notes).toContain(note);
+    for (const i of parts.inputs) expect(plan.claimed.map((c) => join(runs, c.path))).toContain(i.path);
+  });
+
+  it('oc get files beside a link to a folder of oc get files elsewhere: the linked folder stays a run of its own', async () => {
+    const elsewhere = join(dir, 'ocget-elsewhere');
+    mkdirSync(elsewhere);
+    cpSync(join(fixtures, 'oc-get/operators.json'), join(elsewhere, 'operators.json'));
+    const mixed = join(dir, 'mixed');
+    mkdirSync(mixed);
+    cpSync(join(fixtures, 'oc-get/cluster.yaml'), join(mixed, 'cluster.yaml'));
+    symlinkSync(elsewhere, join(mixed, 'linked'));
+    const plan = await planInput(mixed, { runsOnly: true });
+    expect(plan.runs).toEqual([{ source: join(mixed, 'linked'), kind: 'folder', real: elsewhere }]);
+    expect(plan.ignored).toEqual([{ path: 'cluster.yaml', why: 'a file beside runs, not a run' }]);
+  });
+
+  it('a folder of links to runs outside it, with a stray file: ingest takes the runs and skips the file; analyze, which follows no link out of it, reads the file, and the claims say so', async () => {
+    const outside = join(dir, 'elsewhere');
+    cpSync(example, join(outside, 'run-1'), { recursive: true });
+    const links = join(dir, 'links-out');
+    mkdirSync(links);
+    symlinkSync(join(outside, 'run-1'), join(links, 'run-1'));
+    const snapshot = {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }],
+    };
+    writeFileSync(join(links, 'snapshot.json'), JSON.stringify(snapshot));
+    const [plan, runsOnly] = await Promise.all([planInput(links), planInput(links, { runsOnly: true })]);
+    expect(runsOnly.runs.map((r) => r.source)).toEqual([join(links, 'run-1')]);
+    expect(runsOnly.ignored).toEqual([{ path: 'snapshot.json', why: 'a file beside runs, not a run' }]);
+    expect(plan.runs).toEqual(runsOnly.runs);
+    expect(plan.claimed.map((c) => c.path)).toEqual(['snapshot.json']);
+    const parts = await loadHistoryParts([links], { now: Date.now() });
+    expect(parts.inputs.map((i) => i.path)).toEqual([join(links, 'snapshot.json')]);
+  });
+
+  it('a folder of oc get files with some in a subfolder: one run, nothing beside it, all read by analyze', async () => {
+    const snap = join(dir, 'snap');
+    mkdirSync(join(snap, 'operators'), { recursive: true });
+    cpSync(join(fixtures, 'oc-get/cluster.yaml'), join(snap, 'cluster.yaml'));
+    cpSync(join(fixtures, 'oc-get/operators.json'), join(snap, 'operators/operators.json'));
+    const [plan, runsOnly] = await Promise.all([planInput(snap), planInput(snap, { runsOnly: true })]);
+    expect(plan.runs).toEqual([{ source: snap, kind: 'folder' }]);
+    expect(runsOnly.runs).toEqual(plan.runs);
+    expect(Object.keys(claimed(plan))).toEqual(['cluster.yaml', 'operators/operators.json']);
+    expect([...plan.ignored, ...runsOnly.ignored]).toEqual([]);
+    const parts = await loadHistoryParts([snap], { now: Date.now() });
+    expect(parts.inputs.map((i) => i.path).sort()).toEqual([
+      join(snap, 'cluster.yaml'),
+      join(snap, 'operators/operators.json'),
+    ]);
   });
 
   it('a folder of symbolic links to runs: each run, with where it really is', async () => {
@@ -334,3 +408,41 @@ describe('atlevel inputs', () => {
     ]);
   });
 });
+
+describeFixtures(
+  'the plan of real must-gathers (openshift/must-gather-clean), as a folder and as a tarball',
+  () => {
+    const files = (root: string): string[] =>
+      readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((d) => d.isFile())
+        .map((d) => join(d.parentPath, d.name).slice(root.length + 1))
+        .sort();
+
+    it.each(['aws', 'metal'])(
+      '%s: each file claimed, served or ignored with a reason; the loader reads exactly the claims',
+      async (name) => {
+        const mg = fixture('openshift__must-gather-clean/test/files/extracted-subset', `must-gather-${name}`);
+        const tgz = join(dir, `must-gather-${name}.tar.gz`);
+        await create({ file: tgz, gzip: true, cwd: mg }, readdirSync(mg));
+        const [folder, archive] = await Promise.all([planInput(mg), planInput(tgz)]);
+        const all = [...folder.claimed, ...folder.served, ...folder.ignored].map((f) => f.path).sort();
+        expect(all).toEqual(files(mg));
+        expect(folder.ignored.every((i) => i.why.length > 0)).toBe(true);
+        for (const [plan, at] of [
+          [folder, `${mg}/`],
+          [archive, `${tgz}!`],
+        ] as const) {
+          const read = (await loadHistoryParts([plan.input], { now: Date.now() })).inputs.map((i) => i.path);
+          expect(read.sort()).toEqual(plan.claimed.map((c) => `${at}${c.path}`).sort());
+        }
+        // The tarball claims what the folder claims; what serve would serve of the folder it ignores, with a reason.
+        expect(archive.claimed).toEqual(folder.claimed);
+        expect(archive.served).toEqual([]);
+        expect(archive.ignored.map((i) => i.path).sort()).toEqual(
+          [...folder.served, ...folder.ignored].map((f) => f.path).sort(),
+        );
+        expect(archive.ignored.every((i) => i.why === 'part of the must-gather, not read')).toBe(true);
+      },
+    );
+  },
+);

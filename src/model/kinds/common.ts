@@ -82,11 +82,14 @@ export const containers = once(() =>
     .optional(),
 );
 
-/** A pod template's containers, as the rollout of a Deployment or DaemonSet is read from them. */
+/**
+ * A pod template's containers and init containers, as the rollout of a Deployment or DaemonSet is
+ * read from them: a change of either is a new template (docs/rules/operator-level-before-operands.md).
+ */
 export const podTemplate = once(() =>
   z.looseObject({
     metadata: z.looseObject({ labels: stringMap().nullable().optional() }).nullable().optional(),
-    spec: z.looseObject({ containers: containers() }).optional(),
+    spec: z.looseObject({ containers: containers(), initContainers: containers() }).optional(),
   }),
 );
 

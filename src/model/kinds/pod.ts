@@ -17,6 +17,7 @@ const PodSchema = () =>
       .looseObject({
         nodeName: z.string().optional(),
         containers: containers(),
+        initContainers: containers(),
       })
       .optional(),
     status: z
