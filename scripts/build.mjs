@@ -77,10 +77,8 @@ async function bundleCli() {
     platform: 'node',
     target: 'node20',
     external: ['@electric-sql/pglite', 'pg', '@kubernetes/client-node'],
-    // CommonJS dependencies (commander) call require() on node's own modules.
-    banner: {
-      js: "import { createRequire as __atlevelRequire } from 'node:module'; const require = __atlevelRequire(import.meta.url);",
-    },
+    // CommonJS dependencies (commander) call require() on node's own modules (see withoutIdleBanner).
+    banner: { js: REQUIRE_BANNER },
     legalComments: 'none',
     // The package ships the bundle alone (package.json "files"), so its maps are the way back to the
     // sources: esbuild follows tsc's maps (dist/**/*.js.map) to src/*.ts, and each map carries the
@@ -90,6 +88,7 @@ async function bundleCli() {
     logLevel: 'warning',
   });
   trimMaps(outdir);
+  withoutIdleBanner(outdir);
   try {
     await bundleDeclarations(join(outdir, 'lib.d.ts'));
   } catch (err) {
@@ -137,6 +136,36 @@ async function bundleDeclarations(file) {
     throw new Error(
       `build: the library's declarations import ${stray.join(', ')}: neither node's nor a dependency of the package, so a caller would not have it`,
     );
+}
+
+const REQUIRE_BANNER =
+  "import { createRequire as __atlevelRequire } from 'node:module'; const require = __atlevelRequire(import.meta.url);";
+
+/**
+ * esbuild puts the banner on every file, and so each of the chunks a command loads made a require
+ * function of its own at start-up; only the chunks that name `require` (esbuild's CommonJS helpers,
+ * which commander's require() calls go through) keep it. The banner is the first line of a file and
+ * holds no mapping (its map's mappings start with an empty line), so dropping it moves every mapping
+ * one line up.
+ */
+function withoutIdleBanner(dir) {
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.js')) continue;
+    const path = join(dir, name);
+    const text = readFileSync(path, 'utf8');
+    if (!text.startsWith(`${REQUIRE_BANNER}\n`)) continue;
+    const rest = text.slice(REQUIRE_BANNER.length + 1);
+    if (/\brequire\b/.test(rest)) continue;
+    const mapPath = `${path}.map`;
+    if (existsSync(mapPath)) {
+      const map = JSON.parse(readFileSync(mapPath, 'utf8'));
+      // A file of re-exports alone maps nothing at all.
+      if (map.mappings !== '' && !map.mappings.startsWith(';')) continue;
+      map.mappings = map.mappings.slice(1);
+      writeFileSync(mapPath, JSON.stringify(map));
+    }
+    writeFileSync(path, rest);
+  }
 }
 
 /**

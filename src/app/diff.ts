@@ -24,9 +24,13 @@ import {
   UsageError,
 } from '../model/index.js';
 import type { DiffReport } from '../report/index.js';
-import { loadMachineConfigFile, quickMachineConfigs } from '../sources/index.js';
+// Directly, not through sources/index.ts: the quick reader of a machineconfigs.json is all that
+// `diff --pool P --from FILE` reads with, and the barrel (every reader, layout and decoder, js-yaml)
+// and read.ts (the timeline) are loaded only when a request needs them (docs/performance.md,
+// "diff's start-up").
+import { quickMachineConfigs } from '../sources/quick-configs.js';
 import type { Conclusion } from './conclusion.js';
-import { loadRelease, type ReadOptions, readMaybeUrl, readParts } from './read.js';
+import type { ReadOptions } from './read.js';
 
 export interface DiffRequest {
   /** A MachineConfig name in `from`, or a MachineConfig file (or URL) when there is no `from`. */
@@ -182,6 +186,7 @@ async function loadSource(
     const quick = quickMachineConfigs(source, { budget: read.budget });
     if (quick) return { configs: quick.machineConfigs, releases: quick.releases };
   }
+  const { readParts } = await import('./read.js');
   const parts = await readParts([source], read, {
     ...(request.releaseFrom ? { releaseFrom: request.releaseFrom } : {}),
     ...(request.releaseTo ? { releaseTo: request.releaseTo } : {}),
@@ -192,6 +197,7 @@ async function loadSource(
 }
 
 async function explicitReleases(request: DiffRequest, read: Read): Promise<Releases> {
+  const { loadRelease } = await import('./read.js');
   const [from, to] = await Promise.all([
     request.releaseFrom ? loadRelease(request.releaseFrom, read) : undefined,
     request.releaseTo ? loadRelease(request.releaseTo, read) : undefined,
@@ -223,6 +229,10 @@ function byName(
 }
 
 async function onlyConfig(file: string, read: Read): Promise<Observed<MachineConfig>> {
+  const [{ readMaybeUrl }, { loadMachineConfigFile }] = await Promise.all([
+    import('./read.js'),
+    import('../sources/index.js'),
+  ]);
   const configs = await readMaybeUrl(file, read, (p) => loadMachineConfigFile(p, { budget: read.budget }));
   if (configs.length > 1) {
     throw new InputError(

@@ -13,7 +13,7 @@ import {
   DEFAULT_BUDGET_LIMITS,
   UsageError,
 } from '../model/index.js';
-import { NO_INPUTS_HINT } from '../sources/index.js';
+import { NO_INPUTS_HINT } from '../sources/words.js';
 import { type RemoteFlags, remoteOptions } from './remote-flags.js';
 import { stdinOnce } from './stdin.js';
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   existsSync,
@@ -10,9 +9,7 @@ import {
   unlinkSync,
   writeFile as writeFd,
 } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { promisify } from 'node:util';
 import { InputError, onInterrupt } from '../model/index.js';
 import { isClosedPipe } from './pipe.js';
 
@@ -234,8 +231,6 @@ function isCaseFile(prefix: string, target: string): boolean {
   return dirname(target) === folder && basename(target).startsWith(`${basename(prefix)}-`);
 }
 
-const writeAll = promisify(writeFd) as (fd: number, text: string) => Promise<void>;
-
 /**
  * Write a report to `--out FILE` or stdout. A file is written to a temporary name beside it and
  * renamed, so a failure never leaves half a report (nor clobbers the previous one); an interrupt
@@ -269,6 +264,13 @@ export function checkOutFile(outPath: string, flag: string): void {
 /** emit's file half, for any flag that names an output file (`--kubeconfig-out`). */
 export async function writeOutFile(text: string, outPath: string, flag = '--out'): Promise<void> {
   checkTarget(outPath, flag);
+  // Loaded for a file only: every command prints through emit, and most print to stdout.
+  const [{ randomBytes }, { rename, unlink }, { promisify }] = await Promise.all([
+    import('node:crypto'),
+    import('node:fs/promises'),
+    import('node:util'),
+  ]);
+  const writeAll = promisify(writeFd) as (fd: number, text: string) => Promise<void>;
   const tmp = join(dirname(resolve(outPath)), `.${randomBytes(6).toString('hex')}.atlevel.tmp`);
   let fd: number | undefined;
   let created = false;

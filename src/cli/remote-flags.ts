@@ -5,7 +5,8 @@
  */
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { plural } from '../model/index.js';
-import { ENDPOINT_ENV, type FetchStats, type RemoteOptions } from '../sources/index.js';
+import type { FetchStats, RemoteOptions } from '../sources/index.js';
+import { ENDPOINT_ENV } from '../sources/words.js';
 
 export interface RemoteFlags {
   cacheDir?: string | undefined;

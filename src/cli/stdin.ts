@@ -6,7 +6,7 @@
  * once, so `-` may be given once, counting inputs and flags together.
  */
 import { UsageError } from '../model/index.js';
-import { STDIN } from '../sources/index.js';
+import { STDIN } from '../sources/words.js';
 
 /**
  * Refuse `-` given more than once on one command line: among the inputs `args`, and the values of

@@ -4,7 +4,6 @@
  * (Ignition >= 3.1 `contents.compression: gzip`). Decoding is bounded: a compressed payload that
  * expands past the cap is refused while it is being inflated, so a gzip bomb never grows the process.
  */
-import { gunzipSync } from 'node:zlib';
 import { plural } from '../model/index.js';
 
 /** Why a data URL could not be decoded; the caller knows the file and Ignition path to name. */
@@ -141,6 +140,9 @@ export function decompress(bytes: Buffer, compression: string | undefined, maxBy
   }
   try {
     // maxOutputLength makes zlib stop (and throw) as soon as the output passes the cap.
+    // node:zlib is loaded on the first compressed payload, not at import: most configs hold none, and
+    // `atlevel diff`'s start-up is most of its time (docs/performance.md, "diff's start-up").
+    const { gunzipSync } = process.getBuiltinModule('node:zlib');
     return gunzipSync(bytes, { maxOutputLength: maxBytes });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

@@ -5,10 +5,9 @@
  * config holds. Image references in changed lines are extracted and, given release payloads, named by
  * their release component.
  */
-import { createHash } from 'node:crypto';
 import type { MachineConfig, ReleasePayload, SourceRef } from '../model/index.js';
 import { Budget, MCO, plural } from '../model/index.js';
-import { ComponentIndex } from '../release/index.js';
+import { ComponentIndex } from '../release/components.js';
 import { DEFAULT_MAX_DECODED_BYTES } from './dataurl.js';
 import { globToRegExp } from './glob.js';
 import type { FileContents, NormalFile, NormalUnit, NormalUser, StorageNode } from './ignition.js';
@@ -68,6 +67,14 @@ function asText(bytes: Buffer): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * node:crypto, loaded on the first digest (a binary file's, an SSH key's), not at import: most diffs
+ * take none, and `atlevel diff`'s start-up is most of its time (docs/performance.md, "diff's start-up").
+ */
+function createHash(algorithm: string) {
+  return process.getBuiltinModule('node:crypto').createHash(algorithm);
 }
 
 function sha256(bytes: Buffer): string {

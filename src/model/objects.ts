@@ -5,16 +5,12 @@
  * schema lives with its kind's descriptor (kinds/<kind>.ts).
  */
 export type { ClusterOperator } from './kinds/clusteroperator.js';
-export {
-  type ClusterVersion,
-  ClusterVersionSchema,
-  type UpdateHistoryEntry,
-} from './kinds/clusterversion.js';
+export type { ClusterVersion, UpdateHistoryEntry } from './kinds/clusterversion.js';
 export type { Condition, LabelSelector } from './kinds/common.js';
 export type { KubeEvent } from './kinds/event.js';
-export { type MachineConfig, MachineConfigSchema } from './kinds/machineconfig.js';
-export { type MachineConfigPool, MachineConfigPoolSchema } from './kinds/machineconfigpool.js';
-export { type Node, NodeSchema } from './kinds/node.js';
+export type { MachineConfig } from './kinds/machineconfig.js';
+export type { MachineConfigPool } from './kinds/machineconfigpool.js';
+export type { Node } from './kinds/node.js';
 export type { Pod } from './kinds/pod.js';
 export type { PodDisruptionBudget } from './kinds/poddisruptionbudget.js';
 

@@ -11,10 +11,5 @@ export {
   isOsImageTag,
   type ReleaseDiff,
 } from './diff.js';
-export {
-  parseReleaseMetadata,
-  parseReleasePayload,
-  referenceText,
-  releaseName,
-  UNKNOWN_VERSION,
-} from './parse.js';
+export { releaseName, UNKNOWN_VERSION } from './names.js';
+export { parseReleaseMetadata, parseReleasePayload, referenceText } from './parse.js';

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../model/errors.js';
-import { parseReleaseMetadata, parseReleasePayload, releaseName } from './parse.js';
+import { releaseName } from './names.js';
+import { parseReleaseMetadata, parseReleasePayload } from './parse.js';
 
 const POD =
   'quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:ef6684475a8fc4eb898dc5170dbf883dad2c2883b924cb3d86a4f3b2cb746639';

@@ -4,7 +4,7 @@
  */
 import type { ConfigPart, MachineConfigDiff } from '../machineconfig/index.js';
 import { type ReleasePayload, safeJson } from '../model/index.js';
-import { UNKNOWN_VERSION } from '../release/index.js';
+import { UNKNOWN_VERSION } from '../release/names.js';
 import type { Documenter } from './reporter.js';
 import type { DiffReport, DiffSelection } from './results.js';
 

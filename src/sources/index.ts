@@ -25,16 +25,14 @@ export { loadHistoryParts, loadLiveParts } from './load.js';
 // For watch (src/watch): the same monitor text forms as files.
 export { parseLocatorText, parseMessageText } from './monitor-text.js';
 export type { LiveCluster } from './open/index.js';
-export { readStdin, STDIN } from './open/index.js';
+export { readStdin } from './open/index.js';
 // What an argument is and what atlevel does with it (`atlevel inputs`; ingest's runs).
 export { planInput } from './plan.js';
-export { NO_INPUTS_HINT } from './planning.js';
-export { quickMachineConfigs } from './quick-configs.js';
 // For ingest: a run's files, for naming it by its content.
 export { eachRunFile, type FoundRun } from './runs.js';
 export type { LoadOptions } from './types.js';
 // The URL client itself is loaded on first use (url-client.ts); only the light parts are static.
 export type { FetchStats, ProgressSink, RemoteOptions } from './url/index.js';
 export { looksLikeUrl } from './url/location.js';
-export { ENDPOINT_ENV } from './url/options.js';
 export { fetchFile, urlClient } from './url-client.js';
+export { STDIN } from './words.js';

@@ -23,12 +23,6 @@ export function looksLikeIntervals(doc: unknown): boolean {
   return isObject(first) && 'from' in first && 'level' in first && ('locator' in first || 'message' in first);
 }
 
-/** Which writer produced a file, from its name (`e2e-timelines_spyglass_…json` → `e2e-timelines`). */
-export function intervalSourceOf(name: string): string {
-  const m = /^(e2e-events|e2e-intervals|e2e-timelines)/.exec(name);
-  return m?.[1] ?? 'intervals-json';
-}
-
 /** Every interval of an interval file. Throws InputError naming the first malformed item. */
 export function parseIntervalsDocument(
   doc: unknown,

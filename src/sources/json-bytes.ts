@@ -1,7 +1,16 @@
 /**
  * The bytes of JSON syntax, for the two readers that scan a List's bytes without parsing them
- * (json-items.ts streams its items, items-index.ts finds where they and a few members lie).
+ * (json-items.ts streams its items, items-index.ts finds where they and a few members lie), and
+ * the sizes past which both keep an item's large members as bytes.
  */
+
+/**
+ * An item larger than this (a rendered MachineConfig) is parsed member by member (json-items.ts
+ * parseLarge; quick-configs.ts cuts out the same members)…
+ */
+export const LARGE_ITEM_BYTES = 64 * 1024;
+/** …down to pieces of at most this many bytes. */
+export const PIECE_BYTES = 32 * 1024;
 
 export const QUOTE = 0x22;
 export const BACKSLASH = 0x5c;

@@ -19,9 +19,11 @@ import {
   COLON,
   COMMA,
   isSpace,
+  LARGE_ITEM_BYTES,
   nextNonSpace,
   OPEN_BRACE,
   OPEN_BRACKET,
+  PIECE_BYTES,
   QUOTE,
   STRUCTURE,
 } from './json-bytes.js';
@@ -83,10 +85,6 @@ const MAX_SPECULATION_MISSES = 4;
  * reused: large strings each take fresh pages from the system, which costs more than parsing them.
  */
 const DEFAULT_BATCH_BYTES = 48 * 1024;
-/** An item larger than this (a rendered MachineConfig) is parsed member by member (see parseLarge). */
-export const LARGE_ITEM_BYTES = 64 * 1024;
-/** …down to pieces of at most this many bytes. */
-export const PIECE_BYTES = 32 * 1024;
 
 /** Sizes, in bytes, that tests make small to reach every path with small documents. */
 export interface ItemsReaderSizes {

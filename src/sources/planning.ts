@@ -21,8 +21,7 @@ import {
   readerByName,
 } from './layouts/index.js';
 
-export const NO_INPUTS_HINT =
-  'expected gather-extra JSON Lists, build-log.txt, e2e-*.json intervals, a must-gather, oc get YAML/JSON, or a .tar(.gz) of these';
+export { NO_INPUTS_HINT } from './words.js';
 
 /** A file named on the command line: CI names by name, text logs as build logs, YAML/JSON by content. */
 export function readerForGivenFile(name: string): ReaderSpec | undefined {

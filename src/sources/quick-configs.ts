@@ -25,16 +25,16 @@ import {
   type Observed,
 } from '../model/index.js';
 import { DEFAULT_MAX_FILE_BYTES, MAX_PARSED_BYTES } from './bytes.js';
+import { collectOne, emptyResult, type FileResult } from './collect.js';
 import { compressionByMagic, isArchiveContent, withoutCompressionSuffix } from './decoders/index.js';
-import { placeReleases } from './given-releases.js';
 import { type IndexedItem, indexItems, type Span } from './items-index.js';
-import { LARGE_ITEM_BYTES, PIECE_BYTES } from './json-items.js';
-import { readerByName } from './layouts/index.js';
-import { STDIN } from './open/index.js';
-import { collectOne, emptyResult, type FileResult } from './readers.js';
+import { LARGE_ITEM_BYTES, PIECE_BYTES } from './json-bytes.js';
+import { readerByName } from './layouts/ci-run.js';
+import { assignReleases } from './releases.js';
 import { ObjectStore } from './store.js';
 import { ItemTreeLimits } from './tree-limits.js';
 import { looksLikeUrl } from './url/location.js';
+import { STDIN } from './words.js';
 
 export interface QuickConfigs {
   readonly machineConfigs: Observed<MachineConfig>[];
@@ -74,8 +74,9 @@ export function quickMachineConfigs(arg: string, opts: QuickOptions): QuickConfi
   if (read === undefined) return undefined;
   const store = new ObjectStore();
   for (const o of read.result.objects) store.put(o.kind, o.object, o.ref);
-  // As assemble places them when the inputs hold no payload and no ClusterVersion (load.ts).
-  const releases = placeReleases([], { payloads: {}, inputs: [] }, undefined, []).releases;
+  // As assemble places them when the inputs hold no payload and no ClusterVersion and no release
+  // file is given (load.ts, given-releases.ts placeReleases).
+  const releases = assignReleases([], {}, undefined, []);
   return {
     machineConfigs: store.snapshot().machineConfigs,
     releases,

@@ -4,13 +4,12 @@
  * whether the bytes come from a folder or an archive.
  */
 
-import type { Interval, McoImage, ReleasePayload, SourceRef } from '../model/index.js';
+import type { Interval, SourceRef } from '../model/index.js';
 import {
   Budget,
   DeferredJson,
   InputError,
   Interner,
-  isKnownKind,
   KINDS,
   type KnownKind,
   plural,
@@ -19,7 +18,7 @@ import {
 import { parseReleasePayload } from '../release/index.js';
 import { alertsOf } from './alerts.js';
 import { append } from './append.js';
-import { BuildLogReader, type PendingEntry } from './buildlog.js';
+import { BuildLogReader } from './buildlog.js';
 import {
   assertText,
   type DecodeOptions,
@@ -29,6 +28,15 @@ import {
   MAX_PARSED_BYTES,
   readAllText,
 } from './bytes.js';
+import {
+  collectOne,
+  count,
+  describe,
+  emptyResult,
+  type FileResult,
+  isObject,
+  type Loose,
+} from './collect.js';
 import { withoutCompressionSuffix } from './decoders/index.js';
 import { type Document, JsonTreeScanner, parseDocuments } from './documents.js';
 import type { EchoFilter } from './echoes.js';
@@ -41,50 +49,9 @@ import {
 import { type DeferredMembers, JsonItemsReader, NotStreamable } from './json-items.js';
 import type { ReaderSpec } from './layouts/index.js';
 import { ItemTreeLimits } from './tree-limits.js';
-import { validateObject } from './validate.js';
-import { type Resolved, runStartFromName, type YearHint } from './year.js';
+import { runStartFromName } from './year.js';
 
-interface ObjectRecord {
-  readonly kind: KnownKind;
-  readonly object: unknown;
-  readonly ref: SourceRef;
-}
-
-export interface FileResult {
-  readonly file: string;
-  readonly reader: string;
-  readonly bytes: number;
-  readonly objects: ObjectRecord[];
-  readonly intervals: Interval[];
-  readonly pending: PendingEntry[];
-  readonly releases: ReleasePayload[];
-  readonly alerts: unknown[];
-  /** The machine-config-operator Deployment's image (reader `mco-deployment`). */
-  mcoImage?: McoImage;
-  /** Objects of kinds atlevel does not read, by kind. */
-  readonly skippedKinds: Map<string, number>;
-  readonly hints: YearHint[];
-  readonly notes: string[];
-  /** Found incidentally (a YAML/JSON file beside CI or must-gather files): may be skipped, may hold nothing. */
-  readonly incidental: boolean;
-  /** Set when an incidental file could not be read and was skipped instead. */
-  skippedBecause?: string;
-  /** The hosted cluster whose guest objects the file holds (a hypershift dump's `hostedcluster-NAME/`). */
-  guest?: string;
-  /** Intervals dropped as they were read, as echoes of build-log lines (see echoes.ts). */
-  echoes?: number;
-  /** build-log only. */
-  lines?: number;
-  /** build-log only: the year of its lines, from its own dated lines (buildlog.ts datedLine). */
-  ownYear?: YearHint;
-  /**
-   * build-log only: its lines as dated when the log was read ahead of the other files (load.ts
-   * readLogsFirst), and the year hint they were dated by. assemble takes them as they are when its
-   * own hint is the same, instead of dating every line a second time.
-   */
-  settled?: { readonly hint: YearHint; readonly resolved: Resolved };
-  duplicateLines?: number;
-}
+export type { FileResult } from './collect.js';
 
 export interface ReadLimits {
   readonly maxFileBytes: number;
@@ -119,37 +86,6 @@ function keepInterval(result: FileResult, interval: Interval, echoes: EchoFilter
 function keepIntervals(result: FileResult, intervals: Interval[], echoes: EchoFilter | undefined): void {
   if (!echoes) append(result.intervals, intervals);
   else for (const i of intervals) keepInterval(result, i, echoes);
-}
-
-export function emptyResult(file: string, reader: string, bytes: number, incidental: boolean): FileResult {
-  return {
-    file,
-    reader,
-    bytes,
-    incidental,
-    objects: [],
-    intervals: [],
-    pending: [],
-    releases: [],
-    alerts: [],
-    skippedKinds: new Map(),
-    hints: [],
-    notes: [],
-  };
-}
-
-type Loose = Record<string, unknown>;
-
-function isObject(v: unknown): v is Loose {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'a list';
-  if (isObject(v))
-    return typeof v.kind === 'string' ? `kind ${printable(v.kind, 60)}` : 'an object without kind';
-  return `a ${typeof v}`;
 }
 
 /** `List`, `ClusterOperatorList`, or a kind-less `{items: [...]}`. */
@@ -508,41 +444,6 @@ function collectObjects(
     return;
   }
   collectOne(result, value, base, expect);
-}
-
-export function collectOne(
-  result: FileResult,
-  item: unknown,
-  ref: SourceRef,
-  expect: KnownKind | undefined,
-): void {
-  const where = ref.path ?? (ref.line !== undefined ? `document at line ${ref.line}` : '');
-  if (!isObject(item)) {
-    throw new InputError(ref.file, `${where ? `${where}: ` : ''}expected an object, found ${describe(item)}`);
-  }
-  let raw: Loose = item;
-  let kind = item.kind;
-  if (expect !== undefined) {
-    if (kind === undefined) {
-      raw = { ...item, kind: expect };
-      kind = expect;
-    } else if (kind !== expect) {
-      throw new InputError(
-        ref.file,
-        `${where ? `${where}: ` : ''}found kind ${printable(String(kind), 60)} where ${expect} was expected`,
-      );
-    }
-  }
-  if (!isKnownKind(kind)) {
-    count(result.skippedKinds, typeof kind === 'string' ? printable(kind, 60) : '(no kind)');
-    return;
-  }
-  const object = validateObject(kind, raw, ref.file, where);
-  result.objects.push({ kind, object, ref });
-}
-
-function count(map: Map<string, number>, key: string): void {
-  map.set(key, (map.get(key) ?? 0) + 1);
 }
 
 function isReleaseDocument(doc: unknown): boolean {

@@ -97,6 +97,54 @@ describe.skipIf(!existsSync(join(bundle, 'main.js')))(
       expect(r.stdout).toMatch(/^\{/);
       for (const m of ['http', 'https', 'stream/web']) expect(loaded).not.toContain(`NativeModule ${m}`);
     });
+
+    // `diff --pool P --from machineconfigs.json` reads one file with sources/quick-configs.ts; the rest
+    // of sources/, js-yaml, the timeline and the release parser were most of its start-up
+    // (docs/performance.md, "diff's start-up"), and are loaded only for the inputs that need them.
+    it("diff's chunk and its reporters do not import statically the readers, js-yaml, the timeline or the release parser", () => {
+      const main = readFileSync(join(bundle, 'main.js'), 'utf8');
+      const diff = /import\("\.\/(diff-[A-Z0-9]+\.js)"\)/.exec(main)?.[1];
+      expect(diff).toBeDefined();
+      const roots = [diff as string];
+      for (const chunk of staticClosure(diff as string)) {
+        const text = readFileSync(join(bundle, chunk), 'utf8');
+        for (const m of text.matchAll(/import\("\.\/(diff-(?:json|text)-[A-Z0-9]+\.js)"\)/g))
+          roots.push(m[1] as string);
+      }
+      expect(roots.length).toBe(3);
+      const HEAVY = [
+        /^\/\/ node_modules\/js-yaml\//m,
+        /^\/\/ dist\/timeline\//m,
+        /^\/\/ dist\/app\/read\.js$/m,
+        /^\/\/ dist\/sources\/(load|readers|documents|buildlog|plan)\.js$/m,
+        /^\/\/ dist\/release\/parse\.js$/m,
+      ];
+      for (const root of roots) {
+        for (const chunk of staticClosure(root)) {
+          const text = readFileSync(join(bundle, chunk), 'utf8');
+          for (const re of HEAVY) expect(text, `${root}: ${chunk} ${re}`).not.toMatch(re);
+        }
+      }
+    });
+
+    it('diff of a machineconfigs.json loads neither node:crypto nor node:zlib (neither compressed contents nor digests here)', () => {
+      const file = join(
+        import.meta.dirname,
+        '../../examples/bug-2019850/artifacts/e2e-aws-upgrade/gather-extra/artifacts/machineconfigs.json',
+      );
+      const script = `
+        const { main } = await import(${JSON.stringify(join(bundle, 'main.js'))});
+        const code = await main(['diff', '--pool', 'master', '--from', ${JSON.stringify(file)}, '-o', 'json']);
+        process.stderr.write(JSON.stringify({ code, loaded: process.moduleLoadList }));`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+      const { code, loaded } = JSON.parse(r.stderr.trimEnd().split('\n').at(-1) ?? '') as {
+        code: number;
+        loaded: string[];
+      };
+      expect(code).toBe(1);
+      expect(JSON.parse(r.stdout)).toMatchObject({ kind: 'MachineConfigDiff', identical: false });
+      for (const m of ['crypto', 'zlib']) expect(loaded).not.toContain(`NativeModule ${m}`);
+    });
   },
 );
 

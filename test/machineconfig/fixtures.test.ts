@@ -10,7 +10,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { diffMachineConfigs } from '../../src/machineconfig/diff.js';
 import { normalizeIgnition } from '../../src/machineconfig/ignition.js';
 import type { ConfigChange } from '../../src/machineconfig/types.js';
-import { type MachineConfig, MachineConfigSchema } from '../../src/model/objects.js';
+import { KINDS } from '../../src/model/kinds/index.js';
+import type { MachineConfig } from '../../src/model/objects.js';
 import { describeFixtures, fixture } from '../helpers/fixtures.js';
 
 function loadYaml(path: string): unknown {
@@ -25,7 +26,7 @@ function mustGatherConfigs(which: 'aws' | 'metal'): (name: string) => MachineCon
   return (prefix) => {
     const file = files.find((f) => f.startsWith(prefix));
     if (!file) throw new Error(`no ${prefix} in ${dir}`);
-    return MachineConfigSchema.parse(loadYaml(join(dir, file)));
+    return KINDS.MachineConfig.schema.parse(loadYaml(join(dir, file)));
   };
 }
 
@@ -35,7 +36,7 @@ function instantiate(path: string, params: Record<string, string>): MachineConfi
   text = text.replace(/\$\{\{(\w+)\}\}/g, (_, k: string) => params[k] ?? '');
   text = text.replace(/\$\{(\w+)\}/g, (_, k: string) => params[k] ?? '');
   const template = yaml.load(text, { schema: yaml.CORE_SCHEMA }) as { objects: unknown[] };
-  return MachineConfigSchema.parse(template.objects[0]);
+  return KINDS.MachineConfig.schema.parse(template.objects[0]);
 }
 
 /** systemd's `${ID}` (from /etc/os-release) as it appears in kubelet.service. */
@@ -175,7 +176,7 @@ describeFixtures('MCO pkg/server testdata: an Ignition 2.2 config', () => {
     fixture('openshift__machine-config-operator/pkg/server/testdata/machine-configs/test-config.yaml');
 
   it('decodes 2.2 storage and units', () => {
-    const config = MachineConfigSchema.parse(loadYaml(path()));
+    const config = KINDS.MachineConfig.schema.parse(loadYaml(path()));
     const ign = normalizeIgnition(config.spec?.config, {
       file: path(),
       at: 'spec.config',
@@ -200,13 +201,13 @@ describeFixtures('MCO pkg/server testdata: an Ignition 2.2 config', () => {
   });
 
   it('diffs it against an edited copy: kernel arguments, a drop-in, a file, the mask', () => {
-    const a = MachineConfigSchema.parse(loadYaml(path()));
+    const a = KINDS.MachineConfig.schema.parse(loadYaml(path()));
     const edited = readFileSync(path(), 'utf8')
       .replace('    - nosmt', '    - nosmt=off\n    - mitigations=auto')
       .replace('max-file=3', 'max-file=5')
       .replace('GROUP%3Dstable', 'GROUP%3Dbeta')
       .replace('mask: true', 'mask: false');
-    const b = MachineConfigSchema.parse(yaml.load(edited, { schema: yaml.CORE_SCHEMA }));
+    const b = KINDS.MachineConfig.schema.parse(yaml.load(edited, { schema: yaml.CORE_SCHEMA }));
     const d = diffMachineConfigs(a, b);
     expect(summary(d.changes)).toEqual([
       'kernelArguments removed nosmt',
@@ -281,7 +282,7 @@ describeFixtures('MCO QE templates: kernel arguments, extensions, FIPS, kernel t
   });
 
   it('master-extension-mc vs set-realtime-kernel', () => {
-    const ext = MachineConfigSchema.parse(
+    const ext = KINDS.MachineConfig.schema.parse(
       (loadYaml(file('machineconfigs/master-extension-mc.yaml')) as { objects: unknown[] }).objects[0],
     );
     const rt = instantiate(file('set-realtime-kernel.yaml'), params);

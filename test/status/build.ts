@@ -1,12 +1,7 @@
 /** Small builders of validated objects for the status unit tests. */
 import type { Observed } from '../../src/model/history.js';
-import {
-  type MachineConfigPool,
-  MachineConfigPoolSchema,
-  MCO,
-  type Node,
-  NodeSchema,
-} from '../../src/model/objects.js';
+import { KINDS } from '../../src/model/kinds/index.js';
+import { type MachineConfigPool, MCO, type Node } from '../../src/model/objects.js';
 
 export const ref = { file: 'test' };
 
@@ -15,7 +10,7 @@ export function pool(
   opts: { paused?: boolean; target?: string; selector?: Record<string, string> } = {},
 ): Observed<MachineConfigPool> {
   return {
-    object: MachineConfigPoolSchema.parse({
+    object: KINDS.MachineConfigPool.schema.parse({
       kind: 'MachineConfigPool',
       metadata: { name },
       spec: {
@@ -59,7 +54,7 @@ export function node(spec: NodeSpec = {}): Observed<Node> {
     annotations['machineconfiguration.openshift.io/lastAppliedDrain'] = spec.lastAppliedDrain;
   }
   return {
-    object: NodeSchema.parse({
+    object: KINDS.Node.schema.parse({
       kind: 'Node',
       metadata: {
         name: spec.name ?? 'node-a',

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { type ClusterVersion, ClusterVersionSchema } from '../../src/model/objects.js';
+import { KINDS } from '../../src/model/kinds/index.js';
+import type { ClusterVersion } from '../../src/model/objects.js';
 import { pendingRequest, requestInsight } from '../../src/status/request.js';
 
 function cv(spec: object, status: object): ClusterVersion {
-  return ClusterVersionSchema.parse({ kind: 'ClusterVersion', metadata: { name: 'version' }, spec, status });
+  return KINDS.ClusterVersion.schema.parse({
+    kind: 'ClusterVersion',
+    metadata: { name: 'version' },
+    spec,
+    status,
+  });
 }
 
 const DESIRED = { version: '4.15.3', image: 'quay.io/x@sha256:aaa' };

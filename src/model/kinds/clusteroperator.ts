@@ -4,32 +4,33 @@ import { conditions, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
 import { age, arr, col, condition, condStatus, get, NAME, str } from './printing.js';
 
-const ClusterOperatorSchema = z.looseObject({
-  kind: z.literal('ClusterOperator'),
-  metadata: ObjectMetaSchema,
-  status: z
-    .looseObject({
-      conditions,
-      versions: z
-        .array(z.looseObject({ name: z.string(), version: z.string() }))
-        .nullable()
-        .optional(),
-      relatedObjects: z
-        .array(
-          z.looseObject({
-            group: z.string().optional(),
-            resource: z.string(),
-            namespace: z.string().optional(),
-            name: z.string(),
-          }),
-        )
-        .nullable()
-        .optional(),
-      extension: z.unknown().optional(),
-    })
-    .optional(),
-});
-export type ClusterOperator = z.infer<typeof ClusterOperatorSchema>;
+const ClusterOperatorSchema = () =>
+  z.looseObject({
+    kind: z.literal('ClusterOperator'),
+    metadata: ObjectMetaSchema(),
+    status: z
+      .looseObject({
+        conditions: conditions(),
+        versions: z
+          .array(z.looseObject({ name: z.string(), version: z.string() }))
+          .nullable()
+          .optional(),
+        relatedObjects: z
+          .array(
+            z.looseObject({
+              group: z.string().optional(),
+              resource: z.string(),
+              namespace: z.string().optional(),
+              name: z.string(),
+            }),
+          )
+          .nullable()
+          .optional(),
+        extension: z.unknown().optional(),
+      })
+      .optional(),
+  });
+export type ClusterOperator = z.infer<ReturnType<typeof ClusterOperatorSchema>>;
 
 export const ClusterOperatorKind = kind({
   schema: ClusterOperatorSchema,

@@ -4,44 +4,45 @@ import { conditions, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
 import { age, arr, col, condition, condStatus, get, NAME, str } from './printing.js';
 
-export const ClusterVersionSchema = z.looseObject({
-  kind: z.literal('ClusterVersion'),
-  metadata: ObjectMetaSchema,
-  spec: z
-    .looseObject({
-      desiredUpdate: z
-        .looseObject({
-          version: z.string().optional(),
-          image: z.string().optional(),
-          force: z.boolean().optional(),
-        })
-        .nullable()
-        .optional(),
-      channel: z.string().optional(),
-    })
-    .optional(),
-  status: z
-    .looseObject({
-      desired: z.looseObject({ version: z.string().optional(), image: z.string().optional() }).optional(),
-      history: z
-        .array(
-          z.looseObject({
-            state: z.string(),
-            startedTime: z.string().nullable().optional(),
-            completionTime: z.string().nullable().optional(),
+const ClusterVersionSchema = () =>
+  z.looseObject({
+    kind: z.literal('ClusterVersion'),
+    metadata: ObjectMetaSchema(),
+    spec: z
+      .looseObject({
+        desiredUpdate: z
+          .looseObject({
             version: z.string().optional(),
             image: z.string().optional(),
-            verified: z.boolean().optional(),
-          }),
-        )
-        .nullable()
-        .optional(),
-      conditions,
-      observedGeneration: z.number().optional(),
-    })
-    .optional(),
-});
-export type ClusterVersion = z.infer<typeof ClusterVersionSchema>;
+            force: z.boolean().optional(),
+          })
+          .nullable()
+          .optional(),
+        channel: z.string().optional(),
+      })
+      .optional(),
+    status: z
+      .looseObject({
+        desired: z.looseObject({ version: z.string().optional(), image: z.string().optional() }).optional(),
+        history: z
+          .array(
+            z.looseObject({
+              state: z.string(),
+              startedTime: z.string().nullable().optional(),
+              completionTime: z.string().nullable().optional(),
+              version: z.string().optional(),
+              image: z.string().optional(),
+              verified: z.boolean().optional(),
+            }),
+          )
+          .nullable()
+          .optional(),
+        conditions: conditions(),
+        observedGeneration: z.number().optional(),
+      })
+      .optional(),
+  });
+export type ClusterVersion = z.infer<ReturnType<typeof ClusterVersionSchema>>;
 export type UpdateHistoryEntry = NonNullable<NonNullable<ClusterVersion['status']>['history']>[number];
 
 export const ClusterVersionKind = kind({

@@ -3,17 +3,18 @@ import * as z from 'zod';
 import { ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
 
-const ControllerConfigSchema = z.looseObject({
-  kind: z.literal('ControllerConfig'),
-  metadata: ObjectMetaSchema,
-  spec: z
-    .looseObject({
-      osImageURL: z.string().optional(),
-      images: z.record(z.string(), z.string()).optional(),
-      releaseImage: z.string().optional(),
-    })
-    .optional(),
-});
+const ControllerConfigSchema = () =>
+  z.looseObject({
+    kind: z.literal('ControllerConfig'),
+    metadata: ObjectMetaSchema(),
+    spec: z
+      .looseObject({
+        osImageURL: z.string().optional(),
+        images: z.record(z.string(), z.string()).optional(),
+        releaseImage: z.string().optional(),
+      })
+      .optional(),
+  });
 export const ControllerConfigKind = kind({
   schema: ControllerConfigSchema,
   field: 'controllerConfigs',

@@ -10,20 +10,21 @@ import { kind } from './descriptor.js';
 import { HOSTED_KIND } from './hosted.js';
 import { col, condition, condStatus, get, NAME, str } from './printing.js';
 
-const ControlPlaneComponentSchema = z.looseObject({
-  kind: z.literal('ControlPlaneComponent'),
-  metadata: ObjectMetaSchema,
-  status: z
-    .looseObject({
-      version: z.string().optional(),
-      conditions,
-      resources: z
-        .array(z.looseObject({ kind: z.string(), group: z.string().optional(), name: z.string() }))
-        .nullable()
-        .optional(),
-    })
-    .optional(),
-});
+const ControlPlaneComponentSchema = () =>
+  z.looseObject({
+    kind: z.literal('ControlPlaneComponent'),
+    metadata: ObjectMetaSchema(),
+    status: z
+      .looseObject({
+        version: z.string().optional(),
+        conditions: conditions(),
+        resources: z
+          .array(z.looseObject({ kind: z.string(), group: z.string().optional(), name: z.string() }))
+          .nullable()
+          .optional(),
+      })
+      .optional(),
+  });
 export const ControlPlaneComponentKind = kind({
   schema: ControlPlaneComponentSchema,
   field: 'controlPlaneComponents',

@@ -11,31 +11,32 @@ import { kind } from './descriptor.js';
 import { AGE, col, countOr0, formatSelector, get, NAME, str, templateContainers } from './printing.js';
 import { rollingStrategy, rolloutAsLastSeen } from './workload.js';
 
-const DaemonSetSchema = z.looseObject({
-  kind: z.literal('DaemonSet'),
-  metadata: ObjectMetaSchema,
-  spec: z
-    .looseObject({
-      selector: labelSelector.nullable().optional(),
-      template: podTemplate.optional(),
-      updateStrategy: rollingStrategy.optional(),
-    })
-    .optional(),
-  status: z
-    .looseObject({
-      observedGeneration: z.number().optional(),
-      desiredNumberScheduled: z.number().optional(),
-      currentNumberScheduled: z.number().optional(),
-      updatedNumberScheduled: z.number().optional(),
-      numberReady: z.number().optional(),
-      numberAvailable: z.number().optional(),
-      numberUnavailable: z.number().optional(),
-      numberMisscheduled: z.number().optional(),
-      conditions,
-    })
-    .optional(),
-});
-type DaemonSet = z.infer<typeof DaemonSetSchema>;
+const DaemonSetSchema = () =>
+  z.looseObject({
+    kind: z.literal('DaemonSet'),
+    metadata: ObjectMetaSchema(),
+    spec: z
+      .looseObject({
+        selector: labelSelector().nullable().optional(),
+        template: podTemplate().optional(),
+        updateStrategy: rollingStrategy().optional(),
+      })
+      .optional(),
+    status: z
+      .looseObject({
+        observedGeneration: z.number().optional(),
+        desiredNumberScheduled: z.number().optional(),
+        currentNumberScheduled: z.number().optional(),
+        updatedNumberScheduled: z.number().optional(),
+        numberReady: z.number().optional(),
+        numberAvailable: z.number().optional(),
+        numberUnavailable: z.number().optional(),
+        numberMisscheduled: z.number().optional(),
+        conditions: conditions(),
+      })
+      .optional(),
+  });
+type DaemonSet = z.infer<ReturnType<typeof DaemonSetSchema>>;
 
 /** The rollout as the status says it: done when every scheduled pod is updated and available at the latest generation. */
 function rollout(d: DaemonSet): { level: 'Info' | 'Warning'; message: string } {

@@ -11,31 +11,32 @@ import { kind } from './descriptor.js';
 import { AGE, col, countOr0, formatSelector, get, NAME, templateContainers } from './printing.js';
 import { rollingStrategy, rolloutAsLastSeen } from './workload.js';
 
-const DeploymentSchema = z.looseObject({
-  kind: z.literal('Deployment'),
-  metadata: ObjectMetaSchema,
-  spec: z
-    .looseObject({
-      replicas: z.number().optional(),
-      selector: labelSelector.nullable().optional(),
-      template: podTemplate.optional(),
-      strategy: rollingStrategy.optional(),
-      paused: z.boolean().optional(),
-    })
-    .optional(),
-  status: z
-    .looseObject({
-      observedGeneration: z.number().optional(),
-      replicas: z.number().optional(),
-      updatedReplicas: z.number().optional(),
-      readyReplicas: z.number().optional(),
-      availableReplicas: z.number().optional(),
-      unavailableReplicas: z.number().optional(),
-      conditions,
-    })
-    .optional(),
-});
-type Deployment = z.infer<typeof DeploymentSchema>;
+const DeploymentSchema = () =>
+  z.looseObject({
+    kind: z.literal('Deployment'),
+    metadata: ObjectMetaSchema(),
+    spec: z
+      .looseObject({
+        replicas: z.number().optional(),
+        selector: labelSelector().nullable().optional(),
+        template: podTemplate().optional(),
+        strategy: rollingStrategy().optional(),
+        paused: z.boolean().optional(),
+      })
+      .optional(),
+    status: z
+      .looseObject({
+        observedGeneration: z.number().optional(),
+        replicas: z.number().optional(),
+        updatedReplicas: z.number().optional(),
+        readyReplicas: z.number().optional(),
+        availableReplicas: z.number().optional(),
+        unavailableReplicas: z.number().optional(),
+        conditions: conditions(),
+      })
+      .optional(),
+  });
+type Deployment = z.infer<ReturnType<typeof DeploymentSchema>>;
 
 /** spec.replicas defaults to 1 (apps/v1 SetDefaults_Deployment). */
 function desired(d: Deployment): number {

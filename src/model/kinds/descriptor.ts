@@ -75,6 +75,7 @@ interface TimelineFacts<T> {
 }
 
 export interface KindFacts<S extends z.ZodType = z.ZodType, F extends string = string> {
+  /** The kind's schema, built on the first read (kind()). */
   readonly schema: S;
   /** Where the kind's objects sit in an ObjectSnapshot. */
   readonly field: F;
@@ -102,7 +103,23 @@ export interface KindFacts<S extends z.ZodType = z.ZodType, F extends string = s
   readonly timeline?: TimelineFacts<z.infer<S>>;
 }
 
-/** Ties the functions of a descriptor to its schema's type while keeping the literal field name. */
-export function kind<S extends z.ZodType, F extends string>(facts: KindFacts<S, F>): KindFacts<S, F> {
-  return facts;
+/**
+ * A kind's descriptor from its facts, the schema given as the function that builds it: the schema is
+ * built on the first read of `schema` and kept. A command builds only the schemas of the kinds it
+ * reads (`atlevel diff` validates MachineConfigs alone); building all of them at import was a third
+ * of diff's start-up (docs/performance.md, "diff's start-up"). Also ties the functions of a
+ * descriptor to its schema's type while keeping the literal field name.
+ */
+export function kind<S extends z.ZodType, F extends string>(
+  facts: Omit<KindFacts<S, F>, 'schema'> & { readonly schema: () => S },
+): KindFacts<S, F> {
+  const { schema: build, ...rest } = facts;
+  let built: S | undefined;
+  return Object.defineProperty(rest, 'schema', {
+    get: () => {
+      built ??= build();
+      return built;
+    },
+    enumerable: true,
+  }) as KindFacts<S, F>;
 }

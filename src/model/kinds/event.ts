@@ -1,7 +1,7 @@
 /** Event (core/v1 and events.k8s.io/v1): appears at its first time; its intervals are derived in timeline/derive.ts. */
 import * as z from 'zod';
 import { parseTime } from '../time.js';
-import { ObjectMetaSchema } from './common.js';
+import { ObjectMetaSchema, once } from './common.js';
 import { kind } from './descriptor.js';
 import { normalizeEvent } from './event-normalize.js';
 import { col, get, since, str } from './printing.js';
@@ -9,34 +9,37 @@ import { col, get, since, str } from './printing.js';
 type Loose = Record<string, unknown>;
 
 /** The object an Event is about: core/v1's involvedObject, events.k8s.io/v1's regarding. */
-const objectReference = z
-  .looseObject({
-    kind: z.string().optional(),
-    name: z.string().optional(),
-    namespace: z.string().optional(),
-  })
-  .optional();
+const objectReference = once(() =>
+  z
+    .looseObject({
+      kind: z.string().optional(),
+      name: z.string().optional(),
+      namespace: z.string().optional(),
+    })
+    .optional(),
+);
 
 /** core/v1 Event and events.k8s.io/v1 Event (which names the object `regarding` and the text `note`). */
-const EventSchema = z.looseObject({
-  kind: z.literal('Event'),
-  metadata: ObjectMetaSchema,
-  involvedObject: objectReference,
-  regarding: objectReference,
-  reason: z.string().nullable().optional(),
-  message: z.string().nullable().optional(),
-  note: z.string().nullable().optional(),
-  type: z.string().nullable().optional(),
-  count: z.number().nullable().optional(),
-  firstTimestamp: z.string().nullable().optional(),
-  lastTimestamp: z.string().nullable().optional(),
-  eventTime: z.string().nullable().optional(),
-  source: z
-    .looseObject({ component: z.string().optional(), host: z.string().optional() })
-    .nullable()
-    .optional(),
-});
-export type KubeEvent = z.infer<typeof EventSchema>;
+const EventSchema = () =>
+  z.looseObject({
+    kind: z.literal('Event'),
+    metadata: ObjectMetaSchema(),
+    involvedObject: objectReference(),
+    regarding: objectReference(),
+    reason: z.string().nullable().optional(),
+    message: z.string().nullable().optional(),
+    note: z.string().nullable().optional(),
+    type: z.string().nullable().optional(),
+    count: z.number().nullable().optional(),
+    firstTimestamp: z.string().nullable().optional(),
+    lastTimestamp: z.string().nullable().optional(),
+    eventTime: z.string().nullable().optional(),
+    source: z
+      .looseObject({ component: z.string().optional(), host: z.string().optional() })
+      .nullable()
+      .optional(),
+  });
+export type KubeEvent = z.infer<ReturnType<typeof EventSchema>>;
 
 function isObject(v: unknown): v is Loose {
   return v !== null && typeof v === 'object' && !Array.isArray(v);

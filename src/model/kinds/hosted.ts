@@ -6,7 +6,7 @@
  * OCPBUGS-77922 is about, docs/domain.md "HyperShift"), and the annotations the rules read.
  */
 import * as z from 'zod';
-import { conditions, intOrString, labelSelector } from './common.js';
+import { conditions, intOrString, labelSelector, once } from './common.js';
 import { arr, get, str } from './printing.js';
 
 type Loose = Record<string, unknown>;
@@ -14,66 +14,74 @@ type Loose = Record<string, unknown>;
 /** Why live may be refused a HyperShift or Cluster API kind: only a management cluster holds them (docs/live.md). */
 export const HOSTED_KIND = 'a hosted-cluster kind, read on a HyperShift management cluster (docs/hosted.md)';
 
-const release = z.looseObject({ version: z.string().optional(), image: z.string().optional() });
+const release = once(() => z.looseObject({ version: z.string().optional(), image: z.string().optional() }));
 
 /** One entry of a version history, newest first: Completed or Partial. */
-const historyEntry = z.looseObject({
-  state: z.string().optional(),
-  version: z.string().optional(),
-  image: z.string().optional(),
-  startedTime: z.string().nullable().optional(),
-  completionTime: z.string().nullable().optional(),
-});
+const historyEntry = once(() =>
+  z.looseObject({
+    state: z.string().optional(),
+    version: z.string().optional(),
+    image: z.string().optional(),
+    startedTime: z.string().nullable().optional(),
+    completionTime: z.string().nullable().optional(),
+  }),
+);
 
 /** HostedCluster `status.version` (the guest ClusterVersion's) and `status.controlPlaneVersion`. */
-export const versionStatus = z.looseObject({
-  desired: release.nullable().optional(),
-  history: z.array(historyEntry).nullable().optional(),
-  observedGeneration: z.number().optional(),
-});
+export const versionStatus = once(() =>
+  z.looseObject({
+    desired: release().nullable().optional(),
+    history: z.array(historyEntry()).nullable().optional(),
+    observedGeneration: z.number().optional(),
+  }),
+);
 
 /** The `status.v1beta2` block Cluster API v1beta1 objects carry since CAPI 1.9. */
-export const v1beta2Status = z
-  .looseObject({
-    conditions,
-    replicas: z.number().nullable().optional(),
-    readyReplicas: z.number().nullable().optional(),
-    availableReplicas: z.number().nullable().optional(),
-    upToDateReplicas: z.number().nullable().optional(),
-  })
-  .nullable()
-  .optional();
-
-/** A Machine template as a MachineDeployment or MachineSet holds it (`spec.template`). */
-const machineTemplate = z.looseObject({
-  metadata: z
+export const v1beta2Status = once(() =>
+  z
     .looseObject({
-      labels: z.record(z.string(), z.string()).nullable().optional(),
-      annotations: z.record(z.string(), z.string()).nullable().optional(),
+      conditions: conditions(),
+      replicas: z.number().nullable().optional(),
+      readyReplicas: z.number().nullable().optional(),
+      availableReplicas: z.number().nullable().optional(),
+      upToDateReplicas: z.number().nullable().optional(),
     })
     .nullable()
     .optional(),
-  spec: z
-    .looseObject({
-      clusterName: z.string().optional(),
-      version: z.string().nullable().optional(),
-      bootstrap: z.looseObject({ dataSecretName: z.string().nullable().optional() }).nullable().optional(),
-      infrastructureRef: z
-        .looseObject({ kind: z.string().optional(), name: z.string().optional() })
-        .nullable()
-        .optional(),
-    })
-    .optional(),
-});
+);
+
+/** A Machine template as a MachineDeployment or MachineSet holds it (`spec.template`). */
+const machineTemplate = once(() =>
+  z.looseObject({
+    metadata: z
+      .looseObject({
+        labels: z.record(z.string(), z.string()).nullable().optional(),
+        annotations: z.record(z.string(), z.string()).nullable().optional(),
+      })
+      .nullable()
+      .optional(),
+    spec: z
+      .looseObject({
+        clusterName: z.string().optional(),
+        version: z.string().nullable().optional(),
+        bootstrap: z.looseObject({ dataSecretName: z.string().nullable().optional() }).nullable().optional(),
+        infrastructureRef: z
+          .looseObject({ kind: z.string().optional(), name: z.string().optional() })
+          .nullable()
+          .optional(),
+      })
+      .optional(),
+  }),
+);
 
 /** The spec and status of a MachineDeployment or a MachineSet (both count Machines). */
-export const replicaSpec = {
+export const replicaSpec = once(() => ({
   clusterName: z.string().optional(),
   replicas: z.number().nullable().optional(),
-  selector: labelSelector.nullable().optional(),
-  template: machineTemplate.optional(),
-};
-export const replicaStatus = {
+  selector: labelSelector().nullable().optional(),
+  template: machineTemplate().optional(),
+}));
+export const replicaStatus = once(() => ({
   observedGeneration: z.number().optional(),
   replicas: z.number().optional(),
   updatedReplicas: z.number().optional(),
@@ -82,16 +90,18 @@ export const replicaStatus = {
   unavailableReplicas: z.number().optional(),
   fullyLabeledReplicas: z.number().optional(),
   phase: z.string().optional(),
-  conditions,
-  v1beta2: v1beta2Status,
-};
-export const rollingUpdate = z
-  .looseObject({
-    maxSurge: intOrString.nullable().optional(),
-    maxUnavailable: intOrString.nullable().optional(),
-  })
-  .nullable()
-  .optional();
+  conditions: conditions(),
+  v1beta2: v1beta2Status(),
+}));
+export const rollingUpdate = once(() =>
+  z
+    .looseObject({
+      maxSurge: intOrString().nullable().optional(),
+      maxUnavailable: intOrString().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+);
 
 /** The newest history entry of a version status (history is newest first). */
 export function newestEntry(o: Loose, ...path: string[]): Loose | undefined {

@@ -11,24 +11,25 @@ import { kind } from './descriptor.js';
 import { completedVersion, HOSTED_KIND, newestEntry, versionStatus } from './hosted.js';
 import { AGE, col, condition, condStatus, get, NAME, str } from './printing.js';
 
-const HostedClusterSchema = z.looseObject({
-  kind: z.literal('HostedCluster'),
-  metadata: ObjectMetaSchema,
-  spec: z
-    .looseObject({
-      release: z.looseObject({ image: z.string().optional() }).nullable().optional(),
-      controlPlaneRelease: z.looseObject({ image: z.string().optional() }).nullable().optional(),
-      pausedUntil: z.string().nullable().optional(),
-    })
-    .optional(),
-  status: z
-    .looseObject({
-      version: versionStatus.nullable().optional(),
-      controlPlaneVersion: versionStatus.nullable().optional(),
-      conditions,
-    })
-    .optional(),
-});
+const HostedClusterSchema = () =>
+  z.looseObject({
+    kind: z.literal('HostedCluster'),
+    metadata: ObjectMetaSchema(),
+    spec: z
+      .looseObject({
+        release: z.looseObject({ image: z.string().optional() }).nullable().optional(),
+        controlPlaneRelease: z.looseObject({ image: z.string().optional() }).nullable().optional(),
+        pausedUntil: z.string().nullable().optional(),
+      })
+      .optional(),
+    status: z
+      .looseObject({
+        version: versionStatus().nullable().optional(),
+        controlPlaneVersion: versionStatus().nullable().optional(),
+        conditions: conditions(),
+      })
+      .optional(),
+  });
 export const HostedClusterKind = kind({
   schema: HostedClusterSchema,
   field: 'hostedClusters',

@@ -10,24 +10,25 @@ import { kind } from './descriptor.js';
 import { HOSTED_KIND, versionStatus } from './hosted.js';
 import { AGE, col, condition, condStatus, get, NAME, str } from './printing.js';
 
-const HostedControlPlaneSchema = z.looseObject({
-  kind: z.literal('HostedControlPlane'),
-  metadata: ObjectMetaSchema,
-  spec: z
-    .looseObject({
-      releaseImage: z.string().optional(),
-      controlPlaneReleaseImage: z.string().nullable().optional(),
-    })
-    .optional(),
-  status: z
-    .looseObject({
-      version: z.string().optional(),
-      versionStatus: versionStatus.nullable().optional(),
-      controlPlaneVersion: versionStatus.nullable().optional(),
-      conditions,
-    })
-    .optional(),
-});
+const HostedControlPlaneSchema = () =>
+  z.looseObject({
+    kind: z.literal('HostedControlPlane'),
+    metadata: ObjectMetaSchema(),
+    spec: z
+      .looseObject({
+        releaseImage: z.string().optional(),
+        controlPlaneReleaseImage: z.string().nullable().optional(),
+      })
+      .optional(),
+    status: z
+      .looseObject({
+        version: z.string().optional(),
+        versionStatus: versionStatus().nullable().optional(),
+        controlPlaneVersion: versionStatus().nullable().optional(),
+        conditions: conditions(),
+      })
+      .optional(),
+  });
 export const HostedControlPlaneKind = kind({
   schema: HostedControlPlaneSchema,
   field: 'hostedControlPlanes',

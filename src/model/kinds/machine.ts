@@ -10,27 +10,28 @@ import { kind } from './descriptor.js';
 import { HOSTED_KIND, v1beta2Status } from './hosted.js';
 import { AGE, col, get, NAME, str } from './printing.js';
 
-const MachineSchema = z.looseObject({
-  kind: z.literal('Machine'),
-  metadata: ObjectMetaSchema.extend({ deletionTimestamp: z.string().nullable().optional() }),
-  spec: z
-    .looseObject({
-      clusterName: z.string().optional(),
-      version: z.string().nullable().optional(),
-      providerID: z.string().nullable().optional(),
-      bootstrap: z.looseObject({ dataSecretName: z.string().nullable().optional() }).nullable().optional(),
-    })
-    .optional(),
-  status: z
-    .looseObject({
-      phase: z.string().optional(),
-      nodeRef: z.looseObject({ name: z.string().optional() }).nullable().optional(),
-      nodeInfo: z.looseObject({ kubeletVersion: z.string().optional() }).nullable().optional(),
-      conditions,
-      v1beta2: v1beta2Status,
-    })
-    .optional(),
-});
+const MachineSchema = () =>
+  z.looseObject({
+    kind: z.literal('Machine'),
+    metadata: ObjectMetaSchema().extend({ deletionTimestamp: z.string().nullable().optional() }),
+    spec: z
+      .looseObject({
+        clusterName: z.string().optional(),
+        version: z.string().nullable().optional(),
+        providerID: z.string().nullable().optional(),
+        bootstrap: z.looseObject({ dataSecretName: z.string().nullable().optional() }).nullable().optional(),
+      })
+      .optional(),
+    status: z
+      .looseObject({
+        phase: z.string().optional(),
+        nodeRef: z.looseObject({ name: z.string().optional() }).nullable().optional(),
+        nodeInfo: z.looseObject({ kubeletVersion: z.string().optional() }).nullable().optional(),
+        conditions: conditions(),
+        v1beta2: v1beta2Status(),
+      })
+      .optional(),
+  });
 export const MachineKind = kind({
   schema: MachineSchema,
   field: 'machines',

@@ -4,22 +4,23 @@ import { ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
 import { AGE, col, get, NAME, str } from './printing.js';
 
-export const MachineConfigSchema = z.looseObject({
-  kind: z.literal('MachineConfig'),
-  metadata: ObjectMetaSchema,
-  spec: z
-    .looseObject({
-      osImageURL: z.string().optional(),
-      // Raw Ignition: decoded and validated by src/machineconfig, not here.
-      config: z.unknown().optional(),
-      kernelArguments: z.array(z.string()).nullable().optional(),
-      extensions: z.array(z.string()).nullable().optional(),
-      fips: z.boolean().optional(),
-      kernelType: z.string().optional(),
-    })
-    .optional(),
-});
-export type MachineConfig = z.infer<typeof MachineConfigSchema>;
+const MachineConfigSchema = () =>
+  z.looseObject({
+    kind: z.literal('MachineConfig'),
+    metadata: ObjectMetaSchema(),
+    spec: z
+      .looseObject({
+        osImageURL: z.string().optional(),
+        // Raw Ignition: decoded and validated by src/machineconfig, not here.
+        config: z.unknown().optional(),
+        kernelArguments: z.array(z.string()).nullable().optional(),
+        extensions: z.array(z.string()).nullable().optional(),
+        fips: z.boolean().optional(),
+        kernelType: z.string().optional(),
+      })
+      .optional(),
+  });
+export type MachineConfig = z.infer<ReturnType<typeof MachineConfigSchema>>;
 
 export const MachineConfigKind = kind({
   schema: MachineConfigSchema,

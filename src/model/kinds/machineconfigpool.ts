@@ -1,43 +1,46 @@
 /** MachineConfigPool (machineconfiguration.openshift.io/v1), rewound by timeline/rewind/machineconfigpool.ts. */
 import * as z from 'zod';
-import { conditions, labelSelector, ObjectMetaSchema } from './common.js';
+import { conditions, labelSelector, ObjectMetaSchema, once } from './common.js';
 import { kind } from './descriptor.js';
 import { AGE, col, condStatus, count, get, NAME, str } from './printing.js';
 
-const configurationRef = z.looseObject({
-  name: z.string().optional(),
-  source: z
-    .array(z.looseObject({ name: z.string(), kind: z.string().optional() }))
-    .nullable()
-    .optional(),
-});
+const configurationRef = once(() =>
+  z.looseObject({
+    name: z.string().optional(),
+    source: z
+      .array(z.looseObject({ name: z.string(), kind: z.string().optional() }))
+      .nullable()
+      .optional(),
+  }),
+);
 
-export const MachineConfigPoolSchema = z.looseObject({
-  kind: z.literal('MachineConfigPool'),
-  metadata: ObjectMetaSchema,
-  spec: z
-    .looseObject({
-      paused: z.boolean().optional(),
-      maxUnavailable: z.union([z.number(), z.string()]).nullable().optional(),
-      nodeSelector: labelSelector.nullable().optional(),
-      machineConfigSelector: labelSelector.nullable().optional(),
-      configuration: configurationRef.optional(),
-    })
-    .optional(),
-  status: z
-    .looseObject({
-      observedGeneration: z.number().optional(),
-      configuration: configurationRef.optional(),
-      machineCount: z.number().optional(),
-      updatedMachineCount: z.number().optional(),
-      readyMachineCount: z.number().optional(),
-      unavailableMachineCount: z.number().optional(),
-      degradedMachineCount: z.number().optional(),
-      conditions,
-    })
-    .optional(),
-});
-export type MachineConfigPool = z.infer<typeof MachineConfigPoolSchema>;
+const MachineConfigPoolSchema = () =>
+  z.looseObject({
+    kind: z.literal('MachineConfigPool'),
+    metadata: ObjectMetaSchema(),
+    spec: z
+      .looseObject({
+        paused: z.boolean().optional(),
+        maxUnavailable: z.union([z.number(), z.string()]).nullable().optional(),
+        nodeSelector: labelSelector().nullable().optional(),
+        machineConfigSelector: labelSelector().nullable().optional(),
+        configuration: configurationRef().optional(),
+      })
+      .optional(),
+    status: z
+      .looseObject({
+        observedGeneration: z.number().optional(),
+        configuration: configurationRef().optional(),
+        machineCount: z.number().optional(),
+        updatedMachineCount: z.number().optional(),
+        readyMachineCount: z.number().optional(),
+        unavailableMachineCount: z.number().optional(),
+        degradedMachineCount: z.number().optional(),
+        conditions: conditions(),
+      })
+      .optional(),
+  });
+export type MachineConfigPool = z.infer<ReturnType<typeof MachineConfigPoolSchema>>;
 
 export const MachineConfigPoolKind = kind({
   schema: MachineConfigPoolSchema,

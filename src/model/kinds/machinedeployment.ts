@@ -10,18 +10,22 @@ import { kind } from './descriptor.js';
 import { HOSTED_KIND, machineRollout, replicaSpec, replicaStatus, rollingUpdate } from './hosted.js';
 import { AGE, col, countOr0, get, NAME, str } from './printing.js';
 
-const MachineDeploymentSchema = z.looseObject({
-  kind: z.literal('MachineDeployment'),
-  metadata: ObjectMetaSchema,
-  spec: z
-    .looseObject({
-      ...replicaSpec,
-      strategy: z.looseObject({ type: z.string().optional(), rollingUpdate }).nullable().optional(),
-      paused: z.boolean().optional(),
-    })
-    .optional(),
-  status: z.looseObject(replicaStatus).optional(),
-});
+const MachineDeploymentSchema = () =>
+  z.looseObject({
+    kind: z.literal('MachineDeployment'),
+    metadata: ObjectMetaSchema(),
+    spec: z
+      .looseObject({
+        ...replicaSpec(),
+        strategy: z
+          .looseObject({ type: z.string().optional(), rollingUpdate: rollingUpdate() })
+          .nullable()
+          .optional(),
+        paused: z.boolean().optional(),
+      })
+      .optional(),
+    status: z.looseObject(replicaStatus()).optional(),
+  });
 export const MachineDeploymentKind = kind({
   schema: MachineDeploymentSchema,
   field: 'machineDeployments',

@@ -10,12 +10,13 @@ import { kind } from './descriptor.js';
 import { HOSTED_KIND, machineRollout, replicaSpec, replicaStatus } from './hosted.js';
 import { AGE, col, countOr0, get, NAME, str } from './printing.js';
 
-const MachineSetSchema = z.looseObject({
-  kind: z.literal('MachineSet'),
-  metadata: ObjectMetaSchema,
-  spec: z.looseObject({ ...replicaSpec, deletePolicy: z.string().optional() }).optional(),
-  status: z.looseObject(replicaStatus).optional(),
-});
+const MachineSetSchema = () =>
+  z.looseObject({
+    kind: z.literal('MachineSet'),
+    metadata: ObjectMetaSchema(),
+    spec: z.looseObject({ ...replicaSpec(), deletePolicy: z.string().optional() }).optional(),
+    status: z.looseObject(replicaStatus()).optional(),
+  });
 export const MachineSetKind = kind({
   schema: MachineSetSchema,
   field: 'machineSets',

@@ -6,28 +6,29 @@ import { AGE, arr, col, condition, get, NAME, str } from './printing.js';
 
 type Loose = Record<string, unknown>;
 
-export const NodeSchema = z.looseObject({
-  kind: z.literal('Node'),
-  metadata: ObjectMetaSchema,
-  spec: z
-    .looseObject({
-      unschedulable: z.boolean().optional(),
-      taints: z
-        .array(z.looseObject({ key: z.string(), effect: z.string().optional() }))
-        .nullable()
-        .optional(),
-    })
-    .optional(),
-  status: z
-    .looseObject({
-      conditions,
-      nodeInfo: z
-        .looseObject({ kubeletVersion: z.string().optional(), osImage: z.string().optional() })
-        .optional(),
-    })
-    .optional(),
-});
-export type Node = z.infer<typeof NodeSchema>;
+const NodeSchema = () =>
+  z.looseObject({
+    kind: z.literal('Node'),
+    metadata: ObjectMetaSchema(),
+    spec: z
+      .looseObject({
+        unschedulable: z.boolean().optional(),
+        taints: z
+          .array(z.looseObject({ key: z.string(), effect: z.string().optional() }))
+          .nullable()
+          .optional(),
+      })
+      .optional(),
+    status: z
+      .looseObject({
+        conditions: conditions(),
+        nodeInfo: z
+          .looseObject({ kubeletVersion: z.string().optional(), osImage: z.string().optional() })
+          .optional(),
+      })
+      .optional(),
+  });
+export type Node = z.infer<ReturnType<typeof NodeSchema>>;
 
 function nodeStatus(o: Loose): string {
   const ready = condition(o, 'Ready')?.status;

@@ -11,68 +11,72 @@ import { kind } from './descriptor.js';
 import { HOSTED_KIND } from './hosted.js';
 import { AGE, col, condition, condStatus, get, NAME, str } from './printing.js';
 
-const NodePoolSchema = z.looseObject({
-  kind: z.literal('NodePool'),
-  metadata: ObjectMetaSchema,
-  spec: z
-    .looseObject({
-      clusterName: z.string().optional(),
-      release: z.looseObject({ image: z.string().optional() }).nullable().optional(),
-      replicas: z.number().nullable().optional(),
-      autoScaling: z
-        .looseObject({ min: z.number().nullable().optional(), max: z.number().optional() })
-        .nullable()
-        .optional(),
-      management: z
-        .looseObject({
-          upgradeType: z.string().optional(),
-          replace: z
-            .looseObject({
-              strategy: z.string().optional(),
-              rollingUpdate: z
-                .looseObject({
-                  maxSurge: intOrString.nullable().optional(),
-                  maxUnavailable: intOrString.nullable().optional(),
-                })
-                .nullable()
-                .optional(),
-            })
-            .nullable()
-            .optional(),
-          inPlace: z.looseObject({ maxUnavailable: intOrString.nullable().optional() }).nullable().optional(),
-        })
-        .optional(),
-      config: z
-        .array(z.looseObject({ name: z.string().optional() }))
-        .nullable()
-        .optional(),
-      pausedUntil: z.string().nullable().optional(),
-    })
-    .optional(),
-  status: z
-    .looseObject({
-      replicas: z.number().optional(),
-      version: z.string().optional(),
-      nodesInfo: z
-        .looseObject({
-          nodeVersions: z
-            .array(
-              z.looseObject({
-                ocpVersion: z.string().optional(),
-                kubeletVersion: z.string().optional(),
-                readyNodeCount: z.number().nullable().optional(),
-                unreadyNodeCount: z.number().nullable().optional(),
-              }),
-            )
-            .nullable()
-            .optional(),
-        })
-        .nullable()
-        .optional(),
-      conditions,
-    })
-    .optional(),
-});
+const NodePoolSchema = () =>
+  z.looseObject({
+    kind: z.literal('NodePool'),
+    metadata: ObjectMetaSchema(),
+    spec: z
+      .looseObject({
+        clusterName: z.string().optional(),
+        release: z.looseObject({ image: z.string().optional() }).nullable().optional(),
+        replicas: z.number().nullable().optional(),
+        autoScaling: z
+          .looseObject({ min: z.number().nullable().optional(), max: z.number().optional() })
+          .nullable()
+          .optional(),
+        management: z
+          .looseObject({
+            upgradeType: z.string().optional(),
+            replace: z
+              .looseObject({
+                strategy: z.string().optional(),
+                rollingUpdate: z
+                  .looseObject({
+                    maxSurge: intOrString().nullable().optional(),
+                    maxUnavailable: intOrString().nullable().optional(),
+                  })
+                  .nullable()
+                  .optional(),
+              })
+              .nullable()
+              .optional(),
+            inPlace: z
+              .looseObject({ maxUnavailable: intOrString().nullable().optional() })
+              .nullable()
+              .optional(),
+          })
+          .optional(),
+        config: z
+          .array(z.looseObject({ name: z.string().optional() }))
+          .nullable()
+          .optional(),
+        pausedUntil: z.string().nullable().optional(),
+      })
+      .optional(),
+    status: z
+      .looseObject({
+        replicas: z.number().optional(),
+        version: z.string().optional(),
+        nodesInfo: z
+          .looseObject({
+            nodeVersions: z
+              .array(
+                z.looseObject({
+                  ocpVersion: z.string().optional(),
+                  kubeletVersion: z.string().optional(),
+                  readyNodeCount: z.number().nullable().optional(),
+                  unreadyNodeCount: z.number().nullable().optional(),
+                }),
+              )
+              .nullable()
+              .optional(),
+          })
+          .nullable()
+          .optional(),
+        conditions: conditions(),
+      })
+      .optional(),
+  });
 export const NodePoolKind = kind({
   schema: NodePoolSchema,
   field: 'nodePools',

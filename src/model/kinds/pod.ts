@@ -9,35 +9,36 @@ import { AGE, arr, col, get, NAME, str } from './printing.js';
 
 type Loose = Record<string, unknown>;
 
-const PodSchema = z.looseObject({
-  kind: z.literal('Pod'),
-  metadata: ObjectMetaSchema,
-  spec: z
-    .looseObject({
-      nodeName: z.string().optional(),
-      containers,
-      initContainers: containers,
-    })
-    .optional(),
-  status: z
-    .looseObject({
-      phase: z.string().optional(),
-      conditions,
-      containerStatuses: z
-        .array(
-          z.looseObject({
-            name: z.string(),
-            ready: z.boolean().optional(),
-            restartCount: z.number().optional(),
-            image: z.string().optional(),
-          }),
-        )
-        .nullable()
-        .optional(),
-    })
-    .optional(),
-});
-export type Pod = z.infer<typeof PodSchema>;
+const PodSchema = () =>
+  z.looseObject({
+    kind: z.literal('Pod'),
+    metadata: ObjectMetaSchema(),
+    spec: z
+      .looseObject({
+        nodeName: z.string().optional(),
+        containers: containers(),
+        initContainers: containers(),
+      })
+      .optional(),
+    status: z
+      .looseObject({
+        phase: z.string().optional(),
+        conditions: conditions(),
+        containerStatuses: z
+          .array(
+            z.looseObject({
+              name: z.string(),
+              ready: z.boolean().optional(),
+              restartCount: z.number().optional(),
+              image: z.string().optional(),
+            }),
+          )
+          .nullable()
+          .optional(),
+      })
+      .optional(),
+  });
+export type Pod = z.infer<ReturnType<typeof PodSchema>>;
 
 function podReady(o: Loose): string {
   const statuses = arr(get(o, 'status', 'containerStatuses'));

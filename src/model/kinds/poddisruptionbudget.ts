@@ -4,26 +4,27 @@ import { intOrString, labelSelector, ObjectMetaSchema } from './common.js';
 import { kind } from './descriptor.js';
 import { AGE, col, countOr0, get, NAME, str } from './printing.js';
 
-const PodDisruptionBudgetSchema = z.looseObject({
-  kind: z.literal('PodDisruptionBudget'),
-  metadata: ObjectMetaSchema,
-  spec: z
-    .looseObject({
-      selector: labelSelector.nullable().optional(),
-      minAvailable: intOrString.optional(),
-      maxUnavailable: intOrString.optional(),
-    })
-    .optional(),
-  status: z
-    .looseObject({
-      disruptionsAllowed: z.number().optional(),
-      currentHealthy: z.number().optional(),
-      desiredHealthy: z.number().optional(),
-      expectedPods: z.number().optional(),
-    })
-    .optional(),
-});
-export type PodDisruptionBudget = z.infer<typeof PodDisruptionBudgetSchema>;
+const PodDisruptionBudgetSchema = () =>
+  z.looseObject({
+    kind: z.literal('PodDisruptionBudget'),
+    metadata: ObjectMetaSchema(),
+    spec: z
+      .looseObject({
+        selector: labelSelector().nullable().optional(),
+        minAvailable: intOrString().optional(),
+        maxUnavailable: intOrString().optional(),
+      })
+      .optional(),
+    status: z
+      .looseObject({
+        disruptionsAllowed: z.number().optional(),
+        currentHealthy: z.number().optional(),
+        desiredHealthy: z.number().optional(),
+        expectedPods: z.number().optional(),
+      })
+      .optional(),
+  });
+export type PodDisruptionBudget = z.infer<ReturnType<typeof PodDisruptionBudgetSchema>>;
 
 const orNA = (field: string) => (o: Record<string, unknown>) => {
   const v = get(o, 'spec', field);

@@ -13,26 +13,27 @@ import { labelSelector, ObjectMetaSchema, podTemplate } from './common.js';
 import { kind } from './descriptor.js';
 import { AGE, col, countOr0, formatSelector, get, NAME, templateContainers } from './printing.js';
 
-const ReplicaSetSchema = z.looseObject({
-  kind: z.literal('ReplicaSet'),
-  metadata: ObjectMetaSchema,
-  spec: z
-    .looseObject({
-      replicas: z.number().optional(),
-      selector: labelSelector.nullable().optional(),
-      template: podTemplate.optional(),
-    })
-    .optional(),
-  status: z
-    .looseObject({
-      observedGeneration: z.number().optional(),
-      replicas: z.number().optional(),
-      fullyLabeledReplicas: z.number().optional(),
-      readyReplicas: z.number().optional(),
-      availableReplicas: z.number().optional(),
-    })
-    .optional(),
-});
+const ReplicaSetSchema = () =>
+  z.looseObject({
+    kind: z.literal('ReplicaSet'),
+    metadata: ObjectMetaSchema(),
+    spec: z
+      .looseObject({
+        replicas: z.number().optional(),
+        selector: labelSelector().nullable().optional(),
+        template: podTemplate().optional(),
+      })
+      .optional(),
+    status: z
+      .looseObject({
+        observedGeneration: z.number().optional(),
+        replicas: z.number().optional(),
+        fullyLabeledReplicas: z.number().optional(),
+        readyReplicas: z.number().optional(),
+        availableReplicas: z.number().optional(),
+      })
+      .optional(),
+  });
 
 export const ReplicaSetKind = kind({
   schema: ReplicaSetSchema,

@@ -5,16 +5,18 @@
  * pkg/controller/daemon/update.go).
  */
 import * as z from 'zod';
-import { intOrString } from './common.js';
+import { intOrString, once } from './common.js';
 
 /** A Deployment's spec.strategy or a DaemonSet's spec.updateStrategy. */
-export const rollingStrategy = z.looseObject({
-  type: z.string().optional(),
-  rollingUpdate: z
-    .looseObject({ maxUnavailable: intOrString.optional(), maxSurge: intOrString.optional() })
-    .nullable()
-    .optional(),
-});
+export const rollingStrategy = once(() =>
+  z.looseObject({
+    type: z.string().optional(),
+    rollingUpdate: z
+      .looseObject({ maxUnavailable: intOrString().optional(), maxSurge: intOrString().optional() })
+      .nullable()
+      .optional(),
+  }),
+);
 
 /**
  * The rollout verdict: complete when the controller has observed the latest generation and the

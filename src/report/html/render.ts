@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { packReportData } from './pack.js';
 import { PAGE_CSS } from './page-style.js';
 import type { ReportData } from './report-data-types.js';
@@ -29,6 +28,8 @@ export function escapeHtml(text: string): string {
 
 /** The value of a CSP hash source for an inline element's exact text. */
 export function cspHash(text: string): string {
+  // node:crypto is loaded here, not at import: report/ exports this to every command that prints.
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 }
 

@@ -3,7 +3,6 @@
  * after the last member that are not another member are ignored with a note, as gzip(1) warns
  * "trailing garbage ignored" and still succeeds.
  */
-import { createGunzip } from 'node:zlib';
 import { type Decoder, startsWith } from './types.js';
 
 /** Input is fed in pieces this size, so one piece's output (at most ~1000× it) stays small. */
@@ -16,6 +15,9 @@ export const gzip: Decoder = {
   suffixes: ['.gz'],
   tarSuffixes: ['.tgz'],
   decode: async function* (input, { note, endedEarly, carefulFrom }) {
+    // Loaded here, not at import: every command that reads inputs imports the decoders to recognise
+    // compressed files, and most never inflate one (docs/performance.md, "diff's start-up").
+    const { createGunzip } = await import('node:zlib');
     const gunzip = createGunzip();
     // Output is taken from 'data' events rather than async iteration, which drops what zlib had
     // already produced when it then fails on the bytes after the last member.

@@ -5,11 +5,11 @@
  */
 
 import type { Observed } from '../../model/index.js';
-import { InputError, type MachineConfig, MachineConfigSchema, printable } from '../../model/index.js';
+import { InputError, KINDS, type MachineConfig, printable } from '../../model/index.js';
 import { type InputFileOptions, readInputDocuments, statInput } from './input-file.js';
 
 function validate(raw: unknown, file: string, path: string): Observed<MachineConfig> {
-  const parsed = MachineConfigSchema.safeParse(raw);
+  const parsed = KINDS.MachineConfig.schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const at = issue?.path.length ? `.${issue.path.join('.')}` : '';

@@ -5,7 +5,6 @@
  */
 import { kindOfGatherExtraFile } from '../../model/index.js';
 import { withoutCompressionSuffix } from '../decoders/index.js';
-import { intervalSourceOf } from '../intervals-json.js';
 import { baseName, type Claim, type Layout, type ReaderSpec } from './types.js';
 
 const BUILD_LOG = /^build-log\.txt$/;
@@ -16,6 +15,12 @@ const BUILD_LOG = /^build-log\.txt$/;
  */
 const RELEASE_IMAGES = /^release-images-[a-z0-9][a-z0-9-]*$/;
 const E2E_INTERVALS = /^e2e-(events|intervals|timelines).*\.json$/;
+
+/** Which writer produced a file, from its name (`e2e-timelines_spyglass_…json` → `e2e-timelines`). */
+function intervalSourceOf(name: string): string {
+  const m = /^(e2e-events|e2e-intervals|e2e-timelines)/.exec(name);
+  return m?.[1] ?? 'intervals-json';
+}
 
 /** The reader a file's name alone selects (CI names), or undefined. */
 export function readerByName(name: string): ReaderSpec | undefined {

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { InputError, STDIN_NAME } from '../../model/index.js';
+import { STDIN } from '../words.js';
 import type { Opener } from './types.js';
 
-/** The argument that means standard input, wherever a file is named (inputs, --release-from, ...). */
-export const STDIN = '-';
+export { STDIN };
 
 /**
  * Standard input copied to `dir/stdin` (a pipe can be read only once, and an archive is walked

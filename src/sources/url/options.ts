@@ -4,11 +4,12 @@
  * terminal itself).
  */
 import { InputError, printable } from '../../model/index.js';
+import { ENDPOINT_ENV } from '../words.js';
 import type { RetryPolicy } from './retry.js';
 
 /** Cloud Storage's public endpoint: anonymous reads of public buckets such as origin-ci-test. */
 export const PUBLIC_ENDPOINT = 'https://storage.googleapis.com';
-export const ENDPOINT_ENV = 'ATLEVEL_STORAGE_ENDPOINT';
+export { ENDPOINT_ENV };
 export const DEFAULT_CONCURRENCY = 16;
 
 /** Bytes and files, as they are fetched: the CLI draws a progress bar from these. */
