@@ -157,7 +157,9 @@ export class JsonItemsReader {
             this.#state = State.AfterItem;
             const batchBytes = this.#partsBytes + (i - this.#openAt);
             if (batchBytes - this.#itemAt > this.#largeItemBytes) this.#flushLarge(chunk, i);
-            else if (batchBytes >= this.#batchBytes) this.#flushBatch(chunk, i);
+            // A batch begun in an earlier chunk ends with its first item that ends in this one, so
+            // that the rest of this chunk is cut ahead (#speculate) rather than scanned.
+            else if (batchBytes >= this.#batchBytes || this.#parts.length > 0) this.#flushBatch(chunk, i);
           }
           break;
         }
@@ -206,7 +208,8 @@ export class JsonItemsReader {
   /**
    * A batch of whole items that starts at `at` (an item's `{`) and lies in this chunk, cut without
    * scanning each item: the first `}` at or past a batch's size that looks like an item's end (a
-   * comma and an item's `{` follow, or the array's `]`) is tried, and JSON.parse decides. Parsing
+   * comma and an item's `{` follow, or the array's `]`) is tried (the last such `}` when the chunk
+   * ends before a batch's size), and JSON.parse decides. Parsing
    * `[` + the slice + `]` succeeds only if the slice is whole values separated by commas: a cut inside
    * a string leaves the string open, and one inside a nested object leaves brackets open, and either
    * makes JSON.parse throw. So a batch it returns holds exactly the items the scan would have found.
@@ -218,13 +221,24 @@ export class JsonItemsReader {
     if (this.#misses >= MAX_SPECULATION_MISSES) return -1;
     const n = chunk.length;
     const last = Math.min(n, at + this.#largeItemBytes);
+    // In indented text an item closes at the column it opened at, where the objects nested in it
+    // (a pod's containers, `},{` in an array) close further right: only such a `}` is tried.
+    const column = columnOf(chunk, at);
     let close = chunk.indexOf(CLOSE_BRACE, at + this.#batchBytes - 1);
     while (close !== -1 && close < last) {
-      const next = nextNonSpace(chunk, close + 1);
-      const c = chunk[next];
-      if (c === CLOSE_BRACKET || (c === COMMA && chunk[nextNonSpace(chunk, next + 1)] === OPEN_BRACE))
+      if (looksLikeItemEnd(chunk, close, column))
         return this.#tryBatch(chunk, at, close + 1) ? close + 1 : -1;
       close = chunk.indexOf(CLOSE_BRACE, close + 1);
+    }
+    if (last < n) return -1;
+    // The chunk ends before a batch's size: a shorter batch, up to the last item that ends in it.
+    // Only the item cut by the chunk's end is then scanned (a batch of its own, flushed in the next
+    // chunk), not a whole batch's worth of items on either side of the chunk boundary.
+    close = n > at ? chunk.lastIndexOf(CLOSE_BRACE, n - 1) : -1;
+    while (close > at) {
+      if (looksLikeItemEnd(chunk, close, column))
+        return this.#tryBatch(chunk, at, close + 1) ? close + 1 : -1;
+      close = chunk.lastIndexOf(CLOSE_BRACE, close - 1);
     }
     return -1;
   }
@@ -457,6 +471,27 @@ export class JsonItemsReader {
     if (!this.#sawItems) throw new NotStreamable('no items');
     return { members: this.#members, items: this.#itemCount };
   }
+}
+
+/**
+ * Whether the `}` at `close` is followed, within the chunk, by what follows an item (a comma and the
+ * next item's `{`, or the array's `]`), and stands at `column` if that is not -1.
+ */
+function looksLikeItemEnd(chunk: Buffer, close: number, column: number): boolean {
+  if (column !== -1 && columnOf(chunk, close) !== column) return false;
+  const next = nextNonSpace(chunk, close + 1);
+  const c = chunk[next];
+  return c === CLOSE_BRACKET || (c === COMMA && chunk[nextNonSpace(chunk, next + 1)] === OPEN_BRACE);
+}
+
+/**
+ * The column of the byte at `at` when only spaces and tabs precede it on its line and the line
+ * starts in the chunk; -1 otherwise (text that is not indented, or a line begun in an earlier chunk).
+ */
+function columnOf(chunk: Buffer, at: number): number {
+  let k = at - 1;
+  while (k >= 0 && (chunk[k] === 0x20 || chunk[k] === 0x09)) k--;
+  return k >= 0 && chunk[k] === 0x0a ? at - k - 1 : -1;
 }
 
 /** closingQuote found no closing quote, and the range ends in the middle of an escape. */
