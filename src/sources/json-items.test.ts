@@ -190,6 +190,73 @@ describe('JsonItemsReader', () => {
     );
   });
 
+  it('cuts batches ahead up to the end of a chunk and across it, only between items (property)', () => {
+    // Strings long enough to cross chunks and batches, with escaped quotes and runs of backslashes
+    // before quotes; nested arrays of objects whose `},{` look like the end of an item.
+    const unit = fc.constantFrom('a', ' ', '"', '\\', '\\"', '\\\\"', '},{', '}]', 'é', '\n');
+    const text = fc.oneof(
+      fc.string({ unit, maxLength: 6 }),
+      fc.string({ unit, minLength: 40, maxLength: 300 }),
+    );
+    const entry = fc.oneof(
+      fc.record({ s: text }),
+      fc.record({
+        list: fc.array(fc.record({ a: text, b: fc.array(text, { maxLength: 2 }) }), { maxLength: 3 }),
+      }),
+    );
+    const items = fc.array(entry, { maxLength: 14 });
+    const sizes = fc.record({
+      batchBytes: fc.integer({ min: 1, max: 400 }),
+      largeItemBytes: fc.integer({ min: 60, max: 2000 }),
+      pieceBytes: fc.constant(16),
+    });
+    fc.assert(
+      fc.property(items, indent, sizes, fc.integer({ min: 1, max: 700 }), (list, space, s, chunk) => {
+        const json = JSON.stringify({ kind: 'List', items: list }, null, space);
+        expectSame(stream(json, chunk, s), whole(json));
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('hands over the items that end in a chunk before the next chunk, in a batch cut ahead', () => {
+    const list = Array.from({ length: 6 }, (_, k) => ({ name: `item-${k}`, data: { s: 'x'.repeat(40) } }));
+    const text = Buffer.from(JSON.stringify({ kind: 'List', items: list }, null, 4));
+    const got: unknown[] = [];
+    const reader = new JsonItemsReader((batch) => got.push(...batch));
+    // Cut inside the fourth item: three whole items lie before, far fewer bytes than a batch.
+    const cut = text.indexOf('item-3');
+    reader.write(text.subarray(0, cut));
+    expect(got).toEqual(list.slice(0, 3));
+    reader.write(text.subarray(cut));
+    reader.end();
+    expect(got).toEqual(list);
+  });
+
+  it('reads text whose nested objects close at the column of the item', () => {
+    // Hand-indented: each `}` stands at the items' column, so the column says nothing and JSON.parse decides.
+    const text = [
+      '{"items": [',
+      '  {',
+      '  "a": [',
+      '  {',
+      '  "b": 1',
+      '  },',
+      '  {',
+      '  "c": "},{"',
+      '  }',
+      '  ]',
+      '  },',
+      '  {',
+      '  "d": 3',
+      '  }',
+      ']}',
+    ].join('\n');
+    for (const batchBytes of [1, 8, 30, 1000])
+      for (const chunk of [1, 7, 20, 45, WHOLE])
+        expectSame(stream(text, chunk, { ...tiny, batchBytes, largeItemBytes: 1000 }), whole(text));
+  });
+
   it('never takes an item larger than largeItemBytes into a batch cut ahead', () => {
     const small = { a: 1 };
     const big = { spec: { config: { data: 'x'.repeat(300) } } };

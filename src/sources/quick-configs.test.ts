@@ -66,10 +66,14 @@ async function both(text: string | Buffer): Promise<{ quick: Outcome | undefined
 /** A string of about `n` characters, some of them escapes and brackets, as Ignition data and unit text hold. */
 const filler = (n: number) =>
   fc
-    .array(fc.constantFrom('a', 'b ', '\\', '"', '{', '}', '[', ']', '%22', '\n', 'é', '\u2028'), {
-      minLength: 1,
-      maxLength: 8,
-    })
+    .array(
+      // Runs of backslashes before a quote too: `\\"` is an escaped quote, `\\\\"` ends the string.
+      fc.constantFrom('a', 'b ', '\\', '"', '\\"', '\\\\', '{', '}', '[', ']', '%22', '\n', 'é', '\u2028'),
+      {
+        minLength: 1,
+        maxLength: 8,
+      },
+    )
     .map((parts) =>
       parts
         .join('')
@@ -124,7 +128,7 @@ const itemArb = fc.record(
 );
 
 /** Edits of the text that the index must not be fooled by. */
-const MUTATIONS: ((text: string, at: number) => string)[] = [
+const MUTATIONS: ((text: string, at: number) => string | Buffer)[] = [
   (t) => t,
   (t, at) => t.slice(0, at),
   (t, at) => `${t.slice(0, at)}]${t.slice(at)}`,
@@ -138,6 +142,15 @@ const MUTATIONS: ((text: string, at: number) => string)[] = [
     t.replace('"kind": "List"', '"kind": "MachineConfig"').replace('"kind":"List"', '"kind":"MachineConfig"'),
   (t) => `${t} x`,
   (t) => `\ufeff${t}`,
+  // Bytes no JSON string may hold, most often inside a long one the index jumps over: a control
+  // character, a lone backslash (escaping the byte after it), a byte that is not UTF-8.
+  (t, at) => `${t.slice(0, at)}\u0001${t.slice(at)}`,
+  (t, at) => `${t.slice(0, at)}\\${t.slice(at)}`,
+  (t, at) => {
+    const b = Buffer.from(t);
+    const k = Math.min(at, b.length);
+    return Buffer.concat([b.subarray(0, k), Buffer.from([0xff]), b.subarray(k)]);
+  },
 ];
 
 describe('quickMachineConfigs', () => {
@@ -158,7 +171,7 @@ describe('quickMachineConfigs', () => {
             metadata: { resourceVersion: '' },
           };
           const text = JSON.stringify(doc, null, indent);
-          const mutate = MUTATIONS[mutation] as (t: string, at: number) => string;
+          const mutate = MUTATIONS[mutation] as (t: string, at: number) => string | Buffer;
           const edited = mutate(text, Math.floor(where * text.length));
           const { quick, full } = await both(edited);
           if (quick !== undefined) expect(quick).toEqual(full);
@@ -218,6 +231,41 @@ describe('indexItems', () => {
     const spec = index?.list[0]?.parents.get('spec');
     expect(text.slice(spec?.start, spec?.end)).toBe('{"x": "}", "config": [1, {"a": "]"}]}');
     expect(text.slice(index?.items.start, index?.items.end)).toMatch(/^\[.*\]$/);
+  });
+
+  it('finds the items and members JSON.parse finds, whatever quotes and backslashes their strings hold (property)', () => {
+    // Strings on both sides of the length past which the closing quote is searched natively (48
+    // bytes), made of escaped quotes, runs of backslashes and brackets, in keys and values, on the
+    // path and off it.
+    const unit = fc.constantFrom('a', '"', '\\', '\\"', '\\\\"', '}', ']', '{', 'é');
+    const text = fc.oneof(
+      fc.string({ unit, maxLength: 20 }),
+      fc.string({ unit, minLength: 40, maxLength: 70 }),
+    );
+    const value = fc.oneof(text, fc.array(text, { maxLength: 3 }), fc.dictionary(text, text, { maxKeys: 3 }));
+    const item = fc.record(
+      {
+        metadata: fc.dictionary(text, value, { maxKeys: 3 }),
+        spec: fc.record({ before: value, config: fc.dictionary(text, value, { maxKeys: 3 }), after: value }),
+      },
+      { requiredKeys: ['spec'] },
+    );
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 4 }), fc.constantFrom(undefined, 2), (items, indent) => {
+        const json = JSON.stringify({ kind: 'List', items, metadata: { 'a"b': 'x' } }, null, indent);
+        const bytes = Buffer.from(json);
+        const index = indexItems(bytes, ['spec.config']);
+        expect(index?.list.length).toBe(items.length);
+        index?.list.forEach((found, k) => {
+          expect(JSON.parse(bytes.toString('utf8', found.start, found.end))).toEqual(items[k]);
+          const config = found.members.get('spec.config');
+          expect(config && JSON.parse(bytes.toString('utf8', config.start, config.end))).toEqual(
+            items[k]?.spec.config,
+          );
+        });
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it('is unsure of anything it could misread', () => {
