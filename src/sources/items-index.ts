@@ -112,6 +112,9 @@ function containerEnd(b: Buffer, at: number, stack: Uint8Array): number {
   while (i < n) {
     let c = b[i] as number;
     while (STRUCTURE[c] === 0) {
+      // Most bytes between strings are indentation (`oc get -o json` indents by 4 spaces a level):
+      // after a line feed, spaces are passed by the tightest loop there is.
+      if (c === 0x0a) while (b[i + 1] === 0x20) i++;
       if (++i >= n) return -1;
       c = b[i] as number;
     }
