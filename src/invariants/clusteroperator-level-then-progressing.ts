@@ -1,6 +1,12 @@
 import type { ClusterHistory, Finding, Severity } from '../model/index.js';
 import { formatClock, formatDuration } from '../model/index.js';
-import { conditionTransitions, findUpdates, poolHistory, poolStateAt } from '../timeline/index.js';
+import {
+  conditionTransitions,
+  findUpdates,
+  intervalLocators,
+  poolHistory,
+  poolStateAt,
+} from '../timeline/index.js';
 import { atVersion, operatorLevelFor } from './operator-level.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
@@ -116,9 +122,10 @@ export function operatorNames(history: ClusterHistory): readonly string[] {
   const known = operatorNamesOf.get(history);
   if (known) return known;
   const names = new Set(history.objects.clusterOperators.map((c) => c.object.metadata.name));
-  for (const i of history.intervals) {
-    if (i.locator.type === 'ClusterOperator' && i.locator.keys.clusteroperator)
-      names.add(i.locator.keys.clusteroperator);
+  // The intervals' distinct locators, not every interval: a build log's hundred thousand lines name
+  // a few dozen operators.
+  for (const l of intervalLocators(history).keys()) {
+    if (l.type === 'ClusterOperator' && l.keys.clusteroperator) names.add(l.keys.clusteroperator);
   }
   const sorted = [...names].sort();
   operatorNamesOf.set(history, sorted);

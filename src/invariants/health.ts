@@ -3,6 +3,8 @@ import { formatClock, formatDuration } from '../model/index.js';
 import {
   conditionTransitions,
   findUpdates,
+  intervalLocators,
+  intervalsOf,
   poolHistory,
   poolStateAt,
   updateWindow,
@@ -95,12 +97,19 @@ export const poolDegraded = defineRule(
     // nothing of Degraded, and origin's monitor does not record pool conditions (docs/domain.md).
     const pools = new Set(history.objects.machineConfigPools.map((p) => p.object.metadata.name));
     const named = new Set<string>(pools);
-    for (const i of history.intervals) {
-      const name = i.locator.type === 'MachineConfigPool' ? i.locator.keys.machineconfigpool : undefined;
+    // By the intervals' distinct locators, and then only the intervals of the pools they name.
+    for (const [locator, key] of intervalLocators(history)) {
+      const name = locator.type === 'MachineConfigPool' ? locator.keys.machineconfigpool : undefined;
       if (!name) continue;
       named.add(name);
-      if (i.message.annotations.condition !== undefined && i.message.annotations.status !== undefined)
-        pools.add(name);
+      if (pools.has(name)) continue;
+      const conditions = intervalsOf(history, key).some(
+        (i) =>
+          i.locator === locator &&
+          i.message.annotations.condition !== undefined &&
+          i.message.annotations.status !== undefined,
+      );
+      if (conditions) pools.add(name);
     }
     if (pools.size === 0) {
       const reason =

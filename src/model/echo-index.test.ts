@@ -112,6 +112,80 @@ describe('EchoIndex', () => {
     );
   });
 
+  it("answers for an item's own locator what it answers for the locator's key", () => {
+    // Locators of every kind echoPositionOfItem reads by name, with the name key or `name` or
+    // neither, and copies of them (an interval file's items each have their own locator object).
+    const word = fc.constantFrom('', 'a', 'b', '__proto__');
+    const itemLocator: fc.Arbitrary<Locator> = fc
+      .tuple(
+        fc.constantFrom(
+          'ClusterOperator',
+          'ClusterVersion',
+          'Node',
+          'MachineConfigPool',
+          'MachineConfig',
+          'Pod',
+          'Deployment',
+          'KubeEvent',
+        ),
+        fc.array(
+          fc.tuple(
+            fc.constantFrom(
+              'clusteroperator',
+              'clusterversion',
+              'node',
+              'machineconfigpool',
+              'machineconfig',
+              'pod',
+              'namespace',
+              'name',
+              'deployment',
+            ),
+            word,
+          ),
+          { maxLength: 3 },
+        ),
+      )
+      .map(([type, pairs]) => ({ type, keys: JSON.parse(JSON.stringify(Object.fromEntries(pairs))) }));
+    const logLine = fc.tuple(itemLocator, fc.integer({ min: 0, max: 4000 }), fc.constantFrom('m1', 'm2')).map(
+      ([locator, from, message]): Interval => ({
+        from,
+        to: from,
+        level: 'Info',
+        locator,
+        message: { reason: '', humanMessage: message, annotations: {} },
+        source: 'build-log',
+        ref: { file: 'build-log.txt' },
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(logLine, { maxLength: 40 }),
+        fc.array(logLine, { maxLength: 40 }),
+        fc.nat({ max: 40 }),
+        (logged, items, askAfter) => {
+          const index = new EchoIndex();
+          const ask = () => {
+            for (const i of items) {
+              const own: Locator = { type: i.locator.type, keys: { ...i.locator.keys } };
+              const m = i.message;
+              expect(index.echoPositionOfItem(own, m.humanMessage, m.annotations, i.from)).toBe(
+                index.echoPosition(objectKey(i.locator), m.humanMessage, m.annotations, i.from),
+              );
+            }
+          };
+          // Asked between additions too: a key the log lacks at first may come later.
+          logged.forEach((l, n) => {
+            index.add(l);
+            if (n === askAfter) ask();
+          });
+          ask();
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
   const at = (from: number, message: string, key = 'a'): Interval => ({
     from,
     to: from,

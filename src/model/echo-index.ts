@@ -17,6 +17,9 @@ import type { Interval, Locator } from './history.js';
 import { objectKey } from './locator.js';
 import type { Millis } from './time.js';
 
+/** Distinct (kind, namespace, name) triples echoPositionOfItem remembers; past them it makes each key anew. */
+const MAX_ITEM_KEYS = 1 << 16;
+
 /** Candidates beyond which a scan costs more than the maps (and a hostile log could make it quadratic). */
 const CROWDED = 128;
 
@@ -34,6 +37,15 @@ export class EchoIndex {
    * answered by one lookup.
    */
   readonly #keyNumbers = new Map<string, number>();
+  /** Each key by its number (#keyNumbers the other way). */
+  readonly #keysByNumber: string[] = [];
+  /**
+   * The numbers of known keys by kind, namespace ('' for cluster-scoped kinds) and name, for the
+   * kinds objectKey keys by those alone: an item checked before it is an interval has a locator
+   * object of its own, and making its key string (then hashing it) was most of echoPosition's cost.
+   */
+  readonly #itemKeys = new Map<string, Map<string, Map<string, number>>>();
+  #itemKeyCount = 0;
   #keyNumberOf = new Int32Array(1024);
   /** Positions of the intervals added in time order, and their starts (the binary search reads only these). */
   readonly #inOrder: number[] = [];
@@ -97,6 +109,74 @@ export class EchoIndex {
    * them): its object key (objectKey of its locator), human message, annotations and start.
    */
   echoPosition(key: string, humanMessage: string, annotations: Annotations, from: Millis): number {
+    return this.#position(this.#keyNumbers.get(key), key, humanMessage, annotations, from);
+  }
+
+  /**
+   * echoPosition for an item's own locator (not an interned one): the same answer, with the key's
+   * number found by the strings it is made of when they were seen before.
+   */
+  echoPositionOfItem(locator: Locator, humanMessage: string, annotations: Annotations, from: Millis): number {
+    const k = locator.keys;
+    let namespace = '';
+    let name: string | undefined;
+    // objectKey's kinds whose key is the kind, a name and, for Pod, a namespace.
+    switch (locator.type) {
+      case 'ClusterOperator':
+        name = k.clusteroperator ?? k.name;
+        break;
+      case 'ClusterVersion':
+        name = k.clusterversion ?? k.name;
+        break;
+      case 'Node':
+        name = k.node ?? k.name;
+        break;
+      case 'MachineConfigPool':
+        name = k.machineconfigpool ?? k.name;
+        break;
+      case 'MachineConfig':
+        name = k.machineconfig ?? k.name;
+        break;
+      case 'Pod':
+        namespace = k.namespace ?? '';
+        name = k.pod ?? k.name;
+        break;
+    }
+    if (typeof name !== 'string' || typeof namespace !== 'string') {
+      const key = objectKey(locator);
+      return this.#position(this.#keyNumbers.get(key), key, humanMessage, annotations, from);
+    }
+    const known = this.#itemKeys.get(locator.type)?.get(namespace)?.get(name);
+    if (known !== undefined)
+      return this.#position(known, this.#keysByNumber[known] as string, humanMessage, annotations, from);
+    const key = objectKey(locator);
+    const number = this.#keyNumbers.get(key);
+    // Only keys the log has are remembered: one it lacks now may come with a later add.
+    if (number !== undefined && this.#itemKeyCount < MAX_ITEM_KEYS) {
+      let byNamespace = this.#itemKeys.get(locator.type);
+      if (byNamespace === undefined) {
+        byNamespace = new Map();
+        this.#itemKeys.set(locator.type, byNamespace);
+      }
+      let byName = byNamespace.get(namespace);
+      if (byName === undefined) {
+        byName = new Map();
+        byNamespace.set(namespace, byName);
+      }
+      byName.set(name, number);
+      this.#itemKeyCount++;
+    }
+    return this.#position(number, key, humanMessage, annotations, from);
+  }
+
+  /** echoPosition, given the key's number (undefined: no logged interval has the key). */
+  #position(
+    number: number | undefined,
+    key: string,
+    humanMessage: string,
+    annotations: Annotations,
+    from: Millis,
+  ): number {
     // Every candidate starts in (from - 1000, from + 1000); a millisecond more on each side keeps
     // floating-point rounding at the edges from hiding one (`echoes` has the last word).
     const first = this.#firstStartAbove(from - 1001);
@@ -104,7 +184,6 @@ export class EchoIndex {
     if (end - first > CROWDED)
       return this.#firstPosition(this.#allGroups(), key, humanMessage, annotations, from);
     let found = -1;
-    const number = this.#keyNumbers.get(key);
     if (number !== undefined) {
       for (let n = first; n < end; n++) {
         if (this.#keyNumberOf[n] !== number) continue;
@@ -143,6 +222,7 @@ export class EchoIndex {
     if (number === undefined) {
       number = this.#keyNumbers.size;
       this.#keyNumbers.set(key, number);
+      this.#keysByNumber.push(key);
     }
     return number;
   }

@@ -552,13 +552,18 @@ export class BuildLogReader {
   readonly #file: string;
   readonly #intern: Interner;
   /**
-   * The kept lines by their time, for the repeat check: by day of the year (month * 32 + day), then
-   * by time of day, the line or, for lines that share a time, the set of them. Repeated lines are
-   * equal, so they parse to the same time; looking them up by the time (a small integer) instead of
-   * in one set of all lines spares hashing every line's whole text, and a table of a hundred
-   * thousand strings.
+   * The kept lines by their time, for the repeat check. Repeated lines are equal, so they parse to
+   * the same time; looking them up by the time (a number) instead of in one set of all lines spares
+   * hashing every line's whole text, and a table of a hundred thousand strings. A log lists its lines
+   * in time order nearly always: a line later than every kept one is simply appended to #times and
+   * #timed, which then hold one line per time, in increasing time. A line at a time kept before (a
+   * repeat, or another line of the same millisecond), or out of order, is looked up among them by
+   * binary search and, when it is not a repeat, kept in #others instead: by day of the year (month *
+   * 32 + day), then by time of day, the line or, for lines that share a time, the set of them.
    */
-  readonly #seen: (Map<number, string | Set<string>> | undefined)[] = [];
+  readonly #times: number[] = [];
+  readonly #timed: string[] = [];
+  readonly #others: (Map<number, string | Set<string>> | undefined)[] = [];
   readonly #locators: LocatorCache = new Map();
   readonly #shapes: ShapeCache = new Map();
   #carry: Buffer[] = [];
@@ -674,25 +679,56 @@ export class BuildLogReader {
   /** Whether `line` was kept before; if not, it is noted as kept. */
   #repeated(entry: PendingEntry, line: string): boolean {
     const day = entry.month * 32 + entry.day;
-    let times = this.#seen[day];
+    // The time as one number, increasing as (day, time of day) does: a time of day is below 2^27 ms.
+    const t = day * TIME_OF_DAY_SPAN + entry.msOfDay;
+    const times = this.#times;
+    const count = times.length;
+    if (count === 0 || t > (times[count - 1] as number)) {
+      times.push(t);
+      this.#timed.push(line);
+      return false;
+    }
+    const at = t === times[count - 1] ? count - 1 : indexOfTime(times, t);
+    if (at >= 0 && this.#timed[at] === line) return true;
+    return this.#repeatedOther(day, entry.msOfDay, line);
+  }
+
+  /** #repeated among the lines kept in #others. */
+  #repeatedOther(day: number, msOfDay: number, line: string): boolean {
+    let times = this.#others[day];
     if (times === undefined) {
       times = new Map();
-      this.#seen[day] = times;
+      this.#others[day] = times;
     }
-    const kept = times.get(entry.msOfDay);
+    const kept = times.get(msOfDay);
     if (kept === undefined) {
-      times.set(entry.msOfDay, line);
+      times.set(msOfDay, line);
       return false;
     }
     if (typeof kept === 'string') {
       if (kept === line) return true;
-      times.set(entry.msOfDay, new Set([kept, line]));
+      times.set(msOfDay, new Set([kept, line]));
       return false;
     }
     if (kept.has(line)) return true;
     kept.add(line);
     return false;
   }
+}
+
+/** Above every time of day in milliseconds (a leap second's included): BuildLogReader's day unit. */
+const TIME_OF_DAY_SPAN = 2 ** 27;
+
+/** Where `t` is in the increasing `times`, or -1. */
+function indexOfTime(times: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((times[mid] as number) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < times.length && times[lo] === t ? lo : -1;
 }
 
 /** Cheap pre-filter: the first character after spaces and tabs must start a month name. */

@@ -6,8 +6,7 @@
  * kept: how many were read (for the inputs list), how many repeated each other (for the note) and
  * the time they span (for the history's span).
  */
-import type { Interval, Locator, Millis } from '../model/index.js';
-import { type EchoIndex, objectKey } from '../model/index.js';
+import type { EchoIndex, Interval, Locator, Millis } from '../model/index.js';
 import type { PlainItem } from './intervals-json.js';
 
 /**
@@ -122,7 +121,7 @@ export class EchoFilter {
    * differs from its partner in more than its times).
    */
   dropItem(p: PlainItem): boolean | undefined {
-    const at = this.#logged.echoPosition(objectKey(p.locator), p.humanMessage, p.annotations, p.from);
+    const at = this.#logged.echoPositionOfItem(p.locator, p.humanMessage, p.annotations, p.from);
     const partner = this.#logged.logged(at);
     if (partner === undefined) return false;
     const packedKey = packedItem(p, partner);

@@ -57,43 +57,54 @@ interface NodeEvent {
   readonly ref: SourceRef;
 }
 
-/**
- * The earliest event of one reason per node: the daemon's `Drain` (it started draining) and
- * `FailedToDrain` (MCO 4.11+: the drain did not finish within the hour it waits).
- */
-function nodeEvents(events: readonly Observed<KubeEvent>[], reason: string): Map<string, NodeEvent> {
-  const out = new Map<string, NodeEvent>();
-  for (const { object: e, ref } of events) {
-    const subject = e.involvedObject ?? e.regarding;
-    if (e.reason !== reason || subject?.kind !== 'Node' || !subject.name) continue;
-    const at = parseTime(e.firstTimestamp) ?? parseTime(e.eventTime) ?? parseTime(e.lastTimestamp);
-    const known = out.get(subject.name);
-    if (!known || (at !== undefined && (known.at === undefined || at < known.at))) {
-      out.set(subject.name, { ...(at !== undefined ? { at } : {}), ref });
-    }
+/** What drainInsights reads of the events, gathered in one walk over them (a CI run has tens of thousands). */
+interface DrainEvents {
+  /** The earliest `FailedToDrain` per node (MCO 4.11+: the drain did not finish within the hour it waits). */
+  readonly failed: Map<string, NodeEvent>;
+  /** The earliest `Drain` per node: the daemon started draining it. */
+  readonly started: Map<string, NodeEvent>;
+  /** Every eviction a drain was refused, in the events' order. */
+  readonly evictions: Eviction[];
+}
+
+function drainEvents(events: readonly Observed<KubeEvent>[]): DrainEvents {
+  const out: DrainEvents = { failed: new Map(), started: new Map(), evictions: [] };
+  for (const seen of events) {
+    const reason = seen.object.reason;
+    if (reason === 'FailedToDrain') noteNodeEvent(out.failed, seen);
+    else if (reason === 'Drain') noteNodeEvent(out.started, seen);
+    noteEvictions(out.evictions, seen);
   }
   return out;
 }
 
-function evictionsFromEvents(events: readonly Observed<KubeEvent>[]): Eviction[] {
-  const out: Eviction[] = [];
-  for (const { object: e, ref } of events) {
-    const message = eventText(e);
-    if (!message.includes('disruption budget')) continue;
-    const subject = e.involvedObject ?? e.regarding;
-    const node = subject?.kind === 'Node' ? subject.name : undefined;
-    const at = parseTime(e.lastTimestamp) ?? parseTime(e.eventTime) ?? parseTime(e.firstTimestamp);
-    for (const m of message.matchAll(EVICTION_REFUSED)) {
-      out.push({
-        pod: m[1] ?? '',
-        namespace: m[2] ?? '',
-        ...(node ? { node } : {}),
-        ...(at !== undefined ? { at } : {}),
-        ref,
-      });
-    }
+/** Keep the event in `out` when it is about a node and the earliest seen of its node. */
+function noteNodeEvent(out: Map<string, NodeEvent>, { object: e, ref }: Observed<KubeEvent>): void {
+  const subject = e.involvedObject ?? e.regarding;
+  if (subject?.kind !== 'Node' || !subject.name) return;
+  const at = parseTime(e.firstTimestamp) ?? parseTime(e.eventTime) ?? parseTime(e.lastTimestamp);
+  const known = out.get(subject.name);
+  if (!known || (at !== undefined && (known.at === undefined || at < known.at))) {
+    out.set(subject.name, { ...(at !== undefined ? { at } : {}), ref });
   }
-  return out;
+}
+
+/** The evictions an event says a disruption budget refused. */
+function noteEvictions(out: Eviction[], { object: e, ref }: Observed<KubeEvent>): void {
+  const message = eventText(e);
+  if (!message.includes('disruption budget')) return;
+  const subject = e.involvedObject ?? e.regarding;
+  const node = subject?.kind === 'Node' ? subject.name : undefined;
+  const at = parseTime(e.lastTimestamp) ?? parseTime(e.eventTime) ?? parseTime(e.firstTimestamp);
+  for (const m of message.matchAll(EVICTION_REFUSED)) {
+    out.push({
+      pod: m[1] ?? '',
+      namespace: m[2] ?? '',
+      ...(node ? { node } : {}),
+      ...(at !== undefined ? { at } : {}),
+      ref,
+    });
+  }
 }
 
 /** The node asked for a drain that the drain controller has not finished (MCO 4.11+ annotations). */
@@ -169,9 +180,7 @@ export function drainInsights(
   const { pods, podDisruptionBudgets, events } = history.objects;
   if (pods.length === 0 && podDisruptionBudgets.length === 0 && events.length === 0) return [];
   const index = new SnapshotIndex(history);
-  const evictions = evictionsFromEvents(events);
-  const failed = nodeEvents(events, 'FailedToDrain');
-  const started = nodeEvents(events, 'Drain');
+  const { evictions, failed, started } = drainEvents(events);
   const insights: Insight[] = [];
   const willBlock = new Map<
     string,

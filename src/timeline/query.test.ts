@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ClusterHistory, Interval, Locator } from '../model/history.js';
 import { objectKey } from '../model/index.js';
-import { eventsWithReason, inheritIndex, intervalsOf } from './query.js';
+import { eventsWithReason, inheritIndex, intervalLocators, intervalsOf, watchedReach } from './query.js';
 
 const locators: Locator[] = [
   { type: 'MachineConfigPool', keys: { machineconfigpool: 'worker' } },
@@ -88,5 +88,74 @@ describe('inheritIndex', () => {
     const next = history([i]);
     inheritIndex(base, next, [i], merge);
     expect(intervalsOf(next, 'Node/n1')).toEqual([i]);
+  });
+});
+
+describe('watchedReach and intervalLocators', () => {
+  /** Times with NaN among them, sources watched and derived, locators shared and copied. */
+  const anyInterval = fc
+    .record({
+      locator: fc.constantFrom(...locators),
+      copy: fc.boolean(),
+      from: fc.oneof(fc.integer({ min: -5, max: 5 }), fc.constant(Number.NaN)),
+      to: fc.oneof(fc.integer({ min: -5, max: 9 }), fc.constant(Number.NaN)),
+      source: fc.constantFrom(
+        'build-log',
+        'e2e-events',
+        'derived:event',
+        'derived:condition',
+        'derived:rollout',
+      ),
+    })
+    .map(
+      ({ locator, copy, from, to, source }): Interval => ({
+        from,
+        to,
+        level: 'Info',
+        locator: copy ? { type: locator.type, keys: { ...locator.keys } } : locator,
+        message: { reason: 'r', humanMessage: '', annotations: {} },
+        source,
+        ref: { file: 'f' },
+      }),
+    );
+
+  /** The walk window.ts made over every interval before the index kept its answer. */
+  const walked = (intervals: readonly Interval[]) => {
+    let from = Number.POSITIVE_INFINITY;
+    let to = Number.NEGATIVE_INFINITY;
+    for (const i of intervals) {
+      if (i.source.startsWith('derived:') && i.source !== 'derived:event') continue;
+      for (const t of [i.from, i.to]) {
+        if (t < from) from = t;
+        if (t > to) to = t;
+      }
+    }
+    return { from, to };
+  };
+
+  /** Each locator object of `intervals` once, by identity (copies are other objects), with its key. */
+  const sameObjects = (got: ReadonlyMap<Locator, string>, intervals: readonly Interval[]): boolean => {
+    const list = [...got];
+    const want = new Set(intervals.map((i) => i.locator));
+    return list.length === want.size && list.every(([l, key]) => want.has(l) && key === objectKey(l));
+  };
+
+  it('answer what a walk over every interval finds, for a history indexed anew or inherited', () => {
+    fc.assert(
+      fc.property(
+        fc.array(anyInterval, { maxLength: 30 }),
+        fc.array(anyInterval, { maxLength: 6 }),
+        (a, b) => {
+          const base = history(a);
+          expect(watchedReach(base)).toEqual(walked(a));
+          expect(sameObjects(intervalLocators(base), a)).toBe(true);
+          const next = history([...a, ...b]);
+          inheritIndex(base, next, b, (x, y) => [...x, ...y]);
+          expect(watchedReach(next)).toEqual(walked(next.intervals));
+          expect(sameObjects(intervalLocators(next), next.intervals)).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -25,6 +25,10 @@ interface Index {
   byObject: Map<string, Interval[]>;
   /** Kube events by reason, for the few reasons analyses look up. */
   eventsByReason: Map<string, Interval[]>;
+  /** Every distinct locator object of the intervals, with its object key. */
+  locators: Map<Locator, string>;
+  /** The earliest and latest time (from or to) of the intervals `watchedOrEvent` takes. */
+  reach: Reach;
   /** Answers already given for this history (see `remembered`). */
   answers: Map<string, unknown>;
 }
@@ -39,6 +43,7 @@ function indexOf(history: ClusterHistory): Index {
     const eventsByReason = new Map<string, Interval[]>();
     // Intervals share locator objects (sources and derive intern them): make each key once.
     const keys = new Map<Locator, string>();
+    const reach = { from: Number.POSITIVE_INFINITY, to: Number.NEGATIVE_INFINITY };
     for (const i of history.intervals) {
       let key = keys.get(i.locator);
       if (key === undefined) {
@@ -47,8 +52,9 @@ function indexOf(history: ClusterHistory): Index {
       }
       push(byObject, key, i);
       if (i.locator.type === 'KubeEvent') push(eventsByReason, i.message.reason, i);
+      if (watchedOrEvent(i)) stretch(reach, i);
     }
-    idx = { byObject, eventsByReason, answers: new Map() };
+    idx = { byObject, eventsByReason, locators: keys, reach, answers: new Map() };
     indexes.set(history, idx);
   }
   return idx;
@@ -75,15 +81,58 @@ export function inheritIndex(
   const eventsByReason = new Map(from.eventsByReason);
   const addedByObject = new Map<string, Interval[]>();
   const addedByReason = new Map<string, Interval[]>();
+  const locators = new Map(from.locators);
+  const reach = { ...from.reach };
   for (const i of added) {
-    push(addedByObject, objectKey(i.locator), i);
+    const key = objectKey(i.locator);
+    push(addedByObject, key, i);
+    if (!locators.has(i.locator)) locators.set(i.locator, key);
     if (i.locator.type === 'KubeEvent') push(addedByReason, i.message.reason, i);
+    if (watchedOrEvent(i)) stretch(reach, i);
   }
   // The lists of `base` are not written to: each merge makes a new one.
   for (const [key, list] of addedByObject) byObject.set(key, merge(byObject.get(key) ?? [], list));
   for (const [reason, list] of addedByReason)
     eventsByReason.set(reason, merge(eventsByReason.get(reason) ?? [], list));
-  indexes.set(next, { byObject, eventsByReason, answers: new Map() });
+  indexes.set(next, { byObject, eventsByReason, locators, reach, answers: new Map() });
+}
+
+interface Reach {
+  from: Millis;
+  to: Millis;
+}
+
+/**
+ * The intervals a monitor or the events recorded, not those derived from the objects' own fields:
+ * what the update window spans (window.ts).
+ */
+function watchedOrEvent(i: Interval): boolean {
+  return !i.source.startsWith('derived:') || i.source === 'derived:event';
+}
+
+/** Widen `reach` to the interval's from and to (a NaN compares false and widens nothing). */
+function stretch(reach: Reach, i: Interval): void {
+  if (i.from < reach.from) reach.from = i.from;
+  if (i.from > reach.to) reach.to = i.from;
+  if (i.to < reach.from) reach.from = i.to;
+  if (i.to > reach.to) reach.to = i.to;
+}
+
+/**
+ * The earliest and the latest time, from or to, of the intervals a monitor or the events recorded
+ * (infinite when there are none): what a walk over every interval would find, from the index.
+ */
+export function watchedReach(history: ClusterHistory): { readonly from: Millis; readonly to: Millis } {
+  return indexOf(history).reach;
+}
+
+/**
+ * Every distinct locator object among the history's intervals (intervals share them), each once,
+ * with its object key (intervalsOf that key holds its intervals): what a walk over every interval for
+ * the objects they name would find, without the walk.
+ */
+export function intervalLocators(history: ClusterHistory): ReadonlyMap<Locator, string> {
+  return indexOf(history).locators;
 }
 
 function push(map: Map<string, Interval[]>, key: string, i: Interval): void {

@@ -1,6 +1,6 @@
 import type { ClusterHistory } from '../model/index.js';
 import { formatTime, type Millis, parseTime } from '../model/index.js';
-import { remembered } from './query.js';
+import { remembered, watchedReach } from './query.js';
 import { findUpdates } from './updates.js';
 
 /** An object whose own timestamp falls outside the update window: context, never part of the span. */
@@ -69,11 +69,11 @@ function windowOf(history: ClusterHistory): UpdateWindow | undefined {
     // previous update completed, is part of the window, so a NodePool finding is inside it.
     for (const t of nodePoolRolloutTimes(history)) if (t > before) see(t);
   }
-  for (const i of history.intervals) {
-    if (i.source.startsWith('derived:') && i.source !== 'derived:event') continue;
-    see(i.from);
-    see(i.to);
-  }
+  // Every monitor and event interval's from and to (not those derived from the objects' fields):
+  // their earliest and latest, which the history's index keeps.
+  const reach = watchedReach(history);
+  if (reach.from < from) from = reach.from;
+  if (reach.to > to) to = reach.to;
   for (const e of history.testLog) see(e.at);
   // The snapshot's own moment: the latest condition change of the ClusterVersion and operators.
   const conditions = [
