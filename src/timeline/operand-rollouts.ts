@@ -112,6 +112,12 @@ export interface OperandRollout {
   readonly from?: Millis;
   /** When it finished (its last pod Ready); undefined when not done, or when no pod says when. */
   readonly to?: Millis;
+  /**
+   * Done as last seen, and every pod of the latest revision (at least `desired` of them) has been
+   * Ready since then: the latest of their Ready conditions' lastTransitionTime. What came before it
+   * is unknown (a pod may have been restarted in between).
+   */
+  readonly readySince?: Millis;
   /** When the updated count rose, in time order: the updated count at a moment. */
   readonly updates: readonly OperandUpdate[];
   readonly ref: SourceRef;
@@ -212,6 +218,12 @@ function latestRollout(w: WorkloadRollout): OperandRollout {
         if ((ours || old) && s.at > to) to = s.at;
       }
   }
+  const present = pods.filter((p) => p.present);
+  const readyTimes = present.map((p) => p.readySince).filter((t): t is Millis => t !== undefined);
+  const readySince =
+    done && present.length > 0 && present.length >= w.desired && readyTimes.length === present.length
+      ? Math.max(...readyTimes)
+      : undefined;
   return {
     kind: w.kind,
     namespace: w.namespace,
@@ -222,6 +234,7 @@ function latestRollout(w: WorkloadRollout): OperandRollout {
     available,
     done,
     ...(latest !== undefined ? { revision: latest.id } : {}),
+    ...(readySince !== undefined ? { readySince } : {}),
     ...(from !== undefined ? { from } : {}),
     ...(to !== undefined && (from === undefined || to >= from) ? { to } : {}),
     updates,
@@ -258,6 +271,11 @@ function revisionText(r: OperandRollout): string {
  * The rollouts as intervals on their workload's row: one from its start to its end (or to the end of
  * the inputs when it never finished), and an instant per pod of it created, with the updated count it
  * brought. Inferred, as a pool's rollouts are (rollouts.ts): they carry `inferred: true`.
+ *
+ * A DaemonSet has no status conditions (kubernetes pkg/controller/daemon sets none), so nothing else
+ * says how it stood after its rollout: it also gets an interval from the time every pod of its latest
+ * revision has been Ready (OperandRollout.readySince) to the end of the inputs. A Deployment's
+ * Available condition already says that from its own lastTransitionTime (derive.ts).
  */
 export function operandRolloutIntervals(
   rollouts: readonly OperandRollout[],
@@ -288,6 +306,22 @@ export function operandRolloutIntervals(
             updated: `${r.updated}/${r.desired}`,
             inferred: 'true',
           },
+        },
+        source: 'derived:operand-rollout',
+        ref: r.ref,
+      });
+    }
+    const settled = r.readySince === undefined ? undefined : Math.max(r.readySince, r.to ?? r.readySince);
+    if (r.kind === 'DaemonSet' && settled !== undefined && end !== undefined && end > settled) {
+      out.push({
+        from: settled,
+        to: end,
+        level: 'Info',
+        locator,
+        message: {
+          reason: 'PodsReady',
+          humanMessage: `${what}${revision}: every pod Ready since ${formatClock(settled)} (the latest of their Ready conditions' lastTransitionTime; before it unknown); ${counts} (inferred)`,
+          annotations: { rollout: 'settled', ready: `${r.available}/${r.desired}`, inferred: 'true' },
         },
         source: 'derived:operand-rollout',
         ref: r.ref,

@@ -214,6 +214,49 @@ describeBrowser('HTML report in chromium', () => {
     expect(log.escaped).toEqual([]);
   });
 
+  it('says "no dated data" on a row a finding names that no interval is about', async () => {
+    const base = bugInput();
+    const GHOST = 'Node/ip-10-0-9-9.ec2.internal';
+    const [first] = base.findings;
+    if (!first) throw new Error('no finding');
+    const html = renderHtmlReport({
+      ...base,
+      findings: [
+        ...base.findings,
+        {
+          ...first,
+          moments: [{ label: 'a node no interval is about', at: T('03:30:00'), objects: [GHOST] }],
+        },
+      ],
+    });
+    const { page, log } = await openReport(
+      browser,
+      writeArtifact('report-html/no-dated-data.html', html).url,
+    );
+    await showChart(page);
+    const darkIn = async (key: string): Promise<number> => {
+      const from = (await state(page, (s) => s.view().from)) as number;
+      const p = (await page.evaluate(`window.__atlevel.locate(${JSON.stringify(key)}, ${from})`)) as {
+        x: number;
+        y: number;
+      } | null;
+      if (!p) throw new Error(`${key} not on screen`);
+      let dark = 0;
+      for (let dx = 4; dx < 90; dx += 1) {
+        const [r, g, b] = await pixelAt(page, { x: p.x + dx, y: p.y });
+        if (r + g + b < 500) dark += 1;
+      }
+      return dark;
+    };
+    await state(page, (s) => s.setFilter('ip-10-0-9-9'));
+    await nextFrames(page);
+    expect(await state(page, (s) => s.visibleRows())).toContain(GHOST);
+    // Muted text where its bars would be: some dark pixels, on a row that has no bar or mark at all.
+    expect(await darkIn(GHOST)).toBeGreaterThan(5);
+    await page.screenshot({ path: join(artifactsDir, 'report-no-dated-data.png') });
+    expect(log.errors).toEqual([]);
+  });
+
   it('says so when there is nothing to draw and nothing found', async () => {
     const empty = bugInput();
     const html = renderHtmlReport({

@@ -79,9 +79,17 @@ describe('report data: operands under their operator', () => {
       data.bars
         .filter((b) => b.row === row(key) && data.strings[b.source] === 'derived:operand-rollout')
         .map((b) => ({ from: b.from, to: b.to, tone: b.tone, label: data.strings[b.label] }));
+    // A DaemonSet has no conditions: after its rollout, its pods' Ready times say how it stood.
     expect(rollouts(DNS_DEFAULT)).toEqual([
       { from: T('10:08:00'), to: T('10:11:20'), tone: 'progress', label: 'rollout 3/3' },
+      { from: T('10:11:20'), to: T('10:18:30'), tone: 'ok', label: 'pods Ready 3/3' },
     ]);
+    const ready = data.bars.find((b) => b.row === row(DNS_DEFAULT) && b.from === T('10:11:20'))?.text;
+    expect(data.strings[ready ?? -1]).toContain(
+      'DaemonSet openshift-dns/dns-default (revision 7f6d5c8b9): every pod Ready since 10:11:20',
+    );
+    // A Deployment's Available condition says as much already: no such bar on its row.
+    expect(rollouts(APISERVER).map((b) => b.label)).not.toContain(expect.stringContaining('pods Ready'));
     // Begun by the ScalingReplicaSet event, still rolling at the end of the inputs.
     const [apiserver] = rollouts(APISERVER);
     expect(apiserver).toMatchObject({ from: T('10:15:02'), tone: 'warn', label: 'rollout 2/3' });
@@ -147,6 +155,16 @@ describeBrowser('HTML report in chromium: operand rollouts under their operator'
       y: number;
     };
     expect(hex(await pixelAt(page, { x: ds.x, y: ds.y + 5 }))).toBe(TONE_FILL.progress);
+    // After it, every pod Ready: the DaemonSet's row is not blank where the Deployments show conditions.
+    const settled = (await page.evaluate(
+      `window.__atlevel.locate(${JSON.stringify(DNS_DEFAULT)}, ${T('10:15:00')})`,
+    )) as { x: number; y: number };
+    expect(hex(await pixelAt(page, { x: settled.x, y: settled.y + 5 }))).toBe(TONE_FILL.ok);
+    await page.mouse.move(settled.x, settled.y + 5);
+    await tip.waitFor({ state: 'visible' });
+    expect(await tip.locator('.tt-msg').textContent()).toContain('every pod Ready since 10:11:20');
+    await page.mouse.move(0, 0);
+    await nextFrames(page);
     await page.screenshot({ path: join(artifactsDir, 'report-operand-rollout.png'), fullPage: true });
     expect(log.errors).toEqual([]);
     expect(log.cspViolations).toEqual([]);

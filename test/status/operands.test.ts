@@ -1,7 +1,7 @@
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { operandAt, operandsByOperator } from '../../src/timeline/index.js';
+import { operandAt, operandRolloutIntervals, operandsByOperator } from '../../src/timeline/index.js';
 import { inProcessCli } from '../helpers/cli.js';
 import { projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
@@ -118,5 +118,47 @@ describe('operand rollouts placed in time, on a run with a drain and reboots aft
     expect(dns).toMatchObject({ from: at('10:10:00'), to: at('10:37:00'), done: true });
     expect(dns && operandAt(dns, at('10:30:00'))).toEqual({ state: 'rolling', updated: 2 });
     expect(dns && operandAt(dns, at('10:45:00'))).toEqual({ state: 'settled' });
+  });
+
+  it("a DaemonSet's pods Ready after its rollout: from the latest Ready time, not the rollout's end", async () => {
+    const history = await loadHistory([join(projectRoot, 'test/fixtures/operands/late-daemonset')]);
+    const byOperator = operandsByOperator(history);
+    const dns = byOperator.get('dns')?.find((r) => r.name === 'dns-default');
+    // The reboots moved two pods' Ready to 10:50 and 10:51: whether all were Ready from 10:37 is unknown.
+    expect(dns?.readySince).toBe(at('10:51:00'));
+    const ready = (list: NonNullable<typeof dns>[]) =>
+      operandRolloutIntervals(list, history.span?.to)
+        .filter((i) => i.message.reason === 'PodsReady')
+        .map((i) => [i.locator.keys.daemonset, i.from, i.to]);
+    expect(ready([...byOperator.values()].flat())).toEqual([
+      ['dns-default', at('10:51:00'), history.span?.to],
+    ]);
+  });
+
+  it('a DaemonSet with a pod not Ready as last seen: no pods-Ready interval', async () => {
+    const copy = join(cli.dir, 'not-ready');
+    cpSync(RUN, copy, { recursive: true });
+    const file = join(copy, 'artifacts/e2e-aws-upgrade/gather-extra/artifacts/pods.json');
+    const pods = JSON.parse(readFileSync(file, 'utf8'));
+    const pod = pods.items.find(
+      (p: { metadata: { name: string } }) => p.metadata.name === 'dns-default-x5n8r',
+    );
+    for (const c of pod.status.conditions) if (c.type === 'Ready') c.status = 'False';
+    writeFileSync(file, JSON.stringify(pods));
+    const fine = operandsByOperator(await loadHistory([RUN]))
+      .get('dns')
+      ?.find((r) => r.name === 'dns-default');
+    expect(fine?.readySince).toBe(Date.parse('2024-05-10T10:11:20Z'));
+    const history = await loadHistory([copy]);
+    const dns = operandsByOperator(history)
+      .get('dns')
+      ?.find((r) => r.name === 'dns-default');
+    expect(dns).toBeDefined();
+    expect(dns?.readySince).toBeUndefined();
+    expect(
+      operandRolloutIntervals(dns ? [dns] : [], history.span?.to).filter(
+        (i) => i.message.reason === 'PodsReady',
+      ),
+    ).toEqual([]);
   });
 });

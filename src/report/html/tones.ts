@@ -38,8 +38,10 @@ export function toneOf(interval: Interval): Tone {
     return conditionTone(condition, status);
   }
   if (a.phase !== undefined) return NODE_PHASES_BAD.has(a.phase) ? 'bad' : 'progress';
-  // An operand's rollout: work in progress while it ran; one not finished by the end, worth noticing.
-  if (a.rollout !== undefined) return a.rollout === 'complete' ? 'progress' : 'warn';
+  // An operand's rollout: work in progress while it ran; one not finished by the end, worth noticing;
+  // every pod Ready after it (a DaemonSet's, which has no conditions to say so), healthy.
+  if (a.rollout !== undefined)
+    return a.rollout === 'complete' ? 'progress' : a.rollout === 'settled' ? 'ok' : 'warn';
   if (interval.message.reason === 'UpdateHistory' || a.state === 'Partial') return 'progress';
   if (interval.level === 'Error') return 'bad';
   if (interval.level === 'Warning') return 'warn';
@@ -72,6 +74,7 @@ export function barLabel(interval: Interval): string {
   const a = interval.message.annotations;
   if (a.condition !== undefined && a.status !== undefined) return `${a.condition}=${a.status}`;
   if (a.phase !== undefined) return a.phase;
+  if (a.rollout === 'settled') return `pods Ready ${a.ready ?? ''}`.trim();
   if (a.rollout !== undefined) return `rollout ${a.updated ?? ''}`.trim();
   if (interval.message.reason === 'UpdateHistory') return interval.message.humanMessage;
   if (interval.message.reason !== '') return interval.message.reason;

@@ -105,6 +105,12 @@ export class Painter {
     ctx.clip();
     this.drawBars(e.row, y + (ROW_HEIGHT - BAR_HEIGHT) / 2);
     this.drawMarks(e.row, y + ROW_HEIGHT / 2);
+    // A row a finding names but that no dated fact is about: say so, rather than look like missing drawing.
+    if (!this.index.hasData(e.row)) {
+      ctx.font = SMALL_FONT;
+      ctx.fillStyle = CHART.labelMuted;
+      ctx.fillText('no dated data', v.gutter + 8, y + ROW_HEIGHT / 2);
+    }
     const crossing = v.focus?.momentsByRow.get(e.row);
     if (crossing && v.focus) {
       ctx.strokeStyle = CHART.moment;

@@ -89,6 +89,15 @@ export class TimelineIndex {
   }
 
   /** Calls `fn` for each mark of `row` in [t0, t1], in time order. */
+  /** Whether the row holds any bar or mark at all, at any time. */
+  hasData(row: number): boolean {
+    const t = TONES.length;
+    return (
+      (this.barStart[(row + 1) * t] ?? 0) > (this.barStart[row * t] ?? 0) ||
+      (this.markStart[row + 1] ?? 0) > (this.markStart[row] ?? 0)
+    );
+  }
+
   marksIn(row: number, t0: number, t1: number, fn: (id: number, at: number) => void): void {
     let lo = this.markStart[row]!;
     const end = this.markStart[row + 1]!;
