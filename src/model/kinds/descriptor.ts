@@ -5,6 +5,7 @@
  */
 import type * as z from 'zod';
 import type { Millis } from '../time.js';
+import { once } from './common.js';
 import type { PrinterColumn } from './printing.js';
 
 /** Group, version, plural, scope, short names and categories, as the API server's discovery says them. */
@@ -114,12 +115,5 @@ export function kind<S extends z.ZodType, F extends string>(
   facts: Omit<KindFacts<S, F>, 'schema'> & { readonly schema: () => S },
 ): KindFacts<S, F> {
   const { schema: build, ...rest } = facts;
-  let built: S | undefined;
-  return Object.defineProperty(rest, 'schema', {
-    get: () => {
-      built ??= build();
-      return built;
-    },
-    enumerable: true,
-  }) as KindFacts<S, F>;
+  return Object.defineProperty(rest, 'schema', { get: once(build), enumerable: true }) as KindFacts<S, F>;
 }
