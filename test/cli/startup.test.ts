@@ -97,6 +97,10 @@ describe.skipIf(!BUILT)(`the start-up path (dist/bundle, built by npm run build)
     expect(staticClosure('dist/cli/analyze.js')).toContain('dist/model/errors.js');
   });
 
+  it('the script is ASCII, so that reading it as latin1 (bin/load-bundle.js) reads it exactly', () => {
+    expect(readFileSync(script).some((byte) => byte > 0x7f)).toBe(false);
+  });
+
   it("the launcher's compile takes the build's code cache", () => {
     const r = spawnSync(
       process.execPath,
