@@ -41,10 +41,13 @@ function cachedDataFor(bundle, id) {
 /**
  * The bundle's exports ({ main, workers, library }), run as node runs a CommonJS module (the same
  * wrapper, require resolving from the bundle's folder), and the compiled script, from which the build
- * makes the cache, with the build id. `cache: false` compiles from the source alone (the build's
+ * makes the cache, with the build id (neither when the script was loaded as a module). `cache: false` compiles from the source alone (the build's
  * training run).
  */
 export function loadBundle(bundle = BUNDLE, { cache = true } = {}) {
+  // node maps stack traces through source maps (--enable-source-maps) for what its module loaders
+  // compile, not for a vm.Script: a process that asks for them loads the script as a plain module.
+  if (cache && process.sourceMapsEnabled) return { exports: createRequire(import.meta.url)(bundle) };
   // The build makes the script ASCII (scripts/build.mjs asciiOnly): latin1 reads it as is, and faster.
   const source = readFileSync(bundle, 'latin1');
   const id = BUILD_ID.exec(source.slice(-100))?.[1];

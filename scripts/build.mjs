@@ -88,7 +88,8 @@ async function bundleCli() {
     legalComments: 'none',
     // The package ships the bundle alone (package.json "files"), so its map is the way back to the
     // sources: esbuild follows tsc's maps (dist/**/*.js.map) to src/*.ts, and the map carries the
-    // sources it names, for a debugger on an installed atlevel.
+    // sources it names, for a debugger or `node --enable-source-maps` on an installed atlevel (which
+    // loads the script without its cache, bin/load-bundle.js).
     sourcemap: 'linked',
     sourcesContent: true,
     logLevel: 'warning',
@@ -104,7 +105,6 @@ async function bundleCli() {
   for (const [name, text] of Object.entries(await stubs(script))) writeFileSync(join(outdir, name), text);
   try {
     await bundleDeclarations(join(outdir, 'lib.d.ts'));
-    codeCache(script);
   } catch (err) {
     // The bundle in place stays; the half-built one goes.
     rmSync(outdir, { recursive: true, force: true });
@@ -115,6 +115,9 @@ async function bundleCli() {
   if (existsSync(final)) renameSync(final, old);
   renameSync(outdir, final);
   rmSync(old, { recursive: true, force: true });
+  // Made from the script where it runs: V8 keeps the file name of the script the cache was made from,
+  // and stack traces and the source map would name the scratch folder.
+  codeCache(join(final, 'atlevel.cjs'));
 }
 
 /**

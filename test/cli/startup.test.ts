@@ -116,6 +116,24 @@ describe.skipIf(!BUILT)(`the start-up path (dist/bundle, built by npm run build)
   });
 });
 
+describe.skipIf(!BUILT)(`stack traces under --enable-source-maps${NOT_BUILT}`, () => {
+  it("name atlevel's sources, not the script (a vm.Script's are not mapped: the launcher requires it)", () => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--enable-source-maps',
+        '--input-type=module',
+        '-e',
+        `const { loadBundle } = await import(${JSON.stringify(pathToFileURL(loader).href)});
+         await loadBundle().exports.main(null);`,
+      ],
+      { encoding: 'utf8', env: { ...process.env, ATLEVEL_DEBUG: '1' } },
+    );
+    expect(r.stderr).toMatch(/internal error/);
+    expect(r.stderr).toMatch(/\(.*src\/cli\/main\.ts:\d+:\d+\)/);
+  });
+});
+
 describe.skipIf(!BUILT)(`a code cache that is not the script's${NOT_BUILT}`, () => {
   // A copy of the script in a folder of its own, with a cache file made for the test.
   const copy = (cache: (real: Buffer) => Buffer | undefined) => {
