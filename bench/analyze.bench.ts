@@ -21,6 +21,7 @@ import { RULE_IDS } from '../src/invariants/index.js';
 import { Budget } from '../src/model/index.js';
 import { readMachineConfigList } from '../src/sources/quick-configs.js';
 import { writeLargeRun } from './large-run.js';
+import { codeCacheState } from './timing.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const dir = join(root, 'bench/out/large-run');
@@ -91,6 +92,7 @@ const load = () =>
     .map((x) => x.toFixed(2))
     .join(' ');
 process.stdout.write(`load average before timing: ${load()} (${cpus().length} cpus)\n`);
+process.stdout.write(`code cache of the bundled CLI: ${codeCacheState(root)}\n`);
 
 const floorScript = `
 const fs = require('node:fs');

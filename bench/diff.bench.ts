@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIGS, writeRenderedConfigs } from './rendered-configs.js';
-import { median, type Sample, timed } from './timing.js';
+import { codeCacheState, median, type Sample, timed } from './timing.js';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -40,6 +40,7 @@ try {
       .map((x) => x.toFixed(1))
       .join(' ');
   process.stdout.write(`load average before: ${load()}\n`);
+  process.stdout.write(`code cache of the bundled CLI: ${codeCacheState(root)}\n`);
 
   const floorScript = `JSON.parse(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8'));`;
   // The seed's approach two ways. `seed`: its diff-machine-config.sh as written in the bug (the List

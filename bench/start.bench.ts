@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeMachineConfigs } from './machineconfigs.js';
-import { median, timedMs } from './timing.js';
+import { codeCacheState, median, timedMs } from './timing.js';
 
 const root = new URL('..', import.meta.url).pathname;
 execFileSync('npm', ['run', '-s', 'build'], {
@@ -49,6 +49,7 @@ const goal = (label: string, t: Timing, base: Timing, limit: number) => {
   return `${label.padEnd(40)} ${w.toFixed(2)}x wall, ${c.toFixed(2)}x CPU (goal <= ${limit}x wall): ${w <= limit ? 'met' : 'NOT met'}\n`;
 };
 
+process.stdout.write(`code cache of the bundled CLI: ${codeCacheState(root)}\n`);
 process.stdout.write(`start-up, ${runs} runs each, medians:\n`);
 const [bare, version, help] = measure(
   [

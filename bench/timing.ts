@@ -45,3 +45,23 @@ export function timedMs(args: string[]): Omit<Sample, 'maxRssMb'> {
     throw new Error(`could not time ${args.join(' ')}: ${r.stderr}`);
   return { seconds: secs, cpu: user + sys };
 }
+
+/**
+ * Whether bin/atlevel.js compiles the bundled CLI with the build's code cache (bin/load-bundle.js): a
+ * bench's figures hold for that state, which another node or other V8 flags change.
+ */
+export function codeCacheState(root: string): string {
+  const loader = new URL('bin/load-bundle.js', `file://${root.endsWith('/') ? root : `${root}/`}`).href;
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { loadBundle } = await import(${JSON.stringify(loader)});
+       const { cacheRejected } = loadBundle();
+       process.stdout.write(cacheRejected === undefined ? 'none (compiled from the source)' : cacheRejected ? 'refused by V8 (compiled from the source)' : 'taken');`,
+    ],
+    { encoding: 'utf8' },
+  );
+  return r.status === 0 ? r.stdout : `unknown (${r.stderr.trim().split('\n')[0] ?? ''})`;
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Thin launcher. `npm run build` (or `npm install`, via prepare) compiles src/ into dist/ and bundles
-// the CLI into dist/bundle/ (scripts/build.mjs): one module per command plus a few shared chunks, so
-// a process loads a handful of files instead of hundreds. dist/cli/main.js is the unbundled fallback.
+// the CLI into one script, dist/bundle/atlevel.cjs, with a V8 code cache beside it (scripts/build.mjs,
+// bin/load-bundle.js); each command's modules in it are run only when the command is. dist/cli/main.js
+// is the unbundled fallback.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -14,9 +15,9 @@ const argv = process.argv.slice(2);
 // budget (920 bytes of bytecode by default) makes each of those compilations smaller; there it saved
 // about 8% of the CPU time (docs/performance.md, "Start-up and the V8 compiler"). The long-running
 // commands (serve, watch) keep the default: they run their hot code long enough to repay it. A
-// compiler flag is read at each compilation, so setting it before any atlevel code runs is enough.
+// compiler flag is read at each compilation, so setting it before the command runs is enough (it is set
+// once the bundle is compiled, below).
 const LONG_RUNNING = new Set(['serve', 'watch']);
-if (!LONG_RUNNING.has(argv[0] ?? '')) setFlagsFromString('--max-inlined-bytecode-size-cumulative=200');
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // What `atlevel --version` prints (src/cli/version.ts), without loading anything else.
@@ -28,14 +29,19 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   });
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  const entry = [
-    new URL('../dist/bundle/main.js', import.meta.url),
-    new URL('../dist/cli/main.js', import.meta.url),
-  ].find((url) => existsSync(fileURLToPath(url)));
-  if (!entry) {
-    process.stderr.write('atlevel: not built yet; run `npm run build` in the atlevel folder first\n');
-    process.exit(2);
+  const { BUNDLE, loadBundle } = await import('./load-bundle.js');
+  let main;
+  if (existsSync(BUNDLE)) {
+    // Compiled before the flag below is set: V8 takes a code cache only under the flags it was made with.
+    main = loadBundle(BUNDLE).exports.main;
+  } else {
+    const unbundled = new URL('../dist/cli/main.js', import.meta.url);
+    if (!existsSync(fileURLToPath(unbundled))) {
+      process.stderr.write('atlevel: not built yet; run `npm run build` in the atlevel folder first\n');
+      process.exit(2);
+    }
+    ({ main } = await import(unbundled.href));
   }
-  const { main } = await import(entry.href);
+  if (!LONG_RUNNING.has(argv[0] ?? '')) setFlagsFromString('--max-inlined-bytecode-size-cumulative=200');
   process.exitCode = await main(argv);
 }

@@ -3,7 +3,8 @@
 // the bundled CLI (dist/bundle/), and rollup with rollup-plugin-dts for the library's declarations in
 // one file (dist/bundle/lib.d.ts).
 // An unchanged tree is not rebuilt: `npm start` and `npm test` call this before every run.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   copyFileSync,
   existsSync,
@@ -27,6 +28,8 @@ const INPUTS = [
   'tsconfig.build.json',
   'scripts/build.mjs',
   'scripts/build-report-bundle.mjs',
+  'scripts/code-cache.mjs',
+  'bin/load-bundle.js',
 ];
 
 /** The newest modification time among the build's inputs (folders too: a deleted file changes its folder). */
@@ -40,15 +43,23 @@ function newest(path) {
 }
 
 /**
- * The CLI as bin/atlevel.js loads it: dist/cli/main.js bundled with its dependencies into
- * dist/bundle/, split at the lazy per-command imports (src/cli/commands.ts), so that `atlevel --help`
- * reads a few files instead of hundreds and each command loads only its own code. The packages that
- * load files of their own at run time (pglite's WebAssembly, pg's optional native binding) or are
- * large and rarely used stay in node_modules. The bundle sits two folders below the package root, as
- * dist/cli/ does, so the paths the code finds from its own URL (package.json, signatures/) still
- * resolve; the HTML page script is copied beside it for the same reason (src/report/html/bundle.ts),
- * the hash worker of sliced downloads and ingest's run worker are bundled as entry points of their
- * own (hash-worker.js, ingest-worker.js).
+ * The CLI as bin/atlevel.js loads it: dist/cli/main.js bundled with its dependencies into one CommonJS
+ * script, dist/bundle/atlevel.cjs, and the V8 code cache of what a few typical commands compile
+ * (scripts/code-cache.mjs). Node 20 caches no compiled code for ES modules; a script compiled with
+ * vm.Script's cachedData skips parsing and compiling what the cache holds (bin/load-bundle.js,
+ * docs/performance.md "One script and a code cache"). Each command's modules, which the command table
+ * imports lazily (src/cli/commands.ts), stay lazy in the script: esbuild runs a module reached only
+ * by `import()` when that import runs, so a command runs only its own modules' top-level code.
+ *
+ * The worker entry points (the hash worker of sliced downloads, ingest's run worker) and the library's
+ * entry (package.json "exports") are small ES modules beside it that load the same script: the
+ * package ships one copy of the code. The packages that load files of their own at run time
+ * (pglite's WebAssembly, pg's optional native binding) or are large and rarely used stay in
+ * node_modules; every `import()` becomes a `require()`, which loads the ES-module-only
+ * @kubernetes/client-node too (node 20.19 and later, package.json "engines"). The bundle sits two
+ * folders below the package root, as dist/cli/ does, so the paths the code finds from its own URL
+ * (package.json, signatures/, examples/) still resolve; the HTML page script is copied beside it for
+ * the same reason (src/report/html/bundle.ts).
  */
 async function bundleCli() {
   const { build } = await import('esbuild');
@@ -58,37 +69,40 @@ async function bundleCli() {
   const outdir = `${final}.${process.pid}.tmp`;
   const old = `${final}.${process.pid}.old`;
   rmSync(outdir, { recursive: true, force: true });
-  await build({
-    // Named, so each lands at the top of the bundle whatever its folder in dist/. The hash worker is a
-    // module a Worker loads by URL (src/sources/url/hasher.ts), which esbuild does not follow: it is
-    // an entry point of its own, beside the chunks that look for it.
-    entryPoints: {
-      main: join(root, 'dist/cli/main.js'),
-      'hash-worker': join(root, 'dist/sources/url/hash-worker.js'),
-      // The package's library entry (package.json "exports"): the use cases of src/app.
-      lib: join(root, 'dist/app/index.js'),
-      // ingest's pool workers load it by URL (src/app/ingest.ts), as the hash worker.
-      'ingest-worker': join(root, 'dist/app/ingest-worker.js'),
-    },
-    outdir,
+  const entry = join(root, 'dist/bundle-entry.js');
+  writeFileSync(entry, BUNDLE_ENTRY);
+  const script = join(outdir, 'atlevel.cjs');
+  const { metafile } = await build({
+    entryPoints: [entry],
+    outfile: script,
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
+    supported: { 'dynamic-import': false },
     external: ['@electric-sql/pglite', 'pg', '@kubernetes/client-node'],
-    // CommonJS dependencies (commander) call require() on node's own modules (see withoutIdleBanner).
-    banner: { js: REQUIRE_BANNER },
+    // The modules find their files from their own URL; in the script that is the script's.
+    define: { 'import.meta.url': '__atlevelScriptUrl' },
+    banner: { js: 'var __atlevelScriptUrl = require("node:url").pathToFileURL(__filename).href;' },
+    metafile: true,
     legalComments: 'none',
-    // The package ships the bundle alone (package.json "files"), so its maps are the way back to the
-    // sources: esbuild follows tsc's maps (dist/**/*.js.map) to src/*.ts, and each map carries the
-    // sources it names, for a debugger or `node --enable-source-maps` on an installed atlevel.
+    // The package ships the bundle alone (package.json "files"), so its map is the way back to the
+    // sources: esbuild follows tsc's maps (dist/**/*.js.map) to src/*.ts, and the map carries the
+    // sources it names, for a debugger or `node --enable-source-maps` on an installed atlevel (which
+    // loads the script without its cache, bin/load-bundle.js).
     sourcemap: 'linked',
     sourcesContent: true,
     logLevel: 'warning',
   });
+  // What each module imports, and how (test/cli/startup.test.ts reads which modules a command's
+  // start runs); beside dist/bundle, not in the package.
+  writeFileSync(join(root, 'dist/bundle-meta.json'), JSON.stringify(metafile));
   trimMaps(outdir);
-  withoutIdleBanner(outdir);
+  // The build id (bin/load-bundle.js): the last line of the script and the start of its cache file.
+  const text = asciiOnly(readFileSync(script, 'utf8'));
+  const id = createHash('sha256').update(text).digest('hex');
+  writeFileSync(script, `${text}// atlevel-build ${id}\n`);
+  for (const [name, text] of Object.entries(await stubs(script))) writeFileSync(join(outdir, name), text);
   try {
     await bundleDeclarations(join(outdir, 'lib.d.ts'));
   } catch (err) {
@@ -101,6 +115,72 @@ async function bundleCli() {
   if (existsSync(final)) renameSync(final, old);
   renameSync(outdir, final);
   rmSync(old, { recursive: true, force: true });
+  // Made from the script where it runs: V8 keeps the file name of the script the cache was made from,
+  // and stack traces and the source map would name the scratch folder.
+  codeCache(join(final, 'atlevel.cjs'));
+}
+
+/**
+ * The script in ASCII, which node reads into a string of one byte per character: a single other
+ * character made the whole 2.4 MB string two bytes per character, twice as long to read and to hash
+ * (bin/load-bundle.js reads it as latin1). esbuild escapes strings, but leaves comments and regular
+ * expressions as written (`…`, `µs`, `→`); there a \u escape means the same. Each replaced character
+ * moves the rest of its line 5 columns on in the source map: these are comments and the ends of a
+ * few regular expressions' lines.
+ */
+function asciiOnly(text) {
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The bundled script's entry: the command line, and what the other entry points load from it. */
+const BUNDLE_ENTRY = `// Written by scripts/build.mjs: the entry of dist/bundle/atlevel.cjs.
+export { main } from './cli/main.js';
+/** The worker entry points beside the script (dist/bundle/*-worker.js) run these. */
+export const workers = {
+  hash: () => import('./sources/url/hash-worker.js'),
+  ingest: () => import('./app/ingest-worker.js'),
+};
+/** The library's entry (dist/bundle/lib.js): the use cases of src/app. */
+export const library = () => import('./app/index.js');
+`;
+
+/**
+ * The ES modules beside the script, each loading it (bin/load-bundle.js): the workers, which
+ * src/sources/url/hasher.ts and src/app/ingest.ts start by URL from beside the script (tinypool
+ * calls the ingest worker's default export), and the library entry, whose names are the library's
+ * own, read from the script just built.
+ */
+async function stubs(script) {
+  const { loadBundle } = await import('../bin/load-bundle.js');
+  const names = Object.keys(await loadBundle(script, { cache: false }).exports.library()).filter(
+    (name) => name !== 'default',
+  );
+  const head = `// Written by scripts/build.mjs: loads the bundled CLI (atlevel.cjs beside it) with its code cache.
+import { loadBundle } from '../../bin/load-bundle.js';
+`;
+  return {
+    'hash-worker.js': `${head}await loadBundle().exports.workers.hash();\n`,
+    'ingest-worker.js': `${head}const { default: analyseRun } = await loadBundle().exports.workers.ingest();\nexport default analyseRun;\n`,
+    'lib.js': `${head}const library = await loadBundle().exports.library();\nexport const { ${names.join(', ')} } = library;\n`,
+  };
+}
+
+/**
+ * The code cache: scripts/code-cache.mjs runs a few commands on the bundled example with the script
+ * compiled from its source, in a process of its own under node's default flags (V8 takes a cache only
+ * under the flags it was made with), then writes what V8 compiled. Its output is not the build's.
+ */
+function codeCache(script) {
+  const r = spawnSync(process.execPath, [join(root, 'scripts/code-cache.mjs'), script], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    maxBuffer: 1 << 26,
+  });
+  if (r.status !== 0)
+    throw new Error(
+      `build: the code cache's training run failed (exit ${r.status ?? r.signal}):\n${r.stderr}`,
+    );
 }
 
 /**
@@ -138,36 +218,6 @@ async function bundleDeclarations(file) {
     );
 }
 
-const REQUIRE_BANNER =
-  "import { createRequire as __atlevelRequire } from 'node:module'; const require = __atlevelRequire(import.meta.url);";
-
-/**
- * esbuild puts the banner on every file, and so each of the chunks a command loads made a require
- * function of its own at start-up; only the chunks that name `require` (esbuild's CommonJS helpers,
- * which commander's require() calls go through) keep it. The banner is the first line of a file and
- * holds no mapping (its map's mappings start with an empty line), so dropping it moves every mapping
- * one line up.
- */
-function withoutIdleBanner(dir) {
-  for (const name of readdirSync(dir)) {
-    if (!name.endsWith('.js')) continue;
-    const path = join(dir, name);
-    const text = readFileSync(path, 'utf8');
-    if (!text.startsWith(`${REQUIRE_BANNER}\n`)) continue;
-    const rest = text.slice(REQUIRE_BANNER.length + 1);
-    if (/\brequire\b/.test(rest)) continue;
-    const mapPath = `${path}.map`;
-    if (existsSync(mapPath)) {
-      const map = JSON.parse(readFileSync(mapPath, 'utf8'));
-      // A file of re-exports alone maps nothing at all.
-      if (map.mappings !== '' && !map.mappings.startsWith(';')) continue;
-      map.mappings = map.mappings.slice(1);
-      writeFileSync(mapPath, JSON.stringify(map));
-    }
-    writeFileSync(path, rest);
-  }
-}
-
 /**
  * The bundle's maps keep the text of atlevel's own sources and only the positions in its
  * dependencies (commander, zod, js-yaml, ...): their text is a third of the maps, it is in the
@@ -175,7 +225,7 @@ function withoutIdleBanner(dir) {
  */
 function trimMaps(dir) {
   for (const name of readdirSync(dir)) {
-    if (!name.endsWith('.js.map')) continue;
+    if (!name.endsWith('.map')) continue;
     const path = join(dir, name);
     const map = JSON.parse(readFileSync(path, 'utf8'));
     map.sourcesContent = map.sources.map((source, i) =>

@@ -1,0 +1,68 @@
+// Loads the bundled CLI, dist/bundle/atlevel.cjs (scripts/build.mjs), with the V8 code cache the build
+// made for it: the bytecode of the functions a few typical commands ran, so that a process does not
+// parse and compile them again. Node 20 keeps no such cache for modules (node 22's
+// module.enableCompileCache does), so the bundle is one CommonJS script, compiled here with vm.Script's
+// cachedData (docs/performance.md, "One script and a code cache").
+//
+// The cache is only ever a shortcut. V8 takes it only if it was made by the same V8, with the same
+// flags, for a source of the same length, and compiles the source as usual otherwise; the build id
+// that ends the bundle and starts the cache file keeps a cache from being used with another build of
+// the same length. A missing or unreadable cache is no error: the process starts a little slower.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+/** The bundle that bin/atlevel.js and the worker entry points load. */
+export const BUNDLE = fileURLToPath(new URL('../dist/bundle/atlevel.cjs', import.meta.url));
+
+/** The build's last line names the build; its cache file starts with the same 64 hex digits. */
+const BUILD_ID = /\/\/ atlevel-build ([0-9a-f]{64})\n$/;
+const ID_BYTES = 64;
+
+/** The file beside the bundle that holds its code cache: the build id, then V8's data. */
+export function cacheFile(bundle) {
+  return `${bundle}.cache`;
+}
+
+function cachedDataFor(bundle, id) {
+  if (id === undefined) return undefined;
+  let bytes;
+  try {
+    bytes = readFileSync(cacheFile(bundle));
+  } catch {
+    return undefined;
+  }
+  if (bytes.length <= ID_BYTES || bytes.toString('latin1', 0, ID_BYTES) !== id) return undefined;
+  return bytes.subarray(ID_BYTES);
+}
+
+/**
+ * The bundle's exports ({ main, workers, library }), run as node runs a CommonJS module (the same
+ * wrapper, require resolving from the bundle's folder), and the compiled script, from which the build
+ * makes the cache, with the build id (neither when the script was loaded as a module). `cache: false` compiles from the source alone (the build's
+ * training run).
+ */
+export function loadBundle(bundle = BUNDLE, { cache = true } = {}) {
+  // node maps stack traces through source maps (--enable-source-maps) for what its module loaders
+  // compile, not for a vm.Script: a process that asks for them loads the script as a plain module.
+  if (cache && process.sourceMapsEnabled) return { exports: createRequire(import.meta.url)(bundle) };
+  // The build makes the script ASCII (scripts/build.mjs asciiOnly): latin1 reads it as is, and faster.
+  const source = readFileSync(bundle, 'latin1');
+  const id = BUILD_ID.exec(source.slice(-100))?.[1];
+  const cachedData = cache ? cachedDataFor(bundle, id) : undefined;
+  // On one line with the bundle's first, as node's own wrapper, so that the source map's lines hold.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {
+    filename: bundle,
+    ...(cachedData ? { cachedData } : {}),
+  });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  return {
+    exports: module.exports,
+    script,
+    id,
+    cacheRejected: cachedData ? script.cachedDataRejected : undefined,
+  };
+}

@@ -1,0 +1,36 @@
+// The code cache of the bundled CLI (scripts/build.mjs runs this on the script it just built, in a
+// process of its own): the script is compiled from its source, a few commands run on the bundled
+// example as a user would run them, and what V8 compiled for them (the script's top level and every
+// function they called) is written beside the script, after the build id (bin/load-bundle.js).
+// A function the cache lacks is compiled when first called, as without a cache; a larger cache costs
+// every command its reading, so the commands are the common ones, each run once. Their output goes
+// wherever the build sends this process's (nowhere).
+import { renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cacheFile, loadBundle } from '../bin/load-bundle.js';
+
+const script = process.argv[2];
+if (!script) throw new Error('usage: node scripts/code-cache.mjs <dist/bundle/atlevel.cjs>');
+
+const example = fileURLToPath(new URL('../examples/bug-2019850', import.meta.url));
+const configs = join(example, 'artifacts/e2e-aws-upgrade/gather-extra/artifacts/machineconfigs.json');
+
+const TRAINING = [
+  ['--help'],
+  ['analyze', example, '-o', 'json'],
+  ['analyze', example],
+  ['status', example],
+  ['diff', '--pool', 'master', '--from', configs, '-o', 'json'],
+  ['diff', '--pool', 'master', '--from', configs],
+];
+
+const { exports, script: compiled, id } = loadBundle(script, { cache: false });
+if (id === undefined) throw new Error(`${script}: no build id on its last line`);
+for (const argv of TRAINING) await exports.main(argv);
+process.exitCode = 0;
+
+// Written beside and renamed, so that no process reads half a cache.
+const file = cacheFile(script);
+writeFileSync(`${file}.tmp`, Buffer.concat([Buffer.from(id, 'latin1'), compiled.createCachedData()]));
+renameSync(`${file}.tmp`, file);
