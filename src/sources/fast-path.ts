@@ -22,6 +22,12 @@
  * `null -> ''`) is run on the value, as zod would run it, and accepted only when it returns the
  * value itself, so a null label value goes to zod; transforms are assumed pure, as zod assumes.
  *
+ * Telling such data from anything else costs, for every object, a list of its symbol keys (and for
+ * every array, of its keys): most of the check's time on a CI run's Events. A caller that knows its
+ * value was built by JSON.parse or js-yaml (collectOne: documents and List items) asks for
+ * `fastPath(schema, true)`, whose checks leave those two tests out; the prototype test and the own
+ * `__proto__` key stay, since parsed data can have those (a member kept as bytes, `"__proto__": …`).
+ *
  * zod's output differs from the raw value in one way the predicate cannot see: key order (zod puts
  * a looseObject's declared keys first). Nothing atlevel prints depends on it: serve writes objects
  * in an order of its own, and analyze's reports of the large bench run and the examples are
