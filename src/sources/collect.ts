@@ -84,6 +84,11 @@ export function describe(v: unknown): string {
   return `a ${typeof v}`;
 }
 
+/**
+ * Validate one object of a document and keep it in `result`; an object of a kind atlevel does not
+ * read is only counted. `item` is a value as JSON.parse or js-yaml built it (a document, a List's
+ * item): validateObject is told so.
+ */
 export function collectOne(
   result: FileResult,
   item: unknown,
@@ -111,7 +116,7 @@ export function collectOne(
     count(result.skippedKinds, typeof kind === 'string' ? printable(kind, 60) : '(no kind)');
     return;
   }
-  const object = validateObject(kind, raw, ref.file, where);
+  const object = validateObject(kind, raw, ref.file, where, true);
   result.objects.push({ kind, object, ref });
 }
 

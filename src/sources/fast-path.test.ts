@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { DeferredJson, isKnownKind, KINDS, KNOWN_KINDS, type KnownKind } from '../model/index.js';
@@ -921,5 +922,79 @@ describe('fastPath property on random schemas', () => {
       { numRuns: 5000 },
     );
     expect(accepted).toBeGreaterThan(runs / 5);
+  });
+});
+
+// ---- the check for parsed values (collectOne's): the same answers on what JSON.parse and js-yaml build ----
+
+/** `value` as a reader gets it from a JSON file and from a YAML file (none when it has no such form). */
+function parsedForms(value: unknown): unknown[] {
+  const out: unknown[] = [];
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    // A BigInt, a cycle: no JSON text.
+  }
+  if (json !== undefined) out.push(...parseDocuments(json, 'v.json', true).map((d) => d.value));
+  let text: string | undefined;
+  try {
+    text = yaml.dump(value, { skipInvalid: true });
+  } catch {
+    // Nothing js-yaml writes.
+  }
+  if (text !== undefined && text.trim() !== '') {
+    try {
+      out.push(...parseDocuments(text, 'v.yaml', false).map((d) => d.value));
+    } catch {
+      // What js-yaml wrote and the readers refuse (a document of its own rules) is read by no one.
+    }
+  }
+  return out;
+}
+
+function sameAnswers(schema: z.ZodType, value: unknown): boolean {
+  const answer = fastPath(schema, true)?.(value);
+  expect(answer).toBe(fastPath(schema)?.(value));
+  return answer === true;
+}
+
+describe('fastPath for parsed values', () => {
+  it('answers as the check for any value, on mutated objects of every kind read back from JSON and YAML', () => {
+    let accepted = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(fc.nat(), fc.array(step, { minLength: 1, maxLength: 5 }), (baseIndex, steps) => {
+        const base = Object.values(FULL)[baseIndex % Object.values(FULL).length] as Loose;
+        for (const value of parsedForms(mutate(base, steps))) {
+          for (const kind of KNOWN_KINDS) if (sameAnswers(KINDS[kind].schema, value)) accepted++;
+          runs++;
+        }
+      }),
+      { numRuns: 1000 },
+    );
+    expect(accepted).toBeGreaterThan(runs / 10);
+  });
+
+  it('answers as the check for any value on random schemas, read back from JSON and YAML', () => {
+    fc.assert(
+      fc.property(
+        desc.chain((d) => fc.tuple(fc.constant(d), valuesOf(d))),
+        ([d, value]) => {
+          const schema = schemaOf(d);
+          for (const parsed of parsedForms(value)) sameAnswers(schema, parsed);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('leaves to zod an own __proto__ key and a member kept as bytes, as the check for any value does', () => {
+    const schema = z.looseObject({ a: z.unknown() });
+    const json = parseDocuments('{"a": 1, "__proto__": {"x": 1}}', 'v.json', true)[0]?.value;
+    expect(sameAnswers(schema, json)).toBe(false);
+    const config = new DeferredJson(new TextEncoder().encode('{}'), 'f', 'spec.config');
+    const kept = z.looseObject({ spec: z.looseObject({ config: z.looseObject({}) }) });
+    expect(sameAnswers(kept, { spec: { config } })).toBe(false);
   });
 });

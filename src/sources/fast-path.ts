@@ -22,6 +22,12 @@
  * `null -> ''`) is run on the value, as zod would run it, and accepted only when it returns the
  * value itself, so a null label value goes to zod; transforms are assumed pure, as zod assumes.
  *
+ * Telling such data from anything else costs, for every object, a list of its symbol keys (and for
+ * every array, of its keys): most of the check's time on a CI run's Events. A caller that knows its
+ * value was built by JSON.parse or js-yaml (collectOne: documents and List items) asks for
+ * `fastPath(schema, true)`, whose checks leave those two tests out; the prototype test and the own
+ * `__proto__` key stay, since parsed data can have those (a member kept as bytes, `"__proto__": …`).
+ *
  * zod's output differs from the raw value in one way the predicate cannot see: key order (zod puts
  * a looseObject's declared keys first). Nothing atlevel prints depends on it: serve writes objects
  * in an order of its own, and analyze's reports of the large bench run and the examples are
@@ -49,15 +55,34 @@ type Def = {
 
 class Unsupported extends Error {}
 
-const cache = new WeakMap<z.ZodType, Check | null>();
+/**
+ * How a check tells a plain object and a plain array (see isPlainObject, isPlainArray): the
+ * containers of any value, or of a value a parser built (`parsed`).
+ */
+interface Shapes {
+  readonly object: (v: unknown) => v is Record<string, unknown>;
+  readonly array: (v: unknown) => v is unknown[];
+}
+
+/** What compile builds its checks with, set by fastPath for the time of one compilation. */
+let shapes: Shapes;
+
+const caches = {
+  any: new WeakMap<z.ZodType, Check | null>(),
+  parsed: new WeakMap<z.ZodType, Check | null>(),
+};
 
 /**
  * The predicate for `schema`, compiled on first use; null when the schema holds something the
- * compiler does not reproduce (then every value goes to zod).
+ * compiler does not reproduce (then every value goes to zod). With `parsed`, the predicate is for
+ * values JSON.parse or js-yaml built (see isParsedObject): on any other value it may accept what
+ * zod would change.
  */
-export function fastPath(schema: z.ZodType): Check | null {
+export function fastPath(schema: z.ZodType, parsed = false): Check | null {
+  const cache = parsed ? caches.parsed : caches.any;
   let check = cache.get(schema);
   if (check === undefined) {
+    shapes = parsed ? PARSED_DATA : ANY_DATA;
     try {
       check = compile(schema).check;
     } catch (err) {
@@ -216,10 +241,11 @@ function isPlainArray(v: unknown): v is unknown[] {
 function compileArray(def: Def): Compiled {
   // Size checks ($ZodArray's capSize) are not reproduced.
   noChecks(def);
+  const isArray = shapes.array;
   const element = compile(def.element).check;
   return {
     check: (v) => {
-      if (!isPlainArray(v)) return false;
+      if (!isArray(v)) return false;
       for (let i = 0; i < v.length; i++) {
         if (!element(v[i])) return false;
       }
@@ -241,6 +267,29 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
     Object.getOwnPropertySymbols(v).length === 0
   );
 }
+
+/**
+ * isPlainObject for a value JSON.parse or js-yaml built: neither makes a symbol key, so the costly
+ * part of the test (Object.getOwnPropertySymbols, a call into the runtime and an array for every
+ * object, most of the check's time on a CI run's Events) is left out. The prototype test stays: a
+ * YAML timestamp is a Date, and a member kept as bytes a DeferredJson.
+ */
+function isParsedObject(v: unknown): v is Record<string, unknown> {
+  return (
+    v !== null &&
+    typeof v === 'object' &&
+    Object.getPrototypeOf(v) === Object.prototype &&
+    !Object.hasOwn(v, '__proto__')
+  );
+}
+
+/** isPlainArray for a value JSON.parse or js-yaml built: neither makes a hole, a named property or a symbol. */
+function isParsedArray(v: unknown): v is unknown[] {
+  return Array.isArray(v) && Object.getPrototypeOf(v) === Array.prototype;
+}
+
+const ANY_DATA: Shapes = { object: isPlainObject, array: isPlainArray };
+const PARSED_DATA: Shapes = { object: isParsedObject, array: isParsedArray };
 
 interface Field {
   readonly key: string;
@@ -290,7 +339,7 @@ function objectCheck(fields: readonly Field[]): Check {
   ) => Check;
   return make(
     fields.map((f) => f.check),
-    isPlainObject,
+    shapes.object,
   );
 }
 
@@ -301,10 +350,11 @@ function compileRecord(def: Def): Compiled {
   noCoerce(keyDef);
   noChecks(keyDef);
   if (def.mode !== undefined && def.mode !== 'strict') throw new Unsupported('record mode');
+  const isObject = shapes.object;
   const value = compile(def.valueType).check;
   return {
     check: (v) => {
-      if (!isPlainObject(v)) return false;
+      if (!isObject(v)) return false;
       // for...in: the own enumerable string keys, as zod's Reflect.ownKeys filtered to enumerable
       // ones (Object.prototype has no enumerable keys).
       for (const key in v) {

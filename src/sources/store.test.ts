@@ -19,6 +19,33 @@ describe('ObjectStore', () => {
     expect(store.snapshot().clusterVersions.map((o) => o.ref.file)).toEqual(['new.yaml']);
   });
 
+  it('keeps objects in the order first seen, a newer copy in the place of the one it replaces', () => {
+    const store = new ObjectStore();
+    const event = (namespace: string | undefined, name: string, resourceVersion: string) => ({
+      kind: 'Event',
+      metadata: { name, resourceVersion, ...(namespace === undefined ? {} : { namespace }) },
+    });
+    store.put('Event', event('a', 'e1', '1'), { file: 'first' });
+    store.put('Event', event('b', 'e1', '1'), { file: 'other namespace' });
+    store.put('Event', event(undefined, 'e1', '1'), { file: 'no namespace' });
+    store.put('Event', event('', 'e1', '2'), { file: 'empty namespace' });
+    store.put('Pod', { kind: 'Pod', metadata: { name: 'e1', namespace: 'a' } }, { file: 'pod' });
+    store.put('Event', event('a', 'e2', '1'), { file: 'second' });
+    store.put('Event', event('a', 'e1', '3'), { file: 'newer first' });
+    store.put('Event', event('a', 'e2', '0'), { file: 'older second' });
+    const snapshot = store.snapshot();
+    // An absent namespace and an empty one are the same object's.
+    expect(snapshot.events.map((o) => o.ref.file)).toEqual([
+      'newer first',
+      'other namespace',
+      'empty namespace',
+      'second',
+    ]);
+    expect(snapshot.pods.map((o) => o.ref.file)).toEqual(['pod']);
+    expect(store.size).toBe(5);
+    expect(store.duplicates).toBe(3);
+  });
+
   it('refuses a ClusterVersion of another cluster, naming both files and IDs', () => {
     const store = new ObjectStore();
     store.put('ClusterVersion', cv('id-one'), { file: 'one/cv.yaml' });

@@ -29,7 +29,14 @@ interface Entry {
 }
 
 export class ObjectStore {
-  readonly #entries = new Map<string, Entry>();
+  /** Every object kept, in the order each was first seen (see snapshot). */
+  readonly #entries: Entry[] = [];
+  /**
+   * Where each object's entry is, by kind, namespace ('' for none) and name. Looked up by the
+   * object's own strings, not by a key string made of them: a run keeps tens of thousands of
+   * Events, and each such key would be a new string to build, hash and keep alive with the store.
+   */
+  readonly #where = new Map<KnownKind, Map<string, Map<string, number>>>();
   #seq = 0;
   /** How many objects were dropped in favour of a newer snapshot of the same object. */
   duplicates = 0;
@@ -46,23 +53,34 @@ export class ObjectStore {
     const object = facts.normalize ? facts.normalize(validated) : validated;
     const meta = (object as { metadata: { name: string; namespace?: string; resourceVersion?: string } })
       .metadata;
-    const key = `${kind}\u0000${meta.namespace ?? ''}\u0000${meta.name}`;
     const entry: Entry = {
       kind,
       observed: { object, ref },
       resourceVersion: meta.resourceVersion,
       seq: this.#seq++,
     };
-    const previous = this.#entries.get(key);
-    if (previous) {
+    let namespaces = this.#where.get(kind);
+    if (namespaces === undefined) {
+      namespaces = new Map();
+      this.#where.set(kind, namespaces);
+    }
+    const namespace = meta.namespace ?? '';
+    let names = namespaces.get(namespace);
+    if (names === undefined) {
+      names = new Map();
+      namespaces.set(namespace, names);
+    }
+    const at = names.get(meta.name);
+    if (at !== undefined) {
       this.duplicates++;
-      if (!isNewer(entry, previous)) return;
-      // Replacing a key's value keeps the key's place in the Map: the output order (see snapshot) is
+      if (!isNewer(entry, this.#entries[at] as Entry)) return;
+      // The winner takes the place of the copy it replaces: the output order (see snapshot) is
       // where the object was first seen, whichever copy won.
-      this.#entries.set(key, entry);
+      this.#entries[at] = entry;
       return;
     }
-    this.#entries.set(key, entry);
+    names.set(meta.name, this.#entries.length);
+    this.#entries.push(entry);
   }
 
   #sameCluster(cv: unknown, ref: SourceRef): void {
@@ -82,15 +100,14 @@ export class ObjectStore {
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#entries.length;
   }
 
   snapshot(): ObjectSnapshot {
     const out = emptySnapshot();
-    // A Map iterates in first-insertion order, which is the order objects were first seen (see put):
-    // no copy of the entries to sort (tens of thousands on a CI run).
-    for (const e of this.#entries.values())
-      (out[KINDS[e.kind].field] as Observed<unknown>[]).push(e.observed);
+    // The entries are in the order objects were first seen (see put): no copy of them to sort (tens
+    // of thousands on a CI run).
+    for (const e of this.#entries) (out[KINDS[e.kind].field] as Observed<unknown>[]).push(e.observed);
     return out;
   }
 }

@@ -49,17 +49,20 @@ function objectName(raw: unknown): string {
 
 /**
  * Validate `raw` as `kind`. `where` is the location inside the file (`items[3]`) or empty for a
- * single-object file. Throws InputError(file, `items[3] (MachineConfigPool master): status.conditions: expected array`).
+ * single-object file. `parsed`: `raw` is a value as JSON.parse or js-yaml built it (fast-path.ts
+ * isParsedObject), which lets the check skip what only other values can hold. Throws
+ * InputError(file, `items[3] (MachineConfigPool master): status.conditions: expected array`).
  */
 export function validateObject<K extends KnownKind>(
   kind: K,
   raw: unknown,
   file: string,
   where: string,
+  parsed = false,
 ): KindObject<K> {
   const schema = KINDS[kind].schema;
   // An object zod would give back unchanged is kept as it is, without zod's copy (fast-path.ts).
-  if (fastPath(schema)?.(raw) === true) return raw as KindObject<K>;
+  if (fastPath(schema, parsed)?.(raw) === true) return raw as KindObject<K>;
   const result = schema.safeParse(raw);
   if (result.success) return result.data as KindObject<K>;
   const issue = result.error.issues[0];
