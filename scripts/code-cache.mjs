@@ -32,5 +32,6 @@ process.exitCode = 0;
 
 // Written beside and renamed, so that no process reads half a cache.
 const file = cacheFile(script);
-writeFileSync(`${file}.tmp`, Buffer.concat([Buffer.from(id, 'latin1'), compiled.createCachedData()]));
-renameSync(`${file}.tmp`, file);
+const scratch = `${file}.${process.pid}.tmp`;
+writeFileSync(scratch, Buffer.concat([Buffer.from(id, 'latin1'), compiled.createCachedData()]));
+renameSync(scratch, file);
