@@ -135,7 +135,7 @@ function twoDigits(text: string, at: number): number {
 /** MONITOR_LINE.exec without its strings: undefined where it finds no match. */
 export function matchMonitorLine(text: string): MonitorMatch | undefined {
   const out = emptyScan();
-  return scanMonitorLine(text, true, out) ? out : undefined;
+  return scanMonitorLine(text, 0, text.length, true, out) ? out : undefined;
 }
 
 /** What scanMonitorLine writes: a MonitorMatch that can be written again. */
@@ -164,13 +164,22 @@ function emptyScan(): MonitorScan {
 const SCAN = emptyScan();
 
 /**
- * matchMonitorLine into `out`: whether the line matches (`out` is then its match; else it holds
- * anything). `terminators` false: the caller knows `text` holds no line terminator, so the search
- * for one (four native searches of the line's rest) is left out.
+ * matchMonitorLine of the line `text[from, end)` into `out`: whether the line matches (`out` is then
+ * its match; else it holds anything). `terminators` false: the caller knows the line holds no line
+ * terminator, so the search for one (four native searches of the line's rest) is left out; only
+ * then may `end` be short of `text.length`, and `text[end]` must be a newline: every character
+ * this reads past a bound it checks is compared with what the pattern wants there, which is never
+ * a newline, so the line fails there as it would at the end of a string of its own.
  */
-function scanMonitorLine(text: string, terminators: boolean, out: MonitorScan): boolean {
-  const n = text.length;
-  let i = 0;
+function scanMonitorLine(
+  text: string,
+  from: number,
+  end: number,
+  terminators: boolean,
+  out: MonitorScan,
+): boolean {
+  const n = end;
+  let i = from;
   while (i < n && isPatternSpace(text.charCodeAt(i))) i++;
   if (i + 3 > n) return false;
   const c0 = text.charCodeAt(i);
@@ -213,7 +222,7 @@ function scanMonitorLine(text: string, terminators: boolean, out: MonitorScan): 
   let amountEnd = -1;
   let millis = false;
   let levelAt = durationEnd(text, stampEnd);
-  if (levelAt >= 0 && levelOf(text, levelAt, terminators) !== undefined) {
+  if (levelAt >= 0 && levelOf(text, levelAt, end, terminators) !== undefined) {
     amountStart = stampEnd + 3;
     amountEnd = amountStart;
     while (digit(text, amountEnd) >= 0) amountEnd++;
@@ -223,7 +232,7 @@ function scanMonitorLine(text: string, terminators: boolean, out: MonitorScan): 
     while (text.charCodeAt(levelAt) === 0x20) levelAt++;
     if (levelAt === stampEnd) return false;
   }
-  const level = levelOf(text, levelAt, terminators);
+  const level = levelOf(text, levelAt, end, terminators);
   if (level === undefined) return false;
   out.month = month;
   out.day = day;
@@ -255,10 +264,10 @@ function durationEnd(text: string, at: number): number {
 }
 
 /** `([IWE]) (.+)$` at `at`: the level, when the rest of the line follows as the pattern wants. */
-function levelOf(text: string, at: number, terminators: boolean): 'I' | 'W' | 'E' | undefined {
+function levelOf(text: string, at: number, end: number, terminators: boolean): 'I' | 'W' | 'E' | undefined {
   const c = text.charCodeAt(at);
   const level = c === 0x49 ? 'I' : c === 0x57 ? 'W' : c === 0x45 ? 'E' : undefined;
-  if (!level || text.charCodeAt(at + 1) !== 0x20 || at + 2 >= text.length) return undefined;
+  if (!level || text.charCodeAt(at + 1) !== 0x20 || at + 2 >= end) return undefined;
   return terminators && hasLineTerminator(text, at + 2) ? undefined : level;
 }
 
@@ -275,7 +284,7 @@ export function parseBuildLogLine(
   shapes: ShapeCache = new Map(),
   terminators = true,
 ): PendingEntry | undefined {
-  if (scanMonitorLine(text, terminators, SCAN)) {
+  if (scanMonitorLine(text, 0, text.length, terminators, SCAN)) {
     const { month, day, hour, minute, second, milli, rest } = SCAN;
     if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
     const msOfDay = ((hour * 60 + minute) * 60 + second) * 1000 + milli;
@@ -398,9 +407,9 @@ function conditionHead(text: string, from: number): number {
   return end !== after && text.charCodeAt(after) !== 0x20 ? -1 : changed;
 }
 
-/** Where `text` ends without the `\s` characters at its end, but not before `from`. */
-function trimmedEnd(text: string, from: number): number {
-  let end = text.length;
+/** Where `text[0, to)` ends without the `\s` characters at its end, but not before `from`. */
+function trimmedEnd(text: string, from: number, to = text.length): number {
+  let end = to;
   while (end > from && isPatternSpace(text.charCodeAt(end - 1))) end--;
   return end;
 }
@@ -562,10 +571,24 @@ export class BuildLogReader {
    * 32 + day), then by time of day, the line or, for lines that share a time, the set of them.
    */
   readonly #times: number[] = [];
-  readonly #timed: string[] = [];
+  /**
+   * Each line in #times as the string it is in and its bounds there: a chunk's lines are not cut
+   * out of it for the check (a string per line, kept as long as the log is), only compared when two
+   * share a time.
+   */
+  readonly #timedText: string[] = [];
+  readonly #timedFrom: number[] = [];
+  readonly #timedEnd: number[] = [];
   readonly #others: (Map<number, string | Set<string>> | undefined)[] = [];
   readonly #locators: LocatorCache = new Map();
   readonly #shapes: ShapeCache = new Map();
+  /**
+   * In the chunk #lines reads: where the first ` changed:` at or after some earlier line's message
+   * is, -1 when there is none, -2 before the chunk is searched. Lines are read in order, so each
+   * search starts where the one before could not reach, and a chunk is searched once in all, not
+   * once per line up to the next line that has one.
+   */
+  #changed = -2;
   #carry: Buffer[] = [];
   #carryLength = 0;
   #skipping = false;
@@ -641,6 +664,7 @@ export class BuildLogReader {
     // here, so that a chunk without them (nearly every one) spares each line the search.
     const terminators =
       text.indexOf('\r') !== -1 || text.indexOf('\u2028') !== -1 || text.indexOf('\u2029') !== -1;
+    this.#changed = -2;
     let at = 0;
     for (;;) {
       let nl = text.indexOf('\n', at);
@@ -652,13 +676,23 @@ export class BuildLogReader {
     }
   }
 
-  /** The line `text[from, end)`, counted already. */
+  /**
+   * The line `text[from, end)`, counted already. `terminators` false: `text` is a chunk #lines
+   * reads, holding no line terminator but its newlines.
+   */
   #text(text: string, from: number, end: number, terminators = true): void {
     if (this.dated === undefined) {
       const at = datedLine(text, from, end);
       if (at !== undefined) this.dated = { at, line: this.lines };
     }
     if (!mayBeStamped(text, from, end)) return;
+    if (!terminators) {
+      const entry = this.#knownHeadLine(text, from, end);
+      if (entry !== null) {
+        this.#keepUnlessRepeated(entry, text, from, end);
+        return;
+      }
+    }
     const line = text.slice(from, text.charCodeAt(end - 1) === 0x0d ? end - 1 : end);
     const entry = parseBuildLogLine(
       line,
@@ -668,16 +702,63 @@ export class BuildLogReader {
       this.#shapes,
       terminators,
     );
-    if (!entry) return;
-    if (this.#repeated(entry, line)) {
-      this.duplicates++;
-      return;
-    }
-    this.entries.push(entry);
+    if (entry) this.#keepUnlessRepeated(entry, line, 0, line.length);
   }
 
-  /** Whether `line` was kept before; if not, it is noted as kept. */
-  #repeated(entry: PendingEntry, line: string): boolean {
+  /**
+   * parseBuildLogLine of the line `text[from, end)` of a chunk holding no line terminator but its
+   * newlines, for the lines it reads the same without cutting them out of the chunk: monitor lines
+   * whose condition head (conditionHead) is in #shapes with its shape, which is nearly every line of
+   * a long log. Null for every other line: the caller cuts it out and gives it to
+   * parseBuildLogLine, the only path that adds to the caches, so that which path reads a line
+   * changes nothing in what it makes. Each step is parseBuildLogLine's on the line's bounds.
+   */
+  #knownHeadLine(text: string, from: number, end: number): PendingEntry | null {
+    if (!scanMonitorLine(text, from, end, false, SCAN)) return null;
+    const { month, day, hour, minute, second, milli, rest } = SCAN;
+    if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return null;
+    // conditionHead: the first ` changed:` at or after `rest`. A match cannot straddle the line's
+    // end, which is a newline, so one at or past `end` is not in the line.
+    let changed = this.#changed;
+    if (changed !== -1 && changed < rest) {
+      changed = text.indexOf(CHANGED, rest);
+      this.#changed = changed;
+    }
+    if (changed < 0 || changed >= end || changed === rest || changed - rest > MAX_HEAD_CHARS) return null;
+    const after = changed + CHANGED.length;
+    const trimmed = trimmedEnd(text, after, end);
+    if (trimmed !== after && text.charCodeAt(after) !== 0x20) return null;
+    const shape = this.#shapes.get(text.slice(rest, changed));
+    if (!shape) return null;
+    const durationMs =
+      SCAN.amountStart >= 0
+        ? Number(text.slice(SCAN.amountStart, SCAN.amountEnd)) * (SCAN.millis ? 1 : 1000)
+        : 0;
+    const interval: Interval = {
+      from: Number.NaN,
+      to: Number.NaN,
+      level: levelName(SCAN.level),
+      locator: shape.locator,
+      message: {
+        reason: shape.reason,
+        humanMessage: trimmed === after ? '' : text.slice(after + 1, trimmed),
+        annotations: shape.annotations,
+      },
+      source: 'build-log',
+      ref: { file: this.#file, line: this.lines },
+    };
+    const msOfDay = ((hour * 60 + minute) * 60 + second) * 1000 + milli;
+    return { month, day, msOfDay, durationMs, interval };
+  }
+
+  /** Keeps the entry of the line `text[from, end)` unless the line was kept before. */
+  #keepUnlessRepeated(entry: PendingEntry, text: string, from: number, end: number): void {
+    if (this.#repeated(entry, text, from, end)) this.duplicates++;
+    else this.entries.push(entry);
+  }
+
+  /** Whether the line `text[from, end)` was kept before; if not, it is noted as kept. */
+  #repeated(entry: PendingEntry, text: string, from: number, end: number): boolean {
     const day = entry.month * 32 + entry.day;
     // The time as one number, increasing as (day, time of day) does: a time of day is below 2^27 ms.
     const t = day * TIME_OF_DAY_SPAN + entry.msOfDay;
@@ -685,12 +766,22 @@ export class BuildLogReader {
     const count = times.length;
     if (count === 0 || t > (times[count - 1] as number)) {
       times.push(t);
-      this.#timed.push(line);
+      this.#timedText.push(text);
+      this.#timedFrom.push(from);
+      this.#timedEnd.push(end);
       return false;
     }
     const at = t === times[count - 1] ? count - 1 : indexOfTime(times, t);
-    if (at >= 0 && this.#timed[at] === line) return true;
-    return this.#repeatedOther(day, entry.msOfDay, line);
+    if (at >= 0) {
+      const keptFrom = this.#timedFrom[at] as number;
+      const keptEnd = this.#timedEnd[at] as number;
+      if (keptEnd - keptFrom === end - from) {
+        const kept = this.#timedText[at] as string;
+        if ((kept === text && keptFrom === from) || kept.slice(keptFrom, keptEnd) === text.slice(from, end))
+          return true;
+      }
+    }
+    return this.#repeatedOther(day, entry.msOfDay, text.slice(from, end));
   }
 
   /** #repeated among the lines kept in #others. */
