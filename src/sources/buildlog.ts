@@ -125,13 +125,6 @@ function digit(text: string, at: number): number {
   return d >= 0 && d <= 9 ? d : -1;
 }
 
-/** Two digits at `at` as a number, or -1. */
-function twoDigits(text: string, at: number): number {
-  const a = digit(text, at);
-  const b = digit(text, at + 1);
-  return a < 0 || b < 0 ? -1 : a * 10 + b;
-}
-
 /** MONITOR_LINE.exec without its strings: undefined where it finds no match. */
 export function matchMonitorLine(text: string): MonitorMatch | undefined {
   const out = emptyScan();
@@ -200,22 +193,38 @@ function scanMonitorLine(
   }
   if (text.charCodeAt(i) !== 0x20) return false;
   i++;
-  const hour = twoDigits(text, i);
-  const minute = twoDigits(text, i + 3);
-  const sec = twoDigits(text, i + 6);
-  const centi = twoDigits(text, i + 9);
-  const last = digit(text, i + 11);
+  // `HH:MM:SS.mmm`, read inline: this runs on every line, and a helper call per digit pair is not
+  // always inlined (bin/atlevel.js halves V8's inlining budget). Twelve characters within the line,
+  // else no match (the pattern needs them all); so each code is a character's, never NaN, and
+  // `(code - 0x30) >>> 0 > 9` says it is no digit.
+  if (i + 12 > n) return false;
+  const h0 = text.charCodeAt(i) - 0x30;
+  const h1 = text.charCodeAt(i + 1) - 0x30;
+  const m0 = text.charCodeAt(i + 3) - 0x30;
+  const m1 = text.charCodeAt(i + 4) - 0x30;
+  const s0 = text.charCodeAt(i + 6) - 0x30;
+  const s1 = text.charCodeAt(i + 7) - 0x30;
+  const f0 = text.charCodeAt(i + 9) - 0x30;
+  const f1 = text.charCodeAt(i + 10) - 0x30;
+  const f2 = text.charCodeAt(i + 11) - 0x30;
   if (
-    hour < 0 ||
-    minute < 0 ||
-    sec < 0 ||
-    centi < 0 ||
-    last < 0 ||
+    h0 >>> 0 > 9 ||
+    h1 >>> 0 > 9 ||
+    m0 >>> 0 > 9 ||
+    m1 >>> 0 > 9 ||
+    s0 >>> 0 > 9 ||
+    s1 >>> 0 > 9 ||
+    f0 >>> 0 > 9 ||
+    f1 >>> 0 > 9 ||
+    f2 >>> 0 > 9 ||
     text.charCodeAt(i + 2) !== 0x3a ||
     text.charCodeAt(i + 5) !== 0x3a ||
     text.charCodeAt(i + 8) !== 0x2e
   )
     return false;
+  const hour = h0 * 10 + h1;
+  const minute = m0 * 10 + m1;
+  const sec = s0 * 10 + s1;
   const stampEnd = i + 12;
   // `(?: - (\d+)(ms|s) +| +)`: a duration, else spaces; then `([IWE]) (.+)$`.
   let amountStart = -1;
@@ -239,7 +248,7 @@ function scanMonitorLine(
   out.hour = hour;
   out.minute = minute;
   out.second = sec;
-  out.milli = centi * 10 + last;
+  out.milli = (f0 * 10 + f1) * 10 + f2;
   out.amountStart = amountStart;
   out.amountEnd = amountEnd;
   out.millis = millis;
