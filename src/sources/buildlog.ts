@@ -293,52 +293,67 @@ export function parseBuildLogLine(
   shapes: ShapeCache = new Map(),
   terminators = true,
 ): PendingEntry | undefined {
-  if (scanMonitorLine(text, 0, text.length, terminators, SCAN)) {
-    const { month, day, hour, minute, second, milli, rest } = SCAN;
-    if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
-    const msOfDay = ((hour * 60 + minute) * 60 + second) * 1000 + milli;
-    const timed = SCAN.amountStart >= 0;
-    const durationMs = timed
-      ? Number(text.slice(SCAN.amountStart, SCAN.amountEnd)) * (SCAN.millis ? 1 : 1000)
-      : 0;
-    const level = levelName(SCAN.level);
-    let locator: Locator;
-    let message: IntervalMessage;
-    const changed = conditionHead(text, rest);
-    const shape = changed < 0 ? undefined : conditionShapeOf(text, rest, changed, intern, locators, shapes);
-    if (shape) {
-      locator = shape.locator;
-      message = {
-        reason: shape.reason,
-        humanMessage: humanAfter(text, changed),
-        annotations: shape.annotations,
-      };
-    } else {
-      const located = locate(text, rest, intern, locators);
-      if (!located) return undefined;
-      const parsedMessage = parseMessageText(located.message, timed);
-      locator = located.locator;
-      message = {
-        reason: intern.string(parsedMessage.reason),
-        // A slice of the line, not a copy: BuildLogReader's repeat check holds every kept line
-        // (and so the text it is cut from) anyway, and a copy would cost two strings per line.
-        humanMessage: parsedMessage.humanMessage,
-        annotations: intern.record(parsedMessage.annotations),
-      };
-    }
-    const interval: Interval = {
-      // Settled with the year (year.ts). NaN, not 0: a number field that starts as a small integer
-      // and later holds a time changes the objects' shape, which costs V8 dearly on 100k objects.
-      from: Number.NaN,
-      to: Number.NaN,
-      level,
-      locator,
-      message,
-      source: 'build-log',
-      ref,
+  return scanMonitorLine(text, 0, text.length, terminators, SCAN)
+    ? scannedMonitorLine(text, ref, intern, locators, shapes)
+    : testLine(text, ref);
+}
+
+/** parseBuildLogLine of the monitor line `text`, whose match scanMonitorLine has just written into SCAN. */
+function scannedMonitorLine(
+  text: string,
+  ref: SourceRef,
+  intern: Interner,
+  locators: LocatorCache,
+  shapes: ShapeCache,
+): PendingEntry | undefined {
+  const { month, day, hour, minute, second, milli, rest } = SCAN;
+  if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
+  const msOfDay = ((hour * 60 + minute) * 60 + second) * 1000 + milli;
+  const timed = SCAN.amountStart >= 0;
+  const durationMs = timed
+    ? Number(text.slice(SCAN.amountStart, SCAN.amountEnd)) * (SCAN.millis ? 1 : 1000)
+    : 0;
+  const level = levelName(SCAN.level);
+  let locator: Locator;
+  let message: IntervalMessage;
+  const changed = conditionHead(text, rest);
+  const shape = changed < 0 ? undefined : conditionShapeOf(text, rest, changed, intern, locators, shapes);
+  if (shape) {
+    locator = shape.locator;
+    message = {
+      reason: shape.reason,
+      humanMessage: humanAfter(text, changed),
+      annotations: shape.annotations,
     };
-    return { month, day, msOfDay, durationMs, interval };
+  } else {
+    const located = locate(text, rest, intern, locators);
+    if (!located) return undefined;
+    const parsedMessage = parseMessageText(located.message, timed);
+    locator = located.locator;
+    message = {
+      reason: intern.string(parsedMessage.reason),
+      // A slice of the line, not a copy: BuildLogReader's repeat check holds the text every kept
+      // line is cut from anyway, and a copy would cost a string per line.
+      humanMessage: parsedMessage.humanMessage,
+      annotations: intern.record(parsedMessage.annotations),
+    };
   }
+  const interval: Interval = {
+    // Settled with the year (year.ts). NaN, not 0: a number field that starts as a small integer
+    // and later holds a time changes the objects' shape, which costs V8 dearly on 100k objects.
+    from: Number.NaN,
+    to: Number.NaN,
+    level,
+    locator,
+    message,
+    source: 'build-log',
+    ref,
+  };
+  return { month, day, msOfDay, durationMs, interval };
+}
+
+/** parseBuildLogLine of a line that is no monitor line. */
+function testLine(text: string, ref: SourceRef): PendingEntry | undefined {
   const testLine = TEST_LINE.exec(text);
   if (testLine) {
     const stamp = stampOf(testLine);
@@ -695,23 +710,29 @@ export class BuildLogReader {
       if (at !== undefined) this.dated = { at, line: this.lines };
     }
     if (!mayBeStamped(text, from, end)) return;
+    let scanned: typeof NOT_MONITOR | typeof NOT_KNOWN | undefined;
     if (!terminators) {
       const entry = this.#knownHeadLine(text, from, end);
-      if (entry !== null) {
+      if (entry === undefined) return;
+      if (typeof entry === 'object') {
         this.#keepUnlessRepeated(entry, text, from, end);
         return;
       }
+      scanned = entry;
     }
-    const line = text.slice(from, text.charCodeAt(end - 1) === 0x0d ? end - 1 : end);
-    const entry = parseBuildLogLine(
-      line,
-      { file: this.#file, line: this.lines },
-      this.#intern,
-      this.#locators,
-      this.#shapes,
-      terminators,
-    );
-    if (entry) this.#keepUnlessRepeated(entry, line, 0, line.length);
+    const lineEnd = text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
+    const line = text.slice(from, lineEnd);
+    const ref = { file: this.#file, line: this.lines };
+    let entry: PendingEntry | undefined;
+    if (scanned === NOT_KNOWN) {
+      // The line is not scanned again: its match is in SCAN, at its place in `text`.
+      shiftScan(-from);
+      entry = scannedMonitorLine(line, ref, this.#intern, this.#locators, this.#shapes);
+    } else if (scanned === NOT_MONITOR) entry = testLine(line, ref);
+    else entry = parseBuildLogLine(line, ref, this.#intern, this.#locators, this.#shapes, terminators);
+    // The repeat check keeps the line as its bounds in `text`, which it keeps anyway, not as the
+    // string cut out for parseBuildLogLine: an object less per line for the collector to copy.
+    if (entry) this.#keepUnlessRepeated(entry, text, from, lineEnd);
   }
 
   /**
@@ -721,11 +742,17 @@ export class BuildLogReader {
    * a long log. Null for every other line: the caller cuts it out and gives it to
    * parseBuildLogLine, the only path that adds to the caches, so that which path reads a line
    * changes nothing in what it makes. Each step is parseBuildLogLine's on the line's bounds.
+   * Instead of null, what the caller need not do again: NOT_MONITOR, the line is no monitor line;
+   * NOT_KNOWN, it is one, and SCAN holds its match. Undefined: the line makes no entry.
    */
-  #knownHeadLine(text: string, from: number, end: number): PendingEntry | null {
-    if (!scanMonitorLine(text, from, end, false, SCAN)) return null;
+  #knownHeadLine(
+    text: string,
+    from: number,
+    end: number,
+  ): PendingEntry | typeof NOT_MONITOR | typeof NOT_KNOWN | undefined {
+    if (!scanMonitorLine(text, from, end, false, SCAN)) return NOT_MONITOR;
     const { month, day, hour, minute, second, milli, rest } = SCAN;
-    if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return null;
+    if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
     // conditionHead: the first ` changed:` at or after `rest`. A match cannot straddle the line's
     // end, which is a newline, so one at or past `end` is not in the line.
     let changed = this.#changed;
@@ -733,12 +760,13 @@ export class BuildLogReader {
       changed = text.indexOf(CHANGED, rest);
       this.#changed = changed;
     }
-    if (changed < 0 || changed >= end || changed === rest || changed - rest > MAX_HEAD_CHARS) return null;
+    if (changed < 0 || changed >= end || changed === rest || changed - rest > MAX_HEAD_CHARS)
+      return NOT_KNOWN;
     const after = changed + CHANGED.length;
     const trimmed = trimmedEnd(text, after, end);
-    if (trimmed !== after && text.charCodeAt(after) !== 0x20) return null;
+    if (trimmed !== after && text.charCodeAt(after) !== 0x20) return NOT_KNOWN;
     const shape = this.#shapes.get(text.slice(rest, changed));
-    if (!shape) return null;
+    if (!shape) return NOT_KNOWN;
     const durationMs =
       SCAN.amountStart >= 0
         ? Number(text.slice(SCAN.amountStart, SCAN.amountEnd)) * (SCAN.millis ? 1 : 1000)
@@ -814,6 +842,19 @@ export class BuildLogReader {
     kept.add(line);
     return false;
   }
+}
+
+/** What BuildLogReader's #knownHeadLine returns for a line it does not read. */
+const NOT_MONITOR = 0;
+const NOT_KNOWN = 1;
+
+/** Moves SCAN's positions by `by`: the match of a line of a chunk, for the line cut out of it. */
+function shiftScan(by: number): void {
+  if (SCAN.amountStart >= 0) {
+    SCAN.amountStart += by;
+    SCAN.amountEnd += by;
+  }
+  SCAN.rest += by;
 }
 
 /** Above every time of day in milliseconds (a leap second's included): BuildLogReader's day unit. */
