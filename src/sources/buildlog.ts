@@ -737,13 +737,13 @@ export class BuildLogReader {
 
   /**
    * parseBuildLogLine of the line `text[from, end)` of a chunk holding no line terminator but its
-   * newlines, for the lines it reads the same without cutting them out of the chunk: monitor lines
-   * whose condition head (conditionHead) is in #shapes with its shape, which is nearly every line of
-   * a long log. Null for every other line: the caller cuts it out and gives it to
-   * parseBuildLogLine, the only path that adds to the caches, so that which path reads a line
-   * changes nothing in what it makes. Each step is parseBuildLogLine's on the line's bounds.
-   * Instead of null, what the caller need not do again: NOT_MONITOR, the line is no monitor line;
-   * NOT_KNOWN, it is one, and SCAN holds its match. Undefined: the line makes no entry.
+   * newlines, read without cutting the line out of the chunk, for a monitor line whose condition
+   * head (conditionHead) is in #shapes with its shape: nearly every line of a long log. Each step is
+   * parseBuildLogLine's on the line's bounds. Any other line is left to the caller, which cuts it
+   * out and reads it as parseBuildLogLine does (the only path that adds to the caches, so which path
+   * reads a line changes nothing in what it makes), told what need not be done again: NOT_MONITOR,
+   * the line is no monitor line; NOT_KNOWN, it is one, and SCAN holds its match. Undefined: the
+   * line makes no entry.
    */
   #knownHeadLine(
     text: string,
