@@ -450,6 +450,93 @@ describe('BuildLogReader', () => {
     );
   });
 
+  it('reads the lines of a known condition head in a chunk as it reads each line cut out of it', () => {
+    // A chunk's monitor lines whose condition head is already in the cache are read where they are
+    // (#knownHeadLine); one byte at a time, every line is cut out and read by parseBuildLogLine.
+    // Hostile lines: escapes, CRLF, missing fields, odd stamps and durations, non-ASCII, repeats.
+    const stamp = fc.constantFrom(
+      'Nov 03 03:23:09.856 ',
+      'Nov  3 03:23:09.856 ',
+      'Nov 3 03:23:09.856 ',
+      '\tNov 03 03:23:09.856 ',
+      '\u00a0Nov 03 03:23:09.857 ',
+      'Nov 03 03:23:09.856 - 5s    ',
+      'Nov 03 03:23:09.856 - 12ms ',
+      'Nov 03 03:23:09.856 - 99999999999999999999s ',
+      'Nov 03 03:23:09.856 - 007s ',
+      'Nov 03 03:23:09.856 - s ',
+      'Nov 03 03:23:09.856 -5s ',
+      'Nov 03 03:23:09.85 ',
+      'Nov 03 24:00:00.000 ',
+      'Nov 00 03:23:09.856 ',
+      'Feb 30 03:23:09.856 ',
+      'Dec 31 23:59:60.999 ',
+      'Nov 03 03:23:61.000 ',
+      'Nov 03 03:60:00.000 ',
+      'Nov 32 03:23:09.856 ',
+      'Nov 03 03:23:09.856',
+      'Nov 03 03:23:09.856  ',
+      'Nov 03 03:23:10.000 ',
+      'Nov 03 03:23:08.000 ',
+      'Nov 03 03:23:09.856: INFO: ',
+      'Növ 03 03:23:09.856 ',
+    );
+    const level = fc.constantFrom('I ', 'W ', 'E ', 'W', 'X ', 'W  ');
+    const head = fc.constantFrom(
+      'clusteroperator/a condition/Progressing status/True reason/R',
+      'clusteroperator/a condition/Progressing status/False',
+      'clusteroperator/é condition/Available status/True reason/É',
+      'e2e-test/"a \\"b\\" changed: c" condition/X status/Y',
+      'ns/x pod/y condition/Ready status/False reason/\\u00e9',
+      'condition/X status/Y',
+      'clusteroperator/a  condition/Progressing status/True',
+      'node/n\u00a0condition/Ready status/True',
+      'clusteroperator/a condition/A status/B reason/C extra/D',
+      'clusteroperator/a condition/A',
+      '',
+    );
+    const tail = fc.constantFrom(
+      ' changed:',
+      ' changed: ',
+      ' changed: x',
+      ' changed:x',
+      ' changed:  two',
+      ' changed: \u3000',
+      ' changed: a changed: b',
+      ' changed: é\\n\\"',
+      ' changed: \ufeff',
+      ' changed: 😀',
+      ' changed',
+      '',
+    );
+    // A line terminator other than \n makes its chunk take the cut-out path: rare, so that most
+    // chunks take the other.
+    const end = fc.oneof(
+      { arbitrary: fc.constantFrom('', ' ', '\t', '\u0085', ' end'), weight: 40 },
+      { arbitrary: fc.constantFrom('\r', '\u2028', '\u2029'), weight: 1 },
+    );
+    const line = fc.oneof(
+      fc.tuple(stamp, level, head, tail, end).map((parts) => parts.join('')),
+      fc.constantFrom(
+        'noise',
+        '',
+        'INFO[2021-11-03T03:00:00Z] x',
+        'Nov  3 03:28:35.931: INFO: All pools completed upgrade',
+      ),
+    );
+    const summary = (r: BuildLogReader) =>
+      JSON.stringify([r.lines, r.duplicates, r.dated, r.entries], (_k, v) => (Number.isNaN(v) ? 'NaN' : v));
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), fc.integer({ min: 2, max: 600 }), (lines, size) => {
+        const text = lines.join('\n');
+        const byLine = summary(read(text, 1));
+        expect(summary(read(text, 1 << 20))).toBe(byLine);
+        expect(summary(read(text, size))).toBe(byLine);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('drops exactly the lines kept before, as a set of all kept lines would', () => {
     const entry = fc.constantFrom(
       'Nov 03 03:23:09.856 I node/a reason/A x',

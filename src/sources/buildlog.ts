@@ -125,17 +125,10 @@ function digit(text: string, at: number): number {
   return d >= 0 && d <= 9 ? d : -1;
 }
 
-/** Two digits at `at` as a number, or -1. */
-function twoDigits(text: string, at: number): number {
-  const a = digit(text, at);
-  const b = digit(text, at + 1);
-  return a < 0 || b < 0 ? -1 : a * 10 + b;
-}
-
 /** MONITOR_LINE.exec without its strings: undefined where it finds no match. */
 export function matchMonitorLine(text: string): MonitorMatch | undefined {
   const out = emptyScan();
-  return scanMonitorLine(text, true, out) ? out : undefined;
+  return scanMonitorLine(text, 0, text.length, true, out) ? out : undefined;
 }
 
 /** What scanMonitorLine writes: a MonitorMatch that can be written again. */
@@ -164,13 +157,22 @@ function emptyScan(): MonitorScan {
 const SCAN = emptyScan();
 
 /**
- * matchMonitorLine into `out`: whether the line matches (`out` is then its match; else it holds
- * anything). `terminators` false: the caller knows `text` holds no line terminator, so the search
- * for one (four native searches of the line's rest) is left out.
+ * matchMonitorLine of the line `text[from, end)` into `out`: whether the line matches (`out` is then
+ * its match; else it holds anything). `terminators` false: the caller knows the line holds no line
+ * terminator, so the search for one (four native searches of the line's rest) is left out; only
+ * then may `end` be short of `text.length`, and `text[end]` must be a newline: every character
+ * this reads past a bound it checks is compared with what the pattern wants there, which is never
+ * a newline, so the line fails there as it would at the end of a string of its own.
  */
-function scanMonitorLine(text: string, terminators: boolean, out: MonitorScan): boolean {
-  const n = text.length;
-  let i = 0;
+function scanMonitorLine(
+  text: string,
+  from: number,
+  end: number,
+  terminators: boolean,
+  out: MonitorScan,
+): boolean {
+  const n = end;
+  let i = from;
   while (i < n && isPatternSpace(text.charCodeAt(i))) i++;
   if (i + 3 > n) return false;
   const c0 = text.charCodeAt(i);
@@ -191,29 +193,45 @@ function scanMonitorLine(text: string, terminators: boolean, out: MonitorScan): 
   }
   if (text.charCodeAt(i) !== 0x20) return false;
   i++;
-  const hour = twoDigits(text, i);
-  const minute = twoDigits(text, i + 3);
-  const sec = twoDigits(text, i + 6);
-  const centi = twoDigits(text, i + 9);
-  const last = digit(text, i + 11);
+  // `HH:MM:SS.mmm`, read inline: this runs on every line, and a helper call per digit pair is not
+  // always inlined (bin/atlevel.js halves V8's inlining budget). Twelve characters within the line,
+  // else no match (the pattern needs them all); so each code is a character's, never NaN, and
+  // `(code - 0x30) >>> 0 > 9` says it is no digit.
+  if (i + 12 > n) return false;
+  const h0 = text.charCodeAt(i) - 0x30;
+  const h1 = text.charCodeAt(i + 1) - 0x30;
+  const m0 = text.charCodeAt(i + 3) - 0x30;
+  const m1 = text.charCodeAt(i + 4) - 0x30;
+  const s0 = text.charCodeAt(i + 6) - 0x30;
+  const s1 = text.charCodeAt(i + 7) - 0x30;
+  const f0 = text.charCodeAt(i + 9) - 0x30;
+  const f1 = text.charCodeAt(i + 10) - 0x30;
+  const f2 = text.charCodeAt(i + 11) - 0x30;
   if (
-    hour < 0 ||
-    minute < 0 ||
-    sec < 0 ||
-    centi < 0 ||
-    last < 0 ||
+    h0 >>> 0 > 9 ||
+    h1 >>> 0 > 9 ||
+    m0 >>> 0 > 9 ||
+    m1 >>> 0 > 9 ||
+    s0 >>> 0 > 9 ||
+    s1 >>> 0 > 9 ||
+    f0 >>> 0 > 9 ||
+    f1 >>> 0 > 9 ||
+    f2 >>> 0 > 9 ||
     text.charCodeAt(i + 2) !== 0x3a ||
     text.charCodeAt(i + 5) !== 0x3a ||
     text.charCodeAt(i + 8) !== 0x2e
   )
     return false;
+  const hour = h0 * 10 + h1;
+  const minute = m0 * 10 + m1;
+  const sec = s0 * 10 + s1;
   const stampEnd = i + 12;
   // `(?: - (\d+)(ms|s) +| +)`: a duration, else spaces; then `([IWE]) (.+)$`.
   let amountStart = -1;
   let amountEnd = -1;
   let millis = false;
   let levelAt = durationEnd(text, stampEnd);
-  if (levelAt >= 0 && levelOf(text, levelAt, terminators) !== undefined) {
+  if (levelAt >= 0 && levelOf(text, levelAt, end, terminators) !== undefined) {
     amountStart = stampEnd + 3;
     amountEnd = amountStart;
     while (digit(text, amountEnd) >= 0) amountEnd++;
@@ -223,14 +241,14 @@ function scanMonitorLine(text: string, terminators: boolean, out: MonitorScan): 
     while (text.charCodeAt(levelAt) === 0x20) levelAt++;
     if (levelAt === stampEnd) return false;
   }
-  const level = levelOf(text, levelAt, terminators);
+  const level = levelOf(text, levelAt, end, terminators);
   if (level === undefined) return false;
   out.month = month;
   out.day = day;
   out.hour = hour;
   out.minute = minute;
   out.second = sec;
-  out.milli = centi * 10 + last;
+  out.milli = (f0 * 10 + f1) * 10 + f2;
   out.amountStart = amountStart;
   out.amountEnd = amountEnd;
   out.millis = millis;
@@ -255,10 +273,10 @@ function durationEnd(text: string, at: number): number {
 }
 
 /** `([IWE]) (.+)$` at `at`: the level, when the rest of the line follows as the pattern wants. */
-function levelOf(text: string, at: number, terminators: boolean): 'I' | 'W' | 'E' | undefined {
+function levelOf(text: string, at: number, end: number, terminators: boolean): 'I' | 'W' | 'E' | undefined {
   const c = text.charCodeAt(at);
   const level = c === 0x49 ? 'I' : c === 0x57 ? 'W' : c === 0x45 ? 'E' : undefined;
-  if (!level || text.charCodeAt(at + 1) !== 0x20 || at + 2 >= text.length) return undefined;
+  if (!level || text.charCodeAt(at + 1) !== 0x20 || at + 2 >= end) return undefined;
   return terminators && hasLineTerminator(text, at + 2) ? undefined : level;
 }
 
@@ -275,52 +293,67 @@ export function parseBuildLogLine(
   shapes: ShapeCache = new Map(),
   terminators = true,
 ): PendingEntry | undefined {
-  if (scanMonitorLine(text, terminators, SCAN)) {
-    const { month, day, hour, minute, second, milli, rest } = SCAN;
-    if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
-    const msOfDay = ((hour * 60 + minute) * 60 + second) * 1000 + milli;
-    const timed = SCAN.amountStart >= 0;
-    const durationMs = timed
-      ? Number(text.slice(SCAN.amountStart, SCAN.amountEnd)) * (SCAN.millis ? 1 : 1000)
-      : 0;
-    const level = levelName(SCAN.level);
-    let locator: Locator;
-    let message: IntervalMessage;
-    const changed = conditionHead(text, rest);
-    const shape = changed < 0 ? undefined : conditionShapeOf(text, rest, changed, intern, locators, shapes);
-    if (shape) {
-      locator = shape.locator;
-      message = {
-        reason: shape.reason,
-        humanMessage: humanAfter(text, changed),
-        annotations: shape.annotations,
-      };
-    } else {
-      const located = locate(text, rest, intern, locators);
-      if (!located) return undefined;
-      const parsedMessage = parseMessageText(located.message, timed);
-      locator = located.locator;
-      message = {
-        reason: intern.string(parsedMessage.reason),
-        // A slice of the line, not a copy: BuildLogReader's repeat check holds every kept line
-        // (and so the text it is cut from) anyway, and a copy would cost two strings per line.
-        humanMessage: parsedMessage.humanMessage,
-        annotations: intern.record(parsedMessage.annotations),
-      };
-    }
-    const interval: Interval = {
-      // Settled with the year (year.ts). NaN, not 0: a number field that starts as a small integer
-      // and later holds a time changes the objects' shape, which costs V8 dearly on 100k objects.
-      from: Number.NaN,
-      to: Number.NaN,
-      level,
-      locator,
-      message,
-      source: 'build-log',
-      ref,
+  return scanMonitorLine(text, 0, text.length, terminators, SCAN)
+    ? scannedMonitorLine(text, ref, intern, locators, shapes)
+    : testLine(text, ref);
+}
+
+/** parseBuildLogLine of the monitor line `text`, whose match scanMonitorLine has just written into SCAN. */
+function scannedMonitorLine(
+  text: string,
+  ref: SourceRef,
+  intern: Interner,
+  locators: LocatorCache,
+  shapes: ShapeCache,
+): PendingEntry | undefined {
+  const { month, day, hour, minute, second, milli, rest } = SCAN;
+  if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
+  const msOfDay = ((hour * 60 + minute) * 60 + second) * 1000 + milli;
+  const timed = SCAN.amountStart >= 0;
+  const durationMs = timed
+    ? Number(text.slice(SCAN.amountStart, SCAN.amountEnd)) * (SCAN.millis ? 1 : 1000)
+    : 0;
+  const level = levelName(SCAN.level);
+  let locator: Locator;
+  let message: IntervalMessage;
+  const changed = conditionHead(text, rest);
+  const shape = changed < 0 ? undefined : conditionShapeOf(text, rest, changed, intern, locators, shapes);
+  if (shape) {
+    locator = shape.locator;
+    message = {
+      reason: shape.reason,
+      humanMessage: humanAfter(text, changed),
+      annotations: shape.annotations,
     };
-    return { month, day, msOfDay, durationMs, interval };
+  } else {
+    const located = locate(text, rest, intern, locators);
+    if (!located) return undefined;
+    const parsedMessage = parseMessageText(located.message, timed);
+    locator = located.locator;
+    message = {
+      reason: intern.string(parsedMessage.reason),
+      // A slice of the line, not a copy: BuildLogReader's repeat check holds the text every kept
+      // line is cut from anyway, and a copy would cost a string per line.
+      humanMessage: parsedMessage.humanMessage,
+      annotations: intern.record(parsedMessage.annotations),
+    };
   }
+  const interval: Interval = {
+    // Settled with the year (year.ts). NaN, not 0: a number field that starts as a small integer
+    // and later holds a time changes the objects' shape, which costs V8 dearly on 100k objects.
+    from: Number.NaN,
+    to: Number.NaN,
+    level,
+    locator,
+    message,
+    source: 'build-log',
+    ref,
+  };
+  return { month, day, msOfDay, durationMs, interval };
+}
+
+/** parseBuildLogLine of a line that is no monitor line. */
+function testLine(text: string, ref: SourceRef): PendingEntry | undefined {
   const testLine = TEST_LINE.exec(text);
   if (testLine) {
     const stamp = stampOf(testLine);
@@ -398,9 +431,9 @@ function conditionHead(text: string, from: number): number {
   return end !== after && text.charCodeAt(after) !== 0x20 ? -1 : changed;
 }
 
-/** Where `text` ends without the `\s` characters at its end, but not before `from`. */
-function trimmedEnd(text: string, from: number): number {
-  let end = text.length;
+/** Where `text[0, to)` ends without the `\s` characters at its end, but not before `from`. */
+function trimmedEnd(text: string, from: number, to = text.length): number {
+  let end = to;
   while (end > from && isPatternSpace(text.charCodeAt(end - 1))) end--;
   return end;
 }
@@ -562,10 +595,24 @@ export class BuildLogReader {
    * 32 + day), then by time of day, the line or, for lines that share a time, the set of them.
    */
   readonly #times: number[] = [];
-  readonly #timed: string[] = [];
+  /**
+   * Each line in #times as the string it is in and its bounds there: a chunk's lines are not cut
+   * out of it for the check (a string per line, kept as long as the log is), only compared when two
+   * share a time.
+   */
+  readonly #timedText: string[] = [];
+  readonly #timedFrom: number[] = [];
+  readonly #timedEnd: number[] = [];
   readonly #others: (Map<number, string | Set<string>> | undefined)[] = [];
   readonly #locators: LocatorCache = new Map();
   readonly #shapes: ShapeCache = new Map();
+  /**
+   * In the chunk #lines reads: where the first ` changed:` at or after some earlier line's message
+   * is, -1 when there is none, -2 before the chunk is searched. Lines are read in order, so each
+   * search starts where the one before could not reach, and a chunk is searched once in all, not
+   * once per line up to the next line that has one.
+   */
+  #changed = -2;
   #carry: Buffer[] = [];
   #carryLength = 0;
   #skipping = false;
@@ -641,6 +688,7 @@ export class BuildLogReader {
     // here, so that a chunk without them (nearly every one) spares each line the search.
     const terminators =
       text.indexOf('\r') !== -1 || text.indexOf('\u2028') !== -1 || text.indexOf('\u2029') !== -1;
+    this.#changed = -2;
     let at = 0;
     for (;;) {
       let nl = text.indexOf('\n', at);
@@ -652,32 +700,102 @@ export class BuildLogReader {
     }
   }
 
-  /** The line `text[from, end)`, counted already. */
+  /**
+   * The line `text[from, end)`, counted already. `terminators` false: `text` is a chunk #lines
+   * reads, holding no line terminator but its newlines.
+   */
   #text(text: string, from: number, end: number, terminators = true): void {
     if (this.dated === undefined) {
       const at = datedLine(text, from, end);
       if (at !== undefined) this.dated = { at, line: this.lines };
     }
     if (!mayBeStamped(text, from, end)) return;
-    const line = text.slice(from, text.charCodeAt(end - 1) === 0x0d ? end - 1 : end);
-    const entry = parseBuildLogLine(
-      line,
-      { file: this.#file, line: this.lines },
-      this.#intern,
-      this.#locators,
-      this.#shapes,
-      terminators,
-    );
-    if (!entry) return;
-    if (this.#repeated(entry, line)) {
-      this.duplicates++;
-      return;
+    let scanned: typeof NOT_MONITOR | typeof NOT_KNOWN | undefined;
+    if (!terminators) {
+      const entry = this.#knownHeadLine(text, from, end);
+      if (entry === undefined) return;
+      if (typeof entry === 'object') {
+        this.#keepUnlessRepeated(entry, text, from, end);
+        return;
+      }
+      scanned = entry;
     }
-    this.entries.push(entry);
+    const lineEnd = text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
+    const line = text.slice(from, lineEnd);
+    const ref = { file: this.#file, line: this.lines };
+    let entry: PendingEntry | undefined;
+    if (scanned === NOT_KNOWN) {
+      // The line is not scanned again: its match is in SCAN, at its place in `text`.
+      shiftScan(-from);
+      entry = scannedMonitorLine(line, ref, this.#intern, this.#locators, this.#shapes);
+    } else if (scanned === NOT_MONITOR) entry = testLine(line, ref);
+    else entry = parseBuildLogLine(line, ref, this.#intern, this.#locators, this.#shapes, terminators);
+    // The repeat check keeps the line as its bounds in `text`, which it keeps anyway, not as the
+    // string cut out for parseBuildLogLine: an object less per line for the collector to copy.
+    if (entry) this.#keepUnlessRepeated(entry, text, from, lineEnd);
   }
 
-  /** Whether `line` was kept before; if not, it is noted as kept. */
-  #repeated(entry: PendingEntry, line: string): boolean {
+  /**
+   * parseBuildLogLine of the line `text[from, end)` of a chunk holding no line terminator but its
+   * newlines, read without cutting the line out of the chunk, for a monitor line whose condition
+   * head (conditionHead) is in #shapes with its shape: nearly every line of a long log. Each step is
+   * parseBuildLogLine's on the line's bounds. Any other line is left to the caller, which cuts it
+   * out and reads it as parseBuildLogLine does (the only path that adds to the caches, so which path
+   * reads a line changes nothing in what it makes), told what need not be done again: NOT_MONITOR,
+   * the line is no monitor line; NOT_KNOWN, it is one, and SCAN holds its match. Undefined: the
+   * line makes no entry.
+   */
+  #knownHeadLine(
+    text: string,
+    from: number,
+    end: number,
+  ): PendingEntry | typeof NOT_MONITOR | typeof NOT_KNOWN | undefined {
+    if (!scanMonitorLine(text, from, end, false, SCAN)) return NOT_MONITOR;
+    const { month, day, hour, minute, second, milli, rest } = SCAN;
+    if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
+    // conditionHead: the first ` changed:` at or after `rest`. A match cannot straddle the line's
+    // end, which is a newline, so one at or past `end` is not in the line.
+    let changed = this.#changed;
+    if (changed !== -1 && changed < rest) {
+      changed = text.indexOf(CHANGED, rest);
+      this.#changed = changed;
+    }
+    if (changed < 0 || changed >= end || changed === rest || changed - rest > MAX_HEAD_CHARS)
+      return NOT_KNOWN;
+    const after = changed + CHANGED.length;
+    const trimmed = trimmedEnd(text, after, end);
+    if (trimmed !== after && text.charCodeAt(after) !== 0x20) return NOT_KNOWN;
+    const shape = this.#shapes.get(text.slice(rest, changed));
+    if (!shape) return NOT_KNOWN;
+    const durationMs =
+      SCAN.amountStart >= 0
+        ? Number(text.slice(SCAN.amountStart, SCAN.amountEnd)) * (SCAN.millis ? 1 : 1000)
+        : 0;
+    const interval: Interval = {
+      from: Number.NaN,
+      to: Number.NaN,
+      level: levelName(SCAN.level),
+      locator: shape.locator,
+      message: {
+        reason: shape.reason,
+        humanMessage: trimmed === after ? '' : text.slice(after + 1, trimmed),
+        annotations: shape.annotations,
+      },
+      source: 'build-log',
+      ref: { file: this.#file, line: this.lines },
+    };
+    const msOfDay = ((hour * 60 + minute) * 60 + second) * 1000 + milli;
+    return { month, day, msOfDay, durationMs, interval };
+  }
+
+  /** Keeps the entry of the line `text[from, end)` unless the line was kept before. */
+  #keepUnlessRepeated(entry: PendingEntry, text: string, from: number, end: number): void {
+    if (this.#repeated(entry, text, from, end)) this.duplicates++;
+    else this.entries.push(entry);
+  }
+
+  /** Whether the line `text[from, end)` was kept before; if not, it is noted as kept. */
+  #repeated(entry: PendingEntry, text: string, from: number, end: number): boolean {
     const day = entry.month * 32 + entry.day;
     // The time as one number, increasing as (day, time of day) does: a time of day is below 2^27 ms.
     const t = day * TIME_OF_DAY_SPAN + entry.msOfDay;
@@ -685,12 +803,22 @@ export class BuildLogReader {
     const count = times.length;
     if (count === 0 || t > (times[count - 1] as number)) {
       times.push(t);
-      this.#timed.push(line);
+      this.#timedText.push(text);
+      this.#timedFrom.push(from);
+      this.#timedEnd.push(end);
       return false;
     }
     const at = t === times[count - 1] ? count - 1 : indexOfTime(times, t);
-    if (at >= 0 && this.#timed[at] === line) return true;
-    return this.#repeatedOther(day, entry.msOfDay, line);
+    if (at >= 0) {
+      const keptFrom = this.#timedFrom[at] as number;
+      const keptEnd = this.#timedEnd[at] as number;
+      if (keptEnd - keptFrom === end - from) {
+        const kept = this.#timedText[at] as string;
+        if ((kept === text && keptFrom === from) || kept.slice(keptFrom, keptEnd) === text.slice(from, end))
+          return true;
+      }
+    }
+    return this.#repeatedOther(day, entry.msOfDay, text.slice(from, end));
   }
 
   /** #repeated among the lines kept in #others. */
@@ -714,6 +842,19 @@ export class BuildLogReader {
     kept.add(line);
     return false;
   }
+}
+
+/** What BuildLogReader's #knownHeadLine returns for a line it does not read. */
+const NOT_MONITOR = 0;
+const NOT_KNOWN = 1;
+
+/** Moves SCAN's positions by `by`: the match of a line of a chunk, for the line cut out of it. */
+function shiftScan(by: number): void {
+  if (SCAN.amountStart >= 0) {
+    SCAN.amountStart += by;
+    SCAN.amountEnd += by;
+  }
+  SCAN.rest += by;
 }
 
 /** Above every time of day in milliseconds (a leap second's included): BuildLogReader's day unit. */
