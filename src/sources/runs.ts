@@ -15,7 +15,7 @@ import type { Dirent } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { InputError, type PlannedRun } from '../model/index.js';
+import { InputError, type PlannedRun, printable } from '../model/index.js';
 import { readArchive } from './archive.js';
 import { isArchiveName } from './decoders/index.js';
 import { fsProblem, type Listing, listFolder } from './folder.js';
@@ -253,6 +253,31 @@ async function holdsMustGathers(entries: readonly Entry[], opts: FindRunsOptions
 
 function isInside(path: string, root: string): boolean {
   return path === root || path.startsWith(root === sep ? sep : `${root}${sep}`);
+}
+
+/**
+ * Two clusters met while reading a folder given as one input: when their files are in two of the
+ * runs it holds, the problem is that the folder is a folder of runs (as `inputs` lists them), and
+ * the error says so, in one line naming the folder; else undefined (the files' own words stand).
+ */
+export async function folderOfRunsError(
+  dir: string,
+  clusters: { readonly file: string; readonly id: string }[],
+): Promise<InputError | undefined> {
+  const root = await realpath(dir).catch(() => undefined);
+  const info = root === undefined ? undefined : await stat(root).catch(() => undefined);
+  if (root === undefined || !info?.isDirectory()) return undefined;
+  const found = await runsOfFolder(dir, { within: root }).catch(() => undefined);
+  if (!found || found.runs.length < 2) return undefined;
+  const runOf = (file: string) => found.runs.find((r) => r.kind === 'folder' && isInside(file, r.source));
+  const [a, b] = clusters.map((c) => ({ ...c, run: runOf(c.file) }));
+  if (!a?.run || !b?.run || a.run === b.run) return undefined;
+  const name = (r: FoundRun) => printable(relative(dir, r.source).split(sep).join('/'), 80);
+  return new InputError(
+    dir,
+    `a folder of ${found.runs.length} runs, from two clusters (${name(a.run)}: clusterID ${printable(a.id, 80)}; ${name(b.run)}: clusterID ${printable(b.id, 80)})`,
+    `name one run: atlevel inputs ${printable(dir)} lists them, atlevel ingest takes each`,
+  );
 }
 
 /** The runs a folder holds, and what was skipped on the way. */
