@@ -2,12 +2,14 @@
  * The runs a folder holds, for the input's plan (plan.ts; `atlevel ingest` and `atlevel inputs` take
  * them from there), answered with the knowledge analyze reads inputs with: the decoders say what is an
  * archive (`.tar.xz` as much as `.tar.gz`), the layouts say which names make a folder one input and
- * which files they would read. A folder is one run when it is an input's root; else a folder of runs
+ * which files they would read. A folder is one run when it is an input's root (but two whole
+ * must-gathers side by side are two runs), or when its only runs are a must-gather's image folders
+ * (one must-gather taken with several images); else a folder of runs
  * (its subfolders, symbolic links to folders included, and its archives), walked a few levels down;
  * what the walk cannot follow below the folder (a link back above it, to `/`; a dangling link or a
  * link loop; a folder it may not list) is named in a note and skipped, never the end of the listing;
  * a file beside runs that a layout would read belongs to no run: it is ignored, with a note naming
- * it, by ingest, `inputs` and the loader alike (folderInput). And
+ * it, by ingest, `inputs` and the loader alike (folderInput), and so is a link loop beside runs. And
  * every file of one run, for naming it by its content, the same whether the run is a folder or an
  * archive of that folder.
  */
