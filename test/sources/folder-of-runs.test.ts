@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandInputs } from '../../src/ingest/index.js';
-import { loadHistoryParts, planInput } from '../../src/sources/index.js';
+import { loadHistoryParts, planInput, readServedExtras } from '../../src/sources/index.js';
 import { inProcessCli } from '../helpers/cli.js';
 import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
 
@@ -196,6 +196,10 @@ describe('a symbolic link loop beside runs', () => {
     expect(ingested.map((r) => r.source)).toEqual([join(runs, 'a')]);
     const parts = await loadHistoryParts([runs], { now: Date.now() });
     expect(parts.inputs.every((i) => i.path.startsWith(join(runs, 'a/')))).toBe(true);
+    // serve lists the folder as the loader does: past the loops, serving what the plan says.
+    // (A CI run serves nothing as it is: it used to throw the loop here.)
+    expect(plan.served).toEqual([]);
+    await expect(readServedExtras([runs])).resolves.toMatchObject({ objects: [] });
     for (const [link, why] of [
       ['loop-a', 'symlink loop'],
       ['loop-b', 'symlink loop'],
