@@ -111,6 +111,13 @@ async function peek(dir: string): Promise<Entry[]> {
   return out;
 }
 
+/** Whether the walk follows this folder entry (a link only to inside `within`, when given). */
+async function isFollowed(e: Entry, within: string | undefined): Promise<boolean> {
+  if (!e.linked || within === undefined) return true;
+  const target = await realpath(e.path).catch(() => undefined);
+  return target !== undefined && isInside(target, within);
+}
+
 /**
  * Whether a folder is a whole must-gather as `oc adm must-gather` leaves it (`must-gather.local.NNN/`):
  * not an input's root itself, and holding an image folder (`<image-name>/cluster-scoped-resources/`).
@@ -118,11 +125,7 @@ async function peek(dir: string): Promise<Entry[]> {
  * several images holds several image folders, never two whole must-gathers.
  */
 async function isWholeMustGather(e: Entry, within: string | undefined): Promise<boolean> {
-  if (!e.dir) return false;
-  if (e.linked && within !== undefined) {
-    const target = await realpath(e.path).catch(() => undefined);
-    if (target === undefined || !isInside(target, within)) return false;
-  }
+  if (!e.dir || !(await isFollowed(e, within))) return false;
   const entries = await peek(e.path);
   if (isInputRoot(entries.filter((c) => !c.name.startsWith('must-gather')))) return false;
   for (const c of entries) if (c.dir && !c.linked && isImageFolder(await peek(c.path))) return true;
@@ -243,11 +246,21 @@ async function walk(
 
 /**
  * Whether a folder named an input's root only by its `must-gather*` folders holds two whole
- * must-gathers or more (two `must-gather.local.NNN/` side by side): a folder of runs then.
+ * must-gathers or more (two `must-gather.local.NNN/` side by side), or its one `must-gather*` folder
+ * does (`case/must-gather/must-gather.local.NNN/`): a folder of runs then, as that folder is.
  */
-async function holdsMustGathers(entries: readonly Entry[], opts: FindRunsOptions): Promise<boolean> {
+async function holdsMustGathers(
+  entries: readonly Entry[],
+  opts: FindRunsOptions,
+  nested = false,
+): Promise<boolean> {
   const named = entries.filter((e) => e.dir && e.name.startsWith('must-gather'));
-  if (named.length < 2 || isInputRoot(entries.filter((e) => !named.includes(e)))) return false;
+  if (named.length === 0 || isInputRoot(entries.filter((e) => !named.includes(e)))) return false;
+  if (named.length === 1) {
+    const [only] = named;
+    if (nested || !only || !(await isFollowed(only, opts.within))) return false;
+    return holdsMustGathers(await peek(only.path), opts, true);
+  }
   let whole = 0;
   for (const e of named) if (await isWholeMustGather(e, opts.within)) whole++;
   return whole >= 2;

@@ -70,6 +70,16 @@ describe('a folder of two whole must-gathers (synthetic)', () => {
     expect(await runsOf(join(two, 'must-gather.local.111'))).toEqual([images.a]);
   });
 
+  it('wrapped in one `must-gather*` folder (case/must-gather/…), still two runs', async () => {
+    const wrapped = join(dir, 'case');
+    cpSync(two, join(wrapped, 'must-gather'), { recursive: true });
+    const inner = join(wrapped, 'must-gather');
+    expect(await runsOf(wrapped)).toEqual([
+      join(inner, 'must-gather.local.111/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-aaaa'),
+      join(inner, 'must-gather.local.222/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-bbbb'),
+    ]);
+  });
+
   it.each([['analyze'], ['status']])(
     '%s refuses it: exit 2, a folder of 2 runs, name one',
     async (command) => {
