@@ -10,9 +10,9 @@
 import { stat } from 'node:fs/promises';
 import { type Budget, InputError, isKnownKind } from '../model/index.js';
 import { type Document, parseDocuments } from './documents.js';
-import { listFolder } from './folder.js';
 import { readInputText } from './formats/index.js';
 import { planListing, servedFiles } from './planning.js';
+import { folderInput } from './runs.js';
 
 type Loose = Record<string, unknown>;
 
@@ -69,9 +69,12 @@ export async function readServedExtras(
   const seen = new Set<string>();
   for (const path of paths) {
     if (!(await isFolder(path))) continue;
-    const listing = await listFolder(path);
-    const rels = listing.files.map((f) => f.rel);
-    const byRel = new Map(listing.files.map((f) => [f.rel, f]));
+    // The folder as the loader lists it (runs.ts folderInput): without the files beside its runs,
+    // and past a link loop beside them, as `inputs` plans what is served.
+    const { listing, beside } = await folderInput(path);
+    const files = beside.size > 0 ? listing.files.filter((f) => !beside.has(f.rel)) : listing.files;
+    const rels = files.map((f) => f.rel);
+    const byRel = new Map(files.map((f) => [f.rel, f]));
     for (const served of servedFiles(rels, planListing(rels))) {
       const f = byRel.get(served.rel);
       // A hypershift dump's guest files are the guest's, never the management cluster's (docs/hosted.md).

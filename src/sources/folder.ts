@@ -1,7 +1,8 @@
 /**
  * Listing the regular files below a folder: symlinks are followed only when their target is inside
  * the input folder (one pointing outside is skipped with a note, so an input cannot make atlevel read
- * /etc/passwd), a symlink loop is an error, special files (FIFOs, sockets, devices) are never opened,
+ * /etc/passwd), a symlink loop is an error (unless it is a loop beside runs, which the caller names to
+ * skip: runs.ts), special files (FIFOs, sockets, devices) are never opened,
  * names that are not valid UTF-8 are skipped with a note (no reader's name can match them), and
  * unreadable folders are an error. docs/limits.md, "Input trees".
  */
@@ -45,7 +46,8 @@ export function fsProblem(err: unknown): string {
   }
 }
 
-export async function listFolder(root: string): Promise<Listing> {
+/** `skip`: the paths (as below `root`) of links not followed, named by the caller (runs.ts: link loops beside runs). */
+export async function listFolder(root: string, skip: ReadonlySet<string> = new Set()): Promise<Listing> {
   const files: ListedFile[] = [];
   const skipped: string[] = [];
   const rootReal = await realpath(root).catch((err: unknown) => {
@@ -75,6 +77,7 @@ export async function listFolder(root: string): Promise<Listing> {
       const childAbs = join(abs, name);
       const childRel = rel === '' ? name : `${rel}/${name}`;
       let info: Stats;
+      if (skip.has(childAbs)) continue;
       if (entry.isSymbolicLink()) {
         let target: string;
         try {

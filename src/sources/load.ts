@@ -47,14 +47,22 @@ import {
   type PlannedFile,
   type ReaderSpec,
 } from './layouts/index.js';
-import { type LiveCluster, liveContext, type OpenContext, openArgument, readLive } from './open/index.js';
+import {
+  type LiveCluster,
+  liveContext,
+  type OpenContext,
+  openArgument,
+  readLive,
+  STDIN,
+} from './open/index.js';
 import { caseNotes, NO_INPUTS_HINT, planListing, planNotes, readerForGivenFile } from './planning.js';
 import { readMachineConfigList } from './quick-configs.js';
 import { contribution, type FileResult, intervalCount, type ReadLimits, readInput } from './readers.js';
-import { withoutFilesBesideRuns } from './runs.js';
-import { ObjectStore } from './store.js';
+import { folderOfRunsError, withoutFilesBesideRuns } from './runs.js';
+import { ObjectStore, TwoClustersError } from './store.js';
 import type { LoadOptions } from './types.js';
 import type { RemoteInput, RemoteSession } from './url/index.js';
+import { looksLikeUrl } from './url/location.js';
 import { lazySession } from './url-client.js';
 import { type Resolved, resolveYears, runStartFromName, type YearHint } from './year.js';
 
@@ -112,11 +120,31 @@ export async function loadHistoryParts(
       );
     }
     const management = guests.length > 0 ? results.filter((r) => r.guest === undefined) : results;
-    const parts = assemble(management, notes, given, extraInputs, intern, echoes, opts.now);
+    const parts = await assembleOneCluster(paths, () =>
+      assemble(management, notes, given, extraInputs, intern, echoes, opts.now),
+    );
     const withGuests = guests.length > 0 ? { ...parts, guests } : parts;
     return revisions ? { ...withGuests, revisions: revisions.list } : withGuests;
   } finally {
     session.close();
+  }
+}
+
+/**
+ * What assemble gives, or, when the objects are from two clusters whose files are two runs of one
+ * folder given (a folder of CI runs or of must-gathers), that folder's error: name one run.
+ */
+async function assembleOneCluster<T>(paths: readonly string[], assembleAll: () => T): Promise<T> {
+  try {
+    return assembleAll();
+  } catch (err) {
+    if (!(err instanceof TwoClustersError)) throw err;
+    for (const path of paths) {
+      if (path === STDIN || looksLikeUrl(path)) continue;
+      const folder = await folderOfRunsError(path, [err.second, err.first]);
+      if (folder) throw folder;
+    }
+    throw err;
   }
 }
 

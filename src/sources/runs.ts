@@ -2,12 +2,14 @@
  * The runs a folder holds, for the input's plan (plan.ts; `atlevel ingest` and `atlevel inputs` take
  * them from there), answered with the knowledge analyze reads inputs with: the decoders say what is an
  * archive (`.tar.xz` as much as `.tar.gz`), the layouts say which names make a folder one input and
- * which files they would read. A folder is one run when it is an input's root; else a folder of runs
+ * which files they would read. A folder is one run when it is an input's root (but two whole
+ * must-gathers side by side are two runs), or when its only runs are a must-gather's image folders
+ * (one must-gather taken with several images); else a folder of runs
  * (its subfolders, symbolic links to folders included, and its archives), walked a few levels down;
  * what the walk cannot follow below the folder (a link back above it, to `/`; a dangling link or a
  * link loop; a folder it may not list) is named in a note and skipped, never the end of the listing;
  * a file beside runs that a layout would read belongs to no run: it is ignored, with a note naming
- * it, by ingest, `inputs` and the loader alike (folderInput). And
+ * it, by ingest, `inputs` and the loader alike (folderInput), and so is a link loop beside runs. And
  * every file of one run, for naming it by its content, the same whether the run is a folder or an
  * archive of that folder.
  */
@@ -15,7 +17,7 @@ import type { Dirent } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { InputError, type PlannedRun } from '../model/index.js';
+import { InputError, type PlannedRun, printable } from '../model/index.js';
 import { readArchive } from './archive.js';
 import { isArchiveName } from './decoders/index.js';
 import { fsProblem, type Listing, listFolder } from './folder.js';
@@ -30,6 +32,8 @@ export interface RunsFound {
   readonly notes: string[];
   /** The files beside runs that a layout would read, which belong to no run, below the folder walked. */
   readonly beside: string[];
+  /** The symbolic links skipped because they loop (a link loop, a link back to a folder above it). */
+  readonly loops: string[];
 }
 
 /** Why a file beside runs is ignored (`inputs`' reason; the note adds `: skipped`). */
@@ -58,6 +62,11 @@ const RUN_FILES = new Set([
 ]);
 /** Folders that sit at an input's root: CI's `artifacts/`, gather-extra, a must-gather's resources. */
 const RUN_FOLDERS = new Set(['artifacts', 'gather-extra', 'cluster-scoped-resources', 'namespaces']);
+/** The folders a must-gather's image folder (`<image-name>/`, what the must-gather layout reads) holds. */
+const GATHER_FOLDERS = new Set(['cluster-scoped-resources', 'namespaces']);
+
+/** The runs that are a must-gather's image folder (a folder holding cluster-scoped-resources/ or namespaces/). */
+const imageFolders = new WeakSet<FoundRun>();
 
 interface Entry {
   readonly name: string;
@@ -80,6 +89,49 @@ function isInputRoot(entries: readonly Entry[]): boolean {
   );
 }
 
+const isImageFolder = (entries: readonly Entry[]): boolean =>
+  entries.some((e) => e.dir && GATHER_FOLDERS.has(e.name));
+
+/** The entries of a folder, links to folders included, or none when it cannot be listed (a probe: no note). */
+async function peek(dir: string): Promise<Entry[]> {
+  const raw = await readdir(dir, { withFileTypes: true }).catch(() => [] as Dirent[]);
+  const out: Entry[] = [];
+  for (const d of raw) {
+    const path = join(dir, d.name);
+    const info = d.isSymbolicLink() ? await stat(path).catch(() => undefined) : d;
+    if (info)
+      out.push({
+        name: d.name,
+        path,
+        dir: info.isDirectory(),
+        file: info.isFile(),
+        linked: d.isSymbolicLink(),
+      });
+  }
+  return out;
+}
+
+/** Whether the walk follows this folder entry (a link only to inside `within`, when given). */
+async function isFollowed(e: Entry, within: string | undefined): Promise<boolean> {
+  if (!e.linked || within === undefined) return true;
+  const target = await realpath(e.path).catch(() => undefined);
+  return target !== undefined && isInside(target, within);
+}
+
+/**
+ * Whether a folder is a whole must-gather as `oc adm must-gather` leaves it (`must-gather.local.NNN/`):
+ * not an input's root itself, and holding an image folder (`<image-name>/cluster-scoped-resources/`).
+ * A folder holding two of them is a folder of two runs, not one must-gather; a must-gather taken with
+ * several images holds several image folders, never two whole must-gathers.
+ */
+async function isWholeMustGather(e: Entry, within: string | undefined): Promise<boolean> {
+  if (!e.dir || !(await isFollowed(e, within))) return false;
+  const entries = await peek(e.path);
+  if (isInputRoot(entries.filter((c) => !c.name.startsWith('must-gather')))) return false;
+  for (const c of entries) if (c.dir && !c.linked && isImageFolder(await peek(c.path))) return true;
+  return false;
+}
+
 /** The files among `names` that some layout would read if they were one input. */
 function readable(names: readonly string[]): Set<string> {
   return new Set(planListing(names).files.map((f) => f.rel));
@@ -90,7 +142,8 @@ function readable(names: readonly string[]): Set<string> {
  * a folder below it is named in a note and skipped, so that one unreadable corner (a link out of the
  * folder into /proc, a folder a run's owner closed) does not hide every other run.
  */
-async function entriesOf(dir: string, notes: string[], top: boolean): Promise<Entry[] | undefined> {
+async function entriesOf(dir: string, found: RunsFound, top: boolean): Promise<Entry[] | undefined> {
+  const notes = found.notes;
   let raw: Dirent[];
   try {
     raw = await readdir(dir, { withFileTypes: true });
@@ -107,6 +160,7 @@ async function entriesOf(dir: string, notes: string[], top: boolean): Promise<En
       if (info instanceof Error) {
         const why = info.code === 'ENOENT' ? 'dangling symbolic link' : fsProblem(info);
         notes.push(`${path}: ${why}: skipped`);
+        if (info.code === 'ELOOP') found.loops.push(path);
         continue;
       }
       out.push({ name: d.name, path, dir: info.isDirectory(), file: info.isFile(), linked: true });
@@ -124,11 +178,13 @@ async function walk(
   real?: string,
   viaLink = false,
 ): Promise<void> {
-  const entries = await entriesOf(dir, found.notes, depth === 0);
+  const entries = await entriesOf(dir, found, depth === 0);
   if (entries === undefined) return;
   const folder = (): FoundRun => ({ source: dir, kind: 'folder', ...(real ? { real } : {}) });
-  if (isInputRoot(entries)) {
-    found.runs.push(folder());
+  if (isInputRoot(entries) && !(await holdsMustGathers(entries, opts))) {
+    const run = folder();
+    if (isImageFolder(entries) && !viaLink) imageFolders.add(run);
+    found.runs.push(run);
     return;
   }
   const before = found.runs.length;
@@ -146,6 +202,7 @@ async function walk(
     // folder again: a loop, however deep the walk is allowed to go.
     if ([...ancestors].some((a) => isInside(a, target))) {
       found.notes.push(`${e.path}: symbolic link back to a folder above it: skipped`);
+      found.loops.push(e.path);
       continue;
     }
     if (e.linked) opts.onLinked?.(target);
@@ -156,6 +213,14 @@ async function walk(
   const others = files.filter((e) => !isArchiveName(e.name));
   const read = readable(others.map((e) => e.name));
   const below = found.runs.slice(before);
+  // Image folders side by side, and no other run: one must-gather taken with several images (its
+  // `must-gather.local.NNN/`), read as one input as analyze reads it. Two extracted image folders of
+  // two must-gathers look the same: if in doubt it is one run (analyze then says if it holds two clusters).
+  if (below.length >= 2 && below.every((r) => imageFolders.has(r) && dirname(r.source) === dir)) {
+    found.runs.splice(before);
+    found.runs.push(folder());
+    return;
+  }
   if (below.length === 0 || (read.size > 0 && below.every((r) => loose.has(r)))) {
     // No run below: the folder is one input if the layouts read any of its files (a folder of
     // `oc get` files), else it holds nothing to ingest. Only folders of `oc get` files below, and
@@ -179,13 +244,60 @@ async function walk(
     }
 }
 
+/**
+ * Whether a folder named an input's root only by its `must-gather*` folders holds two whole
+ * must-gathers or more (two `must-gather.local.NNN/` side by side), or its one `must-gather*` folder
+ * does (`case/must-gather/must-gather.local.NNN/`): a folder of runs then, as that folder is.
+ */
+async function holdsMustGathers(
+  entries: readonly Entry[],
+  opts: FindRunsOptions,
+  nested = false,
+): Promise<boolean> {
+  const named = entries.filter((e) => e.dir && e.name.startsWith('must-gather'));
+  if (named.length === 0 || isInputRoot(entries.filter((e) => !named.includes(e)))) return false;
+  if (named.length === 1) {
+    const [only] = named;
+    if (nested || !only || !(await isFollowed(only, opts.within))) return false;
+    return holdsMustGathers(await peek(only.path), opts, true);
+  }
+  let whole = 0;
+  for (const e of named) if (await isWholeMustGather(e, opts.within)) whole++;
+  return whole >= 2;
+}
+
 function isInside(path: string, root: string): boolean {
   return path === root || path.startsWith(root === sep ? sep : `${root}${sep}`);
 }
 
+/**
+ * Two clusters met while reading a folder given as one input: when their files are in two of the
+ * runs it holds, the problem is that the folder is a folder of runs (as `inputs` lists them), and
+ * the error says so, in one line naming the folder; else undefined (the files' own words stand).
+ */
+export async function folderOfRunsError(
+  dir: string,
+  clusters: { readonly file: string; readonly id: string }[],
+): Promise<InputError | undefined> {
+  const root = await realpath(dir).catch(() => undefined);
+  const info = root === undefined ? undefined : await stat(root).catch(() => undefined);
+  if (root === undefined || !info?.isDirectory()) return undefined;
+  const found = await runsOfFolder(dir, { within: root }).catch(() => undefined);
+  if (!found || found.runs.length < 2) return undefined;
+  const runOf = (file: string) => found.runs.find((r) => r.kind === 'folder' && isInside(file, r.source));
+  const [a, b] = clusters.map((c) => ({ ...c, run: runOf(c.file) }));
+  if (!a?.run || !b?.run || a.run === b.run) return undefined;
+  const name = (r: FoundRun) => printable(relative(dir, r.source).split(sep).join('/'), 80);
+  return new InputError(
+    dir,
+    `a folder of ${found.runs.length} runs, from two clusters (${name(a.run)}: clusterID ${printable(a.id, 80)}; ${name(b.run)}: clusterID ${printable(b.id, 80)})`,
+    `name one run: atlevel inputs ${printable(dir)} lists them, atlevel ingest takes each`,
+  );
+}
+
 /** The runs a folder holds, and what was skipped on the way. */
 export async function runsOfFolder(arg: string, opts: FindRunsOptions = {}): Promise<RunsFound> {
-  const found: RunsFound = { runs: [], notes: [], beside: [] };
+  const found: RunsFound = { runs: [], notes: [], beside: [], loops: [] };
   const root = await realpath(arg).catch((err: unknown) => {
     throw new InputError(arg, fsProblem(err));
   });
@@ -204,8 +316,16 @@ interface FolderInput {
   readonly listing: Listing;
   /** Relative to the folder, as the listing names them. */
   readonly beside: ReadonlySet<string>;
-  /** The note naming each, as ingest words it. */
+  /** The note naming each, and each link loop beside runs the listing skips, as ingest words them. */
   readonly notes: readonly string[];
+}
+
+/**
+ * The link loops a folder's listing skips: those beside its runs, in a folder that is no run's (ingest
+ * skips them the same way). A loop inside a run's own files stays the listing's error.
+ */
+function loopsBesideRuns(found: RunsFound): string[] {
+  return found.loops.filter((loop) => !found.runs.some((r) => isInside(loop, r.source)));
 }
 
 /**
@@ -223,12 +343,16 @@ export async function folderInput(dir: string): Promise<FolderInput> {
       if (err instanceof InputError) return undefined;
       throw err;
     }));
-  const listing = await listFolder(dir);
-  if (!found || found.beside.length === 0) return { listing, beside: new Set(), notes: [] };
+  const loops = found ? loopsBesideRuns(found) : [];
+  const listing = await listFolder(dir, new Set(loops));
+  if (!found || (found.beside.length === 0 && loops.length === 0))
+    return { listing, beside: new Set(), notes: [] };
   return {
     listing,
     beside: besideRels(dir, found),
-    notes: found.notes.filter((n) => n.endsWith(`: ${BESIDE_RUNS}: skipped`)),
+    notes: found.notes.filter(
+      (n) => n.endsWith(`: ${BESIDE_RUNS}: skipped`) || loops.some((l) => n.startsWith(`${l}: `)),
+    ),
   };
 }
 
@@ -238,7 +362,7 @@ export async function withoutFilesBesideRuns<T extends { readonly notes: string[
   read: (listing: Listing) => Promise<T>,
 ): Promise<T> {
   const { listing, beside, notes } = await folderInput(dir);
-  if (beside.size === 0) return read(listing);
+  if (notes.length === 0) return read(listing);
   const result = await read({ ...listing, files: listing.files.filter((f) => !beside.has(f.rel)) });
   result.notes.push(...notes);
   return result;

@@ -20,6 +20,25 @@ import {
   type SourceRef,
 } from '../model/index.js';
 
+/**
+ * Two ClusterVersions with different clusterIDs: the inputs are from two clusters. Which files they
+ * are lets the loader say it in the input's words (a folder of several runs: runs.ts).
+ */
+export class TwoClustersError extends InputError {
+  constructor(
+    /** The file read last, and its clusterID. */
+    readonly second: { readonly file: string; readonly id: string },
+    /** The file that named the first cluster, and its clusterID. */
+    readonly first: { readonly file: string; readonly id: string },
+  ) {
+    super(
+      second.file,
+      `its ClusterVersion has clusterID ${printable(second.id, 80)}, but ${first.file} has clusterID ${printable(first.id, 80)}: the inputs are from two clusters`,
+      'give the files of one cluster at a time',
+    );
+  }
+}
+
 interface Entry {
   readonly kind: KnownKind;
   readonly observed: Observed<unknown>;
@@ -92,11 +111,7 @@ export class ObjectStore {
       return;
     }
     if (first.id === id) return;
-    throw new InputError(
-      ref.file,
-      `its ClusterVersion has clusterID ${printable(id, 80)}, but ${first.ref.file} has clusterID ${printable(first.id, 80)}: the inputs are from two clusters`,
-      'give the files of one cluster at a time',
-    );
+    throw new TwoClustersError({ file: ref.file, id }, { file: first.ref.file, id: first.id });
   }
 
   get size(): number {
