@@ -41,8 +41,8 @@ function cachedDataFor(bundle, id) {
 /**
  * The bundle's exports ({ main, workers, library }), run as node runs a CommonJS module (the same
  * wrapper, require resolving from the bundle's folder), and the compiled script, from which the build
- * makes the cache, with the build id (neither when the script was loaded as a module). `cache: false` compiles from the source alone (the build's
- * training run).
+ * makes the cache, with the build id (neither when the script was loaded as a module). `cache: false`
+ * compiles from the source alone (the build's training run).
  */
 export function loadBundle(bundle = BUNDLE, { cache = true } = {}) {
   // node maps stack traces through source maps (--enable-source-maps) for what its module loaders
