@@ -1,37 +1,16 @@
 /**
- * `atlevel completion bash|zsh|fish`: shell completion generated from the command definitions
- * themselves, so a new command, flag or `-o` format completes without touching this file.
+ * `atlevel completion bash|zsh|fish`: shell completion scripts generated from the command definitions
+ * themselves (completion-spec.ts), so a new command, flag or `-o` format completes without touching
+ * this file.
  */
-import { Argument, type Command, type Option } from '@commander-js/extra-typings';
+import { Argument, type Command } from '@commander-js/extra-typings';
 import { UsageError } from '../model/index.js';
-import { completeWith, hintOf, type ValueHint } from './complete-hints.js';
+import { completeWith } from './complete-hints.js';
+import { firstLine, type Spec, specsOf, type Values } from './completion-spec.js';
 import { EXIT, type ExitBox } from './exit.js';
 import { emit } from './output.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
-
-/** What a flag's value or a command's operands complete to. */
-interface Values {
-  readonly words: readonly string[];
-  readonly files: boolean;
-  /** Command names, level by level (`atlevel help release diff`). */
-  readonly commands: boolean;
-}
-
-/** One command or subcommand as completion sees it. */
-interface Spec {
-  /** `''` for atlevel itself, `release info` for a subcommand. */
-  readonly path: string;
-  readonly subcommands: readonly { name: string; summary: string }[];
-  readonly options: readonly {
-    readonly flags: readonly string[];
-    /** undefined for a flag that takes no value. */
-    readonly value: Values | undefined;
-    readonly summary: string;
-  }[];
-  /** The positional arguments, all of them together. */
-  readonly operands: Values;
-}
 
 export function defineCompletion(cmd: Command, exit: ExitBox, everything: () => Promise<Command>): void {
   cmd
@@ -64,68 +43,7 @@ export function completionScript(shell: string, specs: readonly Spec[]): string 
   }
 }
 
-const NOTHING: Values = { words: [], files: false, commands: false };
-
-function fromHint(hint: ValueHint): Values {
-  return { words: hint.words ?? [], files: hint.files === true, commands: hint.commands === true };
-}
-
-/**
- * A placeholder that names a path (`<file>`, `<dir>`, `<source>`, `<path|url>`, `<name|file>`): its
- * value completes file names. Any other (`<columns>`, `<n>`, `<size>`, `<url>`, `<name>`) completes
- * nothing, rather than file names that would be wrong there.
- */
-const PATH_PLACEHOLDER = /^(file|dir|path|source)$/;
-
-function optionValues(o: Option): Values {
-  const hint = hintOf(o);
-  if (hint) return fromHint(hint);
-  if (o.argChoices) return { ...NOTHING, words: o.argChoices };
-  const placeholder = /[<[]([^>\]]*)[>\]]/.exec(o.flags)?.[1] ?? '';
-  const parts = placeholder.replace(/\.\.\.$/, '').split('|');
-  return { ...NOTHING, files: parts.some((p) => PATH_PLACEHOLDER.test(p)) };
-}
-
-/** A positional argument is an input (a path, a file or a name in one) unless its definition says more. */
-function argumentValues(a: Argument): Values {
-  const hint = hintOf(a);
-  if (hint) return fromHint(hint);
-  if (a.argChoices) return { ...NOTHING, words: a.argChoices };
-  return { ...NOTHING, files: true };
-}
-
-export function specsOf(program: Command): Spec[] {
-  const specs: Spec[] = [];
-  const walk = (cmd: Command, path: string) => {
-    const subs = cmd.commands;
-    const args = cmd.registeredArguments.map((a) => argumentValues(a as Argument));
-    specs.push({
-      path,
-      subcommands: subs.map((c) => ({ name: c.name(), summary: c.summary() || c.description() })),
-      options: [
-        ...cmd.options
-          .filter((o) => !o.hidden)
-          .map((o) => ({
-            flags: [o.short, o.long].filter((f): f is string => f !== undefined),
-            value: o.required || o.optional ? optionValues(o as Option) : undefined,
-            summary: o.description,
-          })),
-        { flags: ['-h', '--help'], value: undefined, summary: 'display help' },
-      ],
-      operands: {
-        words: [...new Set(args.flatMap((a) => a.words))],
-        files: args.some((a) => a.files),
-        commands: args.some((a) => a.commands),
-      },
-    });
-    for (const sub of subs) walk(sub as unknown as Command, path ? `${path} ${sub.name()}` : sub.name());
-  };
-  walk(program, '');
-  return specs;
-}
-
 const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-const firstLine = (s: string) => (s.split('\n')[0] ?? '').replace(/\s+/g, ' ').slice(0, 100);
 
 /** The bash words that set COMPREPLY to what `v` completes (nothing at all for a number, a URL, ...). */
 function bashReply(v: Values): string {

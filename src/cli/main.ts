@@ -121,6 +121,7 @@ function withoutCommandPath(argv: readonly string[], name: CommandName): readonl
 /** Run the CLI; returns the exit code instead of exiting, so tests can call it in-process. */
 export async function main(argv: readonly string[]): Promise<number> {
   quietOnClosedPipe();
+  if (argv[0] === COMPLETE) return complete(argv.slice(1));
   const exit: ExitBox = { code: EXIT.ok };
   try {
     const name = commandOf(argv);
@@ -136,6 +137,35 @@ export async function main(argv: readonly string[]): Promise<number> {
   } finally {
     await flushCommanderStderr();
   }
+}
+
+/**
+ * The hidden command that bin/kubectl_complete-atlevel runs for `kubectl atlevel ... <TAB>`, as cobra
+ * programs have one: `atlevel __complete <words> <word being completed>` prints the candidates and
+ * cobra's directive (completion-words.ts). It is no commander command, so no help or doc lists it.
+ */
+const COMPLETE = '__complete';
+
+/**
+ * Loads the definition of the one command the words name, if any, as `atlevel <command> --help`
+ * would: a TAB after `kubectl atlevel` loads no command's modules. Writes nothing to stderr, which
+ * kubectl shows in the middle of the line being typed; a failure is cobra's error directive.
+ */
+async function complete(words: readonly string[]): Promise<number> {
+  let answer: string;
+  try {
+    const name = commandOf(words.slice(0, -1));
+    const program = await buildProgram({ code: EXIT.ok }, name ? [name] : []);
+    const [{ cobraLines, completeWords }, { specsOf }] = await Promise.all([
+      import('./completion-words.js'),
+      import('./completion-spec.js'),
+    ]);
+    answer = cobraLines(completeWords(specsOf(program), words));
+  } catch {
+    answer = ':1\n';
+  }
+  process.stdout.write(answer);
+  return EXIT.ok;
 }
 
 async function flushCommanderStderr(): Promise<void> {

@@ -13,7 +13,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/fixtures.js';
 
-function packed(): { files: string[]; sizes: Map<string, number>; size: number; unpackedSize: number } {
+function packed(): {
+  files: string[];
+  sizes: Map<string, number>;
+  modes: Map<string, number>;
+  size: number;
+  unpackedSize: number;
+} {
   const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: projectRoot,
     encoding: 'utf8',
@@ -21,19 +27,34 @@ function packed(): { files: string[]; sizes: Map<string, number>; size: number; 
   });
   expect(r.status, r.stderr).toBe(0);
   const [pack] = JSON.parse(r.stdout) as [
-    { files: { path: string; size: number }[]; size: number; unpackedSize: number },
+    { files: { path: string; size: number; mode: number }[]; size: number; unpackedSize: number },
   ];
   return {
     files: pack.files.map((f) => f.path).sort(),
     sizes: new Map(pack.files.map((f) => [f.path, f.size])),
+    modes: new Map(pack.files.map((f) => [f.path, f.mode])),
     size: pack.size,
     unpackedSize: pack.unpackedSize,
   };
 }
 
 describe('the packed file list', () => {
-  const { files, sizes } = packed();
+  const { files, sizes, modes } = packed();
   const has = (path: string) => files.includes(path);
+
+  it('holds each command package.json names, executable: npm links them onto PATH', () => {
+    const { bin } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+    };
+    // kubectl finds its plugin and the plugin's completer (kubectl_complete-atlevel) by these names.
+    expect(Object.keys(bin)).toEqual(
+      expect.arrayContaining(['atlevel', 'kubectl-atlevel', 'kubectl_complete-atlevel', 'oc-atlevel']),
+    );
+    for (const file of Object.values(bin)) {
+      expect(has(file), file).toBe(true);
+      expect((modes.get(file) ?? 0) & 0o111, file).toBe(0o111);
+    }
+  });
 
   it('holds what an installed atlevel runs and what its help names', () => {
     for (const path of [
@@ -41,6 +62,7 @@ describe('the packed file list', () => {
       'README.md',
       'bin/atlevel.js',
       'bin/kubectl-atlevel',
+      'bin/kubectl_complete-atlevel',
       'bin/oc-atlevel',
       'bin/load-bundle.js',
       'dist/bundle/atlevel.cjs',
