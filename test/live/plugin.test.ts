@@ -1,11 +1,12 @@
 /**
  * The kubectl/oc plugin, through a real kubectl's plugin discovery (`kubectl plugin list`, `kubectl
- * atlevel ...` with PATH pointing at bin/), and docs/live.md's ClusterRole: valid for kubectl
+ * atlevel ...` with PATH pointing at bin/), its completion through kubectl's (`kubectl __complete
+ * atlevel ...`, what kubectl's shell scripts run on TAB), and docs/live.md's ClusterRole: valid for kubectl
  * (`kubectl create --dry-run=client`) and granting get/list/watch on exactly the resources the live
  * source reads. Needs `npm run build` (the plugin runs dist/).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -52,6 +53,35 @@ describeKubectl('kubectl plugin', () => {
     // oc discovers `oc-*` the same way kubectl discovers `kubectl-*`; there is no oc here, so run it as oc would.
     const oc = await run(join(BIN, 'oc-atlevel'), ['--version'], { env: e });
     expect(oc.stdout.trim()).toContain(version);
+  });
+
+  it('kubectl completes the plugin through kubectl_complete-atlevel, found on PATH beside kubectl-atlevel', async () => {
+    // As npm's global install lays them out: links to the package's bin/ in a folder on PATH.
+    const linked = mkdtempSync(join(tmpdir(), 'atlevel-complete-'));
+    for (const name of ['kubectl-atlevel', 'kubectl_complete-atlevel'])
+      symlinkSync(join(BIN, name), join(linked, name));
+    const e = { ...env(), PATH: [linked, dirname(KUBECTL), dirname(process.execPath)].join(':') };
+    const complete = async (...words: string[]) => {
+      const r = await kubectl(['__complete', 'atlevel', ...words], e);
+      expect(r.code, r.stderr).toBe(0);
+      // kubectl writes its own debug lines to stderr (the shell scripts drop them); none is atlevel's.
+      expect(r.stderr).not.toMatch(/^atlevel:|Error|error:/m);
+      return r.stdout.split('\n').filter(Boolean);
+    };
+    const first = await complete('an');
+    expect(first.map((l) => l.split('\t')[0])).toContain('analyze');
+    // kubectl prints the plugin's candidates and repeats its directive as cobra's last line.
+    expect(first.at(-1)).toBe(':4');
+    expect(await complete('analyze', '-o', '')).toEqual(['text', 'json', 'yaml', 'junit', 'html', ':4']);
+    expect(await complete('analyze', '--output=y')).toEqual(['--output=yaml', ':4']);
+    expect(await complete('release', '')).toEqual([
+      expect.stringMatching(/^diff\t/),
+      expect.stringMatching(/^info\t/),
+      ':4',
+    ]);
+    // A path operand: no candidates, and directive 0, so that the shell completes file names.
+    expect(await complete('analyze', '')).toEqual([':0']);
+    expect(await complete('nosuch', '')).toEqual([':4']);
   });
 
   it('kubectl atlevel status reads the cluster of $KUBECONFIG', async () => {
