@@ -26,6 +26,8 @@ export interface Spec {
     readonly flags: readonly string[];
     /** undefined for a flag that takes no value. */
     readonly value: Values | undefined;
+    /** `--rule <id...>`: the words after the flag are its values, up to the next flag. */
+    readonly variadic: boolean;
     readonly summary: string;
   }[];
   /** The positional arguments, all of them together. */
@@ -83,9 +85,10 @@ export function specsOf(program: Command): Spec[] {
           .map((o) => ({
             flags: [o.short, o.long].filter((f): f is string => f !== undefined),
             value: o.required || o.optional ? optionValues(o as Option) : undefined,
+            variadic: o.variadic,
             summary: o.description,
           })),
-        { flags: ['-h', '--help'], value: undefined, summary: 'display help' },
+        { flags: ['-h', '--help'], value: undefined, variadic: false, summary: 'display help' },
       ],
       operands: {
         words: [...new Set(args.flatMap((a) => a.words))],

@@ -39,6 +39,9 @@ type Flag = Spec['options'][number];
 
 const NONE: Completion = { candidates: [], directive: DIRECTIVE.noFiles };
 
+/** `-` alone is an operand (stdin), as commander reads it. */
+const isFlag = (word: string) => word.startsWith('-') && word !== '-';
+
 function flagOf(spec: Spec, word: string): Flag | undefined {
   return spec.options.find((o) => o.flags.includes(word));
 }
@@ -71,20 +74,23 @@ export function completeWords(specs: readonly Spec[], words: readonly string[]):
   const current = words.at(-1) ?? '';
   /** Under `help`, the command whose subcommand names come next. */
   let named: Spec | undefined;
+  /** The flag whose value comes next (a variadic one's: may come next). */
   let pending: Flag | undefined;
   let operands = 0;
   let flagsEnded = false;
 
   for (const word of before) {
-    if (pending) {
-      pending = undefined;
+    if (pending && !(pending.variadic && isFlag(word))) {
+      // A variadic flag's values run up to the next flag, as commander reads them.
+      if (!pending.variadic) pending = undefined;
       continue;
     }
+    pending = undefined;
     if (!flagsEnded && word === '--') {
       flagsEnded = true;
       continue;
     }
-    if (!flagsEnded && word.startsWith('-') && word !== '-') {
+    if (!flagsEnded && isFlag(word)) {
       // `--flag=value` and `-ovalue` carry their value; `--flag value` and `-o value` take the next word.
       if (word.startsWith('--') && word.includes('=')) continue;
       const flag = flagOf(spec, word.startsWith('--') ? word : word.slice(0, 2));
@@ -109,7 +115,7 @@ export function completeWords(specs: readonly Spec[], words: readonly string[]):
     operands++;
   }
 
-  if (pending?.value) return valuesOf(pending.value, current);
+  if (pending?.value && !(pending.variadic && isFlag(current))) return valuesOf(pending.value, current);
   if (!flagsEnded && current.startsWith('-')) return flagsOf(spec, current);
   if (named) {
     const at = named;

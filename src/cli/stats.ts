@@ -3,13 +3,15 @@
  * stream, platform and week, runs by signature, changed components and the race, duration
  * percentiles. Exit codes: 0 the figures were printed, 2 bad flags or no store there, 3 internal error.
  */
-import type { Command } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import { storeSpec } from '../app/ingest.js';
 import { type StatsRequest, stats } from '../app/stats.js';
+import { RULE_IDS } from '../invariants/index.js';
 import { parseMoment, UsageError } from '../model/index.js';
 import { render } from '../report/index.js';
 import { STATS_FORMATS, type StatsFilter } from '../stats/index.js';
 import { defaultDbPath, isPostgresUrl } from '../store/index.js';
+import { completeWith } from './complete-hints.js';
 import { type ExitBox, exitOf } from './exit.js';
 import { formatOption, textOnly, textSettings, widthOption } from './options.js';
 import { checkOutFileOutside, emit } from './output.js';
@@ -54,7 +56,13 @@ export function defineStats(cmd: Command, exit: ExitBox): void {
     )
     .option('--job <pattern...>', 'only these jobs (* matches anything)')
     .option('--stream <from→to...>', 'only these version streams, e.g. 4.9→4.10 (or 4.9-4.10)')
-    .option('--rule <id...>', 'only these rules (the first one is the race in the components table)')
+    .addOption(
+      // Completes today's rule ids; a store may hold runs of retired ones too, which stay accepted.
+      completeWith(
+        new Option('--rule <id...>', 'only these rules (the first one is the race in the components table)'),
+        { words: RULE_IDS },
+      ),
+    )
     .option(
       '--operators',
       "also each ClusterOperator's level report after the update's start (slower on big stores)",

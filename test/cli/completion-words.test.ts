@@ -114,6 +114,19 @@ describe("a flag's value", () => {
     expect(complete('completion', '').values).toEqual(['bash', 'zsh', 'fish']);
   });
 
+  it("a variadic flag's values run up to the next flag, as commander reads them", () => {
+    expect(complete('analyze', '--rule', 'pool-degraded', 'update-')).toEqual({
+      values: ['update-completed'],
+      directive: NO_FILES,
+    });
+    expect(complete('analyze', '--rule', 'pool-degraded', '--w').values).toEqual(['--width']);
+    expect(complete('analyze', '--rule', 'pool-degraded', '-o', 'json', '')).toEqual({
+      values: [],
+      directive: FILES,
+    });
+    expect(complete('stats', '--rule', 'a', 'pool-d').values).toEqual(['pool-degraded']);
+  });
+
   it('after --flag=, written --flag=value', () => {
     expect(complete('analyze', '--output=')).toEqual({
       values: ['--output=text', '--output=json', '--output=yaml', '--output=junit', '--output=html'],
