@@ -117,25 +117,20 @@ export function completeWords(specs: readonly Spec[], words: readonly string[]):
 
   if (pending?.value && !(pending.variadic && isFlag(current))) return valuesOf(pending.value, current);
   if (!flagsEnded && current.startsWith('-')) return flagsOf(spec, current);
-  if (named) {
-    const at = named;
-    return {
-      candidates: at.subcommands
-        .filter((c) => c.name.startsWith(current))
-        .map((c) => ({ value: c.name, description: firstLine(c.summary) })),
-      directive: DIRECTIVE.noFiles,
-    };
-  }
-  if (spec.subcommands.length > 0 && !flagsEnded) {
-    return {
-      candidates: spec.subcommands
-        .filter((c) => c.name.startsWith(current))
-        .map((c) => ({ value: c.name, description: firstLine(c.summary) })),
-      directive: DIRECTIVE.noFiles,
-    };
-  }
+  if (named) return subcommandsOf(named, current);
+  if (spec.subcommands.length > 0 && !flagsEnded) return subcommandsOf(spec, current);
   if (operands >= spec.maxOperands) return NONE;
   return valuesOf(spec.operands, current);
+}
+
+/** A command's subcommands, each with its summary. */
+function subcommandsOf(spec: Spec, prefix: string): Completion {
+  return {
+    candidates: spec.subcommands
+      .filter((c) => c.name.startsWith(prefix))
+      .map((c) => ({ value: c.name, description: firstLine(c.summary) })),
+    directive: DIRECTIVE.noFiles,
+  };
 }
 
 /** The word being completed starts with `-`: a flag, or a flag's value after `=` or a short flag. */

@@ -82,6 +82,9 @@ describeKubectl('kubectl plugin', () => {
     // A path operand: no candidates, and directive 0, so that the shell completes file names.
     expect(await complete('analyze', '')).toEqual([':0']);
     expect(await complete('nosuch', '')).toEqual([':4']);
+    // The shells' no-descriptions request (zsh, fish without descriptions): kubectl drops them itself.
+    const plain = await kubectl(['__completeNoDesc', 'atlevel', 're'], e);
+    expect(plain.stdout).toBe('report\nrelease\n:4\n');
   });
 
   it('kubectl atlevel status reads the cluster of $KUBECONFIG', async () => {
