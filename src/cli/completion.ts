@@ -20,7 +20,9 @@ export function defineCompletion(cmd: Command, exit: ExitBox, everything: () => 
       '\nInstall:\n' +
         '  bash: atlevel completion bash > ~/.local/share/bash-completion/completions/atlevel\n' +
         '  zsh:  atlevel completion zsh > ~/.zfunc/_atlevel   (with ~/.zfunc in fpath)\n' +
-        '  fish: atlevel completion fish > ~/.config/fish/completions/atlevel.fish',
+        '  fish: atlevel completion fish > ~/.config/fish/completions/atlevel.fish\n' +
+        "\nkubectl atlevel: kubectl's own completion runs kubectl_complete-atlevel, installed beside\n" +
+        'kubectl-atlevel (kubectl 1.26 or later; oc has no plugin completion).',
     )
     .action(async (shell) => {
       const specs = specsOf(await everything());
