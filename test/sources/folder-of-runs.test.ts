@@ -60,14 +60,11 @@ async function refused(command: string, folder: string): Promise<string> {
 
 describe('a folder of two whole must-gathers (synthetic)', () => {
   const two = join(synthetic, 'two');
-  const images = {
-    a: join(two, 'must-gather.local.111/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-aaaa'),
-    b: join(two, 'must-gather.local.222/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-bbbb'),
-  };
+  const gathers = { a: join(two, 'must-gather.local.111'), b: join(two, 'must-gather.local.222') };
 
-  it('is two runs for inputs and ingest, each as it is when given alone', async () => {
-    expect(await runsOf(two)).toEqual([images.a, images.b]);
-    expect(await runsOf(join(two, 'must-gather.local.111'))).toEqual([images.a]);
+  it('is two runs for inputs and ingest, each named by its must-gather folder, as when given alone', async () => {
+    expect(await runsOf(two)).toEqual([gathers.a, gathers.b]);
+    expect(await runsOf(gathers.a)).toEqual([gathers.a]);
   });
 
   it('wrapped in one `must-gather*` folder (case/must-gather/…), still two runs', async () => {
@@ -75,8 +72,8 @@ describe('a folder of two whole must-gathers (synthetic)', () => {
     cpSync(two, join(wrapped, 'must-gather'), { recursive: true });
     const inner = join(wrapped, 'must-gather');
     expect(await runsOf(wrapped)).toEqual([
-      join(inner, 'must-gather.local.111/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-aaaa'),
-      join(inner, 'must-gather.local.222/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-bbbb'),
+      join(inner, 'must-gather.local.111'),
+      join(inner, 'must-gather.local.222'),
     ]);
   });
 
@@ -85,7 +82,7 @@ describe('a folder of two whole must-gathers (synthetic)', () => {
     async (command) => {
       const line = await refused(command, two);
       expect(line).toBe(
-        `atlevel: ${two}: a folder of 2 runs, from two clusters (must-gather.local.222/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-bbbb: clusterID 22222222-2222-4222-8222-222222222222; must-gather.local.111/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-aaaa: clusterID 11111111-1111-4111-8111-111111111111) (name one run: atlevel inputs ${two} lists them, atlevel ingest takes each)`,
+        `atlevel: ${two}: a folder of 2 runs, from two clusters (must-gather.local.222: clusterID 22222222-2222-4222-8222-222222222222; must-gather.local.111: clusterID 11111111-1111-4111-8111-111111111111) (name one run: atlevel inputs ${two} lists them, atlevel ingest takes each)`,
       );
     },
   );
@@ -119,7 +116,7 @@ describe('one must-gather taken with several images (synthetic)', () => {
       recursive: true,
     });
     expect(await runsOf(both)).toEqual([
-      join(both, 'must-gather.local.111/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-aaaa'),
+      join(both, 'must-gather.local.111'),
       join(both, 'must-gather.local.333'),
     ]);
   });
@@ -160,8 +157,8 @@ describeFixtures('real must-gathers (openshift/must-gather-clean) in a folder of
     cpSync(metal.mg, join(folder, 'must-gather.local.222'), { recursive: true });
     writeFileSync(join(folder, 'must-gather.local.111/timestamp'), 'x\n');
     expect(await runsOf(folder)).toEqual([
-      join(folder, 'must-gather.local.111', aws.image),
-      join(folder, 'must-gather.local.222', metal.image),
+      join(folder, 'must-gather.local.111'),
+      join(folder, 'must-gather.local.222'),
     ]);
     for (const command of ['analyze', 'status']) {
       const line = await refused(command, folder);
@@ -173,7 +170,7 @@ describeFixtures('real must-gathers (openshift/must-gather-clean) in a folder of
 
   it('a real must-gather, alone or with a second image folder of the same cluster, is one run', async () => {
     const aws = image('aws');
-    expect(await runsOf(aws.mg)).toEqual([join(aws.mg, aws.image)]);
+    expect(await runsOf(aws.mg)).toEqual([aws.mg]);
     const mg = join(dir, 'real-several/must-gather.local.444');
     cpSync(aws.mg, mg, { recursive: true });
     cpSync(join(aws.mg, aws.image), join(mg, 'quay-io-example-second-image-sha256-eeee'), {
