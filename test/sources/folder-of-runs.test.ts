@@ -4,7 +4,8 @@
  *  - a folder of two whole must-gathers (`must-gather.local.111/<image>/…`, `must-gather.local.222/…`)
  *    is two runs: inputs lists both, ingest takes each, analyze and status refuse the folder (exit 2,
  *    one line: a folder of 2 runs, name one), as they refuse a folder of CI runs of two clusters;
- *  - one must-gather taken with several images (several `<image>/` folders) stays one run;
+ *  - one must-gather is one run named by its own folder (`must-gather.local.NNN/`, or the folder
+ *    named), whether it was taken with one image (one `<image>/` folder) or several;
  *  - a symbolic link loop beside runs is skipped with a note naming it, by all three; a loop inside a
  *    run's own files is still that run's error.
  */
@@ -122,6 +123,64 @@ describe('one must-gather taken with several images (synthetic)', () => {
   });
 });
 
+describe('one must-gather taken with one image (synthetic): the same rule as with several', () => {
+  const holder = join(synthetic, 'one-image');
+  const mg = join(holder, 'must-gather.local.444');
+  const imageName = 'quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-4444';
+  const image = join(mg, imageName);
+
+  it('is one run named by the folder named: the must-gather, the folder holding it, or the image folder', async () => {
+    expect(await runsOf(mg)).toEqual([mg]);
+    expect(await runsOf(holder)).toEqual([holder]);
+    expect(await runsOf(image)).toEqual([image]);
+  });
+
+  it('inputs says so in text and JSON; its files are named inside the must-gather', async () => {
+    const text = await cli.run('inputs', mg);
+    expect(text.code).toBe(0);
+    expect(text.out).toContain(`  runs: 1\n    ${mg}  folder\n`);
+    const json = await cli.run('inputs', mg, '-o', 'json');
+    const [plan] = (JSON.parse(json.out) as { inputs: { runs: unknown; claimed: { path: string }[] }[] })
+      .inputs;
+    expect(plan?.runs).toEqual([{ source: mg, kind: 'folder' }]);
+    expect(plan?.claimed.map((c) => c.path)).toEqual([
+      `${imageName}/cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml`,
+    ]);
+  });
+
+  it('analyze reads it as one must-gather, named by its folder', async () => {
+    cli.clearStderr();
+    const r = await cli.run('analyze', mg);
+    expect([0, 1, 4]).toContain(r.code);
+    expect(cli.stderr()).toContain(`${mg}: read as must-gather`);
+    const parts = await loadHistoryParts([mg], { now: Date.now() });
+    expect(parts.objects.clusterVersions).toHaveLength(1);
+  });
+
+  it('a file a layout reads at its top is part of the run, as with several images (not beside runs)', async () => {
+    const copy = join(dir, 'one-image-stray/must-gather.local.444');
+    cpSync(mg, copy, { recursive: true });
+    const stray = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stray', namespace: 'x' } };
+    writeFileSync(join(copy, 'stray.json'), JSON.stringify(stray));
+    const plan = await planInput(copy);
+    expect(plan.runs).toEqual([{ source: copy, kind: 'folder' }]);
+    expect(plan.ignored.map((i) => i.why)).not.toContain('a file beside runs, not a run');
+    expect(plan.notes.join('\n')).not.toContain('beside runs');
+  });
+
+  it('beside another whole must-gather: two runs, each named by its must-gather folder', async () => {
+    const both = join(dir, 'one-and-several');
+    cpSync(mg, join(both, 'must-gather.local.444'), { recursive: true });
+    cpSync(join(synthetic, 'several-images/must-gather.local.333'), join(both, 'must-gather.local.333'), {
+      recursive: true,
+    });
+    expect(await runsOf(both)).toEqual([
+      join(both, 'must-gather.local.333'),
+      join(both, 'must-gather.local.444'),
+    ]);
+  });
+});
+
 describe('a folder of CI runs from two clusters', () => {
   it.each([['analyze'], ['status']])('%s says the same as of a folder of must-gathers', async (command) => {
     const runs = join(dir, `ci-runs-${command}`);
@@ -166,6 +225,33 @@ describeFixtures('real must-gathers (openshift/must-gather-clean) in a folder of
       expect(line).toContain('96eb6c40-16e8-4718-ade6-5d7c6f05e120');
       expect(line).toContain('1d754610-c657-4a11-ad51-733c3196dc6c');
     }
+  });
+
+  it('a real must-gather with its one image folder is one run named by its folder; serve reads the same objects', async () => {
+    const aws = image('aws');
+    expect(await runsOf(aws.mg)).toEqual([aws.mg]);
+    const text = await cli.run('inputs', aws.mg);
+    expect(text.out).toContain(`  runs: 1\n    ${aws.mg}  folder\n`);
+    const [plan] = (
+      JSON.parse((await cli.run('inputs', aws.mg, '-o', 'json')).out) as { inputs: { runs: unknown }[] }
+    ).inputs;
+    expect(plan?.runs).toEqual([{ source: aws.mg, kind: 'folder' }]);
+    // analyze and status of the must-gather say what they say of its image folder.
+    const same = (text: string) => text.split(join(aws.mg, aws.image)).join(aws.mg);
+    for (const command of ['analyze', 'status']) {
+      const whole = await cli.run(command, aws.mg);
+      const inner = await cli.run(command, join(aws.mg, aws.image));
+      expect(whole.code, command).toBe(inner.code);
+      expect(whole.out.length, command).toBeGreaterThan(0);
+      expect(same(whole.out), command).toBe(same(inner.out));
+    }
+    // serve of the must-gather serves what serve of its image folder does.
+    const [whole, inner] = await Promise.all([
+      readServedExtras([aws.mg]),
+      readServedExtras([join(aws.mg, aws.image)]),
+    ]);
+    expect(whole.objects.length).toBeGreaterThan(0);
+    expect(whole.objects.length).toBe(inner.objects.length);
   });
 
   it('a real must-gather, alone or with a second image folder of the same cluster, is one run', async () => {
