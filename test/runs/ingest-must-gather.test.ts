@@ -14,11 +14,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expandInputs, identify } from '../../src/ingest/index.js';
+import analyseRun from '../../src/app/ingest-worker.js';
+import { expandInputs, identify, ingestRuns } from '../../src/ingest/index.js';
 import { RunStore } from '../../src/store/index.js';
 import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
 import { emptyStore } from '../helpers/store.js';
-import { atlevel } from './helpers.js';
 
 const synthetic = join(projectRoot, 'test/fixtures/sources/must-gathers/one-image');
 const IMAGE = 'quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-4444';
@@ -37,24 +37,29 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function ingest(db: string, ...args: string[]) {
-  const r = await atlevel(['ingest', ...args, '--db', db, '--jobs', '1']);
-  expect(r.code, r.stderr).toBe(0);
-  return r.stdout;
+/** An ingest of these arguments into the store, in-process (the CLI's loop, analysed as its workers do). */
+async function ingest(store: RunStore, args: readonly string[], reanalyse = false) {
+  return ingestRuns(await expandInputs(args), {
+    store,
+    analyse: (who, _signal, started) => {
+      started();
+      return analyseRun({ who, reading: {} });
+    },
+    parallel: 1,
+    ...(reanalyse ? { reanalyse } : {}),
+  });
 }
 
-async function storedRuns(db: string): Promise<{ run_id: string; source: string }[]> {
-  const store = await RunStore.open(db, 'query');
-  try {
-    return await store.db.query<{ run_id: string; source: string }>(
-      'SELECT run_id, source FROM runs ORDER BY run_id',
-    );
-  } finally {
-    await store.close();
-  }
-}
+const storedRuns = (store: RunStore) =>
+  store.db.query<{ run_id: string; source: string }>('SELECT run_id, source FROM runs ORDER BY run_id');
 
 describe('a must-gather with one image folder, in a run store', () => {
+  let store: RunStore;
+  beforeAll(async () => {
+    store = await RunStore.open(await emptyStore(join(dir, 'db')), 'write');
+  }, 60_000);
+  afterAll(() => store?.close());
+
   it('is named by its folder, with the id its image folder had as its former one', async () => {
     const [run] = await expandInputs([mg]);
     expect(run).toMatchObject({ source: mg, kind: 'folder', image: IMAGE });
@@ -67,29 +72,28 @@ describe('a must-gather with one image folder, in a run store', () => {
   });
 
   it('stored before under its image folder: skipped, then replaced in place by --reanalyze', async () => {
-    const db = await emptyStore(join(dir, 'db-before'));
     // What ingest of the must-gather stored before: the run its image folder is.
-    expect(await ingest(db, image)).toContain(': 1 stored, 0 already there');
-    const [old] = await storedRuns(db);
+    expect(await ingest(store, [image])).toMatchObject({ stored: 1, skipped: 0 });
+    const [old] = await storedRuns(store);
     expect(old?.source).toBe(image);
-    expect(await ingest(db, mg)).toContain(': 0 stored, 1 already there');
-    expect(await storedRuns(db)).toEqual([old]);
-    expect(await ingest(db, mg, '--reanalyze')).toContain(': 1 stored (1 replaced), 0 already there');
-    expect(await storedRuns(db)).toEqual([{ run_id: old?.run_id, source: mg }]);
-    expect(await ingest(db, mg)).toContain(': 0 stored, 1 already there');
-  }, 120_000);
+    expect(await ingest(store, [mg])).toMatchObject({ stored: 0, skipped: 1, errors: 0 });
+    expect(await storedRuns(store)).toEqual([old]);
+    expect(await ingest(store, [mg], true)).toMatchObject({ stored: 1, replaced: 1, skipped: 0 });
+    expect(await storedRuns(store)).toEqual([{ run_id: old?.run_id, source: mg }]);
+    expect(await ingest(store, [mg])).toMatchObject({ stored: 0, skipped: 1 });
+    expect((await store.counts()).ingest_errors).toBe(0);
+  });
 
   it('named beside its image folder, in either order: one run, named twice', async () => {
-    const db = await emptyStore(join(dir, 'db-both'));
-    expect(await ingest(db, image, mg)).toMatch(
-      /: 1 stored, 0 already there, 0 ingest errors, 1 named twice/,
-    );
-    const runs = await storedRuns(db);
-    expect(runs.map((r) => r.source)).toEqual([mg]);
-    expect(await ingest(db, mg, image)).toMatch(
-      /: 0 stored, 1 already there, 0 ingest errors, 1 named twice/,
-    );
-  }, 120_000);
+    const fresh = await RunStore.open(await emptyStore(join(dir, 'db-both')), 'write');
+    try {
+      expect(await ingest(fresh, [image, mg])).toMatchObject({ stored: 1, duplicates: 1 });
+      expect((await storedRuns(fresh)).map((r) => r.source)).toEqual([mg]);
+      expect(await ingest(fresh, [mg, image])).toMatchObject({ stored: 0, skipped: 1, duplicates: 1 });
+    } finally {
+      await fresh.close();
+    }
+  });
 
   it('its folder and its tarball are one run', async () => {
     const tarball = join(dir, 'must-gather.tar.gz');
