@@ -4,7 +4,9 @@
  * Prow run by its job and build id, read from the shape every Prow artifact path and URL has
  * (`…/logs/JOB/BUILD_ID/…`, `…/pr-logs/pull/ORG_REPO/PR/JOB/BUILD_ID/…`: docs/urls.md) or from its
  * own prowjob.json (started.json, finished.json); anything else by a SHA-256 of its files (each
- * one's path inside the run and its bytes), which a folder and an archive of it share.
+ * one's path inside the run and its bytes), which a folder and an archive of it share. A must-gather
+ * with one image folder also gets the id that folder alone has, which it was stored under when the
+ * image folder was the run (ingest keeps that id where a store has it: run.ts).
  */
 import { createHash } from 'node:crypto';
 import { eachRunFile, type FoundRun } from '../sources/index.js';
