@@ -195,7 +195,9 @@ async function walk(
   const folder = (): FoundRun => ({ source: dir, kind: 'folder', ...(real ? { real } : {}) });
   if (isInputRoot(entries) && !(await holdsMustGathers(entries, opts))) {
     const run = folder();
-    if (isImageFolder(entries) && !viaLink) imageFolders.add(run);
+    // An image folder that is itself a link is no part of the folder holding the link (folder.ts
+    // follows no link out of a folder); one inside a must-gather reached through a link is.
+    if (isImageFolder(entries) && real === undefined) imageFolders.add(run);
     found.runs.push(run);
     return;
   }

@@ -181,6 +181,25 @@ describe('one must-gather taken with one image (synthetic): the same rule as wit
   });
 });
 
+describe('a folder of symbolic links to must-gathers', () => {
+  it('is one run for each, named by its link, whether taken with one image or several', async () => {
+    const links = join(dir, 'links-to-must-gathers');
+    mkdirSync(links);
+    symlinkSync(join(synthetic, 'one-image/must-gather.local.444'), join(links, 'a'));
+    symlinkSync(join(synthetic, 'several-images/must-gather.local.333'), join(links, 'b'));
+    expect(await runsOf(links)).toEqual([join(links, 'a'), join(links, 'b')]);
+    // A link to an image folder is the run it leads to: no part of the folder holding the link.
+    const holder = join(dir, 'link-to-an-image');
+    mkdirSync(holder);
+    const image = join(
+      synthetic,
+      'one-image/must-gather.local.444/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-4444',
+    );
+    symlinkSync(image, join(holder, 'image'));
+    expect(await runsOf(holder)).toEqual([join(holder, 'image')]);
+  });
+});
+
 describe('a folder of CI runs from two clusters', () => {
   it.each([['analyze'], ['status']])('%s says the same as of a folder of must-gathers', async (command) => {
     const runs = join(dir, `ci-runs-${command}`);
