@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { InputError, type InputPlan, UsageError } from '../model/index.js';
-import { type FoundRun, looksLikeUrl, planInput } from '../sources/index.js';
+import { type FoundRun, formerImageFolder, looksLikeUrl, planInput } from '../sources/index.js';
 import { type ProwId, prowIdOf } from './identity.js';
 
 export interface RunInput {
@@ -18,6 +18,11 @@ export interface RunInput {
   readonly source: string;
   readonly kind: FoundRun['kind'];
   readonly prow?: ProwId;
+  /**
+   * A must-gather with one image folder: that folder's name. Such a run used to be named by its image
+   * folder, and a store made then holds it under that folder's content hash (identity.ts).
+   */
+  readonly image?: string;
 }
 
 export interface Shard {
@@ -50,7 +55,13 @@ export function inShard(r: RunInput, shard: Shard): boolean {
 function input(run: FoundRun): RunInput {
   // A run reached through a symbolic link may be named by where it really is (logs/JOB/BUILD_ID).
   const prow = prowIdOf(run.source) ?? (run.real !== undefined ? prowIdOf(run.real) : undefined);
-  return { source: run.source, kind: run.kind, ...(prow ? { prow } : {}) };
+  const image = formerImageFolder(run);
+  return {
+    source: run.source,
+    kind: run.kind,
+    ...(prow ? { prow } : {}),
+    ...(image !== undefined ? { image } : {}),
+  };
 }
 
 interface Walk {

@@ -4,7 +4,9 @@
  * Prow run by its job and build id, read from the shape every Prow artifact path and URL has
  * (`…/logs/JOB/BUILD_ID/…`, `…/pr-logs/pull/ORG_REPO/PR/JOB/BUILD_ID/…`: docs/urls.md) or from its
  * own prowjob.json (started.json, finished.json); anything else by a SHA-256 of its files (each
- * one's path inside the run and its bytes), which a folder and an archive of it share.
+ * one's path inside the run and its bytes), which a folder and an archive of it share. A must-gather
+ * with one image folder also gets the id that folder alone has, which it was stored under when the
+ * image folder was the run (ingest keeps that id where a store has it: run.ts).
  */
 import { createHash } from 'node:crypto';
 import { eachRunFile, type FoundRun } from '../sources/index.js';
@@ -92,6 +94,17 @@ export interface RunContent {
   readonly prow?: ProwId;
   /** `sha256:<hex>` of the run's files (paths and bytes), the same for a folder and an archive of it. */
   readonly hash: string;
+  /**
+   * A must-gather with one image folder, when the must-gather's folder holds more than it: the hash
+   * the image folder alone has, the id such a run was stored under when its image folder was the run.
+   */
+  readonly former?: string;
+}
+
+interface HashedFile {
+  readonly rel: string;
+  readonly size: number;
+  readonly digest: string;
 }
 
 /**
@@ -118,8 +131,8 @@ function withoutSharedRoot(rels: readonly string[]): (rel: string) => string {
  * not by its container: its Prow id when its own files state one, else the hash of its files' paths
  * and bytes, in path order (an archive lists its entries in any order).
  */
-export async function runContent(run: FoundRun): Promise<RunContent> {
-  const files: { rel: string; size: number; digest: string }[] = [];
+export async function runContent(run: FoundRun, image?: string): Promise<RunContent> {
+  const files: HashedFile[] = [];
   const prowFiles: { rel: string; content: string }[] = [];
   await eachRunFile(run, async (rel, size, bytes) => {
     const h = createHash('sha256');
@@ -134,11 +147,10 @@ export async function runContent(run: FoundRun): Promise<RunContent> {
     if (keep) prowFiles.push({ rel, content: Buffer.concat(chunks).toString('utf8') });
   });
   const strip = withoutSharedRoot(files.map((f) => f.rel));
-  const h = createHash('sha256');
-  for (const f of files
-    .map((x) => ({ ...x, rel: strip(x.rel) }))
-    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0)))
-    h.update(`${f.rel}\0${f.size}\0${f.digest}\0`);
+  const hash = hashOf(files);
+  // The image folder's own files, named inside it, as they were when it was the run.
+  const inImage = image === undefined ? [] : filesIn(files, `${image}/`);
+  const former = inImage.length > 0 ? hashOf(inImage) : hash;
   // The shallowest Prow file that states an id, prowjob.json first: the run's own, not a nested one's.
   const depth = (rel: string) => strip(rel).split('/').length;
   const order = ['prowjob.json', 'finished.json', 'started.json'];
@@ -153,7 +165,25 @@ export async function runContent(run: FoundRun): Promise<RunContent> {
     prow = prowIdOfFile(f.rel.slice(f.rel.lastIndexOf('/') + 1), f.content);
     if (prow) break;
   }
-  return { ...(prow ? { prow } : {}), hash: `sha256:${h.digest('hex')}` };
+  return { ...(prow ? { prow } : {}), hash, ...(former !== hash ? { former } : {}) };
+}
+
+/** The files under a folder of the run, named inside it. */
+function filesIn(files: readonly HashedFile[], prefix: string): HashedFile[] {
+  return files
+    .filter((f) => f.rel.startsWith(prefix))
+    .map((f) => ({ ...f, rel: f.rel.slice(prefix.length) }));
+}
+
+/** `sha256:<hex>` of files: each one's path (the folders every path shares left out), size and digest, in path order. */
+function hashOf(files: readonly HashedFile[]): string {
+  const strip = withoutSharedRoot(files.map((f) => f.rel));
+  const h = createHash('sha256');
+  for (const f of files
+    .map((x) => ({ ...x, rel: strip(x.rel) }))
+    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0)))
+    h.update(`${f.rel}\0${f.size}\0${f.digest}\0`);
+  return `sha256:${h.digest('hex')}`;
 }
 
 /** A URL without a Prow id: its normalised text stands in for the content, which is not fetched yet. */

@@ -29,6 +29,11 @@ export interface RunIdentity {
   readonly identity: 'prow' | 'content';
   readonly job?: string;
   readonly buildId?: string;
+  /**
+   * The id a store made before may hold this run under (a must-gather with one image folder, which
+   * was named by that folder then: its hash alone); ingest keeps that id rather than store it twice.
+   */
+  readonly formerly?: string;
 }
 
 /** The platform words of CI job names (`…-e2e-aws-upgrade`, `…-e2e-gcp-ovn-upgrade`). */

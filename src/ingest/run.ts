@@ -62,12 +62,31 @@ export interface IngestSummary extends IngestProgress {
 
 export async function identify(r: RunInput): Promise<RunIdentity> {
   // What the run is: its Prow id (from its path, else from its own Prow files), else its files' hash.
-  const content = r.prow || r.kind === 'url' ? undefined : await runContent(r);
+  const content = r.prow || r.kind === 'url' ? undefined : await runContent(r, r.image);
   const prow = r.prow ?? content?.prow;
   if (prow) {
     return { id: prowRunId(prow), source: r.source, identity: 'prow', job: prow.job, buildId: prow.buildId };
   }
-  return { id: content?.hash ?? urlHash(r.source), source: r.source, identity: 'content' };
+  return {
+    id: content?.hash ?? urlHash(r.source),
+    source: r.source,
+    identity: 'content',
+    ...(content?.former !== undefined ? { formerly: content.former } : {}),
+  };
+}
+
+/**
+ * The runs the store holds under their former id and not under their own (a must-gather with one
+ * image folder ingested when that folder was the run: docs/runs.md): each run's id → the id it keeps.
+ * So a re-ingest skips it as already there, and `--reanalyze` replaces it in place, never a second copy.
+ */
+async function keptIds(store: RunStore, ids: readonly RunIdentity[]): Promise<Map<string, string>> {
+  const renamed = ids.flatMap((w) => (w.formerly === undefined ? [] : [{ id: w.id, formerly: w.formerly }]));
+  if (renamed.length === 0) return new Map();
+  const stored = await store.storedIds(renamed.flatMap((w) => [w.id, w.formerly]));
+  return new Map(
+    renamed.filter((w) => !stored.has(w.id) && stored.has(w.formerly)).map((w) => [w.id, w.formerly]),
+  );
 }
 
 /** A timeout for messages: a whole number of hours, minutes or seconds (`1h`, `10m`, `90s`). */
@@ -156,9 +175,11 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
     },
   );
   const unreadable: { source: string; error: Error }[] = [];
+  // A must-gather's one image folder named beside the must-gather itself: the same run twice.
+  const former = new Set(named.flatMap((n) => (n instanceof Error || !n.formerly ? [] : [n.formerly])));
   named.forEach((n, i) => {
     if (n instanceof Error) unreadable.push({ source: (inputs[i] as RunInput).source, error: n });
-    else if (seen.has(n.id)) duplicates += 1;
+    else if (seen.has(n.id) || former.has(n.id)) duplicates += 1;
     else {
       seen.add(n.id);
       ids.push(n);
@@ -176,8 +197,12 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
   const opening = Promise.resolve(opts.store);
   // What the store already has, once it is open; until then the lanes analyse speculatively.
   let stored: ReadonlySet<string> | undefined;
+  // Runs stored under their former id: its id → that one (the record is written under it).
+  let kept = new Map<string, string>();
   const known = opening.then(async (store) => {
     const have = opts.reanalyse ? new Set<string>() : await store.storedIds(ids.map((w) => w.id));
+    kept = await keptIds(store, ids);
+    if (!opts.reanalyse) for (const id of kept.keys()) have.add(id);
     stored = have;
     p.skipped += have.size;
     p.done += have.size;
@@ -201,6 +226,14 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
   let writeError: unknown;
   let linger: NodeJS.Timeout | undefined;
   let finishing = false;
+  const keptRecord = (r: RunRecord): RunRecord => {
+    const id = kept.get(r.id);
+    return id === undefined ? r : { ...r, id };
+  };
+  const keptWho = (w: RunIdentity): RunIdentity => {
+    const id = kept.get(w.id);
+    return id === undefined ? w : { ...w, id };
+  };
   const write = async (all: boolean) => {
     while (backlog.length >= (all ? 1 : MAX_BATCH) && writeError === undefined) {
       const batch = backlog.splice(0, MAX_BATCH);
@@ -211,7 +244,7 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
           if (outcome === 'present') p.skipped += 1;
           else p.stored += 1;
           if (outcome === 'replaced') replaced += 1;
-          opts.onStored?.(b.who, outcome);
+          opts.onStored?.(keptWho(b.who), outcome);
           p.done += 1;
           opts.onProgress?.({ ...p });
         });
@@ -219,7 +252,7 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
         counted(
           batch,
           await store.putRuns(
-            batch.map((b) => b.record),
+            batch.map((b) => keptRecord(b.record)),
             opts.reanalyse === true,
           ),
         );
@@ -234,7 +267,7 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
       for (const b of batch) {
         if (writeError !== undefined) break;
         try {
-          counted([b], await store.putRuns([b.record], opts.reanalyse === true));
+          counted([b], await store.putRuns([keptRecord(b.record)], opts.reanalyse === true));
         } catch (err) {
           if (!(await refused(store, b, err))) writeError = err;
         }
@@ -252,7 +285,7 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
   const refused = async (store: RunStore, b: { who: RunIdentity }, err: unknown): Promise<boolean> => {
     const reason = `the run store refused the run: ${firstLine(err)}`;
     try {
-      await store.putError(b.who.id, b.who.source, reason);
+      await store.putError(keptWho(b.who).id, b.who.source, reason);
     } catch {
       return false;
     }
@@ -284,7 +317,7 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
     const { store, have } = await known;
     if (have.has(who.id)) return;
     if (failure !== undefined) {
-      await store.putError(who.id, who.source, failure);
+      await store.putError(keptWho(who).id, who.source, failure);
       opts.onError?.(who.source, failure);
       p.errors += 1;
       p.done += 1;

@@ -29,7 +29,7 @@ export { readStdin } from './open/index.js';
 // What an argument is and what atlevel does with it (`atlevel inputs`; ingest's runs).
 export { planInput } from './plan.js';
 // For ingest: a run's files, for naming it by its content.
-export { eachRunFile, type FoundRun } from './runs.js';
+export { eachRunFile, type FoundRun, formerImageFolder } from './runs.js';
 export type { LoadOptions } from './types.js';
 // The URL client itself is loaded on first use (url-client.ts); only the light parts are static.
 export type { FetchStats, ProgressSink, RemoteOptions } from './url/index.js';

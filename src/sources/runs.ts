@@ -4,7 +4,7 @@
  * archive (`.tar.xz` as much as `.tar.gz`), the layouts say which names make a folder one input and
  * which files they would read. A folder is one run when it is an input's root (but two whole
  * must-gathers side by side are two runs), or when its only runs are a must-gather's image folders
- * (one must-gather taken with several images); else a folder of runs
+ * (one must-gather, named by its own folder however many images it was taken with); else a folder of runs
  * (its subfolders, symbolic links to folders included, and its archives), walked a few levels down;
  * what the walk cannot follow below the folder (a link back above it, to `/`; a dangling link or a
  * link loop; a folder it may not list) is named in a note and skipped, never the end of the listing;
@@ -67,6 +67,18 @@ const GATHER_FOLDERS = new Set(['cluster-scoped-resources', 'namespaces']);
 
 /** The runs that are a must-gather's image folder (a folder holding cluster-scoped-resources/ or namespaces/). */
 const imageFolders = new WeakSet<FoundRun>();
+
+/**
+ * A must-gather with one image folder, named by its own folder: that image folder's name. Such a
+ * must-gather was the run its image folder is, before, and a store made then holds it under the
+ * image folder's content hash (ingest's identity.ts keeps that id: the store does not count it twice).
+ */
+const formerImage = new WeakMap<FoundRun, string>();
+
+/** The one image folder (its name) of a must-gather run that used to be named by it, if it is one. */
+export function formerImageFolder(run: FoundRun): string | undefined {
+  return formerImage.get(run);
+}
 
 interface Entry {
   readonly name: string;
@@ -183,7 +195,9 @@ async function walk(
   const folder = (): FoundRun => ({ source: dir, kind: 'folder', ...(real ? { real } : {}) });
   if (isInputRoot(entries) && !(await holdsMustGathers(entries, opts))) {
     const run = folder();
-    if (isImageFolder(entries) && !viaLink) imageFolders.add(run);
+    // An image folder that is itself a link is no part of the folder holding the link (folder.ts
+    // follows no link out of a folder); one inside a must-gather reached through a link is.
+    if (isImageFolder(entries) && real === undefined) imageFolders.add(run);
     found.runs.push(run);
     return;
   }
@@ -213,12 +227,17 @@ async function walk(
   const others = files.filter((e) => !isArchiveName(e.name));
   const read = readable(others.map((e) => e.name));
   const below = found.runs.slice(before);
-  // Image folders side by side, and no other run: one must-gather taken with several images (its
-  // `must-gather.local.NNN/`), read as one input as analyze reads it. Two extracted image folders of
-  // two must-gathers look the same: if in doubt it is one run (analyze then says if it holds two clusters).
-  if (below.length >= 2 && below.every((r) => imageFolders.has(r) && dirname(r.source) === dir)) {
+  // Image folders here, one or several, and no other run: one must-gather (its `must-gather.local.NNN/`,
+  // or the folder the user named), read as one input as analyze reads it, and named by this folder
+  // however many images it was taken with. Two extracted image folders of two must-gathers look the
+  // same: if in doubt it is one run (analyze then says if it holds two clusters).
+  if (below.length >= 1 && below.every((r) => imageFolders.has(r) && dirname(r.source) === dir)) {
+    const [only, second] = below;
     found.runs.splice(before);
-    found.runs.push(folder());
+    const run = folder();
+    // One image folder used to be the run itself: ingest looks for the id it was stored under then.
+    if (only && !second) formerImage.set(run, basename(only.source));
+    found.runs.push(run);
     return;
   }
   if (below.length === 0 || (read.size > 0 && below.every((r) => loose.has(r)))) {

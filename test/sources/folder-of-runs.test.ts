@@ -4,7 +4,8 @@
  *  - a folder of two whole must-gathers (`must-gather.local.111/<image>/…`, `must-gather.local.222/…`)
  *    is two runs: inputs lists both, ingest takes each, analyze and status refuse the folder (exit 2,
  *    one line: a folder of 2 runs, name one), as they refuse a folder of CI runs of two clusters;
- *  - one must-gather taken with several images (several `<image>/` folders) stays one run;
+ *  - one must-gather is one run named by its own folder (`must-gather.local.NNN/`, or the folder
+ *    named), whether it was taken with one image (one `<image>/` folder) or several;
  *  - a symbolic link loop beside runs is skipped with a note naming it, by all three; a loop inside a
  *    run's own files is still that run's error.
  */
@@ -60,14 +61,11 @@ async function refused(command: string, folder: string): Promise<string> {
 
 describe('a folder of two whole must-gathers (synthetic)', () => {
   const two = join(synthetic, 'two');
-  const images = {
-    a: join(two, 'must-gather.local.111/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-aaaa'),
-    b: join(two, 'must-gather.local.222/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-bbbb'),
-  };
+  const gathers = { a: join(two, 'must-gather.local.111'), b: join(two, 'must-gather.local.222') };
 
-  it('is two runs for inputs and ingest, each as it is when given alone', async () => {
-    expect(await runsOf(two)).toEqual([images.a, images.b]);
-    expect(await runsOf(join(two, 'must-gather.local.111'))).toEqual([images.a]);
+  it('is two runs for inputs and ingest, each named by its must-gather folder, as when given alone', async () => {
+    expect(await runsOf(two)).toEqual([gathers.a, gathers.b]);
+    expect(await runsOf(gathers.a)).toEqual([gathers.a]);
   });
 
   it('wrapped in one `must-gather*` folder (case/must-gather/…), still two runs', async () => {
@@ -75,8 +73,8 @@ describe('a folder of two whole must-gathers (synthetic)', () => {
     cpSync(two, join(wrapped, 'must-gather'), { recursive: true });
     const inner = join(wrapped, 'must-gather');
     expect(await runsOf(wrapped)).toEqual([
-      join(inner, 'must-gather.local.111/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-aaaa'),
-      join(inner, 'must-gather.local.222/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-bbbb'),
+      join(inner, 'must-gather.local.111'),
+      join(inner, 'must-gather.local.222'),
     ]);
   });
 
@@ -85,7 +83,7 @@ describe('a folder of two whole must-gathers (synthetic)', () => {
     async (command) => {
       const line = await refused(command, two);
       expect(line).toBe(
-        `atlevel: ${two}: a folder of 2 runs, from two clusters (must-gather.local.222/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-bbbb: clusterID 22222222-2222-4222-8222-222222222222; must-gather.local.111/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-aaaa: clusterID 11111111-1111-4111-8111-111111111111) (name one run: atlevel inputs ${two} lists them, atlevel ingest takes each)`,
+        `atlevel: ${two}: a folder of 2 runs, from two clusters (must-gather.local.222: clusterID 22222222-2222-4222-8222-222222222222; must-gather.local.111: clusterID 11111111-1111-4111-8111-111111111111) (name one run: atlevel inputs ${two} lists them, atlevel ingest takes each)`,
       );
     },
   );
@@ -119,9 +117,86 @@ describe('one must-gather taken with several images (synthetic)', () => {
       recursive: true,
     });
     expect(await runsOf(both)).toEqual([
-      join(both, 'must-gather.local.111/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-aaaa'),
+      join(both, 'must-gather.local.111'),
       join(both, 'must-gather.local.333'),
     ]);
+  });
+});
+
+describe('one must-gather taken with one image (synthetic): the same rule as with several', () => {
+  const holder = join(synthetic, 'one-image');
+  const mg = join(holder, 'must-gather.local.444');
+  const imageName = 'quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-4444';
+  const image = join(mg, imageName);
+
+  it('is one run named by the folder named: the must-gather, the folder holding it, or the image folder', async () => {
+    expect(await runsOf(mg)).toEqual([mg]);
+    expect(await runsOf(holder)).toEqual([holder]);
+    expect(await runsOf(image)).toEqual([image]);
+  });
+
+  it('inputs says so in text and JSON; its files are named inside the must-gather', async () => {
+    const text = await cli.run('inputs', mg);
+    expect(text.code).toBe(0);
+    expect(text.out).toContain(`  runs: 1\n    ${mg}  folder\n`);
+    const json = await cli.run('inputs', mg, '-o', 'json');
+    const [plan] = (JSON.parse(json.out) as { inputs: { runs: unknown; claimed: { path: string }[] }[] })
+      .inputs;
+    expect(plan?.runs).toEqual([{ source: mg, kind: 'folder' }]);
+    expect(plan?.claimed.map((c) => c.path)).toEqual([
+      `${imageName}/cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml`,
+    ]);
+  });
+
+  it('analyze reads it as one must-gather, named by its folder', async () => {
+    cli.clearStderr();
+    const r = await cli.run('analyze', mg);
+    expect([0, 1, 4]).toContain(r.code);
+    expect(cli.stderr()).toContain(`${mg}: read as must-gather`);
+    const parts = await loadHistoryParts([mg], { now: Date.now() });
+    expect(parts.objects.clusterVersions).toHaveLength(1);
+  });
+
+  it('a file a layout reads at its top is part of the run, as with several images (not beside runs)', async () => {
+    const copy = join(dir, 'one-image-stray/must-gather.local.444');
+    cpSync(mg, copy, { recursive: true });
+    const stray = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stray', namespace: 'x' } };
+    writeFileSync(join(copy, 'stray.json'), JSON.stringify(stray));
+    const plan = await planInput(copy);
+    expect(plan.runs).toEqual([{ source: copy, kind: 'folder' }]);
+    expect(plan.ignored.map((i) => i.why)).not.toContain('a file beside runs, not a run');
+    expect(plan.notes.join('\n')).not.toContain('beside runs');
+  });
+
+  it('beside another whole must-gather: two runs, each named by its must-gather folder', async () => {
+    const both = join(dir, 'one-and-several');
+    cpSync(mg, join(both, 'must-gather.local.444'), { recursive: true });
+    cpSync(join(synthetic, 'several-images/must-gather.local.333'), join(both, 'must-gather.local.333'), {
+      recursive: true,
+    });
+    expect(await runsOf(both)).toEqual([
+      join(both, 'must-gather.local.333'),
+      join(both, 'must-gather.local.444'),
+    ]);
+  });
+});
+
+describe('a folder of symbolic links to must-gathers', () => {
+  it('is one run for each, named by its link, whether taken with one image or several', async () => {
+    const links = join(dir, 'links-to-must-gathers');
+    mkdirSync(links);
+    symlinkSync(join(synthetic, 'one-image/must-gather.local.444'), join(links, 'a'));
+    symlinkSync(join(synthetic, 'several-images/must-gather.local.333'), join(links, 'b'));
+    expect(await runsOf(links)).toEqual([join(links, 'a'), join(links, 'b')]);
+    // A link to an image folder is the run it leads to: no part of the folder holding the link.
+    const holder = join(dir, 'link-to-an-image');
+    mkdirSync(holder);
+    const image = join(
+      synthetic,
+      'one-image/must-gather.local.444/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-4444',
+    );
+    symlinkSync(image, join(holder, 'image'));
+    expect(await runsOf(holder)).toEqual([join(holder, 'image')]);
   });
 });
 
@@ -160,8 +235,8 @@ describeFixtures('real must-gathers (openshift/must-gather-clean) in a folder of
     cpSync(metal.mg, join(folder, 'must-gather.local.222'), { recursive: true });
     writeFileSync(join(folder, 'must-gather.local.111/timestamp'), 'x\n');
     expect(await runsOf(folder)).toEqual([
-      join(folder, 'must-gather.local.111', aws.image),
-      join(folder, 'must-gather.local.222', metal.image),
+      join(folder, 'must-gather.local.111'),
+      join(folder, 'must-gather.local.222'),
     ]);
     for (const command of ['analyze', 'status']) {
       const line = await refused(command, folder);
@@ -171,9 +246,36 @@ describeFixtures('real must-gathers (openshift/must-gather-clean) in a folder of
     }
   });
 
+  it('a real must-gather with its one image folder is one run named by its folder; serve reads the same objects', async () => {
+    const aws = image('aws');
+    expect(await runsOf(aws.mg)).toEqual([aws.mg]);
+    const text = await cli.run('inputs', aws.mg);
+    expect(text.out).toContain(`  runs: 1\n    ${aws.mg}  folder\n`);
+    const [plan] = (
+      JSON.parse((await cli.run('inputs', aws.mg, '-o', 'json')).out) as { inputs: { runs: unknown }[] }
+    ).inputs;
+    expect(plan?.runs).toEqual([{ source: aws.mg, kind: 'folder' }]);
+    // analyze and status of the must-gather say what they say of its image folder.
+    const same = (text: string) => text.split(join(aws.mg, aws.image)).join(aws.mg);
+    for (const command of ['analyze', 'status']) {
+      const whole = await cli.run(command, aws.mg);
+      const inner = await cli.run(command, join(aws.mg, aws.image));
+      expect(whole.code, command).toBe(inner.code);
+      expect(whole.out.length, command).toBeGreaterThan(0);
+      expect(same(whole.out), command).toBe(same(inner.out));
+    }
+    // serve of the must-gather serves what serve of its image folder does.
+    const [whole, inner] = await Promise.all([
+      readServedExtras([aws.mg]),
+      readServedExtras([join(aws.mg, aws.image)]),
+    ]);
+    expect(whole.objects.length).toBeGreaterThan(0);
+    expect(whole.objects.length).toBe(inner.objects.length);
+  });
+
   it('a real must-gather, alone or with a second image folder of the same cluster, is one run', async () => {
     const aws = image('aws');
-    expect(await runsOf(aws.mg)).toEqual([join(aws.mg, aws.image)]);
+    expect(await runsOf(aws.mg)).toEqual([aws.mg]);
     const mg = join(dir, 'real-several/must-gather.local.444');
     cpSync(aws.mg, mg, { recursive: true });
     cpSync(join(aws.mg, aws.image), join(mg, 'quay-io-example-second-image-sha256-eeee'), {
