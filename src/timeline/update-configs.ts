@@ -10,11 +10,14 @@ import { findUpdates, type UpdateRecord } from './updates.js';
  * the operator writes it before it reports its version, which comes before the CVO completes: the late
  * config of bug 2019850 appeared 2 s after completion (docs/domain.md 0). Ten minutes covers a slow
  * render queue many times over; a config rendered later than that came from something else, a day-2
- * change (docs/domain.md 3.7).
+ * change (docs/domain.md 3.3.1).
  */
 export const RENDER_GRACE_MS = 10 * 60_000;
 
-/** What the inputs say of the rendered config a pool should reach for one update (docs/domain.md 3.7). */
+/** The template controller's MachineConfigs (MCO `pkg/controller/template/render.go`, docs/domain.md 3.4). */
+const TEMPLATE_NAMES = ['00-<role>', '01-<role>-container-runtime', '01-<role>-kubelet'];
+
+/** What the inputs say of the rendered config a pool should reach for one update (docs/domain.md 3.3.1). */
 export interface UpdateConfig {
   readonly update: UpdateRecord;
   /** The update's own config, when the inputs identify it. */
@@ -34,7 +37,7 @@ export function updateLabel(update: UpdateRecord): string {
 }
 
 /**
- * The rendered config an update made for a pool, identified as the MCO makes it (docs/domain.md 3.7):
+ * The rendered config an update made for a pool, identified as the MCO makes it (docs/domain.md 3.3.1):
  * 1. the render controller stamps every rendered config with the ControllerConfig's
  *    `release-image-version`, the operator's release: a config stamped for the update's target,
  *    rendered during the update (or re-stamped in place, so created earlier), is the update's own;
@@ -82,7 +85,15 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
   const stampTells = update.previous !== undefined && update.previous !== update.target;
   const stamped = stampTells ? ph.rendered.filter((r) => r.releaseImageVersion === update.target) : [];
   if (stamped.length > 0) {
-    const own = [...stamped].reverse().find((r) => r.createdAt <= end && !causedByUser(r));
+    // The fixed operator reports its version only once the required pool's config carries its
+    // release (docs/domain.md 1.2), so a config stamped for the target that existed when the CVO
+    // completed is the one the update made; one stamped later, with no user change in the inputs to
+    // explain it (a MachineConfig edited in place, such as a rotated SSH key, keeps its creation
+    // time), is a later rollout. Only when none existed by then is a config rendered just after the
+    // completion the update's own (the race of bug 2019850).
+    const byCompletion =
+      completed !== undefined ? [...stamped].reverse().find((r) => r.createdAt <= completed) : undefined;
+    const own = byCompletion ?? [...stamped].reverse().find((r) => r.createdAt <= end && !causedByUser(r));
     const later = ph.rendered.filter(
       (r) => r !== own && afterCompletion(r) && (!own || r.createdAt > own.createdAt),
     );
@@ -164,8 +175,11 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
 }
 
 /**
- * When user MachineConfigs for the pool's roles appeared: configs without the controller-version
- * annotation (the installer's and the user's), which make the render controller re-render the pool.
+ * When MachineConfigs for the pool's roles appeared that a user's change made: the installer's and the
+ * user's own (no controller-version annotation), and those the kubelet-config and container-runtime-config
+ * controllers generate from a user's KubeletConfig or ContainerRuntimeConfig (`99-<pool>-generated-kubelet`,
+ * annotated like the templates). Each makes the render controller re-render the pool. Only the template
+ * controller's own configs (docs/domain.md 3.4) come from the release, and those exist from the install on.
  */
 function userMachineConfigTimes(history: ClusterHistory, pool: string): Millis[] {
   const out: Millis[] = [];
@@ -173,9 +187,13 @@ function userMachineConfigTimes(history: ClusterHistory, pool: string): Millis[]
   for (const { object } of history.objects.machineConfigs) {
     const name = object.metadata.name;
     if (name.startsWith('rendered-')) continue;
-    if (object.metadata.annotations?.[MCO.generatedByControllerVersion] !== undefined) continue;
     const role = object.metadata.labels?.[MCO.role];
     if (role === undefined || !roles.has(role)) continue;
+    if (
+      object.metadata.annotations?.[MCO.generatedByControllerVersion] !== undefined &&
+      TEMPLATE_NAMES.some((t) => name === t.replace('<role>', role))
+    )
+      continue;
     const at = parseTime(object.metadata.creationTimestamp);
     if (at !== undefined) out.push(at);
   }
