@@ -64,7 +64,9 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
           (!next?.startedAt || e.at < next.startedAt),
       );
       const ok = state.updated === true && state.updating !== true && onWanted;
-      if (state.updated === undefined && !testSaw && !notRenderedYet) {
+      // An assumed state (a later config superseded the target, nothing observed the pool in
+      // between: a day-2 rollout overwrote its conditions) is no evidence the pool was Updated.
+      if ((state.updated === undefined || (ok && state.assumed)) && !testSaw && !notRenderedYet) {
         // Nothing to go on. Only the newest update is the one the inputs are about; older history
         // entries are context that a snapshot can rarely check, so an unknown one makes the rule
         // "not checked" only when no completion at all could be checked (below).

@@ -149,4 +149,21 @@ describe("an update's own rendered config", () => {
     expect(state(h, 'master-pool-updated-before-cvo-complete')?.state).not.toBe('violated');
     expect(state(h, 'operator-level-before-required-pool-target')?.state).not.toBe('violated');
   });
+
+  // The later rollout overwrote the pool's conditions; no event or log says what the pool was at the
+  // completion. That it "must have settled" before the later config is an assumption, not evidence.
+  it('a later rollout overwrote the pool and nothing observed it at the completion: not checked, never holds', () => {
+    const h = history({
+      configs: [
+        ['rendered-master-old', '2023-10-01T10:30:00Z', A],
+        ['rendered-master-new', '2023-10-24T08:40:00Z', B],
+        ['rendered-master-kargs', '2023-10-24T10:57:00Z', B],
+      ],
+      target: 'rendered-master-kargs',
+      updatedAt: '2023-10-24T11:05:00Z',
+    });
+    const o = state(h, 'master-pool-updated-before-cvo-complete');
+    expect(o?.state).toBe('not-checked');
+    expect(o?.reason).toContain('do not say what state the master pool was in');
+  });
 });
