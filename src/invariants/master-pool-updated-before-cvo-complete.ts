@@ -19,7 +19,18 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
   (history: ClusterHistory, rule) => {
     const updates = findUpdates(history);
     const completed = updates.filter((u) => u.completedAt !== undefined);
-    if (completed.length === 0) return notApplicable(rule, 'no completed update in the inputs');
+    const newest = updates[updates.length - 1];
+    // History says Completed but no witness says when (a trimmed or rebuilt ClusterVersion): the
+    // update did complete, so the rule applies, and the moment it is judged at is unknown.
+    const undated =
+      newest?.state === 'Completed' && newest.completedAt === undefined
+        ? `the update ${updateLabel(newest)} is Completed in ClusterVersion history, but the inputs do not say when the CVO completed it`
+        : undefined;
+    if (completed.length === 0) {
+      return undated
+        ? notChecked(rule, undated, [NEEDS.completion])
+        : notApplicable(rule, 'no completed update in the inputs');
+    }
     const ph = poolHistory(history, POOL);
     const testPool = history.testLog.some((e) => e.kind === 'pool-status' && e.pool === POOL);
     if (!ph.pool && ph.rendered.length === 0 && ph.observations.length === 0 && !testPool) {
@@ -31,7 +42,6 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
     let known = 0;
     // Why an update could not be checked, each naming the update (older ones are context).
     const skipped: string[] = [];
-    const newest = updates[updates.length - 1];
     for (const update of completed) {
       const t = update.completedAt as number;
       const next = updates[updates.indexOf(update) + 1];
@@ -200,6 +210,7 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
         },
       });
     }
+    if (findings.length === 0 && undated) return notChecked(rule, undated, [NEEDS.completion]);
     if (findings.length === 0 && (unknown > 0 || known === 0)) {
       // The newest completed update's reason; older history entries are context, counted only.
       const last = skipped[skipped.length - 1];

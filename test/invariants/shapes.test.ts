@@ -1,0 +1,50 @@
+/**
+ * Cluster shapes that once drew a verdict the inputs did not support (issue: adversarial review of
+ * the rules on realistic shapes). Each states the shape in a few objects and the verdict a careful
+ * engineer would give.
+ */
+import { describe, expect, it } from 'vitest';
+import { analyzeHistory } from '../../src/analyze/index.js';
+import { buildHistory } from '../../src/timeline/build.js';
+import { clusterVersion, cond, parts, pool, ref, rendered } from '../helpers/build.js';
+
+const A = '4.15.0-ec.0';
+const B = '4.15.0-ec.1';
+
+const outcome = (h: ReturnType<typeof buildHistory>, id: string) =>
+  analyzeHistory(h).outcomes.find((o) => o.rule.id === id);
+
+describe('shapes whose verdict the inputs do not support', () => {
+  it('history marks the update Completed without a completionTime: the master-pool rule is not checked, never "does not apply"', () => {
+    const p = parts();
+    p.objects.clusterVersions.push({
+      object: clusterVersion([
+        { state: 'Completed', version: B, started: '2023-10-23T13:34:38Z' },
+        {
+          state: 'Completed',
+          version: A,
+          started: '2023-10-01T10:00:00Z',
+          completed: '2023-10-01T11:00:00Z',
+        },
+      ]),
+      ref: ref('cv.yaml'),
+    });
+    p.objects.machineConfigPools.push({
+      object: pool('master', 'rendered-master-new', [
+        cond('Updated', 'True', '2023-10-23T14:30:00Z'),
+        cond('Updating', 'False', '2023-10-23T14:30:00Z'),
+      ]),
+      ref: ref('mcp.yaml'),
+    });
+    for (const [name, at, release] of [
+      ['rendered-master-old', '2023-10-01T10:30:00Z', A],
+      ['rendered-master-new', '2023-10-23T14:00:00Z', B],
+    ] as const) {
+      p.objects.machineConfigs.push({ object: rendered(name, at, { release }), ref: ref('mc.yaml') });
+    }
+    const o = outcome(buildHistory(p), 'master-pool-updated-before-cvo-complete');
+    expect(o?.state).toBe('not-checked');
+    expect(o?.reason).toContain('do not say when the CVO completed it');
+    expect(o?.missing.length).toBeGreaterThan(0);
+  });
+});
