@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
 import { buildHistory } from '../../src/timeline/build.js';
-import { clusterVersion, cond, parts, pool, ref, rendered } from '../helpers/build.js';
+import { clusterVersion, cond, monitor, parts, pool, ref, rendered, T } from '../helpers/build.js';
 
 const A = '4.15.0-ec.0';
 const B = '4.15.0-ec.1';
@@ -46,5 +46,41 @@ describe('shapes whose verdict the inputs do not support', () => {
     expect(o?.state).toBe('not-checked');
     expect(o?.reason).toContain('do not say when the CVO completed it');
     expect(o?.missing.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a pool degraded twice', () => {
+  it('degraded, recovered, then degraded again to the end of the inputs: a failure, not "recovered"', () => {
+    const p = parts();
+    p.objects.clusterVersions.push({
+      object: clusterVersion([
+        {
+          state: 'Completed',
+          version: B,
+          started: '2023-10-23T13:00:00Z',
+          completed: '2023-10-23T14:00:00Z',
+        },
+        {
+          state: 'Completed',
+          version: A,
+          started: '2023-10-01T10:00:00Z',
+          completed: '2023-10-01T11:00:00Z',
+        },
+      ]),
+      ref: ref('cv.yaml'),
+    });
+    const flip = (clock: string, status: string) =>
+      monitor(
+        T(clock, '2023-10-23'),
+        'MachineConfigPool',
+        { machineconfigpool: 'worker' },
+        `changed to NodeDegraded=${status}`,
+        { condition: 'NodeDegraded', status },
+      );
+    p.monitorIntervals.push(flip('13:30:00', 'True'), flip('13:35:00', 'False'), flip('13:50:00', 'True'));
+    const o = outcome(buildHistory(p), 'pool-degraded');
+    expect(o?.state).toBe('violated');
+    expect(o?.findings[0]?.summary).toContain('13:50:00');
+    expect(o?.findings[0]?.summary).toContain('to the end of the inputs');
   });
 });
