@@ -3,10 +3,13 @@
  * the rules on realistic shapes). Each states the shape in a few objects and the verdict a careful
  * engineer would give.
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
 import { buildHistory } from '../../src/timeline/build.js';
 import { clusterVersion, cond, monitor, parts, pool, ref, rendered, T } from '../helpers/build.js';
+import { projectRoot } from '../helpers/fixtures.js';
+import { loadHistory } from '../helpers/load.js';
 
 const A = '4.15.0-ec.0';
 const B = '4.15.0-ec.1';
@@ -82,5 +85,23 @@ describe('a pool degraded twice', () => {
     expect(o?.state).toBe('violated');
     expect(o?.findings[0]?.summary).toContain('13:50:00');
     expect(o?.findings[0]?.summary).toContain('to the end of the inputs');
+  });
+});
+
+// test/fixtures/analyze/day2-kubeletconfig-after-update: the bundled fixed example's snapshot with a
+// KubeletConfig applied 4 minutes after the CVO completed (its `99-master-generated-kubelet` annotated
+// by the controller, rendered at 03:33:05 and stamped for the new release, rolled out by 03:45).
+describe('a snapshot with a KubeletConfig applied right after the update', () => {
+  it('the race rules hold: the day-2 config is a later rollout, not the update’s own', async () => {
+    const h = await loadHistory([join(projectRoot, 'test/fixtures/analyze/day2-kubeletconfig-after-update')]);
+    const r = analyzeHistory(h);
+    expect(r.verdict).not.toBe('fail');
+    const states = Object.fromEntries(r.outcomes.map((o) => [o.rule.id, o.state]));
+    expect(states['master-pool-updated-before-cvo-complete']).toBe('holds');
+    expect(states['operator-level-before-required-pool-target']).toBe('holds');
+    const later = h.intervals.find(
+      (i) => i.message.annotations.config === 'rendered-master-3333aaaa3333aaaa3333aaaa3333aaaa',
+    );
+    expect(later?.message.reason).toBe('LaterRollout');
   });
 });
