@@ -76,6 +76,13 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
       const ok = state.updated === true && state.updating !== true && onWanted;
       // An assumed state (a later config superseded the target, nothing observed the pool in
       // between: a day-2 rollout overwrote its conditions) is no evidence the pool was Updated.
+      if (ok && own?.alternative && !testSaw) {
+        // On the config rendered during the update, but one rendered after the completion may have
+        // been the update's own (docs/domain.md 3.3.1): neither a hold nor a violation.
+        skipped.push(`the update ${updateLabel(update)}: ${own.how}`);
+        if (update === newest) unknown += 1;
+        continue;
+      }
       if ((state.updated === undefined || (ok && state.assumed)) && !testSaw && !notRenderedYet) {
         // Nothing to go on. Only the newest update is the one the inputs are about; older history
         // entries are context that a snapshot can rarely check, so an unknown one makes the rule

@@ -29,6 +29,13 @@ export interface UpdateConfig {
    * later rollouts (a day-2 MachineConfig, a resumed pool's own change, ...), never the update's.
    */
   readonly later: readonly RenderedConfig[];
+  /**
+   * A config rendered for the pool after the CVO completed, by the same controller, that may be the
+   * update's own instead of `config` (rendered late, as in bug 2019850) or a day-2 change: the inputs
+   * cannot tell which when neither the stamp nor a user's MachineConfig does. A rule that would hold
+   * on `config` then says "not checked".
+   */
+  readonly alternative?: RenderedConfig;
 }
 
 /** `A → B`, or `of A to another payload` when the version stays: how findings name an update. */
@@ -133,18 +140,39 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
     // Renders by the new controller build: the operator rolls the controller before the render that
     // makes the update's config, so an older controller's render during the update came first.
     const by = newest.controllerVersion;
-    const own =
-      by === undefined ? newest : (during.filter((r) => r.controllerVersion === by).at(-1) ?? newest);
-    const later = ph.rendered.filter((r) => r !== own && afterCompletion(r) && r.createdAt > own.createdAt);
+    const byNewest = by === undefined ? during : during.filter((r) => r.controllerVersion === by);
     const stampNote = stampTells
       ? ''
       : update.previous === update.target
         ? ' (the update keeps its version string, so release-image-version cannot tell its configs apart)'
         : '';
+    // Rendered by the same controller both before and after the completion: the later one is the
+    // update's own rendered late, or a day-2 change (oc's no-version-upgrading example renders the
+    // worker pool again 74 s after the completion). Judged on the earlier one, a rule that holds
+    // is only "not checked" (alternative); never failed on the later one alone.
+    const late = byNewest.at(-1) ?? newest;
+    const early =
+      completed !== undefined && late.createdAt > completed
+        ? byNewest.filter((r) => r.createdAt <= completed).at(-1)
+        : undefined;
+    const own = early ?? late;
+    const later = ph.rendered.filter(
+      (r) => r !== own && r !== late && afterCompletion(r) && r.createdAt > own.createdAt,
+    );
+    const controller = by ? `, by controller version ${by.slice(0, 12)}` : '';
+    if (early && completed !== undefined) {
+      return {
+        update,
+        config: early,
+        how: `${early.name} was rendered at ${formatClock(early.createdAt)}, during the update${controller}; ${late.name}, rendered by the same controller ${formatDuration(late.createdAt - completed)} after the CVO completed, may be the update's own config instead (rendered late) or a day-2 change, and nothing in the inputs tells which${stampNote}`,
+        later,
+        alternative: late,
+      };
+    }
     return {
       update,
       config: own,
-      how: `it was rendered at ${formatClock(own.createdAt)}, during the update${by ? `, by controller version ${by.slice(0, 12)}` : ''}${stampNote}`,
+      how: `it was rendered at ${formatClock(own.createdAt)}, during the update${controller}${stampNote}`,
       later,
     };
   }

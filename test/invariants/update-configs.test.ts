@@ -166,4 +166,27 @@ describe("an update's own rendered config", () => {
     expect(o?.state).toBe('not-checked');
     expect(o?.reason).toContain('do not say what state the master pool was in');
   });
+
+  // An MCO before PR #2918 stamps nothing: a config rendered during the update and another by the same
+  // controller minutes after the completion (an SSH key edited in place, or the update's own config
+  // rendered late as in bug 2019850) cannot be told apart.
+  it('unstamped: rendered during the update and again after the completion: not checked, never failed', () => {
+    const h = history({
+      configs: [
+        ['rendered-master-old', '2023-10-01T10:30:00Z', ''],
+        ['rendered-master-new', '2023-10-24T08:40:00Z', ''],
+        ['rendered-master-ssh', '2023-10-24T09:26:00Z', ''],
+      ],
+      target: 'rendered-master-ssh',
+      updatedAt: '2023-10-24T09:40:00Z',
+    });
+    const update = findUpdates(h).find((u) => u.target === B);
+    if (!update) throw new Error('no update');
+    const own = updateConfig(h, 'master', update);
+    expect(own.config?.name).toBe('rendered-master-new');
+    expect(own.alternative?.name).toBe('rendered-master-ssh');
+    const o = state(h, 'master-pool-updated-before-cvo-complete');
+    expect(o?.state).not.toBe('violated');
+    expect(state(h, 'operator-level-before-required-pool-target')?.state).not.toBe('violated');
+  });
 });
