@@ -35,19 +35,25 @@ export function ciClockSkew(
   cv: ClusterVersion | undefined,
   intervals: readonly Interval[],
 ): Skew | undefined {
-  const completions = new Map<string, Millis>();
+  // A version may be in history twice (an update back to it): each line is paired with the nearest.
+  const completions = new Map<string, Millis[]>();
   for (const h of cv?.status?.history ?? []) {
     const at = h.state === 'Completed' ? parseTime(h.completionTime) : undefined;
-    if (at !== undefined && h.version) completions.set(h.version, at);
+    if (at !== undefined && h.version)
+      completions.set(h.version, [...(completions.get(h.version) ?? []), at]);
   }
   if (completions.size === 0) return undefined;
   const pairs: { version: string; monitor: Millis; history: Millis }[] = [];
   for (const i of intervals) {
     if (i.locator.type !== 'ClusterVersion' || !CI_SOURCES.test(i.source)) continue;
     const version = REACHED_RE.exec(i.message.humanMessage)?.[1];
-    const history = version === undefined ? undefined : completions.get(version);
-    if (version === undefined || history === undefined) continue;
-    if (pairs.some((p) => p.version === version)) continue; // the same line from several files
+    const candidates = version === undefined ? undefined : completions.get(version);
+    if (version === undefined || candidates === undefined) continue;
+    const history = candidates.reduce((best, at) =>
+      Math.abs(i.from - at) < Math.abs(i.from - best) ? at : best,
+    );
+    // The same moment in the build log and an intervals file (milliseconds against whole seconds).
+    if (pairs.some((p) => p.version === version && Math.abs(p.monitor - i.from) < 2_000)) continue;
     pairs.push({ version, monitor: i.from, history });
   }
   if (pairs.length === 0) return undefined;

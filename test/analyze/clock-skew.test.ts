@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
+import { ciClockSkew } from '../../src/sources/clock-skew.js';
+import { clusterVersion, monitor } from '../helpers/build.js';
 import { projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
 
@@ -72,5 +74,28 @@ describe('a CI clock minutes off the cluster', () => {
     const r = await verdict(join(projectRoot, 'examples', 'bug-2019850-fixed'));
     expect(r.verdict).toBe('pass');
     expect(r.note).toBeUndefined();
+  });
+});
+
+describe('ciClockSkew', () => {
+  const reached = (iso: string, v: string) =>
+    monitor(Date.parse(iso), 'ClusterVersion', { clusterversion: 'version' }, `cluster reached ${v}`);
+  const cv = clusterVersion([
+    { state: 'Completed', version: 'A', started: '2024-01-03T10:00:00Z', completed: '2024-01-03T11:00:00Z' },
+    { state: 'Completed', version: 'B', started: '2024-01-02T10:00:00Z', completed: '2024-01-02T11:00:00Z' },
+    { state: 'Completed', version: 'A', started: '2024-01-01T10:00:00Z', completed: '2024-01-01T11:00:00Z' },
+  ]);
+
+  it('an update back to a version is paired with its own completion, not the install of that version', () => {
+    expect(ciClockSkew(cv, [reached('2024-01-03T11:00:00.400Z', 'A')])).toBeUndefined();
+  });
+
+  it('the median of the pairs; within a watch lag, no skew', () => {
+    const skew = ciClockSkew(cv, [
+      reached('2024-01-03T10:57:00.100Z', 'A'),
+      reached('2024-01-02T10:57:00.300Z', 'B'),
+    ]);
+    expect(Math.round((skew?.offset ?? 0) / 1000)).toBe(-180);
+    expect(ciClockSkew(cv, [reached('2024-01-02T11:00:12Z', 'B')])).toBeUndefined();
   });
 });
