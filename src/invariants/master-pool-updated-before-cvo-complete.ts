@@ -76,6 +76,27 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
       const ok = state.updated === true && state.updating !== true && onWanted;
       // An assumed state (a later config superseded the target, nothing observed the pool in
       // between: a day-2 rollout overwrote its conditions) is no evidence the pool was Updated.
+      // A day-2 rollout already begun at the completion (a user's MachineConfig rendered while the
+      // update ran, after its own config): what counts is whether the pool had finished the update's
+      // config before that render; without evidence of it, nothing is known.
+      const dayTwo =
+        wanted !== undefined &&
+        state.target !== undefined &&
+        state.target !== wanted.config &&
+        state.target.createdAt > wanted.config.createdAt &&
+        own?.later.includes(state.target) === true;
+      if (dayTwo && !testSaw) {
+        const settled = finishedRollout(ph, wanted.config);
+        if (settled && settled.at <= t) {
+          known += 1;
+          continue;
+        }
+        skipped.push(
+          `the update ${updateLabel(update)}: at the completion the master pool was rolling out ${state.target?.name}, a later change, and the inputs do not say whether it had finished ${wanted.config.name} before`,
+        );
+        if (update === newest) unknown += 1;
+        continue;
+      }
       if (ok && own?.alternative && !testSaw) {
         // On the config rendered during the update, but one rendered after the completion may have
         // been the update's own (docs/domain.md 3.3.1): neither a hold nor a violation.

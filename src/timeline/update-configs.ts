@@ -14,6 +14,12 @@ import { findUpdates, type UpdateRecord } from './updates.js';
  */
 export const RENDER_GRACE_MS = 10 * 60_000;
 
+/**
+ * How soon after a user's MachineConfig appears the render controller renders the pool: 5 s
+ * (`renderDelay`, docs/domain.md 4.5), with room for a busy controller.
+ */
+const USER_RENDER_MS = 60_000;
+
 /** The template controller's MachineConfigs (MCO `pkg/controller/template/render.go`, docs/domain.md 3.4). */
 const TEMPLATE_NAMES = ['00-<role>', '01-<role>-container-runtime', '01-<role>-kubelet'];
 
@@ -82,6 +88,14 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
     userChanges.some((t) => t > completed && t <= r.createdAt);
   const afterCompletion = (r: RenderedConfig): boolean =>
     completed !== undefined && r.createdAt > completed && r.createdAt < nextStart;
+  // During the update, a render that a user's MachineConfig created just before explains (the first
+  // render since it appeared, within USER_RENDER_MS): a day-2 change made while the update ran.
+  const renderedForUser = (r: RenderedConfig): boolean => {
+    const before = ph.rendered[ph.rendered.indexOf(r) - 1];
+    return userChanges.some(
+      (t) => t <= r.createdAt && r.createdAt - t <= USER_RENDER_MS && (!before || t > before.createdAt),
+    );
+  };
 
   if (started === undefined) {
     return { update, how: "the update's start time is not in the inputs", later: [] };
@@ -98,11 +112,20 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
     // explain it (a MachineConfig edited in place, such as a rotated SSH key, keeps its creation
     // time), is a later rollout. Only when none existed by then is a config rendered just after the
     // completion the update's own (the race of bug 2019850).
+    // A render a user's MachineConfig explains, made by the new controller while the update still
+    // ran, is a day-2 change too when an earlier config stamped for the release was there.
     const byCompletion =
-      completed !== undefined ? [...stamped].reverse().find((r) => r.createdAt <= completed) : undefined;
+      completed !== undefined
+        ? ([...stamped].reverse().find((r) => r.createdAt <= completed && !renderedForUser(r)) ??
+          [...stamped].reverse().find((r) => r.createdAt <= completed))
+        : undefined;
     const own = byCompletion ?? [...stamped].reverse().find((r) => r.createdAt <= end && !causedByUser(r));
     const later = ph.rendered.filter(
-      (r) => r !== own && afterCompletion(r) && (!own || r.createdAt > own.createdAt),
+      (r) =>
+        r !== own &&
+        r.createdAt < nextStart &&
+        (afterCompletion(r) || (stamped.includes(r) && renderedForUser(r))) &&
+        (!own || r.createdAt > own.createdAt),
     );
     if (own) {
       const when =

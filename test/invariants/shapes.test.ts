@@ -105,3 +105,80 @@ describe('a snapshot with a KubeletConfig applied right after the update', () =>
     expect(later?.message.reason).toBe('LaterRollout');
   });
 });
+
+// A user's MachineConfig created in the last seconds of an update: the new controller renders it,
+// stamped for the new release, before the CVO completes, and the master pool is rolling it out at the
+// completion. The update's own config is the one before it.
+describe('a day-2 MachineConfig created while the update ran', () => {
+  function shape(finishedBefore: boolean) {
+    const p = parts();
+    p.objects.clusterVersions.push({
+      object: clusterVersion([
+        {
+          state: 'Completed',
+          version: B,
+          started: '2023-10-24T08:00:00Z',
+          completed: '2023-10-24T09:22:12Z',
+        },
+        {
+          state: 'Completed',
+          version: A,
+          started: '2023-10-01T10:00:00Z',
+          completed: '2023-10-01T11:00:00Z',
+        },
+      ]),
+      ref: ref('cv.yaml'),
+    });
+    p.objects.machineConfigPools.push({
+      object: pool('master', 'rendered-master-kargs', [
+        cond('Updated', 'True', '2023-10-24T09:40:00Z'),
+        cond('Updating', 'False', '2023-10-24T09:40:00Z'),
+      ]),
+      ref: ref('mcp.yaml'),
+    });
+    for (const [name, at, release] of [
+      ['rendered-master-old', '2023-10-01T10:30:00Z', A],
+      ['rendered-master-new', '2023-10-24T08:40:00Z', B],
+      ['rendered-master-kargs', '2023-10-24T09:22:05Z', B],
+    ] as const) {
+      p.objects.machineConfigs.push({ object: rendered(name, at, { release }), ref: ref('mc.yaml') });
+    }
+    p.objects.machineConfigs.push({
+      object: {
+        kind: 'MachineConfig',
+        metadata: {
+          name: '99-master-kargs',
+          creationTimestamp: '2023-10-24T09:22:00Z',
+          labels: { 'machineconfiguration.openshift.io/role': 'master' },
+        },
+        spec: { kernelArguments: ['nosmt'] },
+      },
+      ref: ref('mc.yaml'),
+    });
+    if (finishedBefore) {
+      // a watch recording of the pool: Updated on the update's config at 09:05
+      p.monitorIntervals.push(
+        monitor(
+          T('09:05:00', '2023-10-24'),
+          'MachineConfigPool',
+          { machineconfigpool: 'master' },
+          'changed to Updated=True',
+          { condition: 'Updated', status: 'True' },
+        ),
+      );
+    }
+    return buildHistory(p);
+  }
+
+  it('the pool had finished the update’s config before the day-2 render: holds, never a race', () => {
+    const h = shape(true);
+    expect(outcome(h, 'master-pool-updated-before-cvo-complete')?.state).toBe('holds');
+    expect(outcome(h, 'operator-level-before-required-pool-target')?.state).not.toBe('violated');
+  });
+
+  it('nothing says the pool had finished it: not checked, never a race', () => {
+    const o = outcome(shape(false), 'master-pool-updated-before-cvo-complete');
+    expect(o?.state).toBe('not-checked');
+    expect(o?.reason).toContain('rendered-master-kargs, a later change');
+  });
+});
