@@ -150,7 +150,7 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
     };
   }
 
-  const during = ph.rendered.filter(
+  const duringAll = ph.rendered.filter(
     (r) =>
       r.createdAt >= started &&
       r.createdAt <= end &&
@@ -158,6 +158,11 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
       // stamped for another release (the old one: rendered before the operator moved on)
       (!stampTells || r.releaseImageVersion === undefined || r.releaseImageVersion === update.target),
   );
+  // Renders a user's MachineConfig explains are day-2 changes made while the update ran, unless
+  // nothing else was rendered then.
+  const notForUser = duringAll.filter((r) => !renderedForUser(r));
+  const during = notForUser.length > 0 ? notForUser : duringAll;
+  const forUser = (r: RenderedConfig): boolean => duringAll.includes(r) && !during.includes(r);
   const newest = during[during.length - 1];
   if (newest) {
     // Renders by the new controller build: the operator rolls the controller before the render that
@@ -180,7 +185,7 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
         : undefined;
     const own = early ?? late;
     const later = ph.rendered.filter(
-      (r) => r !== own && r !== late && afterCompletion(r) && r.createdAt > own.createdAt,
+      (r) => r !== own && r !== late && (afterCompletion(r) || forUser(r)) && r.createdAt > own.createdAt,
     );
     const controller = by ? `, by controller version ${by.slice(0, 12)}` : '';
     if (early && completed !== undefined) {

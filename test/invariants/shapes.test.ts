@@ -110,7 +110,7 @@ describe('a snapshot with a KubeletConfig applied right after the update', () =>
 // stamped for the new release, before the CVO completes, and the master pool is rolling it out at the
 // completion. The update's own config is the one before it.
 describe('a day-2 MachineConfig created while the update ran', () => {
-  function shape(finishedBefore: boolean) {
+  function shape(finishedBefore: boolean, stamped = true) {
     const p = parts();
     p.objects.clusterVersions.push({
       object: clusterVersion([
@@ -141,7 +141,8 @@ describe('a day-2 MachineConfig created while the update ran', () => {
       ['rendered-master-new', '2023-10-24T08:40:00Z', B],
       ['rendered-master-kargs', '2023-10-24T09:22:05Z', B],
     ] as const) {
-      p.objects.machineConfigs.push({ object: rendered(name, at, { release }), ref: ref('mc.yaml') });
+      const opts = stamped ? { release } : {};
+      p.objects.machineConfigs.push({ object: rendered(name, at, opts), ref: ref('mc.yaml') });
     }
     p.objects.machineConfigs.push({
       object: {
@@ -180,5 +181,12 @@ describe('a day-2 MachineConfig created while the update ran', () => {
     const o = outcome(shape(false), 'master-pool-updated-before-cvo-complete');
     expect(o?.state).toBe('not-checked');
     expect(o?.reason).toContain('rendered-master-kargs, a later change');
+  });
+
+  it('without the stamp (an MCO before 4.10) the same: holds when the pool had finished the update’s config', () => {
+    expect(outcome(shape(true, false), 'master-pool-updated-before-cvo-complete')?.state).toBe('holds');
+    expect(outcome(shape(false, false), 'master-pool-updated-before-cvo-complete')?.state).toBe(
+      'not-checked',
+    );
   });
 });
