@@ -125,9 +125,16 @@ export const poolDegraded = defineRule(
       const key = `MachineConfigPool/${pool}`;
       for (const type of DEGRADED_CONDITIONS) {
         const transitions = conditionTransitions(history, key, type);
-        const flip = transitions.find((tr) => tr.status === 'True');
-        if (!flip) continue;
-        const recovered = transitions.find((tr) => tr.at > flip.at && tr.status === 'False');
+        if (!transitions.some((tr) => tr.status === 'True')) continue;
+        // Judged by how the inputs end: degraded again after a recovery is still degraded, from the
+        // start of that last bad period; only a pool whose last word is False recovered.
+        const lastFalse = transitions.findLast((tr) => tr.status === 'False');
+        const again = transitions.find((tr) => tr.status === 'True' && (!lastFalse || tr.at > lastFalse.at));
+        const flip =
+          again ?? (transitions.find((tr) => tr.status === 'True') as (typeof transitions)[number]);
+        const recovered = again
+          ? undefined
+          : transitions.find((tr) => tr.at > flip.at && tr.status === 'False');
         findings.push({
           rule: rule.id,
           severity: recovered ? 'warning' : 'failure',

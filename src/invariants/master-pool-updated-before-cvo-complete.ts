@@ -19,7 +19,18 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
   (history: ClusterHistory, rule) => {
     const updates = findUpdates(history);
     const completed = updates.filter((u) => u.completedAt !== undefined);
-    if (completed.length === 0) return notApplicable(rule, 'no completed update in the inputs');
+    const newest = updates[updates.length - 1];
+    // History says Completed but no witness says when (a trimmed or rebuilt ClusterVersion): the
+    // update did complete, so the rule applies, and the moment it is judged at is unknown.
+    const undated =
+      newest?.state === 'Completed' && newest.completedAt === undefined
+        ? `the update ${updateLabel(newest)} is Completed in ClusterVersion history, but the inputs do not say when the CVO completed it`
+        : undefined;
+    if (completed.length === 0) {
+      return undated
+        ? notChecked(rule, undated, [NEEDS.completion])
+        : notApplicable(rule, 'no completed update in the inputs');
+    }
     const ph = poolHistory(history, POOL);
     const testPool = history.testLog.some((e) => e.kind === 'pool-status' && e.pool === POOL);
     if (!ph.pool && ph.rendered.length === 0 && ph.observations.length === 0 && !testPool) {
@@ -31,7 +42,6 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
     let known = 0;
     // Why an update could not be checked, each naming the update (older ones are context).
     const skipped: string[] = [];
-    const newest = updates[updates.length - 1];
     for (const update of completed) {
       const t = update.completedAt as number;
       const next = updates[updates.indexOf(update) + 1];
@@ -64,7 +74,37 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
           (!next?.startedAt || e.at < next.startedAt),
       );
       const ok = state.updated === true && state.updating !== true && onWanted;
-      if (state.updated === undefined && !testSaw && !notRenderedYet) {
+      // An assumed state (a later config superseded the target, nothing observed the pool in
+      // between: a day-2 rollout overwrote its conditions) is no evidence the pool was Updated.
+      // A day-2 rollout already begun at the completion (a user's MachineConfig rendered while the
+      // update ran, after its own config): what counts is whether the pool had finished the update's
+      // config before that render; without evidence of it, nothing is known.
+      const dayTwo =
+        wanted !== undefined &&
+        state.target !== undefined &&
+        state.target !== wanted.config &&
+        state.target.createdAt > wanted.config.createdAt &&
+        own?.later.includes(state.target) === true;
+      if (dayTwo && !testSaw) {
+        const settled = finishedRollout(ph, wanted.config);
+        if (settled && settled.at <= t) {
+          known += 1;
+          continue;
+        }
+        skipped.push(
+          `the update ${updateLabel(update)}: at the completion the master pool was rolling out ${state.target?.name}, a later change, and the inputs do not say whether it had finished ${wanted.config.name} before`,
+        );
+        if (update === newest) unknown += 1;
+        continue;
+      }
+      if (ok && own?.alternative && !testSaw) {
+        // On the config rendered during the update, but one rendered after the completion may have
+        // been the update's own (docs/domain.md 3.3.1): neither a hold nor a violation.
+        skipped.push(`the update ${updateLabel(update)}: ${own.how}`);
+        if (update === newest) unknown += 1;
+        continue;
+      }
+      if ((state.updated === undefined || (ok && state.assumed)) && !testSaw && !notRenderedYet) {
         // Nothing to go on. Only the newest update is the one the inputs are about; older history
         // entries are context that a snapshot can rarely check, so an unknown one makes the rule
         // "not checked" only when no completion at all could be checked (below).
@@ -198,6 +238,7 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
         },
       });
     }
+    if (findings.length === 0 && undated) return notChecked(rule, undated, [NEEDS.completion]);
     if (findings.length === 0 && (unknown > 0 || known === 0)) {
       // The newest completed update's reason; older history entries are context, counted only.
       const last = skipped[skipped.length - 1];

@@ -71,6 +71,8 @@ export const NEEDS = {
     "the ClusterOperators' conditions (gather-extra clusteroperators.json, a must-gather, or the monitor lines of build-log.txt)",
   snapshot:
     'a snapshot of the ClusterVersion and ClusterOperators with their conditions (gather-extra clusterversion.json and clusteroperators.json, or a must-gather)',
+  completion:
+    'when the CVO completed the update (ClusterVersion status.history[].completionTime, or the monitor\'s "cluster reached" line in build-log.txt)',
   updateStart:
     "the update's start time (ClusterVersion status.history, or the upgrade test's log in build-log.txt)",
   releases:

@@ -34,6 +34,7 @@ import {
 import { append } from './append.js';
 import { listArchive, looksLikeArchive, readArchive } from './archive.js';
 import { DEFAULT_MAX_FILE_BYTES, MAX_PARSED_BYTES } from './bytes.js';
+import { ciClockSkew, onClusterClock, testLogOnClusterClock } from './clock-skew.js';
 import { isArchiveName } from './decoders/index.js';
 import { EchoFilter } from './echoes.js';
 import { fsProblem, type Listing, listFolder } from './folder.js';
@@ -700,20 +701,25 @@ function assemble(
   const echoSpan = spanOf(echoes?.span, kept.droppedSpan);
 
   const cv = objects.clusterVersions[0]?.object as ClusterVersion | undefined;
+  // The build log and interval files on the cluster's clock, when they run minutes off it.
+  const skew = ciClockSkew(cv, kept.intervals);
+  if (skew) notes.push(skew.note);
   const placed = placeReleases(found, given, cv, notes);
   const releases = placed.releases;
   append(inputs, placed.inputs);
   append(inputs, extraInputs);
   return {
     objects,
-    monitorIntervals: kept.intervals,
-    testLog,
+    monitorIntervals: skew ? onClusterClock(kept.intervals, skew.offset) : kept.intervals,
+    testLog: skew ? testLogOnClusterClock(testLog, skew.offset) : testLog,
     releases,
     inputs,
     notes,
     ...(alerts.length > 0 ? { alerts } : {}),
     ...(mcoImage ? { mcoImage } : {}),
-    ...(echoSpan ? { echoSpan } : {}),
+    ...(echoSpan
+      ? { echoSpan: skew ? { from: echoSpan.from - skew.offset, to: echoSpan.to - skew.offset } : echoSpan }
+      : {}),
   };
 }
 

@@ -16,7 +16,7 @@ import {
 } from '../model/index.js';
 import { conditionStatusKnown, operandsByOperator } from '../timeline/index.js';
 import { alertInsights, normalizeAlerts } from './alerts.js';
-import { assessControlPlane, reasonText } from './controlplane.js';
+import { assessControlPlane, isPlatformOperator, reasonText } from './controlplane.js';
 import { drainInsights } from './drain.js';
 import { isSerious, REFERENCES, sortInsights } from './insights.js';
 import { assessNode, compareNodes } from './nodes.js';
@@ -207,6 +207,11 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
             // oc compares with an empty image then, and never counts machine-config updated; atlevel
             // counts it by its version and says what it could not check (docs/status.md).
             'The inputs hold no machine-config-operator Deployment: whether machine-config runs the multi-architecture payload is not known, so it is counted by its version alone.',
+          ]
+        : []),
+      ...(operators.length > 0 && !operators.some((o) => isPlatformOperator(o.object))
+        ? [
+            'No ClusterOperator in the inputs carries an include.release.openshift.io annotation, so platform operators cannot be told from add-ons: every ClusterOperator is counted.',
           ]
         : []),
       ...operands.notes,

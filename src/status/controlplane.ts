@@ -25,7 +25,7 @@ const DEGRADED_WARNING = 5 * TIME.MINUTE;
 const DEGRADED_ERROR = 40 * TIME.MINUTE;
 
 /** A payload-managed operator carries an include/exclude.release.openshift.io annotation; add-ons do not. */
-function isPlatformOperator(co: ClusterOperator): boolean {
+export function isPlatformOperator(co: ClusterOperator): boolean {
   return Object.keys(co.metadata.annotations ?? {}).some(
     (key) =>
       key.startsWith('include.release.openshift.io/') || key.startsWith('exclude.release.openshift.io/'),
@@ -168,9 +168,13 @@ export function assessControlPlane(
   let lastProgress: Millis | undefined;
   let mcoStartedUpdating: Millis | undefined;
 
+  // Inputs that kept no operator's release annotation (an export trimmed of annotations, objects
+  // rebuilt from the monitor's lines) cannot tell platform operators from add-ons: count every one
+  // rather than none, or an update would read "0 operators" and a degraded operator pass unseen.
+  const annotated = operatorsSeen.some((s) => isPlatformOperator(s.object));
   for (const seen of operatorsSeen) {
     const co = seen.object;
-    if (!isPlatformOperator(co)) continue;
+    if (annotated && !isPlatformOperator(co)) continue;
     total++;
     const isUpdated = operatorUpdated(co, targetVersion, mcoImage);
     if (isUpdated) updated++;

@@ -37,6 +37,11 @@ export interface PoolState {
   readonly reasoning: readonly string[];
   /** The nearest direct observation at or after the moment (the test's poll, a monitor line). */
   readonly nextObservation?: PoolObservation;
+  /**
+   * True when `updated` is an assumption, not evidence: no observation near the moment, only a later
+   * config that superseded the target. Good enough to draw the pool; never enough to pass a rule.
+   */
+  readonly assumed?: true;
 }
 
 /** Everything known about one MachineConfigPool over time. */
@@ -231,6 +236,7 @@ export function poolStateAt(ph: PoolHistory, t: Millis): PoolState {
   let updated: boolean | undefined;
   let updating: boolean | undefined;
   let current: RenderedConfig | undefined;
+  let assumed = false;
   const finish = target ? finishedRollout(ph, target) : undefined;
   if (seen) {
     // Conditions of one status write share a time (Updated=True and Updating=False at 03:35:52):
@@ -277,6 +283,7 @@ export function poolStateAt(ph: PoolHistory, t: Millis): PoolState {
     // assume the earlier one had finished, and say so.
     updated = true;
     updating = false;
+    assumed = true;
     reasoning.push(
       `no observation of the pool around ${formatClock(t)}; assuming it was settled on ${target.name}`,
     );
@@ -298,6 +305,7 @@ export function poolStateAt(ph: PoolHistory, t: Millis): PoolState {
     ...(current ? { current } : {}),
     reasoning,
     ...(nextObservation ? { nextObservation } : {}),
+    ...(assumed ? { assumed: true as const } : {}),
   };
 }
 

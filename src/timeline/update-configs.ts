@@ -10,11 +10,20 @@ import { findUpdates, type UpdateRecord } from './updates.js';
  * the operator writes it before it reports its version, which comes before the CVO completes: the late
  * config of bug 2019850 appeared 2 s after completion (docs/domain.md 0). Ten minutes covers a slow
  * render queue many times over; a config rendered later than that came from something else, a day-2
- * change (docs/domain.md 3.7).
+ * change (docs/domain.md 3.3.1).
  */
 export const RENDER_GRACE_MS = 10 * 60_000;
 
-/** What the inputs say of the rendered config a pool should reach for one update (docs/domain.md 3.7). */
+/**
+ * How soon after a user's MachineConfig appears the render controller renders the pool: 5 s
+ * (`renderDelay`, docs/domain.md 4.5), with room for a busy controller.
+ */
+const USER_RENDER_MS = 60_000;
+
+/** The template controller's MachineConfigs (MCO `pkg/controller/template/render.go`, docs/domain.md 3.4). */
+const TEMPLATE_NAMES = ['00-<role>', '01-<role>-container-runtime', '01-<role>-kubelet'];
+
+/** What the inputs say of the rendered config a pool should reach for one update (docs/domain.md 3.3.1). */
 export interface UpdateConfig {
   readonly update: UpdateRecord;
   /** The update's own config, when the inputs identify it. */
@@ -26,6 +35,13 @@ export interface UpdateConfig {
    * later rollouts (a day-2 MachineConfig, a resumed pool's own change, ...), never the update's.
    */
   readonly later: readonly RenderedConfig[];
+  /**
+   * A config rendered for the pool after the CVO completed, by the same controller, that may be the
+   * update's own instead of `config` (rendered late, as in bug 2019850) or a day-2 change: the inputs
+   * cannot tell which when neither the stamp nor a user's MachineConfig does. A rule that would hold
+   * on `config` then says "not checked".
+   */
+  readonly alternative?: RenderedConfig;
 }
 
 /** `A → B`, or `of A to another payload` when the version stays: how findings name an update. */
@@ -34,7 +50,7 @@ export function updateLabel(update: UpdateRecord): string {
 }
 
 /**
- * The rendered config an update made for a pool, identified as the MCO makes it (docs/domain.md 3.7):
+ * The rendered config an update made for a pool, identified as the MCO makes it (docs/domain.md 3.3.1):
  * 1. the render controller stamps every rendered config with the ControllerConfig's
  *    `release-image-version`, the operator's release: a config stamped for the update's target,
  *    rendered during the update (or re-stamped in place, so created earlier), is the update's own;
@@ -72,6 +88,14 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
     userChanges.some((t) => t > completed && t <= r.createdAt);
   const afterCompletion = (r: RenderedConfig): boolean =>
     completed !== undefined && r.createdAt > completed && r.createdAt < nextStart;
+  // During the update, a render that a user's MachineConfig created just before explains (the first
+  // render since it appeared, within USER_RENDER_MS): a day-2 change made while the update ran.
+  const renderedForUser = (r: RenderedConfig): boolean => {
+    const before = ph.rendered[ph.rendered.indexOf(r) - 1];
+    return userChanges.some(
+      (t) => t <= r.createdAt && r.createdAt - t <= USER_RENDER_MS && (!before || t > before.createdAt),
+    );
+  };
 
   if (started === undefined) {
     return { update, how: "the update's start time is not in the inputs", later: [] };
@@ -82,9 +106,26 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
   const stampTells = update.previous !== undefined && update.previous !== update.target;
   const stamped = stampTells ? ph.rendered.filter((r) => r.releaseImageVersion === update.target) : [];
   if (stamped.length > 0) {
-    const own = [...stamped].reverse().find((r) => r.createdAt <= end && !causedByUser(r));
+    // The fixed operator reports its version only once the required pool's config carries its
+    // release (docs/domain.md 1.2), so a config stamped for the target that existed when the CVO
+    // completed is the one the update made; one stamped later, with no user change in the inputs to
+    // explain it (a MachineConfig edited in place, such as a rotated SSH key, keeps its creation
+    // time), is a later rollout. Only when none existed by then is a config rendered just after the
+    // completion the update's own (the race of bug 2019850).
+    // A render a user's MachineConfig explains, made by the new controller while the update still
+    // ran, is a day-2 change too when an earlier config stamped for the release was there.
+    const byCompletion =
+      completed !== undefined
+        ? ([...stamped].reverse().find((r) => r.createdAt <= completed && !renderedForUser(r)) ??
+          [...stamped].reverse().find((r) => r.createdAt <= completed))
+        : undefined;
+    const own = byCompletion ?? [...stamped].reverse().find((r) => r.createdAt <= end && !causedByUser(r));
     const later = ph.rendered.filter(
-      (r) => r !== own && afterCompletion(r) && (!own || r.createdAt > own.createdAt),
+      (r) =>
+        r !== own &&
+        r.createdAt < nextStart &&
+        (afterCompletion(r) || (stamped.includes(r) && renderedForUser(r))) &&
+        (!own || r.createdAt > own.createdAt),
     );
     if (own) {
       const when =
@@ -109,7 +150,7 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
     };
   }
 
-  const during = ph.rendered.filter(
+  const duringAll = ph.rendered.filter(
     (r) =>
       r.createdAt >= started &&
       r.createdAt <= end &&
@@ -117,23 +158,49 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
       // stamped for another release (the old one: rendered before the operator moved on)
       (!stampTells || r.releaseImageVersion === undefined || r.releaseImageVersion === update.target),
   );
+  // Renders a user's MachineConfig explains are day-2 changes made while the update ran, unless
+  // nothing else was rendered then.
+  const notForUser = duringAll.filter((r) => !renderedForUser(r));
+  const during = notForUser.length > 0 ? notForUser : duringAll;
+  const forUser = (r: RenderedConfig): boolean => duringAll.includes(r) && !during.includes(r);
   const newest = during[during.length - 1];
   if (newest) {
     // Renders by the new controller build: the operator rolls the controller before the render that
     // makes the update's config, so an older controller's render during the update came first.
     const by = newest.controllerVersion;
-    const own =
-      by === undefined ? newest : (during.filter((r) => r.controllerVersion === by).at(-1) ?? newest);
-    const later = ph.rendered.filter((r) => r !== own && afterCompletion(r) && r.createdAt > own.createdAt);
+    const byNewest = by === undefined ? during : during.filter((r) => r.controllerVersion === by);
     const stampNote = stampTells
       ? ''
       : update.previous === update.target
         ? ' (the update keeps its version string, so release-image-version cannot tell its configs apart)'
         : '';
+    // Rendered by the same controller both before and after the completion: the later one is the
+    // update's own rendered late, or a day-2 change (oc's no-version-upgrading example renders the
+    // worker pool again 74 s after the completion). Judged on the earlier one, a rule that holds
+    // is only "not checked" (alternative); never failed on the later one alone.
+    const late = byNewest.at(-1) ?? newest;
+    const early =
+      completed !== undefined && late.createdAt > completed
+        ? byNewest.filter((r) => r.createdAt <= completed).at(-1)
+        : undefined;
+    const own = early ?? late;
+    const later = ph.rendered.filter(
+      (r) => r !== own && r !== late && (afterCompletion(r) || forUser(r)) && r.createdAt > own.createdAt,
+    );
+    const controller = by ? `, by controller version ${by.slice(0, 12)}` : '';
+    if (early && completed !== undefined) {
+      return {
+        update,
+        config: early,
+        how: `${early.name} was rendered at ${formatClock(early.createdAt)}, during the update${controller}; ${late.name}, rendered by the same controller ${formatDuration(late.createdAt - completed)} after the CVO completed, may be the update's own config instead (rendered late) or a day-2 change, and nothing in the inputs tells which${stampNote}`,
+        later,
+        alternative: late,
+      };
+    }
     return {
       update,
       config: own,
-      how: `it was rendered at ${formatClock(own.createdAt)}, during the update${by ? `, by controller version ${by.slice(0, 12)}` : ''}${stampNote}`,
+      how: `it was rendered at ${formatClock(own.createdAt)}, during the update${controller}${stampNote}`,
       later,
     };
   }
@@ -164,8 +231,11 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
 }
 
 /**
- * When user MachineConfigs for the pool's roles appeared: configs without the controller-version
- * annotation (the installer's and the user's), which make the render controller re-render the pool.
+ * When MachineConfigs for the pool's roles appeared that a user's change made: the installer's and the
+ * user's own (no controller-version annotation), and those the kubelet-config and container-runtime-config
+ * controllers generate from a user's KubeletConfig or ContainerRuntimeConfig (`99-<pool>-generated-kubelet`,
+ * annotated like the templates). Each makes the render controller re-render the pool. Only the template
+ * controller's own configs (docs/domain.md 3.4) come from the release, and those exist from the install on.
  */
 function userMachineConfigTimes(history: ClusterHistory, pool: string): Millis[] {
   const out: Millis[] = [];
@@ -173,9 +243,13 @@ function userMachineConfigTimes(history: ClusterHistory, pool: string): Millis[]
   for (const { object } of history.objects.machineConfigs) {
     const name = object.metadata.name;
     if (name.startsWith('rendered-')) continue;
-    if (object.metadata.annotations?.[MCO.generatedByControllerVersion] !== undefined) continue;
     const role = object.metadata.labels?.[MCO.role];
     if (role === undefined || !roles.has(role)) continue;
+    if (
+      object.metadata.annotations?.[MCO.generatedByControllerVersion] !== undefined &&
+      TEMPLATE_NAMES.some((t) => name === t.replace('<role>', role))
+    )
+      continue;
     const at = parseTime(object.metadata.creationTimestamp);
     if (at !== undefined) out.push(at);
   }

@@ -31,3 +31,24 @@ describe('atlevel status on a CI run whose MCO predates release-image-version', 
     }
   });
 });
+
+// The bundled examples' ClusterOperators, like any export trimmed of annotations, carry no
+// include.release.openshift.io annotation: status counted none of them ("0 operators updated", "0
+// Healthy"), so a degraded operator could never show. Every one is counted then, and a note says why.
+describe('atlevel status when no ClusterOperator carries a release annotation', () => {
+  it('counts every ClusterOperator instead of none, and says so', async () => {
+    const { code, out } = await cli.run(
+      join(projectRoot, 'examples/bug-2019850-fixed'),
+      '--at',
+      '2021-11-03T03:10:00Z',
+      '-o',
+      'json',
+    );
+    expect(code).toBe(0);
+    const json = JSON.parse(out);
+    expect(json.controlPlane.operators.total).toBe(29);
+    expect(json.controlPlane.operators.updated).toBeGreaterThan(0);
+    expect(json.controlPlane.operators.healthy).toBe(29);
+    expect(json.notes.join('\n')).toContain('every ClusterOperator is counted');
+  });
+});
