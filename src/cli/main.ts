@@ -121,9 +121,10 @@ function withoutCommandPath(argv: readonly string[], name: CommandName): readonl
 /** Run the CLI; returns the exit code instead of exiting, so tests can call it in-process. */
 export async function main(argv: readonly string[]): Promise<number> {
   quietOnClosedPipe();
-  if (argv[0] === COMPLETE) return complete(argv.slice(1));
   const exit: ExitBox = { code: EXIT.ok };
   try {
+    // Inside the try, as every command: a failure here is an internal error, reported as one.
+    if (argv[0] === COMPLETE) return await complete(argv.slice(1));
     const name = commandOf(argv);
     // --out's safety checks need the command line; `--help` and `--version` need neither them nor
     // the cost of loading them.
