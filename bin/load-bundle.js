@@ -12,10 +12,24 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 /** The bundle that bin/atlevel.js and the worker entry points load. */
 export const BUNDLE = fileURLToPath(new URL('../dist/bundle/atlevel.cjs', import.meta.url));
+
+/**
+ * V8's cumulative inlining budget halved (its default is 920 bytes of bytecode), under which the CLI
+ * runs the commands that read their inputs once and exit (bin/atlevel.js, docs/performance.md
+ * "Start-up and the V8 compiler"). V8 takes a code cache only under the flags it was made with, and
+ * V8's flags are the whole process's, its worker threads' too: so the build makes the cache under
+ * this budget (scripts/code-cache.mjs), the CLI sets it before it compiles the script
+ * (loadUnderCacheFlags), and the workers a command starts (ingest's pool, the hash worker of sliced
+ * downloads), which load the script under the flags the process runs with, take the cache as well.
+ */
+export const CACHE_FLAGS = '--max-inlined-bytecode-size-cumulative=200';
+/** V8's default budget (node 20 to 24), which a process that sets CACHE_FLAGS only to compile puts back. */
+const DEFAULT_FLAGS = '--max-inlined-bytecode-size-cumulative=920';
 
 /** The build's last line names the build; its cache file starts with the same 64 hex digits. */
 const BUILD_ID = /\/\/ atlevel-build ([0-9a-f]{64})\n$/;
@@ -65,4 +79,28 @@ export function loadBundle(bundle = BUNDLE, { cache = true } = {}) {
     id,
     cacheRejected: cachedData ? script.cachedDataRejected : undefined,
   };
+}
+
+/**
+ * loadBundle under the flags the build made the cache with (CACHE_FLAGS), set first. `shortRun`: the
+ * process keeps them, as the CLI's commands that read their inputs once do, and so do the workers it
+ * starts. Otherwise (serve and watch, which run long enough to repay V8's default budget, and a
+ * program that imports the library) V8's default is set back once the script is compiled: V8 reads
+ * the budget at each optimising compilation, and none has run yet. A process given the budget itself
+ * (node's command line or NODE_OPTIONS) then keeps its own, and compiles without the cache unless
+ * it gave CACHE_FLAGS' value.
+ */
+export function loadUnderCacheFlags(bundle = BUNDLE, { shortRun }) {
+  const own =
+    !shortRun &&
+    /max[-_]inlined[-_]bytecode[-_]size[-_]cumulative/.test(
+      `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`,
+    );
+  if (own) return loadBundle(bundle);
+  setFlagsFromString(CACHE_FLAGS);
+  try {
+    return loadBundle(bundle);
+  } finally {
+    if (!shortRun) setFlagsFromString(DEFAULT_FLAGS);
+  }
 }
