@@ -86,16 +86,13 @@ export function loadBundle(bundle = BUNDLE, { cache = true } = {}) {
  * process keeps them, as the CLI's commands that read their inputs once do, and so do the workers it
  * starts. Otherwise (serve and watch, which run long enough to repay V8's default budget, and a
  * program that imports the library) V8's default is set back once the script is compiled: V8 reads
- * the budget at each optimising compilation, and none has run yet. A process given the budget itself
- * (node's command line or NODE_OPTIONS) then keeps its own, and compiles without the cache unless
- * it gave CACHE_FLAGS' value.
+ * the budget at each optimising compilation, and none has run yet. A process given the budget on
+ * node's command line (node 20 refuses it in NODE_OPTIONS) then keeps its own, and compiles without
+ * the cache unless it gave CACHE_FLAGS' value.
  */
 export function loadUnderCacheFlags(bundle = BUNDLE, { shortRun }) {
   const own =
-    !shortRun &&
-    /max[-_]inlined[-_]bytecode[-_]size[-_]cumulative/.test(
-      `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`,
-    );
+    !shortRun && process.execArgv.some((arg) => /max[-_]inlined[-_]bytecode[-_]size[-_]cumulative/.test(arg));
   if (own) return loadBundle(bundle);
   setFlagsFromString(CACHE_FLAGS);
   try {
