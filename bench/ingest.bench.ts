@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeCorpus } from '../test/runs/corpus.js';
 import { withScratchDatabase } from './pg-scratch.js';
-import { median, type Sample, timed } from './timing.js';
+import { codeCacheState, median, type Sample, timed } from './timing.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/atlevel.js');
@@ -25,6 +25,7 @@ function du(path: string): number {
   return Number(execFileSync('du', ['-sb', path], { encoding: 'utf8' }).split('\t')[0]);
 }
 
+process.stdout.write(`code cache of the bundled CLI: ${codeCacheState(root, { workers: true })}\n`);
 try {
   const corpus = join(dir, 'corpus');
   let t = performance.now();

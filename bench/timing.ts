@@ -48,18 +48,29 @@ export function timedMs(args: string[]): Omit<Sample, 'maxRssMb'> {
 
 /**
  * Whether bin/atlevel.js compiles the bundled CLI with the build's code cache (bin/load-bundle.js): a
- * bench's figures hold for that state, which another node or other V8 flags change.
+ * bench's figures hold for that state, which another node or other V8 flags change. `workers`: also
+ * whether a worker thread started then (ingest's pool) takes it, loading dist/bundle/ingest-worker.js.
  */
-export function codeCacheState(root: string): string {
-  const loader = new URL('bin/load-bundle.js', `file://${root.endsWith('/') ? root : `${root}/`}`).href;
+export function codeCacheState(root: string, { workers = false } = {}): string {
+  const base = `file://${root.endsWith('/') ? root : `${root}/`}`;
+  const loader = new URL('bin/load-bundle.js', base).href;
+  const stub = new URL('dist/bundle/ingest-worker.js', base).href;
   const r = spawnSync(
     process.execPath,
     [
       '--input-type=module',
       '-e',
-      `const { loadBundle } = await import(${JSON.stringify(loader)});
-       const { cacheRejected } = loadBundle();
-       process.stdout.write(cacheRejected === undefined ? 'none (compiled from the source)' : cacheRejected ? 'refused by V8 (compiled from the source)' : 'taken');`,
+      `const { loadUnderCacheFlags } = await import(${JSON.stringify(loader)});
+       const state = (rejected) => rejected === undefined || rejected === null ? 'none (compiled from the source)' : rejected ? 'refused by V8 (compiled from the source)' : 'taken';
+       let out = state(loadUnderCacheFlags(undefined, { shortRun: true }).cacheRejected);
+       if (${workers}) {
+         const { Worker } = await import('node:worker_threads');
+         const w = new Worker('const m = await import(' + ${JSON.stringify(JSON.stringify(stub))} + '); (await import("node:worker_threads")).parentPort.postMessage(m.cacheRejected ?? null);', { eval: true });
+         const rejected = await new Promise((resolve, reject) => { w.once('message', resolve); w.once('error', reject); });
+         await w.terminate();
+         out += '; in a worker thread: ' + state(rejected);
+       }
+       process.stdout.write(out);`,
     ],
     { encoding: 'utf8' },
   );

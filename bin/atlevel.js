@@ -14,9 +14,10 @@ const argv = process.argv.slice(2);
 // compiles about 140 functions, a fifth of the process's CPU time. Half V8's cumulative inlining
 // budget (920 bytes of bytecode by default) makes each of those compilations smaller; there it saved
 // about 8% of the CPU time (docs/performance.md, "Start-up and the V8 compiler"). The long-running
-// commands (serve, watch) keep the default: they run their hot code long enough to repay it. A
-// compiler flag is read at each compilation, so setting it before the command runs is enough (it is set
-// once the bundle is compiled, below).
+// commands (serve, watch) keep the default: they run their hot code long enough to repay it. The
+// script is compiled under the halved budget for every command, as the build made its code cache
+// (V8 takes a cache only under the flags it was made with; the workers a command starts then take it
+// too), and serve and watch set V8's default back before they run (bin/load-bundle.js).
 const LONG_RUNNING = new Set(['serve', 'watch']);
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -29,11 +30,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   });
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  const { BUNDLE, loadBundle } = await import('./load-bundle.js');
+  const { BUNDLE, CACHE_FLAGS, loadUnderCacheFlags } = await import('./load-bundle.js');
+  const shortRun = !LONG_RUNNING.has(argv[0] ?? '');
   let main;
   if (existsSync(BUNDLE)) {
-    // Compiled before the flag below is set: V8 takes a code cache only under the flags it was made with.
-    main = loadBundle(BUNDLE).exports.main;
+    main = loadUnderCacheFlags(BUNDLE, { shortRun }).exports.main;
   } else {
     const unbundled = new URL('../dist/cli/main.js', import.meta.url);
     if (!existsSync(fileURLToPath(unbundled))) {
@@ -41,7 +42,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
       process.exit(2);
     }
     ({ main } = await import(unbundled.href));
+    if (shortRun) setFlagsFromString(CACHE_FLAGS);
   }
-  if (!LONG_RUNNING.has(argv[0] ?? '')) setFlagsFromString('--max-inlined-bytecode-size-cumulative=200');
   process.exitCode = await main(argv);
 }

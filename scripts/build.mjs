@@ -148,27 +148,37 @@ export const library = () => import('./app/index.js');
  * The ES modules beside the script, each loading it (bin/load-bundle.js): the workers, which
  * src/sources/url/hasher.ts and src/app/ingest.ts start by URL from beside the script (tinypool
  * calls the ingest worker's default export), and the library entry, whose names are the library's
- * own, read from the script just built.
+ * own, read from the script just built. A worker loads the script under the flags of the process
+ * that started it (the CLI's, under which the cache was made), and says whether V8 took the cache
+ * (test/cli/startup.test.ts, the ingest bench); the library's program runs under its own flags, so
+ * lib.js compiles the script under the cache's and sets V8's default back.
  */
 async function stubs(script) {
   const { loadBundle } = await import('../bin/load-bundle.js');
   const names = Object.keys(await loadBundle(script, { cache: false }).exports.library()).filter(
     (name) => name !== 'default',
   );
-  const head = `// Written by scripts/build.mjs: loads the bundled CLI (atlevel.cjs beside it) with its code cache.
-import { loadBundle } from '../../bin/load-bundle.js';
+  const head = (
+    loader,
+  ) => `// Written by scripts/build.mjs: loads the bundled CLI (atlevel.cjs beside it) with its code cache.
+import { ${loader} } from '../../bin/load-bundle.js';
+`;
+  const worker = `${head('loadBundle')}const bundle = loadBundle();
+/** Whether V8 refused the script's code cache (undefined: there was none to give it). */
+export const cacheRejected = bundle.cacheRejected;
 `;
   return {
-    'hash-worker.js': `${head}await loadBundle().exports.workers.hash();\n`,
-    'ingest-worker.js': `${head}const { default: analyseRun } = await loadBundle().exports.workers.ingest();\nexport default analyseRun;\n`,
-    'lib.js': `${head}const library = await loadBundle().exports.library();\nexport const { ${names.join(', ')} } = library;\n`,
+    'hash-worker.js': `${worker}await bundle.exports.workers.hash();\n`,
+    'ingest-worker.js': `${worker}const { default: analyseRun } = await bundle.exports.workers.ingest();\nexport default analyseRun;\n`,
+    'lib.js': `${head('loadUnderCacheFlags')}const library = await loadUnderCacheFlags(undefined, { shortRun: false }).exports.library();\nexport const { ${names.join(', ')} } = library;\n`,
   };
 }
 
 /**
  * The code cache: scripts/code-cache.mjs runs a few commands on the bundled example with the script
- * compiled from its source, in a process of its own under node's default flags (V8 takes a cache only
- * under the flags it was made with), then writes what V8 compiled. Its output is not the build's.
+ * compiled from its source, in a process of its own under the V8 flags the CLI compiles the script
+ * under (V8 takes a cache only under the flags it was made with), then writes what V8 compiled. Its
+ * output is not the build's.
  */
 function codeCache(script) {
   const r = spawnSync(process.execPath, [join(root, 'scripts/code-cache.mjs'), script], {

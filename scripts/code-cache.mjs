@@ -5,10 +5,14 @@
 // A function the cache lacks is compiled when first called, as without a cache; a larger cache costs
 // every command its reading, so the commands are the common ones, each run once. Their output goes
 // wherever the build sends this process's (nowhere).
+// The script is compiled and the commands run under the V8 flags the CLI compiles it under
+// (CACHE_FLAGS, set first as bin/atlevel.js sets them): V8 takes a cache only under the flags it was
+// made with.
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheFile, loadBundle } from '../bin/load-bundle.js';
+import { setFlagsFromString } from 'node:v8';
+import { CACHE_FLAGS, cacheFile, loadBundle } from '../bin/load-bundle.js';
 
 const script = process.argv[2];
 if (!script) throw new Error('usage: node scripts/code-cache.mjs <dist/bundle/atlevel.cjs>');
@@ -25,6 +29,7 @@ const TRAINING = [
   ['diff', '--pool', 'master', '--from', configs],
 ];
 
+setFlagsFromString(CACHE_FLAGS);
 const { exports, script: compiled, id } = loadBundle(script, { cache: false });
 if (id === undefined) throw new Error(`${script}: no build id on its last line`);
 for (const argv of TRAINING) await exports.main(argv);

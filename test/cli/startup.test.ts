@@ -100,19 +100,100 @@ describe.skipIf(!BUILT)(`the start-up path (dist/bundle, built by npm run build)
   it('the script is ASCII, so that reading it as latin1 (bin/load-bundle.js) reads it exactly', () => {
     expect(readFileSync(script).some((byte) => byte > 0x7f)).toBe(false);
   });
+});
 
-  it("the launcher's compile takes the build's code cache", () => {
+/**
+ * What the launcher's load of the script (bin/load-bundle.js loadUnderCacheFlags) gives, in a process
+ * of its own: whether V8 refused the cache (null: none given), whether the V8 flags after the load
+ * are those before it (a probe script's own cache, made before, is taken after only under the same
+ * flags), and what a worker thread started then says of the cache when it imports each worker stub.
+ */
+function launcherLoad(shortRun: boolean, { nodeArgs = [] as string[], env = {} as NodeJS.ProcessEnv } = {}) {
+  const stubs = ['hash-worker.js', 'ingest-worker.js'].map((f) => pathToFileURL(join(bundle, f)).href);
+  const program = `
+    const { Script } = await import('node:vm');
+    const { Worker } = await import('node:worker_threads');
+    const probe = 'function probe() { return 1 }';
+    const before = new Script(probe, { filename: 'probe-before' }).createCachedData();
+    const { loadUnderCacheFlags } = await import(${JSON.stringify(pathToFileURL(loader).href)});
+    const { exports, cacheRejected } = loadUnderCacheFlags(undefined, { shortRun: ${shortRun} });
+    const flagsKept = !new Script(probe, { filename: 'probe-after', cachedData: before }).cachedDataRejected;
+    const workers = {};
+    for (const stub of ${JSON.stringify(stubs)}) {
+      const w = new Worker(
+        'const m = await import(' + JSON.stringify(stub) + '); (await import("node:worker_threads")).parentPort.postMessage(m.cacheRejected ?? null);',
+        { eval: true },
+      );
+      workers[stub.split('/').at(-1)] = await new Promise((resolve, reject) => {
+        w.once('message', (m) => w.terminate().then(() => resolve(m)));
+        w.once('error', reject);
+      });
+    }
+    process.stdout.write(JSON.stringify({ cacheRejected: cacheRejected ?? null, flagsKept, workers, main: typeof exports.main }));`;
+  const r = spawnSync(process.execPath, [...nodeArgs, '--input-type=module', '-e', program], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
+  expect(r.stderr).toBe('');
+  return JSON.parse(r.stdout) as {
+    cacheRejected: boolean | null;
+    flagsKept: boolean;
+    workers: Record<string, boolean | null>;
+    main: string;
+  };
+}
+
+describe.skipIf(!BUILT)(`the build's code cache, taken under the CLI's flags${NOT_BUILT}`, () => {
+  // V8 takes a cache only under the flags it was made with, and the flags are the whole process's:
+  // the cache is made under the halved inlining budget that the one-shot commands run with.
+  it('a one-shot command takes it, and so do the worker threads it starts (ingest pool, hash worker)', () => {
+    expect(launcherLoad(true)).toEqual({
+      cacheRejected: false,
+      // The budget stays halved for the command.
+      flagsKept: false,
+      workers: { 'hash-worker.js': false, 'ingest-worker.js': false },
+      main: 'function',
+    });
+  });
+
+  it("serve, watch and the library take it, and run under V8's default budget after", () => {
+    const r = launcherLoad(false);
+    expect(r).toMatchObject({ cacheRejected: false, flagsKept: true, main: 'function' });
+    // Their workers start under the default budget, not the cache's: they compile from the source.
+    expect(r.workers).toEqual({ 'hash-worker.js': true, 'ingest-worker.js': true });
+  });
+
+  it('a budget of the caller’s own (node’s command line) is kept by serve and the library: no cache then', () => {
+    const r = launcherLoad(false, { nodeArgs: ['--max-inlined-bytecode-size-cumulative=500'] });
+    expect(r).toMatchObject({ cacheRejected: true, flagsKept: true, main: 'function' });
+  });
+
+  it('a process under other V8 flags (NODE_OPTIONS) compiles from the source, its workers too, and runs', () => {
+    const r = launcherLoad(true, { env: { NODE_OPTIONS: '--max-old-space-size=4096' } });
+    expect(r).toEqual({
+      cacheRejected: true,
+      flagsKept: false,
+      workers: { 'hash-worker.js': true, 'ingest-worker.js': true },
+      main: 'function',
+    });
+  });
+
+  it('the library entry (dist/bundle/lib.js) leaves the importing program under its own flags', () => {
     const r = spawnSync(
       process.execPath,
       [
         '--input-type=module',
         '-e',
-        `const { loadBundle } = await import(${JSON.stringify(pathToFileURL(loader).href)});
-         process.stdout.write(String(loadBundle().cacheRejected));`,
+        `const { Script } = await import('node:vm');
+         const probe = 'function probe() { return 1 }';
+         const before = new Script(probe, { filename: 'probe-before' }).createCachedData();
+         const library = await import(${JSON.stringify(pathToFileURL(join(bundle, 'lib.js')).href)});
+         const kept = !new Script(probe, { filename: 'probe-after', cachedData: before }).cachedDataRejected;
+         process.stdout.write(JSON.stringify({ kept, analyze: typeof library.analyze }));`,
       ],
       { encoding: 'utf8' },
     );
-    expect(r.stdout).toBe('false');
+    expect(JSON.parse(r.stdout)).toEqual({ kept: true, analyze: 'function' });
   });
 });
 
@@ -151,8 +232,8 @@ describe.skipIf(!BUILT)(`a code cache that is not the script's${NOT_BUILT}`, () 
       [
         '--input-type=module',
         '-e',
-        `const { loadBundle } = await import(${JSON.stringify(pathToFileURL(loader).href)});
-         const { exports, cacheRejected } = loadBundle(${JSON.stringify(file)});
+        `const { loadUnderCacheFlags } = await import(${JSON.stringify(pathToFileURL(loader).href)});
+         const { exports, cacheRejected } = loadUnderCacheFlags(${JSON.stringify(file)}, { shortRun: true });
          process.stdout.write(JSON.stringify({ cacheRejected: cacheRejected ?? null, main: typeof exports.main }));`,
       ],
       { encoding: 'utf8' },
