@@ -6,10 +6,9 @@ import {
   intervalLocators,
   poolHistory,
   poolStateAt,
-  type UpdateRecord,
 } from '../timeline/index.js';
-import { atVersion, operatorLevelFor } from './operator-level.js';
-import { checked, defineRule, NEEDS, notApplicable, notChecked, partialCoverage } from './rule.js';
+import { atVersion, levelCoverage, operatorLevelFor } from './operator-level.js';
+import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
 /** Condition states that contradict "I am at level" (docs/domain.md 5.2). */
 const BAD: readonly { type: string; status: string; severity: Severity }[] = [
@@ -104,33 +103,9 @@ export const clusterOperatorLevelThenProgressing = defineRule(
           ])
         : notApplicable(rule, 'no operator version reports for an update in the inputs');
     }
-    return checked(rule, findings, levelCoverage(history, updates, reported));
+    return checked(rule, findings, levelCoverage(history, operatorNames(history), updates, reported));
   },
 );
-
-/**
- * The operators the rule applies to and could not check: those that reached the new version (every
- * operator, once the update completed; else those the snapshot shows at the target) with no time
- * known for their level report. An operator not yet at the target has not reported it, so the rule
- * cannot be broken by it yet: it is not counted at all.
- */
-function levelCoverage(
-  history: ClusterHistory,
-  updates: readonly UpdateRecord[],
-  reported: ReadonlySet<string>,
-) {
-  const last = updates[updates.length - 1];
-  if (last === undefined) return undefined;
-  const completed = last.state === 'Completed' || last.completedAt !== undefined;
-  const reached = operatorNames(history).filter((co) => completed || atVersion(history, co, last));
-  return partialCoverage(
-    'operators',
-    reached,
-    reported,
-    'no level report time (no OperatorVersionChanged event, no monitor line)',
-    [NEEDS.operatorVersions],
-  );
-}
 
 function poolNames(history: ClusterHistory): string[] {
   const names = new Set(history.objects.machineConfigPools.map((p) => p.object.metadata.name));
