@@ -159,9 +159,13 @@ export const poolDegraded = defineRule(
     return checked(
       rule,
       findings,
-      partialCoverage('pools', named, pools, 'no conditions of the pool in the inputs (only events about it)', [
-        NEEDS.pools,
-      ]),
+      partialCoverage(
+        'pools',
+        named,
+        pools,
+        'no conditions of the pool in the inputs (only events about it)',
+        [NEEDS.pools],
+      ),
     );
   },
 );

@@ -107,7 +107,9 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
           (dayTwo && settled !== undefined && settled.at <= t);
         if (held) {
           known += 1;
-          findings.push(originDisagrees(ph, update, t, testSaw, wanted?.config, settled ?? state.nextObservation));
+          findings.push(
+            originDisagrees(ph, update, t, testSaw, wanted?.config, settled ?? state.nextObservation),
+          );
           continue;
         }
       }
@@ -249,8 +251,8 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
           seen.updated === undefined && !notRenderedYet && testSaw
             ? `origin's upgrade test logged "Invariant violation detected: ${testSaw.text}" at ${formatClock(testSaw.at)}, after the CVO reported ${update.target} complete at ${formatClock(t)}; the inputs hold no state of the master pool at the completion for atlevel to check it against`
             : seen.updated === undefined && notRenderedYet && wanted
-            ? `the CVO reported ${update.target} complete at ${formatClock(t)} before the master pool's config for the new release existed: ${wanted.config.name} was created at ${formatClock(wanted.config.createdAt)}${gapText(wanted.config.createdAt, t)}${late}`
-            : `the CVO reported ${update.target} complete at ${formatClock(t)} while the master pool was ${stateText}${rolling}${wrongConfig}${late}`
+              ? `the CVO reported ${update.target} complete at ${formatClock(t)} before the master pool's config for the new release existed: ${wanted.config.name} was created at ${formatClock(wanted.config.createdAt)}${gapText(wanted.config.createdAt, t)}${late}`
+              : `the CVO reported ${update.target} complete at ${formatClock(t)} while the master pool was ${stateText}${rolling}${wrongConfig}${late}`
         } (in the update ${updateLabel(update)})`,
         at: t,
         evidence,

@@ -1,7 +1,7 @@
 import type { ClusterHistory } from '../model/index.js';
-import { type Coverage, NEEDS, partialCoverage } from './rule.js';
 import type { UpdateRecord } from '../timeline/index.js';
 import { earliestPrecise, type VersionChange, versionChanges } from '../timeline/index.js';
+import { type Coverage, NEEDS, partialCoverage } from './rule.js';
 
 /** When an operator reported its `operator` version for an update's target (the most precise witness). */
 export function operatorLevelFor(

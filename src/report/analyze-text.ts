@@ -55,8 +55,14 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
           ? c.bold(
               c.yellow(
                 `INCONCLUSIVE: no invariant violated, but ${[
-                  ...(notChecked.length > 0 ? [`${plural(notChecked.length, 'rule')} could not be checked`] : []),
-                  ...(thin.length > 0 ? [`${plural(thin.length, 'rule')} held on too little of what ${thin.length === 1 ? 'it applies' : 'they apply'} to`] : []),
+                  ...(notChecked.length > 0
+                    ? [`${plural(notChecked.length, 'rule')} could not be checked`]
+                    : []),
+                  ...(thin.length > 0
+                    ? [
+                        `${plural(thin.length, 'rule')} held on too little of what ${thin.length === 1 ? 'it applies' : 'they apply'} to`,
+                      ]
+                    : []),
                 ].join(' and ')}${what}`,
               ),
             )

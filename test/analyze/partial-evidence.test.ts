@@ -11,6 +11,7 @@ import { analyzeHistory } from '../../src/analyze/index.js';
 import { renderAnalysisJson } from '../../src/report/analyze-json.js';
 import { renderAnalysisJunit } from '../../src/report/analyze-junit.js';
 import { renderAnalysisText } from '../../src/report/analyze-text.js';
+import { analyzeHtml } from '../../src/report/html/index.js';
 import { projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
 
@@ -20,7 +21,8 @@ const RULE = 'clusteroperator-level-then-progressing';
 
 describe('a snapshot dates the level reports of a few operators only', () => {
   it('clusteroperator-level-then-progressing holds for 1 of 29 operators, names the 28 others, and the verdict is inconclusive', async () => {
-    const r = analyzeHistory(await loadHistory([DAY2]));
+    const h = await loadHistory([DAY2]);
+    const r = analyzeHistory(h);
     const o = r.outcomes.find((x) => x.rule.id === RULE);
     expect(o?.state).toBe('holds');
     expect(o?.coverage).toMatchObject({ of: 'operators', checked: 1, total: 29, enough: false });
@@ -56,6 +58,12 @@ describe('a snapshot dates the level reports of a few operators only', () => {
       `<testcase[^>]*name="atlevel invariant ${RULE}"><skipped message="held on too little`,
     );
     expect(junit).toMatch(testcase);
+
+    // HTML: the page data carries analyze's coverage as it is.
+    const html = analyzeHtml({ result: r, history: h, inputs: [DAY2] }, undefined);
+    expect(html).toContain(
+      '"coverage":{"of":"operators","checked":1,"total":29,"notChecked":["authentication"',
+    );
   });
 
   it('a full CI run dates every report: no coverage, and the rule reads exactly as before', async () => {
