@@ -12,6 +12,8 @@ import { renderAnalysisJson } from '../../src/report/analyze-json.js';
 import { renderAnalysisJunit } from '../../src/report/analyze-junit.js';
 import { renderAnalysisText } from '../../src/report/analyze-text.js';
 import { analyzeHtml } from '../../src/report/html/index.js';
+import { buildHistory } from '../../src/timeline/build.js';
+import { clusterVersion, cond, monitor, parts, pool, ref } from '../helpers/build.js';
 import { projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
 
@@ -127,5 +129,59 @@ describe("origin's upgrade test logs an invariant violation after a day-2 change
     const o = r.outcomes.find((x) => x.rule.id === 'master-pool-updated-before-cvo-complete');
     expect(o?.state).toBe('violated');
     expect(o?.findings.map((f) => f.severity)).toEqual(['failure']);
+  });
+});
+
+describe('pool-degraded with a pool the inputs name only in events', () => {
+  it('holds for 1 of 2 pools, names the other, and half is enough not to make the verdict inconclusive on its own', () => {
+    const p = parts();
+    p.objects.clusterVersions.push({
+      object: clusterVersion([
+        {
+          state: 'Completed',
+          version: '4.15.0-ec.1',
+          started: '2023-10-23T13:00:00Z',
+          completed: '2023-10-23T14:00:00Z',
+        },
+        {
+          state: 'Completed',
+          version: '4.15.0-ec.0',
+          started: '2023-10-01T10:00:00Z',
+          completed: '2023-10-01T11:00:00Z',
+        },
+      ]),
+      ref: ref('cv.yaml'),
+    });
+    p.objects.machineConfigPools.push({
+      object: pool('master', 'rendered-master-new', [
+        cond('Updated', 'True', '2023-10-23T13:50:00Z'),
+        cond('Degraded', 'False', '2023-10-23T13:00:00Z'),
+      ]),
+      ref: ref('mcp.yaml'),
+    });
+    // An event about the worker pool: it names the pool and says nothing of its conditions.
+    p.monitorIntervals.push(
+      monitor(
+        Date.parse('2023-10-23T13:30:00Z'),
+        'MachineConfigPool',
+        { machineconfigpool: 'worker' },
+        'rendered-worker-new successfully generated',
+        { reason: 'RenderedConfigGenerated' },
+      ),
+    );
+    const r = analyzeHistory(buildHistory(p));
+    const o = r.outcomes.find((x) => x.rule.id === 'pool-degraded');
+    expect(o?.state).toBe('holds');
+    expect(o?.coverage).toMatchObject({
+      of: 'pools',
+      checked: 1,
+      total: 2,
+      unchecked: ['worker'],
+      enough: true,
+    });
+    expect(r.verdictReason).not.toContain('pool-degraded');
+    expect(renderAnalysisText(r, { colour: false })).toMatch(
+      /✓ pool-degraded +holds for 1 of 2 pools; 1 not checked: no conditions of the pool in the inputs \(only events about it\)\n +not checked: worker\n/,
+    );
   });
 });
