@@ -41,6 +41,10 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
   // or enough for a PASS that must not claim every member was checked.
   const thin = result.outcomes.filter((o) => o.state === 'holds' && o.coverage?.enough === false);
   const partial = result.outcomes.filter((o) => o.state !== 'not-checked' && o.coverage !== undefined);
+  const partialWords =
+    partial.length > 0
+      ? `, ${plural(partial.length, 'rule')} on part of what ${partial.length === 1 ? 'it applies' : 'they apply'} to`
+      : '';
   const withWarnings = warnings ? ` with ${plural(warnings, 'warning')}` : '';
   const verdict =
     result.verdict === 'fail'
@@ -71,13 +75,9 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
                 `NO UPDATE: the inputs hold no cluster update to check (${safe(result.verdictReason, 300)})${withWarnings}`,
               )
             : warnings
-              ? c.bold(c.yellow(`PASS${withWarnings}${what}`))
+              ? c.bold(c.yellow(`PASS${withWarnings}${partialWords}${what}`))
               : partial.length > 0
-                ? c.bold(
-                    c.green(
-                      `PASS: every invariant checked held, ${plural(partial.length, 'rule')} on part of what ${partial.length === 1 ? 'it applies' : 'they apply'} to${what}`,
-                    ),
-                  )
+                ? c.bold(c.green(`PASS: every invariant checked held${partialWords}${what}`))
                 : c.bold(c.green(`PASS: every invariant checked and held${what}`));
   out.push(verdict);
   if (result.span) {
