@@ -23,12 +23,13 @@ export function renderAnalysisJunit(result: AnalysisResult): string {
       ? `checked ${cov.checked} of ${cov.total} ${cov.of}; ${cov.unchecked.length} not checked (${cov.unchecked.join(', ')}): ${cov.why}${cov.needs.length > 0 ? `; needs ${cov.needs.join('; ')}` : ''}\n`
       : '';
     // Held on too little to count (analyze's verdict is inconclusive for it): skipped, as not checked.
-    if (cov && o.state === 'holds' && !cov.enough)
-      body += `<skipped message="${xml(`held on too little to count: ${part.trimEnd()}`)}"/>`;
+    const thin = cov !== undefined && o.state === 'holds' && !cov.enough;
+    if (thin) body += `<skipped message="${xml(`held on too little to count: ${part.trimEnd()}`)}"/>`;
+    const out = thin ? '' : part;
     for (const f of failures)
       body += `<failure message="${xml(f.summary)}" type="${xml(f.rule)}">${xml(details(f))}</failure>`;
-    if (others.length > 0 || part)
-      body += `<system-out>${xml(part + others.map((f) => `${f.severity}: ${f.summary}\n${details(f)}`).join('\n'))}</system-out>`;
+    if (others.length > 0 || out)
+      body += `<system-out>${xml(out + others.map((f) => `${f.severity}: ${f.summary}\n${details(f)}`).join('\n'))}</system-out>`;
     return `    <testcase classname="atlevel" name="${xml(name)}">${body}</testcase>`;
   });
   const failed = result.outcomes.filter((o) => o.state === 'violated').length;
