@@ -19,13 +19,25 @@ function verdictOf(
   // A hosted cluster's update is told by its HostedCluster and NodePools (docs/hosted.md), which the
   // HyperShift rules read: with no ClusterVersion, their outcomes decide.
   if (updates.length === 0 && hosted && hostedDecided(outcomes))
-    return outcomes.some((o) => o.state === 'not-checked' && o.missing.length > 0) ? 'inconclusive' : 'pass';
+    return outcomes.some((o) => lacksData(o)) ? 'inconclusive' : 'pass';
   // "No update" is a fact only a ClusterVersion can state (its history lists every update). Inputs
   // without one (events, nodes, a monitor file of another kind) show no update, but cannot show
   // that none happened.
   if (updates.length === 0) return hasClusterVersion ? 'no-update' : 'inconclusive';
-  if (outcomes.some((o) => o.state === 'not-checked' && o.missing.length > 0)) return 'inconclusive';
+  if (outcomes.some((o) => lacksData(o))) return 'inconclusive';
   return 'pass';
+}
+
+/**
+ * A rule not checked for lack of data, or one that held on too little of what it applies to (fewer
+ * than half its operators or pools, invariants/rule.ts Coverage): a PASS never rests on either.
+ */
+function lacksData(o: RuleOutcome): boolean {
+  return (o.state === 'not-checked' && o.missing.length > 0) || thin(o);
+}
+
+function thin(o: RuleOutcome): boolean {
+  return o.state === 'holds' && o.coverage?.enough === false;
 }
 
 /** Whether the rules checked something or lacked data: then they, not the missing ClusterVersion, give the verdict. */
@@ -42,6 +54,18 @@ function noUpdateReason(history: ClusterHistory): string {
   }
   if (cv) return 'ClusterVersion history holds no entry';
   return 'the inputs hold no ClusterVersion, and no monitor or upgrade-test line of an update';
+}
+
+/** Which rules lacked data, and which held on too little to count (with how little). */
+function inconclusiveReason(outcomes: readonly RuleOutcome[], notCheckedIds: readonly string[]): string {
+  const parts: string[] = [];
+  if (notCheckedIds.length > 0) parts.push(`not checked for lack of data: ${notCheckedIds.join(', ')}`);
+  const few = outcomes.filter(thin).map((o) => {
+    const c = o.coverage;
+    return c ? `${o.rule.id} (${c.checked} of ${c.total} ${c.of})` : o.rule.id;
+  });
+  if (few.length > 0) parts.push(`held on too little of what they apply to: ${few.join(', ')}`);
+  return parts.join('; ');
 }
 
 export interface AnalysisResult {
@@ -97,7 +121,7 @@ export function analyzeHistory(history: ClusterHistory, opts: AnalyzeOptions = {
         : verdict === 'inconclusive' && updates.length === 0 && !(hosted && hostedDecided(outcomes))
           ? `${noUpdateReason(history)}, so they cannot show whether an update happened: add the ClusterVersion (gather-extra clusterversion.json, or a must-gather)`
           : verdict === 'inconclusive'
-            ? `not checked for lack of data: ${ids('not-checked', true).join(', ')}`
+            ? inconclusiveReason(outcomes, ids('not-checked', true))
             : `every rule that applies held: ${[...ids('holds', false)].join(', ')}`;
   return {
     verdict,

@@ -56,7 +56,7 @@ export function defineAnalyze(cmd: Command, exit: ExitBox): void {
   analyzeOptions(cmd)
     .addHelpText(
       'after',
-      '\nExit codes: 0 pass or no update, 1 an invariant was violated, 2 bad input or usage, 3 internal error, 4 inconclusive (a rule that applies could not be checked).\n' +
+      '\nExit codes: 0 pass or no update, 1 an invariant was violated, 2 bad input or usage, 3 internal error, 4 inconclusive (a rule that applies could not be checked, or held on too little of what it applies to).\n' +
         `Example: atlevel analyze ${examplePath('bug-2019850')}`,
     )
     .action(async (paths, flags) => {

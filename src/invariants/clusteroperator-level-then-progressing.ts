@@ -7,7 +7,7 @@ import {
   poolHistory,
   poolStateAt,
 } from '../timeline/index.js';
-import { atVersion, operatorLevelFor } from './operator-level.js';
+import { atVersion, levelCoverage, operatorLevelFor } from './operator-level.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
 /** Condition states that contradict "I am at level" (docs/domain.md 5.2). */
@@ -34,12 +34,14 @@ export const clusterOperatorLevelThenProgressing = defineRule(
     const findings: Finding[] = [];
     const pools = poolNames(history).map((name) => poolHistory(history, name));
     let levels = 0;
+    const reported = new Set<string>();
     for (const update of updates) {
       const end = update.completedAt;
       for (const co of operatorNames(history)) {
         const level = operatorLevelFor(history, co, update);
         if (!level) continue;
         levels += 1;
+        reported.add(co);
         const key = `ClusterOperator/${co}`;
         for (const bad of BAD) {
           const flip = conditionTransitions(history, key, bad.type).find(
@@ -101,7 +103,7 @@ export const clusterOperatorLevelThenProgressing = defineRule(
           ])
         : notApplicable(rule, 'no operator version reports for an update in the inputs');
     }
-    return checked(rule, findings);
+    return checked(rule, findings, levelCoverage(history, operatorNames(history), updates, reported));
   },
 );
 

@@ -10,7 +10,7 @@ import {
   updateWindow,
 } from '../timeline/index.js';
 import { operatorNames } from './clusteroperator-level-then-progressing.js';
-import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
+import { checked, defineRule, NEEDS, notApplicable, notChecked, partialCoverage } from './rule.js';
 
 /** An operator broke (Degraded=True or Available=False) while an update was running. */
 export const operatorDegradedDuringUpdate = defineRule(
@@ -155,7 +155,18 @@ export const poolDegraded = defineRule(
         break; // one finding per pool: Degraded repeats what NodeDegraded/RenderDegraded say
       }
     }
-    return checked(rule, findings);
+    // A pool the inputs name only in events was not checked: said, never counted as not degraded.
+    return checked(
+      rule,
+      findings,
+      partialCoverage(
+        'pools',
+        named,
+        pools,
+        'no conditions of the pool in the inputs (only events about it)',
+        [NEEDS.pools],
+      ),
+    );
   },
 );
 

@@ -1,6 +1,16 @@
-import type { ClusterHistory, Evidence, Finding, KeyMoment } from '../model/index.js';
+import type { ClusterHistory, Evidence, Finding, KeyMoment, SourceRef } from '../model/index.js';
 import { formatClock, formatDuration, gapAfter } from '../model/index.js';
-import { findUpdates, finishedRollout, poolHistory, poolStateAt, updateLabel } from '../timeline/index.js';
+import {
+  findUpdates,
+  finishedRollout,
+  type PoolHistory,
+  type PoolObservation,
+  poolHistory,
+  poolStateAt,
+  type RenderedConfig,
+  type UpdateRecord,
+  updateLabel,
+} from '../timeline/index.js';
 import { configForRelease } from './release-configs.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
@@ -52,7 +62,8 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
       const own = ph.rendered.length > 0 ? configForRelease(history, POOL, update) : undefined;
       const wanted = own?.config ? { config: own.config, how: own.how } : undefined;
       const testSaw = history.testLog.find(
-        (e) => e.kind === 'invariant-violation' && e.at >= t && (!next?.startedAt || e.at < next.startedAt),
+        (e): e is Extract<typeof e, { kind: 'invariant-violation' }> =>
+          e.kind === 'invariant-violation' && e.at >= t && (!next?.startedAt || e.at < next.startedAt),
       );
       if (own && !own.config && !testSaw) {
         // The inputs do not identify the config the update made: neither a violation nor a hold.
@@ -85,6 +96,23 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
         state.target !== wanted.config &&
         state.target.createdAt > wanted.config.createdAt &&
         own?.later.includes(state.target) === true;
+      // origin's upgrade test answers the same question by polling the pool after completion, so a
+      // change rolled right after it (a day-2 MachineConfig) reads there as a violation. When atlevel's
+      // own evidence answers it, that answer is the verdict; the test's line is shown as origin's
+      // claim beside it, never taken as atlevel's.
+      if (testSaw) {
+        const settled = wanted ? finishedRollout(ph, wanted.config) : undefined;
+        const held =
+          (ok && state.assumed !== true && !own?.alternative) ||
+          (dayTwo && settled !== undefined && settled.at <= t);
+        if (held) {
+          known += 1;
+          findings.push(
+            originDisagrees(ph, update, t, testSaw, wanted?.config, settled ?? state.nextObservation),
+          );
+          continue;
+        }
+      }
       if (dayTwo && !testSaw) {
         const settled = finishedRollout(ph, wanted.config);
         if (settled && settled.at <= t) {
@@ -220,9 +248,11 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
         rule: rule.id,
         severity: 'failure',
         summary: `${
-          seen.updated === undefined && notRenderedYet && wanted
-            ? `the CVO reported ${update.target} complete at ${formatClock(t)} before the master pool's config for the new release existed: ${wanted.config.name} was created at ${formatClock(wanted.config.createdAt)}${gapText(wanted.config.createdAt, t)}${late}`
-            : `the CVO reported ${update.target} complete at ${formatClock(t)} while the master pool was ${stateText}${rolling}${wrongConfig}${late}`
+          seen.updated === undefined && !notRenderedYet && testSaw
+            ? `origin's upgrade test logged "Invariant violation detected: ${testSaw.text}" at ${formatClock(testSaw.at)}, after the CVO reported ${update.target} complete at ${formatClock(t)}; the inputs hold no state of the master pool at the completion for atlevel to check it against`
+            : seen.updated === undefined && notRenderedYet && wanted
+              ? `the CVO reported ${update.target} complete at ${formatClock(t)} before the master pool's config for the new release existed: ${wanted.config.name} was created at ${formatClock(wanted.config.createdAt)}${gapText(wanted.config.createdAt, t)}${late}`
+              : `the CVO reported ${update.target} complete at ${formatClock(t)} while the master pool was ${stateText}${rolling}${wrongConfig}${late}`
         } (in the update ${updateLabel(update)})`,
         at: t,
         evidence,
@@ -251,6 +281,61 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
     return checked(rule, findings);
   },
 );
+
+/**
+ * origin's upgrade test logged an invariant violation for an update whose completion atlevel's own
+ * evidence shows the master pool had finished: a warning that quotes the test as origin's claim and
+ * gives atlevel's verdict beside it, naming the later config the pool was rolling out when the test
+ * polled (a day-2 change after the completion), when the inputs show one.
+ */
+function originDisagrees(
+  ph: PoolHistory,
+  update: UpdateRecord,
+  t: number,
+  testSaw: { readonly at: number; readonly text: string; readonly ref: SourceRef },
+  config: RenderedConfig | undefined,
+  seen: PoolObservation | undefined,
+): Finding {
+  const polled = poolStateAt(ph, testSaw.at).target;
+  const later = polled && polled !== config && polled.createdAt > t ? polled : undefined;
+  const evidence: Evidence[] = [
+    {
+      statement: `origin's upgrade test logged "Invariant violation detected: ${testSaw.text}" (origin's claim)`,
+      at: testSaw.at,
+      ref: testSaw.ref,
+    },
+  ];
+  if (seen) evidence.push({ statement: seen.text, at: seen.at, object: POOL_KEY, ref: seen.ref });
+  if (later) {
+    evidence.push({
+      statement: `${later.name} was rendered at ${formatClock(later.createdAt)}, after the completion: a later change the pool rolled out, not the update's`,
+      at: later.createdAt,
+      object: `MachineConfig/${later.name}`,
+      field: 'metadata.creationTimestamp',
+      ref: later.ref,
+    });
+  }
+  const finished = config ? ` had finished ${config.name}` : ' was Updated';
+  return {
+    rule: 'master-pool-updated-before-cvo-complete',
+    severity: 'warning',
+    summary: `origin's upgrade test logged "Invariant violation detected: ${testSaw.text}" at ${formatClock(testSaw.at)}, but atlevel's evidence says the rule held: the master pool${finished}${seen ? ` by ${formatClock(seen.at)}` : ''}, before the CVO reported ${update.target} complete at ${formatClock(t)}${later ? `; when the test polled, the pool was rolling out ${later.name}, rendered at ${formatClock(later.createdAt)} after the completion (a day-2 change, not the update)` : ''} (in the update ${updateLabel(update)}); a warning, not a failure`,
+    at: testSaw.at,
+    evidence,
+    moments: [
+      { label: 'CVO reported the update complete', at: t, objects: ['ClusterVersion/version'] },
+      { label: "origin's upgrade test logged a violation", at: testSaw.at, objects: [POOL_KEY] },
+    ],
+    // No `pool` in the subject: the explainer's cause chain tells how a pool missed the completion,
+    // and this one did not.
+    subject: {
+      target: update.target,
+      ...(update.previous ? { previous: update.previous } : {}),
+      objects: [POOL_KEY, 'ClusterVersion/version'],
+      cvoCompletedAt: t,
+    },
+  };
+}
 
 /** `, 1–2s later`: how long after `t` a config stamped `createdAt` (whole seconds) appeared. */
 function gapText(createdAt: number, t: number): string {

@@ -10,7 +10,7 @@ import {
 } from '../timeline/index.js';
 import { atVersion, operatorLevelFor } from './operator-level.js';
 import { configForRelease } from './release-configs.js';
-import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
+import { checked, defineRule, NEEDS, notApplicable, notChecked, partialCoverage } from './rule.js';
 
 const OPERATOR = 'machine-config';
 
@@ -32,6 +32,8 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
     const findings: Finding[] = [];
     let sawLevel = false;
     let poolsChecked = 0;
+    // The required pools whose rendered configs the inputs hold: the others are not checked, and say so.
+    const withConfigs = new Set<string>();
     let completedWithoutLevel = false;
     // Pools of updates whose own config the inputs do not identify, with why.
     const unidentified: string[] = [];
@@ -55,6 +57,7 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
         // Without the rendered configs there is nothing to compare the level report with: the
         // pool's conditions alone cannot say which release its config was made for.
         if (ph.rendered.length === 0) continue;
+        withConfigs.add(pool);
         // The update's own config (docs/domain.md 3.7): when the inputs cannot identify it, nothing
         // says which render belonged to the update; configs rendered after the update completed
         // are later rollouts (a day-2 change), never the update's.
@@ -203,7 +206,13 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
         [NEEDS.renderedConfigs],
       );
     }
-    return checked(rule, findings);
+    return checked(
+      rule,
+      findings,
+      partialCoverage('pools', pools, withConfigs, 'no rendered MachineConfig of the pool in the inputs', [
+        NEEDS.renderedConfigs,
+      ]),
+    );
   },
 );
 

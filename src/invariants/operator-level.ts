@@ -1,6 +1,7 @@
 import type { ClusterHistory } from '../model/index.js';
 import type { UpdateRecord } from '../timeline/index.js';
 import { earliestPrecise, type VersionChange, versionChanges } from '../timeline/index.js';
+import { type Coverage, NEEDS, partialCoverage } from './rule.js';
 
 /** When an operator reported its `operator` version for an update's target (the most precise witness). */
 export function operatorLevelFor(
@@ -21,4 +22,28 @@ export function atVersion(history: ClusterHistory, operator: string, update: Upd
   const co = history.objects.clusterOperators.find((c) => c.object.metadata.name === operator);
   const v = co?.object.status?.versions?.find((x) => x.name === 'operator')?.version;
   return v !== undefined && (v === update.target || (update.image !== undefined && v === update.image));
+}
+
+/**
+ * The operators a level rule applies to and could not check: those that reached the new version
+ * (every operator once the newest update completed; else those the snapshot shows at its target)
+ * with no time known for their level report in any update (`reported` holds those with one). An
+ * operator not yet at the target has not reported it, so it cannot break the rule yet: not counted.
+ */
+export function levelCoverage(
+  history: ClusterHistory,
+  operators: readonly string[],
+  updates: readonly UpdateRecord[],
+  reported: ReadonlySet<string>,
+): Coverage | undefined {
+  const last = updates[updates.length - 1];
+  if (last === undefined) return undefined;
+  const completed = last.state === 'Completed' || last.completedAt !== undefined;
+  return partialCoverage(
+    'operators',
+    operators.filter((co) => completed || atVersion(history, co, last)),
+    reported,
+    'no level report time (no OperatorVersionChanged event, no monitor line)',
+    [NEEDS.operatorVersions],
+  );
 }

@@ -22,6 +22,30 @@ export interface RuleOutcome {
    */
   readonly missing: readonly string[];
   readonly findings: readonly Finding[];
+  /**
+   * Set when the rule judges a set (operators, pools) and could check only part of it: a "holds" on
+   * 3 of 31 operators must say so (docs/analyze-json.md `coverage`). Absent when it checked them all.
+   */
+  readonly coverage?: Coverage;
+}
+
+/** How much of the set a rule judges it could check, and why the rest was not. */
+export interface Coverage {
+  /** What the members are, plural: "operators", "pools". */
+  readonly of: string;
+  readonly checked: number;
+  readonly total: number;
+  /** The members not checked, by name, sorted. */
+  readonly unchecked: readonly string[];
+  /** Why they were not checked, in words. */
+  readonly why: string;
+  /** The data that would let them be checked, in NEEDS' words. */
+  readonly needs: readonly string[];
+  /**
+   * False when the rule checked fewer than half of its members: a "holds" on so little is not
+   * evidence the invariant held, so it makes analyze's verdict inconclusive instead of PASS.
+   */
+  readonly enough: boolean;
 }
 
 export interface Rule {
@@ -55,9 +79,36 @@ export function notChecked(rule: RuleInfo, reason: string, missing: readonly str
   return { rule, applicable: false, state: 'not-checked', reason, missing, findings: [] };
 }
 
-export function checked(rule: RuleInfo, findings: Finding[]): RuleOutcome {
+export function checked(rule: RuleInfo, findings: Finding[], coverage?: Coverage): RuleOutcome {
   const violated = findings.some((f) => f.severity === 'failure');
-  return { rule, applicable: true, state: violated ? 'violated' : 'holds', missing: [], findings };
+  return {
+    rule,
+    applicable: true,
+    state: violated ? 'violated' : 'holds',
+    missing: [],
+    findings,
+    ...(coverage ? { coverage } : {}),
+  };
+}
+
+/**
+ * The coverage of a rule that judged `all` and could check only `checkedNames`; undefined when it
+ * checked every member, so a rule that covered everything reads exactly as before.
+ */
+export function partialCoverage(
+  of: string,
+  all: Iterable<string>,
+  checkedNames: ReadonlySet<string>,
+  why: string,
+  needs: readonly string[],
+): Coverage | undefined {
+  const members = new Set(all);
+  for (const n of checkedNames) members.add(n);
+  const unchecked = [...members].filter((n) => !checkedNames.has(n)).sort();
+  if (unchecked.length === 0) return undefined;
+  const total = members.size;
+  const count = total - unchecked.length;
+  return { of, checked: count, total, unchecked, why, needs, enough: count * 2 >= total };
 }
 
 /** What each rule may need, in the words every report uses (where the data usually comes from). */

@@ -45,6 +45,19 @@ export function analysisDocument(result: AnalysisResult) {
       state: o.state,
       missing: o.missing,
       reason: o.reason ?? null,
+      // Added: null when the rule checked every member of the set it judges (or was not checked).
+      coverage:
+        o.coverage && o.state !== 'not-checked'
+          ? {
+              of: o.coverage.of,
+              checked: o.coverage.checked,
+              total: o.coverage.total,
+              notChecked: o.coverage.unchecked,
+              reason: o.coverage.why,
+              needs: o.coverage.needs,
+              enough: o.coverage.enough,
+            }
+          : null,
       failures: o.findings.filter((f) => f.severity === 'failure').length,
       warnings: o.findings.filter((f) => f.severity === 'warning').length,
     })),

@@ -17,14 +17,25 @@ export function renderAnalysisJunit(result: AnalysisResult): string {
       const needs = o.missing.length > 0 ? `; needs ${o.missing.join('; ')}` : '';
       body += `<skipped message="${xml(`not checked: ${o.reason ?? 'the inputs do not let it be checked'}${needs}`)}"/>`;
     }
+    // Checked on part of the set only: said in the case's output, so a green case does not read as all.
+    const cov = o.state !== 'not-checked' ? o.coverage : undefined;
+    const part = cov
+      ? `checked ${cov.checked} of ${cov.total} ${cov.of}; ${cov.unchecked.length} not checked (${cov.unchecked.join(', ')}): ${cov.why}${cov.needs.length > 0 ? `; needs ${cov.needs.join('; ')}` : ''}\n`
+      : '';
+    // Held on too little to count (analyze's verdict is inconclusive for it): skipped, as not checked.
+    const thin = cov !== undefined && o.state === 'holds' && !cov.enough;
+    if (thin) body += `<skipped message="${xml(`held on too little to count: ${part.trimEnd()}`)}"/>`;
+    const out = thin ? '' : part;
     for (const f of failures)
       body += `<failure message="${xml(f.summary)}" type="${xml(f.rule)}">${xml(details(f))}</failure>`;
-    if (others.length > 0)
-      body += `<system-out>${xml(others.map((f) => `${f.severity}: ${f.summary}\n${details(f)}`).join('\n'))}</system-out>`;
+    if (others.length > 0 || out)
+      body += `<system-out>${xml(out + others.map((f) => `${f.severity}: ${f.summary}\n${details(f)}`).join('\n'))}</system-out>`;
     return `    <testcase classname="atlevel" name="${xml(name)}">${body}</testcase>`;
   });
   const failed = result.outcomes.filter((o) => o.state === 'violated').length;
-  const skipped = result.outcomes.filter((o) => o.state === 'not-checked').length;
+  const skipped = result.outcomes.filter(
+    (o) => o.state === 'not-checked' || (o.state === 'holds' && o.coverage?.enough === false),
+  ).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites tests="${result.outcomes.length}" failures="${failed}" skipped="${skipped}">`,

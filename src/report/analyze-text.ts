@@ -8,6 +8,9 @@ import type { AnalyzeReport, AnalyzeSettings } from './results.js';
 import { wrap as wrapTo } from './status-text.js';
 import { type Colours, colours, plural } from './text.js';
 
+/** How many unchecked members a rule line names before "and N more" (JSON lists them all). */
+const UNCHECKED_SHOWN = 12;
+
 export interface TextOptions {
   readonly colour: boolean;
   /** Print each finding's evidence and cause chain (default) or only the summaries. */
@@ -34,6 +37,14 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
         : ` in the update to ${safe(update.target)}`
     : '';
   const notChecked = result.outcomes.filter((o) => o.state === 'not-checked' && o.missing.length > 0);
+  // Rules that held on part of what they apply to: too little (analyze's verdict says inconclusive),
+  // or enough for a PASS that must not claim every member was checked.
+  const thin = result.outcomes.filter((o) => o.state === 'holds' && o.coverage?.enough === false);
+  const partial = result.outcomes.filter((o) => o.state !== 'not-checked' && o.coverage !== undefined);
+  const partialWords =
+    partial.length > 0
+      ? `, ${plural(partial.length, 'rule')} on part of what ${partial.length === 1 ? 'it applies' : 'they apply'} to`
+      : '';
   const withWarnings = warnings ? ` with ${plural(warnings, 'warning')}` : '';
   const verdict =
     result.verdict === 'fail'
@@ -47,7 +58,16 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
         : result.verdict === 'inconclusive'
           ? c.bold(
               c.yellow(
-                `INCONCLUSIVE: no invariant violated, but ${plural(notChecked.length, 'rule')} could not be checked${what}`,
+                `INCONCLUSIVE: no invariant violated, but ${[
+                  ...(notChecked.length > 0
+                    ? [`${plural(notChecked.length, 'rule')} could not be checked`]
+                    : []),
+                  ...(thin.length > 0
+                    ? [
+                        `${plural(thin.length, 'rule')} held on too little of what ${thin.length === 1 ? 'it applies' : 'they apply'} to`,
+                      ]
+                    : []),
+                ].join(' and ')}${what}`,
               ),
             )
           : result.verdict === 'no-update'
@@ -55,8 +75,10 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
                 `NO UPDATE: the inputs hold no cluster update to check (${safe(result.verdictReason, 300)})${withWarnings}`,
               )
             : warnings
-              ? c.bold(c.yellow(`PASS${withWarnings}${what}`))
-              : c.bold(c.green(`PASS: every invariant checked and held${what}`));
+              ? c.bold(c.yellow(`PASS${withWarnings}${partialWords}${what}`))
+              : partial.length > 0
+                ? c.bold(c.green(`PASS: every invariant checked held${partialWords}${what}`))
+                : c.bold(c.green(`PASS: every invariant checked and held${what}`));
   out.push(verdict);
   if (result.span) {
     out.push(
@@ -90,7 +112,17 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
         : fails || warns
           ? `${o.state === 'violated' ? '' : 'holds, '}${fails ? plural(fails, 'failure') : ''}${fails && warns ? ', ' : ''}${warns ? plural(warns, 'warning') : ''}`
           : 'holds';
-    out.push(`  ${mark} ${o.rule.id.padEnd(44)} ${tail}`);
+    const cov = o.state !== 'not-checked' ? o.coverage : undefined;
+    const part = cov
+      ? `${fails || warns ? ', ' : ' '}for ${cov.checked} of ${cov.total} ${safe(cov.of)}; ${cov.unchecked.length} not checked: ${safe(cov.why, 200)}`
+      : '';
+    out.push(`  ${mark} ${o.rule.id.padEnd(44)} ${tail}${part}`);
+    if (cov) {
+      const names = cov.unchecked.slice(0, UNCHECKED_SHOWN).map((n) => safe(n, 80));
+      const more = cov.unchecked.length - names.length;
+      out.push(c.dim(`      not checked: ${names.join(', ')}${more > 0 ? ` and ${more} more` : ''}`));
+      for (const m of cov.needs) out.push(c.dim(`      needs ${safe(m, 300)}`));
+    }
     for (const m of o.missing) out.push(c.dim(`      needs ${safe(m, 300)}`));
   }
   const width = opts.width;

@@ -30,7 +30,23 @@ export const analyzeHtml: Reporter<AnalyzeReport, unknown> = (r) =>
     outcomes: new Map(
       r.result.outcomes.map((o) => [
         o.rule.id,
-        { state: o.state, missing: o.missing, ...(o.reason !== undefined ? { reason: o.reason } : {}) },
+        {
+          state: o.state,
+          missing: o.missing,
+          ...(o.reason !== undefined ? { reason: o.reason } : {}),
+          ...(o.coverage && o.state !== 'not-checked'
+            ? {
+                coverage: {
+                  of: o.coverage.of,
+                  checked: o.coverage.checked,
+                  total: o.coverage.total,
+                  notChecked: o.coverage.unchecked,
+                  reason: o.coverage.why,
+                  enough: o.coverage.enough,
+                },
+              }
+            : {}),
+        },
       ]),
     ),
     verdict: r.result.verdict,

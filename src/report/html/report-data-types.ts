@@ -126,6 +126,18 @@ export interface ReportRule {
   readonly reason?: string;
   /** The data it needed and the inputs lack. */
   readonly missing?: readonly string[];
+  /** Present when the rule checked only part of the set it judges (docs/analyze-json.md `coverage`). */
+  readonly coverage?: ReportCoverage;
+}
+
+/** How much of its set a rule checked, as analyze concluded it (invariants/rule.ts Coverage). */
+export interface ReportCoverage {
+  readonly of: string;
+  readonly checked: number;
+  readonly total: number;
+  readonly notChecked: readonly string[];
+  readonly reason: string;
+  readonly enough: boolean;
 }
 
 /** analyze's verdict (docs/analyze-json.md). */

@@ -12,6 +12,7 @@ import { operandRolloutIntervals, operandsByOperator } from '../../timeline/inde
 import { formatRef } from '../refs.js';
 import type {
   ReportBar,
+  ReportCoverage,
   ReportData,
   ReportEvidence,
   ReportFinding,
@@ -44,7 +45,12 @@ export interface HtmlReportInput {
   /** analyze's outcome per rule id and its verdict, shown as they are (the page never recomputes them). */
   readonly outcomes?: ReadonlyMap<
     string,
-    { readonly state: ReportRuleState; readonly reason?: string; readonly missing: readonly string[] }
+    {
+      readonly state: ReportRuleState;
+      readonly reason?: string;
+      readonly missing: readonly string[];
+      readonly coverage?: ReportCoverage;
+    }
   >;
   readonly verdict?: ReportVerdict;
   /**
@@ -198,6 +204,7 @@ export function buildReportData(input: HtmlReportInput): ReportData {
         findings: input.findings.filter((f) => f.rule === r.id).length,
         ...(o ? { state: o.state, missing: [...o.missing] } : {}),
         ...(o?.reason !== undefined ? { reason: o.reason } : {}),
+        ...(o?.coverage !== undefined ? { coverage: o.coverage } : {}),
       };
     }),
     ...(input.verdict ? { verdict: input.verdict } : {}),

@@ -125,8 +125,13 @@ function rulesSection(data: ReportData): HTMLElement {
 
 /** A rule's state in words: not checked says why and what data it needed. */
 function ruleStateText(r: ReportData['rules'][number]): string {
-  if (r.state === 'holds') return 'holds';
-  if (r.state === 'violated') return 'violated';
+  // Checked on part of its set: the counts and names analyze gave, never recounted here.
+  const c = r.coverage;
+  const part = c
+    ? ` for ${c.checked} of ${c.total} ${c.of}; ${c.notChecked.length} not checked: ${c.reason} (${c.notChecked.join(', ')})${c.enough ? '' : '; too little to count towards a pass'}`
+    : '';
+  if (r.state === 'holds') return `holds${part}`;
+  if (r.state === 'violated') return `violated${part}`;
   if (r.state === 'not-checked') {
     const needs = r.missing && r.missing.length > 0 ? `; needs ${r.missing.join('; ')}` : '';
     return `not checked: ${r.reason ?? ''}${needs}`;
