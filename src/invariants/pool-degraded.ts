@@ -42,8 +42,8 @@ type Blame =
       readonly config: RenderedConfig;
       /** The update's own config, when the inputs identify it. */
       readonly own?: RenderedConfig;
-      /** When the pool had finished the update's own config (then `config` is that config). */
-      readonly settledAt?: Millis;
+      /** How the inputs show the pool had finished the update's own config (then `config` is that config). */
+      readonly settled?: string;
     }
   | {
       readonly kind: 'unknown';
@@ -103,7 +103,7 @@ export const poolDegraded = defineRule(
         const periods = withCauses(history, key, type, badPeriods(conditionTransitions(history, key, type)));
         const last = periods[periods.length - 1];
         if (!last) continue;
-        const blames = periods.map((p) => blameOf(history, pool, p.flip.at, updates));
+        const blames = periods.map((p) => blameOf(history, pool, p, updates));
         const lastBlame = blames[blames.length - 1] as Blame;
         // Judged by how the inputs end: degraded again after a recovery is still degraded, from the
         // start of that last bad period; only a pool whose last word is False recovered.
@@ -157,7 +157,13 @@ function badPeriods(transitions: readonly ConditionTransition[]): BadPeriod[] {
  * the update's own config still rolling out is the update's; a later rollout (a day-2 change), or the
  * update's own config once the pool had finished it, is not.
  */
-function blameOf(history: ClusterHistory, pool: string, t: Millis, updates: readonly UpdateRecord[]): Blame {
+function blameOf(
+  history: ClusterHistory,
+  pool: string,
+  period: BadPeriod,
+  updates: readonly UpdateRecord[],
+): Blame {
+  const t = period.flip.at;
   const update = updates.findLast((u) => u.startedAt !== undefined && u.startedAt <= t);
   const completedAt = update?.completedAt;
   if (!update || completedAt === undefined || t <= completedAt) return { kind: 'update' };
@@ -183,9 +189,22 @@ function blameOf(history: ClusterHistory, pool: string, t: Millis, updates: read
     // Finished before the degradation began: the pool was settled on the update's config, not rolling
     // it out. A finish is an observation (a transition, the test's poll, the daemons' NodeDone
     // events), never an assumption.
-    const settled = ph.finishes.find((f) => f.at >= target.createdAt && f.at < t);
+    const finish = ph.finishes.find((f) => f.at >= target.createdAt && f.at < t);
+    // Or the snapshot: still degraded at its end, the pool's status.configuration names the config.
+    // It moves only when every node is updated, which a degraded node is not (docs/domain.md 2.3), so
+    // it got there before the degradation began.
+    const mcp = ph.pool?.object;
+    const onIt =
+      !period.recovered &&
+      mcp?.status?.configuration?.name === target.name &&
+      mcp.spec?.configuration?.name === target.name;
+    const settled = finish
+      ? `at ${formatClock(finish.at)}`
+      : onIt
+        ? `its status.configuration names it, which does not move while a node is degraded`
+        : undefined;
     return settled
-      ? { kind: 'later', update: done, config: target, own: target, settledAt: settled.at }
+      ? { kind: 'later', update: done, config: target, own: target, settled }
       : { kind: 'update' };
   }
   // The pool still targeted an older config: the update's own had not been rendered yet.
@@ -284,8 +303,8 @@ function laterFinding(
   const key = `MachineConfigPool/${pool}`;
   const after = formatDuration(p.flip.at - b.update.completedAt);
   const what =
-    b.settledAt !== undefined
-      ? `once it had finished rolling out the update's own config ${b.config.name} (at ${formatClock(b.settledAt)})`
+    b.settled !== undefined
+      ? `once it had finished rolling out the update's own config ${b.config.name} (${b.settled})`
       : `while it rolled out ${b.config.name}, a later config rendered at ${formatClock(b.config.createdAt)} (a day-2 change${b.own ? `, not the update's ${b.own.name}` : ''})`;
   const said = causeText(p);
   return {
@@ -298,7 +317,7 @@ function laterFinding(
       completionEvidence(b.update),
       {
         statement:
-          b.settledAt !== undefined
+          b.settled !== undefined
             ? `${b.config.name} is the update's own config, and the pool had finished it`
             : `${b.config.name} created for pool ${pool}, after the update completed`,
         at: b.config.createdAt,

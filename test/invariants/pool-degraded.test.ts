@@ -172,6 +172,19 @@ describe('pool-degraded judges the update, not the cluster', () => {
     );
   });
 
+  it("a snapshot still degraded, its status.configuration on the update's own config: it had finished it first", () => {
+    // A degraded node is never counted updated, so status.configuration cannot have moved since.
+    const h = shape({
+      conditions: [
+        cond('Updated', 'False', at('16:00:00')),
+        cond('NodeDegraded', 'True', at('16:00:00'), DRIFT),
+      ],
+    });
+    const o = outcome(h);
+    expect(o?.state).toBe('holds');
+    expect(o?.findings[0]?.summary).toContain('its status.configuration names it');
+  });
+
   it('degraded after the update, and the inputs hold no rendered config: not checked, the degradation shown', () => {
     const h = shape({ configs: [], conditions: [cond('NodeDegraded', 'True', at('14:40:00'), DRIFT)] });
     const o = outcome(h);
@@ -234,7 +247,7 @@ describe('a pool degraded twice, judged per bad period', () => {
   });
 
   it("again after the update, while still rolling out the update's own config: a failure", () => {
-    const o = outcome(shape({ intervals: twice('14:40:00') }));
+    const o = outcome(shape({ current: 'rendered-worker-old', intervals: twice('14:40:00') }));
     expect(o?.state).toBe('violated');
     expect(o?.findings[0]?.summary).toContain('from 14:40:00 to the end of the inputs');
   });
