@@ -76,6 +76,18 @@ describe('a snapshot mid-update: machine-config at the new version, the master p
     expect(titles.some((t) => t.includes(`stamped for ${OLD}`))).toBe(true);
   });
 
+  it('names the release component behind the change when the release payloads are given', async () => {
+    const release = join(projectRoot, 'examples/bug-2019850-fixed/release');
+    const h = await loadHistory([FIXTURE], {
+      releaseFrom: join(release, 'release-from.json'),
+      releaseTo: join(release, 'release-to.json'),
+    });
+    const f = analyzeHistory(h).findings.find((x) => x.rule === RULE);
+    expect(f?.explanation?.steps.map((s) => s.title)).toContain(
+      'the changed image is the release component pod',
+    );
+  });
+
   it('machine-config not yet at the new version: no violation', async () => {
     const dir = twin({
       clusteroperators: (items) => {
