@@ -62,7 +62,7 @@ export const poolDegraded = defineRule(
   'No MachineConfigPool is Degraded (NodeDegraded or RenderDegraded) during the update or while rolling out its config.',
   {
     severityPolicy:
-      'failure: still Degraded at the end of the inputs, since the update or a rollout of its config; warning: Degraded and recovered, or Degraded after the update by a later rollout; info: a later rollout’s degradation that recovered',
+      'failure: still Degraded at the end of the inputs, since a moment during the update or its config’s rollout (or with no update in the inputs); warning: Degraded and recovered, or Degraded after the update completed, on a later rollout (a day-2 change) or once the pool had finished the update’s config',
   },
   (history: ClusterHistory, rule) => {
     // Only a pool whose conditions the inputs hold can be checked: a snapshot of it, or condition
