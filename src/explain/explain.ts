@@ -90,11 +90,24 @@ function explainFinding(
         },
       ],
     });
+  } else if (level === undefined && s.operator) {
+    // A snapshot: the operator's version is there, the moment it was reported is not.
+    const reported = finding.evidence.filter((e) => e.object === `ClusterOperator/${s.operator}`);
+    if (reported.length > 0)
+      steps.push({
+        title: `${s.operator} reports operator ${s.target ?? 'the new version'} in the snapshot; since when, the inputs do not say`,
+        evidence: reported,
+      });
   }
 
   if (from) {
+    // A config stamped for another release than the target fails the fixed operator's check (docs/domain.md 1.2).
+    const otherRelease =
+      from.releaseImageVersion !== undefined &&
+      s.target !== undefined &&
+      from.releaseImageVersion !== s.target;
     steps.push({
-      title: `the ${s.pool} pool was on ${from.name} (created ${formatClock(from.createdAt)}), which passed the operator's checks`,
+      title: `the ${s.pool} pool was on ${from.name} (created ${formatClock(from.createdAt)}), ${otherRelease ? `stamped for ${from.releaseImageVersion}: the operator's release check should have refused it` : "which passed the operator's checks"}`,
       at: from.createdAt,
       evidence: configEvidence(from),
     });

@@ -3,8 +3,6 @@ import { formatClock, formatDuration } from '../model/index.js';
 import {
   conditionTransitions,
   findUpdates,
-  intervalLocators,
-  intervalsOf,
   poolHistory,
   poolStateAt,
   updateWindow,
@@ -81,92 +79,6 @@ export const operatorDegradedDuringUpdate = defineRule(
       }
     }
     return checked(rule, findings);
-  },
-);
-
-const DEGRADED_CONDITIONS = ['Degraded', 'NodeDegraded', 'RenderDegraded'] as const;
-
-/** A pool that is degraded blocks the machine-config operator and every later update (docs/domain.md 1.3). */
-export const poolDegraded = defineRule(
-  'pool-degraded',
-  'No MachineConfigPool is Degraded (NodeDegraded or RenderDegraded).',
-  { severityPolicy: 'failure: still Degraded at the end of the inputs; warning: Degraded and recovered' },
-  (history: ClusterHistory, rule) => {
-    // Only a pool whose conditions the inputs hold can be checked: a snapshot of it, or condition
-    // lines about it. Events about a pool (RenderedConfigGenerated, SetDesiredConfig) name it but say
-    // nothing of Degraded, and origin's monitor does not record pool conditions (docs/domain.md).
-    const pools = new Set(history.objects.machineConfigPools.map((p) => p.object.metadata.name));
-    const named = new Set<string>(pools);
-    // By the intervals' distinct locators, and then only the intervals of the pools they name.
-    for (const [locator, key] of intervalLocators(history)) {
-      const name = locator.type === 'MachineConfigPool' ? locator.keys.machineconfigpool : undefined;
-      if (!name) continue;
-      named.add(name);
-      if (pools.has(name)) continue;
-      const conditions = intervalsOf(history, key).some(
-        (i) =>
-          i.locator === locator &&
-          i.message.annotations.condition !== undefined &&
-          i.message.annotations.status !== undefined,
-      );
-      if (conditions) pools.add(name);
-    }
-    if (pools.size === 0) {
-      const reason =
-        named.size === 0
-          ? 'no MachineConfigPools in the inputs'
-          : `no conditions of the MachineConfigPools in the inputs (only events about ${[...named].sort().join(', ')})`;
-      return findUpdates(history).length > 0 || named.size > 0
-        ? notChecked(rule, reason, [NEEDS.pools])
-        : notApplicable(rule, reason);
-    }
-    const findings: Finding[] = [];
-    for (const pool of [...pools].sort()) {
-      const key = `MachineConfigPool/${pool}`;
-      for (const type of DEGRADED_CONDITIONS) {
-        const transitions = conditionTransitions(history, key, type);
-        if (!transitions.some((tr) => tr.status === 'True')) continue;
-        // Judged by how the inputs end: degraded again after a recovery is still degraded, from the
-        // start of that last bad period; only a pool whose last word is False recovered.
-        const lastFalse = transitions.findLast((tr) => tr.status === 'False');
-        const again = transitions.find((tr) => tr.status === 'True' && (!lastFalse || tr.at > lastFalse.at));
-        const flip =
-          again ?? (transitions.find((tr) => tr.status === 'True') as (typeof transitions)[number]);
-        const recovered = again
-          ? undefined
-          : transitions.find((tr) => tr.at > flip.at && tr.status === 'False');
-        findings.push({
-          rule: rule.id,
-          severity: recovered ? 'warning' : 'failure',
-          summary: `pool ${pool} was ${type}=True from ${formatClock(flip.at)}${recovered ? ` to ${formatClock(recovered.at)}` : ' to the end of the inputs'}${flip.message ? `: ${flip.message}` : flip.reason ? `: ${flip.reason}` : ''}${recovered ? '; a warning, not a failure: the pool recovered' : ''}`,
-          at: flip.at,
-          evidence: [
-            {
-              statement: `pool ${pool} ${type}=True${flip.reason ? ` (${flip.reason})` : ''}`,
-              at: flip.at,
-              object: key,
-              field: `status.conditions[${type}]`,
-              ref: flip.ref,
-            },
-          ],
-          moments: [{ label: `pool ${pool} ${type}`, at: flip.at, objects: [key] }],
-          subject: { pool, objects: [key] },
-        });
-        break; // one finding per pool: Degraded repeats what NodeDegraded/RenderDegraded say
-      }
-    }
-    // A pool the inputs name only in events was not checked: said, never counted as not degraded.
-    return checked(
-      rule,
-      findings,
-      partialCoverage(
-        'pools',
-        named,
-        pools,
-        'no conditions of the pool in the inputs (only events about it)',
-        [NEEDS.pools],
-      ),
-    );
   },
 );
 

@@ -5,13 +5,14 @@
 import type { ClusterHistory } from '../model/index.js';
 import { clusterOperatorLevelThenProgressing } from './clusteroperator-level-then-progressing.js';
 import { controlplaneLevelBeforeComponents } from './controlplane-level-before-components.js';
-import { operatorDegradedDuringUpdate, poolDegraded, updateCompleted } from './health.js';
+import { operatorDegradedDuringUpdate, updateCompleted } from './health.js';
 import { masterPoolUpdatedBeforeCvoComplete } from './master-pool-updated-before-cvo-complete.js';
 import { noSeriousInsight } from './no-serious-insight.js';
 import { nodepoolLevelBeforeRollout } from './nodepool-level-before-rollout.js';
 import { nodepoolStuckUpdating } from './nodepool-stuck-updating.js';
 import { operatorLevelBeforeOperands } from './operator-level-before-operands.js';
 import { operatorLevelBeforeRequiredPoolTarget } from './operator-level-before-required-pool-target.js';
+import { poolDegraded } from './pool-degraded.js';
 import type { Rule, RuleOutcome } from './rule.js';
 
 export { nodePoolRollouts } from './nodepool-rollout.js';

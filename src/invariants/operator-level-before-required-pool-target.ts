@@ -8,7 +8,8 @@ import {
   type RenderedConfig,
   updateLabel,
 } from '../timeline/index.js';
-import { atVersion, operatorLevelFor } from './operator-level.js';
+import { atVersion, operatorLevelFor, operatorVersion } from './operator-level.js';
+import { snapshotRace } from './operator-level-snapshot.js';
 import { configForRelease } from './release-configs.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked, partialCoverage } from './rule.js';
 
@@ -35,18 +36,32 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
     // The required pools whose rendered configs the inputs hold: the others are not checked, and say so.
     const withConfigs = new Set<string>();
     let completedWithoutLevel = false;
+    // Why a snapshot that shows a required pool rolling out the release's config proves nothing.
+    let undecidedSnapshot: string | undefined;
     // Pools of updates whose own config the inputs do not identify, with why.
     const unidentified: string[] = [];
     for (const update of updates) {
       const level = operatorLevelFor(history, OPERATOR, update);
       if (!level) {
         // Only the newest update is the one the inputs are about; older entries are context.
-        // A snapshot shows the operator already at the new version but not when it got there.
+        // A snapshot shows the operator already at the new version but not when it got there; it
+        // proves the violation only when a required pool is still far from the stamped config.
         if (
           update === updates[updates.length - 1] &&
           (update.state === 'Completed' || atVersion(history, OPERATOR, update))
-        )
-          completedWithoutLevel = true;
+        ) {
+          const version = operatorVersion(history, OPERATOR);
+          const seen =
+            version && atVersion(history, OPERATOR, update)
+              ? pools.map((pool) => snapshotRace(history, rule.id, OPERATOR, version, update, pool))
+              : [];
+          for (const race of seen) {
+            if (race.kind === 'violated') findings.push(race.finding);
+            else if (race.kind === 'undecided') undecidedSnapshot = race.why;
+          }
+          if (seen.some((race) => race.kind === 'violated')) sawLevel = true;
+          else completedWithoutLevel = true;
+        }
         continue;
       }
       sawLevel = true;
@@ -191,9 +206,11 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
     if (!sawLevel) {
       // A completed update whose operator version reports are missing could have broken the rule.
       return completedWithoutLevel
-        ? notChecked(rule, `the inputs do not say when ${OPERATOR} reported the new version`, [
-            NEEDS.operatorVersions,
-          ])
+        ? notChecked(
+            rule,
+            undecidedSnapshot ?? `the inputs do not say when ${OPERATOR} reported the new version`,
+            [NEEDS.operatorVersions],
+          )
         : notApplicable(rule, `no version report by ${OPERATOR} for an update in the inputs`);
     }
     // Not "holds" while an update the inputs hold went unchecked (as master-pool-updated-before-cvo-complete):

@@ -19,8 +19,7 @@ export function operatorLevelFor(
 
 /** The operator's final `operator` version (the snapshot) is the update's target. */
 export function atVersion(history: ClusterHistory, operator: string, update: UpdateRecord): boolean {
-  const co = history.objects.clusterOperators.find((c) => c.object.metadata.name === operator);
-  const v = co?.object.status?.versions?.find((x) => x.name === 'operator')?.version;
+  const v = operatorVersion(history, operator);
   return v !== undefined && (v === update.target || (update.image !== undefined && v === update.image));
 }
 
@@ -46,4 +45,10 @@ export function levelCoverage(
     'no level report time (no OperatorVersionChanged event, no monitor line)',
     [NEEDS.operatorVersions],
   );
+}
+
+/** The operator's `operator` version in the snapshot's ClusterOperator. */
+export function operatorVersion(history: ClusterHistory, operator: string): string | undefined {
+  const co = history.objects.clusterOperators.find((c) => c.object.metadata.name === operator);
+  return co?.object.status?.versions?.find((x) => x.name === 'operator')?.version;
 }
