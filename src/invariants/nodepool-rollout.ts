@@ -45,6 +45,11 @@ export interface NodePoolRollout {
   readonly context: Evidence[];
   /** When it ended, as the objects date it, when it has ended and they do. */
   readonly endedAt?: Millis;
+  /**
+   * Replace: when the MachineDeployment's current template got its MachineSet (the latest creation of
+   * a MachineSet whose template is the MachineDeployment's): the template has not changed since.
+   */
+  readonly templateSince?: Millis;
 }
 
 function objectKey(kind: string, o: { metadata: { name: string; namespace?: string | undefined } }): string {
@@ -185,6 +190,11 @@ export function nodePoolRollouts(history: ClusterHistory): NodePoolRollout[] {
         (t.userData !== undefined && want.userData !== undefined && t.userData !== want.userData);
       if (differs) old.add(s.object.metadata.name);
     }
+    const templateSince = latest(
+      own
+        .filter((s) => !old.has(s.object.metadata.name))
+        .map((s) => parseTime(s.object.metadata.creationTimestamp)),
+    );
     const oldMachines = mine.filter((m) => owners(m.object, 'MachineSet').some((o) => old.has(o)));
     for (const m of oldMachines) {
       const set = owners(m.object, 'MachineSet').find((o) => old.has(o)) ?? '';
@@ -265,6 +275,7 @@ export function nodePoolRollouts(history: ClusterHistory): NodePoolRollout[] {
       missing,
       context,
       ...(endedAt !== undefined ? { endedAt } : {}),
+      ...(templateSince !== undefined ? { templateSince } : {}),
     };
   });
 }

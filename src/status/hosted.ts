@@ -449,6 +449,20 @@ function deploymentOf(
   );
 }
 
+/**
+ * The version the NodePool controller resolved its release image to, when the HostedCluster's
+ * histories do not name the image (a NodePool bumped to a release the control plane never ran): the
+ * UpdatingVersion=True message says `Target version: X`, and UpdatingVersion=False means its
+ * status.version is the target (the controller sets it True exactly when they differ;
+ * hypershift-operator controllers/nodepool, isUpdatingVersion).
+ */
+function ownTarget(np: NodePoolShape): string | undefined {
+  const c = cond(np, 'UpdatingVersion');
+  if (c?.status === 'True') return /Target version: "?([^\s"]+?)"?\.?(?:\s|$)/.exec(c.message ?? '')?.[1];
+  if (c?.status === 'False') return np.status?.version || undefined;
+  return undefined;
+}
+
 function isPaused(np: NodePoolShape, now: Millis): boolean {
   const until = np.spec?.pausedUntil;
   if (!until) return false;
@@ -634,7 +648,8 @@ function nodePoolOf(
   const npObject = { kind: 'NodePool', name, ...ns(np.metadata.namespace) };
   const insights: Insight[] = [];
   const targetImage = np.spec?.release?.image || undefined;
-  const targetVersion = targetImage ? versionsByImage(hc.object).get(targetImage) : undefined;
+  const targetVersion =
+    (targetImage ? versionsByImage(hc.object).get(targetImage) : undefined) ?? ownTarget(np);
   const inPlace = np.spec?.management?.upgradeType === 'InPlace';
   const paused = isPaused(np, now);
   const md = deploymentOf(np, cpNamespace, objects.machineDeployments);

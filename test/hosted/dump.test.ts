@@ -365,6 +365,44 @@ describe('no false verdict', () => {
     expect(o.missing.join(' ')).toContain('controlplanecomponents.yaml');
   });
 
+  it('a paused NodePool bumped to a newer release is updating rightly, not stuck: its template never moved', async () => {
+    // spec.pausedUntil: the controller sets UpdatingVersion=True and leaves the MachineDeployment's
+    // template at 4.20.1; the rollout that ended at 11:01:55 is the previous one.
+    const h = await historyOf('nodepool-paused');
+    const o = outcome(h, 'nodepool-stuck-updating');
+    expect(o.state).toBe('holds');
+    expect(o.findings.map((f) => [f.severity, f.summary])).toEqual([
+      [
+        'info',
+        "NodePool example-workers is updating and its rollout has not begun: its MachineDeployment's template is still at 4.20.1, not the target 4.20.2 (spec.pausedUntil is true)",
+      ],
+    ]);
+    expect(analyzeHistory(h).verdict).toBe('pass');
+  });
+
+  it('a day-2 config change waiting on its payload is not stuck either: the template predates UpdatingConfig', async () => {
+    const h = await variant('nodepool-paused', (o) => {
+      const np = o.nodePools[0]?.object;
+      if (!np?.spec || !np.status) throw new Error('fixture');
+      delete np.spec.pausedUntil;
+      np.spec.release = { image: 'quay.io/openshift-release-dev/ocp-release:4.20.1-x86_64' };
+      np.status.conditions = (np.status.conditions ?? []).map((c) =>
+        c.type === 'UpdatingVersion'
+          ? { ...c, status: 'False', message: '', lastTransitionTime: '2026-11-20T11:02:10Z' }
+          : c.type === 'UpdatingConfig'
+            ? { ...c, status: 'True', lastTransitionTime: '2026-11-20T12:00:00Z' }
+            : c.type === 'ValidGeneratedPayload'
+              ? { ...c, status: 'False', reason: 'InvalidConfig', lastTransitionTime: '2026-11-20T12:00:00Z' }
+              : c,
+      );
+    });
+    const o = outcome(h, 'nodepool-stuck-updating');
+    expect(o.state).toBe('holds');
+    expect(o.findings[0]?.summary).toContain(
+      'its last rollout ended at 11:01:55, before it started updating at 12:00:00 (ValidGeneratedPayload=False)',
+    );
+  });
+
   it('stuck: an updating NodePool whose rollout nothing dates is not checked', async () => {
     const h = await variant('ocpbugs-92013', (o) => {
       const v2 = o.machineDeployments[0]?.object.status?.v1beta2;

@@ -164,3 +164,18 @@ describe("status of a hosted cluster: the guest's operands", () => {
     expect(json.guest.operators.rollingOperands).toEqual([]);
   });
 });
+
+describe('a NodePool whose release the HostedCluster never ran', () => {
+  it('takes its target from UpdatingVersion: a paused pool is Excluded at 0%, never Completed', async () => {
+    const r = await statusOf('test/fixtures/hosted/nodepool-paused', '-o', 'json');
+    const json = JSON.parse(r.out) as Json & { nodePools: { targetVersion?: string }[] };
+    expect(json.nodePools[0]).toMatchObject({
+      name: 'example-workers',
+      targetVersion: '4.20.2',
+      assessment: 'Excluded',
+      updated: 0,
+      total: 3,
+    });
+    expect(JSON.stringify(json)).not.toContain('target version is not known');
+  });
+});
