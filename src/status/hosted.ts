@@ -620,6 +620,9 @@ function poolAssessment(
   if (machines.every((m) => m.updated)) return 'Completed';
   if (paused) return 'Excluded';
   if (machines.some((m) => m.assessment === 'Unknown')) return 'Unknown';
+  // Some Machines replaced and some not, between two steps of the rollout (none being created or
+  // deleted at the snapshot's moment): under way, as an MCO pool with some nodes updated is.
+  if (machines.some((m) => m.updated)) return 'Progressing';
   return 'Pending';
 }
 
