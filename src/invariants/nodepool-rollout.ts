@@ -50,6 +50,12 @@ export interface NodePoolRollout {
    * a MachineSet whose template is the MachineDeployment's): the template has not changed since.
    */
   readonly templateSince?: Millis;
+  /**
+   * Replace: how many of the desired replicas are up to date and not yet available. The NodePool
+   * controller completes a rollout only once availableReplicas is the desired replicas too
+   * (MachineDeploymentComplete), so it is rightly still updating while this is above 0.
+   */
+  readonly notAvailable?: number;
 }
 
 function objectKey(kind: string, o: { metadata: { name: string; namespace?: string | undefined } }): string {
@@ -226,6 +232,7 @@ export function nodePoolRollouts(history: ClusterHistory): NodePoolRollout[] {
     const upToDate = n(v2?.upToDateReplicas);
     const available = n(v2?.availableReplicas);
     const replicas = n(v2?.replicas) ?? n(md.object.status?.replicas);
+    let notAvailable: number | undefined;
     const counts = `v1beta2 upToDateReplicas ${upToDate ?? 'absent'}, availableReplicas ${available ?? 'absent'}, replicas ${replicas ?? 'absent'}, spec.replicas ${desired ?? 'absent'} (v1beta1 updatedReplicas ${md.object.status?.updatedReplicas ?? 'absent'})`;
     if (upToDate === undefined || desired === undefined) {
       if (!(desired === 0 && replicas === 0)) missing.push(`${HOSTED_NEEDS.v1beta2}: ${mdKey} has ${counts}`);
@@ -238,6 +245,7 @@ export function nodePoolRollouts(history: ClusterHistory): NodePoolRollout[] {
         ref: md.ref,
       });
     } else if (available !== undefined && available < desired) {
+      notAvailable = desired - available;
       // Every Machine up to date and some not yet available: a scale-up (autoscaling) or a repair, not
       // a rollout left unfinished; said, not held against the NodePool.
       context.push({
@@ -276,6 +284,7 @@ export function nodePoolRollouts(history: ClusterHistory): NodePoolRollout[] {
       context,
       ...(endedAt !== undefined ? { endedAt } : {}),
       ...(templateSince !== undefined ? { templateSince } : {}),
+      ...(notAvailable !== undefined ? { notAvailable } : {}),
     };
   });
 }

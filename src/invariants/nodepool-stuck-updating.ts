@@ -38,6 +38,12 @@ export const nodepoolStuckUpdating = defineRule(
         for (const m of r.missing) missing.push(`${m} (for ${r.key})`);
         continue;
       }
+      if (r.notAvailable !== undefined && r.notAvailable > 0) {
+        // Every Machine up to date and some not available yet: the controller rightly waits for them
+        // (MachineDeploymentComplete counts availableReplicas too).
+        checkedOne++;
+        continue;
+      }
       const waiting = notThisUpdate(r, updating);
       if (waiting !== undefined) {
         // Updating rightly: the rollout that ended is an earlier one, this update's has not begun.

@@ -403,6 +403,18 @@ describe('no false verdict', () => {
     );
   });
 
+  it('stuck: every Machine up to date and one not yet available is updating rightly, not stuck', async () => {
+    // A Machine still provisioning after the old ones left (maxUnavailable above 0, a slow cloud): the
+    // NodePool controller completes only once availableReplicas is the desired replicas.
+    const h = await variant('ocpbugs-92013', (o) => {
+      const d = o.machineDeployments[0]?.object;
+      if (!d?.status?.v1beta2) throw new Error('fixture');
+      d.status.v1beta2 = { ...d.status.v1beta2, availableReplicas: 2 };
+      d.status.availableReplicas = 2;
+    });
+    expect(outcome(h, 'nodepool-stuck-updating').state).toBe('holds');
+  });
+
   it('stuck: an updating NodePool whose rollout nothing dates is not checked', async () => {
     const h = await variant('ocpbugs-92013', (o) => {
       const v2 = o.machineDeployments[0]?.object.status?.v1beta2;
