@@ -127,6 +127,31 @@ function latest(times: readonly (Millis | undefined)[]): Millis | undefined {
   return best;
 }
 
+/**
+ * NodePools the inputs do not hold although their Cluster API objects are there: a MachineDeployment
+ * or MachineSet annotated `hypershift.openshift.io/nodePool: NS/NAME` (the NodePool controller's
+ * annotation) naming no NodePool of the inputs, and not being deleted with it. A dump that lost its
+ * NodePool files leaves the NodePool rules unable to check that pool: said as missing, never as
+ * "no NodePool".
+ */
+export function nodePoolsMissing(history: ClusterHistory): string[] {
+  const { nodePools, machineDeployments, machineSets } = history.objects;
+  const have = new Set(
+    nodePools.map((p) => `${p.object.metadata.namespace ?? ''}/${p.object.metadata.name}`),
+  );
+  const out = new Map<string, string>();
+  for (const o of [...machineDeployments, ...machineSets]) {
+    const meta = o.object.metadata;
+    const named = meta.annotations?.[NODEPOOL_ANNOTATION];
+    if (!named || have.has(named) || out.has(named) || meta.deletionTimestamp) continue;
+    out.set(
+      named,
+      `the NodePool ${named}, which ${objectKey(o.object.kind, o.object)}'s ${NODEPOOL_ANNOTATION} annotation names (a hypershift dump's namespaces/NS/hypershift.openshift.io/nodepools/NAME.yaml, or oc get nodepools -A -o yaml)`,
+    );
+  }
+  return [...out.values()];
+}
+
 /** The rollout of every NodePool in the inputs (the management side), as last seen. */
 export function nodePoolRollouts(history: ClusterHistory): NodePoolRollout[] {
   const { nodePools, machineDeployments, machineSets, machines } = history.objects;

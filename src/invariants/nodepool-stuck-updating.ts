@@ -1,7 +1,7 @@
 import type { ClusterHistory, Condition, Finding } from '../model/index.js';
 import { conditionSince, findCondition, formatClock, formatDuration } from '../model/index.js';
 import { updatingConditions } from './nodepool-level-before-rollout.js';
-import { type NodePoolRollout, nodePoolRollouts } from './nodepool-rollout.js';
+import { type NodePoolRollout, nodePoolRollouts, nodePoolsMissing } from './nodepool-rollout.js';
 import { checked, defineRule, notApplicable, notChecked } from './rule.js';
 
 /**
@@ -21,10 +21,12 @@ export const nodepoolStuckUpdating = defineRule(
   },
   (history: ClusterHistory, rule) => {
     const rollouts = nodePoolRollouts(history);
-    if (rollouts.length === 0) return notApplicable(rule, 'no NodePool in the inputs');
+    const absent = nodePoolsMissing(history);
+    if (rollouts.length === 0 && absent.length === 0) return notApplicable(rule, 'no NodePool in the inputs');
     const now = history.span?.to;
     const findings: Finding[] = [];
     const missing: string[] = [];
+    missing.push(...absent);
     let checkedOne = 0;
     for (const r of rollouts) {
       const updating = updatingConditions(r.pool.object);

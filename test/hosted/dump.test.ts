@@ -232,6 +232,18 @@ describe('no false verdict', () => {
     expect(analyzeHistory(h).verdict).toBe('inconclusive');
   });
 
+  it('a dump without its NodePool files: not checked, naming the NodePool its MachineDeployment names, never pass', async () => {
+    const h = await variant('replace-completed', (o) => {
+      o.nodePools.length = 0;
+    });
+    for (const id of ['nodepool-level-before-rollout', 'nodepool-stuck-updating']) {
+      const o = outcome(h, id);
+      expect(o.state).toBe('not-checked');
+      expect(o.missing.join(' ')).toContain('the NodePool clusters/example-workers');
+    }
+    expect(analyzeHistory(h).verdict).toBe('inconclusive');
+  });
+
   it('but a partial dump that still shows an old Machine fails', async () => {
     const h = await variant('ocpbugs-77922', (o) => {
       for (const d of o.machineDeployments) delete d.object.status?.v1beta2;
