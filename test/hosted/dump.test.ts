@@ -358,6 +358,33 @@ describe('no false verdict', () => {
     expect(outcome(h, 'controlplane-level-before-components').state).toBe('holds');
   });
 
+  it('an update just requested (the HostedCluster names a newer release, its status copy not refreshed yet) is not judged', async () => {
+    const next = 'quay.io/openshift-release-dev/ocp-release:4.20.2-x86_64';
+    const starting = (edit: (o: HistoryParts['objects']) => void) =>
+      variant('replace-completed', (o) => {
+        // A component already rolling to 4.20.2 under the 4.20.1 entry the HostedCluster still shows.
+        const c = o.controlPlaneComponents.find((x) => x.object.metadata.name === 'kube-apiserver')?.object;
+        if (!c?.status) throw new Error('fixture');
+        c.status.version = '4.20.2';
+        edit(o);
+      });
+    const bySpec = await starting((o) => {
+      const hc = o.hostedClusters[0]?.object;
+      if (hc?.spec) hc.spec.release = { image: next };
+    });
+    const o = outcome(bySpec, 'controlplane-level-before-components');
+    expect(o.state).toBe('not-checked');
+    expect(o.missing).toEqual([]);
+    expect(o.reason).toContain('an update starting');
+    const byHcp = await starting((o) => {
+      const hcp = o.hostedControlPlanes[0]?.object;
+      if (hcp?.spec) hcp.spec.releaseImage = next;
+    });
+    expect(outcome(byHcp, 'controlplane-level-before-components').reason).toContain('lags');
+    // Nothing requested: the same component is behind the Completed entry.
+    expect(outcome(await starting(() => {}), 'controlplane-level-before-components').state).toBe('violated');
+  });
+
   it('a HostedCluster without controlPlaneVersion leaves the check to its HostedControlPlane', async () => {
     const h = await variant('controlplane-ahead', (o) => {
       const hc = o.hostedClusters[0]?.object;
