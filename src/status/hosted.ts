@@ -253,9 +253,23 @@ function controlPlaneOf(
   }
   const total = components.length;
   const completed = entry?.state === 'Completed';
-  if (completed && source === 'controlPlaneVersion') {
+  // A newer release requested (spec.release.image, else a newer desired) than the Completed entry's:
+  // the components already roll to it under the previous entry, which says nothing false.
+  const requested = hc.spec?.release?.image || v?.desired?.image || undefined;
+  const starting = requested !== undefined && targetImage !== undefined && requested !== targetImage;
+  if (completed && source === 'controlPlaneVersion' && !starting) {
     for (const seen of laggards) {
       const c = seen.object;
+      // At the version and rolling out again since after the completion (a configuration change):
+      // updating, not a component the Completed entry skipped (as controlplane-level-before-components).
+      const rolloutSince = parseTime(cond(c, 'RolloutComplete')?.lastTransitionTime);
+      if (
+        c.status?.version === targetVersion &&
+        rolloutSince !== undefined &&
+        completedAt !== undefined &&
+        rolloutSince > completedAt
+      )
+        continue;
       insights.push({
         kind: 'component-not-rolled-out',
         level: 'Error',

@@ -385,6 +385,17 @@ describe('no false verdict', () => {
     expect(outcome(await starting(() => {}), 'controlplane-level-before-components').state).toBe('violated');
   });
 
+  it('the two control-plane fixtures: a config rollout after the completion holds, a requested update is not judged', async () => {
+    expect(
+      outcome(await historyOf('controlplane-config-rollout'), 'controlplane-level-before-components').state,
+    ).toBe('holds');
+    const o = outcome(
+      await historyOf('controlplane-update-requested'),
+      'controlplane-level-before-components',
+    );
+    expect([o.state, o.missing]).toEqual(['not-checked', []]);
+  });
+
   it('a HostedCluster without controlPlaneVersion leaves the check to its HostedControlPlane', async () => {
     const h = await variant('controlplane-ahead', (o) => {
       const hc = o.hostedClusters[0]?.object;

@@ -180,3 +180,27 @@ describe('a NodePool whose release the HostedCluster never ran', () => {
     expect(JSON.stringify(json)).not.toContain('target version is not known');
   });
 });
+
+describe('a Completed control plane whose components roll out again', () => {
+  const kinds = async (fixture: string) => {
+    const r = await statusOf(fixture, '-o', 'json');
+    const json = JSON.parse(r.out) as Json;
+    return { json, kinds: json.insights.map((i) => i.kind) };
+  };
+
+  it('a configuration rollout after the completion is updating, not a component the entry skipped', async () => {
+    const { json, kinds: k } = await kinds('test/fixtures/hosted/controlplane-config-rollout');
+    expect(json.controlPlane.components).toMatchObject({ updated: 6, updating: 1 });
+    expect(k).not.toContain('component-not-rolled-out');
+  });
+
+  it('a newer release requested in the HostedCluster spec: the previous entry is not held against the components', async () => {
+    const { kinds: k } = await kinds('test/fixtures/hosted/controlplane-update-requested');
+    expect(k).not.toContain('component-not-rolled-out');
+  });
+
+  it('but a component behind a Completed entry with nothing newer requested is still an Error', async () => {
+    const { kinds: k } = await kinds('test/fixtures/hosted/controlplane-ahead');
+    expect(k).toContain('component-not-rolled-out');
+  });
+});
