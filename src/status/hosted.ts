@@ -733,13 +733,31 @@ function nodePoolOf(
     });
   }
   const rolledOut = total > 0 && updated === total && machines.every((m) => !m.updating) && oldMachines === 0;
+  // When the current template got its MachineSet: a NodePool updating since after that has not had its
+  // template bumped yet (paused, or its payload not generated), so its Machines being on the current
+  // template says nothing about the update (as nodepool-stuck-updating).
+  let templateSince: Millis | undefined;
+  for (const s of sets) {
+    const t = currentSets.has(s.object.metadata.name)
+      ? parseTime(s.object.metadata.creationTimestamp)
+      : undefined;
+    if (t !== undefined && (templateSince === undefined || t > templateSince)) templateSince = t;
+  }
   for (const [type, flag] of [
     ['UpdatingVersion', updatingVersion],
     ['UpdatingConfig', updatingConfig],
   ] as const) {
     const c = cond(np, type);
     const since = parseTime(c?.lastTransitionTime);
-    if (flag === true && rolledOut && since !== undefined && now - since >= STUCK_UPDATING_MS) {
+    const templateOlder =
+      !inPlace && templateSince !== undefined && since !== undefined && templateSince < since;
+    if (
+      flag === true &&
+      rolledOut &&
+      !templateOlder &&
+      since !== undefined &&
+      now - since >= STUCK_UPDATING_MS
+    ) {
       insights.push({
         kind: 'nodepool-stuck-updating',
         level: 'Warning',

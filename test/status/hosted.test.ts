@@ -204,3 +204,18 @@ describe('a Completed control plane whose components roll out again', () => {
     expect(k).toContain('component-not-rolled-out');
   });
 });
+
+describe('a NodePool updating whose template has not moved yet', () => {
+  it('a day-2 config change waiting on its payload: the payload Error, never "stuck although rolled out"', async () => {
+    const r = await statusOf(
+      'test/fixtures/hosted/nodepool-payload-pending',
+      '-o',
+      'json',
+      '--at',
+      '2026-11-20T13:00:00Z',
+    );
+    const kinds = (JSON.parse(r.out) as Json).insights.map((i) => i.kind);
+    expect(kinds).toContain('nodepool-invalid-payload');
+    expect(kinds).not.toContain('nodepool-stuck-updating');
+  });
+});
