@@ -3,7 +3,8 @@
  * control plane from status.controlPlaneVersion and the ControlPlaneComponents, each NodePool as a
  * pool of its Machines, the insights oc cannot give, text and JSON goldens, and --at.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inProcessCli } from '../helpers/cli.js';
@@ -217,5 +218,23 @@ describe('a NodePool updating whose template has not moved yet', () => {
     const kinds = (JSON.parse(r.out) as Json).insights.map((i) => i.kind);
     expect(kinds).toContain('nodepool-invalid-payload');
     expect(kinds).not.toContain('nodepool-stuck-updating');
+  });
+});
+
+describe('a hosted dump without its HostedCluster', () => {
+  it('is one line naming the HostedCluster as missing, exit 2, never the standalone ClusterVersion hint', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atlevel-nohc-'));
+    try {
+      cpSync(join(projectRoot, 'test/fixtures/hosted/replace-completed'), dir, { recursive: true });
+      rmSync(join(dir, 'namespaces/clusters/hypershift.openshift.io/hostedclusters'), { recursive: true });
+      const r = await cli.run('status', dir);
+      expect(r.code).toBe(2);
+      const err = cli.stderr().trim();
+      expect(err.split('\n')).toHaveLength(1);
+      expect(err).toContain('NodePools and no HostedCluster');
+      expect(err).not.toContain('ClusterVersion');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
