@@ -498,7 +498,7 @@ interface MachineContext {
 function assessMachine(
   seen: Observed<MachineShape>,
   ctx: MachineContext,
-): { machine: NodePoolMachine; insights: Insight[] } {
+): { machine: NodePoolMachine; insights: Insight[]; rolled: boolean } {
   const m = seen.object;
   const name = m.metadata.name;
   const machineSet = ownedBy(m.metadata, 'MachineSet');
@@ -520,8 +520,8 @@ function assessMachine(
   const versionOk = ctx.targetVersion === undefined || version === undefined || version === ctx.targetVersion;
   const versionKnown = version !== undefined || ctx.targetVersion === undefined;
   // Made from the current template (or, InPlace, brought to its config) at the target release...
-  const rolled =
-    !deleting && (ctx.inPlace || currentMachineSet) && versionOk && versionKnown && !configBehind;
+  const fromTarget = (ctx.inPlace || currentMachineSet) && versionOk && versionKnown && !configBehind;
+  const rolled = !deleting && fromTarget;
   // The node's own conditions only: a hosted node (Replace) has no machine-config daemon whose absent
   // annotations would mean "working"; an InPlace rollout's daemon is read by inPlaceBusy.
   const causes = node
@@ -608,6 +608,9 @@ function assessMachine(
       ref: seen.ref,
     },
     insights,
+    // Made from the current template at the target, being deleted or not (a scale-down is not a
+    // rollout's leftover).
+    rolled: fromTarget,
   };
 }
 
@@ -659,7 +662,7 @@ function nodePoolOf(
   objects: HostedObjects,
   nodes: ReadonlyMap<string, Observed<Node>>,
   now: Millis,
-): { status: NodePoolStatus; insights: Insight[] } {
+): { status: NodePoolStatus; insights: Insight[]; updating: boolean } {
   const np = seen.object;
   const name = np.metadata.name;
   const npObject = { kind: 'NodePool', name, ...ns(np.metadata.namespace) };
@@ -701,10 +704,14 @@ function nodePoolOf(
     now,
   };
   const machines: NodePoolMachine[] = [];
+  // Machines not made from the current template at the target (a Machine being created or deleted
+  // from it is a scale or a repair, not a rollout's leftover).
+  const notRolled = new Set<string>();
   for (const m of machinesSeen) {
     const r = assessMachine(m, ctx);
     machines.push(r.machine);
     insights.push(...r.insights);
+    if (!r.rolled) notRolled.add(r.machine.name);
   }
   machines.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const total = machines.length;
@@ -776,7 +783,7 @@ function nodePoolOf(
   }
   const claimsLevel =
     targetVersion !== undefined && reportedVersion === targetVersion && updatingVersion === false;
-  const stillOld = machines.filter((m) => !m.updated);
+  const stillOld = machines.filter((m) => notRolled.has(m.name));
   if (claimsLevel && stillOld.length > 0) {
     const since = parseTime(cond(np, 'UpdatingVersion')?.lastTransitionTime);
     insights.push({
@@ -833,6 +840,9 @@ function nodePoolOf(
       ref: seen.ref,
     },
     insights,
+    // Updating: the NodePool says so, or a Machine is not from its current template at the target. An
+    // autoscaler's scale-up or a repair after the rollout is not an update.
+    updating: updatingVersion === true || updatingConfig === true || notRolled.size > 0,
   };
 }
 
@@ -896,10 +906,12 @@ export function assessHostedStatus(
   const insights: Insight[] = [...cp.insights];
   const notes: string[] = [];
   const pools: NodePoolStatus[] = [];
+  const updatingPools = new Set<NodePoolStatus>();
   for (const np of objects.nodePools) {
     if (np.object.metadata.namespace !== hcNs || np.object.spec?.clusterName !== hc.metadata.name) continue;
     const r = nodePoolOf(np, hcSeen, cpNamespace, objects, nodes, now);
     pools.push(r.status);
+    if (r.updating) updatingPools.add(r.status);
     insights.push(...r.insights);
   }
   pools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -945,7 +957,9 @@ export function assessHostedStatus(
   }
 
   const cpUpdating = cp.status.assessment === 'Progressing';
-  const poolsUpdating = pools.some((p) => p.assessment === 'Progressing' || p.assessment === 'Pending');
+  const poolsUpdating = pools.some(
+    (p) => updatingPools.has(p) && (p.assessment === 'Progressing' || p.assessment === 'Pending'),
+  );
   const installing =
     cp.status.previousVersion === undefined &&
     cp.status.assessment === 'Progressing' &&

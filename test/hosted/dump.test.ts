@@ -232,6 +232,11 @@ describe('no false verdict', () => {
     expect(analyzeHistory(h).verdict).toBe('inconclusive');
   });
 
+  it('an autoscaler scaling up or down after the rollout: the level rule holds', async () => {
+    for (const f of ['nodepool-scale-up', 'nodepool-scale-down'])
+      expect(outcome(await historyOf(f), 'nodepool-level-before-rollout').state, f).toBe('holds');
+  });
+
   it('a dump without its NodePool files: not checked, naming the NodePool its MachineDeployment names, never pass', async () => {
     const h = await variant('replace-completed', (o) => {
       o.nodePools.length = 0;

@@ -238,3 +238,24 @@ describe('a hosted dump without its HostedCluster', () => {
     }
   });
 });
+
+describe('an autoscaler scaling a NodePool after its rollout', () => {
+  for (const [fixture, what] of [
+    ['nodepool-scale-up', 'a Machine of the current template provisioning'],
+    ['nodepool-scale-down', 'a Machine of the current template being deleted'],
+  ] as const) {
+    it(`${what}: not an update, and no "reports level while not rolled out" Error`, async () => {
+      const r = await statusOf(`test/fixtures/hosted/${fixture}`, '-o', 'json');
+      const json = JSON.parse(r.out) as Json & { updating: boolean };
+      expect(json.state).toBe('idle');
+      expect(json.updating).toBe(false);
+      expect(json.insights.map((i) => i.kind)).not.toContain('nodepool-level-before-rollout');
+    });
+  }
+
+  it('but a Machine of an older MachineSet left behind the claim is still the Error', async () => {
+    const r = await statusOf('test/fixtures/hosted/ocpbugs-77922', '-o', 'json');
+    const json = JSON.parse(r.out) as Json;
+    expect(json.insights.map((i) => i.kind)).toContain('nodepool-level-before-rollout');
+  });
+});
