@@ -489,6 +489,9 @@ interface MachineContext {
   readonly targetVersion: string | undefined;
   readonly currentSets: ReadonlySet<string>;
   readonly targetConfigVersion: ReadonlyMap<string, string>;
+  /** InPlace MachineSets whose current config is their target: every node of theirs is at it. */
+  readonly doneConfigVersion: ReadonlyMap<string, string>;
+  readonly versionChanging: boolean;
   readonly inPlace: boolean;
   readonly paused: boolean;
   readonly nodes: ReadonlyMap<string, Observed<Node>>;
@@ -515,7 +518,12 @@ function assessMachine(
       /drain/i.test(cond(m, 'Deleting')?.reason ?? '') ||
       node?.object.spec?.unschedulable === true);
   const configTarget = machineSet ? ctx.targetConfigVersion.get(machineSet) : undefined;
-  const configCurrent = m.metadata.annotations?.[CURRENT_CONFIG_VERSION] || undefined;
+  const configCurrent =
+    m.metadata.annotations?.[CURRENT_CONFIG_VERSION] ||
+    (machineSet ? ctx.doneConfigVersion.get(machineSet) : undefined) ||
+    (ctx.inPlace && ctx.versionChanging && version !== undefined && version === ctx.targetVersion
+      ? configTarget
+      : undefined);
   const configBehind = ctx.inPlace && configTarget !== undefined && configCurrent !== configTarget;
   const versionOk = ctx.targetVersion === undefined || version === undefined || version === ctx.targetVersion;
   const versionKnown = version !== undefined || ctx.targetVersion === undefined;
@@ -673,20 +681,38 @@ function nodePoolOf(
   const inPlace = np.spec?.management?.upgradeType === 'InPlace';
   const paused = isPaused(np, now);
   const md = deploymentOf(np, cpNamespace, objects.machineDeployments);
+  const poolKey = key(np.metadata.namespace, np.metadata.name);
+  const ofNodePool = (meta: Meta) => {
+    const named = meta.annotations?.[NODEPOOL_ANNOTATION];
+    return named !== undefined ? named === poolKey : meta.name === np.metadata.name;
+  };
   const sets = objects.machineSets.filter(
     (s) =>
       s.object.metadata.namespace === cpNamespace &&
-      (md ? ownedBy(s.object.metadata, 'MachineDeployment') === md.object.metadata.name : false),
+      (md
+        ? ownedBy(s.object.metadata, 'MachineDeployment') === md.object.metadata.name
+        : // InPlace: the NodePool's own MachineSet, with no MachineDeployment (hypershift-operator
+          // reconcileMachineSet), known by its nodePool annotation or its name.
+          inPlace && ofNodePool(s.object.metadata)),
   );
   const currentSets = new Set(
     sets
-      .filter((s) => md !== undefined && sameTemplate(s.object.spec?.template, md.object.spec?.template))
+      // InPlace: the NodePool's one MachineSet is its current template.
+      .filter(
+        (s) =>
+          (md === undefined && inPlace) ||
+          (md !== undefined && sameTemplate(s.object.spec?.template, md.object.spec?.template)),
+      )
       .map((s) => s.object.metadata.name),
   );
   const targetConfigVersion = new Map<string, string>();
+  const doneConfigVersion = new Map<string, string>();
   for (const s of sets) {
     const t = s.object.metadata.annotations?.[TARGET_CONFIG_VERSION];
     if (t) targetConfigVersion.set(s.object.metadata.name, t);
+    // The MachineSet's current config at its target: the in-place upgrade finished on every node.
+    if (t && s.object.metadata.annotations?.[CURRENT_CONFIG_VERSION] === t)
+      doneConfigVersion.set(s.object.metadata.name, t);
   }
   const setNames = new Set(sets.map((s) => s.object.metadata.name));
   const machinesSeen = objects.machines.filter(
@@ -698,6 +724,10 @@ function nodePoolOf(
     targetVersion,
     currentSets,
     targetConfigVersion,
+    doneConfigVersion,
+    // A version change under way: a Machine stamped with the target release, which the in-place
+    // upgrader sets once its node finished, while the NodePool still reports another version.
+    versionChanging: np.status?.version !== undefined && np.status.version !== targetVersion,
     inPlace,
     paused,
     nodes,

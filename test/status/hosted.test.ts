@@ -259,3 +259,19 @@ describe('an autoscaler scaling a NodePool after its rollout', () => {
     expect(json.insights.map((i) => i.kind)).toContain('nodepool-level-before-rollout');
   });
 });
+
+describe('an InPlace NodePool (its own MachineSet, no MachineDeployment)', () => {
+  it('rolling: its Machines are read, the two stamped with the target counted updated, the pool Progressing', async () => {
+    const r = await statusOf('test/fixtures/hosted/inplace-rolling', '-o', 'json');
+    const json = JSON.parse(r.out) as Json;
+    expect(json.state).toBe('updating');
+    expect(json.nodePools[0]).toMatchObject({ assessment: 'Progressing', updated: 2, total: 3 });
+  });
+
+  it('completed (the MachineSet at its target config): Completed, never Empty', async () => {
+    const r = await statusOf('test/fixtures/hosted/inplace-completed', '-o', 'json');
+    const json = JSON.parse(r.out) as Json;
+    expect(json.state).toBe('idle');
+    expect(json.nodePools[0]).toMatchObject({ assessment: 'Completed', updated: 3, total: 3 });
+  });
+});
