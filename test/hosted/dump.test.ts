@@ -199,8 +199,12 @@ describe("analyze's window on a dump", () => {
     // The guest's version completed at 10:40:12, before the NodePool stopped updating at 10:56:20 (a
     // NodePool's release is bumped on its own): the window still reaches the finding.
     const h = await variant('ocpbugs-77922', (o) => {
-      const entry = o.hostedClusters[0]?.object.status?.version?.history?.[0];
+      const hc = o.hostedClusters[0]?.object.status;
+      const entry = hc?.version?.history?.[0];
       if (entry) entry.completionTime = '2026-11-20T10:40:12Z';
+      // Its conditions turned with the completion (they date the snapshot's moment too).
+      for (const c of hc?.conditions ?? [])
+        if (c.lastTransitionTime === '2026-11-20T11:20:02Z') c.lastTransitionTime = '2026-11-20T10:40:12Z';
     });
     const r = analyzeHistory(h);
     const f = r.findings.find((x) => x.rule === 'nodepool-level-before-rollout');
@@ -210,6 +214,28 @@ describe("analyze's window on a dump", () => {
     // The NodePool's last change (Ready at 11:02:10), not the install's conditions (the window starts
     // at the update, not at the NodePool's creation).
     expect(r.span?.to).toBe(Date.parse('2026-11-20T11:02:10Z'));
+  });
+
+  it('an update in progress (its entries Partial) reaches the snapshot: the HostedCluster and components conditions', async () => {
+    const h = await variant('replace-completed', (o) => {
+      const st = o.hostedClusters[0]?.object.status;
+      for (const v of [st?.version, st?.controlPlaneVersion]) {
+        const e = v?.history?.[0];
+        if (e) {
+          e.state = 'Partial';
+          delete e.completionTime;
+        }
+      }
+      o.nodePools.length = 0;
+      o.machines.length = 0;
+      o.machineSets.length = 0;
+      o.machineDeployments.length = 0;
+    });
+    // Was 10:12:05 to 10:12:05: nothing but the start dated the hosted branch's window.
+    expect(analyzeHistory(h).span).toEqual({
+      from: Date.parse('2026-11-20T10:12:05Z'),
+      to: Date.parse('2026-11-20T11:20:02Z'),
+    });
   });
 
   it('is unchanged where the guest CVO completed last', async () => {
