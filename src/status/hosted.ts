@@ -670,7 +670,7 @@ function nodePoolOf(
   objects: HostedObjects,
   nodes: ReadonlyMap<string, Observed<Node>>,
   now: Millis,
-): { status: NodePoolStatus; insights: Insight[]; updating: boolean } {
+): { status: NodePoolStatus; insights: Insight[]; updating: boolean; note?: string } {
   const np = seen.object;
   const name = np.metadata.name;
   const npObject = { kind: 'NodePool', name, ...ns(np.metadata.namespace) };
@@ -705,6 +705,7 @@ function nodePoolOf(
       )
       .map((s) => s.object.metadata.name),
   );
+  const ownerMissing = inPlace ? sets.length === 0 : md === undefined;
   const targetConfigVersion = new Map<string, string>();
   const doneConfigVersion = new Map<string, string>();
   for (const s of sets) {
@@ -853,7 +854,9 @@ function nodePoolOf(
       name,
       ...(np.spec?.management?.upgradeType ? { upgradeType: np.spec.management.upgradeType } : {}),
       paused,
-      assessment: poolAssessment(machines, paused, total),
+      // Without its MachineDeployment (Replace) or MachineSet (InPlace), a partial dump: its Machines
+      // cannot be told apart, which is not "no Machines".
+      assessment: ownerMissing ? 'Unknown' : poolAssessment(machines, paused, total),
       ...(targetVersion ? { targetVersion } : {}),
       ...(targetImage ? { targetImage } : {}),
       ...(reportedVersion ? { reportedVersion } : {}),
@@ -870,6 +873,11 @@ function nodePoolOf(
       ref: seen.ref,
     },
     insights,
+    ...(ownerMissing
+      ? {
+          note: `NodePool ${name}: its ${inPlace ? 'MachineSet' : 'MachineDeployment'} is not in the inputs (namespace ${cpNamespace}), so its Machines are not assessed.`,
+        }
+      : {}),
     // Updating: the NodePool says so, or a Machine is not from its current template at the target. An
     // autoscaler's scale-up or a repair after the rollout is not an update.
     updating: updatingVersion === true || updatingConfig === true || notRolled.size > 0,
@@ -942,6 +950,7 @@ export function assessHostedStatus(
     const r = nodePoolOf(np, hcSeen, cpNamespace, objects, nodes, now);
     pools.push(r.status);
     if (r.updating) updatingPools.add(r.status);
+    if (r.note) notes.push(r.note);
     insights.push(...r.insights);
   }
   pools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -275,3 +275,19 @@ describe('an InPlace NodePool (its own MachineSet, no MachineDeployment)', () =>
     expect(json.nodePools[0]).toMatchObject({ assessment: 'Completed', updated: 3, total: 3 });
   });
 });
+
+describe('a hosted dump without the NodePool’s MachineDeployment', () => {
+  it('the pool is Unknown with a note, never Empty (its Machines are there, not told apart)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atlevel-nomd-'));
+    try {
+      cpSync(join(projectRoot, 'test/fixtures/hosted/replace-completed'), dir, { recursive: true });
+      rmSync(join(dir, 'namespaces/clusters-example/cluster.x-k8s.io/machinedeployments.yaml'));
+      const r = await cli.run('status', dir, '-o', 'json');
+      const json = JSON.parse(r.out) as Json & { notes: string[] };
+      expect(json.nodePools[0]?.assessment).toBe('Unknown');
+      expect(json.notes.join(' ')).toContain('its MachineDeployment is not in the inputs');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
