@@ -51,6 +51,16 @@ export async function status(request: StatusRequest, read: ReadOptions = {}): Pr
     return { kind: 'hosted', status: hosted, conclusion: concluded(hosted) };
   }
   const missing = statusPrerequisites(history, at !== undefined ? { now: at } : {});
+  const { nodePools, hostedControlPlanes } = history.objects;
+  if (missing !== undefined && (nodePools.length > 0 || hostedControlPlanes.length > 0)) {
+    // A hosted cluster's management side without its HostedCluster (a partial dump): say what is
+    // missing for a hosted status, not for a standalone one.
+    throw new InputError(
+      source,
+      `${nodePools.length > 0 ? 'NodePools' : 'a HostedControlPlane'} and no HostedCluster: a hosted cluster's status starts from its HostedCluster`,
+      "give its HostedCluster too: a hypershift dump's namespaces/NS/hypershift.openshift.io/hostedclusters/NAME.yaml, or oc get hostedclusters -A -o yaml",
+    );
+  }
   if (missing !== undefined) {
     throw new InputError(
       source,

@@ -56,6 +56,11 @@ export const controlplaneLevelBeforeComponents = defineRule(
         );
         continue;
       }
+      const started = updateRequested(s.o.object, entry.image, hostedControlPlanes, s.cpNs);
+      if (started !== undefined) {
+        skipped.push(`${s.key}: ${started}, an update starting`);
+        continue;
+      }
       const components = controlPlaneComponents.filter((c) => c.object.metadata.namespace === s.cpNs);
       if (components.length === 0) {
         missing.push(`${HOSTED_NEEDS.components} (for ${s.key}, namespace ${s.cpNs})`);
@@ -137,3 +142,33 @@ export const controlplaneLevelBeforeComponents = defineRule(
     return checked(rule, findings);
   },
 );
+
+/**
+ * A newer release requested than the Completed entry's: the HostedCluster's spec.release.image (or the
+ * HostedControlPlane's spec.releaseImage) names another image, or, judging a HostedCluster, its
+ * HostedControlPlane's controlPlaneVersion has moved on. The HostedCluster's status is a copy of its
+ * HostedControlPlane's that the hypershift-operator refreshes on its own schedule, so in a snapshot
+ * taken as an update begins the components already roll to the new release under an entry that is
+ * still the previous one's.
+ */
+function updateRequested(
+  o: WithCpVersion,
+  image: string | undefined,
+  hcps: readonly Observed<KindObject<'HostedControlPlane'>>[],
+  cpNs: string,
+): string | undefined {
+  if (!image) return undefined;
+  const spec = o.kind === 'HostedCluster' ? o.spec?.release?.image : o.spec?.releaseImage;
+  if (spec && spec !== image) return `spec names release ${spec}, not the entry's ${image}`;
+  if (o.kind !== 'HostedCluster') return undefined;
+  for (const hcp of hcps) {
+    if (hcp.object.metadata.namespace !== cpNs) continue;
+    const cpv = hcp.object.status?.controlPlaneVersion;
+    const newer = [hcp.object.spec?.releaseImage, cpv?.desired?.image, cpv?.history?.[0]?.image].find(
+      (i) => i && i !== image,
+    );
+    if (newer)
+      return `its HostedControlPlane ${hcp.object.metadata.name} has moved on to ${newer} (the HostedCluster's copy of its status lags)`;
+  }
+  return undefined;
+}

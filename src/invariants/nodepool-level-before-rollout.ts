@@ -1,6 +1,6 @@
 import type { ClusterHistory, Evidence, Finding, KindObject } from '../model/index.js';
 import { conditionSince, findCondition, formatClock } from '../model/index.js';
-import { type NodePoolRollout, nodePoolRollouts } from './nodepool-rollout.js';
+import { type NodePoolRollout, nodePoolRollouts, nodePoolsMissing } from './nodepool-rollout.js';
 import { checked, defineRule, notApplicable, notChecked } from './rule.js';
 
 type NodePool = KindObject<'NodePool'>;
@@ -29,9 +29,11 @@ export const nodepoolLevelBeforeRollout = defineRule(
   },
   (history: ClusterHistory, rule) => {
     const rollouts = nodePoolRollouts(history);
-    if (rollouts.length === 0) return notApplicable(rule, 'no NodePool in the inputs');
+    const absent = nodePoolsMissing(history);
+    if (rollouts.length === 0 && absent.length === 0) return notApplicable(rule, 'no NodePool in the inputs');
     const findings: Finding[] = [];
     const missing: string[] = [];
+    missing.push(...absent);
     const notClaiming: string[] = [];
     let held = 0;
     for (const r of rollouts) {

@@ -45,6 +45,17 @@ export interface NodePoolRollout {
   readonly context: Evidence[];
   /** When it ended, as the objects date it, when it has ended and they do. */
   readonly endedAt?: Millis;
+  /**
+   * Replace: when the MachineDeployment's current template got its MachineSet (the latest creation of
+   * a MachineSet whose template is the MachineDeployment's): the template has not changed since.
+   */
+  readonly templateSince?: Millis;
+  /**
+   * Replace: how many of the desired replicas are up to date and not yet available. The NodePool
+   * controller completes a rollout only once availableReplicas is the desired replicas too
+   * (MachineDeploymentComplete), so it is rightly still updating while this is above 0.
+   */
+  readonly notAvailable?: number;
 }
 
 function objectKey(kind: string, o: { metadata: { name: string; namespace?: string | undefined } }): string {
@@ -116,6 +127,31 @@ function latest(times: readonly (Millis | undefined)[]): Millis | undefined {
   return best;
 }
 
+/**
+ * NodePools the inputs do not hold although their Cluster API objects are there: a MachineDeployment
+ * or MachineSet annotated `hypershift.openshift.io/nodePool: NS/NAME` (the NodePool controller's
+ * annotation) naming no NodePool of the inputs, and not being deleted with it. A dump that lost its
+ * NodePool files leaves the NodePool rules unable to check that pool: said as missing, never as
+ * "no NodePool".
+ */
+export function nodePoolsMissing(history: ClusterHistory): string[] {
+  const { nodePools, machineDeployments, machineSets } = history.objects;
+  const have = new Set(
+    nodePools.map((p) => `${p.object.metadata.namespace ?? ''}/${p.object.metadata.name}`),
+  );
+  const out = new Map<string, string>();
+  for (const o of [...machineDeployments, ...machineSets]) {
+    const meta = o.object.metadata;
+    const named = meta.annotations?.[NODEPOOL_ANNOTATION];
+    if (!named || have.has(named) || out.has(named) || meta.deletionTimestamp) continue;
+    out.set(
+      named,
+      `the NodePool ${named}, which ${objectKey(o.object.kind, o.object)}'s ${NODEPOOL_ANNOTATION} annotation names (a hypershift dump's namespaces/NS/hypershift.openshift.io/nodepools/NAME.yaml, or oc get nodepools -A -o yaml)`,
+    );
+  }
+  return [...out.values()];
+}
+
 /** The rollout of every NodePool in the inputs (the management side), as last seen. */
 export function nodePoolRollouts(history: ClusterHistory): NodePoolRollout[] {
   const { nodePools, machineDeployments, machineSets, machines } = history.objects;
@@ -185,6 +221,11 @@ export function nodePoolRollouts(history: ClusterHistory): NodePoolRollout[] {
         (t.userData !== undefined && want.userData !== undefined && t.userData !== want.userData);
       if (differs) old.add(s.object.metadata.name);
     }
+    const templateSince = latest(
+      own
+        .filter((s) => !old.has(s.object.metadata.name))
+        .map((s) => parseTime(s.object.metadata.creationTimestamp)),
+    );
     const oldMachines = mine.filter((m) => owners(m.object, 'MachineSet').some((o) => old.has(o)));
     for (const m of oldMachines) {
       const set = owners(m.object, 'MachineSet').find((o) => old.has(o)) ?? '';
@@ -216,6 +257,7 @@ export function nodePoolRollouts(history: ClusterHistory): NodePoolRollout[] {
     const upToDate = n(v2?.upToDateReplicas);
     const available = n(v2?.availableReplicas);
     const replicas = n(v2?.replicas) ?? n(md.object.status?.replicas);
+    let notAvailable: number | undefined;
     const counts = `v1beta2 upToDateReplicas ${upToDate ?? 'absent'}, availableReplicas ${available ?? 'absent'}, replicas ${replicas ?? 'absent'}, spec.replicas ${desired ?? 'absent'} (v1beta1 updatedReplicas ${md.object.status?.updatedReplicas ?? 'absent'})`;
     if (upToDate === undefined || desired === undefined) {
       if (!(desired === 0 && replicas === 0)) missing.push(`${HOSTED_NEEDS.v1beta2}: ${mdKey} has ${counts}`);
@@ -228,6 +270,7 @@ export function nodePoolRollouts(history: ClusterHistory): NodePoolRollout[] {
         ref: md.ref,
       });
     } else if (available !== undefined && available < desired) {
+      notAvailable = desired - available;
       // Every Machine up to date and some not yet available: a scale-up (autoscaling) or a repair, not
       // a rollout left unfinished; said, not held against the NodePool.
       context.push({
@@ -265,6 +308,8 @@ export function nodePoolRollouts(history: ClusterHistory): NodePoolRollout[] {
       missing,
       context,
       ...(endedAt !== undefined ? { endedAt } : {}),
+      ...(templateSince !== undefined ? { templateSince } : {}),
+      ...(notAvailable !== undefined ? { notAvailable } : {}),
     };
   });
 }

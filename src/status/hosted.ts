@@ -253,9 +253,23 @@ function controlPlaneOf(
   }
   const total = components.length;
   const completed = entry?.state === 'Completed';
-  if (completed && source === 'controlPlaneVersion') {
+  // A newer release requested (spec.release.image, else a newer desired) than the Completed entry's:
+  // the components already roll to it under the previous entry, which says nothing false.
+  const requested = hc.spec?.release?.image || v?.desired?.image || undefined;
+  const starting = requested !== undefined && targetImage !== undefined && requested !== targetImage;
+  if (completed && source === 'controlPlaneVersion' && !starting) {
     for (const seen of laggards) {
       const c = seen.object;
+      // At the version and rolling out again since after the completion (a configuration change):
+      // updating, not a component the Completed entry skipped (as controlplane-level-before-components).
+      const rolloutSince = parseTime(cond(c, 'RolloutComplete')?.lastTransitionTime);
+      if (
+        c.status?.version === targetVersion &&
+        rolloutSince !== undefined &&
+        completedAt !== undefined &&
+        rolloutSince > completedAt
+      )
+        continue;
       insights.push({
         kind: 'component-not-rolled-out',
         level: 'Error',
@@ -449,6 +463,20 @@ function deploymentOf(
   );
 }
 
+/**
+ * The version the NodePool controller resolved its release image to, when the HostedCluster's
+ * histories do not name the image (a NodePool bumped to a release the control plane never ran): the
+ * UpdatingVersion=True message says `Target version: X`, and UpdatingVersion=False means its
+ * status.version is the target (the controller sets it True exactly when they differ;
+ * hypershift-operator controllers/nodepool, isUpdatingVersion).
+ */
+function ownTarget(np: NodePoolShape): string | undefined {
+  const c = cond(np, 'UpdatingVersion');
+  if (c?.status === 'True') return /Target version: "?([^\s"]+?)"?\.?(?:\s|$)/.exec(c.message ?? '')?.[1];
+  if (c?.status === 'False') return np.status?.version || undefined;
+  return undefined;
+}
+
 function isPaused(np: NodePoolShape, now: Millis): boolean {
   const until = np.spec?.pausedUntil;
   if (!until) return false;
@@ -461,6 +489,9 @@ interface MachineContext {
   readonly targetVersion: string | undefined;
   readonly currentSets: ReadonlySet<string>;
   readonly targetConfigVersion: ReadonlyMap<string, string>;
+  /** InPlace MachineSets whose current config is their target: every node of theirs is at it. */
+  readonly doneConfigVersion: ReadonlyMap<string, string>;
+  readonly versionChanging: boolean;
   readonly inPlace: boolean;
   readonly paused: boolean;
   readonly nodes: ReadonlyMap<string, Observed<Node>>;
@@ -470,7 +501,7 @@ interface MachineContext {
 function assessMachine(
   seen: Observed<MachineShape>,
   ctx: MachineContext,
-): { machine: NodePoolMachine; insights: Insight[] } {
+): { machine: NodePoolMachine; insights: Insight[]; rolled: boolean } {
   const m = seen.object;
   const name = m.metadata.name;
   const machineSet = ownedBy(m.metadata, 'MachineSet');
@@ -487,13 +518,18 @@ function assessMachine(
       /drain/i.test(cond(m, 'Deleting')?.reason ?? '') ||
       node?.object.spec?.unschedulable === true);
   const configTarget = machineSet ? ctx.targetConfigVersion.get(machineSet) : undefined;
-  const configCurrent = m.metadata.annotations?.[CURRENT_CONFIG_VERSION] || undefined;
+  const configCurrent =
+    m.metadata.annotations?.[CURRENT_CONFIG_VERSION] ||
+    (machineSet ? ctx.doneConfigVersion.get(machineSet) : undefined) ||
+    (ctx.inPlace && ctx.versionChanging && version !== undefined && version === ctx.targetVersion
+      ? configTarget
+      : undefined);
   const configBehind = ctx.inPlace && configTarget !== undefined && configCurrent !== configTarget;
   const versionOk = ctx.targetVersion === undefined || version === undefined || version === ctx.targetVersion;
   const versionKnown = version !== undefined || ctx.targetVersion === undefined;
   // Made from the current template (or, InPlace, brought to its config) at the target release...
-  const rolled =
-    !deleting && (ctx.inPlace || currentMachineSet) && versionOk && versionKnown && !configBehind;
+  const fromTarget = (ctx.inPlace || currentMachineSet) && versionOk && versionKnown && !configBehind;
+  const rolled = !deleting && fromTarget;
   // The node's own conditions only: a hosted node (Replace) has no machine-config daemon whose absent
   // annotations would mean "working"; an InPlace rollout's daemon is read by inPlaceBusy.
   const causes = node
@@ -580,6 +616,9 @@ function assessMachine(
       ref: seen.ref,
     },
     insights,
+    // Made from the current template at the target, being deleted or not (a scale-down is not a
+    // rollout's leftover).
+    rolled: fromTarget,
   };
 }
 
@@ -606,6 +645,9 @@ function poolAssessment(
   if (machines.every((m) => m.updated)) return 'Completed';
   if (paused) return 'Excluded';
   if (machines.some((m) => m.assessment === 'Unknown')) return 'Unknown';
+  // Some Machines replaced and some not, between two steps of the rollout (none being created or
+  // deleted at the snapshot's moment): under way, as an MCO pool with some nodes updated is.
+  if (machines.some((m) => m.updated)) return 'Progressing';
   return 'Pending';
 }
 
@@ -628,30 +670,50 @@ function nodePoolOf(
   objects: HostedObjects,
   nodes: ReadonlyMap<string, Observed<Node>>,
   now: Millis,
-): { status: NodePoolStatus; insights: Insight[] } {
+): { status: NodePoolStatus; insights: Insight[]; updating: boolean; note?: string } {
   const np = seen.object;
   const name = np.metadata.name;
   const npObject = { kind: 'NodePool', name, ...ns(np.metadata.namespace) };
   const insights: Insight[] = [];
   const targetImage = np.spec?.release?.image || undefined;
-  const targetVersion = targetImage ? versionsByImage(hc.object).get(targetImage) : undefined;
+  const targetVersion =
+    (targetImage ? versionsByImage(hc.object).get(targetImage) : undefined) ?? ownTarget(np);
   const inPlace = np.spec?.management?.upgradeType === 'InPlace';
   const paused = isPaused(np, now);
   const md = deploymentOf(np, cpNamespace, objects.machineDeployments);
+  const poolKey = key(np.metadata.namespace, np.metadata.name);
+  const ofNodePool = (meta: Meta) => {
+    const named = meta.annotations?.[NODEPOOL_ANNOTATION];
+    return named !== undefined ? named === poolKey : meta.name === np.metadata.name;
+  };
   const sets = objects.machineSets.filter(
     (s) =>
       s.object.metadata.namespace === cpNamespace &&
-      (md ? ownedBy(s.object.metadata, 'MachineDeployment') === md.object.metadata.name : false),
+      (md
+        ? ownedBy(s.object.metadata, 'MachineDeployment') === md.object.metadata.name
+        : // InPlace: the NodePool's own MachineSet, with no MachineDeployment (hypershift-operator
+          // reconcileMachineSet), known by its nodePool annotation or its name.
+          inPlace && ofNodePool(s.object.metadata)),
   );
   const currentSets = new Set(
     sets
-      .filter((s) => md !== undefined && sameTemplate(s.object.spec?.template, md.object.spec?.template))
+      // InPlace: the NodePool's one MachineSet is its current template.
+      .filter(
+        (s) =>
+          (md === undefined && inPlace) ||
+          (md !== undefined && sameTemplate(s.object.spec?.template, md.object.spec?.template)),
+      )
       .map((s) => s.object.metadata.name),
   );
+  const ownerMissing = inPlace ? sets.length === 0 : md === undefined;
   const targetConfigVersion = new Map<string, string>();
+  const doneConfigVersion = new Map<string, string>();
   for (const s of sets) {
     const t = s.object.metadata.annotations?.[TARGET_CONFIG_VERSION];
     if (t) targetConfigVersion.set(s.object.metadata.name, t);
+    // The MachineSet's current config at its target: the in-place upgrade finished on every node.
+    if (t && s.object.metadata.annotations?.[CURRENT_CONFIG_VERSION] === t)
+      doneConfigVersion.set(s.object.metadata.name, t);
   }
   const setNames = new Set(sets.map((s) => s.object.metadata.name));
   const machinesSeen = objects.machines.filter(
@@ -663,16 +725,24 @@ function nodePoolOf(
     targetVersion,
     currentSets,
     targetConfigVersion,
+    doneConfigVersion,
+    // A version change under way: a Machine stamped with the target release, which the in-place
+    // upgrader sets once its node finished, while the NodePool still reports another version.
+    versionChanging: np.status?.version !== undefined && np.status.version !== targetVersion,
     inPlace,
     paused,
     nodes,
     now,
   };
   const machines: NodePoolMachine[] = [];
+  // Machines not made from the current template at the target (a Machine being created or deleted
+  // from it is a scale or a repair, not a rollout's leftover).
+  const notRolled = new Set<string>();
   for (const m of machinesSeen) {
     const r = assessMachine(m, ctx);
     machines.push(r.machine);
     insights.push(...r.insights);
+    if (!r.rolled) notRolled.add(r.machine.name);
   }
   machines.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const total = machines.length;
@@ -701,13 +771,31 @@ function nodePoolOf(
     });
   }
   const rolledOut = total > 0 && updated === total && machines.every((m) => !m.updating) && oldMachines === 0;
+  // When the current template got its MachineSet: a NodePool updating since after that has not had its
+  // template bumped yet (paused, or its payload not generated), so its Machines being on the current
+  // template says nothing about the update (as nodepool-stuck-updating).
+  let templateSince: Millis | undefined;
+  for (const s of sets) {
+    const t = currentSets.has(s.object.metadata.name)
+      ? parseTime(s.object.metadata.creationTimestamp)
+      : undefined;
+    if (t !== undefined && (templateSince === undefined || t > templateSince)) templateSince = t;
+  }
   for (const [type, flag] of [
     ['UpdatingVersion', updatingVersion],
     ['UpdatingConfig', updatingConfig],
   ] as const) {
     const c = cond(np, type);
     const since = parseTime(c?.lastTransitionTime);
-    if (flag === true && rolledOut && since !== undefined && now - since >= STUCK_UPDATING_MS) {
+    const templateOlder =
+      !inPlace && templateSince !== undefined && since !== undefined && templateSince < since;
+    if (
+      flag === true &&
+      rolledOut &&
+      !templateOlder &&
+      since !== undefined &&
+      now - since >= STUCK_UPDATING_MS
+    ) {
       insights.push({
         kind: 'nodepool-stuck-updating',
         level: 'Warning',
@@ -726,7 +814,7 @@ function nodePoolOf(
   }
   const claimsLevel =
     targetVersion !== undefined && reportedVersion === targetVersion && updatingVersion === false;
-  const stillOld = machines.filter((m) => !m.updated);
+  const stillOld = machines.filter((m) => notRolled.has(m.name));
   if (claimsLevel && stillOld.length > 0) {
     const since = parseTime(cond(np, 'UpdatingVersion')?.lastTransitionTime);
     insights.push({
@@ -766,7 +854,9 @@ function nodePoolOf(
       name,
       ...(np.spec?.management?.upgradeType ? { upgradeType: np.spec.management.upgradeType } : {}),
       paused,
-      assessment: poolAssessment(machines, paused, total),
+      // Without its MachineDeployment (Replace) or MachineSet (InPlace), a partial dump: its Machines
+      // cannot be told apart, which is not "no Machines".
+      assessment: ownerMissing ? 'Unknown' : poolAssessment(machines, paused, total),
       ...(targetVersion ? { targetVersion } : {}),
       ...(targetImage ? { targetImage } : {}),
       ...(reportedVersion ? { reportedVersion } : {}),
@@ -783,6 +873,14 @@ function nodePoolOf(
       ref: seen.ref,
     },
     insights,
+    ...(ownerMissing
+      ? {
+          note: `NodePool ${name}: its ${inPlace ? 'MachineSet' : 'MachineDeployment'} is not in the inputs (namespace ${cpNamespace}), so its Machines are not assessed.`,
+        }
+      : {}),
+    // Updating: the NodePool says so, or a Machine is not from its current template at the target. An
+    // autoscaler's scale-up or a repair after the rollout is not an update.
+    updating: updatingVersion === true || updatingConfig === true || notRolled.size > 0,
   };
 }
 
@@ -846,10 +944,13 @@ export function assessHostedStatus(
   const insights: Insight[] = [...cp.insights];
   const notes: string[] = [];
   const pools: NodePoolStatus[] = [];
+  const updatingPools = new Set<NodePoolStatus>();
   for (const np of objects.nodePools) {
     if (np.object.metadata.namespace !== hcNs || np.object.spec?.clusterName !== hc.metadata.name) continue;
     const r = nodePoolOf(np, hcSeen, cpNamespace, objects, nodes, now);
     pools.push(r.status);
+    if (r.updating) updatingPools.add(r.status);
+    if (r.note) notes.push(r.note);
     insights.push(...r.insights);
   }
   pools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -895,7 +996,9 @@ export function assessHostedStatus(
   }
 
   const cpUpdating = cp.status.assessment === 'Progressing';
-  const poolsUpdating = pools.some((p) => p.assessment === 'Progressing' || p.assessment === 'Pending');
+  const poolsUpdating = pools.some(
+    (p) => updatingPools.has(p) && (p.assessment === 'Progressing' || p.assessment === 'Pending'),
+  );
   const installing =
     cp.status.previousVersion === undefined &&
     cp.status.assessment === 'Progressing' &&

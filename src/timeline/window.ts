@@ -76,9 +76,17 @@ function windowOf(history: ClusterHistory): UpdateWindow | undefined {
   if (reach.to > to) to = reach.to;
   for (const e of history.testLog) see(e.at);
   // The snapshot's own moment: the latest condition change of the ClusterVersion and operators.
+  // A hosted cluster's management side: its HostedClusters' and ControlPlaneComponents' (the
+  // ClusterVersion's and operators' counterparts there), so an update in progress reaches the snapshot.
   const conditions = [
     ...(cv?.status?.conditions ?? []),
     ...history.objects.clusterOperators.flatMap((o) => o.object.status?.conditions ?? []),
+    ...(cv
+      ? []
+      : [
+          ...history.objects.hostedClusters.flatMap((o) => o.object.status?.conditions ?? []),
+          ...history.objects.controlPlaneComponents.flatMap((o) => o.object.status?.conditions ?? []),
+        ]),
   ];
   let latestCondition: Millis | undefined;
   for (const c of conditions) {

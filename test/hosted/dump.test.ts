@@ -199,8 +199,12 @@ describe("analyze's window on a dump", () => {
     // The guest's version completed at 10:40:12, before the NodePool stopped updating at 10:56:20 (a
     // NodePool's release is bumped on its own): the window still reaches the finding.
     const h = await variant('ocpbugs-77922', (o) => {
-      const entry = o.hostedClusters[0]?.object.status?.version?.history?.[0];
+      const hc = o.hostedClusters[0]?.object.status;
+      const entry = hc?.version?.history?.[0];
       if (entry) entry.completionTime = '2026-11-20T10:40:12Z';
+      // Its conditions turned with the completion (they date the snapshot's moment too).
+      for (const c of hc?.conditions ?? [])
+        if (c.lastTransitionTime === '2026-11-20T11:20:02Z') c.lastTransitionTime = '2026-11-20T10:40:12Z';
     });
     const r = analyzeHistory(h);
     const f = r.findings.find((x) => x.rule === 'nodepool-level-before-rollout');
@@ -210,6 +214,28 @@ describe("analyze's window on a dump", () => {
     // The NodePool's last change (Ready at 11:02:10), not the install's conditions (the window starts
     // at the update, not at the NodePool's creation).
     expect(r.span?.to).toBe(Date.parse('2026-11-20T11:02:10Z'));
+  });
+
+  it('an update in progress (its entries Partial) reaches the snapshot: the HostedCluster and components conditions', async () => {
+    const h = await variant('replace-completed', (o) => {
+      const st = o.hostedClusters[0]?.object.status;
+      for (const v of [st?.version, st?.controlPlaneVersion]) {
+        const e = v?.history?.[0];
+        if (e) {
+          e.state = 'Partial';
+          delete e.completionTime;
+        }
+      }
+      o.nodePools.length = 0;
+      o.machines.length = 0;
+      o.machineSets.length = 0;
+      o.machineDeployments.length = 0;
+    });
+    // Was 10:12:05 to 10:12:05: nothing but the start dated the hosted branch's window.
+    expect(analyzeHistory(h).span).toEqual({
+      from: Date.parse('2026-11-20T10:12:05Z'),
+      to: Date.parse('2026-11-20T11:20:02Z'),
+    });
   });
 
   it('is unchanged where the guest CVO completed last', async () => {
@@ -229,6 +255,23 @@ describe('no false verdict', () => {
     const o = outcome(h, 'nodepool-level-before-rollout');
     expect(o.state).toBe('not-checked');
     expect(o.missing.join(' ')).toContain('machines.yaml');
+    expect(analyzeHistory(h).verdict).toBe('inconclusive');
+  });
+
+  it('an autoscaler scaling up or down after the rollout: the level rule holds', async () => {
+    for (const f of ['nodepool-scale-up', 'nodepool-scale-down'])
+      expect(outcome(await historyOf(f), 'nodepool-level-before-rollout').state, f).toBe('holds');
+  });
+
+  it('a dump without its NodePool files: not checked, naming the NodePool its MachineDeployment names, never pass', async () => {
+    const h = await variant('replace-completed', (o) => {
+      o.nodePools.length = 0;
+    });
+    for (const id of ['nodepool-level-before-rollout', 'nodepool-stuck-updating']) {
+      const o = outcome(h, id);
+      expect(o.state).toBe('not-checked');
+      expect(o.missing.join(' ')).toContain('the NodePool clusters/example-workers');
+    }
     expect(analyzeHistory(h).verdict).toBe('inconclusive');
   });
 
@@ -346,6 +389,44 @@ describe('no false verdict', () => {
     expect(outcome(h, 'controlplane-level-before-components').state).toBe('holds');
   });
 
+  it('an update just requested (the HostedCluster names a newer release, its status copy not refreshed yet) is not judged', async () => {
+    const next = 'quay.io/openshift-release-dev/ocp-release:4.20.2-x86_64';
+    const starting = (edit: (o: HistoryParts['objects']) => void) =>
+      variant('replace-completed', (o) => {
+        // A component already rolling to 4.20.2 under the 4.20.1 entry the HostedCluster still shows.
+        const c = o.controlPlaneComponents.find((x) => x.object.metadata.name === 'kube-apiserver')?.object;
+        if (!c?.status) throw new Error('fixture');
+        c.status.version = '4.20.2';
+        edit(o);
+      });
+    const bySpec = await starting((o) => {
+      const hc = o.hostedClusters[0]?.object;
+      if (hc?.spec) hc.spec.release = { image: next };
+    });
+    const o = outcome(bySpec, 'controlplane-level-before-components');
+    expect(o.state).toBe('not-checked');
+    expect(o.missing).toEqual([]);
+    expect(o.reason).toContain('an update starting');
+    const byHcp = await starting((o) => {
+      const hcp = o.hostedControlPlanes[0]?.object;
+      if (hcp?.spec) hcp.spec.releaseImage = next;
+    });
+    expect(outcome(byHcp, 'controlplane-level-before-components').reason).toContain('lags');
+    // Nothing requested: the same component is behind the Completed entry.
+    expect(outcome(await starting(() => {}), 'controlplane-level-before-components').state).toBe('violated');
+  });
+
+  it('the two control-plane fixtures: a config rollout after the completion holds, a requested update is not judged', async () => {
+    expect(
+      outcome(await historyOf('controlplane-config-rollout'), 'controlplane-level-before-components').state,
+    ).toBe('holds');
+    const o = outcome(
+      await historyOf('controlplane-update-requested'),
+      'controlplane-level-before-components',
+    );
+    expect([o.state, o.missing]).toEqual(['not-checked', []]);
+  });
+
   it('a HostedCluster without controlPlaneVersion leaves the check to its HostedControlPlane', async () => {
     const h = await variant('controlplane-ahead', (o) => {
       const hc = o.hostedClusters[0]?.object;
@@ -363,6 +444,56 @@ describe('no false verdict', () => {
     const o = outcome(h, 'controlplane-level-before-components');
     expect(o.state).toBe('not-checked');
     expect(o.missing.join(' ')).toContain('controlplanecomponents.yaml');
+  });
+
+  it('a paused NodePool bumped to a newer release is updating rightly, not stuck: its template never moved', async () => {
+    // spec.pausedUntil: the controller sets UpdatingVersion=True and leaves the MachineDeployment's
+    // template at 4.20.1; the rollout that ended at 11:01:55 is the previous one.
+    const h = await historyOf('nodepool-paused');
+    const o = outcome(h, 'nodepool-stuck-updating');
+    expect(o.state).toBe('holds');
+    expect(o.findings.map((f) => [f.severity, f.summary])).toEqual([
+      [
+        'info',
+        "NodePool example-workers is updating and its rollout has not begun: its MachineDeployment's template is still at 4.20.1, not the target 4.20.2 (spec.pausedUntil is true)",
+      ],
+    ]);
+    expect(analyzeHistory(h).verdict).toBe('pass');
+  });
+
+  it('a day-2 config change waiting on its payload is not stuck either: the template predates UpdatingConfig', async () => {
+    const h = await variant('nodepool-paused', (o) => {
+      const np = o.nodePools[0]?.object;
+      if (!np?.spec || !np.status) throw new Error('fixture');
+      delete np.spec.pausedUntil;
+      np.spec.release = { image: 'quay.io/openshift-release-dev/ocp-release:4.20.1-x86_64' };
+      np.status.conditions = (np.status.conditions ?? []).map((c) =>
+        c.type === 'UpdatingVersion'
+          ? { ...c, status: 'False', message: '', lastTransitionTime: '2026-11-20T11:02:10Z' }
+          : c.type === 'UpdatingConfig'
+            ? { ...c, status: 'True', lastTransitionTime: '2026-11-20T12:00:00Z' }
+            : c.type === 'ValidGeneratedPayload'
+              ? { ...c, status: 'False', reason: 'InvalidConfig', lastTransitionTime: '2026-11-20T12:00:00Z' }
+              : c,
+      );
+    });
+    const o = outcome(h, 'nodepool-stuck-updating');
+    expect(o.state).toBe('holds');
+    expect(o.findings[0]?.summary).toContain(
+      'its last rollout ended at 11:01:55, before it started updating at 12:00:00 (ValidGeneratedPayload=False)',
+    );
+  });
+
+  it('stuck: every Machine up to date and one not yet available is updating rightly, not stuck', async () => {
+    // A Machine still provisioning after the old ones left (maxUnavailable above 0, a slow cloud): the
+    // NodePool controller completes only once availableReplicas is the desired replicas.
+    const h = await variant('ocpbugs-92013', (o) => {
+      const d = o.machineDeployments[0]?.object;
+      if (!d?.status?.v1beta2) throw new Error('fixture');
+      d.status.v1beta2 = { ...d.status.v1beta2, availableReplicas: 2 };
+      d.status.availableReplicas = 2;
+    });
+    expect(outcome(h, 'nodepool-stuck-updating').state).toBe('holds');
   });
 
   it('stuck: an updating NodePool whose rollout nothing dates is not checked', async () => {

@@ -3,7 +3,8 @@
  * control plane from status.controlPlaneVersion and the ControlPlaneComponents, each NodePool as a
  * pool of its Machines, the insights oc cannot give, text and JSON goldens, and --at.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inProcessCli } from '../helpers/cli.js';
@@ -74,8 +75,9 @@ describe('status of a hosted cluster', () => {
       ['workers-5d8b4-bbbb3', 'Progressing', 'Provisioning'],
       ['workers-7f9c5-aaaa1', 'Progressing', 'Draining'],
     ]);
-    // The NodePool says 4.19.2 and UpdatingVersion=False, but an old MachineSet's Machine still runs.
-    expect(pools.early).toMatchObject({ assessment: 'Pending', updated: 1, total: 2, oldMachines: 1 });
+    // The NodePool says 4.19.2 and UpdatingVersion=False, but an old MachineSet's Machine still runs:
+    // one Machine replaced and one not is a rollout under way (as an MCO pool with some nodes updated).
+    expect(pools.early).toMatchObject({ assessment: 'Progressing', updated: 1, total: 2, oldMachines: 1 });
     const early = json.insights.find((i) => i.kind === 'nodepool-level-before-rollout');
     expect(early?.level).toBe('Error');
     expect(early?.objects.map((o) => `${o.kind}/${o.name}`)).toEqual([
@@ -162,5 +164,130 @@ describe("status of a hosted cluster: the guest's operands", () => {
     expect(r.code, cli.stderr()).not.toBe(2);
     const json = JSON.parse(r.out) as { guest: { operators: { rollingOperands: unknown[] } } };
     expect(json.guest.operators.rollingOperands).toEqual([]);
+  });
+});
+
+describe('a NodePool whose release the HostedCluster never ran', () => {
+  it('takes its target from UpdatingVersion: a paused pool is Excluded at 0%, never Completed', async () => {
+    const r = await statusOf('test/fixtures/hosted/nodepool-paused', '-o', 'json');
+    const json = JSON.parse(r.out) as Json & { nodePools: { targetVersion?: string }[] };
+    expect(json.nodePools[0]).toMatchObject({
+      name: 'example-workers',
+      targetVersion: '4.20.2',
+      assessment: 'Excluded',
+      updated: 0,
+      total: 3,
+    });
+    expect(JSON.stringify(json)).not.toContain('target version is not known');
+  });
+});
+
+describe('a Completed control plane whose components roll out again', () => {
+  const kinds = async (fixture: string) => {
+    const r = await statusOf(fixture, '-o', 'json');
+    const json = JSON.parse(r.out) as Json;
+    return { json, kinds: json.insights.map((i) => i.kind) };
+  };
+
+  it('a configuration rollout after the completion is updating, not a component the entry skipped', async () => {
+    const { json, kinds: k } = await kinds('test/fixtures/hosted/controlplane-config-rollout');
+    expect(json.controlPlane.components).toMatchObject({ updated: 6, updating: 1 });
+    expect(k).not.toContain('component-not-rolled-out');
+  });
+
+  it('a newer release requested in the HostedCluster spec: the previous entry is not held against the components', async () => {
+    const { kinds: k } = await kinds('test/fixtures/hosted/controlplane-update-requested');
+    expect(k).not.toContain('component-not-rolled-out');
+  });
+
+  it('but a component behind a Completed entry with nothing newer requested is still an Error', async () => {
+    const { kinds: k } = await kinds('test/fixtures/hosted/controlplane-ahead');
+    expect(k).toContain('component-not-rolled-out');
+  });
+});
+
+describe('a NodePool updating whose template has not moved yet', () => {
+  it('a day-2 config change waiting on its payload: the payload Error, never "stuck although rolled out"', async () => {
+    const r = await statusOf(
+      'test/fixtures/hosted/nodepool-payload-pending',
+      '-o',
+      'json',
+      '--at',
+      '2026-11-20T13:00:00Z',
+    );
+    const kinds = (JSON.parse(r.out) as Json).insights.map((i) => i.kind);
+    expect(kinds).toContain('nodepool-invalid-payload');
+    expect(kinds).not.toContain('nodepool-stuck-updating');
+  });
+});
+
+describe('a hosted dump without its HostedCluster', () => {
+  it('is one line naming the HostedCluster as missing, exit 2, never the standalone ClusterVersion hint', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atlevel-nohc-'));
+    try {
+      cpSync(join(projectRoot, 'test/fixtures/hosted/replace-completed'), dir, { recursive: true });
+      rmSync(join(dir, 'namespaces/clusters/hypershift.openshift.io/hostedclusters'), { recursive: true });
+      const r = await cli.run('status', dir);
+      expect(r.code).toBe(2);
+      const err = cli.stderr().trim();
+      expect(err.split('\n')).toHaveLength(1);
+      expect(err).toContain('NodePools and no HostedCluster');
+      expect(err).not.toContain('ClusterVersion');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('an autoscaler scaling a NodePool after its rollout', () => {
+  for (const [fixture, what] of [
+    ['nodepool-scale-up', 'a Machine of the current template provisioning'],
+    ['nodepool-scale-down', 'a Machine of the current template being deleted'],
+  ] as const) {
+    it(`${what}: not an update, and no "reports level while not rolled out" Error`, async () => {
+      const r = await statusOf(`test/fixtures/hosted/${fixture}`, '-o', 'json');
+      const json = JSON.parse(r.out) as Json & { updating: boolean };
+      expect(json.state).toBe('idle');
+      expect(json.updating).toBe(false);
+      expect(json.insights.map((i) => i.kind)).not.toContain('nodepool-level-before-rollout');
+    });
+  }
+
+  it('but a Machine of an older MachineSet left behind the claim is still the Error', async () => {
+    const r = await statusOf('test/fixtures/hosted/ocpbugs-77922', '-o', 'json');
+    const json = JSON.parse(r.out) as Json;
+    expect(json.insights.map((i) => i.kind)).toContain('nodepool-level-before-rollout');
+  });
+});
+
+describe('an InPlace NodePool (its own MachineSet, no MachineDeployment)', () => {
+  it('rolling: its Machines are read, the two stamped with the target counted updated, the pool Progressing', async () => {
+    const r = await statusOf('test/fixtures/hosted/inplace-rolling', '-o', 'json');
+    const json = JSON.parse(r.out) as Json;
+    expect(json.state).toBe('updating');
+    expect(json.nodePools[0]).toMatchObject({ assessment: 'Progressing', updated: 2, total: 3 });
+  });
+
+  it('completed (the MachineSet at its target config): Completed, never Empty', async () => {
+    const r = await statusOf('test/fixtures/hosted/inplace-completed', '-o', 'json');
+    const json = JSON.parse(r.out) as Json;
+    expect(json.state).toBe('idle');
+    expect(json.nodePools[0]).toMatchObject({ assessment: 'Completed', updated: 3, total: 3 });
+  });
+});
+
+describe('a hosted dump without the NodePool’s MachineDeployment', () => {
+  it('the pool is Unknown with a note, never Empty (its Machines are there, not told apart)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atlevel-nomd-'));
+    try {
+      cpSync(join(projectRoot, 'test/fixtures/hosted/replace-completed'), dir, { recursive: true });
+      rmSync(join(dir, 'namespaces/clusters-example/cluster.x-k8s.io/machinedeployments.yaml'));
+      const r = await cli.run('status', dir, '-o', 'json');
+      const json = JSON.parse(r.out) as Json & { notes: string[] };
+      expect(json.nodePools[0]?.assessment).toBe('Unknown');
+      expect(json.notes.join(' ')).toContain('its MachineDeployment is not in the inputs');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
