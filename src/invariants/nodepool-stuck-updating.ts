@@ -1,4 +1,4 @@
-import type { ClusterHistory, Condition, Finding } from '../model/index.js';
+import type { ClusterHistory, Condition, Evidence, Finding } from '../model/index.js';
 import { conditionSince, findCondition, formatClock, formatDuration } from '../model/index.js';
 import { updatingConditions } from './nodepool-level-before-rollout.js';
 import { type NodePoolRollout, nodePoolRollouts, nodePoolsMissing } from './nodepool-rollout.js';
@@ -54,17 +54,7 @@ export const nodepoolStuckUpdating = defineRule(
           rule: rule.id,
           severity: 'info',
           summary: `NodePool ${r.pool.object.metadata.name} is updating and its rollout has not begun: ${waiting}`,
-          evidence: updating.map((c) => {
-            const t = conditionSince(c);
-            return {
-              statement: `${r.key} ${c.type}=True${t !== undefined ? ` since ${formatClock(t)}` : ''}${c.message ? `: ${c.message}` : ''}`,
-              ...(t !== undefined ? { at: t } : {}),
-              object: r.key,
-              field: `status.conditions[${c.type}]`,
-              value: 'True',
-              ref: r.pool.ref,
-            };
-          }),
+          evidence: updatingEvidence(r, updating),
           subject: { pool: r.pool.object.metadata.name, objects: [r.key] },
         });
         continue;
@@ -87,17 +77,7 @@ export const nodepoolStuckUpdating = defineRule(
         summary: `NodePool ${r.pool.object.metadata.name} still ${updating.map((c) => `${c.type}=True`).join(' and ')} ${formatDuration(now - r.endedAt)} after its rollout to ${r.target ?? 'its template'} ended`,
         at: r.endedAt + GRACE_MS,
         evidence: [
-          ...updating.map((c) => {
-            const t = conditionSince(c);
-            return {
-              statement: `${r.key} ${c.type}=True${t !== undefined ? ` since ${formatClock(t)}` : ''}${c.message ? `: ${c.message}` : ''}`,
-              ...(t !== undefined ? { at: t } : {}),
-              object: r.key,
-              field: `status.conditions[${c.type}]`,
-              value: 'True',
-              ref: r.pool.ref,
-            };
-          }),
+          ...updatingEvidence(r, updating),
           {
             statement: `${ownerKey}: every Machine up to date and no older Machine left; the rollout ended at ${formatClock(r.endedAt)}`,
             at: r.endedAt,
@@ -121,6 +101,21 @@ export const nodepoolStuckUpdating = defineRule(
     return checked(rule, findings);
   },
 );
+
+/** The NodePool's Updating conditions, each as evidence of when it turned True and what it says. */
+function updatingEvidence(r: NodePoolRollout, updating: readonly Condition[]): Evidence[] {
+  return updating.map((c) => {
+    const t = conditionSince(c);
+    return {
+      statement: `${r.key} ${c.type}=True${t !== undefined ? ` since ${formatClock(t)}` : ''}${c.message ? `: ${c.message}` : ''}`,
+      ...(t !== undefined ? { at: t } : {}),
+      object: r.key,
+      field: `status.conditions[${c.type}]`,
+      value: 'True',
+      ref: r.pool.ref,
+    };
+  });
+}
 
 /** `Updating version in progress. Target version: 4.20.2[. Total Nodes: …]` (the NodePool controller's message). */
 function targetVersionOf(c: Condition | undefined): string | undefined {
