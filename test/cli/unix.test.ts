@@ -176,6 +176,24 @@ describe('atlevel completion', () => {
     expect(bashComplete(['atlevel', 'simulate', '--scenario', 'pause-im'])).toEqual(['pause-image-only']);
   });
 
+  it('bash: a flag that takes several values completes them up to the next flag', () => {
+    const rules = bashComplete(['atlevel', 'analyze', '--rule', '']);
+    expect(rules).toContain('pool-degraded');
+    // The second and third values of `--rule a b c` are rule ids too, not file names.
+    expect(bashComplete(['atlevel', 'analyze', '--rule', 'pool-degraded', ''])).toEqual(rules);
+    expect(
+      bashComplete(['atlevel', 'analyze', 'examples', '--rule', 'pool-degraded', 'update-completed', 'opera']),
+    ).toEqual(rules.filter((r) => r.startsWith('opera')));
+    // A flag ends them; after `--` every word is a path.
+    expect(bashComplete(['atlevel', 'analyze', '--rule', 'pool-degraded', '--wid'])).toEqual(['--width']);
+    expect(bashComplete(['atlevel', 'analyze', '--rule', 'pool-degraded', '--brief', 'package.j'])).toEqual([
+      'package.json',
+    ]);
+    expect(bashComplete(['atlevel', 'analyze', '--rule', 'pool-degraded', '--', 'package.j'])).toEqual([
+      'package.json',
+    ]);
+  });
+
   it('bash: a flag whose value is not a path completes no file names', () => {
     for (const [cmd, flag] of [
       ['analyze', '--width'],
