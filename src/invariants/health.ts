@@ -8,7 +8,7 @@ import {
   updateWindow,
 } from '../timeline/index.js';
 import { operatorNames } from './clusteroperator-level-then-progressing.js';
-import { checked, defineRule, NEEDS, notApplicable, notChecked, partialCoverage } from './rule.js';
+import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
 /** An operator broke (Degraded=True or Available=False) while an update was running. */
 export const operatorDegradedDuringUpdate = defineRule(
@@ -26,6 +26,8 @@ export const operatorDegradedDuringUpdate = defineRule(
       return notChecked(rule, 'no update with a start time in the inputs', [NEEDS.updateStart]);
     if (operatorNames(history).length === 0)
       return notChecked(rule, 'no ClusterOperator in the inputs', [NEEDS.operators]);
+    // The end of the update's window (what the report's `inputs:` line ends at), not of the latest
+    // timestamp anywhere in the inputs (a certificate's expiry is one): an unrecovered break lasted to it.
     const end = updateWindow(history)?.to ?? history.span?.to ?? Number.POSITIVE_INFINITY;
     const findings: Finding[] = [];
     const pools = history.objects.machineConfigPools.map((p) => poolHistory(history, p.object.metadata.name));
@@ -48,10 +50,11 @@ export const operatorDegradedDuringUpdate = defineRule(
             co === 'machine-config' && type === 'Degraded' && recovered && /RequiredPools/.test(flip.reason)
               ? pools.find((ph) => poolStateAt(ph, flip.at).updating === true)
               : undefined;
+          const lasted = (recovered?.at ?? end) - flip.at;
           findings.push({
             rule: rule.id,
             severity: waitingOnPool ? 'info' : 'warning',
-            summary: `${co} went ${type}=${badStatus} at ${formatClock(flip.at)} during the update to ${update.target}${recovered ? ` and recovered ${formatDuration(recovered.at - flip.at)} later` : ', and had not recovered by the end of the inputs'}${waitingOnPool ? ` (its 10-minute wait for required pools ran out while pool ${waitingOnPool.name} was still rolling out)` : '; a warning, not a failure: the CVO tolerates a degraded operator for up to 40 minutes of an update'}`,
+            summary: `${co} went ${type}=${badStatus} at ${formatClock(flip.at)} during the update to ${update.target}${recovered ? ` and recovered ${formatDuration(lasted)} later` : `, and had not recovered by the end of the inputs${Number.isFinite(lasted) && lasted >= 1000 ? ` (${formatDuration(lasted)} later)` : ''}`}${waitingOnPool ? ` (its 10-minute wait for required pools ran out while pool ${waitingOnPool.name} was still rolling out)` : `; ${whyAWarning(type, recovered !== undefined, lasted)}`}`,
             at: flip.at,
             evidence: [
               {
@@ -81,6 +84,30 @@ export const operatorDegradedDuringUpdate = defineRule(
     return checked(rule, findings);
   },
 );
+
+/**
+ * How long the CVO waits on a Degraded operator before it calls the update failing: its
+ * `UpdateEffectFailAfterInterval` (CVO `pkg/cvo/internal/operatorstatus.go`, `pkg/cvo/status.go`;
+ * docs/domain.md 5.3). An operator that is not Available fails the sync at once (`UpdateEffectFail`).
+ */
+const CVO_DEGRADED_WAIT_MS = 40 * 60_000;
+
+/**
+ * Why a break during the update is this rule's warning, in words that stay true however long it lasted:
+ * the CVO's patience differs for Degraded and for not Available, and a break longer than it is a
+ * Failing update while it lasts, which `atlevel status` (and no-serious-insight, at the inputs' moment)
+ * counts as an Error.
+ */
+function whyAWarning(type: 'Degraded' | 'Available', recovered: boolean, lasted: number): string {
+  const afterwards = recovered
+    ? 'the update went on once it recovered'
+    : "no-serious-insight fails it if it is an Error insight at the inputs' last moment";
+  if (type === 'Available')
+    return `a warning here: the CVO reports the update Failing (ClusterOperatorNotAvailable) while an operator is not Available, and ${afterwards}`;
+  if (Number.isFinite(lasted) && lasted > CVO_DEGRADED_WAIT_MS)
+    return `a warning here: it stayed Degraded longer than the 40 minutes the CVO waits before it reports the update Failing, and ${afterwards}`;
+  return 'a warning, not a failure: the CVO waits up to 40 minutes on a Degraded operator before it reports the update Failing';
+}
 
 /** The newest update never completed within the inputs. */
 export const updateCompleted = defineRule(
