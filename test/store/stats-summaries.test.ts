@@ -18,6 +18,7 @@ import { skipNote } from '../helpers/skip.js';
 
 const RULES = ['master-pool-updated-before-cvo-complete', 'update-completed', 'pool-degraded'];
 const STATES = ['holds', 'violated', 'not-checked'] as const;
+const COVERAGES = ['full', 'partial', 'thin', null] as const;
 
 function run(i: number, salt = 0): RunRecord {
   const start = Date.UTC(2021, 8, 1) + ((i * 7919 + salt * 13) % 90) * 86_400_000 + i * 1234;
@@ -44,13 +45,12 @@ function run(i: number, salt = 0): RunRecord {
     configChanged: k % 4 === 0 ? null : (['pod', 'machine-os-content', ''][k % 3] ?? ''),
     configUnchanged: 'machine-config-operator',
     analyzer: 'test',
-    rules: RULES.slice(0, 1 + (k % 3)).map((rule, j) => ({
-      rule,
-      state: STATES[(k + j) % 3] ?? 'holds',
-      missing: [],
-      failures: 0,
-      warnings: 0,
-    })),
+    rules: RULES.slice(0, 1 + (k % 3)).map((rule, j) => {
+      const state = STATES[(k + j) % 3] ?? 'holds';
+      // Every coverage a hold can have, a stored-before one (null) included, changed by re-analyses.
+      const coverage = state === 'not-checked' ? null : (COVERAGES[(i + 2 * j + salt) % 4] ?? null);
+      return { rule, state, missing: [], failures: 0, warnings: 0, coverage, coverageDetail: null };
+    }),
     findings: [
       ...Array.from({ length: k % 4 }, (_, o) => ({
         ordinal: o,
@@ -177,6 +177,10 @@ async function exercise(store: RunStore, parallel: boolean): Promise<void> {
   };
   await write((i) => store.putRun(run(i)));
   await check(store);
+  // The data has holds of every coverage (else the split proves nothing).
+  const all = (await collectStats(store.db, store.where, {})).rates.filter((r) => r.by === 'all');
+  for (const k of ['holdsFull', 'holdsPartial', 'holdsThin', 'holdsCoverageUnknown'] as const)
+    expect(all.some((r) => r[k] > 0), k).toBe(true);
   // The same runs again, twice over at once: nothing is counted twice.
   const again = await Promise.all(ids.flatMap((i) => [store.putRun(run(i)), store.putRun(run(i))]));
   expect(again.every((o) => o === 'present')).toBe(true);
