@@ -5,7 +5,7 @@
  * start, each pool's rollout of the config made for the update, and the gap between machine-config's
  * level report and each pool's real finish (the race of bug 2019850 makes it positive).
  */
-import type { AnalysisResult } from '../analyze/index.js';
+import { type AnalysisResult, coverageDocument } from '../analyze/index.js';
 import type { ClusterHistory, Finding } from '../model/index.js';
 import { configEmbedding } from '../release/index.js';
 import type {
@@ -189,22 +189,13 @@ const ANALYZER = 'atlevel-analyze/3';
  * A rule state's coverage as the store keeps it: analyze's `coverage` (docs/analyze-json.md) as
  * full, partial or thin, with its detail. A rule not checked has none.
  */
-function coverageOf(o: AnalysisResult['outcomes'][number]): Pick<RunRecord['rules'][number], 'coverage' | 'coverageDetail'> {
+function coverageOf(
+  o: AnalysisResult['outcomes'][number],
+): Pick<RunRecord['rules'][number], 'coverage' | 'coverageDetail'> {
   if (o.state === 'not-checked') return { coverage: null, coverageDetail: null };
-  const c = o.coverage;
-  if (!c) return { coverage: 'full', coverageDetail: null };
-  return {
-    coverage: c.enough ? 'partial' : 'thin',
-    coverageDetail: {
-      of: c.of,
-      checked: c.checked,
-      total: c.total,
-      notChecked: c.unchecked,
-      reason: c.why,
-      needs: c.needs,
-      enough: c.enough,
-    },
-  };
+  const detail = coverageDocument(o);
+  if (!detail) return { coverage: 'full', coverageDetail: null };
+  return { coverage: detail.enough ? 'partial' : 'thin', coverageDetail: detail };
 }
 
 export function runRecord(who: RunIdentity, history: ClusterHistory, result: AnalysisResult): RunRecord {

@@ -152,7 +152,7 @@ export function holdsCells(r: RateRow): string[] {
  * counts as checked (the rate keeps its meaning), and is said apart here.
  */
 export const HOLDS_NOTE =
-  'holds by how much of what the rule judges it checked (analyze\'s coverage): all (full), at least half (partial), under half (thin: that run\'s verdict was inconclusive), or stored before the store kept coverage (unknown; ingest --reanalyze records it)';
+  "holds by how much of what the rule judges it checked (analyze's coverage): all (full), at least half (partial), under half (thin: that run's verdict was inconclusive), or stored before the store kept coverage (unknown; ingest --reanalyze records it)";
 
 /** A rule's overall row with a hold that was not full (partial, thin, or of unknown coverage). */
 export function notAllFull(r: RateRow): boolean {

@@ -51,7 +51,10 @@ export const COVERAGE_SQL = `
 ALTER TABLE rule_states ADD COLUMN coverage text CHECK (coverage IN ('full', 'partial', 'thin')),
   ADD COLUMN coverage_detail jsonb;
 ${['stats_rules', 'stats_components', 'stats_day_rules']
-  .map((t) => `ALTER TABLE ${t} ${HOLDS_COLUMNS.map((c) => `ADD COLUMN ${c} bigint NOT NULL DEFAULT 0`).join(', ')}`)
+  .map(
+    (t) =>
+      `ALTER TABLE ${t} ${HOLDS_COLUMNS.map((c) => `ADD COLUMN ${c} bigint NOT NULL DEFAULT 0`).join(', ')}`,
+  )
   .join(';\n')};
 `;
 
@@ -278,7 +281,11 @@ export type DayTable =
  * counts the holds by coverage, columns migration 7 adds, so migration 7 fills it (the migrations of
  * a store run in one transaction, in order, so no figure is ever read from it empty).
  */
-export const DAY_TABLES_V4: readonly DayTable[] = ['stats_day_runs', 'stats_day_signatures', 'stats_day_durations'];
+export const DAY_TABLES_V4: readonly DayTable[] = [
+  'stats_day_runs',
+  'stats_day_signatures',
+  'stats_day_durations',
+];
 
 const DAY_TABLES: readonly DayTable[] = [
   'stats_day_runs',

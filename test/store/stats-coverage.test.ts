@@ -91,7 +91,9 @@ describe('coverage in the run store', () => {
       // Text: the holds columns, the thin one apart.
       const text = statsText(s);
       expect(text).toMatch(new RegExp(`${RULE} +0 +2 +0\\.0% +0\\n`));
-      expect(text).toMatch(/HOLDS BY COVERAGE[^\n]*\n[^\n]*\n +rule +holds +full +partial +thin +coverage unknown\n/);
+      expect(text).toMatch(
+        /HOLDS BY COVERAGE[^\n]*\n[^\n]*\n +rule +holds +full +partial +thin +coverage unknown\n/,
+      );
       expect(text).toMatch(new RegExp(`${RULE} +2 +1 +0 +1 +0\\n`));
       // JSON: new fields after the old ones, which keep their meaning.
       const json = JSON.parse(statsJson(s)) as { rates: Record<string, unknown>[] };
@@ -111,7 +113,11 @@ describe('coverage in the run store', () => {
       // HTML: the same columns.
       const html = statsHtml(s);
       expect(html).toContain('<h2>Holds by coverage</h2>');
-      expect(html).toMatch(new RegExp(`<td class="mono">${RULE}</td><td class="n">2</td><td class="n">1</td><td class="n">0</td><td class="n">1</td>`));
+      expect(html).toMatch(
+        new RegExp(
+          `<td class="mono">${RULE}</td><td class="n">2</td><td class="n">1</td><td class="n">0</td><td class="n">1</td>`,
+        ),
+      );
     } finally {
       await store.close();
     }

@@ -180,7 +180,10 @@ async function exercise(store: RunStore, parallel: boolean): Promise<void> {
   // The data has holds of every coverage (else the split proves nothing).
   const all = (await collectStats(store.db, store.where, {})).rates.filter((r) => r.by === 'all');
   for (const k of ['holdsFull', 'holdsPartial', 'holdsThin', 'holdsCoverageUnknown'] as const)
-    expect(all.some((r) => r[k] > 0), k).toBe(true);
+    expect(
+      all.some((r) => r[k] > 0),
+      k,
+    ).toBe(true);
   // The same runs again, twice over at once: nothing is counted twice.
   const again = await Promise.all(ids.flatMap((i) => [store.putRun(run(i)), store.putRun(run(i))]));
   expect(again.every((o) => o === 'present')).toBe(true);
