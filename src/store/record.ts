@@ -11,10 +11,10 @@ type RuleStateName = 'holds' | 'violated' | 'not-checked';
  * `full` every member, `partial` part but at least half, `thin` less than half (a holds on so little
  * makes analyze's verdict inconclusive). Null for a rule not checked.
  */
-export type CoverageName = 'full' | 'partial' | 'thin';
+type CoverageName = 'full' | 'partial' | 'thin';
 
 /** analyze's `coverage` object as -o json prints it, for a rule that checked part of its members. */
-export interface CoverageDetail {
+interface CoverageDetail {
   readonly of: string;
   readonly checked: number;
   readonly total: number;
