@@ -15,14 +15,13 @@ import { statsHtml } from '../../src/stats/html.js';
 import { collectStats, type StatsResult } from '../../src/stats/index.js';
 import { statsJson } from '../../src/stats/json.js';
 import { statsText } from '../../src/stats/text.js';
-import { openDb } from '../../src/store/db.js';
-import { MIGRATIONS, RunStore } from '../../src/store/index.js';
+import { RunStore } from '../../src/store/index.js';
+import { checkStoreBeforeCoverage, THIN_SNAPSHOT } from '../helpers/coverage-store.js';
 import { projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
 import { emptyStore } from '../helpers/store.js';
 
-/** A snapshot whose clusteroperator-level-then-progressing holds for 1 of 29 operators (test/analyze/partial-evidence.test.ts). */
-const DAY2 = join(projectRoot, 'test/fixtures/analyze/day2-kubeletconfig-after-update');
+const DAY2 = THIN_SNAPSHOT;
 const FIXED = join(projectRoot, 'examples/bug-2019850-fixed');
 const RULE = 'clusteroperator-level-then-progressing';
 
@@ -124,53 +123,6 @@ describe('coverage in the run store', () => {
   }, 120_000);
 
   it('a store written before coverage: its holds read as coverage unknown, never full; --reanalyze records it', async () => {
-    const dir = join(scratch(), 'db');
-    const thin = await record(DAY2, 'sha256:thin');
-    // A store made by the migrations before 7, holding one run written the way they wrote it.
-    const db = await openDb(dir, 'write');
-    try {
-      await db.exec(
-        'CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-      );
-      const old = MIGRATIONS.filter((m) => m.version < 7);
-      for (const m of old) {
-        await db.exec(m.sql);
-        await db.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
-        if (m.version !== 1) continue;
-        await db.query(
-          `INSERT INTO runs (run_id, source, identity, verdict, mco_fix, analyzer, update_start)
-           VALUES ('sha256:thin', $1, 'content', 'pass', 'unknown', 'atlevel-analyze/2', now())`,
-          [DAY2],
-        );
-        for (const r of thin.rules)
-          await db.query(
-            `INSERT INTO rule_states (run_id, rule, state, missing) VALUES ('sha256:thin', $1, $2, $3::jsonb)`,
-            [r.rule, r.state, JSON.stringify(r.missing)],
-          );
-      }
-    } finally {
-      await db.close();
-    }
-    const store = await RunStore.open(dir, 'write');
-    try {
-      for (const s of await everyPath(store)) {
-        expect(overall(s), s.source).toMatchObject({
-          checked: 1,
-          holdsFull: 0,
-          holdsThin: 0,
-          holdsCoverageUnknown: 1,
-        });
-      }
-      expect(statsText(await collectStats(store.db, store.where, {}))).toMatch(
-        new RegExp(`${RULE} +1 +0 +0 +0 +1\\n`),
-      );
-      // Re-analysed (ingest --reanalyze): the run's rows are replaced and now say thin.
-      expect(await store.putRun(thin, true)).toBe('replaced');
-      for (const s of await everyPath(store)) {
-        expect(overall(s), s.source).toMatchObject({ holdsThin: 1, holdsCoverageUnknown: 0 });
-      }
-    } finally {
-      await store.close();
-    }
+    await checkStoreBeforeCoverage(join(scratch(), 'db'));
   }, 120_000);
 });
