@@ -40,8 +40,9 @@ SELECT 'prow:job-' || (i % 40) || '/' || i, '/runs/' || i, 'prow', 'periodic-e2e
   CASE WHEN i % 7 = 0 THEN 'fail' ELSE 'pass' END, CASE WHEN i % 3 = 0 THEN 'present' ELSE 'absent' END,
   (ARRAY['pod','machine-os-content','machine-config-operator+machine-os-content+pod',''])[1 + i % 4], 'machine-config-operator', 'bench'
 FROM generate_series(1, $1::integer) AS i, LATERAL (SELECT timestamptz '2021-09-01' + (i % 120) * interval '1 day' + (i % 1440) * interval '1 minute' AS t) AS x;
-INSERT INTO rule_states (run_id, rule, state, failures)
-SELECT r.run_id, rule, CASE WHEN (h + k) % 23 = 0 THEN 'violated' WHEN (h + k) % 31 = 0 THEN 'not-checked' ELSE 'holds' END, 0
+INSERT INTO rule_states (run_id, rule, state, failures, coverage)
+SELECT r.run_id, rule, CASE WHEN (h + k) % 23 = 0 THEN 'violated' WHEN (h + k) % 31 = 0 THEN 'not-checked' ELSE 'holds' END, 0,
+  CASE WHEN (h + k) % 31 = 0 AND (h + k) % 23 <> 0 THEN NULL WHEN (h + k) % 13 = 0 THEN 'thin' WHEN (h + k) % 11 = 0 THEN 'partial' ELSE 'full' END
 FROM (SELECT run_id, hashtext(run_id) & 1023 AS h FROM runs) r, unnest($1::text[]) WITH ORDINALITY AS u(rule, k);
 INSERT INTO findings (run_id, ordinal, rule, severity, summary, at, signature)
 SELECT r.run_id, o, ($1::text[])[1 + o % 7], CASE WHEN o % 3 = 0 THEN 'failure' ELSE 'warning' END, 'generated', r.update_end,

@@ -33,11 +33,44 @@ function verdictOf(
  * than half its operators or pools, invariants/rule.ts Coverage): a PASS never rests on either.
  */
 function lacksData(o: RuleOutcome): boolean {
-  return (o.state === 'not-checked' && o.missing.length > 0) || thin(o);
+  return (o.state === 'not-checked' && o.missing.length > 0) || heldOnTooLittle(o);
 }
 
-function thin(o: RuleOutcome): boolean {
+/**
+ * A holds on fewer than half of what the rule judges: no evidence the invariant held, so it makes
+ * the verdict inconclusive. Every command that reports a verdict names these rules by this test.
+ */
+export function heldOnTooLittle(o: RuleOutcome): boolean {
   return o.state === 'holds' && o.coverage?.enough === false;
+}
+
+/** A rule's coverage as every JSON document prints it (docs/analyze-json.md `coverage`). */
+export interface CoverageDocument {
+  readonly of: string;
+  readonly checked: number;
+  readonly total: number;
+  readonly notChecked: readonly string[];
+  readonly reason: string;
+  readonly needs: readonly string[];
+  readonly enough: boolean;
+}
+
+/**
+ * The coverage of a checked rule in analyze's JSON words: null when it checked every member of the
+ * set it judges, or was not checked. analyze -o json, watch's `complete` and the run store share it.
+ */
+export function coverageDocument(o: RuleOutcome): CoverageDocument | null {
+  const c = o.coverage;
+  if (!c || o.state === 'not-checked') return null;
+  return {
+    of: c.of,
+    checked: c.checked,
+    total: c.total,
+    notChecked: c.unchecked,
+    reason: c.why,
+    needs: c.needs,
+    enough: c.enough,
+  };
 }
 
 /** Whether the rules checked something or lacked data: then they, not the missing ClusterVersion, give the verdict. */
@@ -60,7 +93,7 @@ function noUpdateReason(history: ClusterHistory): string {
 function inconclusiveReason(outcomes: readonly RuleOutcome[], notCheckedIds: readonly string[]): string {
   const parts: string[] = [];
   if (notCheckedIds.length > 0) parts.push(`not checked for lack of data: ${notCheckedIds.join(', ')}`);
-  const few = outcomes.filter(thin).map((o) => {
+  const few = outcomes.filter(heldOnTooLittle).map((o) => {
     const c = o.coverage;
     return c ? `${o.rule.id} (${c.checked} of ${c.total} ${c.of})` : o.rule.id;
   });

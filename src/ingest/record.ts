@@ -5,7 +5,7 @@
  * start, each pool's rollout of the config made for the update, and the gap between machine-config's
  * level report and each pool's real finish (the race of bug 2019850 makes it positive).
  */
-import type { AnalysisResult } from '../analyze/index.js';
+import { type AnalysisResult, coverageDocument } from '../analyze/index.js';
 import type { ClusterHistory, Finding } from '../model/index.js';
 import { configEmbedding } from '../release/index.js';
 import type {
@@ -179,8 +179,24 @@ function poolRollouts(
   return out;
 }
 
-/** The version string that names atlevel's analysis in the store (re-ingest with --reanalyze after a change). */
-const ANALYZER = 'atlevel-analyze/2';
+/**
+ * The version string that names atlevel's analysis in the store (re-ingest with --reanalyze after a
+ * change). 3: rule states carry their coverage; a run written by /2 has none (coverage unknown).
+ */
+const ANALYZER = 'atlevel-analyze/3';
+
+/**
+ * A rule state's coverage as the store keeps it: analyze's `coverage` (docs/analyze-json.md) as
+ * full, partial or thin, with its detail. A rule not checked has none.
+ */
+function coverageOf(
+  o: AnalysisResult['outcomes'][number],
+): Pick<RunRecord['rules'][number], 'coverage' | 'coverageDetail'> {
+  if (o.state === 'not-checked') return { coverage: null, coverageDetail: null };
+  const detail = coverageDocument(o);
+  if (!detail) return { coverage: 'full', coverageDetail: null };
+  return { coverage: detail.enough ? 'partial' : 'thin', coverageDetail: detail };
+}
 
 export function runRecord(who: RunIdentity, history: ClusterHistory, result: AnalysisResult): RunRecord {
   const update = result.updates[result.updates.length - 1];
@@ -197,6 +213,7 @@ export function runRecord(who: RunIdentity, history: ClusterHistory, result: Ana
     missing: o.missing,
     failures: o.findings.filter((f) => f.severity === 'failure').length,
     warnings: o.findings.filter((f) => f.severity === 'warning').length,
+    ...coverageOf(o),
   }));
   return {
     id: who.id,

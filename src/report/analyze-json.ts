@@ -1,4 +1,4 @@
-import type { AnalysisResult } from '../analyze/index.js';
+import { type AnalysisResult, coverageDocument } from '../analyze/index.js';
 import type { Evidence, Finding } from '../model/index.js';
 import { formatTime, type Millis, safeJson } from '../model/index.js';
 import type { Documenter } from './reporter.js';
@@ -46,18 +46,7 @@ export function analysisDocument(result: AnalysisResult) {
       missing: o.missing,
       reason: o.reason ?? null,
       // Added: null when the rule checked every member of the set it judges (or was not checked).
-      coverage:
-        o.coverage && o.state !== 'not-checked'
-          ? {
-              of: o.coverage.of,
-              checked: o.coverage.checked,
-              total: o.coverage.total,
-              notChecked: o.coverage.unchecked,
-              reason: o.coverage.why,
-              needs: o.coverage.needs,
-              enough: o.coverage.enough,
-            }
-          : null,
+      coverage: coverageDocument(o),
       failures: o.findings.filter((f) => f.severity === 'failure').length,
       warnings: o.findings.filter((f) => f.severity === 'warning').length,
     })),

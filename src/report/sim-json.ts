@@ -161,6 +161,8 @@ function judgedRun<R>(
     verdict: o.verdict.verdict,
     violatedRules: o.verdict.violated,
     notCheckedRules: o.verdict.notChecked,
+    // Added: the rules that held on too little of what they judge (analyze's coverage.enough false).
+    thinRules: o.verdict.thin,
     run,
     artifacts,
     reproduce: o.reproduce,

@@ -171,8 +171,18 @@ function verdictLine(v: RunVerdict, c: Colours): string {
   switch (v.verdict) {
     case 'fail':
       return `${c.red(c.bold('FAIL'))}  ${why}: ${v.violated.join(', ')} violated`;
-    case 'inconclusive':
-      return `${c.yellow(c.bold('INCONCLUSIVE'))}  ${why}: ${v.notChecked.join(', ')} could not be checked`;
+    case 'inconclusive': {
+      // analyze's two reasons, in its words (report/analyze-text.ts): not checked, held on too little.
+      const reasons = [
+        ...(v.notChecked.length > 0 ? [`${v.notChecked.join(', ')} could not be checked`] : []),
+        ...(v.thin.length > 0
+          ? [
+              `${v.thin.map((t) => `${t.rule} (${t.checked} of ${t.total} ${t.of})`).join(', ')} held on too little of what ${v.thin.length === 1 ? 'it applies' : 'they apply'} to`,
+            ]
+          : []),
+      ];
+      return `${c.yellow(c.bold('INCONCLUSIVE'))}  ${why}: ${reasons.join(' and ')}`;
+    }
     case 'no-update':
       return `${c.bold('NO UPDATE')}  ${why}: the run shows no update`;
     default:

@@ -130,6 +130,20 @@ export interface RunVerdict {
   readonly violated: readonly string[];
   /** Rule ids that applied but could not be checked. */
   readonly notChecked: readonly string[];
+  /**
+   * The rules that held on too little of what they judge (fewer than half of its operators or pools,
+   * docs/analyze-json.md `coverage`), each with how little: they make analyze's verdict inconclusive
+   * as a rule not checked does.
+   */
+  readonly thin: readonly ThinRule[];
+}
+
+/** A rule that held on too little: `checked` of `total` `of` (`1 of 29 operators`). */
+interface ThinRule {
+  readonly rule: string;
+  readonly of: string;
+  readonly checked: number;
+  readonly total: number;
 }
 
 /** Everything `atlevel simulate` reports, whichever mode ran. */

@@ -35,6 +35,10 @@ export function statsCsv(s: StatsResult): string {
       ['violated', r.violated],
       ['not-checked', r.notChecked],
       ['rate', r.rate],
+      ['holds-full', r.holdsFull],
+      ['holds-partial', r.holdsPartial],
+      ['holds-thin', r.holdsThin],
+      ['holds-coverage-unknown', r.holdsCoverageUnknown],
     ] as const)
       rows.push(['rate', r.rule, r.by, r.key, m, v]);
   }
@@ -63,6 +67,10 @@ export function statsCsv(s: StatsResult): string {
       ['runs', c.runs],
       ['race', c.race],
       ['not-checked', c.notChecked],
+      ['holds-full', c.holdsFull],
+      ['holds-partial', c.holdsPartial],
+      ['holds-thin', c.holdsThin],
+      ['holds-coverage-unknown', c.holdsCoverageUnknown],
     ] as const)
       rows.push(['components', s.raceRule, `fix=${c.fix}`, key, m, v]);
   }

@@ -14,7 +14,11 @@ import {
   durationCells,
   durationNote,
   groupComponents,
+  HOLDS_HEADS,
+  HOLDS_NOTE,
+  holdsCells,
   latestOperatorsFirst,
+  notAllFull,
   pct,
   unchangedThatMatters,
 } from './text.js';
@@ -62,6 +66,21 @@ export function statsHtml(s: StatsResult): string {
   sections.push(
     `<section class="block"><h2>Failure rate per rule</h2><p class="lead">violated of checked runs</p>${rateTable(s.rates, 'all')}</section>`,
   );
+  // As the text report: the rules with a hold that was not full, their holds by coverage.
+  const split = s.rates.filter(notAllFull);
+  if (split.length > 0) {
+    const rows = split
+      .map(
+        (r) =>
+          `<tr><td class="mono">${e(r.rule)}</td><td class="n">${r.checked - r.violated}</td>${holdsCells(r)
+            .map((n) => `<td class="n">${n}</td>`)
+            .join('')}</tr>`,
+      )
+      .join('');
+    sections.push(
+      `<section class="block"><h2>Holds by coverage</h2><p class="lead">rules that held on part of what they judge, or whose coverage is unknown: ${e(HOLDS_NOTE)}</p><table class="stats"><tr><th>rule</th><th>holds</th>${HOLDS_HEADS.map((h) => `<th>${e(h)}</th>`).join('')}</tr>${rows}</table></section>`,
+    );
+  }
   for (const by of ['stream', 'platform', 'week'] as const) {
     const label = by === 'stream' ? 'version stream (from → to minor)' : by;
     sections.push(
@@ -101,9 +120,12 @@ export function statsHtml(s: StatsResult): string {
         const r = g.filter((x) => x.fix === fix);
         const runs = r.reduce((a, x) => a + x.runs, 0);
         const race = r.reduce((a, x) => a + x.race, 0);
+        const thin = r.reduce((a, x) => a + x.holdsThin, 0);
+        // A hold on too little is no evidence the race was absent: said beside the count.
+        const apart = thin > 0 ? ` (${thin} held on too little)` : '';
         return runs === 0
           ? '<td class="n">–</td><td></td>'
-          : `<td class="n">${race} of ${runs}</td><td>${bar(race / runs)}</td>`;
+          : `<td class="n">${race} of ${runs}${apart}</td><td>${bar(race / runs)}</td>`;
       };
       return `<tr><td>${e(componentList(first?.changed ?? ''))}</td><td title="${e(componentList(first?.unchanged ?? ''))}">${e(unchangedThatMatters(first?.unchanged ?? '') || componentList(first?.unchanged ?? ''))}</td>${cell('absent')}${cell('present')}</tr>`;
     })

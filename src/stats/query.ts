@@ -30,7 +30,47 @@ export interface RateRow {
   readonly notChecked: number;
   /** violated / checked; null when nothing was checked. */
   readonly rate: number | null;
+  /**
+   * The runs where the rule held, by how much of what it judges it checked (analyze's `coverage`,
+   * docs/analyze-json.md): every member, at least half, under half (a thin hold: analyze's verdict on
+   * that run was inconclusive), or not recorded (stored before the store kept coverage). They add
+   * up to checked − violated; a hold of unknown coverage is never counted as full.
+   */
+  readonly holdsFull: number;
+  readonly holdsPartial: number;
+  readonly holdsThin: number;
+  readonly holdsCoverageUnknown: number;
 }
+
+/** The holds by coverage of RateRow and ComponentRow. */
+interface HoldsByCoverage {
+  readonly holdsFull: number;
+  readonly holdsPartial: number;
+  readonly holdsThin: number;
+  readonly holdsCoverageUnknown: number;
+}
+
+/** The holds counts of a row whose `holds` are `holds` in all. */
+function holdsOf(r: Record<string, unknown>, holds: number): HoldsByCoverage {
+  const holdsPartial = int(r.holds_partial);
+  const holdsThin = int(r.holds_thin);
+  const holdsCoverageUnknown = int(r.holds_unknown);
+  return {
+    holdsFull: holds - holdsPartial - holdsThin - holdsCoverageUnknown,
+    holdsPartial,
+    holdsThin,
+    holdsCoverageUnknown,
+  };
+}
+
+/** The holds by coverage over rule_states `s`, as columns of a detail query. */
+const HOLDS_DETAIL = `count(*) FILTER (WHERE s.state = 'holds' AND s.coverage = 'partial')::integer AS holds_partial,
+       count(*) FILTER (WHERE s.state = 'holds' AND s.coverage = 'thin')::integer AS holds_thin,
+       count(*) FILTER (WHERE s.state = 'holds' AND s.coverage IS NULL)::integer AS holds_unknown`;
+
+/** The same, summed over summary rows. */
+const HOLDS_SUMMED = `sum(holds_partial)::integer AS holds_partial, sum(holds_thin)::integer AS holds_thin,
+       sum(holds_unknown)::integer AS holds_unknown`;
 
 interface SignatureRow {
   readonly signature: string;
@@ -65,6 +105,11 @@ export interface ComponentRow {
   /** Runs in which the race rule was violated. */
   readonly race: number;
   readonly notChecked: number;
+  /** The runs where the rule held, by coverage (RateRow): a thin hold is no evidence the race was absent. */
+  readonly holdsFull: number;
+  readonly holdsPartial: number;
+  readonly holdsThin: number;
+  readonly holdsCoverageUnknown: number;
 }
 
 /**
@@ -206,7 +251,8 @@ async function rates(db: Sql, f: StatsFilter): Promise<RateRow[]> {
        count(*)::integer AS runs,
        count(*) FILTER (WHERE s.state <> 'not-checked')::integer AS checked,
        count(*) FILTER (WHERE s.state = 'violated')::integer AS violated,
-       count(*) FILTER (WHERE s.state = 'not-checked')::integer AS not_checked
+       count(*) FILTER (WHERE s.state = 'not-checked')::integer AS not_checked,
+       ${HOLDS_DETAIL}
      FROM rule_states s JOIN runs r ON r.run_id = s.run_id
      CROSS JOIN LATERAL (SELECT to_char(date_trunc('week', ${WHEN} AT TIME ZONE 'UTC'), 'IYYY-"W"IW') AS week) w
      WHERE ${where}
@@ -231,6 +277,7 @@ function rateRows(rows: Record<string, unknown>[]): RateRow[] {
         violated,
         notChecked: int(r.not_checked),
         rate: checked === 0 ? null : violated / checked,
+        ...holdsOf(r, checked - violated),
       };
     })
     .sort((a, b) =>
@@ -310,7 +357,8 @@ async function components(db: Sql, f: StatsFilter, raceRule: string): Promise<Co
     `SELECT coalesce(r.config_changed, 'unknown') AS changed, coalesce(r.config_unchanged, 'unknown') AS unchanged, r.mco_fix AS fix,
        count(*)::integer AS runs,
        count(*) FILTER (WHERE s.state = 'violated')::integer AS race,
-       count(*) FILTER (WHERE s.state = 'not-checked')::integer AS not_checked
+       count(*) FILTER (WHERE s.state = 'not-checked')::integer AS not_checked,
+       ${HOLDS_DETAIL}
      FROM runs r JOIN rule_states s ON s.run_id = r.run_id AND s.rule = $1
      WHERE ${where}
      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
@@ -327,6 +375,7 @@ function componentRows(rows: Record<string, unknown>[]): ComponentRow[] {
     runs: int(r.runs),
     race: int(r.race),
     notChecked: int(r.not_checked),
+    ...holdsOf(r, int(r.runs) - int(r.race) - int(r.not_checked)),
   }));
 }
 
@@ -370,7 +419,7 @@ async function summaryRates(db: Sql, f: StatsFilter): Promise<RateRow[]> {
        CASE WHEN GROUPING(stream) = 0 THEN ${UNKNOWN('stream')} WHEN GROUPING(platform) = 0 THEN ${UNKNOWN('platform')}
             WHEN GROUPING(week) = 0 THEN ${UNKNOWN('week')} ELSE 'all' END AS key,
        sum(runs)::integer AS runs, sum(runs - not_checked)::integer AS checked,
-       sum(violated)::integer AS violated, sum(not_checked)::integer AS not_checked
+       sum(violated)::integer AS violated, sum(not_checked)::integer AS not_checked, ${HOLDS_SUMMED}
      FROM stats_rules WHERE ${where}
      GROUP BY GROUPING SETS ((rule), (rule, stream), (rule, platform), (rule, week))`,
     params,
@@ -426,7 +475,7 @@ async function summaryComponents(db: Sql, f: StatsFilter, raceRule: string): Pro
   const params: unknown[] = [raceRule];
   const rows = await db.query(
     `SELECT changed, unchanged, fix, sum(runs)::integer AS runs, sum(race)::integer AS race,
-       sum(not_checked)::integer AS not_checked
+       sum(not_checked)::integer AS not_checked, ${HOLDS_SUMMED}
      FROM stats_components WHERE rule = $1 AND ${streamFilter(f, params)} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
     params,
   );
@@ -604,7 +653,7 @@ async function dayRates(db: Sql, f: StatsFilter): Promise<RateRow[]> {
        CASE WHEN GROUPING(stream) = 0 THEN ${UNKNOWN('stream')} WHEN GROUPING(platform) = 0 THEN ${UNKNOWN('platform')}
             WHEN GROUPING(week) = 0 THEN ${UNKNOWN('week')} ELSE 'all' END AS key,
        sum(runs)::integer AS runs, sum(runs - not_checked)::integer AS checked,
-       sum(violated)::integer AS violated, sum(not_checked)::integer AS not_checked
+       sum(violated)::integer AS violated, sum(not_checked)::integer AS not_checked, ${HOLDS_SUMMED}
      FROM ${from} WHERE ${ruleFilter(f, 'rule', params)}
      GROUP BY GROUPING SETS ((rule), (rule, stream), (rule, platform), (rule, week))`,
     params,
@@ -637,7 +686,7 @@ async function dayComponents(db: Sql, f: StatsFilter, raceRule: string): Promise
   const params: unknown[] = [raceRule];
   const rows = await db.query(
     `SELECT changed, unchanged, fix, sum(runs)::integer AS runs, sum(violated)::integer AS race,
-       sum(not_checked)::integer AS not_checked
+       sum(not_checked)::integer AS not_checked, ${HOLDS_SUMMED}
      FROM ${dayRows('stats_day_rules', f, params)} WHERE rule = $1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
     params,
   );

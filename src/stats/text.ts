@@ -102,11 +102,19 @@ export function componentSentence(rows: readonly ComponentRow[], rule: string): 
     const runs = r.reduce((a, x) => a + x.runs, 0);
     const race = r.reduce((a, x) => a + x.race, 0);
     const notChecked = r.reduce((a, x) => a + x.notChecked, 0);
+    const thin = r.reduce((a, x) => a + x.holdsThin, 0);
+    const unknown = r.reduce((a, x) => a + x.holdsCoverageUnknown, 0);
     if (runs === 0) return undefined;
     // Only the runs where the rule was checked count: a run that could not be checked is not a run
     // without the race. Those are said apart, so that "0 of 2" never hides "none checked".
     const checkedRuns = runs - notChecked;
-    const unchecked = notChecked > 0 ? ` (${notChecked} not checked)` : '';
+    // A hold on too little of what the rule judges is no evidence the race was absent: said apart too.
+    const apart = [
+      ...(notChecked > 0 ? [`${notChecked} not checked`] : []),
+      ...(thin > 0 ? [`${thin} held on too little`] : []),
+      ...(unknown > 0 ? [`${unknown} held, coverage unknown`] : []),
+    ];
+    const unchecked = apart.length > 0 ? ` (${apart.join(', ')})` : '';
     // "runs" once, on the first count: "5 of 12 runs before the fix, 0 of 9 after".
     if (checkedRuns === 0) return `no checked run of ${runs} ${label}`;
     const text = `${race} of ${checkedRuns}${said ? '' : ` ${checkedRuns === 1 ? 'run' : 'runs'}`} ${label}${unchecked}`;
@@ -130,6 +138,25 @@ export function groupComponents(rows: readonly ComponentRow[]): ComponentRow[][]
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
   return [...groups.values()];
+}
+
+/** The heads of the holds by coverage (query.ts RateRow), after a rate table's own columns. */
+export const HOLDS_HEADS = ['full', 'partial', 'thin', 'coverage unknown'] as const;
+
+export function holdsCells(r: RateRow): string[] {
+  return [r.holdsFull, r.holdsPartial, r.holdsThin, r.holdsCoverageUnknown].map(String);
+}
+
+/**
+ * What the holds columns mean, under the rate tables' heading: a hold on part of what a rule judges
+ * counts as checked (the rate keeps its meaning), and is said apart here.
+ */
+export const HOLDS_NOTE =
+  "holds by how much of what the rule judges it checked (analyze's coverage): all (full), at least half (partial), under half (thin: that run's verdict was inconclusive), or stored before the store kept coverage (unknown; ingest --reanalyze records it)";
+
+/** A rule's overall row with a hold that was not full (partial, thin, or of unknown coverage). */
+export function notAllFull(r: RateRow): boolean {
+  return r.by === 'all' && r.holdsPartial + r.holdsThin + r.holdsCoverageUnknown > 0;
 }
 
 function rateTable(rows: readonly RateRow[], by: RateRow['by'], width: number | undefined): string[] {
@@ -200,6 +227,21 @@ export function statsText(s: StatsResult, settings?: Partial<TextSettings>): str
   );
   out.push('', 'FAILURE RATE PER RULE (violated of checked runs)');
   out.push(...rateTable(s.rates, 'all', width));
+  // The rules with a hold that was not full, their holds by coverage: "held in 40 of 40 runs" is
+  // never to be read off runs where the rule checked too little, or whose coverage is unknown.
+  const split = s.rates.filter(notAllFull);
+  if (split.length > 0)
+    out.push(
+      '',
+      'HOLDS BY COVERAGE (rules that held on part of what they judge, or whose coverage is unknown)',
+      `  ${HOLDS_NOTE}`,
+      ...table(
+        ['rule', 'holds', ...HOLDS_HEADS],
+        split.map((r) => [r.rule, String(r.checked - r.violated), ...holdsCells(r)]),
+        new Set([1, 2, 3, 4, 5]),
+        width,
+      ),
+    );
   for (const by of ['stream', 'platform', 'week'] as const) {
     const t = rateTable(
       s.rates.filter(

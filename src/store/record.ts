@@ -6,12 +6,34 @@
 
 type RuleStateName = 'holds' | 'violated' | 'not-checked';
 
+/**
+ * How much of what it judges a checked rule covered (analyze's `coverage`, docs/analyze-json.md):
+ * `full` every member, `partial` part but at least half, `thin` less than half (a holds on so little
+ * makes analyze's verdict inconclusive). Null for a rule not checked.
+ */
+type CoverageName = 'full' | 'partial' | 'thin';
+
+/** analyze's `coverage` object as -o json prints it, for a rule that checked part of its members. */
+interface CoverageDetail {
+  readonly of: string;
+  readonly checked: number;
+  readonly total: number;
+  readonly notChecked: readonly string[];
+  readonly reason: string;
+  readonly needs: readonly string[];
+  readonly enough: boolean;
+}
+
 interface RuleStateRecord {
   readonly rule: string;
   readonly state: RuleStateName;
   readonly missing: readonly string[];
   readonly failures: number;
   readonly warnings: number;
+  /** Null when the rule was not checked; never null for holds or violated (docs/runs.md `coverage`). */
+  readonly coverage: CoverageName | null;
+  /** Set when `coverage` is partial or thin. */
+  readonly coverageDetail: CoverageDetail | null;
 }
 
 export interface FindingRecord {

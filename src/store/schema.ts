@@ -1,6 +1,8 @@
 import {
+  COVERAGE_SQL,
   DAY_SUMMARY_TABLES_SQL,
   DAY_TABLES_V4,
+  RULE_STATE_TABLES,
   rebuildDaySummariesSql,
   rebuildSummariesSql,
   SIGNATURE_RULES_SQL,
@@ -131,7 +133,9 @@ CREATE TABLE ingest_errors (
   {
     version: 2,
     name: 'stats summary tables (summaries.ts), filled from the stored runs; indexes for filtered stats',
-    sql: `${SUMMARY_TABLES_SQL};\n${rebuildSummariesSql(['stats_runs', 'stats_rules', 'stats_components', 'stats_signatures', 'stats_durations'])};`,
+    // The fills are today's statements: stats_rules and stats_components count the holds by coverage,
+    // columns of migration 7, which fills those two (every migration a store lacks runs in one transaction).
+    sql: `${SUMMARY_TABLES_SQL};\n${rebuildSummariesSql(['stats_runs', 'stats_signatures', 'stats_durations'])};`,
   },
   {
     version: 3,
@@ -157,5 +161,11 @@ CREATE TABLE ingest_errors (
     // its runs row, and deleted with it by the one re-analysis path (store.ts), so the key guarded
     // nothing the writer does not already ensure.
     sql: DETAIL_TABLES.map((t) => `ALTER TABLE ${t} DROP CONSTRAINT IF EXISTS ${t}_run_id_fkey`).join(';\n'),
+  },
+  {
+    version: 7,
+    name: "each rule state's coverage (null: not recorded, a run stored before); the summaries count holds by it",
+    // A rule state stored before has no coverage: it reads as unknown, never as full (docs/runs.md).
+    sql: `${COVERAGE_SQL}\n${rebuildSummariesSql(RULE_STATE_TABLES)};\n${rebuildDaySummariesSql(['stats_day_rules'])};`,
   },
 ];

@@ -71,6 +71,8 @@ async function insertDetails(tx: Sql, records: readonly RunRecord[]): Promise<vo
           missing: x.missing,
           failures: x.failures,
           warnings: x.warnings,
+          coverage: x.coverage,
+          coverage_detail: x.coverageDetail,
         })),
       ),
     ],

@@ -31,6 +31,36 @@ const EVERY_RUN: RunsWhere = () => 'TRUE';
 /** `pred` on `runs r` and on the detail table `alias` joined to it by run_id. */
 const joined = (pred: RunsWhere, alias: string) => `${pred('r.run_id')} AND ${pred(`${alias}.run_id`)}`;
 
+/**
+ * The holds a rule state splits by coverage (migration 7): on part of what the rule judges (at least
+ * half), on too little (under half: analyze's verdict is inconclusive), and stored before coverage
+ * was (unknown, never counted as full). Full holds are the runs less all the others.
+ */
+const HOLDS_COLUMNS = ['holds_partial', 'holds_thin', 'holds_unknown'] as const;
+
+/** The three counts of HOLDS_COLUMNS over rule_states `s`, each multiplied by `sign`. */
+const holdsCounts = (sign: string) =>
+  [
+    `${sign} * count(*) FILTER (WHERE s.state = 'holds' AND s.coverage = 'partial')`,
+    `${sign} * count(*) FILTER (WHERE s.state = 'holds' AND s.coverage = 'thin')`,
+    `${sign} * count(*) FILTER (WHERE s.state = 'holds' AND s.coverage IS NULL)`,
+  ].join(', ');
+
+/** Migration 7: each rule state's coverage, and the holds split by it in the summaries that count rule states. */
+export const COVERAGE_SQL = `
+ALTER TABLE rule_states ADD COLUMN coverage text CHECK (coverage IN ('full', 'partial', 'thin')),
+  ADD COLUMN coverage_detail jsonb;
+${['stats_rules', 'stats_components', 'stats_day_rules']
+  .map(
+    (t) =>
+      `ALTER TABLE ${t} ${HOLDS_COLUMNS.map((c) => `ADD COLUMN ${c} bigint NOT NULL DEFAULT 0`).join(', ')}`,
+  )
+  .join(';\n')};
+`;
+
+/** The summary tables that count rule states: migration 7 adds the holds by coverage to them and fills them again. */
+export const RULE_STATE_TABLES = ['stats_rules', 'stats_components'] as const;
+
 /** Width of a duration bucket, in ms. */
 export const DURATION_BUCKET_MS = 1000;
 
@@ -115,17 +145,18 @@ export function summaryUpserts(
      ON CONFLICT (stream) DO UPDATE SET ${add(['runs'])},
        first_run = CASE WHEN ${sign} > 0 THEN least(t.first_run, EXCLUDED.first_run) ELSE t.first_run END,
        last_run = CASE WHEN ${sign} > 0 THEN greatest(t.last_run, EXCLUDED.last_run) ELSE t.last_run END`,
-    `INSERT INTO stats_rules AS t (rule, stream, platform, week, runs, violated, not_checked)
+    `INSERT INTO stats_rules AS t (rule, stream, platform, week, runs, violated, not_checked, ${HOLDS_COLUMNS.join(', ')})
      SELECT s.rule, ${STREAM}, coalesce(r.platform, ''), ${WEEK}, ${sign} * count(*),
-       ${sign} * count(*) FILTER (WHERE s.state = 'violated'), ${sign} * count(*) FILTER (WHERE s.state = 'not-checked')
+       ${sign} * count(*) FILTER (WHERE s.state = 'violated'), ${sign} * count(*) FILTER (WHERE s.state = 'not-checked'),
+       ${holdsCounts(sign)}
      FROM rule_states s JOIN runs r ON r.run_id = s.run_id WHERE ${joined(pred, 's')} GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-     ON CONFLICT (rule, stream, platform, week) DO UPDATE SET ${add(['runs', 'violated', 'not_checked'])}`,
-    `INSERT INTO stats_components AS t (rule, stream, changed, unchanged, fix, runs, race, not_checked)
+     ON CONFLICT (rule, stream, platform, week) DO UPDATE SET ${add(['runs', 'violated', 'not_checked', ...HOLDS_COLUMNS])}`,
+    `INSERT INTO stats_components AS t (rule, stream, changed, unchanged, fix, runs, race, not_checked, ${HOLDS_COLUMNS.join(', ')})
      SELECT s.rule, ${STREAM}, coalesce(r.config_changed, 'unknown'), coalesce(r.config_unchanged, 'unknown'), r.mco_fix,
        ${sign} * count(*), ${sign} * count(*) FILTER (WHERE s.state = 'violated'),
-       ${sign} * count(*) FILTER (WHERE s.state = 'not-checked')
+       ${sign} * count(*) FILTER (WHERE s.state = 'not-checked'), ${holdsCounts(sign)}
      FROM rule_states s JOIN runs r ON r.run_id = s.run_id WHERE ${joined(pred, 's')} GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
-     ON CONFLICT (rule, stream, changed, unchanged, fix) DO UPDATE SET ${add(['runs', 'race', 'not_checked'])}`,
+     ON CONFLICT (rule, stream, changed, unchanged, fix) DO UPDATE SET ${add(['runs', 'race', 'not_checked', ...HOLDS_COLUMNS])}`,
     `INSERT INTO stats_signatures AS t (signature, stream, runs, findings, first_seen, last_seen)
      SELECT coalesce(x.signature, 'unknown'), ${STREAM}, ${sign} * count(DISTINCT x.run_id), ${sign} * count(*),
        min(${WHEN}), max(${WHEN})
@@ -245,10 +276,13 @@ export type DayTable =
   | 'stats_day_signature_rulesets'
   | 'stats_day_durations';
 
-/** The day tables of migration 4 (the migration fills only those; migration 5 adds the rule sets). */
+/**
+ * The day tables migration 4 fills (migration 5 adds the rule sets). Not stats_day_rules: its fill
+ * counts the holds by coverage, columns migration 7 adds, so migration 7 fills it (the migrations of
+ * a store run in one transaction, in order, so no figure is ever read from it empty).
+ */
 export const DAY_TABLES_V4: readonly DayTable[] = [
   'stats_day_runs',
-  'stats_day_rules',
   'stats_day_signatures',
   'stats_day_durations',
 ];
@@ -275,7 +309,8 @@ export function daySummarySelect(table: DayTable, pred: RunsWhere, sign = '1'): 
     case 'stats_day_rules':
       return `SELECT ${keys}, coalesce(r.platform, ''), s.rule, coalesce(r.config_changed, 'unknown'),
           coalesce(r.config_unchanged, 'unknown'), r.mco_fix, ${WEEK}, ${sign} * count(*),
-          ${sign} * count(*) FILTER (WHERE s.state = 'violated'), ${sign} * count(*) FILTER (WHERE s.state = 'not-checked')
+          ${sign} * count(*) FILTER (WHERE s.state = 'violated'), ${sign} * count(*) FILTER (WHERE s.state = 'not-checked'),
+          ${holdsCounts(sign)}
         FROM rule_states s JOIN runs r ON r.run_id = s.run_id WHERE ${joined(pred, 's')}
         GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8`;
     case 'stats_day_signatures':
@@ -310,7 +345,7 @@ const DAY_COLUMNS: Record<DayTable, { keys: string[]; counts: string[]; rest: st
   },
   stats_day_rules: {
     keys: ['day', 'job', 'stream', 'platform', 'rule', 'changed', 'unchanged', 'fix'],
-    counts: ['runs', 'violated', 'not_checked'],
+    counts: ['runs', 'violated', 'not_checked', ...HOLDS_COLUMNS],
     rest: '',
   },
   stats_day_signatures: {

@@ -4,6 +4,7 @@
  * watcher decided everything printed here.
  */
 import pc from 'picocolors';
+import { type AnalysisResult, coverageDocument, heldOnTooLittle } from '../analyze/index.js';
 import { formatClock, formatTime, plural, printable } from '../model/index.js';
 import type { WatchOutput } from './watcher.js';
 
@@ -30,8 +31,26 @@ export function textLine(o: WatchOutput, colour: boolean): string | undefined {
     case 'notice':
       return `${clock} ${c(pc.dim)(`note: ${printable(o.text, 400)}`)}`;
     case 'complete':
-      return `${clock} ${c(pc.bold)(`update complete: verdict ${o.result.verdict}`)}`;
+      return `${clock} ${c(pc.bold)(`update complete: verdict ${o.result.verdict}`)}${partWords(o.result.outcomes)}`;
   }
+}
+
+/**
+ * The rules that held or broke on part of what they judge, in analyze's words (report/analyze-text.ts:
+ * `holds for 1 of 29 operators`), the ones that held on too little named so: a `complete` line never
+ * reads as if every member had been checked.
+ */
+function partWords(outcomes: readonly AnalysisResult['outcomes'][number][]): string {
+  const part = outcomes.flatMap((r) => {
+    const cov = coverageDocument(r);
+    if (!cov) return [];
+    const little = heldOnTooLittle(r) ? ', too little to count' : '';
+    return [
+      `${r.rule.id} ${r.state === 'holds' ? 'holds' : 'violated'} for ${cov.checked} of ${cov.total} ${printable(cov.of, 40)}${little}`,
+    ];
+  });
+  if (part.length === 0) return '';
+  return `; ${plural(part.length, 'rule')} on part of what ${part.length === 1 ? 'it applies' : 'they apply'} to: ${part.join('; ')}`;
 }
 
 /** One NDJSON object (times as RFC 3339). */
@@ -74,7 +93,12 @@ export function jsonLine(o: WatchOutput): string {
         type: 'complete',
         at,
         verdict: o.result.verdict,
-        rules: o.result.outcomes.map((r) => ({ id: r.rule.id, state: r.state })),
+        // coverage as analyze -o json has it: null when the rule checked every member (or was not checked).
+        rules: o.result.outcomes.map((r) => ({
+          id: r.rule.id,
+          state: r.state,
+          coverage: coverageDocument(r),
+        })),
         findings: o.result.findings.map((f) => ({
           rule: f.rule,
           severity: f.severity,

@@ -22,6 +22,10 @@ const row = (
   runs,
   race,
   notChecked: 0,
+  holdsFull: runs - race,
+  holdsPartial: 0,
+  holdsThin: 0,
+  holdsCoverageUnknown: 0,
 });
 
 describe('the component sentence', () => {
@@ -84,8 +88,21 @@ describe('the text report', () => {
   it('--width wraps the prose, hanging two columns in, and fits the tables: cells wrap in their columns', () => {
     const r = result({
       rates: [
-        { rule: RACE, by: 'all', key: '', runs: 2, violated: 1, checked: 2, notChecked: 0, rate: 0.5 },
-      ] as StatsResult['rates'],
+        {
+          rule: RACE,
+          by: 'all',
+          key: '',
+          runs: 2,
+          violated: 1,
+          checked: 2,
+          notChecked: 0,
+          rate: 0.5,
+          holdsFull: 1,
+          holdsPartial: 0,
+          holdsThin: 0,
+          holdsCoverageUnknown: 0,
+        },
+      ],
     });
     const wide = statsText(r);
     const narrow = statsText(r, { width: 60 });
@@ -109,6 +126,40 @@ describe('the text report', () => {
     // Nothing is lost: the same characters, once spaces and line breaks are set aside.
     const chars = (t: string) => [...t.replace(/\s+/g, '')].sort().join('');
     expect(chars(narrow)).toBe(chars(wide));
+  });
+
+  it('holds on part of what the rule judges are counted apart from full holds, at any width; all full, the table is as before', () => {
+    const rate = (holdsThin: number, holdsCoverageUnknown: number) => ({
+      rule: RACE,
+      by: 'all' as const,
+      key: 'all',
+      runs: 40,
+      violated: 0,
+      checked: 40,
+      notChecked: 0,
+      rate: 0,
+      holdsFull: 40 - holdsThin - holdsCoverageUnknown,
+      holdsPartial: 0,
+      holdsThin,
+      holdsCoverageUnknown,
+    });
+    const thin = statsText(result({ rates: [rate(3, 2)] }));
+    expect(thin).toMatch(new RegExp(`${RACE} +0 +40 +0\\.0% +0\\n`));
+    expect(thin).toContain('HOLDS BY COVERAGE');
+    expect(thin).toMatch(/rule +holds +full +partial +thin +coverage unknown\n/);
+    expect(thin).toMatch(new RegExp(`${RACE} +40 +35 +0 +3 +2\\n`));
+    expect(thin).toContain('under half (thin');
+    for (const l of statsText(result({ rates: [rate(3, 2)] }), { width: 60 }).split('\n'))
+      expect(l.length, l).toBeLessThanOrEqual(60);
+    const full = statsText(result({ rates: [rate(0, 0)] }));
+    expect(full).toMatch(new RegExp(`${RACE} +0 +40 +0\\.0% +0\\n`));
+    expect(full).not.toContain('HOLDS BY COVERAGE');
+    // The race's sentence says the thin holds apart: they are no evidence the race was absent.
+    const sentence = componentSentence(
+      [{ ...row('absent', 5, 1, 'machine-config-operator'), holdsFull: 2, holdsThin: 2 }],
+      RACE,
+    );
+    expect(sentence).toContain('race in 1 of 5 runs before the fix (2 held on too little)');
   });
 
   it('store text reaches the terminal without its control characters', () => {

@@ -46,6 +46,8 @@ function run(i: number, operators: readonly string[]): RunRecord {
         missing: [],
         failures: operators.length,
         warnings: 0,
+        coverage: 'full',
+        coverageDetail: null,
       },
     ],
     findings: [

@@ -14,10 +14,12 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectStats, type StatsFilter, type StatsResult } from '../../src/stats/index.js';
 import { type RunRecord, RunStore } from '../../src/store/index.js';
+import { checkStoreBeforeCoverage } from '../helpers/coverage-store.js';
 import { skipNote } from '../helpers/skip.js';
 
 const RULES = ['master-pool-updated-before-cvo-complete', 'update-completed', 'pool-degraded'];
 const STATES = ['holds', 'violated', 'not-checked'] as const;
+const COVERAGES = ['full', 'partial', 'thin', null] as const;
 
 function run(i: number, salt = 0): RunRecord {
   const start = Date.UTC(2021, 8, 1) + ((i * 7919 + salt * 13) % 90) * 86_400_000 + i * 1234;
@@ -44,13 +46,12 @@ function run(i: number, salt = 0): RunRecord {
     configChanged: k % 4 === 0 ? null : (['pod', 'machine-os-content', ''][k % 3] ?? ''),
     configUnchanged: 'machine-config-operator',
     analyzer: 'test',
-    rules: RULES.slice(0, 1 + (k % 3)).map((rule, j) => ({
-      rule,
-      state: STATES[(k + j) % 3] ?? 'holds',
-      missing: [],
-      failures: 0,
-      warnings: 0,
-    })),
+    rules: RULES.slice(0, 1 + (k % 3)).map((rule, j) => {
+      const state = STATES[(k + j) % 3] ?? 'holds';
+      // Every coverage a hold can have, a stored-before one (null) included, changed by re-analyses.
+      const coverage = state === 'not-checked' ? null : (COVERAGES[(i + 2 * j + salt) % 4] ?? null);
+      return { rule, state, missing: [], failures: 0, warnings: 0, coverage, coverageDetail: null };
+    }),
     findings: [
       ...Array.from({ length: k % 4 }, (_, o) => ({
         ordinal: o,
@@ -177,6 +178,13 @@ async function exercise(store: RunStore, parallel: boolean): Promise<void> {
   };
   await write((i) => store.putRun(run(i)));
   await check(store);
+  // The data has holds of every coverage (else the split proves nothing).
+  const all = (await collectStats(store.db, store.where, {})).rates.filter((r) => r.by === 'all');
+  for (const k of ['holdsFull', 'holdsPartial', 'holdsThin', 'holdsCoverageUnknown'] as const)
+    expect(
+      all.some((r) => r[k] > 0),
+      k,
+    ).toBe(true);
   // The same runs again, twice over at once: nothing is counted twice.
   const again = await Promise.all(ids.flatMap((i) => [store.putRun(run(i)), store.putRun(run(i))]));
   expect(again.every((o) => o === 'present')).toBe(true);
@@ -248,6 +256,10 @@ describe('stats summaries', () => {
         } finally {
           await store.close();
         }
+        // A store written before coverage, migrated here: its holds read as coverage unknown.
+        await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+        await admin.query(`CREATE DATABASE ${name}`);
+        await checkStoreBeforeCoverage(u.toString());
       } finally {
         await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         await admin.end();

@@ -40,8 +40,18 @@ function sampleRun(id: string, over: Partial<RunRecord> = {}): RunRecord {
         missing: [],
         failures: 1,
         warnings: 0,
+        coverage: 'full',
+        coverageDetail: null,
       },
-      { rule: 'update-completed', state: 'holds', missing: [], failures: 0, warnings: 0 },
+      {
+        rule: 'update-completed',
+        state: 'holds',
+        missing: [],
+        failures: 0,
+        warnings: 0,
+        coverage: 'full',
+        coverageDetail: null,
+      },
     ],
     findings: [
       {
