@@ -62,7 +62,8 @@ function inconclusiveReason(outcomes: readonly RuleOutcome[], notCheckedIds: rea
   if (notCheckedIds.length > 0) parts.push(`not checked for lack of data: ${notCheckedIds.join(', ')}`);
   const few = outcomes.filter(thin).map((o) => {
     const c = o.coverage;
-    return c ? `${o.rule.id} (${c.checked} of ${c.total} ${c.of})` : o.rule.id;
+    const notYet = c?.notYet?.length ? `; ${c.notYet.length} not yet at the target` : '';
+    return c ? `${o.rule.id} (${c.checked} of ${c.total} ${c.of}${notYet})` : o.rule.id;
   });
   if (few.length > 0) parts.push(`held on too little of what they apply to: ${few.join(', ')}`);
   return parts.join('; ');

@@ -53,6 +53,8 @@ export function analysisDocument(result: AnalysisResult) {
               checked: o.coverage.checked,
               total: o.coverage.total,
               notChecked: o.coverage.unchecked,
+              // Added: of notChecked, those an update in progress had not reached (not missing data).
+              notYet: o.coverage.notYet ?? [],
               reason: o.coverage.why,
               needs: o.coverage.needs,
               enough: o.coverage.enough,
