@@ -505,7 +505,10 @@ function laterFinding(
       target: b.update.target,
       ...(b.update.previous ? { previous: b.update.previous } : {}),
       pool,
-      objects: [key, `MachineConfig/${b.config.name}`],
+      // What made it not the update's: the day-2 MachineConfig, or the pool itself when paused.
+      objects: [key, b.other?.evidence.object ?? `MachineConfig/${b.config.name}`].filter(
+        (o, i, all) => all.indexOf(o) === i,
+      ),
       toConfig: b.config.name,
       cvoCompletedAt: b.update.completedAt,
     },

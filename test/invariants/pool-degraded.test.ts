@@ -306,6 +306,7 @@ describe("pool-degraded after the update, the pool on the update's own config", 
     );
     expect(f?.summary).toContain('a warning, not a failure of the update');
     expect(f?.evidence.some((e) => e.object === 'MachineConfig/99-worker-chrony')).toBe(true);
+    expect(f?.subject?.objects).toEqual(['MachineConfigPool/worker', 'MachineConfig/99-worker-chrony']);
     expect(r.verdict).toBe('pass');
   });
 
