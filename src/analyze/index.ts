@@ -50,6 +50,8 @@ export interface CoverageDocument {
   readonly checked: number;
   readonly total: number;
   readonly notChecked: readonly string[];
+  /** Of notChecked, those an update in progress had not reached yet (not missing data). */
+  readonly notYet: readonly string[];
   readonly reason: string;
   readonly needs: readonly string[];
   readonly enough: boolean;
@@ -67,6 +69,7 @@ export function coverageDocument(o: RuleOutcome): CoverageDocument | null {
     checked: c.checked,
     total: c.total,
     notChecked: c.unchecked,
+    notYet: c.notYet ?? [],
     reason: c.why,
     needs: c.needs,
     enough: c.enough,
@@ -95,7 +98,8 @@ function inconclusiveReason(outcomes: readonly RuleOutcome[], notCheckedIds: rea
   if (notCheckedIds.length > 0) parts.push(`not checked for lack of data: ${notCheckedIds.join(', ')}`);
   const few = outcomes.filter(heldOnTooLittle).map((o) => {
     const c = o.coverage;
-    return c ? `${o.rule.id} (${c.checked} of ${c.total} ${c.of})` : o.rule.id;
+    const notYet = c?.notYet?.length ? `; ${c.notYet.length} not yet at the target` : '';
+    return c ? `${o.rule.id} (${c.checked} of ${c.total} ${c.of}${notYet})` : o.rule.id;
   });
   if (few.length > 0) parts.push(`held on too little of what they apply to: ${few.join(', ')}`);
   return parts.join('; ');

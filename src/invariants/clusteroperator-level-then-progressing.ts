@@ -7,7 +7,7 @@ import {
   poolHistory,
   poolStateAt,
 } from '../timeline/index.js';
-import { atVersion, levelCoverage, operatorLevelFor } from './operator-level.js';
+import { atVersion, levelCoverage, operatorLevelFor, updateDone } from './operator-level.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
 /** Condition states that contradict "I am at level" (docs/domain.md 5.2). */
@@ -94,14 +94,21 @@ export const clusterOperatorLevelThenProgressing = defineRule(
       // Operators report the new version before the CVO completes: a completed update without any
       // such report means the reports are missing from the inputs, not that none were made.
       const last = updates[updates.length - 1];
+      const names = operatorNames(history);
       const reached =
-        last !== undefined &&
-        (last.state === 'Completed' || operatorNames(history).some((co) => atVersion(history, co, last)));
-      return reached
-        ? notChecked(rule, 'the inputs do not say when the operators reported the new version', [
-            NEEDS.operatorVersions,
-          ])
-        : notApplicable(rule, 'no operator version reports for an update in the inputs');
+        last !== undefined && (updateDone(last) || names.some((co) => atVersion(history, co, last)));
+      if (reached)
+        return notChecked(rule, 'the inputs do not say when the operators reported the new version', [
+          NEEDS.operatorVersions,
+        ]);
+      // An update in progress that no operator has reached yet: nothing to judge so far, and no
+      // input of that moment could say more (docs/rules/clusteroperator-level-then-progressing.md).
+      return notApplicable(
+        rule,
+        last !== undefined && names.length > 0
+          ? `no operator has reported ${last.target} yet: the update was still in progress at the end of the inputs (${names.length} operators not yet at it), so the rule has nothing to judge yet`
+          : 'no operator version reports for an update in the inputs',
+      );
     }
     return checked(rule, findings, levelCoverage(history, operatorNames(history), updates, reported));
   },

@@ -23,11 +23,17 @@ export function atVersion(history: ClusterHistory, operator: string, update: Upd
   return v !== undefined && (v === update.target || (update.image !== undefined && v === update.image));
 }
 
+/** Why a level rule could not check operators that had a report to make and no time for it. */
+const UNDATED = 'no level report time (no OperatorVersionChanged event, no monitor line)';
+
 /**
- * The operators a level rule applies to and could not check: those that reached the new version
- * (every operator once the newest update completed; else those the snapshot shows at its target)
- * with no time known for their level report in any update (`reported` holds those with one). An
- * operator not yet at the target has not reported it, so it cannot break the rule yet: not counted.
+ * The operators a level rule applies to and could not check (docs/rules/clusteroperator-level-then-
+ * progressing.md). Once the newest update completed, every operator reported its version: those with
+ * no time known for the report in any update (`reported` holds those with one) lack data. While it is
+ * still in progress at the end of the inputs, an operator at its target (the snapshot) with no dated
+ * report lacks data too, and one not yet at it has not reported yet: it cannot be judged yet, which no
+ * input of that moment could change (not missing data), but it is a member the rule did not check,
+ * never one that held, so it counts in the total.
  */
 export function levelCoverage(
   history: ClusterHistory,
@@ -37,14 +43,31 @@ export function levelCoverage(
 ): Coverage | undefined {
   const last = updates[updates.length - 1];
   if (last === undefined) return undefined;
-  const completed = last.state === 'Completed' || last.completedAt !== undefined;
+  if (updateDone(last)) {
+    return partialCoverage('operators', operators, reported, UNDATED, [NEEDS.operatorVersions]);
+  }
+  const notYet = new Set(operators.filter((co) => !reported.has(co) && !atVersion(history, co, last)));
+  const undated = operators.filter((co) => !reported.has(co) && !notYet.has(co)).length;
+  const pending = `not yet at ${last.target}: the update was still in progress at the end of the inputs, so their level reports are still to come (not applicable yet, not missing data)`;
+  const why =
+    notYet.size === 0
+      ? UNDATED
+      : undated === 0
+        ? pending
+        : `${undated} with ${UNDATED}; ${notYet.size} ${pending}`;
   return partialCoverage(
     'operators',
-    operators.filter((co) => completed || atVersion(history, co, last)),
+    operators,
     reported,
-    'no level report time (no OperatorVersionChanged event, no monitor line)',
-    [NEEDS.operatorVersions],
+    why,
+    undated > 0 ? [NEEDS.operatorVersions] : [],
+    notYet,
   );
+}
+
+/** The update completed (its history entry, or the monitor's completion line). */
+export function updateDone(update: UpdateRecord): boolean {
+  return update.state === 'Completed' || update.completedAt !== undefined;
 }
 
 /** The operator's `operator` version in the snapshot's ClusterOperator. */

@@ -1,16 +1,18 @@
 import type { ClusterHistory, Evidence, Finding, Millis } from '../model/index.js';
-import { formatClock, formatDuration } from '../model/index.js';
+import { formatClock, formatDuration, MCO } from '../model/index.js';
 import {
   type ConditionTransition,
   conditionTransitions,
   findUpdates,
   intervalLocators,
   intervalsOf,
+  type PoolHistory,
   poolHistory,
   type RenderedConfig,
   targetAt,
   type UpdateRecord,
   updateConfig,
+  userMachineConfigs,
 } from '../timeline/index.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked, partialCoverage } from './rule.js';
 
@@ -35,7 +37,18 @@ interface BadPeriod {
  * update completed and the inputs do not say which config the pool was on then.
  */
 type Blame =
-  | { readonly kind: 'update' }
+  | {
+      readonly kind: 'update';
+      /**
+       * Set when the degradation began after the CVO completed, while the pool was still rolling out
+       * the update's own config: how the inputs show it had not finished, as a sentence and its evidence.
+       */
+      readonly unfinished?: {
+        readonly config: RenderedConfig;
+        readonly how: string;
+        readonly evidence: Evidence;
+      };
+    }
   | {
       readonly kind: 'later';
       readonly update: UpdateRecord & { readonly completedAt: Millis };
@@ -44,6 +57,11 @@ type Blame =
       readonly own?: RenderedConfig;
       /** How the inputs show the pool had finished the update's own config (then `config` is that config). */
       readonly settled?: string;
+      /**
+       * Not a later render: what else made the degradation not the update's (a day-2 MachineConfig whose
+       * render failed, a paused pool none of whose nodes was given the update's config), with evidence.
+       */
+      readonly other?: { readonly what: string; readonly evidence: Evidence };
     }
   | {
       readonly kind: 'unknown';
@@ -62,7 +80,7 @@ export const poolDegraded = defineRule(
   'No MachineConfigPool is Degraded (NodeDegraded or RenderDegraded) during the update or while rolling out its config.',
   {
     severityPolicy:
-      'failure: still Degraded at the end of the inputs, since a moment during the update or its config’s rollout (or with no update in the inputs); warning: Degraded and recovered, or Degraded after the update completed, on a later rollout (a day-2 change) or once the pool had finished the update’s config',
+      'failure: still Degraded at the end of the inputs, since a moment during the update or its config’s rollout (or with no update in the inputs); warning: Degraded and recovered, or Degraded after the update completed, on a later rollout (a day-2 change), once the pool had finished the update’s config, on a day-2 MachineConfig’s failed render, or in a paused pool none of whose nodes was given the update’s config',
   },
   (history: ClusterHistory, rule) => {
     // Only a pool whose conditions the inputs hold can be checked: a snapshot of it, or condition
@@ -103,15 +121,16 @@ export const poolDegraded = defineRule(
         const periods = withCauses(history, key, type, badPeriods(conditionTransitions(history, key, type)));
         const last = periods[periods.length - 1];
         if (!last) continue;
-        const blames = periods.map((p) => blameOf(history, pool, p, updates));
+        const blames = periods.map((p) => blameOf(history, pool, type, p, updates));
         const lastBlame = blames[blames.length - 1] as Blame;
         // Judged by how the inputs end: degraded again after a recovery is still degraded, from the
         // start of that last bad period; only a pool whose last word is False recovered.
         if (!last.recovered && lastBlame.kind === 'update') {
-          findings.push(updateFinding(rule.id, pool, type, last));
+          findings.push(updateFinding(rule.id, pool, type, last, lastBlame));
         } else {
-          const first = periods.find((_, i) => blames[i]?.kind !== 'later' && periods[i]?.recovered);
-          if (first) findings.push(updateFinding(rule.id, pool, type, first));
+          const i = periods.findIndex((p, j) => blames[j]?.kind !== 'later' && p.recovered);
+          const first = periods[i];
+          if (first) findings.push(updateFinding(rule.id, pool, type, first, blames[i]));
         }
         // The newest degradation a later rollout made: context, so it is never hidden.
         const laterIndex = blames.findLastIndex((b) => b.kind === 'later');
@@ -171,6 +190,7 @@ function badPeriods(transitions: readonly ConditionTransition[]): BadPeriod[] {
 function blameOf(
   history: ClusterHistory,
   pool: string,
+  type: string,
   period: BadPeriod,
   updates: readonly UpdateRecord[],
 ): Blame {
@@ -214,9 +234,8 @@ function blameOf(
       : onIt
         ? `its status.configuration names it, which does not move while a node is degraded`
         : undefined;
-    return settled
-      ? { kind: 'later', update: done, config: target, own: target, settled }
-      : { kind: 'update' };
+    if (settled) return { kind: 'later', update: done, config: target, own: target, settled };
+    return ownUnfinished(history, ph, type, period, done, target);
   }
   // The pool still targeted an older config: the update's own had not been rendered yet.
   if (target.createdAt < own.config.createdAt) return { kind: 'update' };
@@ -224,6 +243,144 @@ function blameOf(
     kind: 'unknown',
     update: done,
     why: `pool ${pool} targeted ${target.name}, neither the update's own config ${own.config.name} nor a later rollout the inputs identify`,
+  };
+}
+
+/**
+ * A degradation that began after the CVO completed, while the pool targeted the update's own config
+ * and no finish of it was seen (docs/rules/pool-degraded.md). Never the update's on a guess:
+ * - a day-2 MachineConfig (a user's, or one generated from a KubeletConfig or ContainerRuntimeConfig)
+ *   that appeared after the completion and before the degradation, for the pool's roles: a render
+ *   failure (RenderDegraded) is that change's, since the render controller keeps the last good config
+ *   as the target when a render fails (MCO `render_controller.go`, `syncFailingStatus`); a node's
+ *   degradation may be either, the inputs holding no config rendered from it: unknown;
+ * - a paused pool, none of whose nodes was given the update's config: the update's config was not being
+ *   rolled out (docs/domain.md 2.1), so not the update's; unknown when no Node says;
+ * - the pool shown still rolling out the update's config (its status.configuration on an older config,
+ *   fewer nodes updated than it has, or an observation of it Updating after the config appeared): the
+ *   update is not done for this pool, whatever the CVO's Completed says (docs/domain.md 1.3): the
+ *   update's, and the finding says so;
+ * - nothing either way: unknown.
+ */
+function ownUnfinished(
+  history: ClusterHistory,
+  ph: PoolHistory,
+  type: string,
+  period: BadPeriod,
+  update: UpdateRecord & { readonly completedAt: Millis },
+  own: RenderedConfig,
+): Blame {
+  const t = period.flip.at;
+  const pool = ph.name;
+  const day2 = userMachineConfigs(history, pool)
+    .filter((m) => m.createdAt > update.completedAt && m.createdAt <= t)
+    .at(-1);
+  if (day2) {
+    const evidence: Evidence = {
+      statement: `MachineConfig ${day2.name} (a day-2 change for pool ${pool}'s roles) created after the update completed`,
+      at: day2.createdAt,
+      object: `MachineConfig/${day2.name}`,
+      field: 'metadata.creationTimestamp',
+      ref: day2.ref,
+    };
+    const render = type === 'RenderDegraded' || period.cause?.type === 'RenderDegraded';
+    if (render) {
+      return {
+        kind: 'later',
+        update,
+        config: own,
+        own,
+        other: {
+          what: `when the render of MachineConfig ${day2.name}, a day-2 change created at ${formatClock(day2.createdAt)}, failed: the pool's target stayed the update's own config ${own.name}, as it does when a render fails`,
+          evidence,
+        },
+      };
+    }
+    return {
+      kind: 'unknown',
+      update,
+      why: `MachineConfig ${day2.name}, a day-2 change for the pool's roles, was created at ${formatClock(day2.createdAt)}, before the degradation, and no config rendered from it is in the inputs: whether the pool was still rolling out the update's own config ${own.name} or that change, the inputs do not say`,
+    };
+  }
+  const mcp = ph.pool?.object;
+  const names = new Set(ph.rendered.map((r) => r.name));
+  const nodes = history.objects.nodes.filter((n) => {
+    const a = n.object.metadata.annotations ?? {};
+    return names.has(a[MCO.currentConfig] ?? '') || names.has(a[MCO.desiredConfig] ?? '');
+  });
+  if (mcp?.spec?.paused === true) {
+    if (nodes.length === 0) {
+      return {
+        kind: 'unknown',
+        update,
+        why: `pool ${pool} is paused, and no Node in the inputs says whether any of its nodes had been given the update's config ${own.name}`,
+      };
+    }
+    const given = nodes.find((n) => n.object.metadata.annotations?.[MCO.desiredConfig] === own.name);
+    if (!given) {
+      return {
+        kind: 'later',
+        update,
+        config: own,
+        own,
+        other: {
+          what: `while the pool was paused and none of its ${nodes.length} nodes had been given the update's config ${own.name} (a paused pool gives its nodes no new config): the degradation is not of the update's rollout, and the update is not done for this pool until it is unpaused`,
+          evidence: {
+            statement: `pool ${pool} is paused (spec.paused), and every node of it still has a desiredConfig other than ${own.name}`,
+            object: `MachineConfigPool/${pool}`,
+            field: 'spec.paused',
+            value: 'true',
+            ref: ph.pool?.ref ?? own.ref,
+          },
+        },
+      };
+    }
+  }
+  const status = mcp?.status;
+  const current = status?.configuration?.name;
+  const counts =
+    status?.machineCount !== undefined && status.updatedMachineCount !== undefined
+      ? { all: status.machineCount, updated: status.updatedMachineCount }
+      : undefined;
+  if (mcp?.spec?.configuration?.name === own.name && current && current !== own.name) {
+    const n = counts ? `, ${counts.updated} of ${counts.all} nodes updated` : '';
+    return {
+      kind: 'update',
+      unfinished: {
+        config: own,
+        how: `its status.configuration is still ${current}${n}`,
+        evidence: {
+          statement: `pool ${pool} targets ${own.name} (spec.configuration) and its nodes have reached only ${current} (status.configuration)${n}, at the end of the inputs`,
+          object: `MachineConfigPool/${pool}`,
+          field: 'status.configuration.name',
+          value: current,
+          ref: ph.pool?.ref ?? own.ref,
+        },
+      },
+    };
+  }
+  const rolling = [...ph.observations]
+    .reverse()
+    .find((o) => o.at >= own.createdAt && o.at <= t && (o.updating === true || o.updated === false));
+  if (rolling) {
+    return {
+      kind: 'update',
+      unfinished: {
+        config: own,
+        how: `${rolling.text} at ${formatClock(rolling.at)}`,
+        evidence: {
+          statement: `pool ${pool} ${rolling.text}, after ${own.name} appeared and before the degradation, with no finish seen since`,
+          at: rolling.at,
+          object: `MachineConfigPool/${pool}`,
+          ref: rolling.ref,
+        },
+      },
+    };
+  }
+  return {
+    kind: 'unknown',
+    update,
+    why: `pool ${pool} targeted the update's own config ${own.name}, and the inputs show neither that it had finished it nor that it was still rolling it out when it degraded`,
   };
 }
 
@@ -290,14 +447,18 @@ function flipEvidence(pool: string, type: string, p: BadPeriod): Evidence[] {
 }
 
 /** A degradation of the update's, or of no update: the finding the rule always made. */
-function updateFinding(rule: string, pool: string, type: string, p: BadPeriod): Finding {
+function updateFinding(rule: string, pool: string, type: string, p: BadPeriod, blame?: Blame): Finding {
   const key = `MachineConfigPool/${pool}`;
+  const unfinished = blame?.kind === 'update' ? blame.unfinished : undefined;
+  const still = unfinished
+    ? `, after the CVO completed the update, while the pool was still rolling out the update's own config ${unfinished.config.name} (${unfinished.how}): the update is not done for this pool, whatever the CVO's Completed says`
+    : '';
   return {
     rule,
     severity: p.recovered ? 'warning' : 'failure',
-    summary: `${periodText(pool, type, p)}${why(p)}${p.recovered ? '; a warning, not a failure: the pool recovered' : ''}`,
+    summary: `${periodText(pool, type, p)}${still}${why(p)}${p.recovered ? '; a warning, not a failure: the pool recovered' : ''}`,
     at: p.flip.at,
-    evidence: flipEvidence(pool, type, p),
+    evidence: [...flipEvidence(pool, type, p), ...(unfinished ? [unfinished.evidence] : [])],
     moments: [{ label: `pool ${pool} ${type}`, at: p.flip.at, objects: [key] }],
     subject: { pool, objects: [key] },
   };
@@ -314,9 +475,11 @@ function laterFinding(
   const key = `MachineConfigPool/${pool}`;
   const after = formatDuration(p.flip.at - b.update.completedAt);
   const what =
-    b.settled !== undefined
-      ? `once it had finished rolling out the update's own config ${b.config.name} (${b.settled})`
-      : `while it rolled out ${b.config.name}, a later config rendered at ${formatClock(b.config.createdAt)} (a day-2 change${b.own ? `, not the update's ${b.own.name}` : ''})`;
+    b.other !== undefined
+      ? b.other.what
+      : b.settled !== undefined
+        ? `once it had finished rolling out the update's own config ${b.config.name} (${b.settled})`
+        : `while it rolled out ${b.config.name}, a later config rendered at ${formatClock(b.config.createdAt)} (a day-2 change${b.own ? `, not the update's ${b.own.name}` : ''})`;
   const said = causeText(p);
   return {
     rule,
@@ -326,7 +489,7 @@ function laterFinding(
     evidence: [
       ...flipEvidence(pool, type, p),
       completionEvidence(b.update),
-      {
+      b.other?.evidence ?? {
         statement:
           b.settled !== undefined
             ? `${b.config.name} is the update's own config, and the pool had finished it`
@@ -342,7 +505,10 @@ function laterFinding(
       target: b.update.target,
       ...(b.update.previous ? { previous: b.update.previous } : {}),
       pool,
-      objects: [key, `MachineConfig/${b.config.name}`],
+      // What made it not the update's: the day-2 MachineConfig, or the pool itself when paused.
+      objects: [key, b.other?.evidence.object ?? `MachineConfig/${b.config.name}`].filter(
+        (o, i, all) => all.indexOf(o) === i,
+      ),
       toConfig: b.config.name,
       cvoCompletedAt: b.update.completedAt,
     },

@@ -37,6 +37,14 @@ export interface Coverage {
   readonly total: number;
   /** The members not checked, by name, sorted. */
   readonly unchecked: readonly string[];
+  /**
+   * Of `unchecked`, those the rule cannot judge yet: an update still in progress at the end of the
+   * inputs had not reached them (an operator not yet at the target has not reported level). Not
+   * missing data: no input of that moment could hold a report still to come, so they add nothing to
+   * `needs`; but they count in `total`, so a holds on few of the members is too little to carry a
+   * PASS. Absent when none.
+   */
+  readonly notYet?: readonly string[];
   /** Why they were not checked, in words. */
   readonly why: string;
   /** The data that would let them be checked, in NEEDS' words. */
@@ -101,6 +109,7 @@ export function partialCoverage(
   checkedNames: ReadonlySet<string>,
   why: string,
   needs: readonly string[],
+  notYet?: ReadonlySet<string>,
 ): Coverage | undefined {
   const members = new Set(all);
   for (const n of checkedNames) members.add(n);
@@ -108,7 +117,17 @@ export function partialCoverage(
   if (unchecked.length === 0) return undefined;
   const total = members.size;
   const count = total - unchecked.length;
-  return { of, checked: count, total, unchecked, why, needs, enough: count * 2 >= total };
+  const pending = notYet ? unchecked.filter((n) => notYet.has(n)) : [];
+  return {
+    of,
+    checked: count,
+    total,
+    unchecked,
+    why,
+    needs,
+    enough: count * 2 >= total,
+    ...(pending.length > 0 ? { notYet: pending } : {}),
+  };
 }
 
 /** What each rule may need, in the words every report uses (where the data usually comes from). */

@@ -118,9 +118,12 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
       : '';
     out.push(`  ${mark} ${o.rule.id.padEnd(44)} ${tail}${part}`);
     if (cov) {
-      const names = cov.unchecked.slice(0, UNCHECKED_SHOWN).map((n) => safe(n, 80));
-      const more = cov.unchecked.length - names.length;
-      out.push(c.dim(`      not checked: ${names.join(', ')}${more > 0 ? ` and ${more} more` : ''}`));
+      // The members an update in progress had not reached apart from those that lack data: only the
+      // latter have `needs`.
+      const notYet = new Set(cov.notYet ?? []);
+      const lacking = cov.unchecked.filter((n) => !notYet.has(n));
+      if (lacking.length > 0) out.push(c.dim(`      not checked: ${namesText(lacking)}`));
+      if (notYet.size > 0) out.push(c.dim(`      not yet at the target: ${namesText([...notYet])}`));
       for (const m of cov.needs) out.push(c.dim(`      needs ${safe(m, 300)}`));
     }
     for (const m of o.missing) out.push(c.dim(`      needs ${safe(m, 300)}`));
@@ -128,6 +131,13 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
   const width = opts.width;
   const lines = width === undefined ? out : out.flatMap((l) => fitLine(l, width));
   return `${lines.join('\n')}\n`;
+}
+
+/** The first UNCHECKED_SHOWN names, and how many more. */
+function namesText(all: readonly string[]): string {
+  const names = all.slice(0, UNCHECKED_SHOWN).map((n) => safe(n, 80));
+  const more = all.length - names.length;
+  return `${names.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ClusterHistory } from '../model/index.js';
+import type { ClusterHistory, SourceRef } from '../model/index.js';
 import { formatClock, formatDuration, MCO, type Millis, parseTime } from '../model/index.js';
 import { type PoolHistory, poolHistory, type RenderedConfig, targetAt } from './pools.js';
 import { remembered } from './query.js';
@@ -238,9 +238,25 @@ function updateConfigOf(history: ClusterHistory, ph: PoolHistory, update: Update
  * controller's own configs (docs/domain.md 3.4) come from the release, and those exist from the install on.
  */
 function userMachineConfigTimes(history: ClusterHistory, pool: string): Millis[] {
-  const out: Millis[] = [];
+  return userMachineConfigs(history, pool).map((m) => m.createdAt);
+}
+
+/** A MachineConfig a user's change made (userMachineConfigTimes), with what names and dates it. */
+export interface UserMachineConfig {
+  readonly name: string;
+  readonly createdAt: Millis;
+  readonly ref: SourceRef;
+}
+
+/**
+ * The user's MachineConfigs for the pool's roles, oldest first: its own role's, and for any pool but
+ * master the worker role's too (a custom pool such as `infra` selects `worker` and its own role, as
+ * the MCO's custom pool documentation configures it, docs/domain.md 3.4).
+ */
+export function userMachineConfigs(history: ClusterHistory, pool: string): UserMachineConfig[] {
+  const out: UserMachineConfig[] = [];
   const roles = new Set([pool, ...(pool === 'master' ? [] : ['worker'])]);
-  for (const { object } of history.objects.machineConfigs) {
+  for (const { object, ref } of history.objects.machineConfigs) {
     const name = object.metadata.name;
     if (name.startsWith('rendered-')) continue;
     const role = object.metadata.labels?.[MCO.role];
@@ -251,9 +267,9 @@ function userMachineConfigTimes(history: ClusterHistory, pool: string): Millis[]
     )
       continue;
     const at = parseTime(object.metadata.creationTimestamp);
-    if (at !== undefined) out.push(at);
+    if (at !== undefined) out.push({ name, createdAt: at, ref });
   }
-  return out;
+  return out.sort((a, b) => a.createdAt - b.createdAt || a.name.localeCompare(b.name));
 }
 
 /** For the timeline: each rendered config of the pool that a later rollout made, with its update. */

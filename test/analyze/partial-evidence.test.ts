@@ -3,8 +3,6 @@
  * how much (and a holds on too little never carries a PASS), and a line quoted from origin's upgrade
  * test is origin's claim, with atlevel's own verdict on the same question beside it.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
@@ -16,6 +14,7 @@ import { buildHistory } from '../../src/timeline/build.js';
 import { clusterVersion, cond, monitor, parts, pool, ref } from '../helpers/build.js';
 import { projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
+import { dayTwoRightAfterCompletion } from '../helpers/origin-day2.js';
 
 const DAY2 = join(projectRoot, 'test/fixtures/analyze/day2-kubeletconfig-after-update');
 const FIXED = join(projectRoot, 'examples/bug-2019850-fixed');
@@ -77,28 +76,6 @@ describe('a snapshot dates the level reports of a few operators only', () => {
     expect(renderAnalysisText(r, { colour: false })).toMatch(new RegExp(`✓ ${RULE} +holds\\n`));
   });
 });
-
-// The day-2 fixture shifted so that its KubeletConfig's render lands 3s after the completion (03:29:14),
-// with origin's upgrade test log (test/fixtures/analyze/origin-violation-after-day2/build-log.txt): its
-// first poll after completion sees the master pool rolling out that render and logs an invariant violation.
-function dayTwoRightAfterCompletion(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'atlevel-origin-'));
-  cpSync(DAY2, dir, { recursive: true });
-  for (const f of ['machineconfigs.json', 'events.json']) {
-    const p = join(dir, f);
-    writeFileSync(
-      p,
-      readFileSync(p, 'utf8')
-        .replaceAll('2021-11-03T03:33:00Z', '2021-11-03T03:29:13Z')
-        .replaceAll('2021-11-03T03:33:05Z', '2021-11-03T03:29:14Z'),
-    );
-  }
-  cpSync(
-    join(projectRoot, 'test/fixtures/analyze/origin-violation-after-day2/build-log.txt'),
-    join(dir, 'build-log.txt'),
-  );
-  return dir;
-}
 
 describe("origin's upgrade test logs an invariant violation after a day-2 change", () => {
   it("atlevel's verdict is its own (holds); the test's line is quoted as origin's claim in a warning", async () => {

@@ -69,7 +69,7 @@ function shape(opts: {
   });
   const target = opts.target ?? 'rendered-worker-new';
   const mcp = pool('worker', target, opts.conditions ?? [], false);
-  if (opts.current && mcp.status?.configuration) mcp.status.configuration.name = opts.current;
+  if (opts.current !== undefined && mcp.status?.configuration) mcp.status.configuration.name = opts.current;
   p.objects.machineConfigPools.push({ object: mcp, ref: ref('mcp.yaml') });
   for (const [name, created, release] of opts.configs ?? [
     ['rendered-worker-old', '2023-10-01T10:30:00Z', A],
@@ -267,5 +267,80 @@ describe('a snapshot whose master pool a day-2 KubeletConfig degraded after the 
     expect(f?.summary).toContain('rendered-master-3333aaaa3333aaaa3333aaaa3333aaaa');
     expect(f?.summary).toContain('a day-2 change');
     expect(f?.summary).toContain('unexpected on-disk state');
+  });
+});
+
+// Degraded after the CVO completed while the pool still targeted the update's own config, with no
+// finish of it seen (test/fixtures/analyze/pool-after-update, written by make-pool-after-update.py).
+describe("pool-degraded after the update, the pool on the update's own config", () => {
+  const AFTER = join(projectRoot, 'test/fixtures/analyze/pool-after-update');
+  const judge = async (name: string) => {
+    const r = analyzeHistory(await loadHistory([join(AFTER, name)]), { rules: ['pool-degraded'] });
+    const o = r.outcomes.find((x) => x.rule.id === 'pool-degraded');
+    return { r, o, f: o?.findings[0] };
+  };
+
+  it('still rolling out the update’s config (status.configuration on the old one): the update’s failure, and it says the update is not done for the pool', async () => {
+    const { o, f } = await judge('still-rolling');
+    expect(o?.state).toBe('violated');
+    expect(f?.severity).toBe('failure');
+    expect(f?.summary).toContain(
+      "after the CVO completed the update, while the pool was still rolling out the update's own config rendered-worker-394e5da9641f039370a7733d36a02e42 (its status.configuration is still rendered-worker-bb73800c712b0b46098cf3d5f262b5c2, 1 of 3 nodes updated): the update is not done for this pool",
+    );
+    expect(f?.evidence.map((e) => e.field)).toContain('status.configuration.name');
+  });
+
+  it('a custom pool (infra) still rolling out the update’s config: the same failure', async () => {
+    const { o, f } = await judge('infra-still-rolling');
+    expect(o?.state).toBe('violated');
+    expect(f?.subject?.pool).toBe('infra');
+    expect(f?.summary).toContain('the update is not done for this pool');
+  });
+
+  it('a day-2 MachineConfig whose render failed (RenderDegraded) while the pool was still rolling out the update’s config: not the update’s', async () => {
+    const { r, o, f } = await judge('day2-render-failed');
+    expect(o?.state).toBe('holds');
+    expect(f?.severity).toBe('warning');
+    expect(f?.summary).toContain(
+      'when the render of MachineConfig 99-worker-chrony, a day-2 change created at 03:40:00, failed',
+    );
+    expect(f?.summary).toContain('a warning, not a failure of the update');
+    expect(f?.evidence.some((e) => e.object === 'MachineConfig/99-worker-chrony')).toBe(true);
+    expect(f?.subject?.objects).toEqual(['MachineConfigPool/worker', 'MachineConfig/99-worker-chrony']);
+    expect(r.verdict).toBe('pass');
+  });
+
+  it('a day-2 MachineConfig for the worker role before a custom pool’s node degraded, no config rendered from it: not checked', async () => {
+    const { r, o, f } = await judge('infra-day2');
+    expect(o?.state).toBe('not-checked');
+    expect(o?.missing.length).toBeGreaterThan(0);
+    expect(o?.reason).toContain('MachineConfig 99-worker-chrony, a day-2 change');
+    expect(o?.reason).toContain('the inputs do not say');
+    expect(f?.severity).toBe('warning');
+    expect(r.verdict).toBe('inconclusive');
+  });
+
+  it('a paused pool none of whose nodes was given the update’s config: not the update’s rollout', async () => {
+    const { o, f } = await judge('paused');
+    expect(o?.state).toBe('holds');
+    expect(f?.severity).toBe('warning');
+    expect(f?.summary).toContain(
+      'while the pool was paused and none of its 3 nodes had been given the update',
+    );
+    expect(f?.summary).toContain('the update is not done for this pool until it is unpaused');
+    expect(f?.evidence.some((e) => e.field === 'spec.paused')).toBe(true);
+  });
+
+  it('neither a finish nor a rollout in the inputs: not checked, never the update’s on a guess', () => {
+    // A pool whose status names no config (as a monitor-only record would leave it), no condition lines.
+    const h = shape({
+      current: '',
+      conditions: [cond('NodeDegraded', 'True', at('14:40:00'), DRIFT)],
+    });
+    const o = outcome(h);
+    expect(o?.state).toBe('not-checked');
+    expect(o?.reason).toContain(
+      'the inputs show neither that it had finished it nor that it was still rolling it out',
+    );
   });
 });

@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
-import { renderHtmlReport } from '../../src/report/html/index.js';
+import { analyzeHtml, renderHtmlReport } from '../../src/report/html/index.js';
 import { TONE_FILL } from '../../src/report/html/page/palette.js';
 import { projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
+import { dayTwoRightAfterCompletion } from '../helpers/origin-day2.js';
 import { buildPageBundle } from './bundle.js';
 import {
   artifactsDir,
@@ -402,3 +403,71 @@ const exampleReady = existsSync(example);
     });
   },
 );
+
+// origin's upgrade test logs "Invariant violation detected" on its own evidence; atlevel's verdict on
+// the same question is its own rule's. The upgrade test row's mark says whose claim it is.
+describeBrowser("origin's invariant violation line on the upgrade test row", () => {
+  let page: Page;
+  const open = async (inputs: string[], name: string): Promise<void> => {
+    const history = await loadHistory(inputs);
+    const html = analyzeHtml({ result: analyzeHistory(history), history, inputs }, undefined);
+    page = (await openReport(browser, writeArtifact(`report-html/${name}.html`, html).url)).page;
+  };
+  /** Zoom in on `t` on the upgrade test row and hover its mark there; the tooltip's lines. */
+  const hover = async (t: number): Promise<{ msg: string; claim: string | null }> => {
+    await showChart(page);
+    // Only the test's rows, so the row is on screen whatever the run's size.
+    await page.evaluate(`window.__atlevel.setFilter('upgrade test log')`);
+    await nextFrames(page);
+    const key = 'UpgradeTest/upgrade test log';
+    for (let i = 0; i < 6; i++) {
+      const p = await page.evaluate(`window.__atlevel.locate(${JSON.stringify(key)}, ${t})`);
+      if (!p) throw new Error('upgrade test row not on screen');
+      const { x, y } = p as { x: number; y: number };
+      await page.mouse.move(x, y);
+      await page.mouse.wheel(0, -400);
+      await nextFrames(page);
+    }
+    const p = (await page.evaluate(`window.__atlevel.locate(${JSON.stringify(key)}, ${t})`)) as {
+      x: number;
+      y: number;
+    };
+    await page.mouse.move(p.x, p.y + 1);
+    const tip = page.locator('.tooltip');
+    await tip.waitFor({ state: 'visible' });
+    const claim = tip.locator('.tt-claim');
+    return {
+      msg: (await tip.locator('.tt-msg').textContent()) ?? '',
+      claim: (await claim.count()) > 0 ? await claim.textContent() : null,
+    };
+  };
+  const LINE =
+    'origin\'s upgrade test logged "Invariant violation detected: the "master" pool should be updated before the CVO reports available at the new version"';
+
+  beforeAll(async () => {
+    await buildPageBundle();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("atlevel's rule holds: the mark is origin's claim, with atlevel's verdict beside it", async () => {
+    await open([dayTwoRightAfterCompletion()], 'origin-claim-holds');
+    const tip = await hover(Date.parse('2021-11-03T03:29:15.079Z'));
+    expect(tip.msg).toBe(LINE);
+    expect(tip.claim).toBe(
+      "origin's upgrade test's claim, not atlevel's verdict. atlevel's own verdict on the same question (master-pool-updated-before-cvo-complete): holds: atlevel's evidence says the rule held",
+    );
+    await page.screenshot({ path: join(artifactsDir, 'report-origin-claim-holds.png') });
+  });
+
+  it('atlevel sees the violation too (examples/bug-2019850): still origin’s claim, and atlevel’s verdict says violated', async () => {
+    await open([join(projectRoot, 'examples/bug-2019850')], 'origin-claim-violated');
+    const tip = await hover(Date.parse('2021-11-03T03:23:33.079Z'));
+    expect(tip.msg).toBe(LINE);
+    expect(tip.claim).toBe(
+      "origin's upgrade test's claim, not atlevel's verdict. atlevel's own verdict on the same question (master-pool-updated-before-cvo-complete): violated: atlevel sees it too",
+    );
+  });
+});

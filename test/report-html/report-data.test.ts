@@ -130,9 +130,40 @@ describe('report data of the bug-2019850 history', () => {
       ['version', 'progress'],
       ['version', 'ok'],
       ['instant', 'info'],
-      ['instant', 'bad'],
+      // origin's invariant violation line: origin's claim, amber while atlevel's verdict is not given.
+      ['instant', 'warn'],
       ['instant', 'ok'],
     ]);
+    const claimed = data.marks.filter((m) => m.claim !== undefined);
+    expect(claimed).toHaveLength(1);
+    expect(str(data, claimed[0]?.text)).toBe(
+      'origin\'s upgrade test logged "Invariant violation detected: the "master" pool should be updated before the CVO reports available at the new version"',
+    );
+    expect(str(data, claimed[0]?.claim)).toBe(
+      "origin's upgrade test's claim, not atlevel's verdict; atlevel's verdict on the same question (master-pool-updated-before-cvo-complete) is not in this report",
+    );
+  });
+
+  it("gives origin's invariant line atlevel's own verdict on the same question, red only when atlevel's rule is violated", () => {
+    const at = (state: 'holds' | 'violated' | 'not-checked') => {
+      const d = buildReportData({
+        ...bugInput(),
+        outcomes: new Map([
+          [
+            'master-pool-updated-before-cvo-complete',
+            { state, missing: [], ...(state === 'not-checked' ? { reason: 'no pool state' } : {}) },
+          ],
+        ]),
+      });
+      const m = d.marks.find((x) => x.claim !== undefined);
+      return [
+        m?.tone,
+        str(d, m?.claim).replace(/^.*question \(master-pool-updated-before-cvo-complete\): /, ''),
+      ];
+    };
+    expect(at('violated')).toEqual(['bad', 'violated: atlevel sees it too']);
+    expect(at('holds')).toEqual(['warn', "holds: atlevel's evidence says the rule held"]);
+    expect(at('not-checked')).toEqual(['warn', 'not checked: no pool state']);
   });
 
   it('puts the failure first and gives it its rows, moments and zoom window', () => {

@@ -14,6 +14,11 @@ import {
 export function packReportData(data: ReportData): PackedReportData {
   const base = data.span?.from ?? 0;
   const { bars, marks, ...rest } = data;
+  // Sparse: a claim is on a handful of marks among up to hundreds of thousands.
+  const claim: [number, number][] = [];
+  marks.forEach((m, i) => {
+    if (m.claim !== undefined) claim.push([i, m.claim]);
+  });
   return {
     ...rest,
     base,
@@ -41,6 +46,7 @@ export function packReportData(data: ReportData): PackedReportData {
       path: marks.map((m) => m.path ?? -1),
       source: marks.map((m) => m.source),
       locator: marks.map((m) => m.locator ?? -1),
+      ...(claim.length > 0 ? { claim } : {}),
     },
   };
 }
@@ -90,6 +96,10 @@ export function unpackReportData(packed: PackedReportData): ReportData {
     };
     optional(mark, m.line[i], m.path[i], m.locator[i]);
     marks[i] = mark;
+  }
+  for (const [i, text] of m.claim ?? []) {
+    const mark = marks[i] as Mutable<ReportMark> | undefined;
+    if (mark) mark.claim = text;
   }
   return { ...rest, bars, marks };
 }

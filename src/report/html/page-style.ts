@@ -61,6 +61,7 @@ pre.diff .add{background:#e6ffec;display:block}pre.diff .del{background:#ffebe9;
 .tooltip .tt-time{font-family:ui-monospace,Menlo,Consolas,monospace;color:#c9d1d9}
 .tooltip .tt-loc{font-weight:600;margin:2px 0}
 .tooltip .tt-msg{white-space:pre-wrap;margin:2px 0}
+.tooltip .tt-claim{margin:2px 0;color:#f5c26b;font-style:italic}
 .tooltip .tt-ref{color:#9aa4ae;font-family:ui-monospace,Menlo,Consolas,monospace}
 table.inputs{border-collapse:collapse;font-size:12.5px}
 table.inputs td,table.inputs th{border-bottom:1px solid var(--line);padding:3px 10px 3px 0;text-align:left;overflow-wrap:anywhere}

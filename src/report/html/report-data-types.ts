@@ -69,6 +69,12 @@ export interface ReportMark {
   readonly path?: number;
   readonly source: number;
   readonly locator?: number;
+  /**
+   * Set on a mark that quotes another tool's verdict (origin's upgrade test logging an invariant
+   * violation): whose claim it is and atlevel's own outcome on the same question, in words. The page
+   * shows it as it is.
+   */
+  readonly claim?: number;
 }
 
 export interface ReportEvidence {
@@ -202,6 +208,8 @@ export interface PackedReportData extends Omit<ReportData, 'bars' | 'marks'> {
     readonly path: readonly number[];
     readonly source: readonly number[];
     readonly locator: readonly number[];
+    /** The few marks that carry a claim, as [mark index, strings index] pairs; absent when none. */
+    readonly claim?: readonly (readonly [number, number])[];
   };
 }
 

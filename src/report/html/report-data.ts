@@ -155,7 +155,16 @@ export function buildReportData(input: HtmlReportInput): ReportData {
     };
     if (item.kind === 'bar')
       bars.push({ ...common, from: item.from, to: item.to, label: strings.id(item.label) });
-    else marks.push({ ...common, at: item.from, kind: item.kind });
+    else if (item.claimOf !== undefined) {
+      const claim = claimOf(item.claimOf, input);
+      marks.push({
+        ...common,
+        tone: claim.tone,
+        at: item.from,
+        kind: item.kind,
+        claim: strings.id(claim.text),
+      });
+    } else marks.push({ ...common, at: item.from, kind: item.kind });
   }
 
   // Every object a finding names gets a row, even with nothing drawn on it, so its markers have a home.
@@ -214,6 +223,31 @@ export function buildReportData(input: HtmlReportInput): ReportData {
     bars: finalBars,
     marks: finalMarks,
     strings: strings.all(),
+  };
+}
+
+/**
+ * What a line of origin's upgrade test that asserts a violation is, beside atlevel's own outcome on the
+ * same question (`rule`): origin's claim, never atlevel's verdict. Red only when atlevel's rule is
+ * violated too; otherwise amber, as the text report's warning quoting the line (docs/report.md).
+ */
+function claimOf(rule: string, input: HtmlReportInput): { text: string; tone: ReportMark['tone'] } {
+  const o = input.outcomes?.get(rule);
+  const head = "origin's upgrade test's claim, not atlevel's verdict";
+  if (!o)
+    return {
+      text: `${head}; atlevel's verdict on the same question (${rule}) is not in this report`,
+      tone: 'warn',
+    };
+  const said =
+    o.state === 'violated'
+      ? 'violated: atlevel sees it too'
+      : o.state === 'holds'
+        ? "holds: atlevel's evidence says the rule held"
+        : `not checked${o.reason ? `: ${o.reason}` : ''}`;
+  return {
+    text: `${head}. atlevel's own verdict on the same question (${rule}): ${said}`,
+    tone: o.state === 'violated' ? 'bad' : 'warn',
   };
 }
 

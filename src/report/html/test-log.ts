@@ -14,7 +14,15 @@ export interface TestLogItem {
   readonly label: string;
   readonly text: string;
   readonly ref: SourceRef;
+  /**
+   * Set on a line that asserts a verdict of origin's own (its upgrade invariant, docs/domain.md 6):
+   * the atlevel rule that answers the same question, whose outcome report-data.ts puts beside it.
+   */
+  readonly claimOf?: string;
 }
+
+/** The rule that checks origin's upgrade invariant (invariants/master-pool-updated-before-cvo-complete.ts). */
+const ORIGIN_INVARIANT_RULE = 'master-pool-updated-before-cvo-complete';
 
 type PoolStatus = Extract<TestLogEntry, { kind: 'pool-status' }>;
 
@@ -113,8 +121,10 @@ function lineItem(e: Exclude<TestLogEntry, PoolStatus>): TestLogItem {
         ...at,
         kind: 'instant',
         tone: 'bad',
-        label: 'invariant violation',
-        text: `Invariant violation: ${e.text}`,
+        label: "origin's invariant violation",
+        // The test's words, quoted as the text report quotes them: origin's claim, not atlevel's.
+        text: `origin's upgrade test logged "Invariant violation detected: ${e.text}"`,
+        claimOf: ORIGIN_INVARIANT_RULE,
       };
     case 'pools-completed':
       return {

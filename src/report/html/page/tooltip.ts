@@ -40,6 +40,9 @@ export class Tooltip {
       el('div', { class: 'tt-time' }, when),
       el('div', { class: 'tt-loc' }, `${row?.group ?? ''} ${s(item.locator ?? row?.locator)}`),
       el('div', { class: 'tt-msg' }, s(item.text)),
+      ...('claim' in item && item.claim !== undefined
+        ? [el('div', { class: 'tt-claim' }, s(item.claim))]
+        : []),
       el('div', { class: 'tt-ref' }, refText(d, item)),
     ]);
     this.element.hidden = false;
