@@ -291,3 +291,287 @@ describe('a hosted dump without the NodePool’s MachineDeployment', () => {
     }
   });
 });
+
+/** A copy of a hosted fixture whose HostedCluster (or NodePool) YAML is edited, removed after `body`. */
+async function withEdited<T>(
+  fixture: string,
+  edits: { file: 'hostedcluster' | 'nodepool'; from: string | RegExp; to: string }[],
+  body: (dir: string) => Promise<T>,
+): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'atlevel-hedit-'));
+  try {
+    cpSync(join(projectRoot, fixture), dir, { recursive: true });
+    for (const e of edits) {
+      const file = join(
+        dir,
+        e.file === 'hostedcluster'
+          ? 'namespaces/clusters/hypershift.openshift.io/hostedclusters/example.yaml'
+          : 'namespaces/clusters/hypershift.openshift.io/nodepools/example-workers.yaml',
+      );
+      const before = readFileSync(file, 'utf8');
+      const after = before.replace(e.from, e.to);
+      expect(after, `edit ${String(e.from)} applies`).not.toBe(before);
+      writeFileSync(file, after);
+    }
+    return await body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+type RequestJson = {
+  state: string;
+  updating: boolean;
+  request: {
+    image: string;
+    version: string | null;
+    versionSource: string | null;
+    fromVersion: string | null;
+    started: boolean;
+    componentsAtRequest: string[];
+    conditions: {
+      type: string;
+      status: string;
+      reason: string | null;
+      message: string | null;
+      since: string | null;
+    }[];
+  } | null;
+  insights: { kind: string; level: string; message: string }[];
+  notes: string[];
+};
+
+describe('a requested update that has not started (spec.release.image not in the histories)', () => {
+  const BLOCKED = 'test/fixtures/hosted/update-blocked';
+
+  it('says what was requested and the conditions that block it (golden text, exit 1)', async () => {
+    const r = await statusOf(BLOCKED, '--width', '160');
+    expect(r.code, cli.stderr()).toBe(1);
+    golden('hosted-update-blocked.txt', r.out);
+    expect(r.out).toContain('An update to 4.21.0 was requested (spec.release.image) and has not started.');
+    expect(r.out).toContain('ClusterVersionUpgradeable=False (AdminAckRequired)');
+  });
+
+  it('JSON: request with the quoted conditions; state stays idle, as nothing is updating', async () => {
+    const r = await statusOf(BLOCKED, '-o', 'json');
+    const json = JSON.parse(r.out) as RequestJson;
+    expect(json.state).toBe('idle');
+    expect(json.updating).toBe(false);
+    expect(json.request).toMatchObject({
+      image: 'quay.io/openshift-release-dev/ocp-release:4.21.0-x86_64',
+      version: '4.21.0',
+      versionSource: 'tag',
+      fromVersion: '4.20.1',
+      started: false,
+      componentsAtRequest: [],
+    });
+    expect(json.request?.conditions.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ['ClusterVersionUpgradeable', 'False', 'AdminAckRequired'],
+      ['Progressing', 'False', 'Blocked'],
+    ]);
+    expect(json.request?.conditions[0]?.since).toBe('2026-11-20T11:48:31Z');
+    const insight = json.insights.find((i) => i.kind === 'update-not-accepted');
+    expect(insight).toMatchObject({ level: 'Error' });
+    expect(insight?.message).toContain('ClusterVersionUpgradeable=False (AdminAckRequired)');
+  });
+
+  it('nothing saying why: a Warning that it has not started, exit 0', async () => {
+    await withEdited(
+      BLOCKED,
+      [
+        { file: 'hostedcluster', from: '"Blocked"', to: '"AsExpected"' },
+        {
+          file: 'hostedcluster',
+          from: /status: "False"\n {4}type: "ClusterVersionUpgradeable"/,
+          to: 'status: "True"\n    type: "ClusterVersionUpgradeable"',
+        },
+      ],
+      async (dir) => {
+        const r = await cli.run('status', dir, '-o', 'json');
+        expect(r.code, cli.stderr()).toBe(0);
+        const json = JSON.parse(r.out) as RequestJson;
+        expect(json.request?.conditions).toEqual([]);
+        expect(json.insights.find((i) => i.kind === 'update-not-accepted')).toMatchObject({
+          level: 'Warning',
+        });
+      },
+    );
+  });
+
+  it('a z-stream request is not held back by ClusterVersionUpgradeable=False: that condition is not quoted', async () => {
+    await withEdited(
+      BLOCKED,
+      [
+        { file: 'hostedcluster', from: 'ocp-release:4.21.0-x86_64', to: 'ocp-release:4.20.2-x86_64' },
+        { file: 'hostedcluster', from: '"Blocked"', to: '"AsExpected"' },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as RequestJson;
+        expect(json.request?.version).toBe('4.20.2');
+        expect(json.request?.conditions.map((c) => c.type)).not.toContain('ClusterVersionUpgradeable');
+      },
+    );
+  });
+
+  it('an invalid release image is quoted; a digest names no version', async () => {
+    await withEdited(
+      BLOCKED,
+      [
+        {
+          file: 'hostedcluster',
+          from: 'ocp-release:4.21.0-x86_64',
+          to: 'ocp-release@sha256:0b1c3a5d7e9f2b4c6a8d0e1f3e7b9f1c5a2d8e4f6b0c9a7d1e3f5b8c2a4d6e9f',
+        },
+        {
+          file: 'hostedcluster',
+          from: '"Release image is valid"\n    observedGeneration: 5\n    reason: "AsExpected"\n    status: "True"',
+          to: '"failed to lookup release image: manifest unknown"\n    observedGeneration: 5\n    reason: "InvalidImage"\n    status: "False"',
+        },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as RequestJson;
+        expect(json.request?.version).toBeNull();
+        expect(json.request?.conditions[0]).toMatchObject({
+          type: 'ValidReleaseImage',
+          reason: 'InvalidImage',
+        });
+      },
+    );
+  });
+
+  it('none when the spec names the release the histories hold', async () => {
+    const json = JSON.parse(
+      (await statusOf('test/fixtures/hosted/replace-completed', '-o', 'json')).out,
+    ) as RequestJson;
+    expect(json.request).toBeNull();
+    expect(json.insights.map((i) => i.kind)).not.toContain('update-not-accepted');
+  });
+
+  it('a component already at the requested release: begun, the hosted cluster updating, no stall raised', async () => {
+    const r = await statusOf('test/fixtures/hosted/controlplane-update-requested', '-o', 'json');
+    const json = JSON.parse(r.out) as RequestJson;
+    expect(json.request).toMatchObject({
+      version: '4.20.2',
+      started: true,
+      componentsAtRequest: ['kube-apiserver'],
+    });
+    expect(json.state).toBe('updating');
+    expect(json.insights.map((i) => i.kind)).not.toContain('update-not-accepted');
+  });
+
+  it('--at before the snapshot: the spec is as last seen, so no request is claimed, a note says why', async () => {
+    const r = await statusOf(BLOCKED, '-o', 'json', '--at', '2026-11-20T10:20:00Z');
+    const json = JSON.parse(r.out) as RequestJson;
+    expect(json.request).toBeNull();
+    expect(json.insights.map((i) => i.kind)).not.toContain('update-not-accepted');
+    expect(json.notes.join(' ')).toContain(
+      'whether that update had been requested at this moment is not known',
+    );
+  });
+});
+
+type PoolJson = {
+  state: string;
+  nodePools: {
+    assessment: string;
+    updated: number;
+    total: number;
+    completionPercent: number;
+    waiting: {
+      message: string;
+      conditions: { type: string; status: string; reason: string | null }[];
+    } | null;
+    machines: { assessment: string; phase: string; updated: boolean; message: string }[];
+  }[];
+  insights: { kind: string }[];
+};
+
+describe('a NodePool waiting to begin its rollout is never Completed', () => {
+  it('a config change whose payload failed: Pending at 0%, its Machines Outdated, the conditions quoted', async () => {
+    const r = await statusOf('test/fixtures/hosted/nodepool-payload-pending', '-o', 'json');
+    const json = JSON.parse(r.out) as PoolJson;
+    const pool = json.nodePools[0];
+    expect(pool).toMatchObject({ assessment: 'Pending', updated: 0, total: 3, completionPercent: 0 });
+    expect(pool?.waiting?.conditions.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ['UpdatingConfig', 'True', 'AsExpected'],
+      ['ValidGeneratedPayload', 'False', 'InvalidConfig'],
+    ]);
+    expect(pool?.machines.map((m) => [m.assessment, m.phase, m.updated])).toEqual([
+      ['Outdated', 'Pending', false],
+      ['Outdated', 'Pending', false],
+      ['Outdated', 'Pending', false],
+    ]);
+    expect(json.state).toBe('updating');
+    // The version is not what changes: no "reports level before its Machines" Error.
+    expect(json.insights.map((i) => i.kind)).not.toContain('nodepool-level-before-rollout');
+  });
+
+  it('text: the pool Pending and why, each Machine waiting (golden)', async () => {
+    const r = await statusOf('test/fixtures/hosted/nodepool-payload-pending', '--width', '160');
+    golden('hosted-nodepool-payload-pending.txt', r.out);
+    expect(r.out).toMatch(/example-workers {2}Replace {2}Pending/);
+  });
+
+  it('UpdatingVersion=True with the template unchanged since, no invalid payload: Pending, never Completed', async () => {
+    await withEdited(
+      'test/fixtures/hosted/replace-completed',
+      [
+        { file: 'nodepool', from: /ocp-release:4\.20\.1-x86_64/, to: 'ocp-release:4.20.2-x86_64' },
+        {
+          file: 'nodepool',
+          from: /- lastTransitionTime: "[^"]+"\n {4}message: ""\n {4}reason: "AsExpected"\n {4}status: "False"\n {4}type: "UpdatingVersion"/,
+          to: '- lastTransitionTime: "2026-11-20T12:00:00Z"\n    message: "Updating version in progress. Target version: 4.20.2"\n    reason: "AsExpected"\n    status: "True"\n    type: "UpdatingVersion"',
+        },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as PoolJson;
+        expect(json.nodePools[0]).toMatchObject({ assessment: 'Pending', updated: 0 });
+        expect(json.nodePools[0]?.machines.every((m) => m.message.startsWith('At 4.20.1, not 4.20.2'))).toBe(
+          true,
+        );
+      },
+    );
+  });
+
+  it('a release image no history names, its UpdatingVersion older than the spec: Unknown, never Completed', async () => {
+    await withEdited(
+      'test/fixtures/hosted/replace-completed',
+      [
+        {
+          file: 'nodepool',
+          from: /ocp-release:4\.20\.1-x86_64/,
+          to: 'ocp-release@sha256:5b8c2a4d6e9f0b1c3a5d7e9f2b4c6a8d0e1f3e7b9f1c5a2d8e4f6b0c9a7d1e3f',
+        },
+        { file: 'nodepool', from: '  generation: 3\n', to: '  generation: 4\n' },
+        {
+          file: 'nodepool',
+          from: 'status: "False"\n    type: "UpdatingVersion"',
+          to: 'status: "False"\n    observedGeneration: 3\n    type: "UpdatingVersion"',
+        },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as PoolJson;
+        expect(json.nodePools[0]).toMatchObject({ assessment: 'Unknown', updated: 0 });
+        expect(json.nodePools[0]?.machines[0]?.message).toContain('At 4.20.1; whether that is');
+      },
+    );
+  });
+
+  it('paused with its release bumped: Excluded, and why it has not begun is said', async () => {
+    const json = JSON.parse(
+      (await statusOf('test/fixtures/hosted/nodepool-paused', '-o', 'json')).out,
+    ) as PoolJson;
+    expect(json.nodePools[0]).toMatchObject({ assessment: 'Excluded', updated: 0 });
+    expect(json.nodePools[0]?.waiting?.conditions.map((c) => c.type)).toEqual([
+      'UpdatingVersion',
+      'ReconciliationActive',
+    ]);
+  });
+
+  it('a completed pool is still Completed, with no waiting', async () => {
+    for (const f of ['replace-completed', 'inplace-completed']) {
+      const json = JSON.parse((await statusOf(`test/fixtures/hosted/${f}`, '-o', 'json')).out) as PoolJson;
+      expect(json.nodePools[0]).toMatchObject({ assessment: 'Completed', waiting: null });
+    }
+  });
+});
