@@ -144,6 +144,8 @@ function hostedStatusToJson(s: HostedStatus) {
         : null,
     },
     nodePools: s.nodePools.map(nodePoolJson),
+    // Added in schema version 1: NodePools named by the Cluster API objects and not in the inputs.
+    nodePoolsNotRead: [...s.nodePoolsNotRead],
     insights: s.insights.map(insightJson),
     notes: [...s.notes],
     unrewound: s.unrewound.map((u) => ({ object: u.object, field: u.field, why: u.why })),

@@ -29,11 +29,13 @@ export function renderHostedStatusText(s: HostedStatus, opts: StatusTextOptions)
     `Hosted cluster ${safe(hc.namespace)}/${safe(hc.name)} (control plane namespace ${safe(hc.controlPlaneNamespace)})`,
   );
   out.push(
-    s.state === 'idle'
-      ? `The hosted cluster is not updating${s.currentVersion ? `: it runs ${safe(s.currentVersion)}` : ''}.`
-      : s.state === 'installing'
-        ? 'The hosted cluster is installing.'
-        : 'An update is in progress.',
+    s.state === 'idle' && s.dataPlaneUnread
+      ? `The control plane is not updating${s.currentVersion ? `: it runs ${safe(s.currentVersion)}` : ''}; NodePools are missing from the inputs, so whether the data plane updates is not known.`
+      : s.state === 'idle'
+        ? `The hosted cluster is not updating${s.currentVersion ? `: it runs ${safe(s.currentVersion)}` : ''}.`
+        : s.state === 'installing'
+          ? 'The hosted cluster is installing.'
+          : 'An update is in progress.',
     '',
   );
   if (s.request) out.push(...requestSection(s.request, width), '');
@@ -115,7 +117,12 @@ export function renderHostedStatusText(s: HostedStatus, opts: StatusTextOptions)
   );
 
   out.push('', '= Node Pools =');
-  if (s.nodePools.length === 0) out.push('No NodePools found for this hosted cluster.');
+  if (s.nodePools.length === 0)
+    out.push(
+      s.dataPlaneUnread
+        ? 'No NodePool of this hosted cluster is in the inputs (see the notes).'
+        : 'No NodePools found for this hosted cluster.',
+    );
   else out.push(...poolTable(s.nodePools, c, width));
   for (const p of s.nodePools) {
     if (!p.waiting) continue;

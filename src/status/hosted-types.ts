@@ -195,6 +195,10 @@ export interface HostedStatus {
   readonly currentVersion?: string;
   /** spec.release.image names a release the histories do not hold yet (docs/status.md). */
   readonly request?: HostedUpdateRequest;
+  /** `namespace/name` of NodePools the control plane's Cluster API objects name and the inputs lack. */
+  readonly nodePoolsNotRead: readonly string[];
+  /** Some of the data plane is in no NodePool read (those, or guest Nodes with no NodePool at all). */
+  readonly dataPlaneUnread: boolean;
   readonly controlPlane: HostedControlPlaneStatus;
   readonly guest: GuestStatus;
   readonly nodePools: readonly NodePoolStatus[];

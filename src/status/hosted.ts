@@ -1199,6 +1199,27 @@ export function assessHostedStatus(
     insights.push(...r.insights);
   }
   pools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // NodePools the control-plane namespace's Cluster API objects name (hypershift annotates them with
+  // `namespace/name`) but the inputs do not hold: a partial gather, not a cluster without workers.
+  const assessed = new Set(pools.map((p) => key(p.namespace, p.name)));
+  const named = new Set<string>();
+  for (const list of [objects.machineDeployments, objects.machineSets, objects.machines]) {
+    for (const o of list as readonly Observed<{ metadata: Meta }>[]) {
+      const np = o.object.metadata.annotations?.[NODEPOOL_ANNOTATION];
+      if (o.object.metadata.namespace === cpNamespace && np && !assessed.has(np)) named.add(np);
+    }
+  }
+  const nodePoolsNotRead = [...named].sort();
+  if (nodePoolsNotRead.length > 0) {
+    notes.push(
+      `${plural(nodePoolsNotRead.length, 'NodePool')} named by the Cluster API objects of ${cpNamespace} ${nodePoolsNotRead.length === 1 ? 'is' : 'are'} not in the inputs (${nodePoolsNotRead.join(', ')}): ${nodePoolsNotRead.length === 1 ? 'its' : 'their'} Machines are not assessed, and whether ${nodePoolsNotRead.length === 1 ? 'it updates' : 'they update'} is not known.`,
+    );
+  } else if (pools.length === 0 && nodes.size > 0) {
+    notes.push(
+      `No NodePool of this hosted cluster is in the inputs, yet the guest has ${plural(nodes.size, 'Node')}: the data plane is not assessed.`,
+    );
+  }
+  const dataPlaneUnread = nodePoolsNotRead.length > 0 || (pools.length === 0 && nodes.size > 0);
 
   if (guest.failing === true) {
     const c = cond(hc, 'ClusterVersionFailing');
@@ -1286,6 +1307,8 @@ export function assessHostedStatus(
     updating,
     ...(lastCompleted ? { currentVersion: lastCompleted } : {}),
     ...(request ? { request } : {}),
+    nodePoolsNotRead,
+    dataPlaneUnread,
     controlPlane: cp.status,
     guest,
     nodePools: pools,

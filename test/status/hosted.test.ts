@@ -575,3 +575,46 @@ describe('a NodePool waiting to begin its rollout is never Completed', () => {
     }
   });
 });
+
+describe('partial inputs: a HostedCluster whose NodePools were not gathered', () => {
+  it('its Machines name a NodePool the inputs lack: never "no NodePools", the data plane said unknown', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atlevel-nonp-'));
+    try {
+      cpSync(join(projectRoot, 'test/fixtures/hosted/replace-completed'), dir, { recursive: true });
+      rmSync(join(dir, 'namespaces/clusters/hypershift.openshift.io/nodepools'), { recursive: true });
+      const text = (await cli.run('status', dir)).out;
+      expect(text).not.toContain('The hosted cluster is not updating');
+      expect(text).not.toContain('No NodePools found');
+      expect(text).toContain('whether the data plane updates is not known');
+      const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as {
+        nodePools: unknown[];
+        nodePoolsNotRead: string[];
+        notes: string[];
+      };
+      expect(json.nodePools).toEqual([]);
+      expect(json.nodePoolsNotRead).toEqual(['clusters/example-workers']);
+      expect(json.notes.join(' ')).toContain('not in the inputs (clusters/example-workers)');
+    } finally {
+      rmSync(join(dir), { recursive: true, force: true });
+    }
+  });
+
+  it('a hosted cluster with no workers at all (no NodePool, no Machine, no guest Node) still reads "No NodePools found"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atlevel-nowk-'));
+    try {
+      cpSync(join(projectRoot, 'test/fixtures/hosted/replace-completed'), dir, { recursive: true });
+      for (const d of [
+        'namespaces/clusters/hypershift.openshift.io/nodepools',
+        'namespaces/clusters-example/cluster.x-k8s.io',
+        'hostedcluster-example/cluster-scoped-resources/core',
+      ])
+        rmSync(join(dir, d), { recursive: true });
+      const r = await cli.run('status', dir, '-o', 'json');
+      const json = JSON.parse(r.out) as { nodePoolsNotRead: string[]; state: string };
+      expect(json.nodePoolsNotRead).toEqual([]);
+      expect((await cli.run('status', dir)).out).toContain('No NodePools found for this hosted cluster.');
+    } finally {
+      rmSync(join(dir), { recursive: true, force: true });
+    }
+  });
+});
