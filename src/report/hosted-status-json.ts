@@ -100,6 +100,8 @@ function hostedStatusToJson(s: HostedStatus) {
       targetVersion: cp.targetVersion ?? null,
       targetImage: cp.targetImage ?? null,
       previousVersion: cp.previousVersion ?? null,
+      // Added in schema version 1: the previous entry is Partial (superseded before it completed).
+      previousPartial: cp.previousPartial,
       state: cp.state ?? null,
       startedAt: time(cp.startedAt),
       completedAt: time(cp.completedAt),

@@ -54,7 +54,7 @@ export function renderHostedStatusText(s: HostedStatus, opts: StatusTextOptions)
         ['Assessment:', paint(c, cp.assessment)],
         [
           'Target Version:',
-          `${safe(cp.targetVersion ?? '(unknown)')}${cp.previousVersion ? ` (from ${safe(cp.previousVersion)})` : ''}`,
+          `${safe(cp.targetVersion ?? '(unknown)')}${cp.previousVersion ? ` (from ${cp.previousPartial ? 'incomplete ' : ''}${safe(cp.previousVersion)})` : ''}`,
         ],
         ['Read from:', source],
         ...(cp.startedAt !== undefined ? [['Started:', formatTime(Math.floor(cp.startedAt))]] : []),

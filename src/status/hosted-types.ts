@@ -55,6 +55,8 @@ export interface HostedControlPlaneStatus {
   readonly targetVersion?: string;
   readonly targetImage?: string;
   readonly previousVersion?: string;
+  /** history[1] is Partial: the previous update was superseded before it completed. */
+  readonly previousPartial: boolean;
   /** history[0].state: Completed or Partial. */
   readonly state?: string;
   readonly startedAt?: Millis;

@@ -223,6 +223,8 @@ function controlPlaneOf(
   const targetVersion = entry?.version || v?.desired?.version || undefined;
   const targetImage = entry?.image || v?.desired?.image || undefined;
   const previousVersion = v?.history?.[1]?.version || undefined;
+  // An earlier update superseded before it completed: "from 4.20.1" alone would say it ran 4.20.1.
+  const previousPartial = v?.history?.[1] !== undefined && v.history[1]?.state === 'Partial';
   const startedAt = parseTime(entry?.startedTime);
   const completedAt = entry?.state === 'Completed' ? parseTime(entry?.completionTime) : undefined;
 
@@ -326,6 +328,7 @@ function controlPlaneOf(
       ...(targetVersion ? { targetVersion } : {}),
       ...(targetImage ? { targetImage } : {}),
       ...(previousVersion ? { previousVersion } : {}),
+      previousPartial,
       ...(entry?.state ? { state: entry.state } : {}),
       ...(startedAt !== undefined ? { startedAt } : {}),
       ...(completedAt !== undefined ? { completedAt } : {}),

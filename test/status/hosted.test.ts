@@ -618,3 +618,45 @@ describe('partial inputs: a HostedCluster whose NodePools were not gathered', ()
     }
   });
 });
+
+describe('several updates in the history, the previous one superseded before it completed', () => {
+  const SUPERSEDED = 'test/fixtures/hosted/update-superseded';
+  type CpJson = {
+    state: string;
+    currentVersion: string | null;
+    request: unknown;
+    controlPlane: {
+      targetVersion: string;
+      previousVersion: string | null;
+      previousPartial: boolean;
+      state: string;
+    };
+  };
+
+  it('"from incomplete 4.20.1": never as if the control plane had run 4.20.1', async () => {
+    const r = await statusOf(SUPERSEDED);
+    expect(r.out).toContain('Target Version:  4.20.2 (from incomplete 4.20.1)');
+    const json = JSON.parse((await statusOf(SUPERSEDED, '-o', 'json')).out) as CpJson;
+    expect(json.controlPlane).toMatchObject({
+      targetVersion: '4.20.2',
+      previousVersion: '4.20.1',
+      previousPartial: true,
+    });
+    expect(json.currentVersion).toBe('4.19.12');
+    expect(json.state).toBe('updating');
+    expect(json.request).toBeNull();
+  });
+
+  it('--at during the superseded update: its entry is the target, the one before it Completed', async () => {
+    const json = JSON.parse(
+      (await statusOf(SUPERSEDED, '-o', 'json', '--at', '2026-11-20T10:15:00Z')).out,
+    ) as CpJson;
+    expect(json.controlPlane).toMatchObject({
+      targetVersion: '4.20.1',
+      previousVersion: '4.19.12',
+      previousPartial: false,
+      state: 'Partial',
+    });
+    expect(json.request).toBeNull();
+  });
+});
