@@ -536,7 +536,8 @@ function requestInsight(hcSeen: Observed<HostedClusterShape>, r: HostedUpdateReq
   const what = r.version ?? r.image;
   const first = r.conditions[0];
   const quoted = r.conditions.map(
-    (c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}`,
+    (c) =>
+      `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message.replace(/\.\s*$/, '')}` : ''}`,
   );
   return {
     kind: 'update-not-accepted',
