@@ -439,6 +439,27 @@ describe('a requested update that has not started (spec.release.image not in the
     );
   });
 
+  it('a digest the NodePool controller resolved: the version is its UpdatingVersion target, and the pool waits', async () => {
+    const digest = 'ocp-release@sha256:7d1e3f5b8c2a4d6e9f0b1c3a5d7e9f2b4c6a8d0e1f3e7b9f1c5a2d8e4f6b0c9a';
+    await withEdited(
+      BLOCKED,
+      [
+        { file: 'hostedcluster', from: 'ocp-release:4.21.0-x86_64', to: digest },
+        { file: 'nodepool', from: 'ocp-release:4.20.1-x86_64', to: digest },
+        {
+          file: 'nodepool',
+          from: /- lastTransitionTime: "[^"]+"\n {4}message: ""\n {4}reason: "AsExpected"\n {4}status: "False"\n {4}type: "UpdatingVersion"/,
+          to: '- lastTransitionTime: "2026-11-20T12:04:30Z"\n    message: "Updating version in progress. Target version: 4.21.0"\n    reason: "AsExpected"\n    status: "True"\n    type: "UpdatingVersion"',
+        },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as RequestJson & PoolJson;
+        expect(json.request).toMatchObject({ version: '4.21.0', versionSource: 'nodePool' });
+        expect(json.nodePools[0]).toMatchObject({ assessment: 'Pending', updated: 0 });
+      },
+    );
+  });
+
   it('none when the spec names the release the histories hold', async () => {
     const json = JSON.parse(
       (await statusOf('test/fixtures/hosted/replace-completed', '-o', 'json')).out,
