@@ -1,4 +1,4 @@
-import type { HostedStatus, NodePoolMachine, NodePoolStatus } from '../status/index.js';
+import type { HostedStatus, NodePoolMachine, NodePoolStatus, RequestCondition } from '../status/index.js';
 import { formatRef } from './refs.js';
 import type { Documenter } from './reporter.js';
 import { insightJson, rollingOperandJson, seconds, time } from './status-json-parts.js';
@@ -24,6 +24,16 @@ function machineJson(m: NodePoolMachine) {
   };
 }
 
+function conditionJson(c: RequestCondition) {
+  return {
+    type: c.type,
+    status: c.status,
+    reason: c.reason ?? null,
+    message: c.message ?? null,
+    since: time(c.since),
+  };
+}
+
 function nodePoolJson(p: NodePoolStatus) {
   return {
     namespace: p.namespace,
@@ -36,6 +46,13 @@ function nodePoolJson(p: NodePoolStatus) {
     reportedVersion: p.reportedVersion ?? null,
     updatingVersion: p.updatingVersion ?? null,
     updatingConfig: p.updatingConfig ?? null,
+    // Added in schema version 1: null unless the NodePool asks for a change it has not begun.
+    waiting: p.waiting
+      ? {
+          message: p.waiting.message,
+          conditions: p.waiting.conditions.map(conditionJson),
+        }
+      : null,
     desiredReplicas: p.desiredReplicas ?? null,
     autoscaling: p.autoscaling,
     updated: p.updated,
@@ -65,12 +82,26 @@ function hostedStatusToJson(s: HostedStatus) {
     state: s.state,
     updating: s.updating,
     currentVersion: s.currentVersion ?? null,
+    // Added in schema version 1 (null when spec.release.image is a release the histories hold).
+    request: s.request
+      ? {
+          image: s.request.image,
+          version: s.request.version ?? null,
+          versionSource: s.request.versionSource ?? null,
+          fromVersion: s.request.fromVersion ?? null,
+          started: s.request.componentsAtRequest.length > 0,
+          componentsAtRequest: [...s.request.componentsAtRequest],
+          conditions: s.request.conditions.map(conditionJson),
+        }
+      : null,
     controlPlane: {
       assessment: cp.assessment,
       versionSource: cp.versionSource,
       targetVersion: cp.targetVersion ?? null,
       targetImage: cp.targetImage ?? null,
       previousVersion: cp.previousVersion ?? null,
+      // Added in schema version 1: the previous entry is Partial (superseded before it completed).
+      previousPartial: cp.previousPartial,
       state: cp.state ?? null,
       startedAt: time(cp.startedAt),
       completedAt: time(cp.completedAt),
@@ -115,6 +146,8 @@ function hostedStatusToJson(s: HostedStatus) {
         : null,
     },
     nodePools: s.nodePools.map(nodePoolJson),
+    // Added in schema version 1: NodePools named by the Cluster API objects and not in the inputs.
+    nodePoolsNotRead: [...s.nodePoolsNotRead],
     insights: s.insights.map(insightJson),
     notes: [...s.notes],
     unrewound: s.unrewound.map((u) => ({ object: u.object, field: u.field, why: u.why })),

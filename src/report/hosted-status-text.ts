@@ -4,7 +4,7 @@
  * ControlPlaneComponents and each NodePool's Machines as its nodes.
  */
 import { formatTime, plural, printable } from '../model/index.js';
-import type { HostedStatus, Insight, NodePoolStatus } from '../status/index.js';
+import type { HostedStatus, HostedUpdateRequest, Insight, NodePoolStatus } from '../status/index.js';
 import type { StatusTextOptions } from './status-text.js';
 import { operandText, shortDuration } from './status-text.js';
 import { type Colours, colours, fittedTable, wrap } from './text.js';
@@ -29,13 +29,16 @@ export function renderHostedStatusText(s: HostedStatus, opts: StatusTextOptions)
     `Hosted cluster ${safe(hc.namespace)}/${safe(hc.name)} (control plane namespace ${safe(hc.controlPlaneNamespace)})`,
   );
   out.push(
-    s.state === 'idle'
-      ? `The hosted cluster is not updating${s.currentVersion ? `: it runs ${safe(s.currentVersion)}` : ''}.`
-      : s.state === 'installing'
-        ? 'The hosted cluster is installing.'
-        : 'An update is in progress.',
+    s.state === 'idle' && s.dataPlaneUnread
+      ? `The control plane is not updating${s.currentVersion ? `: it runs ${safe(s.currentVersion)}` : ''}; NodePools are missing from the inputs, so whether the data plane updates is not known.`
+      : s.state === 'idle'
+        ? `The hosted cluster is not updating${s.currentVersion ? `: it runs ${safe(s.currentVersion)}` : ''}.`
+        : s.state === 'installing'
+          ? 'The hosted cluster is installing.'
+          : 'An update is in progress.',
     '',
   );
+  if (s.request) out.push(...requestSection(s.request, width), '');
 
   const cp = s.controlPlane;
   out.push(`= Control Plane =`);
@@ -51,7 +54,7 @@ export function renderHostedStatusText(s: HostedStatus, opts: StatusTextOptions)
         ['Assessment:', paint(c, cp.assessment)],
         [
           'Target Version:',
-          `${safe(cp.targetVersion ?? '(unknown)')}${cp.previousVersion ? ` (from ${safe(cp.previousVersion)})` : ''}`,
+          `${safe(cp.targetVersion ?? '(unknown)')}${cp.previousVersion ? ` (from ${cp.previousPartial ? 'incomplete ' : ''}${safe(cp.previousVersion)})` : ''}`,
         ],
         ['Read from:', source],
         ...(cp.startedAt !== undefined ? [['Started:', formatTime(Math.floor(cp.startedAt))]] : []),
@@ -114,8 +117,27 @@ export function renderHostedStatusText(s: HostedStatus, opts: StatusTextOptions)
   );
 
   out.push('', '= Node Pools =');
-  if (s.nodePools.length === 0) out.push('No NodePools found for this hosted cluster.');
+  if (s.nodePools.length === 0)
+    out.push(
+      s.dataPlaneUnread
+        ? 'No NodePool of this hosted cluster is in the inputs (see the notes).'
+        : 'No NodePools found for this hosted cluster.',
+    );
   else out.push(...poolTable(s.nodePools, c, width));
+  for (const p of s.nodePools) {
+    if (!p.waiting) continue;
+    out.push('', `NodePool ${safe(p.namespace)}/${safe(p.name)} has not begun its rollout:`);
+    for (const w of p.waiting.conditions) {
+      const since = w.since !== undefined ? ` since ${formatTime(Math.floor(w.since))}` : '';
+      out.push(
+        ...wrap(
+          `- ${safe(w.type)}=${safe(w.status)}${w.reason ? ` (${safe(w.reason)})` : ''}${since}${w.message ? `: ${safe(w.message, 600)}` : ''}`,
+          width,
+          2,
+        ),
+      );
+    }
+  }
   if (wants(opts, 'nodes') || s.nodePools.some((p) => p.assessment !== 'Completed')) {
     for (const p of s.nodePools) {
       if (p.machines.length === 0) continue;
@@ -154,6 +176,50 @@ export function renderHostedStatusText(s: HostedStatus, opts: StatusTextOptions)
       out.push(...wrap(`- ${safe(u.object)} ${safe(u.field)}: ${safe(u.why)}`, width, 2));
   }
   return `${out.join('\n')}\n`;
+}
+
+/** What spec.release.image asks for that the histories do not hold yet, and the conditions that say why. */
+function requestSection(r: HostedUpdateRequest, width: number): string[] {
+  const what = r.version ?? r.image;
+  const begun = r.componentsAtRequest.length > 0;
+  const source =
+    r.versionSource === 'tag'
+      ? ' (from the image tag)'
+      : r.versionSource === 'nodePool'
+        ? " (a NodePool's UpdatingVersion target for this image)"
+        : '';
+  const rows: string[][] = [
+    ['Requested:', `${safe(r.version ?? '(version not known)')}${r.version ? source : ''}`],
+    ['Image:', safe(r.image, 400)],
+    ['Current:', safe(r.fromVersion ?? '(unknown)')],
+  ];
+  if (begun) {
+    rows.push([
+      'Begun:',
+      `ControlPlaneComponents already at ${safe(what)}: ${r.componentsAtRequest.map((n) => safe(n)).join(', ')}`,
+    ]);
+  }
+  r.conditions.forEach((c, i) => {
+    const since = c.since !== undefined ? ` since ${formatTime(Math.floor(c.since))}` : '';
+    rows.push([
+      i === 0 ? 'Blocked by:' : '',
+      `${safe(c.type)}=${safe(c.status)}${c.reason ? ` (${safe(c.reason)})` : ''}${since}${c.message ? `: ${safe(c.message, 600)}` : ''}`,
+    ]);
+  });
+  if (r.conditions.length === 0 && !begun) {
+    rows.push([
+      'Why:',
+      'no condition says why: the HostedCluster controller or the guest cluster-version operator has not taken it up yet',
+    ]);
+  }
+  return [
+    begun
+      ? `An update to ${safe(what)} was requested (spec.release.image): the version histories have no entry for it yet, but the control plane has begun it.`
+      : `An update to ${safe(what)} was requested (spec.release.image) and has not started.`,
+    '',
+    '= Requested Update =',
+    ...fittedTable(rows, width),
+  ];
 }
 
 function wants(opts: StatusTextOptions, what: 'nodes' | 'health' | 'operators'): boolean {

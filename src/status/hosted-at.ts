@@ -12,6 +12,7 @@ import {
   assessHostedStatus,
   type HostedClusterShape,
   type HostedObjects,
+  hostedSnapshotNow,
   type MachineShape,
 } from './hosted.js';
 import type { HostedStatus } from './hosted-types.js';
@@ -118,9 +119,13 @@ export function assessHostedStatusAt(inputs: HostedAtInputs, at: Millis): Hosted
     }
   }
   const hc = inputs.pick(objects);
+  // spec.release.image is as last seen: before the snapshot's own moment, when it was set is not known.
+  const lastSeen = hostedSnapshotNow(inputs.management.objects);
+  const specAsLastSeen = lastSeen === undefined || at < lastSeen;
   const g = guest && inputs.guestStatus ? inputs.guestStatus(guest) : undefined;
   const status = assessHostedStatus(objects, hc, {
     now: at,
+    specAsLastSeen,
     ...(guest ? { guest } : {}),
     // The guest's rollouts as the whole guest inputs place them in time, as status --at does (at.ts).
     ...(guest && inputs.guest

@@ -55,6 +55,8 @@ export interface HostedControlPlaneStatus {
   readonly targetVersion?: string;
   readonly targetImage?: string;
   readonly previousVersion?: string;
+  /** history[1] is Partial: the previous update was superseded before it completed. */
+  readonly previousPartial: boolean;
   /** history[0].state: Completed or Partial. */
   readonly state?: string;
   readonly startedAt?: Millis;
@@ -82,6 +84,39 @@ export interface GuestStatus {
   readonly operators?: OperatorCounts;
 }
 
+/** A HostedCluster condition quoted as a reason the requested release has not started. */
+export interface RequestCondition {
+  readonly type: string;
+  readonly status: string;
+  readonly reason?: string;
+  readonly message?: string;
+  readonly since?: Millis;
+}
+
+/**
+ * An update asked for in `spec.release.image` that the HostedCluster's histories do not hold yet:
+ * neither `status.version` nor `status.controlPlaneVersion` has it as `desired` or as an entry
+ * (openshift/hypershift: the HostedCluster controller updates only while `status.version.desired.image`
+ * differs from the spec's, and holds back while ValidReleaseImage=False, while
+ * ClusterVersionUpgradeable=False for a minor update unless forced, or while paused).
+ */
+export interface HostedUpdateRequest {
+  /** spec.release.image. */
+  readonly image: string;
+  readonly version?: string;
+  /**
+   * Where `version` comes from: a history entry naming the same image (a return to an earlier
+   * release), a NodePool's `UpdatingVersion` target for the same image, or the image's tag.
+   */
+  readonly versionSource?: 'history' | 'nodePool' | 'tag';
+  /** What the control plane and the guest are on: status.version.desired.version. */
+  readonly fromVersion?: string;
+  /** ControlPlaneComponents already reporting the requested version: the control plane has begun it. */
+  readonly componentsAtRequest: readonly string[];
+  /** The conditions that say why it has not started (empty when none does). */
+  readonly conditions: readonly RequestCondition[];
+}
+
 /** A Machine's phase in the pool: the MCO pool's phases, and Provisioning / Deleting for Replace rollouts. */
 export type MachinePhase = NodePhase | 'Provisioning' | 'Deleting';
 
@@ -107,6 +142,14 @@ export interface NodePoolMachine {
   readonly ref: SourceRef;
 }
 
+/** Why a NodePool that asks for a change has not begun rolling it out. */
+export interface NodePoolWaiting {
+  /** One line for its Machines. */
+  readonly message: string;
+  /** UpdatingVersion / UpdatingConfig True, then the conditions that hold it (ValidGeneratedPayload=False…). */
+  readonly conditions: readonly RequestCondition[];
+}
+
 export interface NodePoolStatus {
   readonly namespace: string;
   readonly name: string;
@@ -122,6 +165,8 @@ export interface NodePoolStatus {
   /** UpdatingVersion / UpdatingConfig: undefined when the condition is absent or unknown. */
   readonly updatingVersion?: boolean;
   readonly updatingConfig?: boolean;
+  /** Updating, and its rollout has not begun: its Machines are Outdated, the pool Pending. */
+  readonly waiting?: NodePoolWaiting;
   /** spec.replicas (undefined with autoscaling). */
   readonly desiredReplicas?: number;
   readonly autoscaling: boolean;
@@ -150,6 +195,12 @@ export interface HostedStatus {
   readonly updating: boolean;
   /** The last version the control plane completed. */
   readonly currentVersion?: string;
+  /** spec.release.image names a release the histories do not hold yet (docs/status.md). */
+  readonly request?: HostedUpdateRequest;
+  /** `namespace/name` of NodePools the control plane's Cluster API objects name and the inputs lack. */
+  readonly nodePoolsNotRead: readonly string[];
+  /** Some of the data plane is in no NodePool read (those, or guest Nodes with no NodePool at all). */
+  readonly dataPlaneUnread: boolean;
   readonly controlPlane: HostedControlPlaneStatus;
   readonly guest: GuestStatus;
   readonly nodePools: readonly NodePoolStatus[];

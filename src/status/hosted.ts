@@ -14,9 +14,12 @@ import type {
   GuestStatus,
   HostedControlPlaneStatus,
   HostedStatus,
+  HostedUpdateRequest,
   MachinePhase,
   NodePoolMachine,
   NodePoolStatus,
+  NodePoolWaiting,
+  RequestCondition,
   UpdatingComponent,
 } from './hosted-types.js';
 import { sortInsights } from './insights.js';
@@ -149,6 +152,11 @@ export interface HostedStatusOptions {
    * inputs (status --at); default: the guest's workloads as last seen.
    */
   readonly guestOperands?: OperandsAt;
+  /**
+   * status --at before the snapshot's moment: spec.release.image is as last seen, and when it was set
+   * is recorded nowhere, so a release it names and no history holds may not have been asked for yet.
+   */
+  readonly specAsLastSeen?: boolean;
 }
 
 const key = (ns: string | undefined, name: string) => `${ns ?? ''}/${name}`;
@@ -215,6 +223,8 @@ function controlPlaneOf(
   const targetVersion = entry?.version || v?.desired?.version || undefined;
   const targetImage = entry?.image || v?.desired?.image || undefined;
   const previousVersion = v?.history?.[1]?.version || undefined;
+  // An earlier update superseded before it completed: "from 4.20.1" alone would say it ran 4.20.1.
+  const previousPartial = v?.history?.[1] !== undefined && v.history[1]?.state === 'Partial';
   const startedAt = parseTime(entry?.startedTime);
   const completedAt = entry?.state === 'Completed' ? parseTime(entry?.completionTime) : undefined;
 
@@ -318,6 +328,7 @@ function controlPlaneOf(
       ...(targetVersion ? { targetVersion } : {}),
       ...(targetImage ? { targetImage } : {}),
       ...(previousVersion ? { previousVersion } : {}),
+      previousPartial,
       ...(entry?.state ? { state: entry.state } : {}),
       ...(startedAt !== undefined ? { startedAt } : {}),
       ...(completedAt !== undefined ? { completedAt } : {}),
@@ -425,6 +436,127 @@ function guestOperators(
   };
 }
 
+/** The HyperShift annotation that forces an update ClusterVersionUpgradeable=False would hold back. */
+const FORCE_UPGRADE_ANNOTATION = 'hypershift.openshift.io/force-upgrade-to';
+
+/**
+ * The version an OpenShift release image's tag names (`ocp-release:4.20.2-x86_64`,
+ * `release:4.21.0-0.nightly-…`); none for a digest, whose tag is not there to read.
+ */
+function versionFromTag(image: string): string | undefined {
+  if (image.includes('@')) return undefined;
+  const tag = image.slice(image.lastIndexOf(':') + 1);
+  if (tag.includes('/')) return undefined;
+  return /^(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+?)?)(?:-(?:x86_64|amd64|aarch64|arm64|s390x|ppc64le|multi))?$/.exec(
+    tag,
+  )?.[1];
+}
+
+function minorOf(version: string | undefined): string | undefined {
+  return version ? /^(\d+\.\d+)\./.exec(version)?.[1] : undefined;
+}
+
+/**
+ * spec.release.image when neither history holds it as `desired` or as its newest entry: asked for
+ * and not started (openshift/hypershift hostedcluster controller: an update is under way once
+ * status.version.desired.image is the spec's). None while installing (no version reported yet).
+ */
+function pendingRequest(
+  hc: HostedClusterShape,
+  components: readonly Observed<ComponentShape>[],
+  nodePools: readonly Observed<NodePoolShape>[],
+): HostedUpdateRequest | undefined {
+  const image = hc.spec?.release?.image || undefined;
+  const v = hc.status?.version;
+  const cpv = hc.status?.controlPlaneVersion;
+  const current = v?.desired?.image || v?.history?.[0]?.image || undefined;
+  if (!image || !current) return undefined;
+  const held = [v?.desired?.image, v?.history?.[0]?.image, cpv?.desired?.image, cpv?.history?.[0]?.image];
+  if (held.includes(image)) return undefined;
+
+  const fromHistory = versionsByImage(hc).get(image);
+  const fromPool = fromHistory
+    ? undefined
+    : nodePools
+        .filter((np) => np.object.spec?.release?.image === image)
+        .map((np) => ownTarget(np.object))
+        .find((t) => t !== undefined);
+  const fromTag = fromHistory || fromPool ? undefined : versionFromTag(image);
+  const version = fromHistory ?? fromPool ?? fromTag;
+  const versionSource = fromHistory ? 'history' : fromPool ? 'nodePool' : fromTag ? 'tag' : undefined;
+  const fromVersion = v?.desired?.version || v?.history?.[0]?.version || undefined;
+
+  const conditions: RequestCondition[] = [];
+  const quote = (type: string, blocks: (c: Condition) => boolean) => {
+    const c = cond(hc, type);
+    if (!c || !blocks(c)) return;
+    const since = parseTime(c.lastTransitionTime);
+    const known = conditionTextKnown(c);
+    conditions.push({
+      type,
+      status: c.status,
+      ...(known && c.reason ? { reason: c.reason } : {}),
+      ...(known && c.message ? { message: c.message } : {}),
+      ...(since !== undefined ? { since } : {}),
+    });
+  };
+  // The HostedCluster controller stops reconciling on these (hostedcluster_controller.go).
+  quote('ReconciliationActive', (c) => c.status === 'False');
+  quote('ValidHostedClusterConfiguration', (c) => c.status === 'False');
+  quote('SupportedHostedCluster', (c) => c.status === 'False');
+  quote('ValidReleaseImage', (c) => c.status === 'False');
+  // ClusterVersionUpgradeable=False holds back a minor update, not a z-stream one, nor one forced by
+  // the annotation naming this image.
+  const zStream = minorOf(version) !== undefined && minorOf(version) === minorOf(fromVersion);
+  const forced = hc.metadata.annotations?.[FORCE_UPGRADE_ANNOTATION] === image;
+  quote('ClusterVersionUpgradeable', (c) => c.status === 'False' && !zStream && !forced);
+  // The guest CVO's own word, as the HostedCluster copies it.
+  quote('ClusterVersionReleaseAccepted', (c) => c.status === 'False');
+  quote('ClusterVersionSucceeding', (c) => c.status === 'False');
+  // The controller's own verdict last: Progressing=False, Blocked, when the update is not allowed
+  // (isUpgrading's error); the conditions above say what it stems from.
+  quote('Progressing', (c) => c.status === 'False' && c.reason === 'Blocked');
+
+  const componentsAtRequest =
+    version === undefined
+      ? []
+      : components.filter((c) => c.object.status?.version === version).map((c) => c.object.metadata.name);
+  return {
+    image,
+    ...(version ? { version } : {}),
+    ...(versionSource ? { versionSource } : {}),
+    ...(fromVersion ? { fromVersion } : {}),
+    componentsAtRequest,
+    conditions,
+  };
+}
+
+function requestInsight(hcSeen: Observed<HostedClusterShape>, r: HostedUpdateRequest): Insight {
+  const hc = hcSeen.object;
+  const what = r.version ?? r.image;
+  const first = r.conditions[0];
+  const quoted = r.conditions.map(
+    (c) =>
+      `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message.replace(/\.\s*$/, '')}` : ''}`,
+  );
+  return {
+    kind: 'update-not-accepted',
+    level: first ? 'Error' : 'Warning',
+    impact: 'Update Stalled',
+    scope: 'ControlPlane',
+    ...(first?.since !== undefined ? { since: first.since } : {}),
+    message: first
+      ? `Update to ${what} was requested but has not started: ${first.type}=${first.status}${first.reason ? ` (${first.reason})` : ''}`
+      : `Update to ${what} was requested but has not started`,
+    description: first
+      ? `spec.release.image is ${r.image}; the HostedCluster reports ${quoted.join('; ')}.`
+      : `spec.release.image is ${r.image}, but status.version.desired and the newest history entries name ${r.fromVersion ?? 'another release'}, and no condition says why: the HostedCluster controller or the guest cluster-version operator has not taken the release up yet.`,
+    reference: 'https://hypershift-docs.netlify.app/how-to/upgrades/',
+    objects: [{ kind: 'HostedCluster', name: hc.metadata.name, ...ns(hc.metadata.namespace) }],
+    refs: [hcSeen.ref],
+  };
+}
+
 /** image → version, from every history the HostedCluster keeps (a NodePool names its release by image). */
 function versionsByImage(hc: HostedClusterShape): Map<string, string> {
   const out = new Map<string, string>();
@@ -473,7 +605,12 @@ function deploymentOf(
 function ownTarget(np: NodePoolShape): string | undefined {
   const c = cond(np, 'UpdatingVersion');
   if (c?.status === 'True') return /Target version: "?([^\s"]+?)"?\.?(?:\s|$)/.exec(c.message ?? '')?.[1];
-  if (c?.status === 'False') return np.status?.version || undefined;
+  // Only for the spec it was computed from: a condition older than the NodePool's generation (its
+  // release changed since) says nothing about the new target.
+  const observed = (c as { observedGeneration?: number } | undefined)?.observedGeneration;
+  const generation = (np.metadata as { generation?: number }).generation;
+  const stale = typeof observed === 'number' && typeof generation === 'number' && observed < generation;
+  if (c?.status === 'False' && !stale) return np.status?.version || undefined;
   return undefined;
 }
 
@@ -487,6 +624,14 @@ function isPaused(np: NodePoolShape, now: Millis): boolean {
 
 interface MachineContext {
   readonly targetVersion: string | undefined;
+  /**
+   * When the target's version is not known: what the NodePool reports, known not to be the target
+   * (`certain`, UpdatingVersion=True) or perhaps not (its release image is not that version's).
+   */
+  readonly staleVersion: { readonly version: string; readonly certain: boolean } | undefined;
+  readonly targetImage: string | undefined;
+  /** The NodePool waits to begin its rollout (its template not bumped yet): why, for each Machine. */
+  readonly waiting?: string;
   readonly currentSets: ReadonlySet<string>;
   readonly targetConfigVersion: ReadonlyMap<string, string>;
   /** InPlace MachineSets whose current config is their target: every node of theirs is at it. */
@@ -525,8 +670,13 @@ function assessMachine(
       ? configTarget
       : undefined);
   const configBehind = ctx.inPlace && configTarget !== undefined && configCurrent !== configTarget;
-  const versionOk = ctx.targetVersion === undefined || version === undefined || version === ctx.targetVersion;
-  const versionKnown = version !== undefined || ctx.targetVersion === undefined;
+  const atStale = ctx.staleVersion !== undefined && version === ctx.staleVersion.version;
+  const versionOk =
+    (ctx.targetVersion === undefined || version === undefined || version === ctx.targetVersion) &&
+    !(atStale && ctx.staleVersion?.certain === true);
+  // At what the NodePool reports while its release image may be another: not known to be updated.
+  const maybeStale = atStale && ctx.staleVersion?.certain === false;
+  const versionKnown = (version !== undefined || ctx.targetVersion === undefined) && !maybeStale;
   // Made from the current template (or, InPlace, brought to its config) at the target release...
   const fromTarget = (ctx.inPlace || currentMachineSet) && versionOk && versionKnown && !configBehind;
   const rolled = !deleting && fromTarget;
@@ -538,7 +688,8 @@ function assessMachine(
   const unavailableNode = causes.length > 0;
   const running = nodeName !== undefined && (machinePhase === undefined || machinePhase === 'Running');
   // ...and running as a Node: a Machine still provisioning is not updated capacity yet.
-  const updated = rolled && running;
+  // A NodePool that has not begun its rollout (template not bumped yet) has no Machine updated to it.
+  const updated = rolled && running && ctx.waiting === undefined;
   const insights: Insight[] = [];
 
   let phase: MachinePhase;
@@ -590,13 +741,20 @@ function assessMachine(
   } else if (!versionKnown) {
     assessment = 'Unknown';
     phase = 'Unknown';
-    message = `No ${RELEASE_VERSION_ANNOTATION} annotation: its release is not known`;
+    message = maybeStale
+      ? `At ${version}; whether that is ${ctx.targetImage ?? 'the release the NodePool asks for'} is not known`
+      : `No ${RELEASE_VERSION_ANNOTATION} annotation: its release is not known`;
   } else {
     assessment = unavailableNode ? 'Unavailable' : 'Outdated';
     phase = 'Pending';
-    message = currentMachineSet
-      ? `On config ${configCurrent ?? '(unknown)'}, not ${configTarget ?? 'the target'}`
-      : `In MachineSet ${machineSet ?? '(none)'}, not the current template's`;
+    message =
+      fromTarget && ctx.waiting !== undefined
+        ? ctx.waiting
+        : !currentMachineSet && !ctx.inPlace
+          ? `In MachineSet ${machineSet ?? '(none)'}, not the current template's`
+          : !versionOk
+            ? `At ${version}, not ${ctx.targetVersion ?? 'the release the NodePool asks for'}`
+            : `On config ${configCurrent ?? '(unknown)'}, not ${configTarget ?? 'the target'}`;
   }
   return {
     machine: {
@@ -663,6 +821,90 @@ function counts(machines: readonly NodePoolMachine[]): NodeCounts {
   };
 }
 
+/** The NodePool conditions that say why a rollout has not begun (hypershift-operator controllers/nodepool). */
+const NODEPOOL_HOLDS = [
+  'ReconciliationActive',
+  'ValidReleaseImage',
+  'ValidGeneratedPayload',
+  'ValidMachineConfig',
+  'ValidTuningConfig',
+  'ValidPlatformImage',
+  'SupportedVersionSkew',
+] as const;
+
+function quoted(c: Condition): RequestCondition {
+  const since = parseTime(c.lastTransitionTime);
+  const known = conditionTextKnown(c);
+  return {
+    type: c.type,
+    status: c.status,
+    ...(known && c.reason ? { reason: c.reason } : {}),
+    ...(known && c.message ? { message: c.message } : {}),
+    ...(since !== undefined ? { since } : {}),
+  };
+}
+
+function conditionText(c: RequestCondition): string {
+  return `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`;
+}
+
+/**
+ * A NodePool updating (UpdatingVersion or UpdatingConfig True) whose rollout has not begun: Replace,
+ * its MachineDeployment's template is older than the condition (the controller bumps it only once the
+ * new payload exists), or no valid payload was generated. Its Machines are then not updated to what
+ * it asks for, whatever template they are on.
+ */
+function waitingOf(
+  np: NodePoolShape,
+  inPlace: boolean,
+  templateSince: Millis | undefined,
+): NodePoolWaiting | undefined {
+  const payloadInvalid = cond(np, 'ValidGeneratedPayload')?.status === 'False';
+  const updating: Condition[] = [];
+  for (const type of ['UpdatingVersion', 'UpdatingConfig'] as const) {
+    const c = cond(np, type);
+    if (c?.status !== 'True') continue;
+    const since = parseTime(c.lastTransitionTime);
+    const templateOlder =
+      !inPlace && templateSince !== undefined && since !== undefined && templateSince < since;
+    if (templateOlder || payloadInvalid) updating.push(c);
+  }
+  if (updating.length === 0) return undefined;
+  const holds = NODEPOOL_HOLDS.map((t) => cond(np, t)).filter(
+    (c): c is Condition => c !== undefined && c.status === 'False',
+  );
+  const conditions = [...updating, ...holds].map(quoted);
+  const first = holds[0];
+  return {
+    message: first
+      ? `Waiting: ${conditionText(quoted(first))}`
+      : `Waiting for the NodePool to begin (${updating.map((c) => `${c.type}=True`).join(', ')}, its template not changed since)`,
+    conditions,
+  };
+}
+
+/**
+ * What the NodePool reports, when the target's version is not known: certainly not the target once
+ * UpdatingVersion=True says the version changes; perhaps not when its release image is not the image
+ * the HostedCluster's histories give that version (the same release may be named by tag and by digest).
+ */
+function staleVersionOf(
+  hc: HostedClusterShape,
+  targetImage: string | undefined,
+  targetVersion: string | undefined,
+  reportedVersion: string | undefined,
+  updatingVersion: boolean | undefined,
+): { version: string; certain: boolean } | undefined {
+  if (targetVersion !== undefined || reportedVersion === undefined || targetImage === undefined)
+    return undefined;
+  if (updatingVersion === true) return { version: reportedVersion, certain: true };
+  for (const [image, version] of versionsByImage(hc)) {
+    if (version === reportedVersion && image !== targetImage)
+      return { version: reportedVersion, certain: false };
+  }
+  return undefined;
+}
+
 function nodePoolOf(
   seen: Observed<NodePoolShape>,
   hc: Observed<HostedClusterShape>,
@@ -721,8 +963,25 @@ function nodePoolOf(
       m.object.metadata.namespace === cpNamespace &&
       setNames.has(ownedBy(m.object.metadata, 'MachineSet') ?? ''),
   );
+  // When the current template got its MachineSet: a NodePool updating since after that has not had its
+  // template bumped yet (paused, or its payload not generated), so its Machines being on the current
+  // template says nothing about the update (as nodepool-stuck-updating).
+  let templateSince: Millis | undefined;
+  for (const s of sets) {
+    const t = currentSets.has(s.object.metadata.name)
+      ? parseTime(s.object.metadata.creationTimestamp)
+      : undefined;
+    if (t !== undefined && (templateSince === undefined || t > templateSince)) templateSince = t;
+  }
+  const updatingVersion = truth(cond(np, 'UpdatingVersion'));
+  const updatingConfig = truth(cond(np, 'UpdatingConfig'));
+  const reportedVersion = np.status?.version || undefined;
+  const waitingOn = waitingOf(np, inPlace, templateSince);
   const ctx: MachineContext = {
     targetVersion,
+    staleVersion: staleVersionOf(hc.object, targetImage, targetVersion, reportedVersion, updatingVersion),
+    targetImage,
+    ...(waitingOn ? { waiting: waitingOn.message } : {}),
     currentSets,
     targetConfigVersion,
     doneConfigVersion,
@@ -748,9 +1007,6 @@ function nodePoolOf(
   const total = machines.length;
   const updated = machines.filter((m) => m.updated).length;
   const oldMachines = machines.filter((m) => !m.currentMachineSet && !inPlace).length;
-  const updatingVersion = truth(cond(np, 'UpdatingVersion'));
-  const updatingConfig = truth(cond(np, 'UpdatingConfig'));
-  const reportedVersion = np.status?.version || undefined;
   const autoscaling = np.spec?.autoScaling != null;
   const desiredReplicas = autoscaling ? undefined : (np.spec?.replicas ?? undefined);
 
@@ -771,16 +1027,6 @@ function nodePoolOf(
     });
   }
   const rolledOut = total > 0 && updated === total && machines.every((m) => !m.updating) && oldMachines === 0;
-  // When the current template got its MachineSet: a NodePool updating since after that has not had its
-  // template bumped yet (paused, or its payload not generated), so its Machines being on the current
-  // template says nothing about the update (as nodepool-stuck-updating).
-  let templateSince: Millis | undefined;
-  for (const s of sets) {
-    const t = currentSets.has(s.object.metadata.name)
-      ? parseTime(s.object.metadata.creationTimestamp)
-      : undefined;
-    if (t !== undefined && (templateSince === undefined || t > templateSince)) templateSince = t;
-  }
   for (const [type, flag] of [
     ['UpdatingVersion', updatingVersion],
     ['UpdatingConfig', updatingConfig],
@@ -862,6 +1108,7 @@ function nodePoolOf(
       ...(reportedVersion ? { reportedVersion } : {}),
       ...(updatingVersion !== undefined ? { updatingVersion } : {}),
       ...(updatingConfig !== undefined ? { updatingConfig } : {}),
+      ...(waitingOn ? { waiting: waitingOn } : {}),
       ...(desiredReplicas != null ? { desiredReplicas } : {}),
       autoscaling,
       updated,
@@ -945,8 +1192,10 @@ export function assessHostedStatus(
   const notes: string[] = [];
   const pools: NodePoolStatus[] = [];
   const updatingPools = new Set<NodePoolStatus>();
+  const ofCluster = (np: NodePoolShape) =>
+    np.metadata.namespace === hcNs && np.spec?.clusterName === hc.metadata.name;
   for (const np of objects.nodePools) {
-    if (np.object.metadata.namespace !== hcNs || np.object.spec?.clusterName !== hc.metadata.name) continue;
+    if (!ofCluster(np.object)) continue;
     const r = nodePoolOf(np, hcSeen, cpNamespace, objects, nodes, now);
     pools.push(r.status);
     if (r.updating) updatingPools.add(r.status);
@@ -954,6 +1203,27 @@ export function assessHostedStatus(
     insights.push(...r.insights);
   }
   pools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // NodePools the control-plane namespace's Cluster API objects name (hypershift annotates them with
+  // `namespace/name`) but the inputs do not hold: a partial gather, not a cluster without workers.
+  const assessed = new Set(pools.map((p) => key(p.namespace, p.name)));
+  const named = new Set<string>();
+  for (const list of [objects.machineDeployments, objects.machineSets, objects.machines]) {
+    for (const o of list as readonly Observed<{ metadata: Meta }>[]) {
+      const np = o.object.metadata.annotations?.[NODEPOOL_ANNOTATION];
+      if (o.object.metadata.namespace === cpNamespace && np && !assessed.has(np)) named.add(np);
+    }
+  }
+  const nodePoolsNotRead = [...named].sort();
+  if (nodePoolsNotRead.length > 0) {
+    notes.push(
+      `${plural(nodePoolsNotRead.length, 'NodePool')} named by the Cluster API objects of ${cpNamespace} ${nodePoolsNotRead.length === 1 ? 'is' : 'are'} not in the inputs (${nodePoolsNotRead.join(', ')}): ${nodePoolsNotRead.length === 1 ? 'its' : 'their'} Machines are not assessed, and whether ${nodePoolsNotRead.length === 1 ? 'it updates' : 'they update'} is not known.`,
+    );
+  } else if (pools.length === 0 && nodes.size > 0) {
+    notes.push(
+      `No NodePool of this hosted cluster is in the inputs, yet the guest has ${plural(nodes.size, 'Node')}: the data plane is not assessed.`,
+    );
+  }
+  const dataPlaneUnread = nodePoolsNotRead.length > 0 || (pools.length === 0 && nodes.size > 0);
 
   if (guest.failing === true) {
     const c = cond(hc, 'ClusterVersionFailing');
@@ -970,6 +1240,21 @@ export function assessHostedStatus(
       refs: [hcSeen.ref],
     });
   }
+  const pending = pendingRequest(
+    hc,
+    components,
+    objects.nodePools.filter((np) => ofCluster(np.object)),
+  );
+  // Rewound, the spec (and a component's version) may be newer than the moment.
+  const undated = pending !== undefined && opts.specAsLastSeen === true;
+  const request = undated ? undefined : pending;
+  if (undated) {
+    notes.push(
+      `spec.release.image names ${pending.version ?? pending.image}, which the HostedCluster's histories do not hold; the spec is as last seen and when it was set is recorded nowhere, so whether that update had been requested at this moment is not known.`,
+    );
+  }
+  // Begun on the control plane (a component already at it) is under way, not stalled.
+  if (request && request.componentsAtRequest.length === 0) insights.push(requestInsight(hcSeen, request));
   insights.push(...(opts.guestInsights ?? []));
   // After the guest's operators asked for their operands (status --at: those not placed in time).
   notes.push(...(guestOperands?.notes ?? []).map((n) => `Guest: ${n}`));
@@ -995,7 +1280,11 @@ export function assessHostedStatus(
     }
   }
 
-  const cpUpdating = cp.status.assessment === 'Progressing';
+  // A component already at a requested release the histories do not hold yet: the control plane has
+  // begun it, whatever the previous entry says.
+  const cpUpdating =
+    cp.status.assessment === 'Progressing' ||
+    (request !== undefined && request.componentsAtRequest.length > 0);
   const poolsUpdating = pools.some(
     (p) => updatingPools.has(p) && (p.assessment === 'Progressing' || p.assessment === 'Pending'),
   );
@@ -1021,6 +1310,9 @@ export function assessHostedStatus(
     state: installing ? 'installing' : updating ? 'updating' : 'idle',
     updating,
     ...(lastCompleted ? { currentVersion: lastCompleted } : {}),
+    ...(request ? { request } : {}),
+    nodePoolsNotRead,
+    dataPlaneUnread,
     controlPlane: cp.status,
     guest,
     nodePools: pools,

@@ -291,3 +291,393 @@ describe('a hosted dump without the NodePool’s MachineDeployment', () => {
     }
   });
 });
+
+/** A copy of a hosted fixture whose HostedCluster (or NodePool) YAML is edited, removed after `body`. */
+async function withEdited<T>(
+  fixture: string,
+  edits: { file: 'hostedcluster' | 'nodepool'; from: string | RegExp; to: string }[],
+  body: (dir: string) => Promise<T>,
+): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'atlevel-hedit-'));
+  try {
+    cpSync(join(projectRoot, fixture), dir, { recursive: true });
+    for (const e of edits) {
+      const file = join(
+        dir,
+        e.file === 'hostedcluster'
+          ? 'namespaces/clusters/hypershift.openshift.io/hostedclusters/example.yaml'
+          : 'namespaces/clusters/hypershift.openshift.io/nodepools/example-workers.yaml',
+      );
+      const before = readFileSync(file, 'utf8');
+      const after = before.replace(e.from, e.to);
+      expect(after, `edit ${String(e.from)} applies`).not.toBe(before);
+      writeFileSync(file, after);
+    }
+    return await body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+type RequestJson = {
+  state: string;
+  updating: boolean;
+  request: {
+    image: string;
+    version: string | null;
+    versionSource: string | null;
+    fromVersion: string | null;
+    started: boolean;
+    componentsAtRequest: string[];
+    conditions: {
+      type: string;
+      status: string;
+      reason: string | null;
+      message: string | null;
+      since: string | null;
+    }[];
+  } | null;
+  insights: { kind: string; level: string; message: string }[];
+  notes: string[];
+};
+
+describe('a requested update that has not started (spec.release.image not in the histories)', () => {
+  const BLOCKED = 'test/fixtures/hosted/update-blocked';
+
+  it('says what was requested and the conditions that block it (golden text, exit 1)', async () => {
+    const r = await statusOf(BLOCKED, '--width', '160');
+    expect(r.code, cli.stderr()).toBe(1);
+    golden('hosted-update-blocked.txt', r.out);
+    expect(r.out).toContain('An update to 4.21.0 was requested (spec.release.image) and has not started.');
+    expect(r.out).toContain('ClusterVersionUpgradeable=False (AdminAckRequired)');
+  });
+
+  it('JSON: request with the quoted conditions; state stays idle, as nothing is updating', async () => {
+    const r = await statusOf(BLOCKED, '-o', 'json');
+    const json = JSON.parse(r.out) as RequestJson;
+    expect(json.state).toBe('idle');
+    expect(json.updating).toBe(false);
+    expect(json.request).toMatchObject({
+      image: 'quay.io/openshift-release-dev/ocp-release:4.21.0-x86_64',
+      version: '4.21.0',
+      versionSource: 'tag',
+      fromVersion: '4.20.1',
+      started: false,
+      componentsAtRequest: [],
+    });
+    expect(json.request?.conditions.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ['ClusterVersionUpgradeable', 'False', 'AdminAckRequired'],
+      ['Progressing', 'False', 'Blocked'],
+    ]);
+    expect(json.request?.conditions[0]?.since).toBe('2026-11-20T11:48:31Z');
+    const insight = json.insights.find((i) => i.kind === 'update-not-accepted');
+    expect(insight).toMatchObject({ level: 'Error' });
+    expect(insight?.message).toContain('ClusterVersionUpgradeable=False (AdminAckRequired)');
+  });
+
+  it('nothing saying why: a Warning that it has not started, exit 0', async () => {
+    await withEdited(
+      BLOCKED,
+      [
+        { file: 'hostedcluster', from: '"Blocked"', to: '"AsExpected"' },
+        {
+          file: 'hostedcluster',
+          from: /status: "False"\n {4}type: "ClusterVersionUpgradeable"/,
+          to: 'status: "True"\n    type: "ClusterVersionUpgradeable"',
+        },
+      ],
+      async (dir) => {
+        const r = await cli.run('status', dir, '-o', 'json');
+        expect(r.code, cli.stderr()).toBe(0);
+        const json = JSON.parse(r.out) as RequestJson;
+        expect(json.request?.conditions).toEqual([]);
+        expect(json.insights.find((i) => i.kind === 'update-not-accepted')).toMatchObject({
+          level: 'Warning',
+        });
+      },
+    );
+  });
+
+  it('a z-stream request is not held back by ClusterVersionUpgradeable=False: that condition is not quoted', async () => {
+    await withEdited(
+      BLOCKED,
+      [
+        { file: 'hostedcluster', from: 'ocp-release:4.21.0-x86_64', to: 'ocp-release:4.20.2-x86_64' },
+        { file: 'hostedcluster', from: '"Blocked"', to: '"AsExpected"' },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as RequestJson;
+        expect(json.request?.version).toBe('4.20.2');
+        expect(json.request?.conditions.map((c) => c.type)).not.toContain('ClusterVersionUpgradeable');
+      },
+    );
+  });
+
+  it('an invalid release image is quoted; a digest names no version', async () => {
+    await withEdited(
+      BLOCKED,
+      [
+        {
+          file: 'hostedcluster',
+          from: 'ocp-release:4.21.0-x86_64',
+          to: 'ocp-release@sha256:0b1c3a5d7e9f2b4c6a8d0e1f3e7b9f1c5a2d8e4f6b0c9a7d1e3f5b8c2a4d6e9f',
+        },
+        {
+          file: 'hostedcluster',
+          from: '"Release image is valid"\n    observedGeneration: 5\n    reason: "AsExpected"\n    status: "True"',
+          to: '"failed to lookup release image: manifest unknown"\n    observedGeneration: 5\n    reason: "InvalidImage"\n    status: "False"',
+        },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as RequestJson;
+        expect(json.request?.version).toBeNull();
+        expect(json.request?.conditions[0]).toMatchObject({
+          type: 'ValidReleaseImage',
+          reason: 'InvalidImage',
+        });
+      },
+    );
+  });
+
+  it('a digest the NodePool controller resolved: the version is its UpdatingVersion target, and the pool waits', async () => {
+    const digest = 'ocp-release@sha256:7d1e3f5b8c2a4d6e9f0b1c3a5d7e9f2b4c6a8d0e1f3e7b9f1c5a2d8e4f6b0c9a';
+    await withEdited(
+      BLOCKED,
+      [
+        { file: 'hostedcluster', from: 'ocp-release:4.21.0-x86_64', to: digest },
+        { file: 'nodepool', from: 'ocp-release:4.20.1-x86_64', to: digest },
+        {
+          file: 'nodepool',
+          from: /- lastTransitionTime: "[^"]+"\n {4}message: ""\n {4}reason: "AsExpected"\n {4}status: "False"\n {4}type: "UpdatingVersion"/,
+          to: '- lastTransitionTime: "2026-11-20T12:04:30Z"\n    message: "Updating version in progress. Target version: 4.21.0"\n    reason: "AsExpected"\n    status: "True"\n    type: "UpdatingVersion"',
+        },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as RequestJson & PoolJson;
+        expect(json.request).toMatchObject({ version: '4.21.0', versionSource: 'nodePool' });
+        expect(json.nodePools[0]).toMatchObject({ assessment: 'Pending', updated: 0 });
+      },
+    );
+  });
+
+  it('none when the spec names the release the histories hold', async () => {
+    const json = JSON.parse(
+      (await statusOf('test/fixtures/hosted/replace-completed', '-o', 'json')).out,
+    ) as RequestJson;
+    expect(json.request).toBeNull();
+    expect(json.insights.map((i) => i.kind)).not.toContain('update-not-accepted');
+  });
+
+  it('a component already at the requested release: begun, the hosted cluster updating, no stall raised', async () => {
+    const r = await statusOf('test/fixtures/hosted/controlplane-update-requested', '-o', 'json');
+    const json = JSON.parse(r.out) as RequestJson;
+    expect(json.request).toMatchObject({
+      version: '4.20.2',
+      started: true,
+      componentsAtRequest: ['kube-apiserver'],
+    });
+    expect(json.state).toBe('updating');
+    expect(json.insights.map((i) => i.kind)).not.toContain('update-not-accepted');
+  });
+
+  it('--at before the snapshot: the spec is as last seen, so no request is claimed, a note says why', async () => {
+    const r = await statusOf(BLOCKED, '-o', 'json', '--at', '2026-11-20T10:20:00Z');
+    const json = JSON.parse(r.out) as RequestJson;
+    expect(json.request).toBeNull();
+    expect(json.insights.map((i) => i.kind)).not.toContain('update-not-accepted');
+    expect(json.notes.join(' ')).toContain(
+      'whether that update had been requested at this moment is not known',
+    );
+  });
+});
+
+type PoolJson = {
+  state: string;
+  nodePools: {
+    assessment: string;
+    updated: number;
+    total: number;
+    completionPercent: number;
+    waiting: {
+      message: string;
+      conditions: { type: string; status: string; reason: string | null }[];
+    } | null;
+    machines: { assessment: string; phase: string; updated: boolean; message: string }[];
+  }[];
+  insights: { kind: string }[];
+};
+
+describe('a NodePool waiting to begin its rollout is never Completed', () => {
+  it('a config change whose payload failed: Pending at 0%, its Machines Outdated, the conditions quoted', async () => {
+    const r = await statusOf('test/fixtures/hosted/nodepool-payload-pending', '-o', 'json');
+    const json = JSON.parse(r.out) as PoolJson;
+    const pool = json.nodePools[0];
+    expect(pool).toMatchObject({ assessment: 'Pending', updated: 0, total: 3, completionPercent: 0 });
+    expect(pool?.waiting?.conditions.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ['UpdatingConfig', 'True', 'AsExpected'],
+      ['ValidGeneratedPayload', 'False', 'InvalidConfig'],
+    ]);
+    expect(pool?.machines.map((m) => [m.assessment, m.phase, m.updated])).toEqual([
+      ['Outdated', 'Pending', false],
+      ['Outdated', 'Pending', false],
+      ['Outdated', 'Pending', false],
+    ]);
+    expect(json.state).toBe('updating');
+    // The version is not what changes: no "reports level before its Machines" Error.
+    expect(json.insights.map((i) => i.kind)).not.toContain('nodepool-level-before-rollout');
+  });
+
+  it('text: the pool Pending and why, each Machine waiting (golden)', async () => {
+    const r = await statusOf('test/fixtures/hosted/nodepool-payload-pending', '--width', '160');
+    golden('hosted-nodepool-payload-pending.txt', r.out);
+    expect(r.out).toMatch(/example-workers {2}Replace {2}Pending/);
+  });
+
+  it('UpdatingVersion=True with the template unchanged since, no invalid payload: Pending, never Completed', async () => {
+    await withEdited(
+      'test/fixtures/hosted/replace-completed',
+      [
+        { file: 'nodepool', from: /ocp-release:4\.20\.1-x86_64/, to: 'ocp-release:4.20.2-x86_64' },
+        {
+          file: 'nodepool',
+          from: /- lastTransitionTime: "[^"]+"\n {4}message: ""\n {4}reason: "AsExpected"\n {4}status: "False"\n {4}type: "UpdatingVersion"/,
+          to: '- lastTransitionTime: "2026-11-20T12:00:00Z"\n    message: "Updating version in progress. Target version: 4.20.2"\n    reason: "AsExpected"\n    status: "True"\n    type: "UpdatingVersion"',
+        },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as PoolJson;
+        expect(json.nodePools[0]).toMatchObject({ assessment: 'Pending', updated: 0 });
+        expect(json.nodePools[0]?.machines.every((m) => m.message.startsWith('At 4.20.1, not 4.20.2'))).toBe(
+          true,
+        );
+      },
+    );
+  });
+
+  it('a release image no history names, its UpdatingVersion older than the spec: Unknown, never Completed', async () => {
+    await withEdited(
+      'test/fixtures/hosted/replace-completed',
+      [
+        {
+          file: 'nodepool',
+          from: /ocp-release:4\.20\.1-x86_64/,
+          to: 'ocp-release@sha256:5b8c2a4d6e9f0b1c3a5d7e9f2b4c6a8d0e1f3e7b9f1c5a2d8e4f6b0c9a7d1e3f',
+        },
+        { file: 'nodepool', from: '  generation: 3\n', to: '  generation: 4\n' },
+        {
+          file: 'nodepool',
+          from: 'status: "False"\n    type: "UpdatingVersion"',
+          to: 'status: "False"\n    observedGeneration: 3\n    type: "UpdatingVersion"',
+        },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as PoolJson;
+        expect(json.nodePools[0]).toMatchObject({ assessment: 'Unknown', updated: 0 });
+        expect(json.nodePools[0]?.machines[0]?.message).toContain('At 4.20.1; whether that is');
+      },
+    );
+  });
+
+  it('paused with its release bumped: Excluded, and why it has not begun is said', async () => {
+    const json = JSON.parse(
+      (await statusOf('test/fixtures/hosted/nodepool-paused', '-o', 'json')).out,
+    ) as PoolJson;
+    expect(json.nodePools[0]).toMatchObject({ assessment: 'Excluded', updated: 0 });
+    expect(json.nodePools[0]?.waiting?.conditions.map((c) => c.type)).toEqual([
+      'UpdatingVersion',
+      'ReconciliationActive',
+    ]);
+  });
+
+  it('a completed pool is still Completed, with no waiting', async () => {
+    for (const f of ['replace-completed', 'inplace-completed']) {
+      const json = JSON.parse((await statusOf(`test/fixtures/hosted/${f}`, '-o', 'json')).out) as PoolJson;
+      expect(json.nodePools[0]).toMatchObject({ assessment: 'Completed', waiting: null });
+    }
+  });
+});
+
+describe('partial inputs: a HostedCluster whose NodePools were not gathered', () => {
+  it('its Machines name a NodePool the inputs lack: never "no NodePools", the data plane said unknown', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atlevel-nonp-'));
+    try {
+      cpSync(join(projectRoot, 'test/fixtures/hosted/replace-completed'), dir, { recursive: true });
+      rmSync(join(dir, 'namespaces/clusters/hypershift.openshift.io/nodepools'), { recursive: true });
+      const text = (await cli.run('status', dir)).out;
+      expect(text).not.toContain('The hosted cluster is not updating');
+      expect(text).not.toContain('No NodePools found');
+      expect(text).toContain('whether the data plane updates is not known');
+      const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as {
+        nodePools: unknown[];
+        nodePoolsNotRead: string[];
+        notes: string[];
+      };
+      expect(json.nodePools).toEqual([]);
+      expect(json.nodePoolsNotRead).toEqual(['clusters/example-workers']);
+      expect(json.notes.join(' ')).toContain('not in the inputs (clusters/example-workers)');
+    } finally {
+      rmSync(join(dir), { recursive: true, force: true });
+    }
+  });
+
+  it('a hosted cluster with no workers at all (no NodePool, no Machine, no guest Node) still reads "No NodePools found"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atlevel-nowk-'));
+    try {
+      cpSync(join(projectRoot, 'test/fixtures/hosted/replace-completed'), dir, { recursive: true });
+      for (const d of [
+        'namespaces/clusters/hypershift.openshift.io/nodepools',
+        'namespaces/clusters-example/cluster.x-k8s.io',
+        'hostedcluster-example/cluster-scoped-resources/core',
+      ])
+        rmSync(join(dir, d), { recursive: true });
+      const r = await cli.run('status', dir, '-o', 'json');
+      const json = JSON.parse(r.out) as { nodePoolsNotRead: string[]; state: string };
+      expect(json.nodePoolsNotRead).toEqual([]);
+      expect((await cli.run('status', dir)).out).toContain('No NodePools found for this hosted cluster.');
+    } finally {
+      rmSync(join(dir), { recursive: true, force: true });
+    }
+  });
+});
+
+describe('several updates in the history, the previous one superseded before it completed', () => {
+  const SUPERSEDED = 'test/fixtures/hosted/update-superseded';
+  type CpJson = {
+    state: string;
+    currentVersion: string | null;
+    request: unknown;
+    controlPlane: {
+      targetVersion: string;
+      previousVersion: string | null;
+      previousPartial: boolean;
+      state: string;
+    };
+  };
+
+  it('"from incomplete 4.20.1": never as if the control plane had run 4.20.1', async () => {
+    const r = await statusOf(SUPERSEDED);
+    expect(r.out).toContain('Target Version:  4.20.2 (from incomplete 4.20.1)');
+    const json = JSON.parse((await statusOf(SUPERSEDED, '-o', 'json')).out) as CpJson;
+    expect(json.controlPlane).toMatchObject({
+      targetVersion: '4.20.2',
+      previousVersion: '4.20.1',
+      previousPartial: true,
+    });
+    expect(json.currentVersion).toBe('4.19.12');
+    expect(json.state).toBe('updating');
+    expect(json.request).toBeNull();
+  });
+
+  it('--at during the superseded update: its entry is the target, the one before it Completed', async () => {
+    const json = JSON.parse(
+      (await statusOf(SUPERSEDED, '-o', 'json', '--at', '2026-11-20T10:15:00Z')).out,
+    ) as CpJson;
+    expect(json.controlPlane).toMatchObject({
+      targetVersion: '4.20.1',
+      previousVersion: '4.19.12',
+      previousPartial: false,
+      state: 'Partial',
+    });
+    expect(json.request).toBeNull();
+  });
+});
