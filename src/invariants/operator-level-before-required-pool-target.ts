@@ -96,6 +96,8 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
           },
         ];
         let severity: Severity | undefined;
+        // The update's own config a same-version update's pool was still rolling out at t1 (check d).
+        let rollingTo: string | undefined;
         const reasons: string[] = [];
         // (a) a config for this pool was rendered after the operator said it was done
         const later = ph.rendered.filter(
@@ -171,6 +173,7 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
             own.config.createdAt <= t1;
           if (rolling) {
             severity = 'failure';
+            rollingTo = own.config.name;
             reasons.push(
               `the pool was still rolling out ${own.config.name}, the config the update made for it (rendered at ${formatClock(own.config.createdAt)})${state.reasoning.length > 0 ? `: ${state.reasoning[state.reasoning.length - 1]}` : ''}`,
             );
@@ -225,7 +228,11 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
             operator: OPERATOR,
             objects: [`ClusterOperator/${OPERATOR}`, `MachineConfigPool/${pool}`],
             ...(atT1 ? { fromConfig: atT1.name } : {}),
-            ...(firstLater ? { toConfig: later[later.length - 1]?.name ?? firstLater.name } : {}),
+            ...(firstLater
+              ? { toConfig: later[later.length - 1]?.name ?? firstLater.name }
+              : rollingTo
+                ? { toConfig: rollingTo }
+                : {}),
             operatorLevelAt: t1,
             ...(update.completedAt !== undefined ? { cvoCompletedAt: update.completedAt } : {}),
           },

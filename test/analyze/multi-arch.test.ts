@@ -100,6 +100,18 @@ describe('a move to the multi-architecture payload of the same version', () => {
     expect(f?.summary).toContain('still rolling out rendered-master-1f718b5bc3667e49797e9a47d9f48725');
     expect(f?.summary).toContain('(in the update of 4.18.0-ec.3 to the multi-architecture payload)');
     expect(f?.evidence[0]).toMatchObject({ field: 'status.versions[operator-image]' });
+    // Explained from the operator-image report to the config the pool was still rolling out.
+    const steps = (f?.explanation?.steps ?? []).map((c) => c.title);
+    expect(steps[0]).toBe(
+      'machine-config reported level (operator-image sha256:787a505ca594…) at 23:26:10.118',
+    );
+    expect(
+      steps.some((t) =>
+        t.includes('differs from rendered-master-909adc791f502a35c20ba70158c4c582 in 1 place: osImageURL'),
+      ),
+    ).toBe(true);
+    // This MCO does report operator-image: its early report is not the known same-version signature.
+    expect(f?.explanation?.signature?.id).not.toBe('same-version-no-operator-image');
     // The CVO itself waited: it completed after the pool.
     expect(outcome(r, MASTER_RULE)?.state).toBe('holds');
   });
@@ -110,6 +122,11 @@ describe('a move to the multi-architecture payload of the same version', () => {
     const f = r.findings.find((x) => x.rule === MASTER_RULE);
     expect(f?.summary).toContain('the pool finished at 23:33:40, 10m00s later');
     expect(f?.summary).toContain('(in the update of 4.18.0-ec.3 to the multi-architecture payload)');
+    // Not "not a known signature": an MCO without operator-image cannot report such an update's level.
+    expect(f?.explanation?.signature?.id).toBe('same-version-no-operator-image');
+    expect(f?.explanation?.signature?.references).toContain(
+      'https://github.com/openshift/machine-config-operator/pull/4637',
+    );
   });
 
   it('partial data never turns into a pass: without the rendered configs, or without the nodes', async () => {
