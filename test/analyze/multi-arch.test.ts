@@ -20,6 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { type AnalysisResult, analyzeHistory } from '../../src/analyze/index.js';
 import { renderAnalysisJson } from '../../src/report/analyze-json.js';
 import { renderAnalysisText } from '../../src/report/analyze-text.js';
+import { assessStatus } from '../../src/status/index.js';
 import { projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
 
@@ -138,5 +139,107 @@ describe('a move to the multi-architecture payload of the same version', () => {
       EARLY,
     );
     expect(outcome(noNodes, POOL_RULE)?.state).toBe('violated');
+  });
+});
+
+/** history (newest first) replaced by `entries`, and the Multi markers kept or dropped. */
+function withHistory(entries: string, multi = true): string {
+  return completedWith('clusterversion.yaml', (s) => {
+    const start = s.indexOf('  history:\n');
+    const end = s.indexOf('  observedGeneration:');
+    const out = `${s.slice(0, start)}  history:\n${entries}${s.slice(end)}`;
+    return multi
+      ? out
+      : out.replace('architecture: Multi', "architecture: ''").replace('architecture="Multi"', '');
+  });
+}
+
+const entry = (version: string, image: string, started: string, completed: string) =>
+  `  - completionTime: '${completed}'\n    image: ${image}\n    startedTime: '${started}'\n    state: Completed\n    verified: true\n    version: ${version}\n`;
+const SINGLE = (v: string) => `quay.io/openshift-release-dev/ocp-release:${v}-x86_64`;
+const MULTI = (v: string) => `quay.io/openshift-release-dev/ocp-release:${v}-multi`;
+
+describe('several updates with the migration between them', () => {
+  it('names each: the version updates by their versions, the one same-version entry as the migration', async () => {
+    const dir = withHistory(
+      entry('4.18.0-ec.4', MULTI('4.18.0-ec.4'), '2024-11-21T08:00:00Z', '2024-11-21T09:10:00Z') +
+        entry('4.18.0-ec.3', MULTI('4.18.0-ec.3'), '2024-11-20T23:22:25Z', '2024-11-20T23:34:20Z') +
+        entry('4.18.0-ec.3', SINGLE('4.18.0-ec.3'), '2024-11-20T21:00:00Z', '2024-11-20T22:20:00Z') +
+        entry('4.18.0-ec.2', SINGLE('4.18.0-ec.2'), '2024-11-20T19:00:00Z', '2024-11-20T19:40:00Z'),
+    );
+    const r = await analyze(dir);
+    expect(r.updates.map((u) => [u.previous, u.target, u.toMultiArch === true])).toEqual([
+      ['4.18.0-ec.2', '4.18.0-ec.3', false],
+      ['4.18.0-ec.3', '4.18.0-ec.3', true],
+      ['4.18.0-ec.3', '4.18.0-ec.4', false],
+    ]);
+    // The newest update is a version change on the multi payload: named by its versions.
+    expect(text(r)).toContain('in the update 4.18.0-ec.3 → 4.18.0-ec.4');
+  });
+
+  it('a rebuild besides the migration (two same-version entries): neither is called the migration', async () => {
+    const dir = withHistory(
+      entry('4.18.0-ec.3', MULTI('4.18.0-ec.3'), '2024-11-20T23:22:25Z', '2024-11-20T23:34:20Z') +
+        entry(
+          '4.18.0-ec.3',
+          `${SINGLE('4.18.0-ec.3')}-rebuild`,
+          '2024-11-20T22:40:00Z',
+          '2024-11-20T23:00:00Z',
+        ) +
+        entry('4.18.0-ec.3', SINGLE('4.18.0-ec.3'), '2024-11-20T22:00:00Z', '2024-11-20T22:20:00Z'),
+    );
+    const r = await analyze(dir);
+    expect(r.updates.some((u) => u.toMultiArch)).toBe(false);
+    expect(text(r)).toContain('to another payload (');
+  });
+
+  it('status.desired.architecture alone marks a multi cluster', async () => {
+    const dir = withHistory(
+      entry('4.18.0-ec.3', MULTI('4.18.0-ec.3'), '2024-11-20T23:22:25Z', '2024-11-20T23:34:20Z') +
+        entry('4.18.0-ec.3', SINGLE('4.18.0-ec.3'), '2024-11-20T22:00:00Z', '2024-11-20T22:20:00Z'),
+      false,
+    );
+    const plain = await analyze(dir);
+    expect(plain.updates[0]?.toMultiArch).toBeUndefined();
+    const marked = join(dir, 'clusterversion.yaml');
+    writeFileSync(
+      marked,
+      readFileSync(marked, 'utf8').replace('  desired:\n', '  desired:\n    architecture: Multi\n'),
+    );
+    expect((await analyze(dir)).updates[0]?.toMultiArch).toBe(true);
+  });
+});
+
+describe('heterogeneous compute: an arm64 worker beside amd64 masters and workers', () => {
+  /** COMPLETED with worker ip-10-0-72-40 an arm64 machine (its labels and nodeInfo, as the kubelet reports them). */
+  function withArmWorker(): string {
+    return completedWith('nodes.yaml', (s) => {
+      const at = s.indexOf('kubernetes.io/hostname: ip-10-0-72-40');
+      const head = s.slice(0, at);
+      const tail = s.slice(at);
+      const labelled = head.replace(
+        /kubernetes\.io\/arch: amd64\n(?![\s\S]*kubernetes\.io\/arch)/,
+        'kubernetes.io/arch: arm64\n',
+      );
+      return labelled + tail.replace('architecture: amd64', 'architecture: arm64');
+    });
+  }
+
+  it('the pools and nodes read the same: a pool rolls one rendered config whatever its nodes run on', async () => {
+    const dir = withArmWorker();
+    expect(readFileSync(join(dir, 'nodes.yaml'), 'utf8').match(/arm64/g)?.length).toBe(2);
+    const h = await loadHistory([dir]);
+    const status = assessStatus(h);
+    const worker = status.pools.find((p) => p.name === 'worker');
+    expect(worker?.updated).toBe(3);
+    expect(worker?.nodes.find((n) => n.name === 'ip-10-0-72-40.us-east-2.compute.internal')).toMatchObject({
+      updated: true,
+      currentConfig: 'rendered-worker-a079988a31206987bed827f0242d7b3f',
+    });
+    const r = analyzeHistory(h);
+    const plain = await analyze(COMPLETED);
+    expect(r.outcomes.map((o) => [o.rule.id, o.state])).toEqual(
+      plain.outcomes.map((o) => [o.rule.id, o.state]),
+    );
   });
 });
