@@ -20,7 +20,9 @@ import { describe, expect, it } from 'vitest';
 import { type AnalysisResult, analyzeHistory } from '../../src/analyze/index.js';
 import { renderAnalysisJson } from '../../src/report/analyze-json.js';
 import { renderAnalysisText } from '../../src/report/analyze-text.js';
+import { builtinScenario, renderArtifacts, runSimulation } from '../../src/sim/index.js';
 import { assessStatus } from '../../src/status/index.js';
+import { writeRunFolder } from '../../src/writer/index.js';
 import { projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
 
@@ -241,5 +243,28 @@ describe('heterogeneous compute: an arm64 worker beside amd64 masters and worker
     expect(r.outcomes.map((o) => [o.rule.id, o.state])).toEqual(
       plain.outcomes.map((o) => [o.rule.id, o.state]),
     );
+  });
+});
+
+describe("the simulator's migration run, with both payloads' release info (one version, two images)", () => {
+  it('takes each payload for its side and names the changed images from both', async () => {
+    const scenario = builtinScenario('multi-arch-migration');
+    if (!scenario) throw new Error('no built-in scenario multi-arch-migration');
+    const run = runSimulation(scenario, 'fixed', 1, { record: true });
+    const dir = mkdtempSync(join(tmpdir(), 'atlevel-multi-sim-'));
+    await writeRunFolder(dir, renderArtifacts(run));
+    const h = await loadHistory([dir]);
+    expect(h.releases.to?.ref.file).toMatch(/release-to\.json$/);
+    expect(h.releases.from?.ref.file).toMatch(/release-from\.json$/);
+    expect(h.notes.some((n) => n.includes('version already read'))).toBe(false);
+    const r = analyzeHistory(h);
+    const f = r.findings.find((x) => x.rule === MASTER_RULE);
+    const named = f?.explanation?.steps.find((c) =>
+      c.title.startsWith('the changed images are the release components'),
+    );
+    expect(named?.title).toContain('machine-os-content');
+    const refs = (named?.evidence ?? []).map((e) => e.ref?.file ?? '');
+    expect(refs.some((file) => file.endsWith('release-from.json'))).toBe(true);
+    expect(refs.some((file) => file.endsWith('release-to.json'))).toBe(true);
   });
 });
