@@ -69,6 +69,7 @@ async function judge(dir: string) {
   return {
     verdict: r.verdict,
     race: r.outcomes.find((o) => o.rule.id === RULE)?.state,
+    missing: r.outcomes.find((o) => o.rule.id === RULE)?.missing ?? [],
     note: h.notes.find((n) => n.includes("the API server's clock")),
     span: h.span,
   };
@@ -81,6 +82,10 @@ describe("a node's clock minutes off the cluster's, in the daemon's NodeDone eve
     // the pool's own conditions were overwritten by the day-2 rollout: the inputs cannot prove the
     // pool done at 03:28:00. Before, its NodeDone read at 03:23:50 made the rule hold.
     expect(r.race).toBe('not-checked');
+    // What would tell is the pool's state then; the rendered configs are in the inputs (it asked for them).
+    expect(r.missing).toEqual([
+      expect.stringContaining("the master pool's state around the CVO's completion"),
+    ]);
     expect(r.note).toContain(`the Events recorded on ${NODE} run 5m00s behind the API server's clock`);
     expect(r.note).toContain('median of 3');
   });
