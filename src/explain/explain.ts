@@ -135,7 +135,9 @@ function explainFinding(
 
   if (s.cvoCompletedAt !== undefined && opts.completion === true) {
     steps.push({
-      title: `the CVO saw machine-config at level and completed ${s.target ?? 'the update'} at ${formatClock(s.cvoCompletedAt)} while the pool was still rolling out`,
+      // When the pool's new config came after the completion (a same-version update, whose operator
+      // version was at level all along), the pool had not begun to roll it out: say that, not "still".
+      title: `the CVO saw machine-config at level and completed ${s.target ?? 'the update'} at ${formatClock(s.cvoCompletedAt)} ${to && to.createdAt > s.cvoCompletedAt ? `before the render controller had created the pool's new config ${to.name}: the pool had not begun to roll it out` : 'while the pool was still rolling out'}`,
       at: s.cvoCompletedAt,
       evidence: finding.evidence.filter((e) => e.object === 'ClusterVersion/version'),
     });

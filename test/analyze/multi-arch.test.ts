@@ -127,6 +127,11 @@ describe('a move to the multi-architecture payload of the same version', () => {
     expect(f?.summary).toContain('(in the update of 4.18.0-ec.3 to the multi-architecture payload)');
     // Not "not a known signature": an MCO without operator-image cannot report such an update's level.
     expect(f?.explanation?.signature?.id).toBe('same-version-no-operator-image');
+    // The pool's new config came 65 s after the completion: it was not "still rolling out" then.
+    const steps = (f?.explanation?.steps ?? []).map((c) => c.title);
+    expect(steps).toContain(
+      "the CVO saw machine-config at level and completed 4.18.0-ec.3 at 23:23:40 before the render controller had created the pool's new config rendered-master-1f718b5bc3667e49797e9a47d9f48725: the pool had not begun to roll it out",
+    );
     expect(f?.explanation?.signature?.references).toContain(
       'https://github.com/openshift/machine-config-operator/pull/4637',
     );
