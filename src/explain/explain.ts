@@ -78,14 +78,15 @@ function explainFinding(
   const level = s.operatorLevelAt !== undefined ? { at: s.operatorLevelAt } : levelChange;
   if (levelChange) {
     steps.push({
-      title: `machine-config reported level (operator ${levelChange.to}) at ${formatClock(levelChange.at)}`,
+      // In an update that keeps the version string the report is the operator-image (invariants/operator-level.ts).
+      title: `machine-config reported level (${levelChange.name} ${levelChange.name === 'operator' ? levelChange.to : shortDigest(levelChange.to)}) at ${formatClock(levelChange.at)}`,
       at: levelChange.at,
       evidence: [
         {
-          statement: `versions: operator ${levelChange.from} -> ${levelChange.to}`,
+          statement: `versions: ${levelChange.name} ${levelChange.from} -> ${levelChange.to}`,
           at: levelChange.at,
           object: 'ClusterOperator/machine-config',
-          field: 'status.versions[operator]',
+          field: `status.versions[${levelChange.name}]`,
           ref: levelChange.ref,
         },
       ],
@@ -134,7 +135,9 @@ function explainFinding(
 
   if (s.cvoCompletedAt !== undefined && opts.completion === true) {
     steps.push({
-      title: `the CVO saw machine-config at level and completed ${s.target ?? 'the update'} at ${formatClock(s.cvoCompletedAt)} while the pool was still rolling out`,
+      // When the pool's new config came after the completion (a same-version update, whose operator
+      // version was at level all along), the pool had not begun to roll it out: say that, not "still".
+      title: `the CVO saw machine-config at level and completed ${s.target ?? 'the update'} at ${formatClock(s.cvoCompletedAt)} ${to && to.createdAt > s.cvoCompletedAt ? `before the render controller had created the pool's new config ${to.name}: the pool had not begun to roll it out` : 'while the pool was still rolling out'}`,
       at: s.cvoCompletedAt,
       evidence: finding.evidence.filter((e) => e.object === 'ClusterVersion/version'),
     });
@@ -165,7 +168,8 @@ function explainFinding(
     if (components) steps.push(components);
   }
 
-  const signature = from && to ? matchSignature(from, to, configDiff, history.releases) : undefined;
+  const signature =
+    from && to ? matchSignature(from, to, configDiff, history.releases, updateFacts(history, s)) : undefined;
   if (signature) {
     steps.push({
       title: `signature: ${signature.title} (${signature.id})`,
@@ -349,9 +353,12 @@ function matchSignature(
   to: RenderedConfig,
   diff: MachineConfigDiff | undefined,
   releases: ClusterHistory['releases'],
+  update: ReadonlyMap<string, string>,
 ): Signature | undefined {
   if (diff?.identical) return undefined;
-  const entry = matchCatalogue(signatureCatalogue(), signatureFacts(from, to, releases));
+  const facts = signatureFacts(from, to, releases);
+  for (const [k, v] of update) facts.set(k, v);
+  const entry = matchCatalogue(signatureCatalogue(), facts);
   // The entry's words name what this diff changed, not what changed in the case that made it known.
   return entry ? describeSignature(entry, diff ? changedImages(diff, releases) : undefined) : undefined;
 }
@@ -368,6 +375,25 @@ function changedImages(diff: MachineConfigDiff, releases: ClusterHistory['releas
     }
   }
   return { components: [...components], unnamed: unnamed.size };
+}
+
+/**
+ * The update's facts (docs/runs.md): `version`, whether the update kept its version string (a move to
+ * the multi-architecture payload, a rebuild: docs/domain.md 5.6), and `operatorImage`, whether
+ * machine-config's ClusterOperator reports its `operator-image` version, the only witness of level in
+ * such an update (MCO PR 4637).
+ */
+function updateFacts(history: ClusterHistory, s: NonNullable<Finding['subject']>): Map<string, string> {
+  const facts = new Map<string, string>();
+  if (s.target !== undefined && s.previous !== undefined)
+    facts.set('version', s.target === s.previous ? 'same' : 'changed');
+  const mco = history.objects.clusterOperators.find((c) => c.object.metadata.name === 'machine-config');
+  if (mco)
+    facts.set(
+      'operatorImage',
+      mco.object.status?.versions?.some((v) => v.name === 'operator-image') ? 'present' : 'absent',
+    );
+  return facts;
 }
 
 /** The facts a catalogue entry's `match` can test (docs/runs.md lists them). */

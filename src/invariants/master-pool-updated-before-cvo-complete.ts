@@ -52,6 +52,12 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
     let known = 0;
     // Why an update could not be checked, each naming the update (older ones are context).
     const skipped: string[] = [];
+    // What the newest skip lacked, when it says so (else the configs or the pools, below).
+    let lastNeed: string | undefined;
+    const skip = (why: string, need?: string) => {
+      skipped.push(why);
+      lastNeed = need;
+    };
     for (const update of completed) {
       const t = update.completedAt as number;
       const next = updates[updates.indexOf(update) + 1];
@@ -67,7 +73,7 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
       );
       if (own && !own.config && !testSaw) {
         // The inputs do not identify the config the update made: neither a violation nor a hold.
-        skipped.push(`the update ${updateLabel(update)}: ${own.how}`);
+        skip(`the update ${updateLabel(update)}: ${own.how}`);
         if (update === newest) unknown += 1;
         continue;
       }
@@ -119,8 +125,9 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
           known += 1;
           continue;
         }
-        skipped.push(
+        skip(
           `the update ${updateLabel(update)}: at the completion the master pool was rolling out ${state.target?.name}, a later change, and the inputs do not say whether it had finished ${wanted.config.name} before`,
+          NEEDS.poolStates,
         );
         if (update === newest) unknown += 1;
         continue;
@@ -128,7 +135,7 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
       if (ok && own?.alternative && !testSaw) {
         // On the config rendered during the update, but one rendered after the completion may have
         // been the update's own (docs/domain.md 3.3.1): neither a hold nor a violation.
-        skipped.push(`the update ${updateLabel(update)}: ${own.how}`);
+        skip(`the update ${updateLabel(update)}: ${own.how}`);
         if (update === newest) unknown += 1;
         continue;
       }
@@ -137,8 +144,9 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
         // entries are context that a snapshot can rarely check, so an unknown one makes the rule
         // "not checked" only when no completion at all could be checked (below).
         if (update === newest) unknown += 1;
-        skipped.push(
+        skip(
           `the update ${updateLabel(update)}: the inputs do not say what state the master pool was in when the CVO reported completion`,
+          ph.rendered.length > 0 ? NEEDS.poolStates : NEEDS.pools,
         );
         continue;
       }
@@ -276,7 +284,15 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
       const why = last
         ? `${last}${older > 0 ? ` (and ${older} older update${older === 1 ? '' : 's'} the inputs do not cover)` : ''}`
         : 'the inputs do not say what state the master pool was in when the CVO reported completion';
-      return notChecked(rule, why, [ph.rendered.length > 0 ? NEEDS.renderedConfigs : NEEDS.pools]);
+      // What would have told: the pool's state then when that was the gap (the rendered configs are
+      // there), else the configs that identify the update's own.
+      return notChecked(rule, why, [
+        last && lastNeed !== undefined
+          ? lastNeed
+          : ph.rendered.length > 0
+            ? NEEDS.renderedConfigs
+            : NEEDS.pools,
+      ]);
     }
     return checked(rule, findings);
   },

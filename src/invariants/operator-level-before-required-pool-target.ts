@@ -8,7 +8,7 @@ import {
   type RenderedConfig,
   updateLabel,
 } from '../timeline/index.js';
-import { atVersion, operatorLevelFor, operatorVersion } from './operator-level.js';
+import { atVersion, keepsVersion, operatorLevelFor, operatorVersion } from './operator-level.js';
 import { snapshotRace } from './operator-level-snapshot.js';
 import { configForRelease } from './release-configs.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked, partialCoverage } from './rule.js';
@@ -87,15 +87,17 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
         poolsChecked += 1;
         const evidence: Evidence[] = [
           {
-            statement: `${OPERATOR} reported operator version ${level.from} -> ${level.to}`,
+            statement: `${OPERATOR} reported ${level.name} version ${level.from} -> ${level.to}`,
             at: t1,
             object: `ClusterOperator/${OPERATOR}`,
-            field: 'status.versions[operator]',
+            field: `status.versions[${level.name}]`,
             value: level.to,
             ref: level.ref,
           },
         ];
         let severity: Severity | undefined;
+        // The update's own config a same-version update's pool was still rolling out at t1 (check d).
+        let rollingTo: string | undefined;
         const reasons: string[] = [];
         // (a) a config for this pool was rendered after the operator said it was done
         const later = ph.rendered.filter(
@@ -159,6 +161,36 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
             );
           }
         }
+        // (d) an update that keeps its version stamps the old configs and its own alike (c cannot tell
+        // them apart): the pool must have been Updated on the update's own config when the operator
+        // reported its operator-image. Not known either way: not checked, never holds.
+        if (!severity && keepsVersion(update)) {
+          const onOwn =
+            state.updated === true && state.assumed !== true && state.target?.name === own.config.name;
+          const rolling =
+            state.assumed !== true &&
+            (state.updated === false || state.updating === true) &&
+            own.config.createdAt <= t1;
+          if (rolling) {
+            severity = 'failure';
+            rollingTo = own.config.name;
+            reasons.push(
+              `the pool was still rolling out ${own.config.name}, the config the update made for it (rendered at ${formatClock(own.config.createdAt)})${state.reasoning.length > 0 ? `: ${state.reasoning[state.reasoning.length - 1]}` : ''}`,
+            );
+            evidence.push({
+              statement: `${own.config.name} is the update's config for pool ${pool}: ${own.how}`,
+              at: own.config.createdAt,
+              object: `MachineConfig/${own.config.name}`,
+              field: 'metadata.creationTimestamp',
+              ref: own.config.ref,
+            });
+          } else if (!onOwn) {
+            unidentified.push(
+              `the update ${updateLabel(update)}, pool ${pool}: the update keeps its version string, so only the pool's state tells whether it had ${own.config.name} when ${OPERATOR} reported its ${level.name} at ${formatClock(t1)}, and the inputs do not say it (${state.reasoning.join('; ') || 'no observation of the pool then'})`,
+            );
+            continue;
+          }
+        }
         if (!severity && own.alternative) {
           // Held on the config rendered during the update, but the one rendered after it completed may
           // have been the update's own (docs/domain.md 3.3.1): not checked, never "holds".
@@ -170,7 +202,7 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
         const summary =
           severity === 'warning' && atT1
             ? `${OPERATOR} reported level for ${update.target} at ${formatClock(t1)} while required pool ${pool} was on ${atT1.name}, which carries no release-image-version; a warning, not a failure: no config was rendered for the pool after the level report, but nothing in the inputs says which release ${atT1.name} was made for (in the update ${updateLabel(update)})`
-            : `${OPERATOR} reported level for ${update.target} at ${formatClock(t1)} before required pool ${pool} had the new release's config: ${reasons.join('; ')} (in the update ${updateLabel(update)})`;
+            : `${OPERATOR} reported level for ${update.target}${level.name === 'operator' ? '' : ` (its ${level.name} version: the update keeps the version string)`} at ${formatClock(t1)} before required pool ${pool} had the new release's config: ${reasons.join('; ')} (in the update ${updateLabel(update)})`;
         findings.push({
           rule: rule.id,
           severity,
@@ -196,7 +228,11 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
             operator: OPERATOR,
             objects: [`ClusterOperator/${OPERATOR}`, `MachineConfigPool/${pool}`],
             ...(atT1 ? { fromConfig: atT1.name } : {}),
-            ...(firstLater ? { toConfig: later[later.length - 1]?.name ?? firstLater.name } : {}),
+            ...(firstLater
+              ? { toConfig: later[later.length - 1]?.name ?? firstLater.name }
+              : rollingTo
+                ? { toConfig: rollingTo }
+                : {}),
             operatorLevelAt: t1,
             ...(update.completedAt !== undefined ? { cvoCompletedAt: update.completedAt } : {}),
           },
@@ -204,11 +240,15 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
       }
     }
     if (!sawLevel) {
+      const newest = updates[updates.length - 1];
       // A completed update whose operator version reports are missing could have broken the rule.
       return completedWithoutLevel
         ? notChecked(
             rule,
-            undecidedSnapshot ?? `the inputs do not say when ${OPERATOR} reported the new version`,
+            undecidedSnapshot ??
+              (newest !== undefined && keepsVersion(newest)
+                ? `the update ${updateLabel(newest)} keeps the version string ${newest.target}, so ${OPERATOR}'s operator version cannot say when it reached level; only its operator-image version can (reported from 4.18, openshift/machine-config-operator PR 4637), and the inputs hold no change of it`
+                : `the inputs do not say when ${OPERATOR} reported the new version`),
             [NEEDS.operatorVersions],
           )
         : notApplicable(rule, `no version report by ${OPERATOR} for an update in the inputs`);

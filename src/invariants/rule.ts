@@ -141,6 +141,8 @@ export const NEEDS = {
     "the ClusterOperators' conditions (gather-extra clusteroperators.json, a must-gather, or the monitor lines of build-log.txt)",
   snapshot:
     'a snapshot of the ClusterVersion and ClusterOperators with their conditions (gather-extra clusterversion.json and clusteroperators.json, or a must-gather)',
+  poolStates:
+    "the master pool's state around the CVO's completion: its conditions then (a snapshot taken before a later rollout overwrote them), the upgrade test's pool polls in build-log.txt, or the daemons' NodeDone Events (gather-extra events.json)",
   completion:
     'when the CVO completed the update (ClusterVersion status.history[].completionTime, or the monitor\'s "cluster reached" line in build-log.txt)',
   updateStart:

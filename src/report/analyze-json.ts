@@ -33,6 +33,8 @@ export function analysisDocument(result: AnalysisResult) {
       previous: u.previous ?? null,
       image: u.image ?? null,
       previousImage: u.previousImage ?? null,
+      // Added: true for the move to the same version's multi-architecture payload (--to-multi-arch).
+      toMultiArch: u.toMultiArch === true,
       state: u.state,
       startedAt: iso(u.startedAt),
       completedAt: iso(u.completedAt),

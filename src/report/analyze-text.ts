@@ -31,7 +31,7 @@ export function renderAnalysisText(result: AnalysisResult, opts: TextOptions): s
     update?.previous === update?.target && update?.image !== undefined && update?.previousImage !== undefined;
   const what = update
     ? samePayloadVersion
-      ? ` in the update of ${safe(update.target)} to another payload (${short(update.previousImage)} → ${short(update.image)})`
+      ? ` in the update of ${safe(update.target)} to ${update.toMultiArch ? 'the multi-architecture payload' : 'another payload'} (${short(update.previousImage)} → ${short(update.image)})`
       : update.previous
         ? ` in the update ${safe(update.previous)} → ${safe(update.target)}`
         : ` in the update to ${safe(update.target)}`

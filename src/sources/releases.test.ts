@@ -18,6 +18,65 @@ const cv = (desired: string, ...history: string[]): ClusterVersion => ({
   },
 });
 
+const MULTI =
+  'quay.io/openshift-release-dev/ocp-release@sha256:79347bc3313a05e374a40fe47de804e23cc14f795ee51699721e459706cfe2c0';
+const SINGLE_TAG = 'registry.build09.ci.openshift.org/ci-ln-hz4dqct/release:latest';
+const SINGLE_PINNED = `registry.build09.ci.openshift.org/ci-ln-hz4dqct/release@sha256:${'d2'.repeat(32)}`;
+
+/** A move to the multi-architecture payload: history[0] and [1] share the version, not the image. */
+const migration = (): ClusterVersion => ({
+  kind: 'ClusterVersion',
+  metadata: { name: 'version' },
+  status: {
+    desired: { version: '4.18.0-ec.3', image: MULTI },
+    history: [
+      { state: 'Completed', version: '4.18.0-ec.3', image: MULTI },
+      { state: 'Completed', version: '4.18.0-ec.3', image: SINGLE_TAG },
+    ],
+  },
+});
+
+describe('assignReleases, two payloads of one version (a move to the multi-architecture payload)', () => {
+  it('keeps both and puts each in its slot by its release image, whatever the files are called or their order', () => {
+    for (const files of [
+      [
+        { ...payload('4.18.0-ec.3', 'a.json'), image: SINGLE_PINNED },
+        { ...payload('4.18.0-ec.3', 'b.json'), image: MULTI },
+      ],
+      [
+        { ...payload('4.18.0-ec.3', 'b.json'), image: MULTI },
+        { ...payload('4.18.0-ec.3', 'a.json'), image: SINGLE_PINNED },
+      ],
+    ]) {
+      const notes: string[] = [];
+      const pair = assignReleases(files, {}, migration(), notes);
+      // Before, the second file was "ignored: version already read", and the first one in the list
+      // (the single-architecture payload when listed first) was taken as the release updated to.
+      expect(pair.to?.image).toBe(MULTI);
+      expect(pair.from?.image).toBe(SINGLE_PINNED);
+      expect(notes.some((n) => n.includes('ignored'))).toBe(false);
+    }
+  });
+
+  it('two files of one version and one image are still one payload read twice', () => {
+    const notes: string[] = [];
+    const pair = assignReleases(
+      [
+        { ...payload('4.18.0-ec.3', 'a.json'), image: MULTI },
+        { ...payload('4.18.0-ec.3', 'b.json'), image: MULTI },
+      ],
+      {},
+      migration(),
+      notes,
+    );
+    expect(pair.to?.ref.file).toBe('a.json');
+    expect(pair.from).toBeUndefined();
+    expect(notes).toContain(
+      'release payload 4.18.0-ec.3 (b.json) ignored: version already read from another file',
+    );
+  });
+});
+
 describe('assignReleases', () => {
   it('matches the ClusterVersion history: to = desired, from = the entry before it', () => {
     const notes: string[] = [];

@@ -41,6 +41,22 @@ export function compareVersions(a: string, b: string): number {
   return ta.length - tb.length;
 }
 
+/** The release image's digest when the pull spec names one, else the pull spec. */
+function imageKey(image: string | undefined): string | undefined {
+  if (!image) return undefined;
+  return /@(sha256:[0-9a-f]{64})$/.exec(image)?.[1] ?? image;
+}
+
+function sameImage(a: string | undefined, b: string | undefined): boolean {
+  const x = imageKey(a);
+  return x !== undefined && x === imageKey(b);
+}
+
+/** Two payloads of one version that are not copies: both name their release image, and not the same. */
+function otherPayload(a: ReleasePayload, b: ReleasePayload): boolean {
+  return a.image !== undefined && b.image !== undefined && !sameImage(a.image, b.image);
+}
+
 export function assignReleases(
   found: readonly ReleasePayload[],
   explicit: ReleasePair,
@@ -54,9 +70,35 @@ export function assignReleases(
 
   // The ClusterVersion names the update's versions: the desired (newest) one first, then the one
   // before it. history[0] is the newest entry, the target, never the release updated from.
-  const history = (cv?.status?.history ?? []).map((h) => h.version ?? '');
+  const entries = cv?.status?.history ?? [];
+  const history = entries.map((h) => h.version ?? '');
   const desired = cv?.status?.desired?.version;
   const order = desired && history[0] !== desired ? [desired, ...history] : history;
+  // The release images beside `order`: an update that keeps its version (a move to the
+  // multi-architecture payload, a rebuild) names two payloads of one version, told apart only by them.
+  const images = (
+    desired && history[0] !== desired
+      ? [cv?.status?.desired?.image, ...entries.map((h) => h.image)]
+      : entries.map((h) => h.image)
+  ).map((i) => i ?? '');
+  const byImage = (p: ReleasePayload): number =>
+    p.version === undefined
+      ? -1
+      : order.findIndex((v, i) => v === p.version && sameImage(images[i], p.image));
+  // Entries a payload's own image names are its; another payload of that version (its file gives a
+  // tag where history has the digest, or none) takes the first entry of its version left.
+  const claimed = new Set<number>();
+  for (const p of [...found, explicit.from, explicit.to]) {
+    const i = p ? byImage(p) : -1;
+    if (i !== -1) claimed.add(i);
+  }
+  const indexOf = (p: ReleasePayload): number => {
+    if (p.version === undefined) return -1;
+    const own = byImage(p);
+    if (own !== -1) return own;
+    const free = order.findIndex((v, i) => v === p.version && !claimed.has(i));
+    return free !== -1 ? free : order.indexOf(p.version);
+  };
   const updateVersion = { to: order[0] || undefined, from: order[1] || undefined };
 
   // Explicit files win, except one the ClusterVersion contradicts while a payload among the inputs
@@ -79,16 +121,17 @@ export function assignReleases(
   }
   if (setAside.from || setAside.to) pair.setAside = setAside;
 
-  // Files without a version cannot be told to be copies of one another: each stays a candidate.
-  const seen = new Set<string>();
-  for (const p of [pair.from, pair.to]) if (p?.version !== undefined) seen.add(p.version);
+  // Files without a version cannot be told to be copies of one another: each stays a candidate. Two
+  // of one version are copies unless their release images differ (two payloads of one version).
+  const seen: ReleasePayload[] = [];
+  for (const p of [pair.from, pair.to]) if (p?.version !== undefined) seen.push(p);
   const candidates: ReleasePayload[] = [];
   for (const p of found) {
-    if (p.version !== undefined && seen.has(p.version)) {
+    if (p.version !== undefined && seen.some((q) => q.version === p.version && !otherPayload(q, p))) {
       notes.push(`release payload ${describe(p)} ignored: version already read from another file`);
       continue;
     }
-    if (p.version !== undefined) seen.add(p.version);
+    if (p.version !== undefined) seen.push(p);
     candidates.push(p);
   }
   if (candidates.length === 0) return pair;
@@ -107,7 +150,7 @@ export function assignReleases(
 
   // 1. ClusterVersion history: newest first.
   const matched = left
-    .map((p) => ({ p, index: p.version === undefined ? -1 : order.indexOf(p.version) }))
+    .map((p) => ({ p, index: indexOf(p) }))
     .filter((m) => m.index !== -1)
     .sort((a, b) => a.index - b.index);
   let toIndex: number | undefined;
@@ -123,7 +166,7 @@ export function assignReleases(
   } else if (pair.to) {
     // A given "to" that the history does not name still leaves the newest entry the update's
     // target: "from" is looked for below it, never at it.
-    const i = pair.to.version === undefined ? -1 : order.indexOf(pair.to.version);
+    const i = indexOf(pair.to);
     toIndex = i !== -1 ? i : 0;
   }
   if (!pair.from) {

@@ -1,4 +1,5 @@
 import type { ClusterHistory, HistoryParts, Interval } from '../model/index.js';
+import { formatDuration } from '../model/index.js';
 import { deriveEventIntervals, deriveIntervals, latestObjectTime } from './derive.js';
 import { inheritIndex } from './query.js';
 import { rolloutIntervals } from './rollouts.js';
@@ -35,7 +36,7 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
     releases: parts.releases,
     inputs: parts.inputs,
     span: Number.isFinite(from) && Number.isFinite(to) ? { from, to } : undefined,
-    notes: parts.notes,
+    notes: events.skews.length === 0 ? parts.notes : [...parts.notes, ...events.skews.map(skewNote)],
     ...(parts.alerts ? { alerts: parts.alerts } : {}),
     ...(parts.mcoImage ? { mcoImage: parts.mcoImage } : {}),
     ...(parts.revisions ? { revisions: parts.revisions } : {}),
@@ -52,6 +53,12 @@ export function buildHistory(parts: HistoryParts): ClusterHistory {
   // rollouts more, so its index is that one with them merged in, not a second walk over all.
   inheritIndex(history, final, rollouts, mergeSorted);
   return final;
+}
+
+/** A node's Events moved onto the API server's clock (docs/domain.md 4.2). */
+function skewNote(s: { host: string; offset: number; events: number }): string {
+  const way = s.offset < 0 ? 'behind' : 'ahead of';
+  return `the Events recorded on ${s.host} run ${formatDuration(Math.abs(s.offset))} ${way} the API server's clock (their own time stamps against the creationTimestamp the API server gave them, median of ${s.events}): their times were moved onto the cluster's clock`;
 }
 
 /**

@@ -74,26 +74,85 @@ export function deriveIntervals(
 }
 
 /**
+ * A node whose own clock stamps its Events minutes off the cluster's. The daemon and the kubelet record
+ * Events with their node's clock (`firstTimestamp`, `lastTimestamp`, `eventTime` are set by the
+ * recorder, client-go `tools/record`), while `metadata.creationTimestamp` is set by the API server when
+ * it stores the Event. Recording comes before storing, so an Event stamped more than a second after
+ * the API server stored it can only come from a clock ahead of the cluster's; one stamped long before
+ * may be late (a retry while the API was down) or from a clock behind. Over a host's Events the median
+ * tells which: a clock is off for all of them, a late write for one or two.
+ */
+interface HostClockSkew {
+  readonly host: string;
+  /** How far the host's stamps run ahead of the API server's (negative: behind). */
+  readonly offset: Millis;
+  /** Events of the host with both stamps, the median's basis. */
+  readonly events: number;
+}
+
+/** creationTimestamp has whole seconds and firstTimestamp too: one second of rounding either way. */
+const AHEAD_MS = 2_000;
+/** Later than a write retried while the API server restarts: the clock is behind, not the write late. */
+const BEHIND_MS = 30_000;
+
+/** The recorder's node: core/v1's source.host, events.k8s.io/v1's reportingInstance. */
+function eventHost(e: KubeEvent): string | undefined {
+  const host = e.source?.host ?? (e as { reportingInstance?: unknown }).reportingInstance;
+  return typeof host === 'string' && host !== '' ? host : undefined;
+}
+
+/** The hosts whose Events run off the API server's clock, by the median of their stamps' gaps. */
+function hostClockSkews(events: readonly Observed<KubeEvent>[]): HostClockSkew[] {
+  const gaps = new Map<string, number[]>();
+  for (const { object: e } of events) {
+    const host = eventHost(e);
+    if (host === undefined) continue;
+    const first = parseTime(e.firstTimestamp) ?? parseTime(e.eventTime);
+    const created = parseTime(e.metadata.creationTimestamp);
+    if (first === undefined || created === undefined) continue;
+    const list = gaps.get(host);
+    if (list) list.push(first - created);
+    else gaps.set(host, [first - created]);
+  }
+  const out: HostClockSkew[] = [];
+  for (const [host, list] of gaps) {
+    list.sort((a, b) => a - b);
+    const offset = list[Math.floor((list.length - 1) / 2)] as number;
+    if (offset > AHEAD_MS || offset < -BEHIND_MS) out.push({ host, offset, events: list.length });
+  }
+  return out.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
+}
+
+/**
  * The intervals of Kubernetes Events, and the latest time they mention (what latestTime takes from
  * them). Both in one pass that parses each stamp once: a gather-extra events.json holds tens of
  * thousands of Events, and latestTime and the intervals read the same stamps. An event's interval
- * does not depend on the end of the span, so it can be made before that end is known.
+ * does not depend on the end of the span, so it can be made before that end is known. The Events of
+ * a host whose clock runs off the API server's (hostClockSkews) are moved onto the API server's clock:
+ * a NodeDone stamped by a node minutes ahead would otherwise place its pool's finish after a CVO
+ * completion it preceded, and one minutes behind before a completion it followed.
  */
 export function deriveEventIntervals(events: readonly Observed<KubeEvent>[]): {
   intervals: Interval[];
   latest: Millis;
+  skews: HostClockSkew[];
 } {
   const intervals: Interval[] = [];
   let latest = Number.NEGATIVE_INFINITY;
+  const skews = hostClockSkews(events);
+  const offsets = new Map(skews.map((s) => [s.host, s.offset]));
   // Tens of thousands of events about a few hundred objects: share their locators and annotations.
   const intern = new Interner();
   for (const ev of events) {
     const e = ev.object;
-    const lastStamp = parseTime(e.lastTimestamp);
-    const eventTime = parseTime(e.eventTime);
+    const host = offsets.size === 0 ? undefined : eventHost(e);
+    const shift = host === undefined ? 0 : (offsets.get(host) ?? 0);
+    const lastStamp = moved(parseTime(e.lastTimestamp), shift);
+    const eventTime = moved(parseTime(e.eventTime), shift);
     if (lastStamp !== undefined && lastStamp > latest) latest = lastStamp;
     if (eventTime !== undefined && eventTime > latest) latest = eventTime;
-    const first = parseTime(e.firstTimestamp) ?? eventTime ?? parseTime(e.metadata.creationTimestamp);
+    const first =
+      moved(parseTime(e.firstTimestamp), shift) ?? eventTime ?? parseTime(e.metadata.creationTimestamp);
     if (first === undefined) continue;
     const last = lastStamp ?? first;
     const involved = e.involvedObject ?? e.regarding ?? {};
@@ -116,7 +175,11 @@ export function deriveEventIntervals(events: readonly Observed<KubeEvent>[]): {
       ref: ev.ref,
     });
   }
-  return { intervals, latest };
+  return { intervals, latest, skews };
+}
+
+function moved(t: Millis | undefined, shift: Millis): Millis | undefined {
+  return t === undefined ? undefined : t - shift;
 }
 
 interface WithStatusConditions {

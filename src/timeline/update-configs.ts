@@ -44,9 +44,15 @@ export interface UpdateConfig {
   readonly alternative?: RenderedConfig;
 }
 
-/** `A → B`, or `of A to another payload` when the version stays: how findings name an update. */
+/**
+ * `A → B`, or `of A to another payload` when the version stays (`of A to the multi-architecture
+ * payload` for `oc adm upgrade --to-multi-arch`): how findings name an update. "A → A" would read as
+ * no update at all, when the whole update is in the images.
+ */
 export function updateLabel(update: UpdateRecord): string {
-  return update.previous !== undefined ? `${update.previous} → ${update.target}` : `to ${update.target}`;
+  if (update.previous === undefined) return `to ${update.target}`;
+  if (update.previous !== update.target) return `${update.previous} → ${update.target}`;
+  return `of ${update.target} to ${update.toMultiArch ? 'the multi-architecture payload' : 'another payload'}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ClusterHistory, SourceRef } from '../model/index.js';
+import type { ClusterHistory, ClusterVersion, SourceRef } from '../model/index.js';
 import { type Millis, parseTime } from '../model/index.js';
 import { intervalsOf, remembered } from './query.js';
 
@@ -18,6 +18,11 @@ export interface UpdateRecord {
   readonly previous?: string;
   /** The payload updated from: with `image`, what tells an update that keeps its version string apart. */
   readonly previousImage?: string;
+  /**
+   * The update moved the cluster to the multi-architecture payload of the same version (`oc adm
+   * upgrade --to-multi-arch`): its level is the payload, never the version string (multiArchEntry).
+   */
+  readonly toMultiArch?: true;
   readonly startedAt?: Millis;
   /** The CVO's completion: the most precise witness of the CVO itself (monitor or history). */
   readonly completedAt?: Millis;
@@ -58,6 +63,7 @@ function updatesOf(history: ClusterHistory): UpdateRecord[] {
   }
 
   const entries = [...(cv?.object.status?.history ?? [])].reverse(); // oldest first
+  const migration = cv ? multiArchEntry(cv.object, entries) : undefined;
   const updates: UpdateRecord[] = [];
   entries.forEach((h, index) => {
     if (index === 0) return; // the install, not an update
@@ -79,6 +85,7 @@ function updatesOf(history: ClusterHistory): UpdateRecord[] {
       ...(h.image ? { image: h.image } : {}),
       ...(prev ? { previous: prev.version || prev.image || '' } : {}),
       ...(prev?.image ? { previousImage: prev.image } : {}),
+      ...(index === migration ? { toMultiArch: true as const } : {}),
       ...(startedAt !== undefined ? { startedAt } : {}),
       ...cvoCompletion(witnesses),
       witnesses,
@@ -121,6 +128,33 @@ function updatesOf(history: ClusterHistory): UpdateRecord[] {
     }
   }
   return updates;
+}
+
+type HistoryEntry = NonNullable<NonNullable<ClusterVersion['status']>['history']>[number];
+
+/**
+ * The index (oldest first) of the history entry that moved the cluster to the multi-architecture
+ * payload, when the inputs say so. `oc adm upgrade --to-multi-arch` asks for the same version with
+ * `spec.desiredUpdate.architecture: Multi`; the CVO then loads the multi payload (its ReleaseAccepted
+ * message ends `architecture="Multi"`, and `status.desired.architecture` says `Multi`), and adds a
+ * history entry with the same version and the manifest list's pull spec. The move is one way (a multi
+ * cluster takes only multi payloads), so on a cluster that says Multi the one entry that keeps its
+ * predecessor's version with another image is the migration. Two such entries (a rebuild besides) or
+ * none: no entry is named, and an update that keeps its version is "to another payload".
+ */
+function multiArchEntry(cv: ClusterVersion, entries: readonly HistoryEntry[]): number | undefined {
+  const asked = (cv.spec?.desiredUpdate as { architecture?: unknown } | null | undefined)?.architecture;
+  const desired = (cv.status?.desired as { architecture?: unknown } | undefined)?.architecture;
+  const accepted = cv.status?.conditions?.find((c) => c.type === 'ReleaseAccepted')?.message ?? '';
+  if (asked !== 'Multi' && desired !== 'Multi' && !accepted.includes('architecture="Multi"'))
+    return undefined;
+  const same: number[] = [];
+  entries.forEach((h, index) => {
+    const prev = entries[index - 1];
+    if (index === 0 || !prev || !h.version || h.version !== prev.version) return;
+    if (h.image && prev.image && h.image !== prev.image) same.push(index);
+  });
+  return same.length === 1 ? same[0] : undefined;
 }
 
 /**

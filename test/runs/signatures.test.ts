@@ -20,6 +20,7 @@ describe('signature catalogue (signatures/*.json)', () => {
   it('loads the shipped signatures in match order, with bug and fix', () => {
     const c = loadCatalogue();
     expect(c.map((e) => e.signature.id)).toEqual([
+      'same-version-no-operator-image',
       'level-despite-release-image-version',
       'bug-1999556',
       'bug-1955929',
