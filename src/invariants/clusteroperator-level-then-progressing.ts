@@ -61,10 +61,11 @@ export const clusterOperatorLevelThenProgressing = defineRule(
             at: flip.at,
             evidence: [
               {
-                statement: `${co} reported operator version ${level.from} -> ${level.to}`,
+                // `operator-image` in an update that keeps the version string (operator-level.ts).
+                statement: `${co} reported ${level.name} version ${level.from} -> ${level.to}`,
                 at: level.at,
                 object: key,
-                field: 'status.versions[operator]',
+                field: `status.versions[${level.name}]`,
                 ref: level.ref,
               },
               {
