@@ -182,7 +182,15 @@ describe('atlevel completion', () => {
     // The second and third values of `--rule a b c` are rule ids too, not file names.
     expect(bashComplete(['atlevel', 'analyze', '--rule', 'pool-degraded', ''])).toEqual(rules);
     expect(
-      bashComplete(['atlevel', 'analyze', 'examples', '--rule', 'pool-degraded', 'update-completed', 'opera']),
+      bashComplete([
+        'atlevel',
+        'analyze',
+        'examples',
+        '--rule',
+        'pool-degraded',
+        'update-completed',
+        'opera',
+      ]),
     ).toEqual(rules.filter((r) => r.startsWith('opera')));
     // A flag ends them; after `--` every word is a path.
     expect(bashComplete(['atlevel', 'analyze', '--rule', 'pool-degraded', '--wid'])).toEqual(['--width']);
