@@ -196,6 +196,7 @@ export type PoolDegradationOwner =
       readonly evidence: readonly Evidence[];
     };
 
+/** The pool's open degradation judged by blameOf, as the rule judges its last bad period. */
 export function poolDegradationOwner(
   history: ClusterHistory,
   pool: string,

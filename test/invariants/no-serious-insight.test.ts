@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
+import { poolDegradationOwner } from '../../src/invariants/pool-degraded.js';
 import { renderAnalysisText } from '../../src/report/analyze-text.js';
 import { assessStatus, isSerious } from '../../src/status/index.js';
 import { projectRoot } from '../helpers/fixtures.js';
@@ -111,5 +112,19 @@ describe('no-serious-insight on a pool degraded after the update completed', () 
       );
       expect(statement).not.toContain('at 03:30:22:');
     }
+  });
+});
+
+describe("pool-degraded's judgement, as no-serious-insight reads it", () => {
+  it('a pool rolling out a later config (a day-2 KubeletConfig) when it degraded: later, naming the config', async () => {
+    const h = await loadHistory([join(projectRoot, 'test/fixtures/analyze/day2-degraded-after-update')]);
+    const owner = poolDegradationOwner(h, 'master');
+    expect(owner?.kind).toBe('later');
+    expect(owner?.since).toBe(Date.parse('2021-11-03T03:36:10Z'));
+    expect(owner?.kind === 'later' && owner.why).toBe(
+      'pool master has been Degraded=True since 03:36:10, 6m59s after the update to 4.10.0-0.nightly-2021-11-03-020416 completed (03:29:11): the pool was rolling out rendered-master-3333aaaa3333aaaa3333aaaa3333aaaa, a later config rendered at 03:33:05 (a day-2 change)',
+    );
+    // A pool with no open degradation: nothing to judge, the insight stays as it was.
+    expect(poolDegradationOwner(h, 'worker')).toBeUndefined();
   });
 });
