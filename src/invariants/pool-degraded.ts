@@ -61,7 +61,7 @@ type Blame =
        * Not a later render: what else made the degradation not the update's (a day-2 MachineConfig whose
        * render failed, a paused pool none of whose nodes was given the update's config), with evidence.
        */
-      readonly other?: { readonly what: string; readonly evidence: Evidence };
+      readonly other?: { readonly what: string; readonly short: string; readonly evidence: Evidence };
     }
   | {
       readonly kind: 'unknown';
@@ -116,35 +116,31 @@ export const poolDegraded = defineRule(
     // The pools whose degradation at the end of the inputs may or may not be the update's.
     const undecided: string[] = [];
     for (const pool of [...pools].sort()) {
-      const key = `MachineConfigPool/${pool}`;
-      for (const type of DEGRADED_CONDITIONS) {
-        const periods = withCauses(history, key, type, badPeriods(conditionTransitions(history, key, type)));
-        const last = periods[periods.length - 1];
-        if (!last) continue;
-        const blames = periods.map((p) => blameOf(history, pool, type, p, updates));
-        const lastBlame = blames[blames.length - 1] as Blame;
-        // Judged by how the inputs end: degraded again after a recovery is still degraded, from the
-        // start of that last bad period; only a pool whose last word is False recovered.
-        if (!last.recovered && lastBlame.kind === 'update') {
-          findings.push(updateFinding(rule.id, pool, type, last, lastBlame));
-        } else {
-          const i = periods.findIndex((p, j) => blames[j]?.kind !== 'later' && p.recovered);
-          const first = periods[i];
-          if (first) findings.push(updateFinding(rule.id, pool, type, first, blames[i]));
-        }
-        // The newest degradation a later rollout made: context, so it is never hidden.
-        const laterIndex = blames.findLastIndex((b) => b.kind === 'later');
-        const laterBlame = blames[laterIndex];
-        const laterPeriod = periods[laterIndex];
-        if (laterBlame?.kind === 'later' && laterPeriod)
-          findings.push(laterFinding(rule.id, pool, type, laterPeriod, laterBlame));
-        if (!last.recovered && lastBlame.kind === 'unknown') {
-          findings.push(unknownFinding(rule.id, pool, type, last, lastBlame));
-          undecided.push(
-            `pool ${pool} has been ${type}=True since ${formatClock(last.flip.at)}, after the update to ${lastBlame.update.target} completed, and the inputs do not say whether it was rolling out the update's config or a later change then: ${lastBlame.why}`,
-          );
-        }
-        break; // one condition per pool: Degraded repeats what NodeDegraded/RenderDegraded say
+      const judged = judgedPeriods(history, pool);
+      if (!judged) continue;
+      const { type, periods, last } = judged;
+      const blames = periods.map((p) => blameOf(history, pool, type, p, updates));
+      const lastBlame = blames[blames.length - 1] as Blame;
+      // Judged by how the inputs end: degraded again after a recovery is still degraded, from the
+      // start of that last bad period; only a pool whose last word is False recovered.
+      if (!last.recovered && lastBlame.kind === 'update') {
+        findings.push(updateFinding(rule.id, pool, type, last, lastBlame));
+      } else {
+        const i = periods.findIndex((p, j) => blames[j]?.kind !== 'later' && p.recovered);
+        const first = periods[i];
+        if (first) findings.push(updateFinding(rule.id, pool, type, first, blames[i]));
+      }
+      // The newest degradation a later rollout made: context, so it is never hidden.
+      const laterIndex = blames.findLastIndex((b) => b.kind === 'later');
+      const laterBlame = blames[laterIndex];
+      const laterPeriod = periods[laterIndex];
+      if (laterBlame?.kind === 'later' && laterPeriod)
+        findings.push(laterFinding(rule.id, pool, type, laterPeriod, laterBlame));
+      if (!last.recovered && lastBlame.kind === 'unknown') {
+        findings.push(unknownFinding(rule.id, pool, type, last, lastBlame));
+        undecided.push(
+          `pool ${pool} has been ${type}=True since ${formatClock(last.flip.at)}, after the update to ${lastBlame.update.target} completed, and the inputs do not say whether it was rolling out the update's config or a later change then: ${lastBlame.why}`,
+        );
       }
     }
     // A pool the inputs name only in events was not checked: said, never counted as not degraded.
@@ -164,6 +160,74 @@ export const poolDegraded = defineRule(
     return { ...notChecked(rule, undecided.join('; '), [NEEDS.renderedConfigs]), findings };
   },
 );
+
+/**
+ * The condition a pool is judged on and its bad periods: `Degraded`, else `NodeDegraded`, else
+ * `RenderDegraded`, the first with any (Degraded repeats what NodeDegraded/RenderDegraded say).
+ */
+function judgedPeriods(
+  history: ClusterHistory,
+  pool: string,
+): { readonly type: string; readonly periods: BadPeriod[]; readonly last: BadPeriod } | undefined {
+  const key = `MachineConfigPool/${pool}`;
+  for (const type of DEGRADED_CONDITIONS) {
+    const periods = withCauses(history, key, type, badPeriods(conditionTransitions(history, key, type)));
+    const last = periods.at(-1);
+    if (last) return { type, periods, last };
+  }
+  return undefined;
+}
+
+/**
+ * Whose a pool's degradation still open at the end of the inputs is, as this rule judges it: the same
+ * condition, its last bad period (docs/rules/pool-degraded.md). For the rules that judge something the
+ * degradation causes, so that they never charge the update with what this rule does not
+ * (no-serious-insight's degraded node or failed render). Undefined when the pool's conditions show no
+ * degradation open at the end of the inputs.
+ */
+export type PoolDegradationOwner =
+  | { readonly kind: 'update'; readonly since: Millis }
+  | {
+      /** `later`: not the update's; `unknown`: the inputs cannot tell. */
+      readonly kind: 'later' | 'unknown';
+      /** One sentence: when it began against the update's completion, and why it is not (or may not be) the update's. */
+      readonly why: string;
+      readonly since: Millis;
+      readonly evidence: readonly Evidence[];
+    };
+
+/** The pool's open degradation judged by blameOf, as the rule judges its last bad period. */
+export function poolDegradationOwner(
+  history: ClusterHistory,
+  pool: string,
+): PoolDegradationOwner | undefined {
+  const judged = judgedPeriods(history, pool);
+  if (!judged || judged.last.recovered) return undefined;
+  const { type, last } = judged;
+  const b = blameOf(history, pool, type, last, findUpdates(history));
+  if (b.kind === 'update') return { kind: 'update', since: last.flip.at };
+  const began = `pool ${pool} has been ${type}=True since ${formatClock(last.flip.at)}, ${formatDuration(last.flip.at - b.update.completedAt)} after the update to ${b.update.target} completed (${formatClock(b.update.completedAt)})`;
+  if (b.kind === 'unknown') {
+    return {
+      kind: 'unknown',
+      why: `${began}: ${b.why}`,
+      since: last.flip.at,
+      evidence: [...flipEvidence(pool, type, last), completionEvidence(b.update)],
+    };
+  }
+  const what =
+    b.other !== undefined
+      ? b.other.short
+      : b.settled !== undefined
+        ? `the pool had finished the update's own config ${b.config.name} first`
+        : `the pool was rolling out ${b.config.name}, a later config rendered at ${formatClock(b.config.createdAt)} (a day-2 change)`;
+  return {
+    kind: 'later',
+    why: `${began}: ${what}`,
+    since: last.flip.at,
+    evidence: laterEvidence(pool, type, last, b),
+  };
+}
 
 /** The bad periods of a condition, oldest first (a repeated True inside one is the same period). */
 function badPeriods(transitions: readonly ConditionTransition[]): BadPeriod[] {
@@ -292,6 +356,7 @@ function ownUnfinished(
         own,
         other: {
           what: `when the render of MachineConfig ${day2.name}, a day-2 change created at ${formatClock(day2.createdAt)}, failed: the pool's target stayed the update's own config ${own.name}, as it does when a render fails`,
+          short: `the render of MachineConfig ${day2.name}, a day-2 change created at ${formatClock(day2.createdAt)}, failed`,
           evidence,
         },
       };
@@ -325,6 +390,7 @@ function ownUnfinished(
         own,
         other: {
           what: `while the pool was paused and none of its ${nodes.length} nodes had been given the update's config ${own.name} (a paused pool gives its nodes no new config): the degradation is not of the update's rollout, and the update is not done for this pool until it is unpaused`,
+          short: `the pool is paused and none of its ${nodes.length} nodes was given the update's config ${own.name}`,
           evidence: {
             statement: `pool ${pool} is paused (spec.paused), and every node of it still has a desiredConfig other than ${own.name}`,
             object: `MachineConfigPool/${pool}`,
@@ -486,20 +552,7 @@ function laterFinding(
     severity: 'warning',
     summary: `${periodText(pool, type, p)}, ${after} after the update to ${b.update.target} completed (${formatClock(b.update.completedAt)}), ${what}; a warning, not a failure of the update: the degradation began after it${p.recovered ? ' and the pool recovered' : ' and blocks the next update until it is fixed'}${said ? `. ${said}` : ''}`,
     at: p.flip.at,
-    evidence: [
-      ...flipEvidence(pool, type, p),
-      completionEvidence(b.update),
-      b.other?.evidence ?? {
-        statement:
-          b.settled !== undefined
-            ? `${b.config.name} is the update's own config, and the pool had finished it`
-            : `${b.config.name} created for pool ${pool}, after the update completed`,
-        at: b.config.createdAt,
-        object: `MachineConfig/${b.config.name}`,
-        field: 'metadata.creationTimestamp',
-        ref: b.config.ref,
-      },
-    ],
+    evidence: laterEvidence(pool, type, p, b),
     moments: [{ label: `pool ${pool} ${type}`, at: p.flip.at, objects: [key] }],
     subject: {
       target: b.update.target,
@@ -513,6 +566,29 @@ function laterFinding(
       cvoCompletedAt: b.update.completedAt,
     },
   };
+}
+
+/** What shows a degradation is a later change's: the pool's turn, the update's completion, and the change. */
+function laterEvidence(
+  pool: string,
+  type: string,
+  p: BadPeriod,
+  b: Extract<Blame, { kind: 'later' }>,
+): Evidence[] {
+  return [
+    ...flipEvidence(pool, type, p),
+    completionEvidence(b.update),
+    b.other?.evidence ?? {
+      statement:
+        b.settled !== undefined
+          ? `${b.config.name} is the update's own config, and the pool had finished it`
+          : `${b.config.name} created for pool ${pool}, after the update completed`,
+      at: b.config.createdAt,
+      object: `MachineConfig/${b.config.name}`,
+      field: 'metadata.creationTimestamp',
+      ref: b.config.ref,
+    },
+  ];
 }
 
 /** A degradation at the end of the inputs that began after the update, on a config the inputs do not identify. */

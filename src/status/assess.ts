@@ -7,6 +7,7 @@ import type { ClusterHistory, Observed } from '../model/index.js';
 import {
   type ClusterVersion,
   findCondition,
+  formatDuration,
   formatTime,
   type MachineConfigPool,
   MCO,
@@ -202,6 +203,7 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
     insights: sorted,
     notes: [
       ...notesFor(state, pools, membership.unassigned, now, opts.firstPools),
+      ...degradedAfterCompletion(history.objects.machineConfigPools, controlPlane.status.completedAt, now),
       ...(controlPlane.status.multiArchMigration && history.mcoImage === undefined && state === 'updating'
         ? [
             // oc compares with an empty image then, and never counts machine-config updated; atlevel
@@ -336,6 +338,34 @@ function notesFor(
   if (unassigned.length > 0) {
     notes.push(
       `No MachineConfigPool selects ${unassigned.length === 1 ? 'node' : 'nodes'} ${unassigned.join(', ')}.`,
+    );
+  }
+  return notes;
+}
+
+/**
+ * A pool degraded since after the update completed: its Error insights stand (status reports the
+ * moment), but the degradation is not shown as the update's by default, and when it began after the
+ * moment assessed (the latest ClusterVersion/ClusterOperator condition change, as oc takes it) the
+ * snapshot's objects are shown as last seen. Whose it is, analyze says (docs/rules/pool-degraded.md).
+ */
+function degradedAfterCompletion(
+  pools: readonly Observed<MachineConfigPool>[],
+  completedAt: Millis | undefined,
+  now: Millis,
+): string[] {
+  if (completedAt === undefined) return [];
+  const notes: string[] = [];
+  for (const { object: pool } of pools) {
+    // The condition pool-degraded judges the pool on: Degraded, else NodeDegraded, else RenderDegraded.
+    const c = (['Degraded', 'NodeDegraded', 'RenderDegraded'] as const)
+      .map((type) => findCondition(pool, type))
+      .find((x) => x?.status === 'True');
+    const since = parseTime(c?.lastTransitionTime);
+    if (!c || since === undefined || since <= completedAt) continue;
+    const later = since > now ? ' and after the moment assessed (objects shown as last seen)' : '';
+    notes.push(
+      `Pool ${pool.metadata.name} has been ${c.type}=True since ${formatTime(since)}, ${formatDuration(since - completedAt)} after the update completed${later}: atlevel analyze says whose it is.`,
     );
   }
   return notes;

@@ -1,0 +1,130 @@
+/**
+ * no-serious-insight defers to pool-degraded's scoping (docs/rules/no-serious-insight.md): an insight a
+ * pool's degradation raises (a degraded node, a failed render) is the update's failure only when
+ * pool-degraded judges that degradation the update's; a day-2 change's after the update, or a paused
+ * pool's never given the update's config, is a warning that says why; when the inputs cannot tell, the
+ * rule is not checked, so the verdict is neither FAIL on a guess nor PASS.
+ * Fixtures: test/fixtures/analyze/pool-after-update (written by make-pool-after-update.py).
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzeHistory } from '../../src/analyze/index.js';
+import { poolDegradationOwner } from '../../src/invariants/pool-degraded.js';
+import { renderAnalysisText } from '../../src/report/analyze-text.js';
+import { assessStatus, isSerious } from '../../src/status/index.js';
+import { projectRoot } from '../helpers/fixtures.js';
+import { loadHistory } from '../helpers/load.js';
+
+const AFTER = join(projectRoot, 'test/fixtures/analyze/pool-after-update');
+const CASES = ['still-rolling', 'infra-still-rolling', 'day2-render-failed', 'infra-day2', 'paused'] as const;
+
+async function judge(name: string, rules?: string[]) {
+  const h = await loadHistory([join(AFTER, name)]);
+  const r = analyzeHistory(h, rules ? { rules } : {});
+  const nsi = r.outcomes.find((o) => o.rule.id === 'no-serious-insight');
+  const pd = r.outcomes.find((o) => o.rule.id === 'pool-degraded');
+  return { h, r, nsi, pd };
+}
+
+describe('no-serious-insight on a pool degraded after the update completed', () => {
+  it('a paused pool never given the update’s config: a warning that says why, never a failure', async () => {
+    const { r, nsi } = await judge('paused');
+    expect(nsi?.state).toBe('holds');
+    const [f] = nsi?.findings ?? [];
+    expect(f?.severity).toBe('warning');
+    expect(f?.summary).toContain(
+      "Node ip-10-0-158-221.us-east-2.compute.internal is degraded, not the update's",
+    );
+    expect(f?.summary).toContain(
+      'since 03:50:00, 20m49s after the update to 4.10.0-0.nightly-2021-11-03-020416 completed',
+    );
+    expect(f?.summary).toContain("the pool is paused and none of its 3 nodes was given the update's config");
+    expect(f?.summary).toContain('a warning, not a failure');
+    expect(f?.evidence.some((e) => e.field === 'spec.paused')).toBe(true);
+    expect(r.findings.filter((x) => x.severity === 'failure')).toEqual([]);
+    expect(renderAnalysisText(r, { colour: false })).not.toMatch(/^FAIL/);
+  });
+
+  it('a day-2 MachineConfig’s failed render: a warning naming it; with pool-degraded, the update passes', async () => {
+    const { r, nsi } = await judge('day2-render-failed', ['no-serious-insight', 'pool-degraded']);
+    expect(nsi?.state).toBe('holds');
+    const [f] = nsi?.findings ?? [];
+    expect(f?.severity).toBe('warning');
+    expect(f?.summary).toContain("Pool worker cannot render its configuration, not the update's");
+    expect(f?.summary).toContain(
+      'the render of MachineConfig 99-worker-chrony, a day-2 change created at 03:40:00, failed',
+    );
+    expect(f?.evidence.some((e) => e.object === 'MachineConfig/99-worker-chrony')).toBe(true);
+    expect(r.verdict).toBe('pass');
+  });
+
+  it('the inputs cannot tell whose: not checked, on its own too, so the verdict is inconclusive, not FAIL nor PASS', async () => {
+    const alone = await judge('infra-day2', ['no-serious-insight']);
+    expect(alone.nsi?.state).toBe('not-checked');
+    expect(alone.nsi?.missing.length).toBeGreaterThan(0);
+    expect(alone.nsi?.reason).toContain(
+      'Node ip-10-0-166-9.us-east-2.compute.internal is degraded: pool infra',
+    );
+    expect(alone.nsi?.findings.map((f) => f.severity)).toEqual(['warning']);
+    expect(alone.r.verdict).toBe('inconclusive');
+    const all = await judge('infra-day2');
+    expect(all.r.verdict).toBe('inconclusive');
+    expect(renderAnalysisText(all.r, { colour: false })).toMatch(/^INCONCLUSIVE/);
+  });
+
+  it('the update’s own rollout still going: the failure it always was', async () => {
+    for (const name of ['still-rolling', 'infra-still-rolling']) {
+      const { r, nsi } = await judge(name);
+      expect(nsi?.state, name).toBe('violated');
+      expect(nsi?.findings.map((f) => [f.severity, f.summary])).toEqual([
+        ['failure', expect.stringMatching(/^Node \S+ is degraded$/)],
+      ]);
+      expect(r.verdict).toBe('fail');
+    }
+  });
+
+  it.each(CASES)(
+    '%s: a failure on a pool’s insight exactly when pool-degraded fails that pool',
+    async (name) => {
+      const { h, nsi, pd } = await judge(name);
+      const status = assessStatus(h, { now: h.span?.to as number });
+      const poolInsights = status.insights.filter(
+        (i) => isSerious(i) && (i.kind === 'node-degraded' || i.kind === 'pool-render-degraded'),
+      );
+      expect(poolInsights.length).toBeGreaterThan(0);
+      const failed = (o: typeof nsi) =>
+        (o?.findings ?? []).filter((f) => f.severity === 'failure').length > 0;
+      expect(failed(nsi)).toBe(failed(pd));
+      expect(nsi?.state === 'not-checked').toBe(pd?.state === 'not-checked');
+    },
+  );
+
+  it('the evidence never dates the insight at a moment the degradation postdates', async () => {
+    for (const [name, began] of [
+      ['still-rolling', '03:39:30'],
+      ['paused', '03:50:00'],
+      ['day2-render-failed', '03:40:05'],
+    ] as const) {
+      const { nsi } = await judge(name);
+      const statement = nsi?.findings[0]?.evidence[0]?.statement ?? '';
+      expect(statement, name).toContain(
+        `atlevel status, on the snapshot's objects as last seen (this began at ${began}, after 03:30:22, the moment status assesses)`,
+      );
+      expect(statement).not.toContain('at 03:30:22:');
+    }
+  });
+});
+
+describe("pool-degraded's judgement, as no-serious-insight reads it", () => {
+  it('a pool rolling out a later config (a day-2 KubeletConfig) when it degraded: later, naming the config', async () => {
+    const h = await loadHistory([join(projectRoot, 'test/fixtures/analyze/day2-degraded-after-update')]);
+    const owner = poolDegradationOwner(h, 'master');
+    expect(owner?.kind).toBe('later');
+    expect(owner?.since).toBe(Date.parse('2021-11-03T03:36:10Z'));
+    expect(owner?.kind === 'later' && owner.why).toBe(
+      'pool master has been Degraded=True since 03:36:10, 6m59s after the update to 4.10.0-0.nightly-2021-11-03-020416 completed (03:29:11): the pool was rolling out rendered-master-3333aaaa3333aaaa3333aaaa3333aaaa, a later config rendered at 03:33:05 (a day-2 change)',
+    );
+    // A pool with no open degradation: nothing to judge, the insight stays as it was.
+    expect(poolDegradationOwner(h, 'worker')).toBeUndefined();
+  });
+});
