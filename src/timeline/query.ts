@@ -1,5 +1,6 @@
 import type { ClusterHistory, Interval, Locator, Millis, SourceRef } from '../model/index.js';
 import { objectKey } from '../model/index.js';
+import { parseLibraryGoVersionEvent } from './version-events.js';
 
 /** A condition's status from a moment on, as some source recorded it. */
 export interface ConditionTransition {
@@ -200,7 +201,11 @@ const VERSIONS_RE = /versions:\s*(.+)$/;
 const PAIR_RE = /^\s*(\S+)\s+(\S+)\s+->\s+(\S+)\s*$/;
 const EVENT_RE = /version changed from \[(.*)\] to \[(.*)\]/;
 
-/** Version changes of a ClusterOperator, from monitor lines and from `OperatorVersionChanged` events. */
+/**
+ * Version changes of a ClusterOperator, from monitor lines and from `OperatorVersionChanged` events:
+ * the machine-config operator's form (about the ClusterOperator, every entry in one message) and
+ * library-go's (about the operator's Deployment, one entry a message; version-events.ts).
+ */
 export function versionChanges(history: ClusterHistory, operator: string): readonly VersionChange[] {
   return remembered(history, `versions\u0000${operator}`, () => versionChangesOf(history, operator));
 }
@@ -224,7 +229,8 @@ function versionChangesOf(history: ClusterHistory, operator: string): VersionCha
   for (const i of eventsWithReason(history, 'OperatorVersionChanged')) {
     if (i.message.annotations.name !== operator) continue;
     const m = EVENT_RE.exec(i.message.humanMessage);
-    if (!m) continue;
+    // A library-go message whose quoted value holds this form's words is that form's, read below.
+    if (!m || parseLibraryGoVersionEvent(i.message.humanMessage)) continue;
     const before = parseVersionList(m[1] ?? '');
     const after = parseVersionList(m[2] ?? '');
     for (const [name, version] of after) {
@@ -233,7 +239,30 @@ function versionChangesOf(history: ClusterHistory, operator: string): VersionCha
         out.push({ at: i.from, name, from: old ?? '', to: version, source: i.source, ref: i.ref });
     }
   }
+  for (const c of libraryGoChanges(history).get(operator) ?? []) out.push(c);
   return out.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * library-go's `OperatorVersionChanged` Events (version-events.ts), by the ClusterOperator their
+ * message names: they are about the operator's Deployment, so they are read once for all operators.
+ * Dated as the other form is, by the interval's start (the Event's first time: `firstTimestamp`, else
+ * `eventTime`, derive.ts), which an aggregated Event's later repeats do not move. No message is of
+ * both forms, so no Event counts twice; an operator witnessed by both (or by a monitor line too) is
+ * dated by the most precise and earliest of them (earliestPrecise).
+ */
+function libraryGoChanges(history: ClusterHistory): ReadonlyMap<string, readonly VersionChange[]> {
+  return remembered(history, 'library-go versions', () => {
+    const out = new Map<string, VersionChange[]>();
+    for (const i of eventsWithReason(history, 'OperatorVersionChanged')) {
+      const c = parseLibraryGoVersionEvent(i.message.humanMessage);
+      if (!c) continue;
+      const list = out.get(c.operator) ?? [];
+      list.push({ at: i.from, name: c.name, from: c.from, to: c.to, source: i.source, ref: i.ref });
+      out.set(c.operator, list);
+    }
+    return out;
+  });
 }
 
 /** `{operator 4.10.0-a} {kube-apiserver 1.23.0}` → map. */
