@@ -6,7 +6,7 @@
  * `day2-kubeletconfig-after-update/` with the Events six such operators recorded in that update, at
  * the times the run's monitor saw their reports (examples/bug-2019850-fixed/build-log.txt).
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -165,5 +165,46 @@ describe("a snapshot with library-go's OperatorVersionChanged Events", () => {
     expect(f?.severity).toBe('failure');
     expect(f?.summary).toContain(`etcd reported ${TO} at 02:56:26, then went Degraded=True`);
     expect(f?.evidence[0]?.statement).toBe(`etcd reported operator version ${FROM} -> ${TO}`);
+  });
+  it("reads them from a must-gather's namespaces/<ns>/core/events.yaml", async () => {
+    // The snapshot without the Events, and a must-gather beside it holding etcd's namespace only.
+    const dir = mkdtempSync(join(tmpdir(), 'atlevel-lgo-mg-'));
+    cpSync(BEFORE, dir, { recursive: true });
+    const core = join(dir, 'must-gather/namespaces/openshift-etcd-operator/core');
+    mkdirSync(core, { recursive: true });
+    writeFileSync(
+      join(core, 'events.yaml'),
+      `---
+apiVersion: v1
+items:
+- apiVersion: v1
+  count: 1
+  eventTime: null
+  firstTimestamp: "2021-11-03T02:56:26Z"
+  involvedObject:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: etcd-operator
+    namespace: openshift-etcd-operator
+  kind: Event
+  lastTimestamp: "2021-11-03T02:56:26Z"
+  message: 'clusteroperator/etcd version "operator" changed from "${FROM}" to "${TO}"'
+  metadata:
+    creationTimestamp: "2021-11-03T02:56:26Z"
+    name: etcd-operator.16b4327a8f3c1e20
+    namespace: openshift-etcd-operator
+  reason: OperatorVersionChanged
+  source:
+    component: openshift-cluster-etcd-operator-status-controller-statussyncer_etcd
+  type: Normal
+kind: EventList
+metadata:
+  resourceVersion: ""
+`,
+    );
+    expect((await levelTimes(dir)).etcd).toBe('2021-11-03T02:56:26.000Z');
+    const o = outcome(analyzeHistory(await loadHistory([dir])), RULE);
+    expect(o?.coverage).toMatchObject({ checked: 2, total: 29 });
+    expect(o?.coverage?.unchecked).not.toContain('etcd');
   });
 });
