@@ -207,4 +207,24 @@ metadata:
     expect(o?.coverage).toMatchObject({ checked: 2, total: 29 });
     expect(o?.coverage?.unchecked).not.toContain('etcd');
   });
+  it("a run with the monitor's lines keeps the monitor's millisecond: the Event's whole second never wins", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'atlevel-lgo-run-'));
+    cpSync(join(projectRoot, 'examples/bug-2019850-fixed'), dir, { recursive: true });
+    const file = join(dir, 'artifacts/e2e-aws-upgrade/gather-extra/artifacts/events.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { items: unknown[] };
+    // The monitor saw etcd's report at 02:56:26.192; the Event's second starts 192 ms earlier.
+    doc.items.push(
+      libraryGoEvent('etcd', 'operator', '2021-11-03T02:56:26Z', 'openshift-etcd-operator', 'etcd-operator'),
+    );
+    writeFileSync(file, JSON.stringify(doc));
+    const h = await loadHistory([dir]);
+    const update = findUpdates(h).at(-1);
+    if (!update) throw new Error('no update');
+    const level = operatorLevelFor(h, 'etcd', update);
+    expect(level?.source).toBe('build-log');
+    expect(new Date(level?.at ?? 0).toISOString()).toBe('2021-11-03T02:56:26.192Z');
+    const r = analyzeHistory(h);
+    expect(outcome(r, RULE)?.coverage).toBeUndefined();
+    expect(r.verdict).toBe('pass');
+  });
 });
