@@ -28,9 +28,11 @@ const MAX_NEEDED_EVENTS = 50_000;
 
 /**
  * The Event reasons an analysis reads (the timeline's node rewind, the drain and eviction
- * assessment, explain's cause chains): past MAX_EVENTS, only these are kept.
+ * assessment, explain's cause chains, the operators' level reports): past MAX_EVENTS, only these
+ * are kept.
  */
 const NEEDED_EVENT_REASONS = new Set([
+  'OperatorVersionChanged',
   'MachineConfigChange',
   'MachineConfigReached',
   'NodeReady',
