@@ -136,7 +136,7 @@ export const NEEDS = {
   pools:
     'the MachineConfigPools and their conditions (gather-extra machineconfigpools.json, a must-gather, or the monitor lines of build-log.txt)',
   operatorVersions:
-    "when each ClusterOperator reported its new version (the monitor lines of build-log.txt, or origin's e2e-intervals JSON; a snapshot holds only the final versions)",
+    "when each ClusterOperator reported its new version (the monitor lines of build-log.txt, origin's e2e-intervals JSON, or the operators' OperatorVersionChanged Events; a snapshot's objects hold only the final versions)",
   operators:
     "the ClusterOperators' conditions (gather-extra clusteroperators.json, a must-gather, or the monitor lines of build-log.txt)",
   snapshot:
