@@ -207,6 +207,44 @@ describe('no-serious-insight on a blocked drain after the update completed', () 
     expect(blocked[0]?.description).toContain('The drain began at 2024-03-12T11:51:02Z (event Drain).');
   });
 
+  it('an earlier drain’s FailedToDrain is not the drain in progress’s: a Warning until it gives up', async () => {
+    const h = await loadHistory([join(DRAIN, 'day2-drain-blocked')]);
+    const node = 'ip-10-0-2-22.ec2.internal';
+    // The node not degraded (the day-2 drain still within its hour), and the only FailedToDrain one of
+    // the update's drain at 11:10:00, before the day-2 drain began at 11:51:02.
+    const nodes = h.objects.nodes.map((n) =>
+      n.object.metadata.name !== node
+        ? n
+        : {
+            ...n,
+            object: {
+              ...n.object,
+              metadata: {
+                ...n.object.metadata,
+                annotations: { ...n.object.metadata.annotations, [MCO.state]: 'Working', [MCO.reason]: '' },
+              },
+            },
+          },
+    );
+    const events = h.objects.events.map((e) =>
+      e.object.reason !== 'FailedToDrain'
+        ? e
+        : {
+            ...e,
+            object: {
+              ...e.object,
+              firstTimestamp: '2024-03-12T11:10:00Z',
+              lastTimestamp: '2024-03-12T11:10:00Z',
+            },
+          },
+    );
+    const edited = { ...h, objects: { ...h.objects, nodes, events } };
+    const status = assessStatus(edited, { now: h.span?.to as number });
+    const blocked = status.insights.filter((i) => i.kind === 'drain-blocked');
+    expect(blocked.map((i) => [i.level, i.since])).toEqual([['Warning', Date.parse('2024-03-12T11:51:02Z')]]);
+    expect(blocked[0]?.description).not.toContain('FailedToDrain');
+  });
+
   it('configOwner tells the update’s own config from a day-2 one, as pool-degraded reads them', async () => {
     const h = await loadHistory([join(DRAIN, 'day2-drain-blocked')]);
     const update = findUpdates(h).at(-1);
