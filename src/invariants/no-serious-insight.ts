@@ -1,5 +1,5 @@
 import type { ClusterHistory, Evidence, Finding, Millis } from '../model/index.js';
-import { formatClock } from '../model/index.js';
+import { formatClock, formatDuration, MCO } from '../model/index.js';
 import {
   assessStatus,
   type Insight,
@@ -7,8 +7,8 @@ import {
   statusPrerequisites,
   type UpdateStatus,
 } from '../status/index.js';
-import { findUpdates } from '../timeline/index.js';
-import { type PoolDegradationOwner, poolDegradationOwner } from './pool-degraded.js';
+import { findUpdates, poolHistory, updateLabel } from '../timeline/index.js';
+import { configOwner, type PoolDegradationOwner, poolDegradationOwner } from './pool-degraded.js';
 import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
 
 /**
@@ -16,15 +16,15 @@ import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js
  * computed once (status/), and each Error or Critical one is a failure here, on the same objects, so
  * that status and analyze never disagree about the same input (docs/status.md). An insight a pool's
  * degradation raises (a degraded node, a failed render) is judged the update's as pool-degraded judges
- * that degradation, never otherwise: a day-2 change's after the update is not the update's failure
- * (docs/rules/no-serious-insight.md).
+ * that degradation, and a blocked drain by the rollout the drain is part of, never otherwise: a day-2
+ * change's after the update is not the update's failure (docs/rules/no-serious-insight.md).
  */
 export const noSeriousInsight = defineRule(
   'no-serious-insight',
   "At the inputs' moment, atlevel status raises no Error or Critical update-health insight.",
   {
     severityPolicy:
-      "failure: each Error or Critical insight of atlevel status at the inputs' moment; warning: one raised by a pool's degradation that pool-degraded does not charge to the update (it began after the update completed, on a later change or in a paused pool never given the update's config, or the inputs cannot tell whose it is)",
+      "failure: each Error or Critical insight of atlevel status at the inputs' moment; warning: one raised by a pool's degradation that pool-degraded does not charge to the update (it began after the update completed, on a later change or in a paused pool never given the update's config, or the inputs cannot tell whose it is), or a blocked drain for a config rendered after the update completed (a day-2 change), or whose config the inputs cannot place",
   },
   (history: ClusterHistory, rule) => {
     // The moment is the one `atlevel status` assesses by default (the snapshot's latest condition
@@ -48,7 +48,12 @@ export const noSeriousInsight = defineRule(
     const undecided: string[] = [];
     for (const i of status.insights.filter(isSerious)) {
       const pool = degradedPool(i, status);
-      const owner = pool !== undefined ? ownerOf(pool) : undefined;
+      const owner =
+        i.kind === 'drain-blocked'
+          ? drainOwner(history, i, status)
+          : pool !== undefined
+            ? ownerOf(pool)
+            : undefined;
       findings.push(insightFinding(rule.id, i, status.evaluatedAt, owner));
       if (owner?.kind === 'unknown') undecided.push(`${i.message}: ${owner.why}`);
     }
@@ -59,9 +64,22 @@ export const noSeriousInsight = defineRule(
 );
 
 /**
+ * Whose an insight is, when not the update's: `later` (a warning), `unknown` (a warning, and the rule
+ * not checked). A pool's degradation as pool-degraded judges it; a drain by the config it is for.
+ */
+type Owner =
+  | { readonly kind: 'update'; readonly since?: Millis }
+  | {
+      readonly kind: 'later' | 'unknown';
+      readonly why: string;
+      readonly since?: Millis;
+      readonly evidence: readonly Evidence[];
+    };
+
+/**
  * The pool whose degradation raised the insight: a degraded node's pool, or the pool whose render
- * failed. Other insights (an operator, a drain, a pool still rolling out when the CVO completed) are
- * not a pool's degradation and stay failures.
+ * failed. Other insights (an operator, a pool still rolling out when the CVO completed) are not a
+ * pool's degradation and stay failures; a drain is judged by drainOwner.
  */
 function degradedPool(i: Insight, status: UpdateStatus): string | undefined {
   const name = i.objects[0]?.name;
@@ -70,12 +88,7 @@ function degradedPool(i: Insight, status: UpdateStatus): string | undefined {
   return undefined;
 }
 
-function insightFinding(
-  rule: string,
-  i: Insight,
-  now: Millis,
-  owner: PoolDegradationOwner | undefined,
-): Finding {
+function insightFinding(rule: string, i: Insight, now: Millis, owner: Owner | undefined): Finding {
   const objects = i.objects.map((o) => `${o.kind}/${o.name}`);
   // The snapshot's objects are read as last seen: a degradation that began after the moment status
   // assesses (the latest ClusterVersion/ClusterOperator condition change) is never said to be "at" it.
@@ -115,10 +128,85 @@ function insightFinding(
   return {
     rule,
     severity: 'warning',
-    summary: `${i.message}, ${whose}: ${owner.why}; a warning, not a failure of the update, as in pool-degraded`,
-    at: owner.since,
+    summary: `${i.message}, ${whose}: ${owner.why}; a warning, not a failure of the update${i.kind === 'drain-blocked' ? '' : ', as in pool-degraded'}`,
+    ...(began !== undefined ? { at: began } : {}),
     evidence: [...evidence, ...owner.evidence],
-    moments: [{ label: `${i.kind} since`, at: owner.since, objects }],
+    ...(began !== undefined ? { moments: [{ label: `${i.kind} since`, at: began, objects }] } : {}),
     subject,
+  };
+}
+
+/**
+ * Whose rollout a blocked drain is part of (docs/rules/no-serious-insight.md): the node drains for its
+ * desiredConfig (the machine-config daemon's annotation), judged against the newest update as
+ * pool-degraded judges the config a pool targets (configOwner). A drain begun before that update
+ * completed, or for the update's own config, or while it was not done, is the update's; one for a
+ * config rendered after it completed (a day-2 change) is not; one whose config the inputs cannot
+ * place is neither, on a guess.
+ */
+function drainOwner(history: ClusterHistory, i: Insight, status: UpdateStatus): Owner {
+  const name = i.objects[0]?.name;
+  const node = status.pools.flatMap((p) => p.nodes).find((n) => n.name === name);
+  const update = findUpdates(history).findLast((u) => u.startedAt !== undefined);
+  const completedAt = update?.completedAt;
+  if (!node || !update || completedAt === undefined) return { kind: 'update' };
+  if (i.since !== undefined && i.since <= completedAt) return { kind: 'update' };
+  const done = `the update ${updateLabel(update)} completed at ${formatClock(completedAt)}`;
+  const completion: Evidence = {
+    statement: `the update to ${update.target} completed`,
+    at: completedAt,
+    object: 'ClusterVersion/version',
+    field: 'status.history[].completionTime',
+    ...(update.ref ? { ref: update.ref } : {}),
+  };
+  const desired = node.desiredConfig;
+  if (!desired) {
+    return {
+      kind: 'unknown',
+      why: `${done}, and Node ${node.name} carries no desiredConfig naming the config it drains for`,
+      evidence: [completion],
+    };
+  }
+  const config = poolHistory(history, node.pool).rendered.find((r) => r.name === desired);
+  const drainsFor: Evidence = {
+    statement: `Node ${node.name} drains for ${desired} (its desiredConfig)`,
+    object: `Node/${node.name}`,
+    field: `metadata.annotations[${MCO.desiredConfig}]`,
+    value: desired,
+    ref: node.ref,
+  };
+  if (!config) {
+    return {
+      kind: 'unknown',
+      why: `${done}; the node drains for ${desired}, and no rendered config of that name for pool ${node.pool} is in the inputs, so whether it is the update's own or a later change's, the inputs do not say`,
+      evidence: [completion, drainsFor],
+    };
+  }
+  const whose = configOwner(history, node.pool, update, config);
+  if (whose.kind === 'own' || whose.kind === 'earlier') return { kind: 'update' };
+  const created: Evidence = {
+    statement: `${config.name} rendered for pool ${node.pool}`,
+    at: config.createdAt,
+    object: `MachineConfig/${config.name}`,
+    field: 'metadata.creationTimestamp',
+    ref: config.ref,
+  };
+  if (whose.kind === 'later') {
+    return {
+      kind: 'later',
+      why: `the node drains for ${config.name} (its desiredConfig), a later config rendered at ${formatClock(config.createdAt)}, ${formatDuration(config.createdAt - completedAt)} after ${done} (a day-2 change${whose.own ? `, not the update's own ${whose.own.name}` : ''})`,
+      since: i.since ?? config.createdAt,
+      evidence: [completion, drainsFor, created],
+    };
+  }
+  const why =
+    whose.kind === 'unknown'
+      ? whose.why
+      : `${config.name} is neither the update's own config ${whose.own.name} nor a later rollout the inputs identify`;
+  return {
+    kind: 'unknown',
+    why: `${done}; the node drains for ${config.name} (its desiredConfig): ${why}`,
+    ...(i.since !== undefined ? { since: i.since } : {}),
+    evidence: [completion, drainsFor, created],
   };
 }

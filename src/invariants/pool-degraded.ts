@@ -275,39 +275,66 @@ function blameOf(
           : `no rendered config of pool ${pool} in the inputs was created by then`,
     };
   }
-  const own = updateConfig(history, pool, update);
-  if (own.alternative === target) return { kind: 'unknown', update: done, why: own.how };
-  if (own.later.includes(target))
-    return { kind: 'later', update: done, config: target, ...(own.config ? { own: own.config } : {}) };
-  if (!own.config) return { kind: 'unknown', update: done, why: own.how };
-  if (target === own.config) {
-    // Finished before the degradation began: the pool was settled on the update's config, not rolling
-    // it out. A finish is an observation (a transition, the test's poll, the daemons' NodeDone
-    // events), never an assumption.
-    const finish = ph.finishes.find((f) => f.at >= target.createdAt && f.at < t);
-    // Or the snapshot: still degraded at its end, the pool's status.configuration names the config.
-    // It moves only when every node is updated, which a degraded node is not (docs/domain.md 2.3), so
-    // it got there before the degradation began.
-    const mcp = ph.pool?.object;
-    const onIt =
-      !period.recovered &&
-      mcp?.status?.configuration?.name === target.name &&
-      mcp.spec?.configuration?.name === target.name;
-    const settled = finish
-      ? `at ${formatClock(finish.at)}`
-      : onIt
-        ? `its status.configuration names it, which does not move while a node is degraded`
-        : undefined;
-    if (settled) return { kind: 'later', update: done, config: target, own: target, settled };
-    return ownUnfinished(history, ph, type, period, done, target);
-  }
+  const whose = configOwner(history, pool, update, target);
+  if (whose.kind === 'unknown') return { kind: 'unknown', update: done, why: whose.why };
+  if (whose.kind === 'later')
+    return { kind: 'later', update: done, config: target, ...(whose.own ? { own: whose.own } : {}) };
   // The pool still targeted an older config: the update's own had not been rendered yet.
-  if (target.createdAt < own.config.createdAt) return { kind: 'update' };
-  return {
-    kind: 'unknown',
-    update: done,
-    why: `pool ${pool} targeted ${target.name}, neither the update's own config ${own.config.name} nor a later rollout the inputs identify`,
-  };
+  if (whose.kind === 'earlier') return { kind: 'update' };
+  if (whose.kind === 'other') {
+    return {
+      kind: 'unknown',
+      update: done,
+      why: `pool ${pool} targeted ${target.name}, neither the update's own config ${whose.own.name} nor a later rollout the inputs identify`,
+    };
+  }
+  // The update's own config. Finished before the degradation began: the pool was settled on the update's config, not rolling
+  // it out. A finish is an observation (a transition, the test's poll, the daemons' NodeDone
+  // events), never an assumption.
+  const finish = ph.finishes.find((f) => f.at >= target.createdAt && f.at < t);
+  // Or the snapshot: still degraded at its end, the pool's status.configuration names the config.
+  // It moves only when every node is updated, which a degraded node is not (docs/domain.md 2.3), so
+  // it got there before the degradation began.
+  const mcp = ph.pool?.object;
+  const onIt =
+    !period.recovered &&
+    mcp?.status?.configuration?.name === target.name &&
+    mcp.spec?.configuration?.name === target.name;
+  const settled = finish
+    ? `at ${formatClock(finish.at)}`
+    : onIt
+      ? `its status.configuration names it, which does not move while a node is degraded`
+      : undefined;
+  if (settled) return { kind: 'later', update: done, config: target, own: target, settled };
+  return ownUnfinished(history, ph, type, period, done, target);
+}
+
+/**
+ * Whose rollout a rendered config of the pool is, against one update (docs/domain.md 3.3.1): `own`,
+ * the update's own config; `later`, one rendered after the update completed (a day-2 change) or for
+ * a user's change made while it ran; `earlier`, older than the update's own (rendered before it);
+ * `other`, none of these; `unknown`, the inputs cannot tell (the update's own config is not
+ * identified, or this config may be it rendered late). For the rules that judge what a rollout
+ * causes: pool-degraded on the config a pool targeted, no-serious-insight on the config a node drains for.
+ */
+export type ConfigOwner =
+  | { readonly kind: 'own' | 'earlier' | 'other'; readonly own: RenderedConfig }
+  | { readonly kind: 'later'; readonly own?: RenderedConfig }
+  | { readonly kind: 'unknown'; readonly why: string };
+
+export function configOwner(
+  history: ClusterHistory,
+  pool: string,
+  update: UpdateRecord,
+  config: RenderedConfig,
+): ConfigOwner {
+  const own = updateConfig(history, pool, update);
+  if (own.alternative === config) return { kind: 'unknown', why: own.how };
+  if (own.later.includes(config)) return { kind: 'later', ...(own.config ? { own: own.config } : {}) };
+  if (!own.config) return { kind: 'unknown', why: own.how };
+  if (config === own.config) return { kind: 'own', own: own.config };
+  if (config.createdAt < own.config.createdAt) return { kind: 'earlier', own: own.config };
+  return { kind: 'other', own: own.config };
 }
 
 /**

@@ -57,11 +57,16 @@ interface NodeEvent {
   readonly ref: SourceRef;
 }
 
-/** What drainInsights reads of the events, gathered in one walk over them (a CI run has tens of thousands). */
+/**
+ * What drainInsights reads of the events, gathered in one walk over them (a CI run has tens of thousands).
+ * A node drains once per config it is given: an update's rollout and each later change (a day-2
+ * MachineConfig) drain it again, and events keep an hour or more of them, so the drain in progress is
+ * the newest one started, never the node's first.
+ */
 interface DrainEvents {
-  /** The earliest `FailedToDrain` per node (MCO 4.11+: the drain did not finish within the hour it waits). */
+  /** The newest `FailedToDrain` per node (MCO 4.11+: the drain did not finish within the hour it waits). */
   readonly failed: Map<string, NodeEvent>;
-  /** The earliest `Drain` per node: the daemon started draining it. */
+  /** The newest `Drain` per node: the daemon started draining it. */
   readonly started: Map<string, NodeEvent>;
   /** Every eviction a drain was refused, in the events' order. */
   readonly evictions: Eviction[];
@@ -78,13 +83,16 @@ function drainEvents(events: readonly Observed<KubeEvent>[]): DrainEvents {
   return out;
 }
 
-/** Keep the event in `out` when it is about a node and the earliest seen of its node. */
+/**
+ * Keep the event in `out` when it is about a node and the newest seen of its node, dated by its last
+ * occurrence (a repeated event, counted on one object, last happened at lastTimestamp).
+ */
 function noteNodeEvent(out: Map<string, NodeEvent>, { object: e, ref }: Observed<KubeEvent>): void {
   const subject = e.involvedObject ?? e.regarding;
   if (subject?.kind !== 'Node' || !subject.name) return;
-  const at = parseTime(e.firstTimestamp) ?? parseTime(e.eventTime) ?? parseTime(e.lastTimestamp);
+  const at = parseTime(e.lastTimestamp) ?? parseTime(e.eventTime) ?? parseTime(e.firstTimestamp);
   const known = out.get(subject.name);
-  if (!known || (at !== undefined && (known.at === undefined || at < known.at))) {
+  if (!known || (at !== undefined && (known.at === undefined || at > known.at))) {
     out.set(subject.name, { ...(at !== undefined ? { at } : {}), ref });
   }
 }
@@ -247,7 +255,12 @@ function blockedDrain(
   drainEvents: { readonly started: NodeEvent | undefined; readonly failed: NodeEvent | undefined },
 ): Insight | undefined {
   const blockers = index.blockersOn(n.name);
+  // What happened before the drain in progress began (an earlier drain's refusals or give-up, one of
+  // the update's before a day-2 change's) is not about this drain.
+  const begun = drainEvents.started?.at;
+  const current = (at: Millis | undefined): boolean => begun === undefined || at === undefined || at >= begun;
   const refused = evictions.filter((e) => {
+    if (!current(e.at)) return false;
     if (e.node !== undefined) return e.node === n.name;
     return index.podsByKey.get(`${e.namespace}/${e.pod}`)?.object.spec?.nodeName === n.name;
   });
@@ -279,7 +292,8 @@ function blockedDrain(
       `Events record refused evictions of ${podsRefused.join(', ')} (would violate the disruption budget).`,
     );
   }
-  const { started: drainStarted, failed: failedDrain } = drainEvents;
+  const drainStarted = drainEvents.started;
+  const failedDrain = drainEvents.failed && current(drainEvents.failed.at) ? drainEvents.failed : undefined;
   if (drainStarted) {
     refs.push(drainStarted.ref);
     if (drainStarted.at !== undefined)
