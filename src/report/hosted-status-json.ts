@@ -51,6 +51,8 @@ function nodePoolJson(p: NodePoolStatus) {
       ? {
           message: p.waiting.message,
           conditions: p.waiting.conditions.map(conditionJson),
+          // Added in schema version 1: InPlace, the MachineSet target the upgrader has not taken up.
+          inPlace: p.waiting.inPlace ?? null,
         }
       : null,
     desiredReplicas: p.desiredReplicas ?? null,

@@ -127,6 +127,16 @@ export function renderHostedStatusText(s: HostedStatus, opts: StatusTextOptions)
   for (const p of s.nodePools) {
     if (!p.waiting) continue;
     out.push('', `NodePool ${safe(p.namespace)}/${safe(p.name)} has not begun its rollout:`);
+    const ip = p.waiting.inPlace;
+    if (ip) {
+      out.push(
+        ...wrap(
+          `- MachineSet ${safe(ip.machineSet)} targets config ${safe(ip.targetConfigVersion)} and is on ${safe(ip.currentConfigVersion)}; the in-place upgrader has not taken it up (no nodePoolUpgradeInProgress annotation, no Node given the target config)`,
+          width,
+          2,
+        ),
+      );
+    }
     for (const w of p.waiting.conditions) {
       const since = w.since !== undefined ? ` since ${formatTime(Math.floor(w.since))}` : '';
       out.push(

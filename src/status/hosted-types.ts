@@ -148,6 +148,15 @@ export interface NodePoolWaiting {
   readonly message: string;
   /** UpdatingVersion / UpdatingConfig True, then the conditions that hold it (ValidGeneratedPayload=False…). */
   readonly conditions: readonly RequestCondition[];
+  /**
+   * InPlace: the MachineSet's target config that the in-place upgrader has not taken up (no
+   * nodePoolUpgradeInProgress annotation, no Node given it), and the config it is on.
+   */
+  readonly inPlace?: {
+    readonly machineSet: string;
+    readonly targetConfigVersion: string;
+    readonly currentConfigVersion: string;
+  };
 }
 
 export interface NodePoolStatus {

@@ -276,6 +276,122 @@ describe('an InPlace NodePool (its own MachineSet, no MachineDeployment)', () =>
   });
 });
 
+describe('an InPlace NodePool whose MachineSet target the in-place upgrader has not taken up', () => {
+  const PENDING = 'test/fixtures/hosted/inplace-config-pending';
+  type InPlaceJson = PoolJson & {
+    nodePools: { waiting: { inPlace: Record<string, string> | null } | null }[];
+  };
+
+  it('a day-2 config change bumped on the MachineSet, no upgrader annotation, no Node given it: Pending and waiting', async () => {
+    const r = await statusOf(PENDING, '-o', 'json');
+    expect(r.code, cli.stderr()).toBe(0);
+    const json = JSON.parse(r.out) as InPlaceJson;
+    const pool = json.nodePools[0];
+    expect(pool).toMatchObject({ assessment: 'Pending', updated: 0, total: 3, completionPercent: 0 });
+    expect(pool?.waiting?.inPlace).toEqual({
+      machineSet: 'example-workers',
+      targetConfigVersion: '3f8a1b47',
+      currentConfigVersion: '6b7c9d03',
+    });
+    expect(pool?.waiting?.conditions.map((c) => [c.type, c.status])).toEqual([['UpdatingConfig', 'True']]);
+    expect(pool?.machines.map((m) => [m.assessment, m.phase, m.updated])).toEqual([
+      ['Outdated', 'Pending', false],
+      ['Outdated', 'Pending', false],
+      ['Outdated', 'Pending', false],
+    ]);
+    expect(json.state).toBe('updating');
+    // The version is not what changes: its Machines at 4.20.1 do not contradict the NodePool's 4.20.1.
+    expect(json.insights.map((i) => i.kind)).not.toContain('nodepool-level-before-rollout');
+  });
+
+  it('text: the MachineSet target not taken up, each Machine waiting (golden)', async () => {
+    const r = await statusOf(PENDING, '--width', '160');
+    golden('hosted-inplace-config-pending.txt', r.out);
+    expect(r.out).toMatch(/example-workers {2}InPlace {2}Pending/);
+    expect(r.out).toContain('MachineSet example-workers targets config 3f8a1b47 and is on 6b7c9d03');
+  });
+
+  it('the upgrader at work (its MachineSet annotation, a Node given the target): Progressing, not waiting', async () => {
+    await withEdited(
+      PENDING,
+      [
+        {
+          file: 'machinesets',
+          from: "      hypershift.openshift.io/nodePoolMaxUnavailable: '1'\n",
+          to: "      hypershift.openshift.io/nodePoolMaxUnavailable: '1'\n      hypershift.openshift.io/nodePoolUpgradeInProgressTrue: 'Updating version in progress. Target version: \"4.20.1\". Total Nodes: 3. Upgraded: 1'\n",
+        },
+        // One node done at the target, the next one given it and at work.
+        { file: 'node11', from: /"6b7c9d03"/g, to: '"3f8a1b47"' },
+        { file: 'node12', from: 'desiredConfig: "6b7c9d03"', to: 'desiredConfig: "3f8a1b47"' },
+        { file: 'node12', from: 'state: "Done"', to: 'state: "Working"' },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as InPlaceJson;
+        const pool = json.nodePools[0];
+        expect(pool).toMatchObject({ assessment: 'Progressing', updated: 1, total: 3, waiting: null });
+        expect(pool?.machines.map((m) => [m.assessment, m.phase])).toEqual([
+          ['Completed', 'Updated'],
+          ['Progressing', 'Updating'],
+          ['Outdated', 'Pending'],
+        ]);
+      },
+    );
+  });
+
+  it('the upgrader begun with no node changed yet (only its annotation): Progressing, not waiting', async () => {
+    await withEdited(
+      PENDING,
+      [
+        {
+          file: 'nodepool',
+          from: "message: 'Updating config in progress. Target config: 9d2e4f11'",
+          to: 'message: \'Updating version in progress. Target version: "4.20.1". Total Nodes: 3. Upgraded: 0\'',
+        },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as InPlaceJson;
+        expect(json.nodePools[0]).toMatchObject({ assessment: 'Progressing', updated: 0, waiting: null });
+      },
+    );
+  });
+
+  it('--at before the snapshot: the MachineSet annotations are as last seen, so no waiting is claimed', async () => {
+    // UpdatingConfig True since 11:50, the snapshot's last moment 12:00:05 (ValidGeneratedPayload).
+    await withEdited(
+      PENDING,
+      [
+        {
+          file: 'nodepool',
+          from: "- lastTransitionTime: '2026-11-20T12:00:05Z'",
+          to: "- lastTransitionTime: '2026-11-20T11:50:00Z'",
+        },
+        {
+          file: 'nodepool',
+          from: "- lastTransitionTime: '2026-11-20T10:40:02Z'",
+          to: "- lastTransitionTime: '2026-11-20T12:00:05Z'",
+        },
+      ],
+      async (dir) => {
+        const now = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as InPlaceJson;
+        expect(now.nodePools[0]?.waiting?.inPlace).toMatchObject({ targetConfigVersion: '3f8a1b47' });
+        const r = await cli.run('status', dir, '-o', 'json', '--at', '2026-11-20T11:55:00Z');
+        const before = JSON.parse(r.out) as InPlaceJson;
+        expect(before.nodePools[0]?.updatingConfig).toBe(true);
+        expect(before.nodePools[0]?.waiting).toBeNull();
+      },
+    );
+  });
+
+  it('the rolling fixture keeps its output: the NodePool message carries the upgrader\'s "Total Nodes" (golden)', async () => {
+    const r = await statusOf('test/fixtures/hosted/inplace-rolling', '--width', '160');
+    golden('hosted-inplace-rolling.txt', r.out);
+    const json = JSON.parse(
+      (await statusOf('test/fixtures/hosted/inplace-rolling', '-o', 'json')).out,
+    ) as InPlaceJson;
+    expect(json.nodePools[0]).toMatchObject({ assessment: 'Progressing', updated: 2, waiting: null });
+  });
+});
+
 describe('a hosted dump without the NodePool’s MachineDeployment', () => {
   it('the pool is Unknown with a note, never Empty (its Machines are there, not told apart)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'atlevel-nomd-'));
@@ -293,9 +409,20 @@ describe('a hosted dump without the NodePool’s MachineDeployment', () => {
 });
 
 /** A copy of a hosted fixture whose HostedCluster (or NodePool) YAML is edited, removed after `body`. */
+/** Other files of the hosted fixtures a test edits. */
+const EDITABLE = {
+  machinesets: 'namespaces/clusters-example/cluster.x-k8s.io/machinesets.yaml',
+  node11: 'hostedcluster-example/cluster-scoped-resources/core/nodes/ip-10-0-1-11.ec2.internal.yaml',
+  node12: 'hostedcluster-example/cluster-scoped-resources/core/nodes/ip-10-0-1-12.ec2.internal.yaml',
+} as const;
+
 async function withEdited<T>(
   fixture: string,
-  edits: { file: 'hostedcluster' | 'nodepool'; from: string | RegExp; to: string }[],
+  edits: {
+    file: 'hostedcluster' | 'nodepool' | keyof typeof EDITABLE;
+    from: string | RegExp;
+    to: string;
+  }[],
   body: (dir: string) => Promise<T>,
 ): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'atlevel-hedit-'));
@@ -306,7 +433,9 @@ async function withEdited<T>(
         dir,
         e.file === 'hostedcluster'
           ? 'namespaces/clusters/hypershift.openshift.io/hostedclusters/example.yaml'
-          : 'namespaces/clusters/hypershift.openshift.io/nodepools/example-workers.yaml',
+          : e.file === 'nodepool'
+            ? 'namespaces/clusters/hypershift.openshift.io/nodepools/example-workers.yaml'
+            : EDITABLE[e.file],
       );
       const before = readFileSync(file, 'utf8');
       const after = before.replace(e.from, e.to);
