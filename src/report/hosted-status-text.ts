@@ -224,8 +224,8 @@ function requestSection(r: HostedUpdateRequest, width: number): string[] {
   }
   return [
     begun
-      ? `An update to ${safe(what)} was requested (spec.release.image): the version histories have no entry for it yet, but the control plane has begun it.`
-      : `An update to ${safe(what)} was requested (spec.release.image) and has not started.`,
+      ? `An update to ${safe(what)} was requested (${r.field}): the version histories have no entry for it yet, but the control plane has begun it.`
+      : `An update to ${safe(what)} was requested (${r.field}) and has not started.`,
     '',
     '= Requested Update =',
     ...fittedTable(rows, width),

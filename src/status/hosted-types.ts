@@ -101,8 +101,10 @@ export interface RequestCondition {
  * ClusterVersionUpgradeable=False for a minor update unless forced, or while paused).
  */
 export interface HostedUpdateRequest {
-  /** spec.release.image. */
+  /** The control plane's release: spec.controlPlaneRelease.image when set, else spec.release.image. */
   readonly image: string;
+  /** Which of the two `image` is. */
+  readonly field: 'spec.release.image' | 'spec.controlPlaneRelease.image';
   readonly version?: string;
   /**
    * Where `version` comes from: a history entry naming the same image (a return to an earlier

@@ -80,7 +80,14 @@ interface VersionStatus {
 /** The fields of each hosted kind this assessment reads (a subset of each descriptor's schema). */
 export interface HostedClusterShape {
   metadata: Meta;
-  spec?: { release?: { image?: string | null | undefined } | null | undefined } | null | undefined;
+  spec?:
+    | {
+        release?: { image?: string | null | undefined } | null | undefined;
+        /** The release the control plane runs when set; the data plane follows spec.release. */
+        controlPlaneRelease?: { image?: string | null | undefined } | null | undefined;
+      }
+    | null
+    | undefined;
   status?:
     | {
         version?: VersionStatus | null | undefined;
@@ -279,9 +286,9 @@ function controlPlaneOf(
   }
   const total = components.length;
   const completed = entry?.state === 'Completed';
-  // A newer release requested (spec.release.image, else a newer desired) than the Completed entry's:
-  // the components already roll to it under the previous entry, which says nothing false.
-  const requested = hc.spec?.release?.image || v?.desired?.image || undefined;
+  // A newer release requested (the control plane's release image, else a newer desired) than the
+  // Completed entry's: the components already roll to it under the previous entry, which says nothing false.
+  const requested = controlPlaneRelease(hc)?.image || v?.desired?.image || undefined;
   const starting = requested !== undefined && targetImage !== undefined && requested !== targetImage;
   if (completed && source === 'controlPlaneVersion' && !starting) {
     for (const seen of laggards) {
@@ -473,16 +480,33 @@ function minorOf(version: string | undefined): string | undefined {
 }
 
 /**
- * spec.release.image when neither history holds it as `desired` or as its newest entry: asked for
- * and not started (openshift/hypershift hostedcluster controller: an update is under way once
- * status.version.desired.image is the spec's). None while installing (no version reported yet).
+ * The release the control plane is asked to run: spec.controlPlaneRelease.image when set, else
+ * spec.release.image (openshift/hypershift HCControlPlaneReleaseImage, which the hostedcluster
+ * controller's isUpgrading compares with status.version.desired.image).
+ */
+function controlPlaneRelease(
+  hc: HostedClusterShape,
+): { image: string; field: HostedUpdateRequest['field'] } | undefined {
+  const cp = hc.spec?.controlPlaneRelease?.image;
+  if (cp) return { image: cp, field: 'spec.controlPlaneRelease.image' };
+  const image = hc.spec?.release?.image;
+  return image ? { image, field: 'spec.release.image' } : undefined;
+}
+
+/**
+ * The control plane's release (controlPlaneRelease) when neither history holds it as `desired` or as
+ * its newest entry: asked for and not started (openshift/hypershift hostedcluster controller: an
+ * update is under way once status.version.desired.image is that image). With controlPlaneRelease
+ * set, spec.release.image is the data plane's release, which the NodePools follow: not this request.
+ * None while installing (no version reported yet).
  */
 function pendingRequest(
   hc: HostedClusterShape,
   components: readonly Observed<ComponentShape>[],
   nodePools: readonly Observed<NodePoolShape>[],
 ): HostedUpdateRequest | undefined {
-  const image = hc.spec?.release?.image || undefined;
+  const asked = controlPlaneRelease(hc);
+  const image = asked?.image;
   const v = hc.status?.version;
   const cpv = hc.status?.controlPlaneVersion;
   const current = v?.desired?.image || v?.history?.[0]?.image || undefined;
@@ -524,7 +548,11 @@ function pendingRequest(
   // ClusterVersionUpgradeable=False holds back a minor update, not a z-stream one, nor one forced by
   // the annotation naming this image.
   const zStream = minorOf(version) !== undefined && minorOf(version) === minorOf(fromVersion);
-  const forced = hc.metadata.annotations?.[FORCE_UPGRADE_ANNOTATION] === image;
+  // isUpgrading: the annotation, when there, must name the image; else controlPlaneRelease being set
+  // counts as forced.
+  const forceTo = hc.metadata.annotations?.[FORCE_UPGRADE_ANNOTATION];
+  const forced =
+    forceTo !== undefined ? forceTo === image : asked?.field === 'spec.controlPlaneRelease.image';
   quote('ClusterVersionUpgradeable', (c) => c.status === 'False' && !zStream && !forced);
   // The guest CVO's own word, as the HostedCluster copies it.
   quote('ClusterVersionReleaseAccepted', (c) => c.status === 'False');
@@ -539,6 +567,7 @@ function pendingRequest(
       : components.filter((c) => c.object.status?.version === version).map((c) => c.object.metadata.name);
   return {
     image,
+    field: asked?.field ?? 'spec.release.image',
     ...(version ? { version } : {}),
     ...(versionSource ? { versionSource } : {}),
     ...(fromVersion ? { fromVersion } : {}),
@@ -565,8 +594,8 @@ function requestInsight(hcSeen: Observed<HostedClusterShape>, r: HostedUpdateReq
       ? `Update to ${what} was requested but has not started: ${first.type}=${first.status}${first.reason ? ` (${first.reason})` : ''}`
       : `Update to ${what} was requested but has not started`,
     description: first
-      ? `spec.release.image is ${r.image}; the HostedCluster reports ${quoted.join('; ')}.`
-      : `spec.release.image is ${r.image}, but status.version.desired and the newest history entries name ${r.fromVersion ?? 'another release'}, and no condition says why: the HostedCluster controller or the guest cluster-version operator has not taken the release up yet.`,
+      ? `${r.field} is ${r.image}; the HostedCluster reports ${quoted.join('; ')}.`
+      : `${r.field} is ${r.image}, but status.version.desired and the newest history entries name ${r.fromVersion ?? 'another release'}, and no condition says why: the HostedCluster controller or the guest cluster-version operator has not taken the release up yet.`,
     reference: 'https://hypershift-docs.netlify.app/how-to/upgrades/',
     objects: [{ kind: 'HostedCluster', name: hc.metadata.name, ...ns(hc.metadata.namespace) }],
     refs: [hcSeen.ref],
@@ -1364,7 +1393,7 @@ export function assessHostedStatus(
   const request = undated ? undefined : pending;
   if (undated) {
     notes.push(
-      `spec.release.image names ${pending.version ?? pending.image}, which the HostedCluster's histories do not hold; the spec is as last seen and when it was set is recorded nowhere, so whether that update had been requested at this moment is not known.`,
+      `${pending.field} names ${pending.version ?? pending.image}, which the HostedCluster's histories do not hold; the spec is as last seen and when it was set is recorded nowhere, so whether that update had been requested at this moment is not known.`,
     );
   }
   // Begun on the control plane (a component already at it) is under way, not stalled.

@@ -279,7 +279,10 @@ describe('an InPlace NodePool (its own MachineSet, no MachineDeployment)', () =>
 describe('an InPlace NodePool whose MachineSet target the in-place upgrader has not taken up', () => {
   const PENDING = 'test/fixtures/hosted/inplace-config-pending';
   type InPlaceJson = PoolJson & {
-    nodePools: { waiting: { inPlace: Record<string, string> | null } | null }[];
+    nodePools: {
+      updatingConfig: boolean | null;
+      waiting: { inPlace: Record<string, string> | null } | null;
+    }[];
   };
 
   it('a day-2 config change bumped on the MachineSet, no upgrader annotation, no Node given it: Pending and waiting', async () => {
@@ -617,6 +620,81 @@ describe('a requested update that has not started (spec.release.image not in the
     expect(json.notes.join(' ')).toContain(
       'whether that update had been requested at this moment is not known',
     );
+  });
+});
+
+describe('spec.controlPlaneRelease: the control plane runs it, the data plane follows spec.release', () => {
+  const AHEAD = 'test/fixtures/hosted/controlplane-release-ahead';
+  type FieldJson = RequestJson & { request: { field: string } | null };
+
+  it('the control plane at controlPlaneRelease, spec.release.image older: no request, not updating (golden text)', async () => {
+    const r = await statusOf(AHEAD, '--width', '160');
+    expect(r.code, cli.stderr()).toBe(0);
+    golden('hosted-controlplane-release-ahead.txt', r.out);
+    expect(r.out).not.toContain('was requested');
+    const json = JSON.parse((await statusOf(AHEAD, '-o', 'json')).out) as FieldJson;
+    expect(json.request).toBeNull();
+    expect(json.state).toBe('idle');
+    expect(json.insights.map((i) => i.kind)).not.toContain('update-not-accepted');
+  });
+
+  it('controlPlaneRelease changed: requested and not started, named by that field, and forced past Upgradeable=False', async () => {
+    await withEdited(
+      AHEAD,
+      [
+        {
+          file: 'hostedcluster',
+          from: 'controlPlaneRelease:\n    image: "quay.io/openshift-release-dev/ocp-release:4.20.2-x86_64"',
+          to: 'controlPlaneRelease:\n    image: "quay.io/openshift-release-dev/ocp-release:4.21.0-x86_64"',
+        },
+        {
+          file: 'hostedcluster',
+          from: '  conditions:\n',
+          to: '  conditions:\n  - lastTransitionTime: "2026-11-25T10:00:00Z"\n    message: "Kubernetes 1.34 removes APIs still in use"\n    reason: "AdminAckRequired"\n    status: "False"\n    type: "ClusterVersionUpgradeable"\n',
+        },
+      ],
+      async (dir) => {
+        const r = await cli.run('status', dir, '--width', '160');
+        expect(r.out).toContain(
+          'An update to 4.21.0 was requested (spec.controlPlaneRelease.image) and has not started.',
+        );
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as FieldJson;
+        expect(json.request).toMatchObject({
+          image: 'quay.io/openshift-release-dev/ocp-release:4.21.0-x86_64',
+          field: 'spec.controlPlaneRelease.image',
+          version: '4.21.0',
+          fromVersion: '4.20.2',
+        });
+        // hypershift's isUpgrading counts a set controlPlaneRelease as a forced update.
+        expect(json.request?.conditions.map((c) => c.type)).not.toContain('ClusterVersionUpgradeable');
+        const insight = json.insights.find((i) => i.kind === 'update-not-accepted');
+        expect(insight?.message).toContain('Update to 4.21.0 was requested but has not started');
+      },
+    );
+  });
+
+  it('spec.release.image changed with controlPlaneRelease at level: the data plane’s release, not a control-plane request', async () => {
+    await withEdited(
+      AHEAD,
+      [
+        {
+          file: 'hostedcluster',
+          from: 'release:\n    image: "quay.io/openshift-release-dev/ocp-release:4.20.1-x86_64"',
+          to: 'release:\n    image: "quay.io/openshift-release-dev/ocp-release:4.20.3-x86_64"',
+        },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as FieldJson;
+        expect(json.request).toBeNull();
+      },
+    );
+  });
+
+  it('without controlPlaneRelease the field is spec.release.image', async () => {
+    const json = JSON.parse(
+      (await statusOf('test/fixtures/hosted/update-blocked', '-o', 'json')).out,
+    ) as FieldJson;
+    expect(json.request?.field).toBe('spec.release.image');
   });
 });
 
