@@ -158,15 +158,19 @@ function updateRequested(
   cpNs: string,
 ): string | undefined {
   if (!image) return undefined;
-  const spec = o.kind === 'HostedCluster' ? o.spec?.release?.image : o.spec?.releaseImage;
+  // The control plane runs spec.controlPlaneRelease when set (the data plane follows spec.release):
+  // hypershift's HCControlPlaneReleaseImage / HCPControlPlaneReleaseImage.
+  const spec =
+    o.kind === 'HostedCluster'
+      ? o.spec?.controlPlaneRelease?.image || o.spec?.release?.image
+      : o.spec?.controlPlaneReleaseImage || o.spec?.releaseImage;
   if (spec && spec !== image) return `spec names release ${spec}, not the entry's ${image}`;
   if (o.kind !== 'HostedCluster') return undefined;
   for (const hcp of hcps) {
     if (hcp.object.metadata.namespace !== cpNs) continue;
     const cpv = hcp.object.status?.controlPlaneVersion;
-    const newer = [hcp.object.spec?.releaseImage, cpv?.desired?.image, cpv?.history?.[0]?.image].find(
-      (i) => i && i !== image,
-    );
+    const hcpSpec = hcp.object.spec?.controlPlaneReleaseImage || hcp.object.spec?.releaseImage;
+    const newer = [hcpSpec, cpv?.desired?.image, cpv?.history?.[0]?.image].find((i) => i && i !== image);
     if (newer)
       return `its HostedControlPlane ${hcp.object.metadata.name} has moved on to ${newer} (the HostedCluster's copy of its status lags)`;
   }

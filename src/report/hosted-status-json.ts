@@ -51,6 +51,8 @@ function nodePoolJson(p: NodePoolStatus) {
       ? {
           message: p.waiting.message,
           conditions: p.waiting.conditions.map(conditionJson),
+          // Added in schema version 1: InPlace, the MachineSet target the upgrader has not taken up.
+          inPlace: p.waiting.inPlace ?? null,
         }
       : null,
     desiredReplicas: p.desiredReplicas ?? null,
@@ -82,10 +84,12 @@ function hostedStatusToJson(s: HostedStatus) {
     state: s.state,
     updating: s.updating,
     currentVersion: s.currentVersion ?? null,
-    // Added in schema version 1 (null when spec.release.image is a release the histories hold).
+    // Added in schema version 1 (null when the control plane's release is one the histories hold).
     request: s.request
       ? {
           image: s.request.image,
+          // Added in schema version 1: spec.controlPlaneRelease.image when set, else spec.release.image.
+          field: s.request.field,
           version: s.request.version ?? null,
           versionSource: s.request.versionSource ?? null,
           fromVersion: s.request.fromVersion ?? null,

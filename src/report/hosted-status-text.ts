@@ -127,6 +127,16 @@ export function renderHostedStatusText(s: HostedStatus, opts: StatusTextOptions)
   for (const p of s.nodePools) {
     if (!p.waiting) continue;
     out.push('', `NodePool ${safe(p.namespace)}/${safe(p.name)} has not begun its rollout:`);
+    const ip = p.waiting.inPlace;
+    if (ip) {
+      out.push(
+        ...wrap(
+          `- MachineSet ${safe(ip.machineSet)} targets config ${safe(ip.targetConfigVersion)} and is on ${safe(ip.currentConfigVersion)}; the in-place upgrader has not taken it up (no nodePoolUpgradeInProgress annotation, no Node given the target config)`,
+          width,
+          2,
+        ),
+      );
+    }
     for (const w of p.waiting.conditions) {
       const since = w.since !== undefined ? ` since ${formatTime(Math.floor(w.since))}` : '';
       out.push(
@@ -214,8 +224,8 @@ function requestSection(r: HostedUpdateRequest, width: number): string[] {
   }
   return [
     begun
-      ? `An update to ${safe(what)} was requested (spec.release.image): the version histories have no entry for it yet, but the control plane has begun it.`
-      : `An update to ${safe(what)} was requested (spec.release.image) and has not started.`,
+      ? `An update to ${safe(what)} was requested (${r.field}): the version histories have no entry for it yet, but the control plane has begun it.`
+      : `An update to ${safe(what)} was requested (${r.field}) and has not started.`,
     '',
     '= Requested Update =',
     ...fittedTable(rows, width),

@@ -101,8 +101,10 @@ export interface RequestCondition {
  * ClusterVersionUpgradeable=False for a minor update unless forced, or while paused).
  */
 export interface HostedUpdateRequest {
-  /** spec.release.image. */
+  /** The control plane's release: spec.controlPlaneRelease.image when set, else spec.release.image. */
   readonly image: string;
+  /** Which of the two `image` is. */
+  readonly field: 'spec.release.image' | 'spec.controlPlaneRelease.image';
   readonly version?: string;
   /**
    * Where `version` comes from: a history entry naming the same image (a return to an earlier
@@ -148,6 +150,15 @@ export interface NodePoolWaiting {
   readonly message: string;
   /** UpdatingVersion / UpdatingConfig True, then the conditions that hold it (ValidGeneratedPayload=False…). */
   readonly conditions: readonly RequestCondition[];
+  /**
+   * InPlace: the MachineSet's target config that the in-place upgrader has not taken up (no
+   * nodePoolUpgradeInProgress annotation, no Node given it), and the config it is on.
+   */
+  readonly inPlace?: {
+    readonly machineSet: string;
+    readonly targetConfigVersion: string;
+    readonly currentConfigVersion: string;
+  };
 }
 
 export interface NodePoolStatus {

@@ -31,6 +31,22 @@ import type { Insight, NodeAssessment, NodeCounts, OperatorCounts, PoolAssessmen
 const RELEASE_VERSION_ANNOTATION = 'hypershift.openshift.io/release-version';
 const CURRENT_CONFIG_VERSION = 'hypershift.openshift.io/nodePoolCurrentConfigVersion';
 const TARGET_CONFIG_VERSION = 'hypershift.openshift.io/nodePoolTargetConfigVersion';
+/**
+ * The in-place upgrader (the hosted cluster config operator's inplaceupgrader) writes one of these on
+ * the MachineSet once it works on a target config (InProgressTrue, with a "Total Nodes: N. Upgraded:
+ * M" message) or found a node degraded (InProgressFalse), and removes both when the MachineSet reaches
+ * its target; the NodePool controller copies them into UpdatingVersion/UpdatingConfig.
+ */
+const UPGRADE_IN_PROGRESS = [
+  'hypershift.openshift.io/nodePoolUpgradeInProgressTrue',
+  'hypershift.openshift.io/nodePoolUpgradeInProgressFalse',
+] as const;
+/** The guest Node annotations the in-place upgrader and the machine-config daemon it runs set. */
+const MCO_CURRENT_CONFIG = 'machineconfiguration.openshift.io/currentConfig';
+const MCO_DESIRED_CONFIG = 'machineconfiguration.openshift.io/desiredConfig';
+const MCO_STATE = 'machineconfiguration.openshift.io/state';
+const MCO_DESIRED_DRAIN = 'machineconfiguration.openshift.io/desiredDrain';
+const MCO_LAST_APPLIED_DRAIN = 'machineconfiguration.openshift.io/lastAppliedDrain';
 /** hypershift annotates the Cluster API objects of a NodePool with its `namespace/name`. */
 const NODEPOOL_ANNOTATION = 'hypershift.openshift.io/nodePool';
 /** hypershift's own reference: the condition types and what they mean. */
@@ -64,7 +80,14 @@ interface VersionStatus {
 /** The fields of each hosted kind this assessment reads (a subset of each descriptor's schema). */
 export interface HostedClusterShape {
   metadata: Meta;
-  spec?: { release?: { image?: string | null | undefined } | null | undefined } | null | undefined;
+  spec?:
+    | {
+        release?: { image?: string | null | undefined } | null | undefined;
+        /** The release the control plane runs when set; the data plane follows spec.release. */
+        controlPlaneRelease?: { image?: string | null | undefined } | null | undefined;
+      }
+    | null
+    | undefined;
   status?:
     | {
         version?: VersionStatus | null | undefined;
@@ -263,9 +286,9 @@ function controlPlaneOf(
   }
   const total = components.length;
   const completed = entry?.state === 'Completed';
-  // A newer release requested (spec.release.image, else a newer desired) than the Completed entry's:
-  // the components already roll to it under the previous entry, which says nothing false.
-  const requested = hc.spec?.release?.image || v?.desired?.image || undefined;
+  // A newer release requested (the control plane's release image, else a newer desired) than the
+  // Completed entry's: the components already roll to it under the previous entry, which says nothing false.
+  const requested = controlPlaneRelease(hc)?.image || v?.desired?.image || undefined;
   const starting = requested !== undefined && targetImage !== undefined && requested !== targetImage;
   if (completed && source === 'controlPlaneVersion' && !starting) {
     for (const seen of laggards) {
@@ -457,16 +480,33 @@ function minorOf(version: string | undefined): string | undefined {
 }
 
 /**
- * spec.release.image when neither history holds it as `desired` or as its newest entry: asked for
- * and not started (openshift/hypershift hostedcluster controller: an update is under way once
- * status.version.desired.image is the spec's). None while installing (no version reported yet).
+ * The release the control plane is asked to run: spec.controlPlaneRelease.image when set, else
+ * spec.release.image (openshift/hypershift HCControlPlaneReleaseImage, which the hostedcluster
+ * controller's isUpgrading compares with status.version.desired.image).
+ */
+function controlPlaneRelease(
+  hc: HostedClusterShape,
+): { image: string; field: HostedUpdateRequest['field'] } | undefined {
+  const cp = hc.spec?.controlPlaneRelease?.image;
+  if (cp) return { image: cp, field: 'spec.controlPlaneRelease.image' };
+  const image = hc.spec?.release?.image;
+  return image ? { image, field: 'spec.release.image' } : undefined;
+}
+
+/**
+ * The control plane's release (controlPlaneRelease) when neither history holds it as `desired` or as
+ * its newest entry: asked for and not started (openshift/hypershift hostedcluster controller: an
+ * update is under way once status.version.desired.image is that image). With controlPlaneRelease
+ * set, spec.release.image is the data plane's release, which the NodePools follow: not this request.
+ * None while installing (no version reported yet).
  */
 function pendingRequest(
   hc: HostedClusterShape,
   components: readonly Observed<ComponentShape>[],
   nodePools: readonly Observed<NodePoolShape>[],
 ): HostedUpdateRequest | undefined {
-  const image = hc.spec?.release?.image || undefined;
+  const asked = controlPlaneRelease(hc);
+  const image = asked?.image;
   const v = hc.status?.version;
   const cpv = hc.status?.controlPlaneVersion;
   const current = v?.desired?.image || v?.history?.[0]?.image || undefined;
@@ -508,7 +548,11 @@ function pendingRequest(
   // ClusterVersionUpgradeable=False holds back a minor update, not a z-stream one, nor one forced by
   // the annotation naming this image.
   const zStream = minorOf(version) !== undefined && minorOf(version) === minorOf(fromVersion);
-  const forced = hc.metadata.annotations?.[FORCE_UPGRADE_ANNOTATION] === image;
+  // isUpgrading: the annotation, when there, must name the image; else controlPlaneRelease being set
+  // counts as forced.
+  const forceTo = hc.metadata.annotations?.[FORCE_UPGRADE_ANNOTATION];
+  const forced =
+    forceTo !== undefined ? forceTo === image : asked?.field === 'spec.controlPlaneRelease.image';
   quote('ClusterVersionUpgradeable', (c) => c.status === 'False' && !zStream && !forced);
   // The guest CVO's own word, as the HostedCluster copies it.
   quote('ClusterVersionReleaseAccepted', (c) => c.status === 'False');
@@ -523,6 +567,7 @@ function pendingRequest(
       : components.filter((c) => c.object.status?.version === version).map((c) => c.object.metadata.name);
   return {
     image,
+    field: asked?.field ?? 'spec.release.image',
     ...(version ? { version } : {}),
     ...(versionSource ? { versionSource } : {}),
     ...(fromVersion ? { fromVersion } : {}),
@@ -549,8 +594,8 @@ function requestInsight(hcSeen: Observed<HostedClusterShape>, r: HostedUpdateReq
       ? `Update to ${what} was requested but has not started: ${first.type}=${first.status}${first.reason ? ` (${first.reason})` : ''}`
       : `Update to ${what} was requested but has not started`,
     description: first
-      ? `spec.release.image is ${r.image}; the HostedCluster reports ${quoted.join('; ')}.`
-      : `spec.release.image is ${r.image}, but status.version.desired and the newest history entries name ${r.fromVersion ?? 'another release'}, and no condition says why: the HostedCluster controller or the guest cluster-version operator has not taken the release up yet.`,
+      ? `${r.field} is ${r.image}; the HostedCluster reports ${quoted.join('; ')}.`
+      : `${r.field} is ${r.image}, but status.version.desired and the newest history entries name ${r.fromVersion ?? 'another release'}, and no condition says why: the HostedCluster controller or the guest cluster-version operator has not taken the release up yet.`,
     reference: 'https://hypershift-docs.netlify.app/how-to/upgrades/',
     objects: [{ kind: 'HostedCluster', name: hc.metadata.name, ...ns(hc.metadata.namespace) }],
     refs: [hcSeen.ref],
@@ -666,6 +711,7 @@ function assessMachine(
   const configCurrent =
     m.metadata.annotations?.[CURRENT_CONFIG_VERSION] ||
     (machineSet ? ctx.doneConfigVersion.get(machineSet) : undefined) ||
+    (ctx.inPlace && node ? nodeConfigDone(node.object) : undefined) ||
     (ctx.inPlace && ctx.versionChanging && version !== undefined && version === ctx.targetVersion
       ? configTarget
       : undefined);
@@ -748,7 +794,7 @@ function assessMachine(
     assessment = unavailableNode ? 'Unavailable' : 'Outdated';
     phase = 'Pending';
     message =
-      fromTarget && ctx.waiting !== undefined
+      ctx.waiting !== undefined && (fromTarget || ctx.inPlace)
         ? ctx.waiting
         : !currentMachineSet && !ctx.inPlace
           ? `In MachineSet ${machineSet ?? '(none)'}, not the current template's`
@@ -778,6 +824,17 @@ function assessMachine(
     // rollout's leftover).
     rolled: fromTarget,
   };
+}
+
+/**
+ * The config a node finished applying: the machine-config daemon reports Done at its desired config,
+ * with no drain request pending (the in-place upgrader's own test of a node needing no upgrade).
+ */
+function nodeConfigDone(node: Node): string | undefined {
+  const a = node.metadata.annotations ?? {};
+  const current = a[MCO_CURRENT_CONFIG];
+  if (!current || a[MCO_STATE] !== 'Done' || a[MCO_DESIRED_CONFIG] !== current) return undefined;
+  return (a[MCO_DESIRED_DRAIN] ?? '') === (a[MCO_LAST_APPLIED_DRAIN] ?? '') ? current : undefined;
 }
 
 /** The machine-config daemon (which InPlace rollouts run on the node) is at work. */
@@ -858,6 +915,7 @@ function waitingOf(
   np: NodePoolShape,
   inPlace: boolean,
   templateSince: Millis | undefined,
+  notBegun: InPlaceNotBegun | undefined,
 ): NodePoolWaiting | undefined {
   const payloadInvalid = cond(np, 'ValidGeneratedPayload')?.status === 'False';
   const updating: Condition[] = [];
@@ -867,7 +925,7 @@ function waitingOf(
     const since = parseTime(c.lastTransitionTime);
     const templateOlder =
       !inPlace && templateSince !== undefined && since !== undefined && templateSince < since;
-    if (templateOlder || payloadInvalid) updating.push(c);
+    if (templateOlder || payloadInvalid || notBegun !== undefined) updating.push(c);
   }
   if (updating.length === 0) return undefined;
   const holds = NODEPOOL_HOLDS.map((t) => cond(np, t)).filter(
@@ -878,8 +936,73 @@ function waitingOf(
   return {
     message: first
       ? `Waiting: ${conditionText(quoted(first))}`
-      : `Waiting for the NodePool to begin (${updating.map((c) => `${c.type}=True`).join(', ')}, its template not changed since)`,
+      : notBegun
+        ? `Waiting for the in-place upgrader to begin config ${notBegun.targetConfigVersion} (on ${notBegun.currentConfigVersion})`
+        : `Waiting for the NodePool to begin (${updating.map((c) => `${c.type}=True`).join(', ')}, its template not changed since)`,
     conditions,
+    ...(notBegun ? { inPlace: notBegun } : {}),
+  };
+}
+
+type InPlaceNotBegun = NonNullable<NodePoolWaiting['inPlace']>;
+
+/**
+ * Whether the in-place upgrader has taken up an InPlace NodePool's MachineSet target: `begun` once
+ * anything says it works on it, `notBegun` (with the MachineSet's two config versions) when the target
+ * differs from the current and nothing does, undefined when the inputs cannot tell. openshift/hypershift:
+ * the NodePool controller sets the MachineSet's nodePoolTargetConfigVersion when it bumps the template;
+ * the hosted cluster config operator's inplaceupgrader then writes nodePoolUpgradeInProgressTrue (or
+ * False on a degraded node), which the NodePool conditions copy ("Total Nodes: N. Upgraded: M"), sets
+ * the chosen Nodes' desiredConfig to the target, and sets nodePoolCurrentConfigVersion once every node
+ * is Done at it. Nothing of this is dated, so a rewound moment (`annotationsAsLastSeen`) claims nothing.
+ */
+function inPlaceProgress(
+  np: NodePoolShape,
+  sets: readonly Observed<MachineSetShape>[],
+  machines: readonly Observed<MachineShape>[],
+  nodes: ReadonlyMap<string, Observed<Node>>,
+  annotationsAsLastSeen: boolean,
+): 'begun' | InPlaceNotBegun | undefined {
+  const behind = sets.filter((s) => {
+    const a = s.object.metadata.annotations ?? {};
+    return a[TARGET_CONFIG_VERSION] && a[TARGET_CONFIG_VERSION] !== a[CURRENT_CONFIG_VERSION];
+  });
+  if (behind.length === 0) return undefined;
+  for (const type of ['UpdatingVersion', 'UpdatingConfig'] as const) {
+    const c = cond(np, type);
+    if (!c) continue;
+    // The upgrader's own words, copied from its MachineSet annotation (or an older hypershift's
+    // in-operator upgrader), or its failure.
+    if (
+      conditionTextKnown(c) &&
+      (/Total Nodes: \d+/.test(c.message ?? '') || c.reason === 'InplaceUpgradeFailed')
+    )
+      return 'begun';
+  }
+  for (const s of behind) {
+    const a = s.object.metadata.annotations ?? {};
+    if (UPGRADE_IN_PROGRESS.some((k) => a[k] !== undefined)) return 'begun';
+    const target = a[TARGET_CONFIG_VERSION] ?? '';
+    for (const m of machines) {
+      if (ownedBy(m.object.metadata, 'MachineSet') !== s.object.metadata.name) continue;
+      if (m.object.metadata.annotations?.[CURRENT_CONFIG_VERSION] === target) return 'begun';
+      const n = nodes.get(m.object.status?.nodeRef?.name ?? '');
+      if (n && (n.object.metadata.annotations?.[MCO_DESIRED_CONFIG] === target || inPlaceBusy(n.object)))
+        return 'begun';
+    }
+  }
+  const s = behind[0];
+  const current = s?.object.metadata.annotations?.[CURRENT_CONFIG_VERSION];
+  // Without the current version (a MachineSet the controller had not annotated), or with no Machine to
+  // update, or when the annotations are as last seen, "not begun" is not known.
+  const hasMachines = machines.some(
+    (m) => ownedBy(m.object.metadata, 'MachineSet') === s?.object.metadata.name,
+  );
+  if (!s || !current || !hasMachines || annotationsAsLastSeen || behind.length > 1) return undefined;
+  return {
+    machineSet: s.object.metadata.name,
+    targetConfigVersion: s.object.metadata.annotations?.[TARGET_CONFIG_VERSION] ?? '',
+    currentConfigVersion: current,
   };
 }
 
@@ -912,6 +1035,8 @@ function nodePoolOf(
   objects: HostedObjects,
   nodes: ReadonlyMap<string, Observed<Node>>,
   now: Millis,
+  /** status --at before the snapshot: the Cluster API objects' annotations are as last seen. */
+  annotationsAsLastSeen: boolean,
 ): { status: NodePoolStatus; insights: Insight[]; updating: boolean; note?: string } {
   const np = seen.object;
   const name = np.metadata.name;
@@ -976,7 +1101,15 @@ function nodePoolOf(
   const updatingVersion = truth(cond(np, 'UpdatingVersion'));
   const updatingConfig = truth(cond(np, 'UpdatingConfig'));
   const reportedVersion = np.status?.version || undefined;
-  const waitingOn = waitingOf(np, inPlace, templateSince);
+  const progress = inPlace
+    ? inPlaceProgress(np, sets, machinesSeen, nodes, annotationsAsLastSeen)
+    : undefined;
+  const waitingOn = waitingOf(
+    np,
+    inPlace,
+    templateSince,
+    progress !== undefined && progress !== 'begun' ? progress : undefined,
+  );
   const ctx: MachineContext = {
     targetVersion,
     staleVersion: staleVersionOf(hc.object, targetImage, targetVersion, reportedVersion, updatingVersion),
@@ -1060,7 +1193,11 @@ function nodePoolOf(
   }
   const claimsLevel =
     targetVersion !== undefined && reportedVersion === targetVersion && updatingVersion === false;
-  const stillOld = machines.filter((m) => notRolled.has(m.name));
+  // InPlace, a Machine at the version and behind only in config (a day-2 change) does not contradict
+  // a version the NodePool reports.
+  const stillOld = machines.filter(
+    (m) => notRolled.has(m.name) && !(inPlace && m.version !== undefined && m.version === targetVersion),
+  );
   if (claimsLevel && stillOld.length > 0) {
     const since = parseTime(cond(np, 'UpdatingVersion')?.lastTransitionTime);
     insights.push({
@@ -1102,7 +1239,13 @@ function nodePoolOf(
       paused,
       // Without its MachineDeployment (Replace) or MachineSet (InPlace), a partial dump: its Machines
       // cannot be told apart, which is not "no Machines".
-      assessment: ownerMissing ? 'Unknown' : poolAssessment(machines, paused, total),
+      // The upgrader at work with no node changed yet (between two nodes, or picking the first): under
+      // way, not waiting.
+      assessment: ownerMissing
+        ? 'Unknown'
+        : progress === 'begun' && poolAssessment(machines, paused, total) === 'Pending'
+          ? 'Progressing'
+          : poolAssessment(machines, paused, total),
       ...(targetVersion ? { targetVersion } : {}),
       ...(targetImage ? { targetImage } : {}),
       ...(reportedVersion ? { reportedVersion } : {}),
@@ -1196,7 +1339,7 @@ export function assessHostedStatus(
     np.metadata.namespace === hcNs && np.spec?.clusterName === hc.metadata.name;
   for (const np of objects.nodePools) {
     if (!ofCluster(np.object)) continue;
-    const r = nodePoolOf(np, hcSeen, cpNamespace, objects, nodes, now);
+    const r = nodePoolOf(np, hcSeen, cpNamespace, objects, nodes, now, opts.specAsLastSeen === true);
     pools.push(r.status);
     if (r.updating) updatingPools.add(r.status);
     if (r.note) notes.push(r.note);
@@ -1250,7 +1393,7 @@ export function assessHostedStatus(
   const request = undated ? undefined : pending;
   if (undated) {
     notes.push(
-      `spec.release.image names ${pending.version ?? pending.image}, which the HostedCluster's histories do not hold; the spec is as last seen and when it was set is recorded nowhere, so whether that update had been requested at this moment is not known.`,
+      `${pending.field} names ${pending.version ?? pending.image}, which the HostedCluster's histories do not hold; the spec is as last seen and when it was set is recorded nowhere, so whether that update had been requested at this moment is not known.`,
     );
   }
   // Begun on the control plane (a component already at it) is under way, not stalled.

@@ -427,6 +427,13 @@ describe('no false verdict', () => {
     expect([o.state, o.missing]).toEqual(['not-checked', []]);
   });
 
+  it('spec.controlPlaneRelease at the entry, spec.release.image older (the data plane’s): judged, and holds', async () => {
+    // hypershift runs the control plane at controlPlaneRelease when set: spec.release.image naming
+    // another release is not an update of the control plane starting.
+    const o = outcome(await historyOf('controlplane-release-ahead'), 'controlplane-level-before-components');
+    expect(o.state).toBe('holds');
+  });
+
   it('a HostedCluster without controlPlaneVersion leaves the check to its HostedControlPlane', async () => {
     const h = await variant('controlplane-ahead', (o) => {
       const hc = o.hostedClusters[0]?.object;

@@ -276,6 +276,125 @@ describe('an InPlace NodePool (its own MachineSet, no MachineDeployment)', () =>
   });
 });
 
+describe('an InPlace NodePool whose MachineSet target the in-place upgrader has not taken up', () => {
+  const PENDING = 'test/fixtures/hosted/inplace-config-pending';
+  type InPlaceJson = PoolJson & {
+    nodePools: {
+      updatingConfig: boolean | null;
+      waiting: { inPlace: Record<string, string> | null } | null;
+    }[];
+  };
+
+  it('a day-2 config change bumped on the MachineSet, no upgrader annotation, no Node given it: Pending and waiting', async () => {
+    const r = await statusOf(PENDING, '-o', 'json');
+    expect(r.code, cli.stderr()).toBe(0);
+    const json = JSON.parse(r.out) as InPlaceJson;
+    const pool = json.nodePools[0];
+    expect(pool).toMatchObject({ assessment: 'Pending', updated: 0, total: 3, completionPercent: 0 });
+    expect(pool?.waiting?.inPlace).toEqual({
+      machineSet: 'example-workers',
+      targetConfigVersion: '3f8a1b47',
+      currentConfigVersion: '6b7c9d03',
+    });
+    expect(pool?.waiting?.conditions.map((c) => [c.type, c.status])).toEqual([['UpdatingConfig', 'True']]);
+    expect(pool?.machines.map((m) => [m.assessment, m.phase, m.updated])).toEqual([
+      ['Outdated', 'Pending', false],
+      ['Outdated', 'Pending', false],
+      ['Outdated', 'Pending', false],
+    ]);
+    expect(json.state).toBe('updating');
+    // The version is not what changes: its Machines at 4.20.1 do not contradict the NodePool's 4.20.1.
+    expect(json.insights.map((i) => i.kind)).not.toContain('nodepool-level-before-rollout');
+  });
+
+  it('text: the MachineSet target not taken up, each Machine waiting (golden)', async () => {
+    const r = await statusOf(PENDING, '--width', '160');
+    golden('hosted-inplace-config-pending.txt', r.out);
+    expect(r.out).toMatch(/example-workers {2}InPlace {2}Pending/);
+    expect(r.out).toContain('MachineSet example-workers targets config 3f8a1b47 and is on 6b7c9d03');
+  });
+
+  it('the upgrader at work (its MachineSet annotation, a Node given the target): Progressing, not waiting', async () => {
+    await withEdited(
+      PENDING,
+      [
+        {
+          file: 'machinesets',
+          from: "      hypershift.openshift.io/nodePoolMaxUnavailable: '1'\n",
+          to: "      hypershift.openshift.io/nodePoolMaxUnavailable: '1'\n      hypershift.openshift.io/nodePoolUpgradeInProgressTrue: 'Updating version in progress. Target version: \"4.20.1\". Total Nodes: 3. Upgraded: 1'\n",
+        },
+        // One node done at the target, the next one given it and at work.
+        { file: 'node11', from: /"6b7c9d03"/g, to: '"3f8a1b47"' },
+        { file: 'node12', from: 'desiredConfig: "6b7c9d03"', to: 'desiredConfig: "3f8a1b47"' },
+        { file: 'node12', from: 'state: "Done"', to: 'state: "Working"' },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as InPlaceJson;
+        const pool = json.nodePools[0];
+        expect(pool).toMatchObject({ assessment: 'Progressing', updated: 1, total: 3, waiting: null });
+        expect(pool?.machines.map((m) => [m.assessment, m.phase])).toEqual([
+          ['Completed', 'Updated'],
+          ['Progressing', 'Updating'],
+          ['Outdated', 'Pending'],
+        ]);
+      },
+    );
+  });
+
+  it('the upgrader begun with no node changed yet (only its annotation): Progressing, not waiting', async () => {
+    await withEdited(
+      PENDING,
+      [
+        {
+          file: 'nodepool',
+          from: "message: 'Updating config in progress. Target config: 9d2e4f11'",
+          to: 'message: \'Updating version in progress. Target version: "4.20.1". Total Nodes: 3. Upgraded: 0\'',
+        },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as InPlaceJson;
+        expect(json.nodePools[0]).toMatchObject({ assessment: 'Progressing', updated: 0, waiting: null });
+      },
+    );
+  });
+
+  it('--at before the snapshot: the MachineSet annotations are as last seen, so no waiting is claimed', async () => {
+    // UpdatingConfig True since 11:50, the snapshot's last moment 12:00:05 (ValidGeneratedPayload).
+    await withEdited(
+      PENDING,
+      [
+        {
+          file: 'nodepool',
+          from: "- lastTransitionTime: '2026-11-20T12:00:05Z'",
+          to: "- lastTransitionTime: '2026-11-20T11:50:00Z'",
+        },
+        {
+          file: 'nodepool',
+          from: "- lastTransitionTime: '2026-11-20T10:40:02Z'",
+          to: "- lastTransitionTime: '2026-11-20T12:00:05Z'",
+        },
+      ],
+      async (dir) => {
+        const now = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as InPlaceJson;
+        expect(now.nodePools[0]?.waiting?.inPlace).toMatchObject({ targetConfigVersion: '3f8a1b47' });
+        const r = await cli.run('status', dir, '-o', 'json', '--at', '2026-11-20T11:55:00Z');
+        const before = JSON.parse(r.out) as InPlaceJson;
+        expect(before.nodePools[0]?.updatingConfig).toBe(true);
+        expect(before.nodePools[0]?.waiting).toBeNull();
+      },
+    );
+  });
+
+  it('the rolling fixture keeps its output: the NodePool message carries the upgrader\'s "Total Nodes" (golden)', async () => {
+    const r = await statusOf('test/fixtures/hosted/inplace-rolling', '--width', '160');
+    golden('hosted-inplace-rolling.txt', r.out);
+    const json = JSON.parse(
+      (await statusOf('test/fixtures/hosted/inplace-rolling', '-o', 'json')).out,
+    ) as InPlaceJson;
+    expect(json.nodePools[0]).toMatchObject({ assessment: 'Progressing', updated: 2, waiting: null });
+  });
+});
+
 describe('a hosted dump without the NodePool’s MachineDeployment', () => {
   it('the pool is Unknown with a note, never Empty (its Machines are there, not told apart)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'atlevel-nomd-'));
@@ -293,9 +412,20 @@ describe('a hosted dump without the NodePool’s MachineDeployment', () => {
 });
 
 /** A copy of a hosted fixture whose HostedCluster (or NodePool) YAML is edited, removed after `body`. */
+/** Other files of the hosted fixtures a test edits. */
+const EDITABLE = {
+  machinesets: 'namespaces/clusters-example/cluster.x-k8s.io/machinesets.yaml',
+  node11: 'hostedcluster-example/cluster-scoped-resources/core/nodes/ip-10-0-1-11.ec2.internal.yaml',
+  node12: 'hostedcluster-example/cluster-scoped-resources/core/nodes/ip-10-0-1-12.ec2.internal.yaml',
+} as const;
+
 async function withEdited<T>(
   fixture: string,
-  edits: { file: 'hostedcluster' | 'nodepool'; from: string | RegExp; to: string }[],
+  edits: {
+    file: 'hostedcluster' | 'nodepool' | keyof typeof EDITABLE;
+    from: string | RegExp;
+    to: string;
+  }[],
   body: (dir: string) => Promise<T>,
 ): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'atlevel-hedit-'));
@@ -306,7 +436,9 @@ async function withEdited<T>(
         dir,
         e.file === 'hostedcluster'
           ? 'namespaces/clusters/hypershift.openshift.io/hostedclusters/example.yaml'
-          : 'namespaces/clusters/hypershift.openshift.io/nodepools/example-workers.yaml',
+          : e.file === 'nodepool'
+            ? 'namespaces/clusters/hypershift.openshift.io/nodepools/example-workers.yaml'
+            : EDITABLE[e.file],
       );
       const before = readFileSync(file, 'utf8');
       const after = before.replace(e.from, e.to);
@@ -488,6 +620,81 @@ describe('a requested update that has not started (spec.release.image not in the
     expect(json.notes.join(' ')).toContain(
       'whether that update had been requested at this moment is not known',
     );
+  });
+});
+
+describe('spec.controlPlaneRelease: the control plane runs it, the data plane follows spec.release', () => {
+  const AHEAD = 'test/fixtures/hosted/controlplane-release-ahead';
+  type FieldJson = RequestJson & { request: { field: string } | null };
+
+  it('the control plane at controlPlaneRelease, spec.release.image older: no request, not updating (golden text)', async () => {
+    const r = await statusOf(AHEAD, '--width', '160');
+    expect(r.code, cli.stderr()).toBe(0);
+    golden('hosted-controlplane-release-ahead.txt', r.out);
+    expect(r.out).not.toContain('was requested');
+    const json = JSON.parse((await statusOf(AHEAD, '-o', 'json')).out) as FieldJson;
+    expect(json.request).toBeNull();
+    expect(json.state).toBe('idle');
+    expect(json.insights.map((i) => i.kind)).not.toContain('update-not-accepted');
+  });
+
+  it('controlPlaneRelease changed: requested and not started, named by that field, and forced past Upgradeable=False', async () => {
+    await withEdited(
+      AHEAD,
+      [
+        {
+          file: 'hostedcluster',
+          from: 'controlPlaneRelease:\n    image: "quay.io/openshift-release-dev/ocp-release:4.20.2-x86_64"',
+          to: 'controlPlaneRelease:\n    image: "quay.io/openshift-release-dev/ocp-release:4.21.0-x86_64"',
+        },
+        {
+          file: 'hostedcluster',
+          from: '  conditions:\n',
+          to: '  conditions:\n  - lastTransitionTime: "2026-11-25T10:00:00Z"\n    message: "Kubernetes 1.34 removes APIs still in use"\n    reason: "AdminAckRequired"\n    status: "False"\n    type: "ClusterVersionUpgradeable"\n',
+        },
+      ],
+      async (dir) => {
+        const r = await cli.run('status', dir, '--width', '160');
+        expect(r.out).toContain(
+          'An update to 4.21.0 was requested (spec.controlPlaneRelease.image) and has not started.',
+        );
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as FieldJson;
+        expect(json.request).toMatchObject({
+          image: 'quay.io/openshift-release-dev/ocp-release:4.21.0-x86_64',
+          field: 'spec.controlPlaneRelease.image',
+          version: '4.21.0',
+          fromVersion: '4.20.2',
+        });
+        // hypershift's isUpgrading counts a set controlPlaneRelease as a forced update.
+        expect(json.request?.conditions.map((c) => c.type)).not.toContain('ClusterVersionUpgradeable');
+        const insight = json.insights.find((i) => i.kind === 'update-not-accepted');
+        expect(insight?.message).toContain('Update to 4.21.0 was requested but has not started');
+      },
+    );
+  });
+
+  it('spec.release.image changed with controlPlaneRelease at level: the data plane’s release, not a control-plane request', async () => {
+    await withEdited(
+      AHEAD,
+      [
+        {
+          file: 'hostedcluster',
+          from: 'release:\n    image: "quay.io/openshift-release-dev/ocp-release:4.20.1-x86_64"',
+          to: 'release:\n    image: "quay.io/openshift-release-dev/ocp-release:4.20.3-x86_64"',
+        },
+      ],
+      async (dir) => {
+        const json = JSON.parse((await cli.run('status', dir, '-o', 'json')).out) as FieldJson;
+        expect(json.request).toBeNull();
+      },
+    );
+  });
+
+  it('without controlPlaneRelease the field is spec.release.image', async () => {
+    const json = JSON.parse(
+      (await statusOf('test/fixtures/hosted/update-blocked', '-o', 'json')).out,
+    ) as FieldJson;
+    expect(json.request?.field).toBe('spec.release.image');
   });
 });
 
