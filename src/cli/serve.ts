@@ -127,6 +127,15 @@ async function runServe(paths: readonly string[], flags: ServeFlags): Promise<Ex
   if (flags.kubeconfigOut !== undefined) checkOutFile(flags.kubeconfigOut, '--kubeconfig-out');
   checkInputs(paths);
   const server = await serve(request, readOptions(flags));
+  // Listen for the stop before the kubeconfig exists and its line is printed: a signal that comes
+  // between the two (a supervisor or a script that stops serve as soon as it reads the line) would
+  // otherwise find no handler and end the process at once, leaving the folder behind.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    // SIGHUP is the terminal closing: without a handler Node exits at once (129) and the temporary
+    // kubeconfig folder stays behind.
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop);
+  });
   // The default kubeconfig goes in a folder of our own (mkdtemp: a name nobody can guess or plant a
   // link at), removed when the server stops, since it then points at nothing. One named by
   // --kubeconfig-out is the user's and stays; it is written as --out writes (temp file, rename).
@@ -162,12 +171,7 @@ async function runServe(paths: readonly string[], flags: ServeFlags): Promise<Ex
   const replay = server.replay;
   const timer = replay ? setTimeout(() => replay.start(), startAfterMs) : undefined;
   for (const note of server.notes.slice(0, 5)) process.stderr.write(`atlevel: note: ${terminalSafe(note)}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    // SIGHUP is the terminal closing: without a handler Node exits at once (129) and the temporary
-    // kubeconfig folder stays behind.
-    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop);
-  });
+  await stopped;
   if (timer) clearTimeout(timer);
   await server.close();
   if (ownFolder) await rm(ownFolder, { recursive: true, force: true });
