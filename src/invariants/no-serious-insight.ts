@@ -28,7 +28,7 @@ export const noSeriousInsight = defineRule(
   "At the inputs' moment, atlevel status raises no Error or Critical update-health insight.",
   {
     severityPolicy:
-      "failure: each Error or Critical insight of atlevel status at the inputs' moment; warning: one raised by a pool's degradation that pool-degraded does not charge to the update (it began after the update completed, on a later change or in a paused pool never given the update's config, or the inputs cannot tell whose it is), or a blocked drain for a config rendered after the update completed (a day-2 change), or whose config the inputs cannot place",
+      "failure: each Error or Critical insight of atlevel status at the inputs' moment; warning: one raised by a pool's degradation that pool-degraded does not charge to the update (it began after the update completed, on a later change or in a paused pool never given the update's config, or the inputs cannot tell whose it is), or a blocked drain for a config rendered after the update completed (a day-2 change), or whose config the inputs cannot place; on a hosted cluster, an update requested and not started, or a NodePool's config-only change whose payload cannot be generated",
   },
   (history: ClusterHistory, rule) => {
     // The moment is the one `atlevel status` assesses by default (the snapshot's latest condition

@@ -666,6 +666,19 @@ describe('no-serious-insight on a hosted cluster (the insights atlevel status ra
     ]);
   });
 
+  it('is not checked, never FAIL nor PASS, when the NodePool’s change cannot be placed (no status.version)', async () => {
+    const h = await variant('nodepool-payload-pending', (objects) => {
+      for (const np of objects.nodePools) {
+        delete (np.object as { status?: { version?: string } }).status?.version;
+      }
+    });
+    const o = outcome(h, 'no-serious-insight');
+    expect(o.state).toBe('not-checked');
+    expect(o.missing.length).toBeGreaterThan(0);
+    expect(o.findings.map((f) => f.severity)).toEqual(['warning']);
+    expect(analyzeHistory(h).verdict).toBe('inconclusive');
+  });
+
   it('holds with no serious insight', async () => {
     expect(outcome(await historyOf('replace-completed'), 'no-serious-insight').state).toBe('holds');
   });
