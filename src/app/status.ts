@@ -11,6 +11,7 @@ import {
   assessHostedStatusAt,
   assessStatus,
   assessStatusAt,
+  guestOperatorInsights,
   type HostedObjects,
   type HostedStatus,
   hostedSnapshotNow,
@@ -111,15 +112,7 @@ async function hostedStatus(
   const guest = request.guest
     ? await readLiveHistory(request.guest, {}, read)
     : history.guests?.find((g) => g.name === name)?.history;
-  const guestStatus = (g: ClusterHistory, now?: Millis) => {
-    // The insights about the guest's operators, as the ordinary status gives them (it needs the guest's
-    // ClusterVersion); its pools are the NodePools, shown from the management side.
-    if (statusPrerequisites(g, now !== undefined ? { now } : {}) !== undefined) return { insights: [] };
-    const s = assessStatus(g, now !== undefined ? { now } : {});
-    return {
-      insights: s.insights.filter((i) => i.kind === 'operator-unavailable' || i.kind === 'operator-degraded'),
-    };
-  };
+  const guestStatus = (g: ClusterHistory, now?: Millis) => ({ insights: guestOperatorInsights(g, now) });
   const at = request.at;
   if (at === undefined) {
     // The guest assessed at the management snapshot's moment: one moment for the whole document.

@@ -1,7 +1,11 @@
 import type { ClusterHistory, Evidence, Finding, Millis } from '../model/index.js';
 import { formatClock, formatDuration, MCO } from '../model/index.js';
 import {
+  assessHostedStatus,
   assessStatus,
+  guestOperatorInsights,
+  type HostedStatus,
+  hostedSnapshotNow,
   type Insight,
   isSerious,
   statusPrerequisites,
@@ -24,7 +28,7 @@ export const noSeriousInsight = defineRule(
   "At the inputs' moment, atlevel status raises no Error or Critical update-health insight.",
   {
     severityPolicy:
-      "failure: each Error or Critical insight of atlevel status at the inputs' moment; warning: one raised by a pool's degradation that pool-degraded does not charge to the update (it began after the update completed, on a later change or in a paused pool never given the update's config, or the inputs cannot tell whose it is), or a blocked drain for a config rendered after the update completed (a day-2 change), or whose config the inputs cannot place",
+      "failure: each Error or Critical insight of atlevel status at the inputs' moment; warning: one raised by a pool's degradation that pool-degraded does not charge to the update (it began after the update completed, on a later change or in a paused pool never given the update's config, or the inputs cannot tell whose it is), or a blocked drain for a config rendered after the update completed (a day-2 change), or whose config the inputs cannot place; on a hosted cluster, an update requested and not started, or a NodePool's config-only change whose payload cannot be generated",
   },
   (history: ClusterHistory, rule) => {
     // The moment is the one `atlevel status` assesses by default (the snapshot's latest condition
@@ -32,6 +36,15 @@ export const noSeriousInsight = defineRule(
     const end = history.span?.to;
     const opts = statusPrerequisites(history) !== undefined && end !== undefined ? { now: end } : {};
     const problem = statusPrerequisites(history, opts);
+    // A hosted cluster (docs/hosted.md): no ClusterVersion on the management side, and `atlevel status`
+    // assesses its HostedCluster, control plane and NodePools instead; so does this rule.
+    if (
+      problem !== undefined &&
+      history.objects.clusterVersions.length === 0 &&
+      history.objects.hostedClusters.length > 0
+    ) {
+      return hostedOutcome(history, rule);
+    }
     if (problem !== undefined) {
       return findUpdates(history).length > 0
         ? notChecked(rule, `the moment cannot be assessed: ${problem}`, [NEEDS.snapshot])
@@ -70,7 +83,7 @@ export const noSeriousInsight = defineRule(
 type Owner =
   | { readonly kind: 'update'; readonly since?: Millis }
   | {
-      readonly kind: 'later' | 'unknown';
+      readonly kind: 'later' | 'unknown' | 'not-an-update';
       readonly why: string;
       readonly since?: Millis;
       readonly evidence: readonly Evidence[];
@@ -124,11 +137,16 @@ function insightFinding(rule: string, i: Insight, now: Millis, owner: Owner | un
   }
   // As pool-degraded judges the pool's degradation: shown, never the update's failure.
   const whose =
-    owner.kind === 'later' ? "not the update's" : "whether it is the update's, the inputs cannot tell";
+    owner.kind === 'later'
+      ? "not the update's"
+      : owner.kind === 'not-an-update'
+        ? "not an update's failure"
+        : "whether it is the update's, the inputs cannot tell";
+  const asPoolDegraded = i.kind === 'pool-render-degraded' || i.kind === 'node-degraded';
   return {
     rule,
     severity: 'warning',
-    summary: `${i.message}, ${whose}: ${owner.why}; a warning, not a failure of the update${i.kind === 'drain-blocked' ? '' : ', as in pool-degraded'}`,
+    summary: `${i.message}, ${whose}: ${owner.why}; a warning, not a failure of the update${asPoolDegraded ? ', as in pool-degraded' : ''}`,
     ...(began !== undefined ? { at: began } : {}),
     evidence: [...evidence, ...owner.evidence],
     ...(began !== undefined ? { moments: [{ label: `${i.kind} since`, at: began, objects }] } : {}),
@@ -208,5 +226,84 @@ function drainOwner(history: ClusterHistory, i: Insight, status: UpdateStatus): 
     why: `${done}; the node drains for ${config.name} (its desiredConfig): ${why}`,
     ...(i.since !== undefined ? { since: i.since } : {}),
     evidence: [completion, drainsFor, created],
+  };
+}
+
+/**
+ * A hosted cluster's moment, as `atlevel status` assesses it (assessHostedStatus, with the guest's
+ * operator insights from the dump's guest folder), for each HostedCluster of the inputs. Each Error or
+ * Critical insight is a failure when it is the update's (hostedOwner), a warning that says why when it
+ * is not, and leaves the rule not checked when the inputs cannot tell.
+ */
+function hostedOutcome(history: ClusterHistory, rule: Parameters<typeof checked>[0]) {
+  const findings: Finding[] = [];
+  const undecided: string[] = [];
+  const now = hostedSnapshotNow(history.objects);
+  for (const hc of history.objects.hostedClusters) {
+    const guest = history.guests?.find((g) => g.name === hc.object.metadata.name)?.history;
+    const status = assessHostedStatus(
+      history.objects,
+      hc,
+      guest ? { guest, guestInsights: guestOperatorInsights(guest, now) } : {},
+    );
+    for (const i of status.insights.filter(isSerious)) {
+      const owner = hostedOwner(i, status);
+      findings.push(insightFinding(rule.id, i, status.evaluatedAt, owner));
+      if (owner.kind === 'unknown') undecided.push(`${i.message}: ${owner.why}`);
+    }
+  }
+  const outcome = checked(rule, findings);
+  if (outcome.state === 'violated' || undecided.length === 0) return outcome;
+  return { ...notChecked(rule, undecided.join('; '), [NEEDS.nodePoolUpdating]), findings };
+}
+
+/**
+ * Whose a hosted insight is. An update requested and not begun (no control-plane component runs it)
+ * has run nothing, so no invariant of an update could be violated yet; a NodePool that cannot
+ * generate its payload for a configuration change at the release it already reports is a config
+ * change that cannot begin, not an update's failure. Either is a warning that says so. A NodePool
+ * whose payload fails on a version change, and every other serious insight (a component not at
+ * level, a NodePool stuck, a failed Machine, the guest's operators), is the update's: a failure.
+ */
+function hostedOwner(i: Insight, status: HostedStatus): Owner {
+  if (i.kind === 'update-not-accepted' && status.request) {
+    const r = status.request;
+    return {
+      kind: 'not-an-update',
+      why: `the update to ${r.version ?? r.image} was requested (${r.field}) and has not started: no control-plane component runs it, so nothing of it has run and no invariant of an update could be violated yet`,
+      evidence: [],
+    };
+  }
+  if (i.kind !== 'nodepool-invalid-payload') return { kind: 'update' };
+  const o = i.objects[0];
+  const pool = status.nodePools.find(
+    (p) => p.name === o?.name && p.namespace === (o?.namespace ?? p.namespace),
+  );
+  if (!pool) return { kind: 'update' };
+  const ref = { object: `NodePool/${pool.namespace}/${pool.name}`, ref: pool.ref };
+  const versionChange =
+    pool.updatingVersion === true ||
+    (pool.targetVersion !== undefined &&
+      pool.reportedVersion !== undefined &&
+      pool.targetVersion !== pool.reportedVersion);
+  if (versionChange) return { kind: 'update' };
+  if (pool.reportedVersion !== undefined && pool.targetVersion === pool.reportedVersion) {
+    return {
+      kind: 'not-an-update',
+      why: `NodePool ${pool.name} changes its configuration only (${pool.updatingConfig === true ? 'UpdatingConfig=True, ' : ''}UpdatingVersion is not True, and it reports ${pool.reportedVersion}, the release it rolls out): a config change that cannot begin`,
+      evidence: [
+        {
+          statement: `NodePool ${pool.name} reports ${pool.reportedVersion} and rolls out ${pool.targetVersion}`,
+          field: 'status.version',
+          value: pool.reportedVersion,
+          ...ref,
+        },
+      ],
+    };
+  }
+  return {
+    kind: 'unknown',
+    why: `NodePool ${pool.name} is not UpdatingVersion=True, and ${pool.reportedVersion === undefined ? 'reports no status.version' : `reports ${pool.reportedVersion}`} while ${pool.targetVersion === undefined ? "the release it rolls out is not named by the HostedCluster's histories" : `it rolls out ${pool.targetVersion}`}: whether its change is a version update or a config change, the inputs do not say`,
+    evidence: [{ statement: `NodePool ${pool.name} has no valid generated payload`, ...ref }],
   };
 }

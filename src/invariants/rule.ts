@@ -139,6 +139,8 @@ export const NEEDS = {
     "when each ClusterOperator reported its new version (the monitor lines of build-log.txt, origin's e2e-intervals JSON, or the operators' OperatorVersionChanged Events; a snapshot's objects hold only the final versions)",
   operators:
     "the ClusterOperators' conditions (gather-extra clusteroperators.json, a must-gather, or the monitor lines of build-log.txt)",
+  nodePoolUpdating:
+    "the NodePool's UpdatingVersion and UpdatingConfig conditions and status.version, and the HostedCluster's version histories naming the release of its spec.release.image (a hypershift dump)",
   snapshot:
     'a snapshot of the ClusterVersion and ClusterOperators with their conditions (gather-extra clusterversion.json and clusteroperators.json, or a must-gather)',
   poolStates:

@@ -15,6 +15,7 @@ export {
   pickHostedCluster,
 } from './hosted.js';
 export { assessHostedStatusAt } from './hosted-at.js';
+export { guestOperatorInsights } from './hosted-guest.js';
 export type * from './hosted-types.js';
 export { isSerious } from './insights.js';
 export type * from './types.js';

@@ -621,3 +621,65 @@ describe('the dump layout on any listing (property)', () => {
     );
   });
 });
+
+describe('no-serious-insight on a hosted cluster (the insights atlevel status raises)', () => {
+  it('fails on an Error insight that is the update’s (a NodePool at level before its Machines)', async () => {
+    const o = outcome(await historyOf('ocpbugs-77922'), 'no-serious-insight');
+    expect(o.state).toBe('violated');
+    expect(o.findings.map((f) => [f.severity, f.subject?.insight])).toContainEqual([
+      'failure',
+      'nodepool-level-before-rollout',
+    ]);
+  });
+
+  it('warns, never fails, on an update requested and not started, and says why', async () => {
+    const h = await historyOf('update-blocked');
+    const o = outcome(h, 'no-serious-insight');
+    expect(o.state).toBe('holds');
+    expect(o.findings).toHaveLength(1);
+    expect(o.findings[0]?.severity).toBe('warning');
+    expect(o.findings[0]?.subject?.insight).toBe('update-not-accepted');
+    expect(o.findings[0]?.summary).toContain('has not started: no control-plane component runs it');
+    expect(analyzeHistory(h).verdict).toBe('pass');
+  });
+
+  it('warns on a config-only NodePool change that cannot begin, and fails when it is a version change', async () => {
+    const o = outcome(await historyOf('nodepool-payload-pending'), 'no-serious-insight');
+    expect(o.state).toBe('holds');
+    expect(o.findings.map((f) => [f.severity, f.subject?.insight])).toEqual([
+      ['warning', 'nodepool-invalid-payload'],
+    ]);
+    expect(o.findings[0]?.summary).toContain('changes its configuration only');
+    // The same NodePool asking for a version change (UpdatingVersion=True): the update's failure.
+    const v = await variant('nodepool-payload-pending', (objects) => {
+      for (const np of objects.nodePools) {
+        const conds = (np.object as { status?: { conditions?: { type: string; status: string }[] } }).status
+          ?.conditions;
+        for (const c of conds ?? []) if (c.type === 'UpdatingVersion') c.status = 'True';
+      }
+    });
+    const ov = outcome(v, 'no-serious-insight');
+    expect(ov.state).toBe('violated');
+    expect(ov.findings.map((f) => [f.severity, f.subject?.insight])).toContainEqual([
+      'failure',
+      'nodepool-invalid-payload',
+    ]);
+  });
+
+  it('is not checked, never FAIL nor PASS, when the NodePool’s change cannot be placed (no status.version)', async () => {
+    const h = await variant('nodepool-payload-pending', (objects) => {
+      for (const np of objects.nodePools) {
+        delete (np.object as { status?: { version?: string } }).status?.version;
+      }
+    });
+    const o = outcome(h, 'no-serious-insight');
+    expect(o.state).toBe('not-checked');
+    expect(o.missing.length).toBeGreaterThan(0);
+    expect(o.findings.map((f) => f.severity)).toEqual(['warning']);
+    expect(analyzeHistory(h).verdict).toBe('inconclusive');
+  });
+
+  it('holds with no serious insight', async () => {
+    expect(outcome(await historyOf('replace-completed'), 'no-serious-insight').state).toBe('holds');
+  });
+});

@@ -24,9 +24,14 @@ const tmp = mkdtempSync(join(tmpdir(), 'atlevel-hosted-signatures-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const fixture = (name: string) => join(projectRoot, 'test/fixtures/hosted', name);
 
+/**
+ * The HyperShift rules' failures. no-serious-insight fails too where `atlevel status` raises the
+ * defect as an Error insight (77922, controlplane-ahead); its findings are the status insight's, not
+ * a HyperShift rule's, and are left out here.
+ */
 async function failures(dir: string) {
   const result = analyzeHistory(buildHistory(await loadHistoryParts([dir], { now: Date.now() })));
-  return result.findings.filter((f) => f.severity === 'failure');
+  return result.findings.filter((f) => f.severity === 'failure' && f.rule !== 'no-serious-insight');
 }
 
 /** A copy of a hosted fixture with one file edited. */

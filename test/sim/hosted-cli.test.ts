@@ -65,7 +65,7 @@ describe('atlevel simulate, hosted scenarios', () => {
     ]);
     expect(code).toBe(1);
     expect(io.out).toContain(
-      "FAIL  analyze's verdict on the run it wrote: nodepool-level-before-rollout violated",
+      "FAIL  analyze's verdict on the run it wrote: no-serious-insight, nodepool-level-before-rollout violated",
     );
     const written = await files(dir);
     expect(written).toContain('namespaces/clusters/hypershift.openshift.io/nodepools/example-workers.yaml');
