@@ -102,7 +102,13 @@ function degradedPool(i: Insight, status: UpdateStatus): string | undefined {
 }
 
 function insightFinding(rule: string, i: Insight, now: Millis, owner: Owner | undefined): Finding {
-  const objects = i.objects.map((o) => `${o.kind}/${o.name}`);
+  // The history's keys (model/locator.ts objectKey): a namespaced object's carry its namespace, so the
+  // report links a NodePool's or a Pod's finding to its rows.
+  const objects = i.objects.map((o) =>
+    o.namespace !== undefined && o.namespace !== ''
+      ? `${o.kind}/${o.namespace}/${o.name}`
+      : `${o.kind}/${o.name}`,
+  );
   // The snapshot's objects are read as last seen: a degradation that began after the moment status
   // assesses (the latest ClusterVersion/ClusterOperator condition change) is never said to be "at" it.
   const began = i.since ?? owner?.since;
