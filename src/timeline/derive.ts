@@ -94,6 +94,16 @@ interface HostClockSkew {
 const AHEAD_MS = 2_000;
 /** Later than a write retried while the API server restarts: the clock is behind, not the write late. */
 const BEHIND_MS = 30_000;
+/**
+ * How late a write can be. client-go's recorder (`tools/record/event.go`) tries an Event up to 12 times,
+ * 10 s apart (the first wait randomised), then drops it: an Event stored more than about 2 minutes after
+ * it was stamped cannot be a late write. Inside that window, a burst of late writes (a node's kubelet
+ * recording its static pods while the API server on the same node is not up yet, on a single-node
+ * cluster) looks like a clock behind.
+ */
+const RETRY_WINDOW_MS = 130_000;
+/** A clock's offset is the same for every Event of its host, give or take the stamps' rounding and the write. */
+const SAME_OFFSET_MS = 3_000;
 
 /** The recorder's node: core/v1's source.host, events.k8s.io/v1's reportingInstance. */
 function eventHost(e: KubeEvent): string | undefined {
@@ -101,26 +111,56 @@ function eventHost(e: KubeEvent): string | undefined {
   return typeof host === 'string' && host !== '' ? host : undefined;
 }
 
+/**
+ * An Event seen once. A repeated one (count above 1, or an events.k8s.io series) keeps its first stamp
+ * when its copy on the server expired and the recorder creates it anew (`tools/record/event.go`: a patch
+ * answered NotFound is retried as a create), so its creation can be hours after that stamp.
+ */
+function seenOnce(e: KubeEvent): boolean {
+  return (e.count ?? 1) <= 1 && (e as { series?: unknown }).series == null;
+}
+
 /** The hosts whose Events run off the API server's clock, by the median of their stamps' gaps. */
 function hostClockSkews(events: readonly Observed<KubeEvent>[]): HostClockSkew[] {
-  const gaps = new Map<string, number[]>();
+  const gaps = new Map<string, { gap: number; created: number }[]>();
   for (const { object: e } of events) {
     const host = eventHost(e);
-    if (host === undefined) continue;
+    if (host === undefined || !seenOnce(e)) continue;
     const first = parseTime(e.firstTimestamp) ?? parseTime(e.eventTime);
     const created = parseTime(e.metadata.creationTimestamp);
     if (first === undefined || created === undefined) continue;
     const list = gaps.get(host);
-    if (list) list.push(first - created);
-    else gaps.set(host, [first - created]);
+    const pair = { gap: first - created, created };
+    if (list) list.push(pair);
+    else gaps.set(host, [pair]);
   }
   const out: HostClockSkew[] = [];
   for (const [host, list] of gaps) {
-    list.sort((a, b) => a - b);
-    const offset = list[Math.floor((list.length - 1) / 2)] as number;
-    if (offset > AHEAD_MS || offset < -BEHIND_MS) out.push({ host, offset, events: list.length });
+    list.sort((a, b) => a.gap - b.gap);
+    const offset = (list[Math.floor((list.length - 1) / 2)] as { gap: number }).gap;
+    if (offset > AHEAD_MS || (offset < -BEHIND_MS && clockBehind(list, offset)))
+      out.push({ host, offset, events: list.length });
   }
   return out.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
+}
+
+/**
+ * Whether a median gap behind the API server's clock is the host's clock and not its writes being late.
+ * Beyond the recorder's retry window it can only be the clock. Inside it, a clock shows the same gap on
+ * most of its host's Events, stored over more than one retry window; late writes are stored together,
+ * within seconds of the API server's return, with gaps spread over the time it was away.
+ */
+function clockBehind(list: readonly { gap: number; created: number }[], offset: number): boolean {
+  if (offset < -RETRY_WINDOW_MS) return true;
+  const same = list.filter((p) => Math.abs(p.gap - offset) <= SAME_OFFSET_MS);
+  if (same.length * 2 <= list.length) return false;
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const p of same) {
+    if (p.created < first) first = p.created;
+    if (p.created > last) last = p.created;
+  }
+  return last - first > RETRY_WINDOW_MS;
 }
 
 /**

@@ -120,6 +120,71 @@ describe("a node's clock minutes off the cluster's, in the daemon's NodeDone eve
     expect(r.race).toBe('holds');
   });
 
+  /** A copy of `dir` with kubelet Events of NODE added: [stamped, created, count] each. */
+  function withKubeletEvents(dir: string, added: readonly [string, string, number][]): string {
+    const out = withEvents(dir, () => {});
+    const path = join(out, 'events.json');
+    const doc = JSON.parse(readFileSync(path, 'utf8')) as { items: unknown[] };
+    added.forEach(([stamped, created, count], i) => {
+      doc.items.push({
+        apiVersion: 'v1',
+        kind: 'Event',
+        count,
+        firstTimestamp: stamped,
+        lastTimestamp: count > 1 ? created : stamped,
+        involvedObject: { kind: 'Pod', namespace: 'openshift-etcd', name: `etcd-${NODE}` },
+        message: 'Started container etcd',
+        metadata: {
+          creationTimestamp: created,
+          name: `etcd-${NODE}.kubelet${i}`,
+          namespace: 'openshift-etcd',
+        },
+        reason: 'Started',
+        source: { component: 'kubelet', host: NODE },
+        type: 'Normal',
+      });
+    });
+    writeFileSync(path, JSON.stringify(doc));
+    return out;
+  }
+  const at = (hms: string) => `2021-11-03T${hms}Z`;
+
+  it("a burst of writes stored late (the API server away, within the recorder's retries) is not a clock behind", async () => {
+    // Seven kubelet Events stamped over 68 s while the API server was away and stored together when it
+    // came back: gaps of 38-100 s, the host's median 44 s behind with its three daemon Events on time.
+    // Before, the host's Events moved 44 s later, its NodeDone past the CVO's completion (03:29:11).
+    const stamped = ['03:10:00', '03:10:14', '03:10:28', '03:10:42', '03:10:56', '03:11:01', '03:11:04'];
+    const dir = withKubeletEvents(
+      DAY2,
+      stamped.map((t, i) => [at(t), at(`03:11:4${i}`), 1]),
+    );
+    const r = await judge(dir);
+    expect(r.note).toBeUndefined();
+    expect(r.race).toBe('holds');
+  });
+
+  it('a clock a minute behind, inside the retry window, shows on Events stored over half an hour: moved', async () => {
+    const kubelet = ['03:00:00', '03:06:00', '03:12:00', '03:18:00', '03:24:00'].map(
+      (t): [string, string, number] => [move(at(t), -60) as string, at(t), 1],
+    );
+    const r = await judge(withKubeletEvents(daemonClock(DAY2, NODE, -60), kubelet));
+    expect(r.note).toContain(`the Events recorded on ${NODE} run 1m00s behind the API server's clock`);
+    expect(r.race).toBe('holds');
+  });
+
+  it('repeated Events re-created with their first stamp hours back are no clock: nothing moves', async () => {
+    // A repeated Event whose copy expired is created anew with its first stamp (client-go's recorder):
+    // four such, two hours back, made the host's median two hours behind, and every Event of it moved.
+    const repeated = ['03:05:00', '03:10:00', '03:15:00', '03:20:00'].map((t): [string, string, number] => [
+      move(at(t), -7200) as string,
+      at(t),
+      40,
+    ]);
+    const r = await judge(withKubeletEvents(DAY2, repeated));
+    expect(r.note).toBeUndefined();
+    expect(r.race).toBe('holds');
+  });
+
   it('Events without a creationTimestamp cannot show a skew: they keep their own stamps, without a note', async () => {
     const dir = withEvents(daemonClock(DAY2, NODE, 300), (e) => {
       delete e.metadata.creationTimestamp;
