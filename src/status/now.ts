@@ -2,9 +2,10 @@ import type { ClusterOperator, ClusterVersion } from '../model/index.js';
 import { type Millis, parseTime } from '../model/index.js';
 
 /**
- * oc evaluates its example snapshots at the latest condition transition of the ClusterVersion and
- * ClusterOperators, plus 368975 ns "to exercise rounding" (MANIFEST.md 1a). Doing the same makes
- * every duration and estimate comparable with oc's expected outputs.
+ * oc evaluates its example snapshots (`pkg/cli/admin/upgrade/status/examples` in openshift/oc) at the
+ * latest condition transition of the ClusterVersion and ClusterOperators, plus 368975 ns "to exercise
+ * rounding" (docs/status.md, `--at`). Doing the same makes every duration and estimate comparable with
+ * oc's expected outputs.
  */
 const OC_NOW_OFFSET_MS = 0.368975;
 
