@@ -55,8 +55,8 @@ export function atVersion(history: ClusterHistory, operator: string, update: Upd
 const UNDATED = 'no level report time (no OperatorVersionChanged event, no monitor line)';
 
 /**
- * The operators a level rule applies to and could not check (docs/rules/clusteroperator-level-then-
- * progressing.md). Once the newest update completed, every operator reported its version: those with
+ * The operators a level rule applies to and could not check
+ * (docs/rules/clusteroperator-level-then-progressing.md). Once the newest update completed, every operator reported its version: those with
  * no time known for the report in any update (`reported` holds those with one) lack data. While it is
  * still in progress at the end of the inputs, an operator at its target (the snapshot) with no dated
  * report lacks data too, and one not yet at it has not reported yet: it cannot be judged yet, which no

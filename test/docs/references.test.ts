@@ -18,6 +18,9 @@ const RELATIVE = /(?<![\w./-])((?:\.\.\/)+[\w.@-]+(?:\/[\w.@-]+)*)/g;
 /** Docs of this repository named in the text. */
 const REPO_DOC = /(?<![\w/.-])((?:docs\/[\w/-]+|CONTRIBUTING|README)\.md)/g;
 
+/** A Markdown file named alone (`domain.md`, `MANIFEST.md`): one of the repository's, by its name. */
+const BARE_DOC = /(?<![\w/.-])([\w-]+\.md)\b/g;
+
 /** Docs announced by work in flight, allowed to be missing until it lands (none at present). */
 const ANNOUNCED = new Set<string>();
 
@@ -30,6 +33,13 @@ function files(dir: string): string[] {
   }
   return out;
 }
+
+/** The names of the repository's own Markdown files, wherever they are. */
+const repoDocNames = new Set(
+  [...files(join(root, 'docs')), join(root, 'README.md'), join(root, 'CONTRIBUTING.md')]
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => f.slice(f.lastIndexOf(sep) + 1)),
+);
 
 const inRepo = (path: string): boolean => {
   const rel = relative(root, path);
@@ -53,6 +63,8 @@ function problems(file: string): string[] {
         found.push(`${at}: ${name} does not exist in the repository`);
       }
     }
+    for (const m of line.matchAll(BARE_DOC))
+      if (!repoDocNames.has(m[1]!)) found.push(`${at}: ${m[1]} is no file of the repository`);
   });
   return found;
 }
@@ -75,6 +87,10 @@ describe('references in src/ and docs/', () => {
     };
     expect(check('// see ../shared/fixtures/MANIFEST.md')).toBe(true);
     expect(check('// facts in peers.md 1.3')).toBe(true);
+    expect(
+      [...'oc mocks now (MANIFEST.md 1a)'.matchAll(BARE_DOC)].some((m) => !repoDocNames.has(m[1]!)),
+    ).toBe(true);
+    expect([...'as domain.md 4.2 says'.matchAll(BARE_DOC)].some((m) => !repoDocNames.has(m[1]!))).toBe(false);
     expect(check("import x from '../../elsewhere/y.js'")).toBe(true);
     expect(check("import x from '../model/index.js'")).toBe(false);
   });
