@@ -186,7 +186,8 @@ function verdictLine(v: RunVerdict, c: Colours): string {
     case 'no-update':
       return `${c.bold('NO UPDATE')}  ${why}: the run shows no update`;
     default:
-      return `${c.green(c.bold('PASS'))}  ${why}: every invariant checked and held`;
+      // The standalone rules do not apply to a hosted run, nor the hosted rules to a standalone one.
+      return `${c.green(c.bold('PASS'))}  ${why}: every invariant that applies held`;
   }
 }
 

@@ -164,3 +164,22 @@ describe('a --release-from/--release-to of another release', () => {
     expect(r.stderr).toBe('');
   });
 });
+
+describe('a PASS claims no rule it did not check', () => {
+  it('a standalone run, where the hosted rules do not apply: "every invariant that applies held"', () => {
+    const r = atlevel('analyze', join(projectRoot, 'examples/bug-2019850-fixed'));
+    expect(r.status).toBe(0);
+    const [headline] = r.stdout.split('\n');
+    expect(headline).toBe(
+      'PASS: every invariant that applies held in the update 4.10.0-0.nightly-2021-11-02-191632 → 4.10.0-0.nightly-2021-11-03-020416',
+    );
+    // The rules that do not apply are listed, not checked.
+    expect(r.stdout).toContain('not checked: no HostedCluster or HostedControlPlane in the inputs');
+  });
+
+  it('a hosted dump, where the ClusterVersion rules do not apply: the same words', () => {
+    const r = atlevel('analyze', join(projectRoot, 'test/fixtures/hosted/replace-completed'));
+    expect(r.status).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('PASS: every invariant that applies held');
+  });
+});

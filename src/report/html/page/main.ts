@@ -71,7 +71,7 @@ function header(data: ReportData): HTMLElement {
             ? el(
                 'span',
                 { class: warnings ? 'verdict warn' : 'verdict pass' },
-                `PASS${warned || ': every invariant checked and held'}`,
+                `PASS${warned || (data.rules.some((r) => r.state === 'not-checked') ? ': every invariant that applies held' : ': every invariant checked and held')}`,
               )
             : el(
                 'span',
