@@ -6,8 +6,9 @@
  */
 import { plural } from '../model/index.js';
 import { cspHash, escapeHtml, PAGE_CSS } from '../report/index.js';
-import type { RateRow, StatsResult } from './query.js';
+import type { ComponentRow, RateRow, StatsResult } from './query.js';
 import {
+  componentCell,
   componentList,
   DURATION_COLUMNS,
   day,
@@ -31,6 +32,7 @@ table.stats td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:
 .bar rect.bg{fill:#eceff1}.bar rect.fg{fill:var(--fail)}.bar rect.ok{fill:#2e7d32}
 section.block{margin:0 0 8px}
 p.lead{color:var(--muted);margin:0 0 8px}
+table.stats td .cov{display:block;color:var(--muted);font-size:smaller;white-space:normal}
 `;
 const CSS = PAGE_CSS + STATS_CSS;
 
@@ -113,25 +115,31 @@ export function statsHtml(s: StatsResult): string {
         : `<table class="stats"><tr><th>operator</th><th>runs</th><th>findings</th><th>first seen</th><th>last seen</th></tr>${earlyRows}</table>`
     }</section>`,
   );
+  // As the text report: runs without rendered configs to tell the fix get their own column when there are any.
+  const fixes: readonly (readonly [ComponentRow['fix'], string])[] = [
+    ['absent', 'before the fix'],
+    ['present', 'after'],
+    ...(s.components.some((c) => c.fix === 'unknown')
+      ? [['unknown', 'no rendered configs to tell'] as const]
+      : []),
+  ];
   const compRows = groupComponents(s.components)
     .map((g) => {
       const first = g[0];
-      const cell = (fix: string) => {
-        const r = g.filter((x) => x.fix === fix);
-        const runs = r.reduce((a, x) => a + x.runs, 0);
-        const race = r.reduce((a, x) => a + x.race, 0);
-        const thin = r.reduce((a, x) => a + x.holdsThin, 0);
-        // A hold on too little is no evidence the race was absent: said beside the count.
-        const apart = thin > 0 ? ` (${thin} held on too little)` : '';
-        return runs === 0
-          ? '<td class="n">–</td><td></td>'
-          : `<td class="n">${race} of ${runs}${apart}</td><td>${bar(race / runs)}</td>`;
+      const cell = (fix: ComponentRow['fix']) => {
+        const r = componentCell(g, fix);
+        if (!r) return '<td class="n">–</td><td></td>';
+        // Out of the checked runs, as the text report counts; every hold by coverage and the runs not
+        // checked under it: a thin hold, or one of unknown coverage, is no evidence the race was absent.
+        const count = r.checked === 0 ? `no checked run of ${r.runs}` : `${r.race} of ${r.checked}`;
+        const holds = HOLDS_HEADS.map((h, i) => `${h} ${holdsCells(r)[i]}`).join(', ');
+        return `<td class="n">${count}<span class="cov">held: ${e(holds)}; not checked ${r.notChecked}</span></td><td>${bar(r.rate)}</td>`;
       };
-      return `<tr><td>${e(componentList(first?.changed ?? ''))}</td><td title="${e(componentList(first?.unchanged ?? ''))}">${e(unchangedThatMatters(first?.unchanged ?? '') || componentList(first?.unchanged ?? ''))}</td>${cell('absent')}${cell('present')}</tr>`;
+      return `<tr><td>${e(componentList(first?.changed ?? ''))}</td><td title="${e(componentList(first?.unchanged ?? ''))}">${e(unchangedThatMatters(first?.unchanged ?? '') || componentList(first?.unchanged ?? ''))}</td>${fixes.map(([fix]) => cell(fix)).join('')}</tr>`;
     })
     .join('');
   sections.push(
-    `<section class="block"><h2>Changed release components and the race</h2><p class="lead">runs in which <span class="mono">${e(s.raceRule)}</span> was violated, before the fix and after it (rendered configs stamped with release-image-version, MCO PR #2918); "unchanged" names machine-config-operator and the OS image when they stayed put (the full list on hover)</p><table class="stats"><tr><th>changed</th><th>unchanged</th><th>before the fix</th><th></th><th>after</th><th></th></tr>${compRows}</table></section>`,
+    `<section class="block"><h2>Changed release components and the race</h2><p class="lead">runs in which <span class="mono">${e(s.raceRule)}</span> was violated, of the runs where it was checked, before the fix and after it (rendered configs stamped with release-image-version, MCO PR #2918), with the runs where it held by coverage (${e(HOLDS_NOTE)}) and those where it was not checked; "unchanged" names machine-config-operator and the OS image when they stayed put (the full list on hover)</p><table class="stats"><tr><th>changed</th><th>unchanged</th>${fixes.map(([, label]) => `<th>${e(label)}</th><th></th>`).join('')}</tr>${compRows}</table></section>`,
   );
   const pctRows = [
     ['update (CVO start → completion)', s.updateMs] as const,

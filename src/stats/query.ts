@@ -95,6 +95,7 @@ interface EarlyLevelRow {
   readonly lastSeen: number | null;
 }
 
+/** One per (changed, unchanged, fix): each query groups by the three. */
 export interface ComponentRow {
   /** Config-reaching release components that changed, `+`-joined; `` none; `unknown` when the releases were not in the run. */
   readonly changed: string;
@@ -110,6 +111,10 @@ export interface ComponentRow {
   readonly holdsPartial: number;
   readonly holdsThin: number;
   readonly holdsCoverageUnknown: number;
+  /** runs − notChecked: the runs the race count is out of (a run not checked is no run without it). */
+  readonly checked: number;
+  /** race / checked; null when no run was checked. */
+  readonly rate: number | null;
 }
 
 /**
@@ -368,15 +373,20 @@ async function components(db: Sql, f: StatsFilter, raceRule: string): Promise<Co
 }
 
 function componentRows(rows: Record<string, unknown>[]): ComponentRow[] {
-  return rows.map((r) => ({
-    changed: String(r.changed),
-    unchanged: String(r.unchanged),
-    fix: r.fix as ComponentRow['fix'],
-    runs: int(r.runs),
-    race: int(r.race),
-    notChecked: int(r.not_checked),
-    ...holdsOf(r, int(r.runs) - int(r.race) - int(r.not_checked)),
-  }));
+  return rows.map((r) => {
+    const checked = int(r.runs) - int(r.not_checked);
+    return {
+      changed: String(r.changed),
+      unchanged: String(r.unchanged),
+      fix: r.fix as ComponentRow['fix'],
+      runs: int(r.runs),
+      race: int(r.race),
+      notChecked: int(r.not_checked),
+      ...holdsOf(r, checked - int(r.race)),
+      checked,
+      rate: checked === 0 ? null : int(r.race) / checked,
+    };
+  });
 }
 
 async function named(

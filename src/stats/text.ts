@@ -98,26 +98,20 @@ export function componentSentence(rows: readonly ComponentRow[], rule: string): 
   if (!first) return '';
   let said = false;
   const part = (fix: ComponentRow['fix'], label: string) => {
-    const r = rows.filter((x) => x.fix === fix);
-    const runs = r.reduce((a, x) => a + x.runs, 0);
-    const race = r.reduce((a, x) => a + x.race, 0);
-    const notChecked = r.reduce((a, x) => a + x.notChecked, 0);
-    const thin = r.reduce((a, x) => a + x.holdsThin, 0);
-    const unknown = r.reduce((a, x) => a + x.holdsCoverageUnknown, 0);
-    if (runs === 0) return undefined;
-    // Only the runs where the rule was checked count: a run that could not be checked is not a run
-    // without the race. Those are said apart, so that "0 of 2" never hides "none checked".
-    const checkedRuns = runs - notChecked;
+    const r = componentCell(rows, fix);
+    if (!r) return undefined;
+    // Only the runs where the rule was checked count (r.checked): a run that could not be checked is
+    // not a run without the race. Those are said apart, so that "0 of 2" never hides "none checked".
     // A hold on too little of what the rule judges is no evidence the race was absent: said apart too.
     const apart = [
-      ...(notChecked > 0 ? [`${notChecked} not checked`] : []),
-      ...(thin > 0 ? [`${thin} held on too little`] : []),
-      ...(unknown > 0 ? [`${unknown} held, coverage unknown`] : []),
+      ...(r.notChecked > 0 ? [`${r.notChecked} not checked`] : []),
+      ...(r.holdsThin > 0 ? [`${r.holdsThin} held on too little`] : []),
+      ...(r.holdsCoverageUnknown > 0 ? [`${r.holdsCoverageUnknown} held, coverage unknown`] : []),
     ];
     const unchecked = apart.length > 0 ? ` (${apart.join(', ')})` : '';
     // "runs" once, on the first count: "5 of 12 runs before the fix, 0 of 9 after".
-    if (checkedRuns === 0) return `no checked run of ${runs} ${label}`;
-    const text = `${race} of ${checkedRuns}${said ? '' : ` ${checkedRuns === 1 ? 'run' : 'runs'}`} ${label}${unchecked}`;
+    if (r.checked === 0) return `no checked run of ${r.runs} ${label}`;
+    const text = `${r.race} of ${r.checked}${said ? '' : ` ${r.checked === 1 ? 'run' : 'runs'}`} ${label}${unchecked}`;
     said = true;
     return text;
   };
@@ -129,6 +123,15 @@ export function componentSentence(rows: readonly ComponentRow[], rule: string): 
   const matters = unchangedThatMatters(first.unchanged);
   const unchanged = matters === '' ? '' : `, ${matters} unchanged`;
   return `${changedImages(first.changed)}${unchanged} → ${rule === 'master-pool-updated-before-cvo-complete' ? 'race' : rule} in ${parts.join(', ')}`;
+}
+
+/** A group's row for one state of the fix (the store gives one row per changed, unchanged and fix); undefined for no run. */
+export function componentCell(
+  group: readonly ComponentRow[],
+  fix: ComponentRow['fix'],
+): ComponentRow | undefined {
+  const row = group.find((x) => x.fix === fix);
+  return row && row.runs > 0 ? row : undefined;
 }
 
 export function groupComponents(rows: readonly ComponentRow[]): ComponentRow[][] {
@@ -143,7 +146,9 @@ export function groupComponents(rows: readonly ComponentRow[]): ComponentRow[][]
 /** The heads of the holds by coverage (query.ts RateRow), after a rate table's own columns. */
 export const HOLDS_HEADS = ['full', 'partial', 'thin', 'coverage unknown'] as const;
 
-export function holdsCells(r: RateRow): string[] {
+export function holdsCells(
+  r: Pick<RateRow, 'holdsFull' | 'holdsPartial' | 'holdsThin' | 'holdsCoverageUnknown'>,
+): string[] {
   return [r.holdsFull, r.holdsPartial, r.holdsThin, r.holdsCoverageUnknown].map(String);
 }
 

@@ -228,6 +228,28 @@ describe('atlevel completion', () => {
     expect(fish).toContain("-s o -l output -x -a 'text json yaml junit html'");
   });
 
+  it('fish: a variadic flag completes its later values from the same definitions as bash', () => {
+    const fish = spawnSync(process.execPath, [bin, 'completion', 'fish'], { encoding: 'utf8' }).stdout;
+    const line = (cmd: string, test: string) =>
+      fish
+        .split('\n')
+        .filter(
+          (l) =>
+            l.startsWith(`complete -c atlevel -n '__fish_seen_subcommand_from ${cmd};`) && l.includes(test),
+        );
+    // analyze and stats both take `--rule <id...>`: the later values are the rule ids...
+    for (const cmd of ['analyze', 'stats']) {
+      const [values, ...more] = line(cmd, "; and __atlevel_values_of --rule'");
+      expect(more, cmd).toEqual([]);
+      expect(values, cmd).toMatch(/ -a '[^']*\bpool-degraded\b[^']*' -d /);
+      expect(values, cmd).not.toContain(' -F');
+    }
+    // ...and, while they go on, analyze's paths do not complete.
+    expect(line('analyze', '').filter((l) => l.endsWith(' -F'))).toEqual([
+      expect.stringContaining("; and not __atlevel_values_of --rule' -F"),
+    ]);
+  });
+
   it('an unknown shell is a usage error', () => {
     const r = spawnSync(process.execPath, [bin, 'completion', 'tcsh'], { encoding: 'utf8' });
     expect(r.status).toBe(EXIT.usage);
@@ -297,3 +319,56 @@ describe('release info --component-for', () => {
     expect(none.stderr).toMatch(/^atlevel: no component with image "ffffffffffffffff"/);
   });
 });
+
+const fishMissing =
+  spawnSync('fish', ['--version'], { encoding: 'utf8' }).status === 0 ? '' : 'fish is not installed';
+(fishMissing ? describe.skip : describe)(
+  `atlevel completion fish, in a real fish${fishMissing ? ` (skipped: ${fishMissing})` : ''}`,
+  () => {
+    const script = join(work, 'atlevel.fish');
+    /** What fish offers for `line` (its `complete -C`), the words only, as a user would see them. */
+    function fishComplete(line: string): string[] {
+      if (!existsSync(script)) {
+        const r = spawnSync(process.execPath, [bin, 'completion', 'fish'], { encoding: 'utf8' });
+        writeFileSync(script, r.stdout);
+      }
+      const out = spawnSync(
+        'fish',
+        ['--no-config', '-c', `source ${script}; complete -C ${JSON.stringify(line)}`],
+        {
+          encoding: 'utf8',
+          cwd: projectRoot,
+        },
+      );
+      expect(out.stderr).toBe('');
+      return out.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0] ?? '');
+    }
+
+    it('a flag that takes several values completes them up to the next flag, as bash does', () => {
+      const rules = fishComplete('atlevel analyze --rule ');
+      expect(rules).toContain('pool-degraded');
+      // The second and third values of `--rule a b c` are rule ids too, not file names.
+      expect(fishComplete('atlevel analyze --rule pool-degraded ')).toEqual(rules);
+      expect(fishComplete('atlevel analyze examples --rule pool-degraded update-completed opera')).toEqual(
+        rules.filter((r) => r.startsWith('opera')),
+      );
+      expect(fishComplete('atlevel stats --rule pool-degraded ')).toEqual(rules);
+      // A flag ends them; so do `--` and `--rule=a` (commander reads one value there).
+      expect(fishComplete('atlevel analyze --rule pool-degraded --wid')).toEqual(['--width']);
+      expect(fishComplete('atlevel analyze --rule pool-degraded --brief package.j')).toEqual([
+        'package.json',
+      ]);
+      expect(fishComplete('atlevel analyze --rule pool-degraded -- package.j')).toEqual(['package.json']);
+      expect(fishComplete('atlevel analyze --rule=pool-degraded package.j')).toEqual(['package.json']);
+    });
+
+    it("commands, flags and a flag's choices still complete", () => {
+      expect(fishComplete('atlevel statu')).toEqual(['status']);
+      expect(fishComplete('atlevel analyze -o ')).toEqual(['html', 'json', 'junit', 'text', 'yaml']);
+      expect(fishComplete('atlevel analyze package.j')).toEqual(['package.json']);
+    });
+  },
+);

@@ -77,13 +77,29 @@ const result: StatsResult = {
       changed: 'pod',
       unchanged: 'machine-config-operator',
       fix: 'absent',
-      runs: 2,
+      runs: 5,
       race: 2,
-      notChecked: 0,
-      holdsFull: 0,
+      notChecked: 1,
+      holdsFull: 1,
       holdsPartial: 0,
-      holdsThin: 0,
+      holdsThin: 1,
       holdsCoverageUnknown: 0,
+      checked: 4,
+      rate: 0.5,
+    },
+    {
+      changed: 'pod',
+      unchanged: 'machine-config-operator',
+      fix: 'present',
+      runs: 3,
+      race: 0,
+      notChecked: 0,
+      holdsFull: 1,
+      holdsPartial: 1,
+      holdsThin: 0,
+      holdsCoverageUnknown: 1,
+      checked: 3,
+      rate: 0,
     },
   ],
   updateMs: { n: 3, min: 1_500_000, p50: 1_500_000, p90: 1_700_000, p99: 1_700_000, max: 1_700_000 },
@@ -131,5 +147,32 @@ describeBrowser('atlevel stats -o html in chromium', () => {
     expect(await page.locator('img').count()).toBe(0);
     const rows = await page.locator('table.stats').nth(0).locator('tr').count();
     expect(rows).toBe(2);
+  });
+
+  it("shows a component's race out of its checked runs, with every hold by coverage and the runs not checked", async () => {
+    const { url } = writeArtifact('stats/stats.html', statsHtml(result));
+    const page = await browser.newPage();
+    await page.goto(url);
+    const table = page.locator('section', {
+      has: page.locator('h2', { hasText: 'Changed release components' }),
+    });
+    const heads = await table.locator('th').allInnerTexts();
+    // No run without rendered configs: no column for them.
+    expect(heads).toEqual(['changed', 'unchanged', 'before the fix', '', 'after', '']);
+    const cells = await table.locator('tr').nth(1).locator('td').allInnerTexts();
+    expect(cells.map((c) => c.replace(/\s+/g, ' ').trim())).toEqual([
+      'pod',
+      'machine-config-operator',
+      '2 of 4 held: full 1, partial 0, thin 1, coverage unknown 0; not checked 1',
+      '',
+      '0 of 3 held: full 1, partial 1, thin 0, coverage unknown 1; not checked 0',
+      '',
+    ]);
+    // The labels sit under the count, in the muted small print, and the bar is the rate of the checked runs.
+    const cov = table.locator('tr').nth(1).locator('td .cov').first();
+    expect(await cov.evaluate((el) => getComputedStyle(el).display)).toBe('block');
+    await expect(
+      table.locator('tr').nth(1).locator('svg.bar').first().getAttribute('aria-label'),
+    ).resolves.toBe('50.0%');
   });
 });

@@ -26,6 +26,8 @@ const row = (
   holdsPartial: 0,
   holdsThin: 0,
   holdsCoverageUnknown: 0,
+  checked: runs,
+  rate: runs === 0 ? null : race / runs,
 });
 
 describe('the component sentence', () => {
@@ -54,6 +56,9 @@ describe('the component sentence', () => {
     const unchecked = (fix: ComponentRow['fix'], runs: number, race: number, notChecked: number) => ({
       ...row(fix, runs, race, 'machine-config-operator'),
       notChecked,
+      holdsFull: runs - race - notChecked,
+      checked: runs - notChecked,
+      rate: runs === notChecked ? null : race / (runs - notChecked),
     });
     expect(componentSentence([unchecked('absent', 2, 0, 2), unchecked('present', 6, 0, 4)], RACE)).toBe(
       'pod image changed, machine-config-operator unchanged → race in no checked run of 2 before the fix, 0 of 2 runs after (4 not checked)',
@@ -74,6 +79,23 @@ describe('the component sentence', () => {
     expect(html.indexOf('>machine-config<')).toBeGreaterThan(-1);
     expect(html.indexOf('>machine-config<')).toBeLessThan(html.indexOf('>etcd<'));
     expect(statsHtml(result())).not.toContain('Level reports after the update started');
+  });
+
+  it('the HTML cells count as the sentence does: out of the checked runs, a column for runs without configs', () => {
+    const none = {
+      ...row('unknown', 2, 0, 'unknown', 'unknown'),
+      notChecked: 2,
+      holdsFull: 0,
+      checked: 0,
+      rate: null,
+    };
+    const html = statsHtml(result({ components: [none] }));
+    expect(html).toContain('<th>no rendered configs to tell</th>');
+    expect(html).toContain(
+      '<td class="n">no checked run of 2<span class="cov">held: full 0, partial 0, thin 0, coverage unknown 0; not checked 2</span></td><td><svg class="bar" width="120" height="10" role="img" aria-label="not checked">',
+    );
+    expect(componentSentence([none], RACE)).toContain('no checked run of 2 with no rendered configs to tell');
+    expect(statsHtml(result())).not.toContain('no rendered configs to tell');
   });
 
   it('the HTML table shows the same names, the full list on hover', () => {

@@ -117,6 +117,14 @@ describe('coverage in the run store', () => {
           `<td class="mono">${RULE}</td><td class="n">2</td><td class="n">1</td><td class="n">0</td><td class="n">1</td>`,
         ),
       );
+      // The component table, with the rule as the race: its rows say the runs the count is out of
+      // and the rate, and the HTML cell shows each of its counts, labelled.
+      const byRule = await collectStats(store.db, store.where, { rules: [RULE] });
+      const thinRow = byRule.components.find((c) => c.holdsThin === 1);
+      expect(thinRow).toMatchObject({ race: 0, notChecked: 0, holdsThin: 1, checked: 1, rate: 0 });
+      expect(statsHtml(byRule)).toContain(
+        '0 of 1<span class="cov">held: full 0, partial 0, thin 1, coverage unknown 0; not checked 0</span>',
+      );
     } finally {
       await store.close();
     }
