@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { E2E_SUITES } from './vitest.suites.js';
 
@@ -13,5 +14,10 @@ export default defineConfig({
     reporters: ['default', './test/helpers/skip-summary.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    // Two workers on two cores, as `npm test` (vitest.config.ts): these files mostly wait on the
+    // processes and servers they start, and one worker (vitest's default there) left the second core
+    // idle for most of the suite's 9 minutes. The simulator's ground truth, the longest file, then runs
+    // beside the others instead of after them.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
