@@ -8,7 +8,7 @@ import {
   poolStateAt,
 } from '../timeline/index.js';
 import { atVersion, levelCoverage, operatorLevelFor, updateDone } from './operator-level.js';
-import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
+import { checked, defineRule, NEEDS, notApplicable, notChecked, noUpdateReason } from './rule.js';
 
 /** Condition states that contradict "I am at level" (docs/domain.md 5.2). */
 const BAD: readonly { type: string; status: string; severity: Severity }[] = [
@@ -30,7 +30,7 @@ export const clusterOperatorLevelThenProgressing = defineRule(
   },
   (history: ClusterHistory, rule) => {
     const updates = findUpdates(history);
-    if (updates.length === 0) return notApplicable(rule, 'no update in the inputs');
+    if (updates.length === 0) return notApplicable(rule, noUpdateReason(history));
     const findings: Finding[] = [];
     const pools = poolNames(history).map((name) => poolHistory(history, name));
     let levels = 0;

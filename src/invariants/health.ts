@@ -8,7 +8,7 @@ import {
   updateWindow,
 } from '../timeline/index.js';
 import { operatorNames } from './clusteroperator-level-then-progressing.js';
-import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
+import { checked, defineRule, NEEDS, notApplicable, notChecked, noUpdateReason } from './rule.js';
 
 /** An operator broke (Degraded=True or Available=False) while an update was running. */
 export const operatorDegradedDuringUpdate = defineRule(
@@ -20,7 +20,7 @@ export const operatorDegradedDuringUpdate = defineRule(
   },
   (history: ClusterHistory, rule) => {
     const all = findUpdates(history);
-    if (all.length === 0) return notApplicable(rule, 'no update in the inputs');
+    if (all.length === 0) return notApplicable(rule, noUpdateReason(history));
     const updates = all.filter((u) => u.startedAt !== undefined);
     if (updates.length === 0)
       return notChecked(rule, 'no update with a start time in the inputs', [NEEDS.updateStart]);
@@ -117,7 +117,7 @@ export const updateCompleted = defineRule(
   (history: ClusterHistory, rule) => {
     const updates = findUpdates(history);
     const last = updates[updates.length - 1];
-    if (!last) return notApplicable(rule, 'no update in the inputs');
+    if (!last) return notApplicable(rule, noUpdateReason(history));
     if (last.state !== 'Partial') return checked(rule, []);
     // The end of the update's window, not of the latest timestamp anywhere in the inputs.
     const end = updateWindow(history)?.to ?? history.span?.to;

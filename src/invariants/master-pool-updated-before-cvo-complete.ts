@@ -12,7 +12,7 @@ import {
   updateLabel,
 } from '../timeline/index.js';
 import { configForRelease } from './release-configs.js';
-import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
+import { checked, defineRule, NEEDS, notApplicable, notChecked, noUpdateReason } from './rule.js';
 
 const POOL = 'master';
 const POOL_KEY = `MachineConfigPool/${POOL}`;
@@ -39,7 +39,7 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
     if (completed.length === 0) {
       return undated
         ? notChecked(rule, undated, [NEEDS.completion])
-        : notApplicable(rule, 'no completed update in the inputs');
+        : notApplicable(rule, noUpdateReason(history, 'completed update'));
     }
     const ph = poolHistory(history, POOL);
     const testPool = history.testLog.some((e) => e.kind === 'pool-status' && e.pool === POOL);

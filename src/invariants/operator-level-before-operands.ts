@@ -14,7 +14,7 @@ import {
   workloadRollouts,
 } from '../timeline/index.js';
 import { atVersion, levelCoverage, operatorLevelFor } from './operator-level.js';
-import { checked, defineRule, NEEDS, notApplicable, notChecked } from './rule.js';
+import { checked, defineRule, NEEDS, notApplicable, notChecked, noUpdateReason } from './rule.js';
 
 /**
  * Every ClusterOperator must report its new `operator` version only once every workload it manages
@@ -34,7 +34,7 @@ export const operatorLevelBeforeOperands = defineRule(
   },
   (history: ClusterHistory, rule) => {
     const updates = findUpdates(history);
-    if (updates.length === 0) return notApplicable(rule, 'no update in the inputs');
+    if (updates.length === 0) return notApplicable(rule, noUpdateReason(history));
     const operators = history.objects.clusterOperators;
     const { workloads, data } = workloadRollouts(history);
     const owners = operandOwnership(operators, workloads);

@@ -11,7 +11,15 @@ import {
 import { atVersion, keepsVersion, operatorLevelFor, operatorVersion } from './operator-level.js';
 import { snapshotRace } from './operator-level-snapshot.js';
 import { configForRelease } from './release-configs.js';
-import { checked, defineRule, NEEDS, notApplicable, notChecked, partialCoverage } from './rule.js';
+import {
+  checked,
+  defineRule,
+  NEEDS,
+  notApplicable,
+  notChecked,
+  noUpdateReason,
+  partialCoverage,
+} from './rule.js';
 
 const OPERATOR = 'machine-config';
 
@@ -251,7 +259,12 @@ export const operatorLevelBeforeRequiredPoolTarget = defineRule(
                 : `the inputs do not say when ${OPERATOR} reported the new version`),
             [NEEDS.operatorVersions],
           )
-        : notApplicable(rule, `no version report by ${OPERATOR} for an update in the inputs`);
+        : notApplicable(
+            rule,
+            updates.length === 0
+              ? noUpdateReason(history)
+              : `no version report by ${OPERATOR} for an update in the inputs`,
+          );
     }
     // Not "holds" while an update the inputs hold went unchecked (as master-pool-updated-before-cvo-complete):
     // a clean newer update says nothing about an older one whose own config could not be identified.

@@ -82,6 +82,21 @@ export function notApplicable(rule: RuleInfo, reason: string): RuleOutcome {
   return { rule, applicable: false, state: 'not-checked', reason, missing: [], findings: [] };
 }
 
+/**
+ * Why a ClusterVersion rule does not apply when the inputs hold no update. On a hosted cluster's dump
+ * (a HostedCluster or NodePools, no ClusterVersion) "no update in the inputs" would be false: its
+ * update is told by the HostedCluster and NodePools, which the HyperShift rules judge (docs/hosted.md).
+ */
+export function noUpdateReason(
+  history: ClusterHistory,
+  which: 'update' | 'completed update' = 'update',
+): string {
+  const hosted = history.objects.hostedClusters.length > 0 || history.objects.nodePools.length > 0;
+  return hosted && history.objects.clusterVersions.length === 0
+    ? 'a hosted cluster (no ClusterVersion): the HyperShift rules judge its update'
+    : `no ${which} in the inputs`;
+}
+
 /** The rule applies to the update in the inputs but the data it needs is not there. */
 export function notChecked(rule: RuleInfo, reason: string, missing: readonly string[]): RuleOutcome {
   return { rule, applicable: false, state: 'not-checked', reason, missing, findings: [] };

@@ -181,5 +181,10 @@ describe('a PASS claims no rule it did not check', () => {
     const r = atlevel('analyze', join(projectRoot, 'test/fixtures/hosted/replace-completed'));
     expect(r.status).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('PASS: every invariant that applies held');
+    // Not "no update in the inputs": the hosted cluster did update, as its own rules say.
+    expect(r.stdout).not.toContain('no update in the inputs');
+    expect(r.stdout).toMatch(
+      /– master-pool-updated-before-cvo-complete +not checked: a hosted cluster \(no ClusterVersion\): the HyperShift rules judge its update/,
+    );
   });
 });
