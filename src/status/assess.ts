@@ -283,9 +283,9 @@ function completedWhilePoolRolling(
       // Nothing known against the completion: say what is not known, never the Error. Short: a
       // note is clipped at 200 characters, and the node table names the nodes.
       if (unknown.length > 0) {
-        const which = unknown.length === 1 ? names(unknown) : `${unknown.length} of its nodes`;
+        const which = unknown.length === 1 ? names(unknown) : `${unknown.length} nodes`;
         out.notes.push(
-          `Pool ${p.name}: whether ${which} ${unknown.length === 1 ? 'runs' : 'run'} a config made for the update is not known (${unknownWhy(unknown)}): not checked against the CVO's completion.`,
+          `Not checked against the CVO's completion: whether ${which} of pool ${p.name} ${unknown.length === 1 ? 'runs' : 'run'} the update's config (${unknownWhy(unknown)}).`,
         );
       }
       if (joined.length > 0) {
@@ -347,9 +347,8 @@ function laterTargetOf(
 function unknownWhy(nodes: readonly NodeStatus[]): string {
   const why: string[] = [];
   // status --at could not wind the node's annotations back to the moment assessed.
-  if (nodes.some((n) => n.phase === 'Unknown')) why.push('the inputs do not place it at that moment');
-  if (nodes.some((n) => n.phase !== 'Unknown'))
-    why.push('no machine-config annotations, or a config whose release the inputs do not say');
+  if (nodes.some((n) => n.phase === 'Unknown')) why.push('not placed at that moment');
+  if (nodes.some((n) => n.phase !== 'Unknown')) why.push('config or its release not known');
   return why.join('; ');
 }
 
