@@ -235,8 +235,8 @@ interface RollingCheck {
  * Beyond oc: the CVO reported the update Completed while a pool the update requires (master, or one
  * labelled required-for-upgrade, domain.md 1.3) has nodes not yet on a config made for that version,
  * and the pool targets such a config. oc prints "not updating" here; this is the race of bug 2019850
- * seen at one moment. A node's config never goes back to an older release, so a node on one now was on
- * it at the completion too: the evidence. Only such nodes count: a node whose config is not known (no
+ * seen at one moment. After the completion the MCO renders only configs made for that version, so a node
+ * not on one now was not on one then either: the evidence. Only such nodes count: a node whose config is not known (no
  * machine-config annotations, its config not in the inputs, status --at could not place it) is no
  * evidence either way, and one created after the completion was not there to be waited for; those
  * alone make a note, never the Error. The pool's target may be a later config (a day-2 change rendered
@@ -301,7 +301,7 @@ function completedWhilePoolRolling(
     const message = p.paused
       ? `${at} while pool ${p.name} is paused with ${behind.length} of ${p.total} nodes not on a config made for that version`
       : later
-        ? `${at} while ${count} were not on a config made for that version; the pool now rolls out ${p.targetConfig}, ${later}`
+        ? `${at} while ${count} ${behind.length === 1 ? 'was' : 'were'} not on a config made for that version; the pool now rolls out ${p.targetConfig}, ${later}`
         : `${at} while pool ${p.name} is still rolling out rendered config ${p.targetConfig}`;
     const onWhat = behind
       .map((n) => `${n.name} on ${n.currentConfig ?? 'an unnamed config'} (${n.version})`)
@@ -313,7 +313,7 @@ function completedWhilePoolRolling(
       scope: p.controlPlane ? 'ControlPlane' : 'WorkerPool',
       since: completedAt,
       message,
-      description: `${p.updated} of ${p.total} nodes of pool ${p.name} run a config made for ${version}; ${onWhat} ${behind.length === 1 ? 'does' : 'do'} not, and a node's config never goes back to an older release, so ${behind.length === 1 ? 'it was' : 'they were'} not on one when the CVO completed either. The update is not at level until they are; a pool the update requires must finish before the CVO reports completion (bug 2019850).${p.paused ? ` The pool is paused: its nodes get no new config until it is unpaused.` : ''}${unknownText}${joinedText}`,
+      description: `${p.updated} of ${p.total} nodes of pool ${p.name} run a config made for ${version}; ${onWhat} ${behind.length === 1 ? 'does' : 'do'} not; since the completion the MCO renders only configs made for that version, so ${behind.length === 1 ? 'it was' : 'they were'} not on one when the CVO completed either. The update is not at level until ${behind.length === 1 ? 'it is' : 'they are'}; a pool the update requires must finish before the CVO reports completion (bug 2019850).${p.paused ? ` The pool is paused: its nodes get no new config until it is unpaused.` : ''}${unknownText}${joinedText}`,
       reference: REFERENCES.machineConfig,
       objects: [
         { kind: 'ClusterVersion', name: cvSeen.object.metadata.name },

@@ -121,7 +121,7 @@ describe('completed-while-pool-rolling: the Error where a node is known to be be
     const h = await load('day2-over-unfinished');
     const [i] = rolling(assessStatus(h));
     expect(i?.message).toBe(
-      `${COMPLETED} while 1 of 3 nodes of pool master were not on a config made for that version; the pool now rolls out ${M_DAY2}, rendered after the completion for a later change (not the update's own ${M_NEW})`,
+      `${COMPLETED} while 1 of 3 nodes of pool master was not on a config made for that version; the pool now rolls out ${M_DAY2}, rendered after the completion for a later change (not the update's own ${M_NEW})`,
     );
     expect(i?.description).toContain(`${M3} on ${M_OLD}`);
     // The pool's conditions at the completion were overwritten by the day-2 rollout: not checked, never held.
