@@ -429,10 +429,11 @@ function notesFor(
   if (pools.length === 0) notes.push(noPoolsNote(now, firstPools));
   for (const p of pools) {
     if (p.nodesOffTargetConfig === 0 || p.total === 0) continue;
-    const on = p.total - p.nodesOffTargetConfig;
+    const on = p.nodesOnTargetConfig;
+    const unknown = p.total - on - p.nodesOffTargetConfig;
     const noVersion = state === 'idle' ? ' with no version change' : '';
     notes.push(
-      `Pool ${p.name} is rolling out ${p.targetConfig}${noVersion}: ${on} of ${p.total} nodes have it${p.paused ? ' (the pool is paused)' : ''}.`,
+      `Pool ${p.name} is rolling out ${p.targetConfig}${noVersion}: ${on} of ${p.total} nodes have it${unknown > 0 ? ` (${unknown} not known)` : ''}${p.paused ? ' (the pool is paused)' : ''}.`,
     );
   }
   if (unassigned.length > 0) {

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeHistory } from '../../src/analyze/index.js';
 import type { ClusterHistory } from '../../src/model/history.js';
 import { MCO } from '../../src/model/objects.js';
+import { renderStatusText } from '../../src/report/status-text.js';
 import { assessStatus, assessStatusAt } from '../../src/status/index.js';
 import type { UpdateStatus } from '../../src/status/types.js';
 import { projectRoot } from '../helpers/fixtures.js';
@@ -73,6 +74,30 @@ describe('completed-while-pool-rolling: only nodes known to be behind count', ()
     ]);
     expect(rule(h, 'no-serious-insight')?.state).toBe('holds');
     expect(rule(h, 'master-pool-updated-before-cvo-complete')?.state).toBe('holds');
+    // Nor as off the pool's target: the other two are on it, so no rollout is claimed.
+    expect(s.notes.filter((n) => n.includes('is rolling out'))).toEqual([]);
+    expect(s.pools.find((p) => p.name === 'master')?.nodesOffTargetConfig).toBe(0);
+  });
+
+  it('a rollout note counts a node whose config is not known apart', async () => {
+    const h = await load('day2-rolling');
+    const nodes = h.objects.nodes.map((n) => {
+      if (n.object.metadata.name !== M1) return n;
+      const annotations = Object.fromEntries(
+        Object.entries(n.object.metadata.annotations ?? {}).filter(
+          ([k]) => !k.startsWith('machineconfiguration.openshift.io/'),
+        ),
+      );
+      return { ...n, object: { ...n.object, metadata: { ...n.object.metadata, annotations } } };
+    });
+    const s = assessStatus({ ...h, objects: { ...h.objects, nodes } });
+    expect(s.notes).toContain(
+      `Pool master is rolling out ${M_DAY2} with no version change: 0 of 3 nodes have it (1 not known).`,
+    );
+    // The summary line counts the nodes known to be on the target, never the unknown one.
+    const text = renderStatusText(s, { width: 200, details: 'none', colour: false });
+    expect(text).toContain('master 2/3 at version, rolling out a new config (0/3)');
+    expect(rolling(s)).toEqual([]);
   });
 
   it('no nodes in the inputs: nothing is claimed of the pool, and the rule judges it from its events', async () => {
