@@ -149,8 +149,29 @@ describe('completed-while-pool-rolling: the Error where a node is known to be be
       `${COMPLETED} while 1 of 3 nodes of pool master was not on a config made for that version; the pool now rolls out ${M_DAY2}, rendered after the completion for a later change (not the update's own ${M_NEW})`,
     );
     expect(i?.description).toContain(`${M3} on ${M_OLD}`);
-    // The pool's conditions at the completion were overwritten by the day-2 rollout: not checked, never held.
-    expect(rule(h, 'master-pool-updated-before-cvo-complete')?.state).toBe('not-checked');
+    // The pool's conditions at the completion were overwritten by the day-2 rollout; the master still on
+    // a config stamped for the old release says it was not on the update's then.
+    const r = rule(h, 'master-pool-updated-before-cvo-complete');
+    expect(r?.state).toBe('violated');
+    expect(r?.findings[0]?.summary).toBe(
+      `the CVO reported ${NEW} complete at 03:29:11 while master ${M3} was not yet on ${M_NEW}, the config made for the new release: it still runs ${M_OLD}, stamped for 4.10.0-0.nightly-2021-11-02-191632 (in the update 4.10.0-0.nightly-2021-11-02-191632 → ${NEW})`,
+    );
+    expect(r?.findings[0]?.evidence.map((e) => e.statement).join('\n')).not.toContain('assuming');
+    // The same node created after the completion is no evidence: not checked again, never held.
+    const nodes = h.objects.nodes.map((n) =>
+      n.object.metadata.name === M3
+        ? {
+            ...n,
+            object: {
+              ...n.object,
+              metadata: { ...n.object.metadata, creationTimestamp: '2021-11-03T03:30:00Z' },
+            },
+          }
+        : n,
+    );
+    expect(
+      rule({ ...h, objects: { ...h.objects, nodes } }, 'master-pool-updated-before-cvo-complete')?.state,
+    ).toBe('not-checked');
   });
 
   it('a paused required pool: the Error says paused, not "still rolling out"', async () => {
