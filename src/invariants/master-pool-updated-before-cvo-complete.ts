@@ -1,5 +1,5 @@
 import type { ClusterHistory, Evidence, Finding, KeyMoment, SourceRef } from '../model/index.js';
-import { formatClock, formatDuration, gapAfter } from '../model/index.js';
+import { formatClock, formatDuration, gapAfter, MCO, parseTime } from '../model/index.js';
 import {
   findUpdates,
   finishedRollout,
@@ -119,7 +119,14 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
           continue;
         }
       }
-      if (dayTwo && !testSaw) {
+      // A master the inputs show still on a config stamped for another release: it was not on the
+      // update's config at the completion, whatever overwrote the pool's conditions since. Only where
+      // nothing observed the pool then: an observation of it is the evidence.
+      const behind =
+        update === newest && wanted && (state.updated === undefined || state.assumed === true || dayTwo)
+          ? masterBehind(history, ph, update, t)
+          : undefined;
+      if (dayTwo && !testSaw && !behind) {
         const settled = finishedRollout(ph, wanted.config);
         if (settled && settled.at <= t) {
           known += 1;
@@ -139,7 +146,7 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
         if (update === newest) unknown += 1;
         continue;
       }
-      if ((state.updated === undefined || (ok && state.assumed)) && !testSaw && !notRenderedYet) {
+      if ((state.updated === undefined || (ok && state.assumed)) && !testSaw && !notRenderedYet && !behind) {
         // Nothing to go on. Only the newest update is the one the inputs are about; older history
         // entries are context that a snapshot can rarely check, so an unknown one makes the rule
         // "not checked" only when no completion at all could be checked (below).
@@ -151,7 +158,7 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
         continue;
       }
       known += 1;
-      if (ok && !testSaw) continue;
+      if (ok && !testSaw && !behind) continue;
 
       const finish = wanted ? finishedRollout(ph, wanted.config) : undefined;
       const evidence: Evidence[] = [];
@@ -178,7 +185,10 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
           ref: state.target.ref,
         });
       }
-      for (const r of state.reasoning) evidence.push({ statement: r, object: POOL_KEY });
+      // An assumption about the pool (settled, nothing observed it) gives way to the node that says otherwise.
+      if (!(behind && state.assumed)) {
+        for (const r of state.reasoning) evidence.push({ statement: r, object: POOL_KEY });
+      }
       if (state.nextObservation) {
         evidence.push({
           statement: state.nextObservation.text,
@@ -192,6 +202,14 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
           statement: `the upgrade test logged "${testSaw.text}"`,
           at: testSaw.at,
           ref: testSaw.ref,
+        });
+      }
+      if (behind) {
+        evidence.push({
+          statement: `node ${behind.node} of the master pool runs ${behind.config.name}, stamped for ${behind.config.releaseImageVersion} (its currentConfig annotation as last seen): once the operator stamps its release, every config rendered or re-applied carries it (docs/domain.md 1.2), so the node was not on ${wanted?.config.name} when the CVO completed`,
+          object: `Node/${behind.node}`,
+          field: `metadata.annotations[${MCO.currentConfig}]`,
+          ref: behind.ref,
         });
       }
       if (finish) {
@@ -256,11 +274,16 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
         rule: rule.id,
         severity: 'failure',
         summary: `${
-          seen.updated === undefined && !notRenderedYet && testSaw
-            ? `origin's upgrade test logged "Invariant violation detected: ${testSaw.text}" at ${formatClock(testSaw.at)}, after the CVO reported ${update.target} complete at ${formatClock(t)}; the inputs hold no state of the master pool at the completion for atlevel to check it against`
-            : seen.updated === undefined && notRenderedYet && wanted
-              ? `the CVO reported ${update.target} complete at ${formatClock(t)} before the master pool's config for the new release existed: ${wanted.config.name} was created at ${formatClock(wanted.config.createdAt)}${gapText(wanted.config.createdAt, t)}${late}`
-              : `the CVO reported ${update.target} complete at ${formatClock(t)} while the master pool was ${stateText}${rolling}${wrongConfig}${late}`
+          behind &&
+          wanted &&
+          (seen.updated === undefined || state.assumed === true || !onWanted) &&
+          !notRenderedYet
+            ? `the CVO reported ${update.target} complete at ${formatClock(t)} while master ${behind.node} was not yet on ${wanted.config.name}, the config made for the new release: it still runs ${behind.config.name}, stamped for ${behind.config.releaseImageVersion}${late}`
+            : seen.updated === undefined && !notRenderedYet && testSaw
+              ? `origin's upgrade test logged "Invariant violation detected: ${testSaw.text}" at ${formatClock(testSaw.at)}, after the CVO reported ${update.target} complete at ${formatClock(t)}; the inputs hold no state of the master pool at the completion for atlevel to check it against`
+              : seen.updated === undefined && notRenderedYet && wanted
+                ? `the CVO reported ${update.target} complete at ${formatClock(t)} before the master pool's config for the new release existed: ${wanted.config.name} was created at ${formatClock(wanted.config.createdAt)}${gapText(wanted.config.createdAt, t)}${late}`
+                : `the CVO reported ${update.target} complete at ${formatClock(t)} while the master pool was ${stateText}${rolling}${wrongConfig}${late}`
         } (in the update ${updateLabel(update)})`,
         at: t,
         evidence,
@@ -270,7 +293,11 @@ export const masterPoolUpdatedBeforeCvoComplete = defineRule(
           ...(update.previous ? { previous: update.previous } : {}),
           pool: POOL,
           objects: [POOL_KEY, 'ClusterVersion/version'],
-          ...(state.current ? { fromConfig: state.current.name } : {}),
+          ...(behind
+            ? { fromConfig: behind.config.name }
+            : state.current
+              ? { fromConfig: state.current.name }
+              : {}),
           ...(wanted ? { toConfig: wanted.config.name } : {}),
           cvoCompletedAt: t,
         },
@@ -351,6 +378,32 @@ function originDisagrees(
       cvoCompletedAt: t,
     },
   };
+}
+
+/**
+ * A master the inputs show (its Node as last seen) on a rendered config of the pool stamped for another
+ * release than the newest update's, and that existed at the completion `t`. Once the operator has
+ * written its release on the ControllerConfig, every config the render controller makes or re-applies
+ * carries it, so a pool never returns to a config stamped for another release (docs/domain.md 1.2): the
+ * node was not on the update's config at `t`. Only for an update that changed the version string (the
+ * stamp tells nothing otherwise) and for the newest update (a later one would restamp its configs).
+ */
+function masterBehind(
+  history: ClusterHistory,
+  ph: PoolHistory,
+  update: UpdateRecord,
+  t: number,
+): { node: string; config: RenderedConfig; ref: SourceRef } | undefined {
+  if (update.previous === undefined || update.previous === update.target) return undefined;
+  for (const { object, ref } of history.objects.nodes) {
+    const current = object.metadata.annotations?.[MCO.currentConfig];
+    const config = current === undefined ? undefined : ph.rendered.find((r) => r.name === current);
+    if (!config?.releaseImageVersion || config.releaseImageVersion === update.target) continue;
+    const created = parseTime(object.metadata.creationTimestamp);
+    if (created === undefined || created > t) continue;
+    return { node: object.metadata.name, config, ref };
+  }
+  return undefined;
 }
 
 /** `, 1–2s later`: how long after `t` a config stamped `createdAt` (whole seconds) appeared. */

@@ -94,7 +94,7 @@ function idle(status: UpdateStatus, ctx: Ctx): string[] {
   // version change is at version but not done, and the line says so (the note gives the config).
   const pools = status.pools.map((p) =>
     p.nodesOffTargetConfig > 0 && p.total > 0
-      ? `${safe(p.name)} ${p.updated}/${p.total} at version, rolling out a new config (${p.total - p.nodesOffTargetConfig}/${p.total})`
+      ? `${safe(p.name)} ${p.updated}/${p.total} at version, rolling out a new config (${p.nodesOnTargetConfig}/${p.total})`
       : `${safe(p.name)} ${p.updated}/${p.total} ${p.assessment}`,
   );
   if (pools.length > 0) out.push(...field('Pools:', pools.join(', '), ctx.width));

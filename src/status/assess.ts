@@ -15,7 +15,7 @@ import {
   type Node,
   parseTime,
 } from '../model/index.js';
-import { conditionStatusKnown, operandsByOperator } from '../timeline/index.js';
+import { conditionStatusKnown, findUpdates, operandsByOperator, updateConfig } from '../timeline/index.js';
 import { alertInsights, normalizeAlerts } from './alerts.js';
 import { assessControlPlane, isPlatformOperator, reasonText } from './controlplane.js';
 import { drainInsights } from './drain.js';
@@ -25,7 +25,14 @@ import { snapshotNow } from './now.js';
 import { type OperandsAt, operandsAsLastSeen } from './operands.js';
 import { assessPool, assignNodesToPools } from './pools.js';
 import { pendingRequest, requestInsight } from './request.js';
-import type { ControlPlaneStatus, Insight, PoolStatus, UpdateState, UpdateStatus } from './types.js';
+import type {
+  ControlPlaneStatus,
+  Insight,
+  NodeStatus,
+  PoolStatus,
+  UpdateState,
+  UpdateStatus,
+} from './types.js';
 import { type ConfigVersion, configVersions } from './versions.js';
 
 export interface StatusOptions {
@@ -141,12 +148,8 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
 
   const progressing = findCondition(cv, 'Progressing')?.status === 'True';
   const workerOutdated = pools.some((p) => !p.controlPlane && p.total > 0 && p.updated < p.total);
-  const contradictions = completedWhilePoolRolling(
-    cvSeen,
-    history.objects.machineConfigPools,
-    pools,
-    versions,
-  );
+  const rolling = completedWhilePoolRolling(history, cvSeen, pools, versions);
+  const contradictions = rolling.insights;
   const history0 = cv.status?.history ?? [];
   // The installation is the first history entry; until it completes the cluster is installing, which
   // is no update (its operators are all "updating"), and never idle either.
@@ -203,6 +206,7 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
     insights: sorted,
     notes: [
       ...notesFor(state, pools, membership.unassigned, now, opts.firstPools),
+      ...rolling.notes,
       ...degradedAfterCompletion(history.objects.machineConfigPools, controlPlane.status.completedAt, now),
       ...(controlPlane.status.multiArchMigration && history.mcoImage === undefined && state === 'updating'
         ? [
@@ -221,35 +225,95 @@ export function assessStatus(history: ClusterHistory, opts: StatusOptions = {}):
   };
 }
 
+/** The Error insights, and what the inputs could not tell (notes). */
+interface RollingCheck {
+  readonly insights: Insight[];
+  readonly notes: string[];
+}
+
 /**
  * Beyond oc: the CVO reported the update Completed while a pool the update requires (master, or one
- * labelled required-for-upgrade, domain.md 1.3) still rolls its nodes to the rendered config made for
- * that version. oc prints "not updating" here; this is the race of bug 2019850 seen at one moment.
+ * labelled required-for-upgrade, domain.md 1.3) has nodes not yet on a config made for that version,
+ * and the pool targets such a config. oc prints "not updating" here; this is the race of bug 2019850
+ * seen at one moment. After the completion the MCO renders only configs made for that version, so a node
+ * not on one now was not on one then either: the evidence. Only such nodes count: a node whose config is not known (no
+ * machine-config annotations, its config not in the inputs, status --at could not place it) is no
+ * evidence either way, and one created after the completion was not there to be waited for; those
+ * alone make a note, never the Error. The pool's target may be a later config (a day-2 change rendered
+ * after the completion, docs/domain.md 3.3.1): the nodes behind still show the update unfinished, and
+ * the message names the later config as what it is, never as the update's.
  */
 function completedWhilePoolRolling(
+  history: ClusterHistory,
   cvSeen: Observed<ClusterVersion>,
-  poolObjects: readonly Observed<MachineConfigPool>[],
   pools: readonly PoolStatus[],
   versions: ReadonlyMap<string, { readonly version: string }>,
-): Insight[] {
+): RollingCheck {
+  const out: RollingCheck = { insights: [], notes: [] };
   const latest = cvSeen.object.status?.history?.[0];
   const completedAt = latest?.state === 'Completed' ? parseTime(latest.completionTime) : undefined;
   const version = latest?.version;
-  if (completedAt === undefined || !version) return [];
-  const out: Insight[] = [];
+  if (completedAt === undefined || !version) return out;
+  const nodeCreated = new Map<string, Millis | undefined>(
+    history.objects.nodes.map((n) => [
+      n.object.metadata.name,
+      parseTime(n.object.metadata.creationTimestamp),
+    ]),
+  );
   for (const p of pools) {
-    const seen = poolObjects.find((o) => o.object.metadata.name === p.name);
+    const seen = history.objects.machineConfigPools.find((o) => o.object.metadata.name === p.name);
     const required = p.controlPlane || seen?.object.metadata.labels?.[MCO.requiredForUpgrade] !== undefined;
     if (!required || p.total === 0 || p.updated === p.total || !p.targetConfig) continue;
     if (versions.get(p.targetConfig)?.version !== version) continue;
-    out.push({
+    const outdated = p.nodes.filter((n) => !n.updated);
+    const unknown = outdated.filter((n) => n.phase === 'Unknown' || n.version === undefined);
+    const joined = outdated.filter(
+      (n) => !unknown.includes(n) && (nodeCreated.get(n.name) ?? 0) > completedAt,
+    );
+    const behind = outdated.filter((n) => !unknown.includes(n) && !joined.includes(n));
+    const unknownText =
+      unknown.length > 0
+        ? ` Whether ${names(unknown)} ${unknown.length === 1 ? 'runs' : 'run'} a config made for ${version} is not known (${unknownWhy(unknown)}).`
+        : '';
+    const joinedText =
+      joined.length > 0
+        ? ` ${capitalized(names(joined))} joined the pool after the completion: not counted against it.`
+        : '';
+    if (behind.length === 0) {
+      // Nothing known against the completion: say what is not known, never the Error. Short: a
+      // note is clipped at 200 characters, and the node table names the nodes.
+      if (unknown.length > 0) {
+        const which = unknown.length === 1 ? names(unknown) : `${unknown.length} nodes`;
+        out.notes.push(
+          `Not checked against the CVO's completion: whether ${which} of pool ${p.name} ${unknown.length === 1 ? 'runs' : 'run'} the update's config (${unknownWhy(unknown)}).`,
+        );
+      }
+      if (joined.length > 0) {
+        out.notes.push(
+          `${capitalized(names(joined))} joined pool ${p.name} after the CVO completed the update: not counted against the completion.`,
+        );
+      }
+      continue;
+    }
+    const later = laterTargetOf(history, p.name, version, p.targetConfig);
+    const at = `The CVO completed ${version} at ${formatTime(completedAt)}`;
+    const count = `${behind.length} of ${p.total} nodes of pool ${p.name}`;
+    const message = p.paused
+      ? `${at} while pool ${p.name} is paused with ${behind.length} of ${p.total} nodes not on a config made for that version`
+      : later
+        ? `${at} while ${count} ${behind.length === 1 ? 'was' : 'were'} not on a config made for that version; the pool now rolls out ${p.targetConfig}, ${later}`
+        : `${at} while pool ${p.name} is still rolling out rendered config ${p.targetConfig}`;
+    const onWhat = behind
+      .map((n) => `${n.name} on ${n.currentConfig ?? 'an unnamed config'} (${n.version})`)
+      .join(', ');
+    out.insights.push({
       kind: 'completed-while-pool-rolling',
       level: 'Error',
       impact: 'Unknown',
       scope: p.controlPlane ? 'ControlPlane' : 'WorkerPool',
       since: completedAt,
-      message: `The CVO completed ${version} at ${formatTime(completedAt)} while pool ${p.name} is still rolling out rendered config ${p.targetConfig}`,
-      description: `${p.updated} of ${p.total} nodes of pool ${p.name} run the config made for ${version}. The update is not at level until they all do; a pool the update requires must finish before the CVO reports completion (bug 2019850).`,
+      message,
+      description: `${p.updated} of ${p.total} nodes of pool ${p.name} run a config made for ${version}; ${onWhat} ${behind.length === 1 ? 'does' : 'do'} not; since the completion the MCO renders only configs made for that version, so ${behind.length === 1 ? 'it was' : 'they were'} not on one when the CVO completed either. The update is not at level until ${behind.length === 1 ? 'it is' : 'they are'}; a pool the update requires must finish before the CVO reports completion (bug 2019850).${p.paused ? ` The pool is paused: its nodes get no new config until it is unpaused.` : ''}${unknownText}${joinedText}`,
       reference: REFERENCES.machineConfig,
       objects: [
         { kind: 'ClusterVersion', name: cvSeen.object.metadata.name },
@@ -259,6 +323,42 @@ function completedWhilePoolRolling(
     });
   }
   return out;
+}
+
+/**
+ * When the pool's target is a config rendered after the update completed, for a later change (a day-2
+ * MachineConfig, docs/domain.md 3.3.1): what it is, in words; undefined when it is the update's own or
+ * the inputs cannot tell.
+ */
+function laterTargetOf(
+  history: ClusterHistory,
+  pool: string,
+  version: string,
+  target: string,
+): string | undefined {
+  const update = findUpdates(history).at(-1);
+  if (!update || update.target !== version || update.completedAt === undefined) return undefined;
+  const own = updateConfig(history, pool, update);
+  if (!own.later.some((r) => r.name === target)) return undefined;
+  return `rendered after the completion for a later change (not the update's own${own.config ? ` ${own.config.name}` : ' config'})`;
+}
+
+/** Why the config of these nodes is not known, in words. */
+function unknownWhy(nodes: readonly NodeStatus[]): string {
+  const why: string[] = [];
+  // status --at could not wind the node's annotations back to the moment assessed.
+  if (nodes.some((n) => n.phase === 'Unknown')) why.push('not placed at that moment');
+  if (nodes.some((n) => n.phase !== 'Unknown')) why.push('config or its release not known');
+  return why.join('; ');
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function names(nodes: readonly NodeStatus[]): string {
+  const all = nodes.map((n) => n.name);
+  return all.length === 1 ? `node ${all[0]}` : `nodes ${all.slice(0, -1).join(', ')} and ${all.at(-1)}`;
 }
 
 /**
@@ -329,10 +429,11 @@ function notesFor(
   if (pools.length === 0) notes.push(noPoolsNote(now, firstPools));
   for (const p of pools) {
     if (p.nodesOffTargetConfig === 0 || p.total === 0) continue;
-    const on = p.total - p.nodesOffTargetConfig;
+    const on = p.nodesOnTargetConfig;
+    const unknown = p.total - on - p.nodesOffTargetConfig;
     const noVersion = state === 'idle' ? ' with no version change' : '';
     notes.push(
-      `Pool ${p.name} is rolling out ${p.targetConfig}${noVersion}: ${on} of ${p.total} nodes have it${p.paused ? ' (the pool is paused)' : ''}.`,
+      `Pool ${p.name} is rolling out ${p.targetConfig}${noVersion}: ${on} of ${p.total} nodes have it${unknown > 0 ? ` (${unknown} not known)` : ''}${p.paused ? ' (the pool is paused)' : ''}.`,
     );
   }
   if (unassigned.length > 0) {

@@ -137,7 +137,11 @@ export function assessPool(seen: Observed<MachineConfigPool>, nodes: readonly No
   const nodesOffTargetConfig =
     targetConfig === undefined
       ? 0
-      : nodes.filter((n) => n.phase !== 'Unknown' && n.currentConfig !== targetConfig).length;
+      : // A node whose config is not known (status --at could not place it, or it carries no
+        // currentConfig annotation) is neither on the target nor off it.
+        nodes.filter(
+          (n) => n.phase !== 'Unknown' && n.currentConfig !== undefined && n.currentConfig !== targetConfig,
+        ).length;
   const insights: Insight[] = [];
   const poolObject = { kind: 'MachineConfigPool', name };
   if (counts.excluded > 0 && pool.spec?.paused) {
@@ -183,6 +187,10 @@ export function assessPool(seen: Observed<MachineConfigPool>, nodes: readonly No
     counts: counts satisfies NodeCounts,
     ...(targetConfig !== undefined ? { targetConfig } : {}),
     nodesOffTargetConfig,
+    nodesOnTargetConfig:
+      targetConfig === undefined
+        ? 0
+        : nodes.filter((n) => n.phase !== 'Unknown' && n.currentConfig === targetConfig).length,
     nodes,
     ref: seen.ref,
   };

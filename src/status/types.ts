@@ -239,8 +239,13 @@ export interface PoolStatus {
   readonly counts: NodeCounts;
   /** spec.configuration.name: the rendered config the pool rolls out. */
   readonly targetConfig?: string;
-  /** Nodes not yet on targetConfig (a config rollout, which may happen with no version change). */
+  /**
+   * Nodes known not to be on targetConfig yet (a config rollout, which may happen with no version
+   * change); a node whose config is not known is counted in neither this nor nodesOnTargetConfig.
+   */
   readonly nodesOffTargetConfig: number;
+  /** Nodes known to be on targetConfig. */
+  readonly nodesOnTargetConfig: number;
   readonly nodes: readonly NodeStatus[];
   readonly ref: SourceRef;
 }
