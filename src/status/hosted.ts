@@ -47,6 +47,13 @@ const MCO_DESIRED_CONFIG = 'machineconfiguration.openshift.io/desiredConfig';
 const MCO_STATE = 'machineconfiguration.openshift.io/state';
 const MCO_DESIRED_DRAIN = 'machineconfiguration.openshift.io/desiredDrain';
 const MCO_LAST_APPLIED_DRAIN = 'machineconfiguration.openshift.io/lastAppliedDrain';
+/** The machine-config daemon's own words for its state (Degraded's cause). */
+const MCO_REASON = 'machineconfiguration.openshift.io/reason';
+/**
+ * The reason the NodePool controller gives UpdatingVersion/UpdatingConfig=False when the in-place
+ * upgrader stopped at a degraded node (openshift/hypershift api: NodePoolInplaceUpgradeFailedReason).
+ */
+const INPLACE_FAILED_REASON = 'InplaceUpgradeFailed';
 /** hypershift annotates the Cluster API objects of a NodePool with its `namespace/name`. */
 const NODEPOOL_ANNOTATION = 'hypershift.openshift.io/nodePool';
 /** hypershift's own reference: the condition types and what they mean. */
@@ -54,6 +61,13 @@ const NODEPOOL_REFERENCE =
   'https://hypershift-docs.netlify.app/how-to/automated-machine-management/nodepool-lifecycle/';
 /** How long UpdatingVersion/UpdatingConfig may stay True after the rollout held before it counts as stuck (OCPBUGS-92013). */
 const STUCK_UPDATING_MS = 15 * 60_000;
+/**
+ * How long a rollout may go without its first step before it counts as not taken up: the
+ * MachineHealthCheck hypershift makes for a NodePool gives a new Machine 20 minutes to become a Node
+ * (hypershift-operator controllers/nodepool capi.go, reconcileMachineHealthCheck, nodeStartupTimeout),
+ * and Cluster API creates a MachineSet's first Machine within seconds of the template's change.
+ */
+const ROLLOUT_START_MS = 20 * 60_000;
 
 type Meta = {
   name: string;
@@ -683,6 +697,8 @@ interface MachineContext {
   readonly doneConfigVersion: ReadonlyMap<string, string>;
   readonly versionChanging: boolean;
   readonly inPlace: boolean;
+  /** InPlace: the guest Node the in-place upgrader stopped at (its daemon Degraded), and why. */
+  readonly inPlaceDegraded?: { readonly node: string; readonly reason?: string };
   readonly paused: boolean;
   readonly nodes: ReadonlyMap<string, Observed<Node>>;
   readonly now: Millis;
@@ -702,6 +718,10 @@ function assessMachine(
   const machinePhase = m.status?.phase || undefined;
   const deleting = m.metadata.deletionTimestamp != null || machinePhase === 'Deleting';
   const failed = machinePhase === 'Failed' || !!m.status?.failureReason || !!m.status?.failureMessage;
+  const inPlaceDegraded =
+    ctx.inPlace && nodeName !== undefined && ctx.inPlaceDegraded?.node === nodeName
+      ? ctx.inPlaceDegraded
+      : undefined;
   const draining =
     deleting &&
     (cond(m, 'DrainingSucceeded')?.status === 'False' ||
@@ -757,6 +777,12 @@ function assessMachine(
       objects: [{ kind: 'Machine', name, ...ns(m.metadata.namespace) }],
       refs: [seen.ref],
     });
+  } else if (inPlaceDegraded && !updated) {
+    // The in-place upgrader stopped here: its machine-config daemon reports Degraded (the insight is
+    // the NodePool's, which names this Machine and its Node).
+    assessment = 'Degraded';
+    phase = 'Updating';
+    message = `In-place update${configTarget ? ` to config ${configTarget}` : ''} failed: machine-config daemon Degraded${inPlaceDegraded.reason ? `: ${inPlaceDegraded.reason}` : ''}`;
   } else if (deleting) {
     assessment = 'Progressing';
     updating = true;
@@ -816,7 +842,7 @@ function assessMachine(
       updated,
       updating,
       unavailable: unavailableNode,
-      degraded: failed,
+      degraded: failed || (inPlaceDegraded !== undefined && !updated),
       ref: seen.ref,
     },
     insights,
@@ -1006,6 +1032,140 @@ function inPlaceProgress(
   };
 }
 
+/** An InPlace upgrade the in-place upgrader stopped: where, and in whose words. */
+interface InPlaceFailure {
+  readonly machineSet?: Observed<MachineSetShape>;
+  /** The guest Node it stopped at (the Node read as Degraded, else the one its words name). */
+  readonly node?: string;
+  readonly machine?: string;
+  /** The machine-config daemon's reason (the Node's machineconfiguration.openshift.io/reason). */
+  readonly reason?: string;
+  /** The upgrader's words: the MachineSet's nodePoolUpgradeInProgressFalse, else the NodePool condition copying it. */
+  readonly words?: string;
+  /** UpdatingVersion/UpdatingConfig=False with reason InplaceUpgradeFailed, when the NodePool says so. */
+  readonly condition?: Condition;
+}
+
+/**
+ * Whether an InPlace NodePool's upgrade has stopped at a degraded node. openshift/hypershift: while
+ * its MachineSet's target config differs from its current one, the in-place upgrader (the hosted
+ * cluster config operator's inplaceupgrader; earlier, the NodePool controller itself) looks at each
+ * Node of the MachineSet and, on the first whose machine-config daemon says
+ * `machineconfiguration.openshift.io/state: Degraded`, writes `nodePoolUpgradeInProgressFalse` =
+ * "Node N in nodepool degraded: REASON" (REASON from `machineconfiguration.openshift.io/reason`),
+ * removes `nodePoolUpgradeInProgressTrue` and returns an error without giving any other node the
+ * target: the upgrade cannot proceed until that node is fixed. The NodePool controller then sets
+ * UpdatingVersion/UpdatingConfig False with reason InplaceUpgradeFailed. A MachineSet at its target is
+ * done, whatever a Node says (the upgrader checks completion first). With --at before the snapshot
+ * (`annotationsAsLastSeen`) only the NodePool's conditions, which are rewound, are read.
+ */
+function inPlaceFailure(
+  np: NodePoolShape,
+  sets: readonly Observed<MachineSetShape>[],
+  machines: readonly Observed<MachineShape>[],
+  nodes: ReadonlyMap<string, Observed<Node>>,
+  annotationsAsLastSeen: boolean,
+): InPlaceFailure | undefined {
+  let condition: Condition | undefined;
+  for (const type of ['UpdatingVersion', 'UpdatingConfig'] as const) {
+    const c = cond(np, type);
+    if (c?.status === 'False' && conditionTextKnown(c) && c.reason === INPLACE_FAILED_REASON) {
+      condition = c;
+      break;
+    }
+  }
+  const behind = sets.filter((s) => {
+    const a = s.object.metadata.annotations ?? {};
+    return a[TARGET_CONFIG_VERSION] && a[TARGET_CONFIG_VERSION] !== a[CURRENT_CONFIG_VERSION];
+  });
+  if (!annotationsAsLastSeen && sets.length > 0 && behind.length === 0) return undefined;
+  let machineSet = behind[0];
+  let flagged: string | undefined;
+  let degraded: { node: Observed<Node>; machine: string } | undefined;
+  if (!annotationsAsLastSeen) {
+    for (const s of behind) {
+      const flag = s.object.metadata.annotations?.[UPGRADE_IN_PROGRESS[1]];
+      if (flag !== undefined && flagged === undefined) {
+        flagged = flag;
+        machineSet = s;
+      }
+      for (const m of machines) {
+        if (degraded || ownedBy(m.object.metadata, 'MachineSet') !== s.object.metadata.name) continue;
+        const n = nodes.get(m.object.status?.nodeRef?.name ?? '');
+        if (n?.object.metadata.annotations?.[MCO_STATE] === 'Degraded') {
+          degraded = { node: n, machine: m.object.metadata.name };
+          if (flagged === undefined) machineSet = s;
+        }
+      }
+    }
+  }
+  if (!condition && flagged === undefined && !degraded) return undefined;
+  const words = flagged || condition?.message || undefined;
+  // The upgrader's words name the node (and the daemon's reason) when the guest was not read.
+  const named = /^Node (\S+) in nodepool degraded: ?([\s\S]*)$/.exec(words ?? '');
+  const node = degraded?.node.object.metadata.name ?? named?.[1];
+  const machine =
+    degraded?.machine ??
+    (node === undefined
+      ? undefined
+      : machines.find((m) => m.object.status?.nodeRef?.name === node)?.object.metadata.name);
+  const reason = degraded?.node.object.metadata.annotations?.[MCO_REASON] || named?.[2] || undefined;
+  return {
+    ...(machineSet ? { machineSet } : {}),
+    ...(node ? { node } : {}),
+    ...(machine ? { machine } : {}),
+    ...(reason ? { reason } : {}),
+    ...(words ? { words } : {}),
+    ...(condition ? { condition } : {}),
+  };
+}
+
+function inPlaceFailureInsight(
+  seen: Observed<NodePoolShape>,
+  f: InPlaceFailure,
+  machines: readonly NodePoolMachine[],
+  cpNamespace: string,
+): Insight {
+  const np = seen.object;
+  const name = np.metadata.name;
+  const since = parseTime(f.condition?.lastTransitionTime);
+  const a = f.machineSet?.object.metadata.annotations ?? {};
+  const setName = f.machineSet?.object.metadata.name;
+  const target = a[TARGET_CONFIG_VERSION];
+  const current = a[CURRENT_CONFIG_VERSION];
+  const at = machines.filter((m) => m.updated).length;
+  const where = f.node
+    ? `Node ${f.node}${f.machine ? ` (Machine ${f.machine})` : ''} is degraded`
+    : 'a node is degraded';
+  return {
+    kind: 'nodepool-inplace-failed',
+    level: 'Error',
+    impact: 'Update Stalled',
+    scope: 'WorkerPool',
+    ...(since !== undefined ? { since } : {}),
+    message: `In-place upgrade of NodePool ${name} cannot proceed: ${where}`,
+    description: [
+      f.reason
+        ? `The machine-config daemon on ${f.node ?? 'the node'} reports Degraded: ${f.reason.replace(/\.\s*$/, '')}.`
+        : `The machine-config daemon on ${f.node ?? 'a node'} reports Degraded.`,
+      f.words
+        ? `The in-place upgrader says "${f.words}"${f.condition ? ` (the NodePool's ${f.condition.type}=False, ${INPLACE_FAILED_REASON})` : ''}.`
+        : '',
+      `It gives no other node the target until that node is fixed${setName ? `: MachineSet ${setName}${target ? ` targets config ${target}` : ''}${current ? ` and is on ${current}` : ''}` : ''}, ${at} of ${plural(machines.length, 'Machine')} updated.`,
+    ]
+      .filter((x) => x !== '')
+      .join(' '),
+    reference: NODEPOOL_REFERENCE,
+    objects: [
+      { kind: 'NodePool', name, ...ns(np.metadata.namespace) },
+      ...(setName ? [{ kind: 'MachineSet', name: setName, namespace: cpNamespace }] : []),
+      ...(f.machine ? [{ kind: 'Machine', name: f.machine, namespace: cpNamespace }] : []),
+      ...(f.node ? [{ kind: 'Node', name: f.node }] : []),
+    ],
+    refs: [seen.ref, ...(f.machineSet ? [f.machineSet.ref] : [])],
+  };
+}
+
 /**
  * What the NodePool reports, when the target's version is not known: certainly not the target once
  * UpdatingVersion=True says the version changes; perhaps not when its release image is not the image
@@ -1104,6 +1264,7 @@ function nodePoolOf(
   const progress = inPlace
     ? inPlaceProgress(np, sets, machinesSeen, nodes, annotationsAsLastSeen)
     : undefined;
+  const failure = inPlace ? inPlaceFailure(np, sets, machinesSeen, nodes, annotationsAsLastSeen) : undefined;
   const waitingOn = waitingOf(
     np,
     inPlace,
@@ -1122,6 +1283,9 @@ function nodePoolOf(
     // upgrader sets once its node finished, while the NodePool still reports another version.
     versionChanging: np.status?.version !== undefined && np.status.version !== targetVersion,
     inPlace,
+    ...(failure?.node
+      ? { inPlaceDegraded: { node: failure.node, ...(failure.reason ? { reason: failure.reason } : {}) } }
+      : {}),
     paused,
     nodes,
     now,
@@ -1159,6 +1323,7 @@ function nodePoolOf(
       refs: [seen.ref],
     });
   }
+  if (failure) insights.push(inPlaceFailureInsight(seen, failure, machines, cpNamespace));
   const rolledOut = total > 0 && updated === total && machines.every((m) => !m.updating) && oldMachines === 0;
   for (const [type, flag] of [
     ['UpdatingVersion', updatingVersion],
@@ -1429,7 +1594,9 @@ export function assessHostedStatus(
     cp.status.assessment === 'Progressing' ||
     (request !== undefined && request.componentsAtRequest.length > 0);
   const poolsUpdating = pools.some(
-    (p) => updatingPools.has(p) && (p.assessment === 'Progressing' || p.assessment === 'Pending'),
+    (p) =>
+      updatingPools.has(p) &&
+      (p.assessment === 'Progressing' || p.assessment === 'Pending' || p.assessment === 'Degraded'),
   );
   const installing =
     cp.status.previousVersion === undefined &&

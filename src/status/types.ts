@@ -45,6 +45,7 @@ type InsightKind =
   | 'component-unavailable'
   | 'machine-failed'
   | 'nodepool-invalid-payload'
+  | 'nodepool-inplace-failed'
   | 'nodepool-stuck-updating'
   | 'nodepool-level-before-rollout';
 

@@ -417,6 +417,7 @@ const EDITABLE = {
   machinesets: 'namespaces/clusters-example/cluster.x-k8s.io/machinesets.yaml',
   node11: 'hostedcluster-example/cluster-scoped-resources/core/nodes/ip-10-0-1-11.ec2.internal.yaml',
   node12: 'hostedcluster-example/cluster-scoped-resources/core/nodes/ip-10-0-1-12.ec2.internal.yaml',
+  node13: 'hostedcluster-example/cluster-scoped-resources/core/nodes/ip-10-0-1-13.ec2.internal.yaml',
 } as const;
 
 async function withEdited<T>(
@@ -886,5 +887,96 @@ describe('several updates in the history, the previous one superseded before it 
       state: 'Partial',
     });
     expect(json.request).toBeNull();
+  });
+});
+
+describe('an InPlace upgrade the in-place upgrader stopped at a degraded node', () => {
+  const DEGRADED = 'test/fixtures/hosted/inplace-degraded';
+  type FailedJson = Omit<Json, 'insights'> & {
+    insights: {
+      kind: string;
+      level: string;
+      message: string;
+      description: string;
+      objects: { kind: string; name: string }[];
+    }[];
+  };
+  const failedOf = (json: FailedJson) => json.insights.filter((i) => i.kind === 'nodepool-inplace-failed');
+
+  it('an Error naming the NodePool, MachineSet, Machine and Node with the daemon’s reason; the pool Degraded, still updating (exit 1)', async () => {
+    const r = await statusOf(DEGRADED, '-o', 'json');
+    expect(r.code, cli.stderr()).toBe(1);
+    const json = JSON.parse(r.out) as FailedJson;
+    const [i, ...more] = failedOf(json);
+    expect(more).toEqual([]);
+    expect(i).toMatchObject({
+      level: 'Error',
+      message:
+        'In-place upgrade of NodePool example-workers cannot proceed: Node ip-10-0-1-13.ec2.internal (Machine example-workers-6b7c9d03-klmno) is degraded',
+    });
+    expect(i?.objects.map((o) => `${o.kind}/${o.name}`)).toEqual([
+      'NodePool/example-workers',
+      'MachineSet/example-workers',
+      'Machine/example-workers-6b7c9d03-klmno',
+      'Node/ip-10-0-1-13.ec2.internal',
+    ]);
+    expect(i?.description).toContain('content mismatch for file "/etc/chrony.conf"');
+    expect(i?.description).toContain('targets config 6b7c9d03 and is on 5f4a8c21, 2 of 3 Machines updated');
+    expect(json.nodePools[0]).toMatchObject({ assessment: 'Degraded', updated: 2, total: 3 });
+    expect(json.nodePools[0]?.machines.map((m) => [m.name, m.assessment])).toEqual([
+      ['example-workers-6b7c9d03-abcde', 'Completed'],
+      ['example-workers-6b7c9d03-fghij', 'Completed'],
+      ['example-workers-6b7c9d03-klmno', 'Degraded'],
+    ]);
+    // A Degraded pool of an update is still an update in progress, not idle.
+    expect(json.state).toBe('updating');
+  });
+
+  it('without the guest (no Node read), the upgrader’s own words name the node and the reason', async () => {
+    await withEdited(DEGRADED, [], async (dir) => {
+      rmSync(join(dir, 'hostedcluster-example'), { recursive: true, force: true });
+      const json = JSON.parse((await statusOf(dir, '-o', 'json')).out) as FailedJson;
+      const [i] = failedOf(json);
+      expect(i?.message).toContain(
+        'Node ip-10-0-1-13.ec2.internal (Machine example-workers-6b7c9d03-klmno) is degraded',
+      );
+      expect(i?.description).toContain(
+        'reports Degraded: unexpected on-disk state validating against 6b7c9d03',
+      );
+    });
+  });
+
+  it('rewound (--at) before the snapshot, claims nothing: the annotations are as last seen, the condition’s reason not known', async () => {
+    // UpdatingVersion stays False when the failure clears (its reason turns AsExpected without a
+    // transition), so a rewound False with no reason says nothing of the upgrader.
+    const r = await statusOf(DEGRADED, '--at', '2026-11-20T11:10:00Z', '-o', 'json');
+    expect(failedOf(JSON.parse(r.out) as FailedJson)).toEqual([]);
+  });
+
+  it('a MachineSet at its target config is done: a Degraded node then is no upgrade failure (no Error)', async () => {
+    await withEdited(
+      DEGRADED,
+      [
+        {
+          file: 'machinesets',
+          from: 'nodePoolCurrentConfigVersion: 5f4a8c21',
+          to: 'nodePoolCurrentConfigVersion: 6b7c9d03',
+        },
+        { file: 'nodepool', from: 'reason: InplaceUpgradeFailed', to: 'reason: AsExpected' },
+      ],
+      async (dir) => {
+        const r = await statusOf(dir, '-o', 'json');
+        const json = JSON.parse(r.out) as FailedJson;
+        expect(failedOf(json)).toEqual([]);
+        expect(json.insights.filter((i) => i.level === 'Error')).toEqual([]);
+      },
+    );
+  });
+
+  it('the upgrader at work with every node healthy: no Error (the inplace-rolling shape)', async () => {
+    const json = JSON.parse(
+      (await statusOf('test/fixtures/hosted/inplace-rolling', '-o', 'json')).out,
+    ) as FailedJson;
+    expect(failedOf(json)).toEqual([]);
   });
 });
