@@ -142,11 +142,22 @@ interface TemplateShape {
 }
 interface MachineDeploymentShape {
   metadata: Meta;
-  spec?: { template?: TemplateShape | null | undefined } | null | undefined;
+  spec?:
+    | { template?: TemplateShape | null | undefined; paused?: boolean | null | undefined }
+    | null
+    | undefined;
+  status?:
+    | {
+        replicas?: number | null | undefined;
+        v1beta2?: { replicas?: number | null | undefined; conditions?: Conditions } | null | undefined;
+      }
+    | null
+    | undefined;
 }
 interface MachineSetShape {
   metadata: Meta;
   spec?: { template?: TemplateShape | null | undefined } | null | undefined;
+  status?: { conditions?: Conditions } | null | undefined;
 }
 export interface MachineShape {
   metadata: Meta;
@@ -1166,6 +1177,143 @@ function inPlaceFailureInsight(
   };
 }
 
+/** Cluster API's annotation pausing the reconciliation of an object (cluster.x-k8s.io/paused). */
+const CAPI_PAUSED = 'cluster.x-k8s.io/paused';
+
+/** A Replace rollout whose first step has not happened: its new template made no Machine that became a Node. */
+interface RolloutNotStarted {
+  readonly md: Observed<MachineDeploymentShape>;
+  /** The current template's MachineSet, when Cluster API made it. */
+  readonly machineSet?: Observed<MachineSetShape>;
+  /** When the rollout began: the latest of the current MachineSet's creation, RollingOut=True, UpdatingVersion/UpdatingConfig=True. */
+  readonly since?: Millis;
+  /** spec.paused, or the cluster.x-k8s.io/paused annotation. */
+  readonly paused: boolean;
+  /** The current template's Machines (created, none with a Node). */
+  readonly created: readonly Observed<MachineShape>[];
+  /** Machines of older MachineSets, not being deleted. */
+  readonly old: readonly Observed<MachineShape>[];
+}
+
+/**
+ * A Replace NodePool whose MachineDeployment's template moved and whose rollout has taken no step:
+ * Machines of older MachineSets remain, none is being deleted (with maxSurge 0 the first step is a
+ * deletion), and no Machine of the current template has become a Node (status.nodeRef). Cluster API
+ * makes the new MachineSet and its first Machine within seconds of the template's change, unless the
+ * MachineDeployment is paused (spec.paused, or the cluster.x-k8s.io/paused annotation: then it does
+ * not even make the MachineSet). Undefined when a step was taken, when nothing is to roll, or when no
+ * MachineSet of the template exists and the MachineDeployment is not paused (its spec may be newer than
+ * the moment under --at, and then nothing dates the change). `rewound`: the spec is as last seen.
+ */
+function rolloutNotStarted(
+  np: NodePoolShape,
+  md: Observed<MachineDeploymentShape>,
+  sets: readonly Observed<MachineSetShape>[],
+  currentSets: ReadonlySet<string>,
+  machines: readonly Observed<MachineShape>[],
+  rewound: boolean,
+): RolloutNotStarted | undefined {
+  const inCurrent = (m: Observed<MachineShape>) =>
+    currentSets.has(ownedBy(m.object.metadata, 'MachineSet') ?? '');
+  const isDeleting = (m: Observed<MachineShape>) =>
+    m.object.metadata.deletionTimestamp != null || m.object.status?.phase === 'Deleting';
+  const old = machines.filter((m) => !inCurrent(m) && !isDeleting(m));
+  if (old.length === 0 || machines.some((m) => !inCurrent(m) && isDeleting(m))) return undefined;
+  const created = machines.filter(inCurrent);
+  if (created.some((m) => m.object.status?.nodeRef?.name)) return undefined;
+  const paused =
+    md.object.spec?.paused === true || md.object.metadata.annotations?.[CAPI_PAUSED] !== undefined;
+  const current = sets.filter((s) => currentSets.has(s.object.metadata.name));
+  let since: Millis | undefined;
+  const later = (t: Millis | undefined) => {
+    if (t !== undefined && (since === undefined || t > since)) since = t;
+  };
+  for (const s of current) later(parseTime(s.object.metadata.creationTimestamp));
+  if (current.length === 0 && (!paused || rewound)) return undefined;
+  const rolling = (md.object.status?.v1beta2?.conditions ?? []).find((c) => c.type === 'RollingOut');
+  if (rolling?.status === 'True' && conditionStatusKnown(rolling))
+    later(parseTime(rolling.lastTransitionTime));
+  for (const type of ['UpdatingVersion', 'UpdatingConfig'] as const) {
+    const c = cond(np, type);
+    if (c?.status === 'True') later(parseTime(c.lastTransitionTime));
+  }
+  const machineSet = current.at(-1);
+  return {
+    md,
+    ...(machineSet ? { machineSet } : {}),
+    ...(since !== undefined ? { since } : {}),
+    paused,
+    created,
+    old,
+  };
+}
+
+/** The first False condition of a Machine that says why it is not a Node yet. */
+function machineHold(m: MachineShape): Condition | undefined {
+  for (const type of ['InfrastructureReady', 'BootstrapReady', 'Ready'] as const) {
+    const c = cond(m, type);
+    if (c?.status === 'False' && conditionTextKnown(c) && (c.reason || c.message)) return c;
+  }
+  return undefined;
+}
+
+function rolloutNotStartedInsight(
+  seen: Observed<NodePoolShape>,
+  r: RolloutNotStarted,
+  now: Millis,
+  cpNamespace: string,
+): Insight {
+  const name = seen.object.metadata.name;
+  const mdName = r.md.object.metadata.name;
+  const template = r.md.object.spec?.template?.spec;
+  const setName = r.machineSet?.object.metadata.name;
+  const hold = r.created.map((m) => ({ m, c: machineHold(m.object) })).find((x) => x.c !== undefined);
+  const setHold = (r.machineSet?.object.status?.conditions ?? []).find(
+    (c) => c.status === 'False' && conditionTextKnown(c) && (c.reason || c.message),
+  );
+  const first = r.paused
+    ? `MachineDeployment ${mdName} is paused (${r.md.object.spec?.paused === true ? 'spec.paused' : CAPI_PAUSED})`
+    : r.created.length === 0
+      ? `no Machine of its new template has been created`
+      : `${plural(r.created.length, 'Machine')} of its new template ${r.created.length === 1 ? 'was' : 'were'} created and none has become a Node`;
+  const waited = r.since !== undefined ? ` in ${formatMinutes(now - r.since)}` : '';
+  return {
+    kind: 'nodepool-rollout-not-started',
+    level: 'Warning',
+    impact: 'Update Stalled',
+    scope: 'WorkerPool',
+    ...(r.since !== undefined ? { since: r.since } : {}),
+    message: `The rollout of NodePool ${name} has not started: ${first}${r.paused ? '' : waited}`,
+    description: [
+      `MachineDeployment ${mdName}'s template is at ${template?.version ?? '(no version)'}${template?.bootstrap?.dataSecretName ? ` (${template.bootstrap.dataSecretName})` : ''}${setName ? `, MachineSet ${setName}` : ', and no MachineSet of it exists'}; ${plural(r.old.length, 'Machine')} of older MachineSets remain${r.old.length <= 3 ? ` (${r.old.map((m) => m.object.metadata.name).join(', ')})` : ''}, none being deleted.`,
+      hold?.c
+        ? `Machine ${hold.m.object.metadata.name}: ${hold.c.type}=False${hold.c.reason ? ` (${hold.c.reason})` : ''}${hold.c.message ? `: ${hold.c.message.replace(/\.\s*$/, '')}` : ''}.`
+        : '',
+      setHold && !hold
+        ? `MachineSet ${setName}: ${setHold.type}=False${setHold.reason ? ` (${setHold.reason})` : ''}${setHold.message ? `: ${setHold.message.replace(/\.\s*$/, '')}` : ''}.`
+        : '',
+      r.paused
+        ? 'Cluster API does not roll a paused MachineDeployment out: no Machine of the new template is made until it is resumed.'
+        : "Cluster API makes a new template's first Machine within seconds, and hypershift's MachineHealthCheck gives a Machine 20 minutes to become a Node.",
+    ]
+      .filter((x) => x !== '')
+      .join(' '),
+    reference: NODEPOOL_REFERENCE,
+    objects: [
+      { kind: 'NodePool', name, ...ns(seen.object.metadata.namespace) },
+      { kind: 'MachineDeployment', name: mdName, namespace: cpNamespace },
+      ...(setName ? [{ kind: 'MachineSet', name: setName, namespace: cpNamespace }] : []),
+      ...r.created.map((m) => ({ kind: 'Machine', name: m.object.metadata.name, namespace: cpNamespace })),
+    ],
+    refs: [seen.ref, r.md.ref, ...(r.machineSet ? [r.machineSet.ref] : [])],
+  };
+}
+
+function formatMinutes(ms: Millis): string {
+  const m = Math.floor(ms / 60_000);
+  return m >= 60 ? `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m` : `${m}m`;
+}
+
 /**
  * What the NodePool reports, when the target's version is not known: certainly not the target once
  * UpdatingVersion=True says the version changes; perhaps not when its release image is not the image
@@ -1324,6 +1472,22 @@ function nodePoolOf(
     });
   }
   if (failure) insights.push(inPlaceFailureInsight(seen, failure, machines, cpNamespace));
+  // Machines the MachineDeployment counts and the inputs lack (a partial gather): not "no Machines".
+  const machinesMissing =
+    !inPlace && md && machinesSeen.length === 0
+      ? (md.object.status?.v1beta2?.replicas ?? md.object.status?.replicas ?? 0)
+      : 0;
+  // Replace: a template moved and no step taken (a paused NodePool, or one whose template was not
+  // bumped yet, waits, and says so otherwise).
+  const notStarted =
+    !inPlace && md && !paused && !waitingOn
+      ? rolloutNotStarted(np, md, sets, currentSets, machinesSeen, annotationsAsLastSeen)
+      : undefined;
+  if (
+    notStarted &&
+    (notStarted.paused || (notStarted.since !== undefined && now - notStarted.since >= ROLLOUT_START_MS))
+  )
+    insights.push(rolloutNotStartedInsight(seen, notStarted, now, cpNamespace));
   const rolledOut = total > 0 && updated === total && machines.every((m) => !m.updating) && oldMachines === 0;
   for (const [type, flag] of [
     ['UpdatingVersion', updatingVersion],
@@ -1432,7 +1596,11 @@ function nodePoolOf(
       ? {
           note: `NodePool ${name}: its ${inPlace ? 'MachineSet' : 'MachineDeployment'} is not in the inputs (namespace ${cpNamespace}), so its Machines are not assessed.`,
         }
-      : {}),
+      : machinesMissing > 0
+        ? {
+            note: `NodePool ${name}: its MachineDeployment counts ${plural(machinesMissing, 'Machine')} and the inputs hold none of them (namespace ${cpNamespace}): its Machines, and whether its rollout has started, are not known.`,
+          }
+        : {}),
     // Updating: the NodePool says so, or a Machine is not from its current template at the target. An
     // autoscaler's scale-up or a repair after the rollout is not an update.
     updating: updatingVersion === true || updatingConfig === true || notRolled.size > 0,

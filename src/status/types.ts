@@ -46,6 +46,7 @@ type InsightKind =
   | 'machine-failed'
   | 'nodepool-invalid-payload'
   | 'nodepool-inplace-failed'
+  | 'nodepool-rollout-not-started'
   | 'nodepool-stuck-updating'
   | 'nodepool-level-before-rollout';
 

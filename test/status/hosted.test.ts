@@ -418,6 +418,8 @@ const EDITABLE = {
   node11: 'hostedcluster-example/cluster-scoped-resources/core/nodes/ip-10-0-1-11.ec2.internal.yaml',
   node12: 'hostedcluster-example/cluster-scoped-resources/core/nodes/ip-10-0-1-12.ec2.internal.yaml',
   node13: 'hostedcluster-example/cluster-scoped-resources/core/nodes/ip-10-0-1-13.ec2.internal.yaml',
+  machines: 'namespaces/clusters-example/cluster.x-k8s.io/machines.yaml',
+  machinedeployments: 'namespaces/clusters-example/cluster.x-k8s.io/machinedeployments.yaml',
 } as const;
 
 async function withEdited<T>(
@@ -978,5 +980,128 @@ describe('an InPlace upgrade the in-place upgrader stopped at a degraded node', 
       (await statusOf('test/fixtures/hosted/inplace-rolling', '-o', 'json')).out,
     ) as FailedJson;
     expect(failedOf(json)).toEqual([]);
+  });
+});
+
+describe('a Replace rollout whose new template was never taken up', () => {
+  const NOT_STARTED = 'test/fixtures/hosted/nodepool-rollout-not-started';
+  type NotStartedJson = Omit<Json, 'insights'> & {
+    insights: { kind: string; level: string; message: string; description: string; since: string | null }[];
+    notes: string[];
+  };
+  const notStartedOf = (json: NotStartedJson) =>
+    json.insights.filter((i) => i.kind === 'nodepool-rollout-not-started');
+  const run = async (dir: string, ...args: string[]) =>
+    JSON.parse((await statusOf(dir, '-o', 'json', ...args)).out) as NotStartedJson;
+
+  it('no Machine of the new template became a Node 40 minutes after its MachineSet was made: a Warning naming why (exit 0)', async () => {
+    const r = await statusOf(NOT_STARTED, '-o', 'json');
+    expect(r.code, cli.stderr()).toBe(0);
+    const [i, ...more] = notStartedOf(JSON.parse(r.out) as NotStartedJson);
+    expect(more).toEqual([]);
+    expect(i).toMatchObject({
+      level: 'Warning',
+      since: '2026-11-20T12:00:30Z',
+      message:
+        'The rollout of NodePool example-workers has not started: 1 Machine of its new template was created and none has become a Node in 40m',
+    });
+    expect(i?.description).toContain('InfrastructureReady=False (InstanceProvisionFailed)');
+    expect(i?.description).toContain('3 Machines of older MachineSets remain');
+  });
+
+  it('within hypershift’s 20-minute node startup time (--at 12:15), a rollout under way: no Warning', async () => {
+    expect(notStartedOf(await run(NOT_STARTED, '--at', '2026-11-20T12:15:00Z'))).toEqual([]);
+  });
+
+  it('a step taken (the new Machine a Node, or an old Machine being deleted): no Warning', async () => {
+    await withEdited(
+      NOT_STARTED,
+      [
+        {
+          file: 'machines',
+          from: '    phase: "Provisioning"\n',
+          to: '    phase: "Running"\n    nodeRef:\n      kind: "Node"\n      name: "ip-10-0-1-14.ec2.internal"\n',
+        },
+      ],
+      async (dir) => expect(notStartedOf(await run(dir))).toEqual([]),
+    );
+    await withEdited(
+      NOT_STARTED,
+      [
+        {
+          file: 'machines',
+          from: '    creationTimestamp: "2026-11-20T10:41:05Z"\n',
+          to: '    creationTimestamp: "2026-11-20T10:41:05Z"\n    deletionTimestamp: "2026-11-20T12:30:00Z"\n',
+        },
+      ],
+      async (dir) => expect(notStartedOf(await run(dir))).toEqual([]),
+    );
+  });
+
+  it('a paused MachineDeployment with no MachineSet of its template: a Warning saying so, whatever the time', async () => {
+    await withEdited(
+      NOT_STARTED,
+      [
+        {
+          file: 'machinedeployments',
+          from: '    replicas: 3\n    minReadySeconds',
+          to: '    replicas: 3\n    paused: true\n    minReadySeconds',
+        },
+      ],
+      async (dir) => {
+        // Cluster API makes no MachineSet for a paused MachineDeployment: drop the new one and its Machine.
+        const set = join(dir, EDITABLE.machinesets);
+        const sets = readFileSync(set, 'utf8');
+        writeFileSync(
+          set,
+          sets.slice(
+            0,
+            sets.indexOf(
+              '- apiVersion: "cluster.x-k8s.io/v1beta1"\n  kind: "MachineSet"\n  metadata:\n    name: "example-workers-9e3b7a15"',
+            ),
+          ) + 'kind: "MachineSetList"\n',
+        );
+        const ms = join(dir, EDITABLE.machines);
+        const machines = readFileSync(ms, 'utf8');
+        writeFileSync(
+          ms,
+          machines.slice(
+            0,
+            machines.indexOf(
+              '- apiVersion: "cluster.x-k8s.io/v1beta1"\n  kind: "Machine"\n  metadata:\n    name: "example-workers-9e3b7a15-xk2lm"',
+            ),
+          ) + 'kind: "MachineList"\n',
+        );
+        const [i] = notStartedOf(await run(dir));
+        expect(i?.message).toBe(
+          'The rollout of NodePool example-workers has not started: MachineDeployment example-workers is paused (spec.paused)',
+        );
+      },
+    );
+  });
+
+  it('no Warning on the rollouts that took their steps (replace-completed, ocpbugs-77922, ocpbugs-92013, scale up/down, paused NodePool, payload pending)', async () => {
+    for (const f of [
+      'replace-completed',
+      'ocpbugs-77922',
+      'ocpbugs-92013',
+      'nodepool-scale-up',
+      'nodepool-scale-down',
+      'nodepool-paused',
+      'nodepool-payload-pending',
+    ]) {
+      expect(notStartedOf(await run(`test/fixtures/hosted/${f}`)), f).toEqual([]);
+    }
+  });
+
+  it('the Machines missing from the inputs: not known, said in a note, never a Warning', async () => {
+    await withEdited(NOT_STARTED, [], async (dir) => {
+      rmSync(join(dir, EDITABLE.machines));
+      const json = await run(dir);
+      expect(notStartedOf(json)).toEqual([]);
+      expect(json.notes.join('\n')).toContain(
+        'its MachineDeployment counts 4 Machines and the inputs hold none of them (namespace clusters-example): its Machines, and whether its rollout has started, are not known',
+      );
+    });
   });
 });
