@@ -1050,27 +1050,19 @@ describe('a Replace rollout whose new template was never taken up', () => {
       ],
       async (dir) => {
         // Cluster API makes no MachineSet for a paused MachineDeployment: drop the new one and its Machine.
-        const set = join(dir, EDITABLE.machinesets);
-        const sets = readFileSync(set, 'utf8');
-        writeFileSync(
-          set,
-          sets.slice(
-            0,
-            sets.indexOf(
-              '- apiVersion: "cluster.x-k8s.io/v1beta1"\n  kind: "MachineSet"\n  metadata:\n    name: "example-workers-9e3b7a15"',
-            ),
-          ) + 'kind: "MachineSetList"\n',
+        const cut = (file: string, item: string, list: string) => {
+          const text = readFileSync(join(dir, file), 'utf8');
+          writeFileSync(join(dir, file), `${text.slice(0, text.indexOf(item))}kind: "${list}"\n`);
+        };
+        cut(
+          EDITABLE.machinesets,
+          '- apiVersion: "cluster.x-k8s.io/v1beta1"\n  kind: "MachineSet"\n  metadata:\n    name: "example-workers-9e3b7a15"',
+          'MachineSetList',
         );
-        const ms = join(dir, EDITABLE.machines);
-        const machines = readFileSync(ms, 'utf8');
-        writeFileSync(
-          ms,
-          machines.slice(
-            0,
-            machines.indexOf(
-              '- apiVersion: "cluster.x-k8s.io/v1beta1"\n  kind: "Machine"\n  metadata:\n    name: "example-workers-9e3b7a15-xk2lm"',
-            ),
-          ) + 'kind: "MachineList"\n',
+        cut(
+          EDITABLE.machines,
+          '- apiVersion: "cluster.x-k8s.io/v1beta1"\n  kind: "Machine"\n  metadata:\n    name: "example-workers-9e3b7a15-xk2lm"',
+          'MachineList',
         );
         const [i] = notStartedOf(await run(dir));
         expect(i?.message).toBe(
