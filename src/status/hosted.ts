@@ -1488,6 +1488,31 @@ function nodePoolOf(
     (notStarted.paused || (notStarted.since !== undefined && now - notStarted.since >= ROLLOUT_START_MS))
   )
     insights.push(rolloutNotStartedInsight(seen, notStarted, now, cpNamespace));
+  // InPlace: the MachineSet's target not taken up by the in-place upgrader (which retries every few
+  // seconds until the target's payload exists) for as long, with no condition saying why (those that
+  // do are quoted in `waiting`, and an invalid payload is its own Error).
+  const untaken = waitingOn?.inPlace;
+  if (untaken && !paused && !waitingOn.conditions.some((c) => c.status === 'False')) {
+    const since = Math.max(...waitingOn.conditions.map((c) => c.since ?? Number.NEGATIVE_INFINITY));
+    if (Number.isFinite(since) && now - since >= ROLLOUT_START_MS) {
+      const set = sets.find((x) => x.object.metadata.name === untaken.machineSet);
+      insights.push({
+        kind: 'nodepool-rollout-not-started',
+        level: 'Warning',
+        impact: 'Update Stalled',
+        scope: 'WorkerPool',
+        since,
+        message: `The rollout of NodePool ${name} has not started: the in-place upgrader has not taken up MachineSet ${untaken.machineSet}'s target config ${untaken.targetConfigVersion} in ${formatMinutes(now - since)}`,
+        description:
+          `MachineSet ${untaken.machineSet} targets config ${untaken.targetConfigVersion} and is on ${untaken.currentConfigVersion}; ` +
+          `${waitingOn.conditions.map((c) => `${c.type}=True`).join(', ')} since ${new Date(since).toISOString().replace('.000Z', 'Z')}, and none of the upgrader's marks is there ` +
+          "(no nodePoolUpgradeInProgressTrue/False annotation, no Node given the target). The in-place upgrader retries every few seconds until the target's payload exists, then marks the MachineSet.",
+        reference: NODEPOOL_REFERENCE,
+        objects: [npObject, { kind: 'MachineSet', name: untaken.machineSet, namespace: cpNamespace }],
+        refs: [seen.ref, ...(set ? [set.ref] : [])],
+      });
+    }
+  }
   const rolledOut = total > 0 && updated === total && machines.every((m) => !m.updating) && oldMachines === 0;
   for (const [type, flag] of [
     ['UpdatingVersion', updatingVersion],

@@ -1097,3 +1097,46 @@ describe('a Replace rollout whose new template was never taken up', () => {
     });
   });
 });
+
+describe('an InPlace MachineSet target the in-place upgrader never took up', () => {
+  const PENDING = 'test/fixtures/hosted/inplace-config-pending';
+  type KindsJson = { insights: { kind: string; level: string; message: string }[] };
+  const untakenOf = (out: string) =>
+    (JSON.parse(out) as KindsJson).insights.filter((i) => i.kind === 'nodepool-rollout-not-started');
+  // The snapshot's moment moved to 12:30:00 (a later NodePool condition change), 30 minutes after
+  // UpdatingConfig=True.
+  const later = [{ file: 'nodepool' as const, from: "'2026-11-20T11:02:10Z'", to: "'2026-11-20T12:30:00Z'" }];
+
+  it('at the snapshot of the change (12:00:05) it is waiting, no Warning', async () => {
+    expect(untakenOf((await statusOf(PENDING, '-o', 'json')).out)).toEqual([]);
+  });
+
+  it('30 minutes later with none of the upgrader’s marks: a Warning naming the MachineSet and its target', async () => {
+    await withEdited(PENDING, later, async (dir) => {
+      const r = await statusOf(dir, '-o', 'json');
+      expect(r.code, cli.stderr()).toBe(0);
+      expect(untakenOf(r.out)).toEqual([
+        expect.objectContaining({
+          level: 'Warning',
+          message:
+            "The rollout of NodePool example-workers has not started: the in-place upgrader has not taken up MachineSet example-workers's target config 3f8a1b47 in 29m",
+        }),
+      ]);
+    });
+  });
+
+  it('the same 30 minutes with the upgrader at work (its annotation): no Warning', async () => {
+    await withEdited(
+      PENDING,
+      [
+        ...later,
+        {
+          file: 'machinesets',
+          from: "      hypershift.openshift.io/nodePoolMaxUnavailable: '1'\n",
+          to: "      hypershift.openshift.io/nodePoolMaxUnavailable: '1'\n      hypershift.openshift.io/nodePoolUpgradeInProgressTrue: 'Total Nodes: 3. Upgraded: 0'\n",
+        },
+      ],
+      async (dir) => expect(untakenOf((await statusOf(dir, '-o', 'json')).out)).toEqual([]),
+    );
+  });
+});
