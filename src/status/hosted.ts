@@ -1273,9 +1273,7 @@ function rolloutNotStartedInsight(
   );
   const first = r.paused
     ? `MachineDeployment ${mdName} is paused (${r.md.object.spec?.paused === true ? 'spec.paused' : CAPI_PAUSED})`
-    : r.created.length === 0
-      ? `no Machine of its new template has been created`
-      : `${plural(r.created.length, 'Machine')} of its new template ${r.created.length === 1 ? 'was' : 'were'} created and none has become a Node`;
+    : 'no Machine of its new template has become a Node';
   const waited = r.since !== undefined ? ` in ${formatMinutes(now - r.since)}` : '';
   return {
     kind: 'nodepool-rollout-not-started',
@@ -1286,6 +1284,11 @@ function rolloutNotStartedInsight(
     message: `The rollout of NodePool ${name} has not started: ${first}${r.paused ? '' : waited}`,
     description: [
       `MachineDeployment ${mdName}'s template is at ${template?.version ?? '(no version)'}${template?.bootstrap?.dataSecretName ? ` (${template.bootstrap.dataSecretName})` : ''}${setName ? `, MachineSet ${setName}` : ', and no MachineSet of it exists'}; ${plural(r.old.length, 'Machine')} of older MachineSets remain${r.old.length <= 3 ? ` (${r.old.map((m) => m.object.metadata.name).join(', ')})` : ''}, none being deleted.`,
+      setName
+        ? r.created.length === 0
+          ? `The inputs hold no Machine of MachineSet ${setName} (one made and deleted since is recorded nowhere).`
+          : `Machines of MachineSet ${setName}: ${r.created.map((m) => `${m.object.metadata.name} (${m.object.status?.phase || 'no phase'}, no Node)`).join(', ')}.`
+        : '',
       hold?.c
         ? `Machine ${hold.m.object.metadata.name}: ${hold.c.type}=False${hold.c.reason ? ` (${hold.c.reason})` : ''}${hold.c.message ? `: ${hold.c.message.replace(/\.\s*$/, '')}` : ''}.`
         : '',

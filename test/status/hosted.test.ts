@@ -1003,7 +1003,7 @@ describe('a Replace rollout whose new template was never taken up', () => {
       level: 'Warning',
       since: '2026-11-20T12:00:30Z',
       message:
-        'The rollout of NodePool example-workers has not started: 1 Machine of its new template was created and none has become a Node in 40m',
+        'The rollout of NodePool example-workers has not started: no Machine of its new template has become a Node in 40m',
     });
     expect(i?.description).toContain('InfrastructureReady=False (InstanceProvisionFailed)');
     expect(i?.description).toContain('3 Machines of older MachineSets remain');
@@ -1011,6 +1011,14 @@ describe('a Replace rollout whose new template was never taken up', () => {
 
   it('within hypershift’s 20-minute node startup time (--at 12:15), a rollout under way: no Warning', async () => {
     expect(notStartedOf(await run(NOT_STARTED, '--at', '2026-11-20T12:15:00Z'))).toEqual([]);
+  });
+
+  it('past them (--at 12:25), before the Machine in the inputs was made: the Warning, never “none was created”', async () => {
+    const [i] = notStartedOf(await run(NOT_STARTED, '--at', '2026-11-20T12:25:00Z'));
+    expect(i?.message).toContain('no Machine of its new template has become a Node in 24m');
+    expect(i?.description).toContain(
+      'The inputs hold no Machine of MachineSet example-workers-9e3b7a15 (one made and deleted since is recorded nowhere)',
+    );
   });
 
   it('a step taken (the new Machine a Node, or an old Machine being deleted): no Warning', async () => {
