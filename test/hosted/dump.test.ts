@@ -709,6 +709,14 @@ describe('no-serious-insight on a hosted cluster (the insights atlevel status ra
       ['warning', 'nodepool-inplace-failed'],
     ]);
     expect(oc.findings[0]?.summary).toContain('a config change that cannot proceed');
+    // UpdatingConfig=False InplaceUpgradeFailed reports a failure, not the rollout's end: no level claim.
+    const lv = outcome(c, 'nodepool-level-before-rollout');
+    expect(lv.state).toBe('not-checked');
+    expect(lv.missing).toEqual([]);
+    expect(lv.reason).toContain(
+      'reports its in-place upgrade failed (UpdatingConfig=False, InplaceUpgradeFailed)',
+    );
+    expect(analyzeHistory(c).verdict).toBe('pass');
   });
 
   it('holds with no serious insight', async () => {
