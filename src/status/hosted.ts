@@ -708,8 +708,8 @@ interface MachineContext {
   readonly doneConfigVersion: ReadonlyMap<string, string>;
   readonly versionChanging: boolean;
   readonly inPlace: boolean;
-  /** InPlace: the guest Node the in-place upgrader stopped at (its daemon Degraded), and why. */
-  readonly inPlaceDegraded?: { readonly node: string; readonly reason?: string };
+  /** InPlace: the guest Node the in-place upgrader stopped at (its daemon Degraded). */
+  readonly inPlaceDegraded?: { readonly node: string };
   readonly paused: boolean;
   readonly nodes: ReadonlyMap<string, Observed<Node>>;
   readonly now: Millis;
@@ -793,7 +793,8 @@ function assessMachine(
     // the NodePool's, which names this Machine and its Node).
     assessment = 'Degraded';
     phase = 'Updating';
-    message = `In-place update${configTarget ? ` to config ${configTarget}` : ''} failed: machine-config daemon Degraded${inPlaceDegraded.reason ? `: ${inPlaceDegraded.reason}` : ''}`;
+    // The daemon's reason is long (a file path, an rpm-ostree error): the insight quotes it.
+    message = `In-place update${configTarget ? ` to config ${configTarget}` : ''} stopped: machine-config daemon Degraded`;
   } else if (deleting) {
     assessment = 'Progressing';
     updating = true;
@@ -1434,9 +1435,7 @@ function nodePoolOf(
     // upgrader sets once its node finished, while the NodePool still reports another version.
     versionChanging: np.status?.version !== undefined && np.status.version !== targetVersion,
     inPlace,
-    ...(failure?.node
-      ? { inPlaceDegraded: { node: failure.node, ...(failure.reason ? { reason: failure.reason } : {}) } }
-      : {}),
+    ...(failure?.node ? { inPlaceDegraded: { node: failure.node } } : {}),
     paused,
     nodes,
     now,
