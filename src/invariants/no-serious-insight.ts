@@ -28,7 +28,7 @@ export const noSeriousInsight = defineRule(
   "At the inputs' moment, atlevel status raises no Error or Critical update-health insight.",
   {
     severityPolicy:
-      "failure: each Error or Critical insight of atlevel status at the inputs' moment; warning: one raised by a pool's degradation that pool-degraded does not charge to the update (it began after the update completed, on a later change or in a paused pool never given the update's config, or the inputs cannot tell whose it is), or a blocked drain for a config rendered after the update completed (a day-2 change), or whose config the inputs cannot place; on a hosted cluster, an update requested and not started, or a NodePool's config-only change whose payload cannot be generated",
+      "failure: each Error or Critical insight of atlevel status at the inputs' moment; warning: one raised by a pool's degradation that pool-degraded does not charge to the update (it began after the update completed, on a later change or in a paused pool never given the update's config, or the inputs cannot tell whose it is), or a blocked drain for a config rendered after the update completed (a day-2 change), or whose config the inputs cannot place; on a hosted cluster, an update requested and not started, or a NodePool's config-only change whose payload cannot be generated or whose in-place upgrade stopped at a degraded node",
   },
   (history: ClusterHistory, rule) => {
     // The moment is the one `atlevel status` assesses by default (the snapshot's latest condition
@@ -267,9 +267,10 @@ function hostedOutcome(history: ClusterHistory, rule: Parameters<typeof checked>
  * Whose a hosted insight is. An update requested and not begun (no control-plane component runs it)
  * has run nothing, so no invariant of an update could be violated yet; a NodePool that cannot
  * generate its payload for a configuration change at the release it already reports is a config
- * change that cannot begin, not an update's failure. Either is a warning that says so. A NodePool
- * whose payload fails on a version change, and every other serious insight (a component not at
- * level, a NodePool stuck, a failed Machine, the guest's operators), is the update's: a failure.
+ * change that cannot begin, not an update's failure, and so is an InPlace config change stopped at a
+ * degraded node. Each is a warning that says so. A NodePool whose payload fails, or whose in-place
+ * upgrade stops, on a version change, and every other serious insight (a component not at level, a
+ * NodePool stuck, a failed Machine, the guest's operators), is the update's: a failure.
  */
 function hostedOwner(i: Insight, status: HostedStatus): Owner {
   if (i.kind === 'update-not-accepted' && status.request) {
@@ -280,7 +281,11 @@ function hostedOwner(i: Insight, status: HostedStatus): Owner {
       evidence: [],
     };
   }
-  if (i.kind !== 'nodepool-invalid-payload') return { kind: 'update' };
+  // A payload that cannot be generated, or an in-place upgrade stopped at a degraded node: the update's
+  // when the NodePool's version changes, a config change's when only its config does.
+  if (i.kind !== 'nodepool-invalid-payload' && i.kind !== 'nodepool-inplace-failed')
+    return { kind: 'update' };
+  const change = i.kind === 'nodepool-invalid-payload' ? 'cannot begin' : 'cannot proceed';
   const o = i.objects[0];
   const pool = status.nodePools.find(
     (p) => p.name === o?.name && p.namespace === (o?.namespace ?? p.namespace),
@@ -296,7 +301,7 @@ function hostedOwner(i: Insight, status: HostedStatus): Owner {
   if (pool.reportedVersion !== undefined && pool.targetVersion === pool.reportedVersion) {
     return {
       kind: 'not-an-update',
-      why: `NodePool ${pool.name} changes its configuration only (${pool.updatingConfig === true ? 'UpdatingConfig=True, ' : ''}UpdatingVersion is not True, and it reports ${pool.reportedVersion}, the release it rolls out): a config change that cannot begin`,
+      why: `NodePool ${pool.name} changes its configuration only (${pool.updatingConfig === true ? 'UpdatingConfig=True, ' : ''}UpdatingVersion is not True, and it reports ${pool.reportedVersion}, the release it rolls out): a config change that ${change}`,
       evidence: [
         {
           statement: `NodePool ${pool.name} reports ${pool.reportedVersion} and rolls out ${pool.targetVersion}`,
@@ -310,6 +315,14 @@ function hostedOwner(i: Insight, status: HostedStatus): Owner {
   return {
     kind: 'unknown',
     why: `NodePool ${pool.name} is not UpdatingVersion=True, and ${pool.reportedVersion === undefined ? 'reports no status.version' : `reports ${pool.reportedVersion}`} while ${pool.targetVersion === undefined ? "the release it rolls out is not named by the HostedCluster's histories" : `it rolls out ${pool.targetVersion}`}: whether its change is a version update or a config change, the inputs do not say`,
-    evidence: [{ statement: `NodePool ${pool.name} has no valid generated payload`, ...ref }],
+    evidence: [
+      {
+        statement:
+          i.kind === 'nodepool-invalid-payload'
+            ? `NodePool ${pool.name} has no valid generated payload`
+            : `NodePool ${pool.name}'s in-place upgrade cannot proceed`,
+        ...ref,
+      },
+    ],
   };
 }

@@ -6,6 +6,11 @@ import { checked, defineRule, notApplicable, notChecked } from './rule.js';
 type NodePool = KindObject<'NodePool'>;
 
 const UPDATING = ['UpdatingVersion', 'UpdatingConfig'] as const;
+/**
+ * The reason the NodePool controller gives UpdatingVersion/UpdatingConfig=False when the in-place
+ * upgrader stopped at a degraded node (openshift/hypershift api: NodePoolInplaceUpgradeFailedReason).
+ */
+const INPLACE_FAILED = 'InplaceUpgradeFailed';
 
 /** The NodePool's Updating conditions that are True: while one is, it claims nothing. */
 export function updatingConditions(np: NodePool) {
@@ -41,6 +46,17 @@ export const nodepoolLevelBeforeRollout = defineRule(
       const updating = updatingConditions(np);
       if (updating.length > 0) {
         notClaiming.push(`${r.key} is updating (${updating.map((c) => `${c.type}=True`).join(', ')})`);
+        continue;
+      }
+      // An Updating condition False because the in-place upgrader stopped at a degraded node reports a
+      // failure, not a level (status's nodepool-inplace-failed says it): no claim of the rollout's end.
+      const failed = UPDATING.map((t) => findCondition(np, t)).find(
+        (c) => c?.status === 'False' && c.reason === INPLACE_FAILED,
+      );
+      if (failed) {
+        notClaiming.push(
+          `${r.key} reports its in-place upgrade failed (${failed.type}=False, ${INPLACE_FAILED})`,
+        );
         continue;
       }
       const version = np.status?.version;

@@ -47,6 +47,13 @@ const MCO_DESIRED_CONFIG = 'machineconfiguration.openshift.io/desiredConfig';
 const MCO_STATE = 'machineconfiguration.openshift.io/state';
 const MCO_DESIRED_DRAIN = 'machineconfiguration.openshift.io/desiredDrain';
 const MCO_LAST_APPLIED_DRAIN = 'machineconfiguration.openshift.io/lastAppliedDrain';
+/** The machine-config daemon's own words for its state (Degraded's cause). */
+const MCO_REASON = 'machineconfiguration.openshift.io/reason';
+/**
+ * The reason the NodePool controller gives UpdatingVersion/UpdatingConfig=False when the in-place
+ * upgrader stopped at a degraded node (openshift/hypershift api: NodePoolInplaceUpgradeFailedReason).
+ */
+const INPLACE_FAILED_REASON = 'InplaceUpgradeFailed';
 /** hypershift annotates the Cluster API objects of a NodePool with its `namespace/name`. */
 const NODEPOOL_ANNOTATION = 'hypershift.openshift.io/nodePool';
 /** hypershift's own reference: the condition types and what they mean. */
@@ -54,6 +61,13 @@ const NODEPOOL_REFERENCE =
   'https://hypershift-docs.netlify.app/how-to/automated-machine-management/nodepool-lifecycle/';
 /** How long UpdatingVersion/UpdatingConfig may stay True after the rollout held before it counts as stuck (OCPBUGS-92013). */
 const STUCK_UPDATING_MS = 15 * 60_000;
+/**
+ * How long a rollout may go without its first step before it counts as not taken up: the
+ * MachineHealthCheck hypershift makes for a NodePool gives a new Machine 20 minutes to become a Node
+ * (hypershift-operator controllers/nodepool capi.go, reconcileMachineHealthCheck, nodeStartupTimeout),
+ * and Cluster API creates a MachineSet's first Machine within seconds of the template's change.
+ */
+const ROLLOUT_START_MS = 20 * 60_000;
 
 type Meta = {
   name: string;
@@ -128,11 +142,22 @@ interface TemplateShape {
 }
 interface MachineDeploymentShape {
   metadata: Meta;
-  spec?: { template?: TemplateShape | null | undefined } | null | undefined;
+  spec?:
+    | { template?: TemplateShape | null | undefined; paused?: boolean | null | undefined }
+    | null
+    | undefined;
+  status?:
+    | {
+        replicas?: number | null | undefined;
+        v1beta2?: { replicas?: number | null | undefined; conditions?: Conditions } | null | undefined;
+      }
+    | null
+    | undefined;
 }
 interface MachineSetShape {
   metadata: Meta;
   spec?: { template?: TemplateShape | null | undefined } | null | undefined;
+  status?: { conditions?: Conditions } | null | undefined;
 }
 export interface MachineShape {
   metadata: Meta;
@@ -683,6 +708,8 @@ interface MachineContext {
   readonly doneConfigVersion: ReadonlyMap<string, string>;
   readonly versionChanging: boolean;
   readonly inPlace: boolean;
+  /** InPlace: the guest Node the in-place upgrader stopped at (its daemon Degraded). */
+  readonly inPlaceDegraded?: { readonly node: string };
   readonly paused: boolean;
   readonly nodes: ReadonlyMap<string, Observed<Node>>;
   readonly now: Millis;
@@ -702,6 +729,10 @@ function assessMachine(
   const machinePhase = m.status?.phase || undefined;
   const deleting = m.metadata.deletionTimestamp != null || machinePhase === 'Deleting';
   const failed = machinePhase === 'Failed' || !!m.status?.failureReason || !!m.status?.failureMessage;
+  const inPlaceDegraded =
+    ctx.inPlace && nodeName !== undefined && ctx.inPlaceDegraded?.node === nodeName
+      ? ctx.inPlaceDegraded
+      : undefined;
   const draining =
     deleting &&
     (cond(m, 'DrainingSucceeded')?.status === 'False' ||
@@ -757,6 +788,13 @@ function assessMachine(
       objects: [{ kind: 'Machine', name, ...ns(m.metadata.namespace) }],
       refs: [seen.ref],
     });
+  } else if (inPlaceDegraded && !updated) {
+    // The in-place upgrader stopped here: its machine-config daemon reports Degraded (the insight is
+    // the NodePool's, which names this Machine and its Node).
+    assessment = 'Degraded';
+    phase = 'Updating';
+    // The daemon's reason is long (a file path, an rpm-ostree error): the insight quotes it.
+    message = `In-place update${configTarget ? ` to config ${configTarget}` : ''} stopped: machine-config daemon Degraded`;
   } else if (deleting) {
     assessment = 'Progressing';
     updating = true;
@@ -816,7 +854,7 @@ function assessMachine(
       updated,
       updating,
       unavailable: unavailableNode,
-      degraded: failed,
+      degraded: failed || (inPlaceDegraded !== undefined && !updated),
       ref: seen.ref,
     },
     insights,
@@ -1006,6 +1044,280 @@ function inPlaceProgress(
   };
 }
 
+/** An InPlace upgrade the in-place upgrader stopped: where, and in whose words. */
+interface InPlaceFailure {
+  readonly machineSet?: Observed<MachineSetShape>;
+  /** The guest Node it stopped at (the Node read as Degraded, else the one its words name). */
+  readonly node?: string;
+  readonly machine?: string;
+  /** The machine-config daemon's reason (the Node's machineconfiguration.openshift.io/reason). */
+  readonly reason?: string;
+  /** The upgrader's words: the MachineSet's nodePoolUpgradeInProgressFalse, else the NodePool condition copying it. */
+  readonly words?: string;
+  /** UpdatingVersion/UpdatingConfig=False with reason InplaceUpgradeFailed, when the NodePool says so. */
+  readonly condition?: Condition;
+}
+
+/**
+ * Whether an InPlace NodePool's upgrade has stopped at a degraded node. openshift/hypershift: while
+ * its MachineSet's target config differs from its current one, the in-place upgrader (the hosted
+ * cluster config operator's inplaceupgrader; earlier, the NodePool controller itself) looks at each
+ * Node of the MachineSet and, on the first whose machine-config daemon says
+ * `machineconfiguration.openshift.io/state: Degraded`, writes `nodePoolUpgradeInProgressFalse` =
+ * "Node N in nodepool degraded: REASON" (REASON from `machineconfiguration.openshift.io/reason`),
+ * removes `nodePoolUpgradeInProgressTrue` and returns an error without giving any other node the
+ * target: the upgrade cannot proceed until that node is fixed. The NodePool controller then sets
+ * UpdatingVersion/UpdatingConfig False with reason InplaceUpgradeFailed. A MachineSet at its target is
+ * done, whatever a Node says (the upgrader checks completion first). With --at before the snapshot
+ * (`annotationsAsLastSeen`) only the NodePool's conditions, which are rewound, are read.
+ */
+function inPlaceFailure(
+  np: NodePoolShape,
+  sets: readonly Observed<MachineSetShape>[],
+  machines: readonly Observed<MachineShape>[],
+  nodes: ReadonlyMap<string, Observed<Node>>,
+  annotationsAsLastSeen: boolean,
+): InPlaceFailure | undefined {
+  let condition: Condition | undefined;
+  for (const type of ['UpdatingVersion', 'UpdatingConfig'] as const) {
+    const c = cond(np, type);
+    if (c?.status === 'False' && conditionTextKnown(c) && c.reason === INPLACE_FAILED_REASON) {
+      condition = c;
+      break;
+    }
+  }
+  const behind = sets.filter((s) => {
+    const a = s.object.metadata.annotations ?? {};
+    return a[TARGET_CONFIG_VERSION] && a[TARGET_CONFIG_VERSION] !== a[CURRENT_CONFIG_VERSION];
+  });
+  if (!annotationsAsLastSeen && sets.length > 0 && behind.length === 0) return undefined;
+  let machineSet = behind[0];
+  let flagged: string | undefined;
+  let degraded: { node: Observed<Node>; machine: string } | undefined;
+  if (!annotationsAsLastSeen) {
+    for (const s of behind) {
+      const flag = s.object.metadata.annotations?.[UPGRADE_IN_PROGRESS[1]];
+      if (flag !== undefined && flagged === undefined) {
+        flagged = flag;
+        machineSet = s;
+      }
+      for (const m of machines) {
+        if (degraded || ownedBy(m.object.metadata, 'MachineSet') !== s.object.metadata.name) continue;
+        const n = nodes.get(m.object.status?.nodeRef?.name ?? '');
+        if (n?.object.metadata.annotations?.[MCO_STATE] === 'Degraded') {
+          degraded = { node: n, machine: m.object.metadata.name };
+          if (flagged === undefined) machineSet = s;
+        }
+      }
+    }
+  }
+  if (!condition && flagged === undefined && !degraded) return undefined;
+  const words = flagged || condition?.message || undefined;
+  // The upgrader's words name the node (and the daemon's reason) when the guest was not read.
+  const named = /^Node (\S+) in nodepool degraded: ?([\s\S]*)$/.exec(words ?? '');
+  const node = degraded?.node.object.metadata.name ?? named?.[1];
+  const machine =
+    degraded?.machine ??
+    (node === undefined
+      ? undefined
+      : machines.find((m) => m.object.status?.nodeRef?.name === node)?.object.metadata.name);
+  const reason = degraded?.node.object.metadata.annotations?.[MCO_REASON] || named?.[2] || undefined;
+  return {
+    ...(machineSet ? { machineSet } : {}),
+    ...(node ? { node } : {}),
+    ...(machine ? { machine } : {}),
+    ...(reason ? { reason } : {}),
+    ...(words ? { words } : {}),
+    ...(condition ? { condition } : {}),
+  };
+}
+
+function inPlaceFailureInsight(
+  seen: Observed<NodePoolShape>,
+  f: InPlaceFailure,
+  machines: readonly NodePoolMachine[],
+  cpNamespace: string,
+): Insight {
+  const np = seen.object;
+  const name = np.metadata.name;
+  const since = parseTime(f.condition?.lastTransitionTime);
+  const a = f.machineSet?.object.metadata.annotations ?? {};
+  const setName = f.machineSet?.object.metadata.name;
+  const target = a[TARGET_CONFIG_VERSION];
+  const current = a[CURRENT_CONFIG_VERSION];
+  const at = machines.filter((m) => m.updated).length;
+  const where = f.node
+    ? `Node ${f.node}${f.machine ? ` (Machine ${f.machine})` : ''} is degraded`
+    : 'a node is degraded';
+  return {
+    kind: 'nodepool-inplace-failed',
+    level: 'Error',
+    impact: 'Update Stalled',
+    scope: 'WorkerPool',
+    ...(since !== undefined ? { since } : {}),
+    message: `In-place upgrade of NodePool ${name} cannot proceed: ${where}`,
+    description: [
+      f.reason
+        ? `The machine-config daemon on ${f.node ?? 'the node'} reports Degraded: ${f.reason.replace(/\.\s*$/, '')}.`
+        : `The machine-config daemon on ${f.node ?? 'a node'} reports Degraded.`,
+      f.words
+        ? `The in-place upgrader says "${f.words}"${f.condition ? ` (the NodePool's ${f.condition.type}=False, ${INPLACE_FAILED_REASON})` : ''}.`
+        : '',
+      `It gives no other node the target until that node is fixed${setName ? `: MachineSet ${setName}${target ? ` targets config ${target}` : ''}${current ? ` and is on ${current}` : ''}` : ''}, ${at} of ${plural(machines.length, 'Machine')} updated.`,
+    ]
+      .filter((x) => x !== '')
+      .join(' '),
+    reference: NODEPOOL_REFERENCE,
+    objects: [
+      { kind: 'NodePool', name, ...ns(np.metadata.namespace) },
+      ...(setName ? [{ kind: 'MachineSet', name: setName, namespace: cpNamespace }] : []),
+      ...(f.machine ? [{ kind: 'Machine', name: f.machine, namespace: cpNamespace }] : []),
+      ...(f.node ? [{ kind: 'Node', name: f.node }] : []),
+    ],
+    refs: [seen.ref, ...(f.machineSet ? [f.machineSet.ref] : [])],
+  };
+}
+
+/** Cluster API's annotation pausing the reconciliation of an object (cluster.x-k8s.io/paused). */
+const CAPI_PAUSED = 'cluster.x-k8s.io/paused';
+
+/** A Replace rollout whose first step has not happened: its new template made no Machine that became a Node. */
+interface RolloutNotStarted {
+  readonly md: Observed<MachineDeploymentShape>;
+  /** The current template's MachineSet, when Cluster API made it. */
+  readonly machineSet?: Observed<MachineSetShape>;
+  /** When the rollout began: the latest of the current MachineSet's creation, RollingOut=True, UpdatingVersion/UpdatingConfig=True. */
+  readonly since?: Millis;
+  /** spec.paused, or the cluster.x-k8s.io/paused annotation. */
+  readonly paused: boolean;
+  /** The current template's Machines (created, none with a Node). */
+  readonly created: readonly Observed<MachineShape>[];
+  /** Machines of older MachineSets, not being deleted. */
+  readonly old: readonly Observed<MachineShape>[];
+}
+
+/**
+ * A Replace NodePool whose MachineDeployment's template moved and whose rollout has taken no step:
+ * Machines of older MachineSets remain, none is being deleted (with maxSurge 0 the first step is a
+ * deletion), and no Machine of the current template has become a Node (status.nodeRef). Cluster API
+ * makes the new MachineSet and its first Machine within seconds of the template's change, unless the
+ * MachineDeployment is paused (spec.paused, or the cluster.x-k8s.io/paused annotation: then it does
+ * not even make the MachineSet). Undefined when a step was taken, when nothing is to roll, or when no
+ * MachineSet of the template exists and the MachineDeployment is not paused (its spec may be newer than
+ * the moment under --at, and then nothing dates the change). `rewound`: the spec is as last seen.
+ */
+function rolloutNotStarted(
+  np: NodePoolShape,
+  md: Observed<MachineDeploymentShape>,
+  sets: readonly Observed<MachineSetShape>[],
+  currentSets: ReadonlySet<string>,
+  machines: readonly Observed<MachineShape>[],
+  rewound: boolean,
+): RolloutNotStarted | undefined {
+  const inCurrent = (m: Observed<MachineShape>) =>
+    currentSets.has(ownedBy(m.object.metadata, 'MachineSet') ?? '');
+  const isDeleting = (m: Observed<MachineShape>) =>
+    m.object.metadata.deletionTimestamp != null || m.object.status?.phase === 'Deleting';
+  const old = machines.filter((m) => !inCurrent(m) && !isDeleting(m));
+  if (old.length === 0 || machines.some((m) => !inCurrent(m) && isDeleting(m))) return undefined;
+  const created = machines.filter(inCurrent);
+  if (created.some((m) => m.object.status?.nodeRef?.name)) return undefined;
+  const paused =
+    md.object.spec?.paused === true || md.object.metadata.annotations?.[CAPI_PAUSED] !== undefined;
+  const current = sets.filter((s) => currentSets.has(s.object.metadata.name));
+  let since: Millis | undefined;
+  const later = (t: Millis | undefined) => {
+    if (t !== undefined && (since === undefined || t > since)) since = t;
+  };
+  for (const s of current) later(parseTime(s.object.metadata.creationTimestamp));
+  if (current.length === 0 && (!paused || rewound)) return undefined;
+  const rolling = (md.object.status?.v1beta2?.conditions ?? []).find((c) => c.type === 'RollingOut');
+  if (rolling?.status === 'True' && conditionStatusKnown(rolling))
+    later(parseTime(rolling.lastTransitionTime));
+  for (const type of ['UpdatingVersion', 'UpdatingConfig'] as const) {
+    const c = cond(np, type);
+    if (c?.status === 'True') later(parseTime(c.lastTransitionTime));
+  }
+  const machineSet = current.at(-1);
+  return {
+    md,
+    ...(machineSet ? { machineSet } : {}),
+    ...(since !== undefined ? { since } : {}),
+    paused,
+    created,
+    old,
+  };
+}
+
+/** The first False condition of a Machine that says why it is not a Node yet. */
+function machineHold(m: MachineShape): Condition | undefined {
+  for (const type of ['InfrastructureReady', 'BootstrapReady', 'Ready'] as const) {
+    const c = cond(m, type);
+    if (c?.status === 'False' && conditionTextKnown(c) && (c.reason || c.message)) return c;
+  }
+  return undefined;
+}
+
+function rolloutNotStartedInsight(
+  seen: Observed<NodePoolShape>,
+  r: RolloutNotStarted,
+  now: Millis,
+  cpNamespace: string,
+): Insight {
+  const name = seen.object.metadata.name;
+  const mdName = r.md.object.metadata.name;
+  const template = r.md.object.spec?.template?.spec;
+  const setName = r.machineSet?.object.metadata.name;
+  const hold = r.created.map((m) => ({ m, c: machineHold(m.object) })).find((x) => x.c !== undefined);
+  const setHold = (r.machineSet?.object.status?.conditions ?? []).find(
+    (c) => c.status === 'False' && conditionTextKnown(c) && (c.reason || c.message),
+  );
+  const first = r.paused
+    ? `MachineDeployment ${mdName} is paused (${r.md.object.spec?.paused === true ? 'spec.paused' : CAPI_PAUSED})`
+    : 'no Machine of its new template has become a Node';
+  const waited = r.since !== undefined ? ` in ${formatMinutes(now - r.since)}` : '';
+  return {
+    kind: 'nodepool-rollout-not-started',
+    level: 'Warning',
+    impact: 'Update Stalled',
+    scope: 'WorkerPool',
+    ...(r.since !== undefined ? { since: r.since } : {}),
+    message: `The rollout of NodePool ${name} has not started: ${first}${r.paused ? '' : waited}`,
+    description: [
+      `MachineDeployment ${mdName}'s template is at ${template?.version ?? '(no version)'}${template?.bootstrap?.dataSecretName ? ` (${template.bootstrap.dataSecretName})` : ''}${setName ? `, MachineSet ${setName}` : ', and no MachineSet of it exists'}; ${plural(r.old.length, 'Machine')} of older MachineSets remain${r.old.length <= 3 ? ` (${r.old.map((m) => m.object.metadata.name).join(', ')})` : ''}, none being deleted.`,
+      setName
+        ? r.created.length === 0
+          ? `The inputs hold no Machine of MachineSet ${setName} (one made and deleted since is recorded nowhere).`
+          : `Machines of MachineSet ${setName}: ${r.created.map((m) => `${m.object.metadata.name} (${m.object.status?.phase || 'no phase'}, no Node)`).join(', ')}.`
+        : '',
+      hold?.c
+        ? `Machine ${hold.m.object.metadata.name}: ${hold.c.type}=False${hold.c.reason ? ` (${hold.c.reason})` : ''}${hold.c.message ? `: ${hold.c.message.replace(/\.\s*$/, '')}` : ''}.`
+        : '',
+      setHold && !hold
+        ? `MachineSet ${setName}: ${setHold.type}=False${setHold.reason ? ` (${setHold.reason})` : ''}${setHold.message ? `: ${setHold.message.replace(/\.\s*$/, '')}` : ''}.`
+        : '',
+      r.paused
+        ? 'Cluster API does not roll a paused MachineDeployment out: no Machine of the new template is made until it is resumed.'
+        : "Cluster API makes a new template's first Machine within seconds, and hypershift's MachineHealthCheck gives a Machine 20 minutes to become a Node.",
+    ]
+      .filter((x) => x !== '')
+      .join(' '),
+    reference: NODEPOOL_REFERENCE,
+    objects: [
+      { kind: 'NodePool', name, ...ns(seen.object.metadata.namespace) },
+      { kind: 'MachineDeployment', name: mdName, namespace: cpNamespace },
+      ...(setName ? [{ kind: 'MachineSet', name: setName, namespace: cpNamespace }] : []),
+      ...r.created.map((m) => ({ kind: 'Machine', name: m.object.metadata.name, namespace: cpNamespace })),
+    ],
+    refs: [seen.ref, r.md.ref, ...(r.machineSet ? [r.machineSet.ref] : [])],
+  };
+}
+
+function formatMinutes(ms: Millis): string {
+  const m = Math.floor(ms / 60_000);
+  return m >= 60 ? `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m` : `${m}m`;
+}
+
 /**
  * What the NodePool reports, when the target's version is not known: certainly not the target once
  * UpdatingVersion=True says the version changes; perhaps not when its release image is not the image
@@ -1104,6 +1416,7 @@ function nodePoolOf(
   const progress = inPlace
     ? inPlaceProgress(np, sets, machinesSeen, nodes, annotationsAsLastSeen)
     : undefined;
+  const failure = inPlace ? inPlaceFailure(np, sets, machinesSeen, nodes, annotationsAsLastSeen) : undefined;
   const waitingOn = waitingOf(
     np,
     inPlace,
@@ -1122,6 +1435,7 @@ function nodePoolOf(
     // upgrader sets once its node finished, while the NodePool still reports another version.
     versionChanging: np.status?.version !== undefined && np.status.version !== targetVersion,
     inPlace,
+    ...(failure?.node ? { inPlaceDegraded: { node: failure.node } } : {}),
     paused,
     nodes,
     now,
@@ -1158,6 +1472,48 @@ function nodePoolOf(
       objects: [npObject],
       refs: [seen.ref],
     });
+  }
+  if (failure) insights.push(inPlaceFailureInsight(seen, failure, machines, cpNamespace));
+  // Machines the MachineDeployment counts and the inputs lack (a partial gather): not "no Machines".
+  const machinesMissing =
+    !inPlace && md && machinesSeen.length === 0
+      ? (md.object.status?.v1beta2?.replicas ?? md.object.status?.replicas ?? 0)
+      : 0;
+  // Replace: a template moved and no step taken (a paused NodePool, or one whose template was not
+  // bumped yet, waits, and says so otherwise).
+  const notStarted =
+    !inPlace && md && !paused && !waitingOn
+      ? rolloutNotStarted(np, md, sets, currentSets, machinesSeen, annotationsAsLastSeen)
+      : undefined;
+  if (
+    notStarted &&
+    (notStarted.paused || (notStarted.since !== undefined && now - notStarted.since >= ROLLOUT_START_MS))
+  )
+    insights.push(rolloutNotStartedInsight(seen, notStarted, now, cpNamespace));
+  // InPlace: the MachineSet's target not taken up by the in-place upgrader (which retries every few
+  // seconds until the target's payload exists) for as long, with no condition saying why (those that
+  // do are quoted in `waiting`, and an invalid payload is its own Error).
+  const untaken = waitingOn?.inPlace;
+  if (untaken && !paused && !waitingOn.conditions.some((c) => c.status === 'False')) {
+    const since = Math.max(...waitingOn.conditions.map((c) => c.since ?? Number.NEGATIVE_INFINITY));
+    if (Number.isFinite(since) && now - since >= ROLLOUT_START_MS) {
+      const set = sets.find((x) => x.object.metadata.name === untaken.machineSet);
+      insights.push({
+        kind: 'nodepool-rollout-not-started',
+        level: 'Warning',
+        impact: 'Update Stalled',
+        scope: 'WorkerPool',
+        since,
+        message: `The rollout of NodePool ${name} has not started: the in-place upgrader has not taken up MachineSet ${untaken.machineSet}'s target config ${untaken.targetConfigVersion} in ${formatMinutes(now - since)}`,
+        description:
+          `MachineSet ${untaken.machineSet} targets config ${untaken.targetConfigVersion} and is on ${untaken.currentConfigVersion}; ` +
+          `${waitingOn.conditions.map((c) => `${c.type}=True`).join(', ')} since ${new Date(since).toISOString().replace('.000Z', 'Z')}, and none of the upgrader's marks is there ` +
+          "(no nodePoolUpgradeInProgressTrue/False annotation, no Node given the target). The in-place upgrader retries every few seconds until the target's payload exists, then marks the MachineSet.",
+        reference: NODEPOOL_REFERENCE,
+        objects: [npObject, { kind: 'MachineSet', name: untaken.machineSet, namespace: cpNamespace }],
+        refs: [seen.ref, ...(set ? [set.ref] : [])],
+      });
+    }
   }
   const rolledOut = total > 0 && updated === total && machines.every((m) => !m.updating) && oldMachines === 0;
   for (const [type, flag] of [
@@ -1267,7 +1623,11 @@ function nodePoolOf(
       ? {
           note: `NodePool ${name}: its ${inPlace ? 'MachineSet' : 'MachineDeployment'} is not in the inputs (namespace ${cpNamespace}), so its Machines are not assessed.`,
         }
-      : {}),
+      : machinesMissing > 0
+        ? {
+            note: `NodePool ${name}: its MachineDeployment counts ${plural(machinesMissing, 'Machine')} and the inputs hold none of them (namespace ${cpNamespace}): its Machines, and whether its rollout has started, are not known.`,
+          }
+        : {}),
     // Updating: the NodePool says so, or a Machine is not from its current template at the target. An
     // autoscaler's scale-up or a repair after the rollout is not an update.
     updating: updatingVersion === true || updatingConfig === true || notRolled.size > 0,
@@ -1429,7 +1789,9 @@ export function assessHostedStatus(
     cp.status.assessment === 'Progressing' ||
     (request !== undefined && request.componentsAtRequest.length > 0);
   const poolsUpdating = pools.some(
-    (p) => updatingPools.has(p) && (p.assessment === 'Progressing' || p.assessment === 'Pending'),
+    (p) =>
+      updatingPools.has(p) &&
+      (p.assessment === 'Progressing' || p.assessment === 'Pending' || p.assessment === 'Degraded'),
   );
   const installing =
     cp.status.previousVersion === undefined &&

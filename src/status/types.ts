@@ -45,6 +45,8 @@ type InsightKind =
   | 'component-unavailable'
   | 'machine-failed'
   | 'nodepool-invalid-payload'
+  | 'nodepool-inplace-failed'
+  | 'nodepool-rollout-not-started'
   | 'nodepool-stuck-updating'
   | 'nodepool-level-before-rollout';
 

@@ -679,6 +679,46 @@ describe('no-serious-insight on a hosted cluster (the insights atlevel status ra
     expect(analyzeHistory(h).verdict).toBe('inconclusive');
   });
 
+  it('fails on an InPlace version update stopped at a degraded node, and warns when only the config changes', async () => {
+    const h = await historyOf('inplace-degraded');
+    const o = outcome(h, 'no-serious-insight');
+    expect(o.state).toBe('violated');
+    expect(o.findings.map((f) => [f.severity, f.subject?.insight])).toEqual([
+      ['failure', 'nodepool-inplace-failed'],
+    ]);
+    expect(analyzeHistory(h).verdict).toBe('fail');
+    // The same stop on a day-2 config change at the release the NodePool already reports (every
+    // Machine at 4.20.1, UpdatingConfig=False InplaceUpgradeFailed): a config change that cannot proceed.
+    const c = await variant('inplace-degraded', (objects) => {
+      for (const np of objects.nodePools) {
+        const st = (np.object as { status?: { version?: string; conditions?: { type: string }[] } }).status;
+        if (st) st.version = '4.20.1';
+        for (const cd of st?.conditions ?? []) {
+          if (cd.type === 'UpdatingVersion') cd.type = 'UpdatingConfig';
+          else if (cd.type === 'UpdatingConfig') cd.type = 'UpdatingVersion';
+        }
+      }
+      for (const m of objects.machines) {
+        const a = (m.object as { metadata: { annotations?: Record<string, string> } }).metadata.annotations;
+        if (a) a['hypershift.openshift.io/release-version'] = '4.20.1';
+      }
+    });
+    const oc = outcome(c, 'no-serious-insight');
+    expect(oc.state).toBe('holds');
+    expect(oc.findings.map((f) => [f.severity, f.subject?.insight])).toEqual([
+      ['warning', 'nodepool-inplace-failed'],
+    ]);
+    expect(oc.findings[0]?.summary).toContain('a config change that cannot proceed');
+    // UpdatingConfig=False InplaceUpgradeFailed reports a failure, not the rollout's end: no level claim.
+    const lv = outcome(c, 'nodepool-level-before-rollout');
+    expect(lv.state).toBe('not-checked');
+    expect(lv.missing).toEqual([]);
+    expect(lv.reason).toContain(
+      'reports its in-place upgrade failed (UpdatingConfig=False, InplaceUpgradeFailed)',
+    );
+    expect(analyzeHistory(c).verdict).toBe('pass');
+  });
+
   it('holds with no serious insight', async () => {
     expect(outcome(await historyOf('replace-completed'), 'no-serious-insight').state).toBe('holds');
   });

@@ -417,6 +417,9 @@ const EDITABLE = {
   machinesets: 'namespaces/clusters-example/cluster.x-k8s.io/machinesets.yaml',
   node11: 'hostedcluster-example/cluster-scoped-resources/core/nodes/ip-10-0-1-11.ec2.internal.yaml',
   node12: 'hostedcluster-example/cluster-scoped-resources/core/nodes/ip-10-0-1-12.ec2.internal.yaml',
+  node13: 'hostedcluster-example/cluster-scoped-resources/core/nodes/ip-10-0-1-13.ec2.internal.yaml',
+  machines: 'namespaces/clusters-example/cluster.x-k8s.io/machines.yaml',
+  machinedeployments: 'namespaces/clusters-example/cluster.x-k8s.io/machinedeployments.yaml',
 } as const;
 
 async function withEdited<T>(
@@ -886,5 +889,262 @@ describe('several updates in the history, the previous one superseded before it 
       state: 'Partial',
     });
     expect(json.request).toBeNull();
+  });
+});
+
+describe('an InPlace upgrade the in-place upgrader stopped at a degraded node', () => {
+  const DEGRADED = 'test/fixtures/hosted/inplace-degraded';
+  type FailedJson = Omit<Json, 'insights'> & {
+    insights: {
+      kind: string;
+      level: string;
+      message: string;
+      description: string;
+      objects: { kind: string; name: string }[];
+    }[];
+  };
+  const failedOf = (json: FailedJson) => json.insights.filter((i) => i.kind === 'nodepool-inplace-failed');
+
+  it('an Error naming the NodePool, MachineSet, Machine and Node with the daemon’s reason; the pool Degraded, still updating (exit 1)', async () => {
+    const r = await statusOf(DEGRADED, '-o', 'json');
+    expect(r.code, cli.stderr()).toBe(1);
+    const json = JSON.parse(r.out) as FailedJson;
+    const [i, ...more] = failedOf(json);
+    expect(more).toEqual([]);
+    expect(i).toMatchObject({
+      level: 'Error',
+      message:
+        'In-place upgrade of NodePool example-workers cannot proceed: Node ip-10-0-1-13.ec2.internal (Machine example-workers-6b7c9d03-klmno) is degraded',
+    });
+    expect(i?.objects.map((o) => `${o.kind}/${o.name}`)).toEqual([
+      'NodePool/example-workers',
+      'MachineSet/example-workers',
+      'Machine/example-workers-6b7c9d03-klmno',
+      'Node/ip-10-0-1-13.ec2.internal',
+    ]);
+    expect(i?.description).toContain('content mismatch for file "/etc/chrony.conf"');
+    expect(i?.description).toContain('targets config 6b7c9d03 and is on 5f4a8c21, 2 of 3 Machines updated');
+    expect(json.nodePools[0]).toMatchObject({ assessment: 'Degraded', updated: 2, total: 3 });
+    expect(json.nodePools[0]?.machines.map((m) => [m.name, m.assessment])).toEqual([
+      ['example-workers-6b7c9d03-abcde', 'Completed'],
+      ['example-workers-6b7c9d03-fghij', 'Completed'],
+      ['example-workers-6b7c9d03-klmno', 'Degraded'],
+    ]);
+    // A Degraded pool of an update is still an update in progress, not idle.
+    expect(json.state).toBe('updating');
+  });
+
+  it('without the guest (no Node read), the upgrader’s own words name the node and the reason', async () => {
+    await withEdited(DEGRADED, [], async (dir) => {
+      rmSync(join(dir, 'hostedcluster-example'), { recursive: true, force: true });
+      const json = JSON.parse((await statusOf(dir, '-o', 'json')).out) as FailedJson;
+      const [i] = failedOf(json);
+      expect(i?.message).toContain(
+        'Node ip-10-0-1-13.ec2.internal (Machine example-workers-6b7c9d03-klmno) is degraded',
+      );
+      expect(i?.description).toContain(
+        'reports Degraded: unexpected on-disk state validating against 6b7c9d03',
+      );
+    });
+  });
+
+  it('rewound (--at) before the snapshot, claims nothing: the annotations are as last seen, the condition’s reason not known', async () => {
+    // UpdatingVersion stays False when the failure clears (its reason turns AsExpected without a
+    // transition), so a rewound False with no reason says nothing of the upgrader.
+    const r = await statusOf(DEGRADED, '--at', '2026-11-20T11:10:00Z', '-o', 'json');
+    expect(failedOf(JSON.parse(r.out) as FailedJson)).toEqual([]);
+  });
+
+  it('a MachineSet at its target config is done: a Degraded node then is no upgrade failure (no Error)', async () => {
+    await withEdited(
+      DEGRADED,
+      [
+        {
+          file: 'machinesets',
+          from: 'nodePoolCurrentConfigVersion: 5f4a8c21',
+          to: 'nodePoolCurrentConfigVersion: 6b7c9d03',
+        },
+        { file: 'nodepool', from: 'reason: InplaceUpgradeFailed', to: 'reason: AsExpected' },
+      ],
+      async (dir) => {
+        const r = await statusOf(dir, '-o', 'json');
+        const json = JSON.parse(r.out) as FailedJson;
+        expect(failedOf(json)).toEqual([]);
+        expect(json.insights.filter((i) => i.level === 'Error')).toEqual([]);
+      },
+    );
+  });
+
+  it('the upgrader at work with every node healthy: no Error (the inplace-rolling shape)', async () => {
+    const json = JSON.parse(
+      (await statusOf('test/fixtures/hosted/inplace-rolling', '-o', 'json')).out,
+    ) as FailedJson;
+    expect(failedOf(json)).toEqual([]);
+  });
+});
+
+describe('a Replace rollout whose new template was never taken up', () => {
+  const NOT_STARTED = 'test/fixtures/hosted/nodepool-rollout-not-started';
+  type NotStartedJson = Omit<Json, 'insights'> & {
+    insights: { kind: string; level: string; message: string; description: string; since: string | null }[];
+    notes: string[];
+  };
+  const notStartedOf = (json: NotStartedJson) =>
+    json.insights.filter((i) => i.kind === 'nodepool-rollout-not-started');
+  const run = async (dir: string, ...args: string[]) =>
+    JSON.parse((await statusOf(dir, '-o', 'json', ...args)).out) as NotStartedJson;
+
+  it('no Machine of the new template became a Node 40 minutes after its MachineSet was made: a Warning naming why (exit 0)', async () => {
+    const r = await statusOf(NOT_STARTED, '-o', 'json');
+    expect(r.code, cli.stderr()).toBe(0);
+    const [i, ...more] = notStartedOf(JSON.parse(r.out) as NotStartedJson);
+    expect(more).toEqual([]);
+    expect(i).toMatchObject({
+      level: 'Warning',
+      since: '2026-11-20T12:00:30Z',
+      message:
+        'The rollout of NodePool example-workers has not started: no Machine of its new template has become a Node in 40m',
+    });
+    expect(i?.description).toContain('InfrastructureReady=False (InstanceProvisionFailed)');
+    expect(i?.description).toContain('3 Machines of older MachineSets remain');
+  });
+
+  it('within hypershift’s 20-minute node startup time (--at 12:15), a rollout under way: no Warning', async () => {
+    expect(notStartedOf(await run(NOT_STARTED, '--at', '2026-11-20T12:15:00Z'))).toEqual([]);
+  });
+
+  it('past them (--at 12:25), before the Machine in the inputs was made: the Warning, never “none was created”', async () => {
+    const [i] = notStartedOf(await run(NOT_STARTED, '--at', '2026-11-20T12:25:00Z'));
+    expect(i?.message).toContain('no Machine of its new template has become a Node in 24m');
+    expect(i?.description).toContain(
+      'The inputs hold no Machine of MachineSet example-workers-9e3b7a15 (one made and deleted since is recorded nowhere)',
+    );
+  });
+
+  it('a step taken (the new Machine a Node, or an old Machine being deleted): no Warning', async () => {
+    await withEdited(
+      NOT_STARTED,
+      [
+        {
+          file: 'machines',
+          from: '    phase: "Provisioning"\n',
+          to: '    phase: "Running"\n    nodeRef:\n      kind: "Node"\n      name: "ip-10-0-1-14.ec2.internal"\n',
+        },
+      ],
+      async (dir) => expect(notStartedOf(await run(dir))).toEqual([]),
+    );
+    await withEdited(
+      NOT_STARTED,
+      [
+        {
+          file: 'machines',
+          from: '    creationTimestamp: "2026-11-20T10:41:05Z"\n',
+          to: '    creationTimestamp: "2026-11-20T10:41:05Z"\n    deletionTimestamp: "2026-11-20T12:30:00Z"\n',
+        },
+      ],
+      async (dir) => expect(notStartedOf(await run(dir))).toEqual([]),
+    );
+  });
+
+  it('a paused MachineDeployment with no MachineSet of its template: a Warning saying so, whatever the time', async () => {
+    await withEdited(
+      NOT_STARTED,
+      [
+        {
+          file: 'machinedeployments',
+          from: '    replicas: 3\n    minReadySeconds',
+          to: '    replicas: 3\n    paused: true\n    minReadySeconds',
+        },
+      ],
+      async (dir) => {
+        // Cluster API makes no MachineSet for a paused MachineDeployment: drop the new one and its Machine.
+        const cut = (file: string, item: string, list: string) => {
+          const text = readFileSync(join(dir, file), 'utf8');
+          writeFileSync(join(dir, file), `${text.slice(0, text.indexOf(item))}kind: "${list}"\n`);
+        };
+        cut(
+          EDITABLE.machinesets,
+          '- apiVersion: "cluster.x-k8s.io/v1beta1"\n  kind: "MachineSet"\n  metadata:\n    name: "example-workers-9e3b7a15"',
+          'MachineSetList',
+        );
+        cut(
+          EDITABLE.machines,
+          '- apiVersion: "cluster.x-k8s.io/v1beta1"\n  kind: "Machine"\n  metadata:\n    name: "example-workers-9e3b7a15-xk2lm"',
+          'MachineList',
+        );
+        const [i] = notStartedOf(await run(dir));
+        expect(i?.message).toBe(
+          'The rollout of NodePool example-workers has not started: MachineDeployment example-workers is paused (spec.paused)',
+        );
+      },
+    );
+  });
+
+  it('no Warning on the rollouts that took their steps (replace-completed, ocpbugs-77922, ocpbugs-92013, scale up/down, paused NodePool, payload pending)', async () => {
+    for (const f of [
+      'replace-completed',
+      'ocpbugs-77922',
+      'ocpbugs-92013',
+      'nodepool-scale-up',
+      'nodepool-scale-down',
+      'nodepool-paused',
+      'nodepool-payload-pending',
+    ]) {
+      expect(notStartedOf(await run(`test/fixtures/hosted/${f}`)), f).toEqual([]);
+    }
+  });
+
+  it('the Machines missing from the inputs: not known, said in a note, never a Warning', async () => {
+    await withEdited(NOT_STARTED, [], async (dir) => {
+      rmSync(join(dir, EDITABLE.machines));
+      const json = await run(dir);
+      expect(notStartedOf(json)).toEqual([]);
+      expect(json.notes.join('\n')).toContain(
+        'its MachineDeployment counts 4 Machines and the inputs hold none of them (namespace clusters-example): its Machines, and whether its rollout has started, are not known',
+      );
+    });
+  });
+});
+
+describe('an InPlace MachineSet target the in-place upgrader never took up', () => {
+  const PENDING = 'test/fixtures/hosted/inplace-config-pending';
+  type KindsJson = { insights: { kind: string; level: string; message: string }[] };
+  const untakenOf = (out: string) =>
+    (JSON.parse(out) as KindsJson).insights.filter((i) => i.kind === 'nodepool-rollout-not-started');
+  // The snapshot's moment moved to 12:30:00 (a later NodePool condition change), 30 minutes after
+  // UpdatingConfig=True.
+  const later = [{ file: 'nodepool' as const, from: "'2026-11-20T11:02:10Z'", to: "'2026-11-20T12:30:00Z'" }];
+
+  it('at the snapshot of the change (12:00:05) it is waiting, no Warning', async () => {
+    expect(untakenOf((await statusOf(PENDING, '-o', 'json')).out)).toEqual([]);
+  });
+
+  it('30 minutes later with none of the upgrader’s marks: a Warning naming the MachineSet and its target', async () => {
+    await withEdited(PENDING, later, async (dir) => {
+      const r = await statusOf(dir, '-o', 'json');
+      expect(r.code, cli.stderr()).toBe(0);
+      expect(untakenOf(r.out)).toEqual([
+        expect.objectContaining({
+          level: 'Warning',
+          message:
+            "The rollout of NodePool example-workers has not started: the in-place upgrader has not taken up MachineSet example-workers's target config 3f8a1b47 in 29m",
+        }),
+      ]);
+    });
+  });
+
+  it('the same 30 minutes with the upgrader at work (its annotation): no Warning', async () => {
+    await withEdited(
+      PENDING,
+      [
+        ...later,
+        {
+          file: 'machinesets',
+          from: "      hypershift.openshift.io/nodePoolMaxUnavailable: '1'\n",
+          to: "      hypershift.openshift.io/nodePoolMaxUnavailable: '1'\n      hypershift.openshift.io/nodePoolUpgradeInProgressTrue: 'Total Nodes: 3. Upgraded: 0'\n",
+        },
+      ],
+      async (dir) => expect(untakenOf((await statusOf(dir, '-o', 'json')).out)).toEqual([]),
+    );
   });
 });
