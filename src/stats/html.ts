@@ -19,6 +19,7 @@ import {
   HOLDS_NOTE,
   holdsCells,
   latestOperatorsFirst,
+  missSentence,
   notAllFull,
   pct,
   unchangedThatMatters,
@@ -65,6 +66,7 @@ export function statsHtml(s: StatsResult): string {
   sections.push(
     `<p class="meta">${e(s.store)} · ${plural(s.runs, 'run')}, ${day(s.firstRun)} to ${day(s.lastRun)} · ${plural(s.ingestErrors, 'ingest error')}</p>`,
   );
+  for (const m of s.filterMisses) sections.push(`<p class="meta">${e(missSentence(m))}</p>`);
   sections.push(
     `<section class="block"><h2>Failure rate per rule</h2><p class="lead">violated of checked runs</p>${rateTable(s.rates, 'all')}</section>`,
   );

@@ -4,6 +4,7 @@ import { isOsImageTag } from '../release/index.js';
 import { table as alignedRows, fittedTable, type TextSettings, wrap } from '../report/index.js';
 import {
   type ComponentRow,
+  type FilterMiss,
   type NamedPercentiles,
   PERCENTILE_MIN_RUNS,
   type Percentiles,
@@ -216,6 +217,17 @@ function pctRow(name: string, p: Percentiles): string[] {
  * in; table rows are kept whole. Store text (job names, sources, ingest errors) came from inputs and
  * passes the one terminal sanitiser.
  */
+/** `--job typo*: no run in the store matches it; the figures say nothing of it`. */
+export function missSentence(m: FilterMiss): string {
+  const what =
+    m.flag === '--rule'
+      ? 'has a state for this rule'
+      : m.flag === '--job'
+        ? 'has a job it matches'
+        : 'is of this stream';
+  return `${m.flag} ${terminalSafe(m.value)}: no run in the store ${what}; the figures say nothing of it`;
+}
+
 export function statsText(s: StatsResult, settings?: Partial<TextSettings>): string {
   const out: string[] = [];
   const width = settings?.width;
@@ -230,6 +242,7 @@ export function statsText(s: StatsResult, settings?: Partial<TextSettings>): str
   out.push(
     `  ${s.runs} run${s.runs === 1 ? '' : 's'}, ${day(s.firstRun)} to ${day(s.lastRun)}; ${s.ingestErrors} ingest error${s.ingestErrors === 1 ? '' : 's'} in the store`,
   );
+  for (const m of s.filterMisses) out.push(`  ${missSentence(m)}`);
   out.push('', 'FAILURE RATE PER RULE (violated of checked runs)');
   out.push(...rateTable(s.rates, 'all', width));
   // The rules with a hold that was not full, their holds by coverage: "held in 40 of 40 runs" is

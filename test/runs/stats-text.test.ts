@@ -274,6 +274,7 @@ function result(over: Partial<StatsResult> = {}): StatsResult {
     rolloutMs: [],
     operatorLevelMs: [],
     source: 'summary',
+    filterMisses: [],
     percentileBucketMs: 1000,
     ...over,
   };
