@@ -25,6 +25,7 @@ function fakeStore(have: readonly string[]) {
       return records.map(() => 'stored' as const);
     },
     putError: async () => undefined,
+    sameUpdates: async () => [],
   };
   return { store: store as unknown as RunStore, written };
 }
