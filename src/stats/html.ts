@@ -22,6 +22,7 @@ import {
   missSentence,
   notAllFull,
   pct,
+  percent,
   unchangedThatMatters,
 } from './text.js';
 
@@ -41,8 +42,10 @@ const e = escapeHtml;
 
 function bar(rate: number | null): string {
   const w = 120;
-  const fill = rate === null ? 0 : Math.max(rate > 0 ? 1 : 0, Math.round(rate * w));
-  return `<svg class="bar" width="${w}" height="10" role="img" aria-label="${rate === null ? 'not checked' : `${(rate * 100).toFixed(1)}%`}"><rect class="bg" width="${w}" height="10"/><rect class="fg" width="${fill}" height="10"/></svg>`;
+  // Never drawn empty for a rate above 0, nor full for one under 1 (as percent() never prints 0.0% or 100.0% for them).
+  const fill =
+    rate === null ? 0 : Math.min(rate < 1 ? w - 1 : w, Math.max(rate > 0 ? 1 : 0, Math.round(rate * w)));
+  return `<svg class="bar" width="${w}" height="10" role="img" aria-label="${rate === null ? 'not checked' : e(percent(rate))}"><rect class="bg" width="${w}" height="10"/><rect class="fg" width="${fill}" height="10"/></svg>`;
 }
 
 function rateTable(rows: readonly RateRow[], by: RateRow['by']): string {
@@ -52,7 +55,7 @@ function rateTable(rows: readonly RateRow[], by: RateRow['by']): string {
   const body = sel
     .map(
       (r) =>
-        `<tr><td class="mono">${e(r.rule)}</td>${by === 'all' ? '' : `<td>${e(r.key)}</td>`}<td class="n">${r.violated}</td><td class="n">${r.checked}</td><td class="n">${r.rate === null ? '–' : pct(r.violated, r.checked)}</td><td>${bar(r.rate)}</td><td class="n">${r.notChecked}</td></tr>`,
+        `<tr><td class="mono">${e(r.rule)}</td>${by === 'all' ? '' : `<td>${e(r.key)}</td>`}<td class="n">${r.violated}</td><td class="n">${r.checked}</td><td class="n">${r.rate === null ? '–' : e(pct(r.violated, r.checked))}</td><td>${bar(r.rate)}</td><td class="n">${r.notChecked}</td></tr>`,
     )
     .join('');
   return `<table class="stats">${head}${body}</table>`;

@@ -13,7 +13,18 @@ import {
 } from './query.js';
 
 export function pct(n: number, of: number): string {
-  return of === 0 ? '–' : `${((100 * n) / of).toFixed(1)}%`;
+  return of === 0 ? '–' : percent(n / of);
+}
+
+/**
+ * A rate as a percentage to a tenth, never rounded onto 0 or 100: 1 violation in 20,000 runs is
+ * `<0.1%`, not `0.0%` (which reads as never), and 19,999 in 20,000 is `>99.9%`, not `100.0%`.
+ */
+export function percent(rate: number): string {
+  const text = (100 * rate).toFixed(1);
+  if (rate > 0 && text === '0.0') return '<0.1%';
+  if (rate < 1 && text === '100.0') return '>99.9%';
+  return `${text}%`;
 }
 
 export function duration(ms: number | null): string {
