@@ -224,6 +224,8 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
     kept = await keptIds(store, ids);
     if (!opts.reanalyse) for (const id of kept.keys()) have.add(id);
     stored = have;
+    // A source that names a run the store has is no error any more, whatever failed there before.
+    await store.forgetErrors(ids.filter((w) => have.has(w.id)).map((w) => w.source));
     p.skipped += have.size;
     p.done += have.size;
     opts.onProgress?.({ ...p });

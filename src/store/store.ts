@@ -280,23 +280,36 @@ export class RunStore {
       if (fresh.length > 0) {
         await insertDetails(tx, fresh);
         // Only the transaction that inserted a run gets here for it, so a run is counted once.
-        await this.#addToSummaries(
-          tx,
-          fresh.map((r) => r.id),
-        );
+        await this.#addToSummaries(tx, fresh);
       }
       return records.map((r, i) => (firstOf.get(r.id) === i && inserted.has(r.id) ? 'stored' : 'present'));
     });
   }
 
-  async #addToSummaries(tx: Sql, runIds: readonly string[]): Promise<void> {
-    const ids = pgJson(runIds);
+  async #addToSummaries(tx: Sql, runs: readonly RunRecord[]): Promise<void> {
+    const ids = pgJson(runs.map((r) => r.id));
     // = ANY(ARRAY(…)), not IN (…): the planner then looks the runs up by key on a store of any size.
     const pred: RunsWhere = (id) => `${id} = ANY(ARRAY(SELECT jsonb_array_elements_text($1::jsonb)))`;
     for (const sql of [...summaryUpserts(pred, '1'), ...dayUpserts(pred, '1')]) await tx.query(sql, [ids]);
+    // A run's errors go, and so do those of its source under another key: an unreadable tarball's
+    // (keyed source:PATH) and the run's the path held before (keyed by that content's hash). The
+    // source gives a run now; "N ingest errors in the store" must not count it still.
     await tx.query(
-      'DELETE FROM ingest_errors WHERE run_id IN (SELECT jsonb_array_elements_text($1::jsonb))',
-      [ids],
+      `DELETE FROM ingest_errors WHERE run_id IN (SELECT jsonb_array_elements_text($1::jsonb))
+          OR source IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+      [ids, pgJson(runs.map((r) => r.source))],
+    );
+  }
+
+  /**
+   * Forget the ingest errors of these sources: each now names a run the store has (ingest found it
+   * already there), so what failed at that path before is no longer an error of the store's.
+   */
+  async forgetErrors(sources: readonly string[]): Promise<void> {
+    if (sources.length === 0) return;
+    await this.db.query(
+      'DELETE FROM ingest_errors WHERE source IN (SELECT jsonb_array_elements_text($1::jsonb))',
+      [pgJson(sources)],
     );
   }
 
@@ -317,7 +330,7 @@ export class RunStore {
     // Another writer may have stored it since the delete; then this transaction adds nothing.
     if (!(await insertRuns(tx, [r])).has(r.id)) return 'present';
     await insertDetails(tx, [r]);
-    await this.#addToSummaries(tx, [r.id]);
+    await this.#addToSummaries(tx, [r]);
     return replaced ? 'replaced' : 'stored';
   }
 

@@ -26,6 +26,7 @@ function fakeStore(have: readonly string[]) {
     },
     putError: async () => undefined,
     sameUpdates: async () => [],
+    forgetErrors: async () => undefined,
   };
   return { store: store as unknown as RunStore, written };
 }
