@@ -103,7 +103,7 @@ export function statsHtml(s: StatsResult): string {
   sections.push(
     `<section class="block"><h2>Runs by signature</h2><p class="lead">violations grouped by the catalogue entry they match; "unknown" matched none</p>${
       s.signatures.length === 0
-        ? '<p class="lead">no violations</p>'
+        ? `<p class="lead">${s.runs === 0 ? 'no runs' : 'no violations'}</p>`
         : `<table class="stats"><tr><th>signature</th><th>label</th><th>runs</th><th>findings</th><th>first seen</th><th>last seen</th><th>bug</th><th>fix</th></tr>${sigRows}</table>`
     }</section>`,
   );

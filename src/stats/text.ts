@@ -287,7 +287,8 @@ export function statsText(s: StatsResult, settings?: Partial<TextSettings>): str
       );
   }
   out.push('', 'RUNS BY SIGNATURE (violations; "unknown" matched no catalogue entry)');
-  if (s.signatures.length === 0) out.push('  no violations');
+  // No run kept is no evidence of no violation: said as such.
+  if (s.signatures.length === 0) out.push(s.runs === 0 ? '  no runs' : '  no violations');
   else
     out.push(
       ...table(

@@ -253,6 +253,17 @@ describe('a rate', () => {
   });
 });
 
+describe('a filter that keeps no run', () => {
+  it('says no runs, not no violations, in text and HTML', () => {
+    const none = result({ runs: 0, components: [] });
+    const text = statsText(none);
+    expect(text).toMatch(/RUNS BY SIGNATURE[^\n]*\n {2}no runs\n/);
+    expect(text).not.toContain('no violations');
+    expect(statsHtml(none)).toContain('<p class="lead">no runs</p>');
+    expect(statsText(result())).toMatch(/RUNS BY SIGNATURE[^\n]*\n {2}no violations\n/);
+  });
+});
+
 describe('a duration', () => {
   it('carries a rounded-up second into the minute, and tenths into the second', () => {
     expect(duration(2_399_600)).toBe('40m00s');
