@@ -3,7 +3,8 @@
  * stream, platform and week, runs by signature, changed components and the race, duration
  * percentiles. A store that is not there is an input error; nothing is created.
  */
-import { InputError } from '../model/index.js';
+import { RULE_IDS } from '../invariants/index.js';
+import { InputError, printable, UsageError } from '../model/index.js';
 import { collectStats, type StatsFilter, type StatsResult } from '../stats/index.js';
 import { RunStore, storeExists } from '../store/index.js';
 import type { Conclusion } from './conclusion.js';
@@ -37,6 +38,13 @@ export async function stats(request: StatsRequest): Promise<StatsOutcome> {
     const result = await collectStats(store.db, store.where, request.filter, undefined, {
       operators: request.operators === true,
     });
+    // A rule that is not atlevel's and that no stored run was judged on is a typo, not a rule that
+    // never broke: its figures would read "no violations". A retired rule the store holds stays accepted.
+    const unknown = result.filterMisses.find((m) => m.flag === '--rule' && !RULE_IDS.includes(m.value));
+    if (unknown)
+      throw new UsageError(
+        `--rule ${printable(unknown.value)}: no such rule, and no run in the store has a state for it (atlevel's rules: ${RULE_IDS.join(', ')})`,
+      );
     return { stats: result, conclusion: 'ok' };
   } finally {
     await store.close();

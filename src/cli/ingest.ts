@@ -178,6 +178,12 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
         });
         bar.stop();
         const { summary, found, where, seconds } = outcome;
+        // One update stored under two ids is counted twice by stats: said, run by run, and counted.
+        if (!flags.quiet)
+          for (const u of summary.sameUpdates)
+            process.stderr.write(
+              `atlevel: note: ${shown(u.source)} (${shown(u.runId)}) holds the same update as the stored run ${shown(u.other)} (${shown(u.otherSource)}): the same start, end and versions; stats counts each run, so this update twice\n`,
+            );
         const analysed = summary.stored + summary.errors;
         process.stdout.write(
           `ingested ${summary.total} run${summary.total === 1 ? '' : 's'}${shard ? ` (shard ${shard.index}/${shard.count} of ${found})` : ''} into ${shown(where)}: ` +
@@ -186,7 +192,11 @@ export function defineIngest(cmd: Command, exit: ExitBox): void {
             (analysed > 0
               ? `, ${(analysed / seconds).toFixed(1)} runs/s on ${jobs} worker${jobs === 1 ? '' : 's'}`
               : '') +
-            '\n',
+            '\n' +
+            // A line of its own: the closing line above keeps the shape scripts read.
+            (summary.sameUpdates.length > 0
+              ? `${summary.sameUpdates.length} run${summary.sameUpdates.length === 1 ? '' : 's'} stored now hold${summary.sameUpdates.length === 1 ? 's' : ''} the same update as another stored run (same start, end and versions): stats counts each run, so that update twice\n`
+              : ''),
         );
         // Some runs of the batch could not be stored: the batch ran, but the caller's script must be
         // able to tell (exit 1), unless it asked for the pre-0.2 behaviour with --exit-zero.

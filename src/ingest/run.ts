@@ -6,7 +6,7 @@
  * written and the next ingest resumes where this one stopped. A run whose analysis throws, or that
  * the store refuses to hold, is recorded as an ingest error and the batch goes on.
  */
-import type { PutOutcome, RunRecord, RunStore } from '../store/index.js';
+import type { PutOutcome, RunRecord, RunStore, SameUpdate } from '../store/index.js';
 import type { RunInput } from './expand.js';
 import { prowRunId, runContent, urlHash } from './identity.js';
 import type { RunIdentity } from './record.js';
@@ -54,9 +54,27 @@ export interface IngestOptions {
   readonly onStored?: (who: RunIdentity, outcome: PutOutcome) => void;
 }
 
+/** Each run once, with its first partner in id order; a pair of runs both written now, once. */
+async function pairedOnce(found: Promise<SameUpdate[]>): Promise<SameUpdate[]> {
+  const said = new Set<string>();
+  const out: SameUpdate[] = [];
+  for (const s of await found) {
+    if (said.has(s.runId) || said.has(`${s.other}\0${s.runId}`)) continue;
+    said.add(s.runId);
+    said.add(`${s.runId}\0${s.other}`);
+    out.push(s);
+  }
+  return out;
+}
+
 export interface IngestSummary extends IngestProgress {
   /** Runs named twice in the inputs (same Prow id or content), ingested once. */
   readonly duplicates: number;
+  /**
+   * Runs stored now whose update another stored run has too (same start, end and versions), each
+   * pair once: one update stored under two ids, which stats counts twice (RunStore.sameUpdates).
+   */
+  readonly sameUpdates: readonly SameUpdate[];
   readonly replaced: number;
 }
 
@@ -193,6 +211,8 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
     errors: 0,
   };
   let replaced = 0;
+  // The ids this ingest wrote, to find the updates another stored run has too.
+  const written: string[] = [];
   opts.onProgress?.({ ...p });
   const opening = Promise.resolve(opts.store);
   // What the store already has, once it is open; until then the lanes analyse speculatively.
@@ -204,6 +224,8 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
     kept = await keptIds(store, ids);
     if (!opts.reanalyse) for (const id of kept.keys()) have.add(id);
     stored = have;
+    // A source that names a run the store has is no error any more, whatever failed there before.
+    await store.forgetErrors(ids.filter((w) => have.has(w.id)).map((w) => w.source));
     p.skipped += have.size;
     p.done += have.size;
     opts.onProgress?.({ ...p });
@@ -244,6 +266,7 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
           if (outcome === 'present') p.skipped += 1;
           else p.stored += 1;
           if (outcome === 'replaced') replaced += 1;
+          if (outcome !== 'present') written.push(keptWho(b.who).id);
           opts.onStored?.(keptWho(b.who), outcome);
           p.done += 1;
           opts.onProgress?.({ ...p });
@@ -342,5 +365,5 @@ export async function ingestRuns(inputs: readonly RunInput[], opts: IngestOption
   // The rest, without waiting for company that is not coming.
   if (backlog.length > 0) await write(true);
   if (writeError !== undefined) throw writeError;
-  return { ...p, duplicates, replaced };
+  return { ...p, duplicates, replaced, sameUpdates: await pairedOnce((await opening).sameUpdates(written)) };
 }

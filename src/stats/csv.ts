@@ -92,6 +92,7 @@ export function statsCsv(s: StatsResult): string {
   rows.push(
     ['totals', 'runs', '', '', 'count', s.runs],
     ['totals', 'ingest-errors', '', '', 'count', s.ingestErrors],
+    ...s.filterMisses.map((m): (string | number)[] => ['filter', m.flag.slice(2), '', m.value, 'runs', 0]),
     ['durations', 'percentiles', '', '', 'bucket-ms', s.percentileBucketMs],
   );
   return `${rows.map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;

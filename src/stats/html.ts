@@ -19,8 +19,10 @@ import {
   HOLDS_NOTE,
   holdsCells,
   latestOperatorsFirst,
+  missSentence,
   notAllFull,
   pct,
+  percent,
   unchangedThatMatters,
 } from './text.js';
 
@@ -40,8 +42,10 @@ const e = escapeHtml;
 
 function bar(rate: number | null): string {
   const w = 120;
-  const fill = rate === null ? 0 : Math.max(rate > 0 ? 1 : 0, Math.round(rate * w));
-  return `<svg class="bar" width="${w}" height="10" role="img" aria-label="${rate === null ? 'not checked' : `${(rate * 100).toFixed(1)}%`}"><rect class="bg" width="${w}" height="10"/><rect class="fg" width="${fill}" height="10"/></svg>`;
+  // Never drawn empty for a rate above 0, nor full for one under 1 (as percent() never prints 0.0% or 100.0% for them).
+  const fill =
+    rate === null ? 0 : Math.min(rate < 1 ? w - 1 : w, Math.max(rate > 0 ? 1 : 0, Math.round(rate * w)));
+  return `<svg class="bar" width="${w}" height="10" role="img" aria-label="${rate === null ? 'not checked' : e(percent(rate))}"><rect class="bg" width="${w}" height="10"/><rect class="fg" width="${fill}" height="10"/></svg>`;
 }
 
 function rateTable(rows: readonly RateRow[], by: RateRow['by']): string {
@@ -51,7 +55,7 @@ function rateTable(rows: readonly RateRow[], by: RateRow['by']): string {
   const body = sel
     .map(
       (r) =>
-        `<tr><td class="mono">${e(r.rule)}</td>${by === 'all' ? '' : `<td>${e(r.key)}</td>`}<td class="n">${r.violated}</td><td class="n">${r.checked}</td><td class="n">${r.rate === null ? '–' : pct(r.violated, r.checked)}</td><td>${bar(r.rate)}</td><td class="n">${r.notChecked}</td></tr>`,
+        `<tr><td class="mono">${e(r.rule)}</td>${by === 'all' ? '' : `<td>${e(r.key)}</td>`}<td class="n">${r.violated}</td><td class="n">${r.checked}</td><td class="n">${r.rate === null ? '–' : e(pct(r.violated, r.checked))}</td><td>${bar(r.rate)}</td><td class="n">${r.notChecked}</td></tr>`,
     )
     .join('');
   return `<table class="stats">${head}${body}</table>`;
@@ -65,6 +69,7 @@ export function statsHtml(s: StatsResult): string {
   sections.push(
     `<p class="meta">${e(s.store)} · ${plural(s.runs, 'run')}, ${day(s.firstRun)} to ${day(s.lastRun)} · ${plural(s.ingestErrors, 'ingest error')}</p>`,
   );
+  for (const m of s.filterMisses) sections.push(`<p class="meta">${e(missSentence(m))}</p>`);
   sections.push(
     `<section class="block"><h2>Failure rate per rule</h2><p class="lead">violated of checked runs</p>${rateTable(s.rates, 'all')}</section>`,
   );
@@ -98,7 +103,7 @@ export function statsHtml(s: StatsResult): string {
   sections.push(
     `<section class="block"><h2>Runs by signature</h2><p class="lead">violations grouped by the catalogue entry they match; "unknown" matched none</p>${
       s.signatures.length === 0
-        ? '<p class="lead">no violations</p>'
+        ? `<p class="lead">${s.runs === 0 ? 'no runs' : 'no violations'}</p>`
         : `<table class="stats"><tr><th>signature</th><th>label</th><th>runs</th><th>findings</th><th>first seen</th><th>last seen</th><th>bug</th><th>fix</th></tr>${sigRows}</table>`
     }</section>`,
   );

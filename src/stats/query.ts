@@ -188,12 +188,73 @@ export interface StatsResult {
   readonly source: 'summary' | 'day-summary' | 'detail';
   /** Width of the duration buckets the percentiles came from; null when they are exact. */
   readonly percentileBucketMs: number | null;
+  /**
+   * Each `--rule`, `--job` and `--stream` value that no run in the store has (whatever the other
+   * filters): the figures say nothing of it, which "no violations" must not pass for.
+   */
+  readonly filterMisses: readonly FilterMiss[];
+}
+
+/** A filter value that no stored run has: a rule no run was judged on, a job pattern or stream no run matches. */
+export interface FilterMiss {
+  readonly flag: '--rule' | '--job' | '--stream';
+  readonly value: string;
+}
+
+/**
+ * The filter values no stored run has, read from the summary tables (a key for every rule state, job
+ * and stream the runs have; a row that a re-analysis emptied has 0 runs). Each value is tried alone:
+ * `--job a* --job typo*` keeps a*'s runs, and typo* is said to match none.
+ */
+async function filterMisses(db: Sql, f: StatsFilter): Promise<FilterMiss[]> {
+  const misses: FilterMiss[] = [];
+  // `keys` are what the SQL tests (a job's LIKE pattern), one for each value, in order.
+  const absent = async (
+    flag: FilterMiss['flag'],
+    values: readonly string[] | undefined,
+    keys: readonly string[],
+    test: string,
+  ) => {
+    if (!values || values.length === 0) return;
+    const rows = await db.query(
+      `SELECT i FROM jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS p(v, i) WHERE NOT EXISTS (${test}) ORDER BY i`,
+      [JSON.stringify(keys)],
+    );
+    for (const r of rows) {
+      const value = values[Number(r.i) - 1];
+      if (value !== undefined) misses.push({ flag, value });
+    }
+  };
+  await absent(
+    '--rule',
+    f.rules,
+    f.rules ?? [],
+    'SELECT 1 FROM stats_rules t WHERE t.rule = p.v AND t.runs > 0',
+  );
+  await absent(
+    '--job',
+    f.jobs,
+    (f.jobs ?? []).map(likePattern),
+    "SELECT 1 FROM stats_day_runs t WHERE t.job <> '' AND t.runs > 0 AND t.job LIKE p.v",
+  );
+  await absent(
+    '--stream',
+    f.streams,
+    f.streams ?? [],
+    'SELECT 1 FROM stats_runs t WHERE t.stream = p.v AND t.runs > 0',
+  );
+  return misses;
 }
 
 /** The race of bug 2019850: the CVO completed while the master pool still rolled out. */
 const RACE_RULE = 'master-pool-updated-before-cvo-complete';
 
 const WHEN = 'coalesce(r.update_start, r.run_start)';
+
+/** A `--job` pattern as a LIKE pattern: `*` matches anything, LIKE's own wildcards match themselves. */
+function likePattern(job: string): string {
+  return job.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+}
 
 /** The WHERE clause over `runs r` for a filter, its parameters appended to `params`. */
 function runFilter(f: StatsFilter, params: unknown[]): string {
@@ -203,7 +264,7 @@ function runFilter(f: StatsFilter, params: unknown[]): string {
     parts.push(`${WHEN} >= $${params.length}::timestamptz`);
   }
   if (f.jobs && f.jobs.length > 0) {
-    const patterns = f.jobs.map((j) => j.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%'));
+    const patterns = f.jobs.map(likePattern);
     params.push(JSON.stringify(patterns));
     parts.push(
       `EXISTS (SELECT 1 FROM jsonb_array_elements_text($${params.length}::jsonb) AS p(v) WHERE r.job LIKE p.v)`,
@@ -610,6 +671,7 @@ async function collectFromSummaries(
     operatorLevelMs: durations.get('operator') ?? [],
     source: 'summary',
     percentileBucketMs: DURATION_BUCKET_MS,
+    filterMisses: await timed('filter misses', () => filterMisses(db, f)),
   };
 }
 
@@ -639,7 +701,7 @@ function dayRows(table: DayTable, f: StatsFilter, params: unknown[]): string {
   }
   const keep: string[] = [];
   if (f.jobs && f.jobs.length > 0) {
-    const patterns = f.jobs.map((j) => j.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%'));
+    const patterns = f.jobs.map(likePattern);
     params.push(JSON.stringify(patterns));
     // '' is a run without a job, which no pattern keeps (as no LIKE keeps the detail tables' NULL).
     keep.push(
@@ -780,6 +842,7 @@ async function collectFromDays(
       : [],
     source: 'day-summary',
     percentileBucketMs: null,
+    filterMisses: await timed('filter misses', () => filterMisses(db, f)),
   };
 }
 
@@ -856,5 +919,6 @@ export async function collectStats(
       : [],
     source: 'detail',
     percentileBucketMs: null,
+    filterMisses: await timed('filter misses', () => filterMisses(db, f)),
   };
 }

@@ -4,6 +4,7 @@ import { isOsImageTag } from '../release/index.js';
 import { table as alignedRows, fittedTable, type TextSettings, wrap } from '../report/index.js';
 import {
   type ComponentRow,
+  type FilterMiss,
   type NamedPercentiles,
   PERCENTILE_MIN_RUNS,
   type Percentiles,
@@ -12,7 +13,18 @@ import {
 } from './query.js';
 
 export function pct(n: number, of: number): string {
-  return of === 0 ? '–' : `${((100 * n) / of).toFixed(1)}%`;
+  return of === 0 ? '–' : percent(n / of);
+}
+
+/**
+ * A rate as a percentage to a tenth, never rounded onto 0 or 100: 1 violation in 20,000 runs is
+ * `<0.1%`, not `0.0%` (which reads as never), and 19,999 in 20,000 is `>99.9%`, not `100.0%`.
+ */
+export function percent(rate: number): string {
+  const text = (100 * rate).toFixed(1);
+  if (rate > 0 && text === '0.0') return '<0.1%';
+  if (rate < 1 && text === '100.0') return '>99.9%';
+  return `${text}%`;
 }
 
 export function duration(ms: number | null): string {
@@ -216,6 +228,17 @@ function pctRow(name: string, p: Percentiles): string[] {
  * in; table rows are kept whole. Store text (job names, sources, ingest errors) came from inputs and
  * passes the one terminal sanitiser.
  */
+/** `--job typo*: no run in the store matches it; the figures say nothing of it`. */
+export function missSentence(m: FilterMiss): string {
+  const what =
+    m.flag === '--rule'
+      ? 'has a state for this rule'
+      : m.flag === '--job'
+        ? 'has a job it matches'
+        : 'is of this stream';
+  return `${m.flag} ${terminalSafe(m.value)}: no run in the store ${what}; the figures say nothing of it`;
+}
+
 export function statsText(s: StatsResult, settings?: Partial<TextSettings>): string {
   const out: string[] = [];
   const width = settings?.width;
@@ -230,6 +253,7 @@ export function statsText(s: StatsResult, settings?: Partial<TextSettings>): str
   out.push(
     `  ${s.runs} run${s.runs === 1 ? '' : 's'}, ${day(s.firstRun)} to ${day(s.lastRun)}; ${s.ingestErrors} ingest error${s.ingestErrors === 1 ? '' : 's'} in the store`,
   );
+  for (const m of s.filterMisses) out.push(`  ${missSentence(m)}`);
   out.push('', 'FAILURE RATE PER RULE (violated of checked runs)');
   out.push(...rateTable(s.rates, 'all', width));
   // The rules with a hold that was not full, their holds by coverage: "held in 40 of 40 runs" is
@@ -263,7 +287,8 @@ export function statsText(s: StatsResult, settings?: Partial<TextSettings>): str
       );
   }
   out.push('', 'RUNS BY SIGNATURE (violations; "unknown" matched no catalogue entry)');
-  if (s.signatures.length === 0) out.push('  no violations');
+  // No run kept is no evidence of no violation: said as such.
+  if (s.signatures.length === 0) out.push(s.runs === 0 ? '  no runs' : '  no violations');
   else
     out.push(
       ...table(

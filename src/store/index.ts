@@ -7,5 +7,5 @@
 export { defaultDbPath, isPostgresUrl, type Row, type Sql, storeExists } from './db.js';
 export type * from './record.js';
 export { MIGRATIONS } from './schema.js';
-export { type PutOutcome, RunStore } from './store.js';
+export { type PutOutcome, RunStore, type SameUpdate } from './store.js';
 export { type DayTable, DURATION_BUCKET_MS, daySummarySelect } from './summaries.js';

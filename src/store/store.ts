@@ -143,6 +143,14 @@ async function insertDetails(tx: Sql, records: readonly RunRecord[]): Promise<vo
 
 export type PutOutcome = 'stored' | 'present' | 'replaced';
 
+/** A stored run whose update another stored run has too (RunStore.sameUpdates). */
+export interface SameUpdate {
+  readonly runId: string;
+  readonly source: string;
+  readonly other: string;
+  readonly otherSource: string;
+}
+
 export class RunStore {
   private constructor(readonly db: Db) {}
 
@@ -184,6 +192,39 @@ export class RunStore {
       }
       return applied;
     });
+  }
+
+  /**
+   * Of these stored runs, each one whose update another stored run has too: the same start and end to
+   * the millisecond, the same versions. That is one update stored twice: the same run under two ids
+   * (a copy under a Prow JOB/BUILD_ID path and one without, a URL and its copy without prowjob.json)
+   * or two captures of one update (CI artifacts and a must-gather). stats counts runs, so it counts
+   * that update twice. Looked up through runs_when; a run without an update's start has no pair.
+   */
+  async sameUpdates(ids: readonly string[]): Promise<SameUpdate[]> {
+    const out: SameUpdate[] = [];
+    for (let i = 0; i < ids.length; i += 5000) {
+      const rows = await this.db.query<{
+        run_id: string;
+        source: string;
+        other: string;
+        other_source: string;
+      }>(
+        `SELECT a.run_id, a.source, b.run_id AS other, b.source AS other_source
+           FROM runs a JOIN runs b
+             ON coalesce(b.update_start, b.run_start) = coalesce(a.update_start, a.run_start)
+            AND b.update_start = a.update_start AND b.run_id <> a.run_id
+            AND b.update_end IS NOT DISTINCT FROM a.update_end
+            AND b.from_version IS NOT DISTINCT FROM a.from_version
+            AND b.to_version IS NOT DISTINCT FROM a.to_version
+          WHERE a.run_id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND a.update_start IS NOT NULL
+          ORDER BY a.run_id, b.run_id`,
+        [pgJson(ids.slice(i, i + 5000))],
+      );
+      for (const r of rows)
+        out.push({ runId: r.run_id, source: r.source, other: r.other, otherSource: r.other_source });
+    }
+    return out;
   }
 
   /** Which of these run ids are stored already (as runs; ingest errors do not count). */
@@ -239,23 +280,36 @@ export class RunStore {
       if (fresh.length > 0) {
         await insertDetails(tx, fresh);
         // Only the transaction that inserted a run gets here for it, so a run is counted once.
-        await this.#addToSummaries(
-          tx,
-          fresh.map((r) => r.id),
-        );
+        await this.#addToSummaries(tx, fresh);
       }
       return records.map((r, i) => (firstOf.get(r.id) === i && inserted.has(r.id) ? 'stored' : 'present'));
     });
   }
 
-  async #addToSummaries(tx: Sql, runIds: readonly string[]): Promise<void> {
-    const ids = pgJson(runIds);
+  async #addToSummaries(tx: Sql, runs: readonly RunRecord[]): Promise<void> {
+    const ids = pgJson(runs.map((r) => r.id));
     // = ANY(ARRAY(…)), not IN (…): the planner then looks the runs up by key on a store of any size.
     const pred: RunsWhere = (id) => `${id} = ANY(ARRAY(SELECT jsonb_array_elements_text($1::jsonb)))`;
     for (const sql of [...summaryUpserts(pred, '1'), ...dayUpserts(pred, '1')]) await tx.query(sql, [ids]);
+    // A run's errors go, and so do those of its source under another key: an unreadable tarball's
+    // (keyed source:PATH) and the run's the path held before (keyed by that content's hash). The
+    // source gives a run now; "N ingest errors in the store" must not count it still.
     await tx.query(
-      'DELETE FROM ingest_errors WHERE run_id IN (SELECT jsonb_array_elements_text($1::jsonb))',
-      [ids],
+      `DELETE FROM ingest_errors WHERE run_id IN (SELECT jsonb_array_elements_text($1::jsonb))
+          OR source IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+      [ids, pgJson(runs.map((r) => r.source))],
+    );
+  }
+
+  /**
+   * Forget the ingest errors of these sources: each now names a run the store has (ingest found it
+   * already there), so what failed at that path before is no longer an error of the store's.
+   */
+  async forgetErrors(sources: readonly string[]): Promise<void> {
+    if (sources.length === 0) return;
+    await this.db.query(
+      'DELETE FROM ingest_errors WHERE source IN (SELECT jsonb_array_elements_text($1::jsonb))',
+      [pgJson(sources)],
     );
   }
 
@@ -276,7 +330,7 @@ export class RunStore {
     // Another writer may have stored it since the delete; then this transaction adds nothing.
     if (!(await insertRuns(tx, [r])).has(r.id)) return 'present';
     await insertDetails(tx, [r]);
-    await this.#addToSummaries(tx, [r.id]);
+    await this.#addToSummaries(tx, [r]);
     return replaced ? 'replaced' : 'stored';
   }
 

@@ -25,6 +25,8 @@ function fakeStore(have: readonly string[]) {
       return records.map(() => 'stored' as const);
     },
     putError: async () => undefined,
+    sameUpdates: async () => [],
+    forgetErrors: async () => undefined,
   };
   return { store: store as unknown as RunStore, written };
 }

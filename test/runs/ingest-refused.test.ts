@@ -22,6 +22,8 @@ function pickyStore(bad: string, errorsToo = false) {
   const errors: { id: string; error: string }[] = [];
   const store = {
     storedIds: async () => new Set<string>(),
+    sameUpdates: async () => [],
+    forgetErrors: async () => undefined,
     putRuns: async (records: readonly RunRecord[]) => {
       if (records.some((r) => r.id === bad)) throw new Error('unsupported Unicode escape sequence');
       stored.push(...records.map((r) => r.id));

@@ -106,6 +106,7 @@ const result: StatsResult = {
   levelGapMs: [{ name: 'master', n: 2, min: -1_000, p50: null, p90: null, p99: null, max: 762_000 }],
   rolloutMs: [],
   operatorLevelMs: [],
+  filterMisses: [],
 };
 
 describeBrowser('atlevel stats -o html in chromium', () => {

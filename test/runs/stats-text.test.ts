@@ -198,6 +198,72 @@ describe('the text report', () => {
   });
 });
 
+describe('a rate', () => {
+  const rate = (rule: string, violated: number, checked: number, notChecked = 0) => ({
+    rule,
+    by: 'all' as const,
+    key: 'all',
+    runs: checked + notChecked,
+    violated,
+    checked,
+    notChecked,
+    rate: checked === 0 ? null : violated / checked,
+    holdsFull: checked - violated,
+    holdsPartial: 0,
+    holdsThin: 0,
+    holdsCoverageUnknown: 0,
+  });
+  const r = result({
+    rates: [
+      rate('a-one-in-twenty-thousand', 1, 20_000),
+      rate('b-all-but-one-of-twenty-thousand', 19_999, 20_000),
+      rate('c-one-of-three', 1, 3),
+      rate('d-none-checked', 0, 0, 4),
+      rate('e-every-run', 5, 5),
+    ],
+  });
+
+  it('is never rounded onto 0% or 100%: a rule that broke once is not shown as never breaking', () => {
+    const row = (rule: string) =>
+      statsText(r)
+        .split('\n')
+        .find((l) => l.startsWith(`  ${rule}`)) ?? '';
+    expect(row('a-one-in-twenty-thousand')).toMatch(/ 1 +20000 +<0\.1% +0$/);
+    expect(row('b-all-but-one-of-twenty-thousand')).toMatch(/ 19999 +20000 +>99\.9% +0$/);
+    expect(row('c-one-of-three')).toMatch(/ 1 +3 +33\.3% +0$/);
+    // 0 of 0 checked is no rate at all, not 0%.
+    expect(row('d-none-checked')).toMatch(/ 0 +0 +– +4$/);
+    expect(row('e-every-run')).toMatch(/ 5 +5 +100\.0% +0$/);
+  });
+
+  it('in HTML, as text and as a bar: never an empty bar above 0 nor a full one under 1', () => {
+    const html = statsHtml(r);
+    expect(html).toContain('<td class="n">&lt;0.1%</td>');
+    expect(html).toContain('aria-label="&lt;0.1%"');
+    expect(html).toContain('aria-label="&gt;99.9%"');
+    expect(html).not.toMatch(/aria-label="0\.0%"/);
+    const fills = [
+      ...html.matchAll(
+        /aria-label="([^"]+)"><rect class="bg" width="120" height="10"\/><rect class="fg" width="(\d+)"/g,
+      ),
+    ].map((m) => [m[1], Number(m[2])]);
+    expect(fills).toContainEqual(['&lt;0.1%', 1]);
+    expect(fills).toContainEqual(['&gt;99.9%', 119]);
+    expect(fills).toContainEqual(['100.0%', 120]);
+  });
+});
+
+describe('a filter that keeps no run', () => {
+  it('says no runs, not no violations, in text and HTML', () => {
+    const none = result({ runs: 0, components: [] });
+    const text = statsText(none);
+    expect(text).toMatch(/RUNS BY SIGNATURE[^\n]*\n {2}no runs\n/);
+    expect(text).not.toContain('no violations');
+    expect(statsHtml(none)).toContain('<p class="lead">no runs</p>');
+    expect(statsText(result())).toMatch(/RUNS BY SIGNATURE[^\n]*\n {2}no violations\n/);
+  });
+});
+
 describe('a duration', () => {
   it('carries a rounded-up second into the minute, and tenths into the second', () => {
     expect(duration(2_399_600)).toBe('40m00s');
@@ -274,6 +340,7 @@ function result(over: Partial<StatsResult> = {}): StatsResult {
     rolloutMs: [],
     operatorLevelMs: [],
     source: 'summary',
+    filterMisses: [],
     percentileBucketMs: 1000,
     ...over,
   };
