@@ -61,7 +61,7 @@ function infoLine(label: string, info: ConfigInfo | undefined, name: string, c: 
 function imageLine(img: ImageChange, releasesGiven: boolean, c: Colours): string {
   const who = img.component
     ? c.bold(c.cyan(img.component))
-    : c.dim(releasesGiven ? '(not in either release)' : 'image');
+    : c.dim(releasesGiven ? '(in no release given)' : 'image');
   // With a component the digest suffices (the component says which image); without one, show the whole reference.
   const show = img.component ? shortImage : (ref: string) => ref;
   const before = img.before !== undefined ? show(img.before) : '(none)';
