@@ -15,7 +15,7 @@ import type {
   SourceRef,
 } from '../model/index.js';
 import { formatClock, gapAfter, MCO, parseTime } from '../model/index.js';
-import { ComponentIndex, referenceText, releaseName } from '../release/index.js';
+import { ComponentIndex, isOsImageTag, referenceText, releaseName } from '../release/index.js';
 import {
   type ChangedImages,
   describeSignature,
@@ -523,7 +523,33 @@ function shortDigest(pullSpec: string | undefined): string {
 }
 
 const MCO_COMPONENT = 'machine-config-operator';
-const OS_COMPONENTS = ['machine-os-content', 'rhel-coreos'];
+
+/**
+ * The release tag of the pool's OS image: the tag whose image the configs' osImageURL is (it is
+ * `machine-os-content` up to 4.11, `rhel-coreos-8` in 4.12, `rhel-coreos` after, and a payload may list
+ * more than one of them). Without a config that names it, the one OS tag both payloads list; none
+ * when they list several, rather than compare one release's OS tag with another's.
+ */
+function osTag(
+  from: RenderedConfig,
+  to: RenderedConfig,
+  releases: ClusterHistory['releases'],
+): string | undefined {
+  const inBoth = (n: string) =>
+    releases.from?.components.some((c) => c.name === n) === true &&
+    releases.to?.components.some((c) => c.name === n) === true;
+  const named = (r: ReleasePayload | undefined, url: string | undefined) =>
+    url === undefined ? [] : new ComponentIndex([r]).lookup(url).map((m) => m.component.name);
+  const tags = [...named(releases.to, to.osImageURL), ...named(releases.from, from.osImageURL)].filter(
+    (n) => isOsImageTag(n) && !n.endsWith('-extensions'),
+  );
+  const pick = tags.find(inBoth) ?? tags[0];
+  if (pick !== undefined) return pick;
+  const listed = (releases.to?.components ?? [])
+    .map((c) => c.name)
+    .filter((n) => isOsImageTag(n) && !n.endsWith('-extensions') && inBoth(n));
+  return listed.length === 1 ? listed[0] : undefined;
+}
 
 /**
  * Which known failure the pair of configs matches (signatures/*.json, first match in catalogue
@@ -594,6 +620,7 @@ function signatureFacts(
 ): Map<string, string> {
   const sameOrChanged = (b: boolean | undefined): string =>
     b === undefined ? 'unknown' : b ? 'same' : 'changed';
+  const os = osTag(from, to, releases);
   return new Map([
     ['releaseImageVersion', to.releaseImageVersion !== undefined ? 'present' : 'absent'],
     [
@@ -604,7 +631,7 @@ function signatureFacts(
     ],
     ['osImageURL', sameOrChanged((from.osImageURL ?? '') === (to.osImageURL ?? ''))],
     ['release.machine-config-operator', sameOrChanged(sameComponent(releases, [MCO_COMPONENT]))],
-    ['release.os', sameOrChanged(sameComponent(releases, OS_COMPONENTS))],
+    ['release.os', sameOrChanged(os === undefined ? undefined : sameComponent(releases, [os]))],
   ]);
 }
 
@@ -650,7 +677,8 @@ function signatureEvidence(
       ref: to.ref,
     });
   }
-  for (const names of [[MCO_COMPONENT], OS_COMPONENTS]) {
+  const os = from && to ? osTag(from, to, releases) : undefined;
+  for (const names of [[MCO_COMPONENT], ...(os !== undefined ? [[os]] : [])]) {
     const a = releases.from?.components.find((c) => names.includes(c.name));
     const b = releases.to?.components.find((c) => names.includes(c.name));
     if (a && b && releases.to) {

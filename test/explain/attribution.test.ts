@@ -36,7 +36,7 @@ async function seed(): Promise<HistoryParts> {
 type Spec = {
   config: {
     storage: { files: unknown[] };
-    systemd: { units: { name: string }[] };
+    systemd: { units: { name: string; contents?: string }[] };
   };
   kernelArguments?: string[] | null;
   osImageURL?: string;
@@ -91,8 +91,8 @@ function imageStep(f: Finding) {
   return f.explanation?.steps.find((s) => s.title.startsWith('the changed image'));
 }
 
-function withoutTag(r: ReleasePayload | undefined, name: string): ReleasePayload | undefined {
-  return r && { ...r, components: r.components.filter((c) => c.name !== name) };
+function withoutTag(r: ReleasePayload, name: string): ReleasePayload {
+  return { ...r, components: r.components.filter((c) => c.name !== name) };
 }
 
 describe('the seed case', () => {
@@ -159,8 +159,8 @@ describe('a day-2 MachineConfig in the same diff as the update', () => {
     addDay2(p, { listed: true });
     const edited = p.objects.machineConfigs.find((m) => m.object.metadata.name === '50-master-dns-check');
     if (!edited) throw new Error('the day-2 config is not among the inputs');
-    const units = (edited.object.spec as unknown as Spec).config.systemd.units as { contents: string }[];
-    units[0]!.contents += '# edited later\n';
+    const unit = (edited.object.spec as unknown as Spec).config.systemd.units[0]!;
+    unit.contents = `${unit.contents ?? ''}# edited later\n`;
     const step = imageStep(finding(p));
     // The file still matches; the edited unit's line is no longer said to be the config's.
     const byUnit = step?.evidence.find((e) => e.statement.includes('unit dns-check.service'));
@@ -184,7 +184,7 @@ describe('a day-2 MachineConfig in the same diff as the update', () => {
 describe('release info the inputs do not hold', () => {
   it('a partial target payload (no pod tag): the new image is not known, the old one was pod', async () => {
     const p = await seed();
-    p.releases = { ...p.releases, to: withoutTag(p.releases.to, 'pod') };
+    p.releases = { ...p.releases, to: withoutTag(p.releases.to!, 'pod') };
     const f = finding(p);
     const step = imageStep(f);
     expect(step?.title).toMatch(
@@ -227,11 +227,11 @@ describe('release info the inputs do not hold', () => {
 describe('one image under two tags', () => {
   it('names both tags and says they are one image', async () => {
     const p = await seed();
-    const alias = (r: ReleasePayload | undefined) => {
-      const pod = r?.components.find((c) => c.name === 'pod');
-      return r && pod ? { ...r, components: [...r.components, { ...pod, name: 'pause-alias' }] } : r;
+    const alias = (r: ReleasePayload): ReleasePayload => {
+      const pod = r.components.filter((c) => c.name === 'pod');
+      return { ...r, components: [...r.components, ...pod.map((c) => ({ ...c, name: 'pause-alias' }))] };
     };
-    p.releases = { ...p.releases, from: alias(p.releases.from), to: alias(p.releases.to) };
+    p.releases = { ...p.releases, from: alias(p.releases.from!), to: alias(p.releases.to!) };
     const step = imageStep(finding(p));
     expect(step?.title).toBe(
       'the changed image is the release component pause-alias and pod (one image under 2 tags)',
@@ -273,6 +273,32 @@ describe('osImageURL', () => {
       part: 'osImageURL',
       images: [{ after: os, component: 'machine-os-content' }],
     });
+  });
+});
+
+describe('the OS tag is the one osImageURL names', () => {
+  it('4.12-shaped payloads list machine-os-content and rhel-coreos-8: the signature compares rhel-coreos-8', async () => {
+    const p = await seed();
+    const img = (d: string) => `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${d.repeat(64)}`;
+    const withOs = (r: ReleasePayload, d: string): ReleasePayload => ({
+      ...r,
+      components: [
+        ...r.components,
+        { name: 'rhel-coreos-8', pullSpec: img(d), digest: `sha256:${d.repeat(64)}` },
+      ],
+    });
+    p.releases = { ...p.releases, from: withOs(p.releases.from!, '8'), to: withOs(p.releases.to!, '9') };
+    const fromConfig = p.objects.machineConfigs.find(
+      (m) => m.object.metadata.name === 'rendered-master-5d1c05288d1145e269c312e9826eddc6',
+    );
+    (fromConfig?.object.spec as unknown as Spec).osImageURL = img('8');
+    (renderedTo(p).spec as unknown as Spec).osImageURL = img('9');
+    const f = finding(p);
+    expect(imageStep(f)?.title).toBe('the changed images are the release components rhel-coreos-8, pod');
+    const said = f.explanation?.steps.flatMap((s) => s.evidence.map((e) => e.statement)) ?? [];
+    expect(said).toContain('rhel-coreos-8 changed between the releases');
+    // machine-os-content is in both payloads, unchanged, but it is not the pool's OS image.
+    expect(said.filter((x) => x.startsWith('machine-os-content'))).toEqual([]);
   });
 });
 
