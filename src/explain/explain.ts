@@ -427,7 +427,7 @@ function componentSteps(
         statement:
           a.kind === 'release'
             ? `${componentNames(a.names)}: ${swap}`
-            : `${componentNames(a.names)}: ${swap} in ${img.where.join(', ')}; ${a.names.length === 1 ? 'its image is' : 'their image is'} the same in both releases, so the update did not change it`,
+            : `${componentNames(a.names)}: ${swap} in ${img.where.join(', ')}; ${a.names.length === 1 ? 'its image is' : 'their image is'} the same in both releases: the release did not change the image, so the line changed for another reason (the controller's templates, or a MachineConfig)`,
         ...(a.names.length === 1 ? { object: `ReleaseComponent/${a.names[0]}` } : {}),
         ...(img.after ? { value: img.after } : img.before ? { value: img.before } : {}),
         ref: a.release.ref,
@@ -470,7 +470,7 @@ function componentSteps(
   }
   if (unchanged.length > 0) {
     const u = uniq(unchanged);
-    parts.push(`${u.join(', ')}, whose image is the same in both releases (not the update's change)`);
+    parts.push(`${u.join(', ')}, whose image is the same in both releases (the release did not change it)`);
   }
   if (day2.length > 0) {
     const u = uniq(day2);

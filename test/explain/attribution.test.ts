@@ -175,7 +175,7 @@ describe('a day-2 MachineConfig in the same diff as the update', () => {
     addDay2(p, { listed: false });
     const step = imageStep(finding(p));
     expect(step?.title).toBe(
-      "the changed images are: the release component pod; coredns, whose image is the same in both releases (not the update's change)",
+      'the changed images are: the release component pod; coredns, whose image is the same in both releases (the release did not change it)',
     );
     expect(step?.title).not.toMatch(/release components pod, coredns/);
   });
