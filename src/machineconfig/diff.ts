@@ -591,7 +591,10 @@ function attribute(changes: Change[], releases: DiffOptions['releases']): void {
           : img.before !== undefined
             ? (from.componentOf(img.before) ?? to.componentOf(img.before))
             : undefined;
-      return component ? { ...img, component } : img;
+      if (component) return { ...img, component };
+      const replaced =
+        img.after !== undefined && img.before !== undefined ? from.componentOf(img.before) : undefined;
+      return replaced ? { ...img, replaced } : img;
     });
   }
 }

@@ -29,6 +29,11 @@ export interface ImageChange {
    * when release info was given and names it; never guessed from the image a new one replaced.
    */
   readonly component?: string;
+  /**
+   * When `after` has no known component: the component `before` was in the older release (the new
+   * image's own component stays unknown).
+   */
+  readonly replaced?: string;
 }
 
 export interface ConfigChange {
