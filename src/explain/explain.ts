@@ -269,7 +269,19 @@ function describeChange(c: MachineConfigDiff['changes'][number], carrier?: Carri
   const what = changeLabel(c);
   // A line a config the controller did not generate holds is that config's, whatever images it names.
   const from = carrier && !carrier.generated ? ` (carried by MachineConfig ${carrier.name})` : '';
-  return `${what} ${c.change}${from}${lines.length > 0 ? `: ${lines.join('; ')}` : c.before !== undefined || c.after !== undefined ? `: ${c.before ?? '∅'} → ${c.after ?? '∅'}` : ''}`;
+  const detail =
+    lines.length > 0
+      ? `: ${lines.join('; ')}`
+      : c.before !== undefined || c.after !== undefined
+        ? `: ${c.before ?? '∅'} → ${c.after ?? '∅'}`
+        : '';
+  // Only attributes changed (mode, owner, the encoding of a data: URL): say which, and that a
+  // file's decoded content is the same, rather than a bare "modified" that reads as new content.
+  const attributes =
+    c.attributes && c.attributes.length > 0
+      ? `${detail === '' ? ': ' : '; '}${c.attributes.join(', ')}${detail === '' && c.part === 'files' ? ' (the decoded content is the same)' : ''}`
+      : '';
+  return `${what} ${c.change}${from}${detail}${attributes}`;
 }
 
 /** The pool's configs the rendered config `to` was merged from (its pool's source list, or its role's). */

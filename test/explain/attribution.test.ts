@@ -181,6 +181,29 @@ describe('a day-2 MachineConfig in the same diff as the update', () => {
   });
 });
 
+describe('a file whose encoding alone changed', () => {
+  it('is said to keep its decoded content, not shown as a bare "modified"', async () => {
+    const p = await seed();
+    const files = (renderedTo(p).spec as unknown as Spec).config.storage.files as {
+      path: string;
+      contents: { source: string; compression?: string };
+    }[];
+    const ca = files.find((f) => f.path === '/etc/kubernetes/kubelet-ca.crt');
+    if (!ca) throw new Error('no kubelet-ca.crt in the seed');
+    const raw = ca.contents.source.startsWith('data:,')
+      ? Buffer.from(decodeURIComponent(ca.contents.source.slice('data:,'.length)))
+      : Buffer.from(ca.contents.source.slice(ca.contents.source.indexOf(',') + 1), 'base64');
+    ca.contents = { source: `data:;base64,${gzipSync(raw).toString('base64')}`, compression: 'gzip' };
+    const f = finding(p);
+    const said = f.explanation?.steps.flatMap((s) => s.evidence.map((e) => e.statement)) ?? [];
+    expect(said).toContain(
+      'file /etc/kubernetes/kubelet-ca.crt modified: compression none → gzip (the decoded content is the same)',
+    );
+    // It holds no image: the pause image is still the only one the update changed.
+    expect(imageStep(f)?.title).toBe('the changed image is the release component pod');
+  });
+});
+
 describe('release info the inputs do not hold', () => {
   it('a partial target payload (no pod tag): the new image is not known, the old one was pod', async () => {
     const p = await seed();
@@ -197,7 +220,15 @@ describe('release info the inputs do not hold', () => {
     expect(step?.evidence[0]?.ref?.file).toMatch(/release-from\.json$/);
     expect(step?.evidence.map((e) => e.object)).not.toContain('ReleaseComponent/pod');
     const images = f.explanation?.configDiff?.changes.flatMap((c) => c.images ?? []) ?? [];
-    expect(images.map((i) => i.component)).toEqual([undefined, undefined]);
+    expect(images.map((i) => [i.component, i.replaced])).toEqual([
+      [undefined, 'pod'],
+      [undefined, 'pod'],
+    ]);
+    const text = renderAnalysisText(analyzeHistory(buildHistory(p)), { colour: false });
+    expect(text).toContain(
+      '      image not named by a release read (it replaced pod): sha256:ef6684475a8f… → sha256:0adaefcf3675…',
+    );
+    expect(text).not.toContain('image pod:');
     expect(f.explanation?.signature?.detail).toContain(
       'Here the changed image was 1 image that no release read names.',
     );
