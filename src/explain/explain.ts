@@ -193,6 +193,7 @@ function explainFinding(
   const explanation: Explanation = {
     steps,
     ...(configDiff ? { configDiff } : {}),
+    ...(configDiff ? { components: changedImages(configDiff, history.releases, carriers).components } : {}),
     ...(signature ? { signature } : {}),
   };
   return { ...finding, explanation };

@@ -138,7 +138,8 @@ describe('a day-2 MachineConfig in the same diff as the update', () => {
       ),
     ]);
     expect(day2[0]?.ref?.file).toBe('day2/machineconfigs.json');
-    // The catalogue's words name only what the update changed.
+    // The catalogue's words, and the components the runs store records, name only what the update changed.
+    expect(f.explanation?.components).toEqual(['pod']);
     expect(f.explanation?.signature?.detail).toContain(
       'Here the changed image was the pause image (release component pod).',
     );
