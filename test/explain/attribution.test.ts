@@ -256,6 +256,46 @@ describe('release info the inputs do not hold', () => {
   });
 });
 
+describe('multi-arch payloads and images by tag', () => {
+  it("a manifest-list digest in the config, a per-arch digest in the payload: the new image's component is not known", async () => {
+    const p = await seed();
+    const perArch = `sha256:${'a'.repeat(64)}`;
+    const to = p.releases.to!;
+    p.releases = {
+      ...p.releases,
+      to: {
+        ...to,
+        components: to.components.map((c) =>
+          c.name === 'pod' ? { ...c, pullSpec: c.pullSpec.replace(POD_B, perArch), digest: perArch } : c,
+        ),
+      },
+    };
+    const step = imageStep(finding(p));
+    expect(step?.title).toMatch(/^the changed image is in neither release/);
+    expect(step?.evidence[0]?.statement).toContain(
+      'the image it replaced was pod in release 4.10.0-0.nightly-2021-11-02-191632',
+    );
+  });
+
+  it('an image by tag that no payload lists is not known, never matched by its repository', async () => {
+    const p = await seed();
+    const tagged = structuredClone(DAY2);
+    const spec = tagged.spec as unknown as {
+      config: { storage: { files: { contents: { source: string } }[] } };
+    };
+    const file = spec.config.storage.files[0]!;
+    file.contents.source = `data:,${encodeURIComponent('image = "quay.io/openshift-release-dev/ocp-v4.0-art-dev:coredns"\n')}`;
+    addDay2(p, { listed: false, mc: tagged });
+    const step = imageStep(finding(p));
+    const byTag = step?.evidence.find(
+      (e) => e.value === 'quay.io/openshift-release-dev/ocp-v4.0-art-dev:coredns',
+    );
+    expect(byTag?.statement).toMatch(
+      /^component not known: file \/etc\/dns-check\/check.conf: ∅ → quay.io\/openshift-release-dev\/ocp-v4.0-art-dev:coredns; the new image is in neither release/,
+    );
+  });
+});
+
 describe('one image under two tags', () => {
   it('names both tags and says they are one image', async () => {
     const p = await seed();
