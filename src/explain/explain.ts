@@ -539,8 +539,8 @@ const MCO_COMPONENT = 'machine-config-operator';
 
 /**
  * The release tag of the pool's OS image: the tag whose image the configs' osImageURL is (it is
- * `machine-os-content` up to 4.11, `rhel-coreos-8` in 4.12, `rhel-coreos` after, and a payload may list
- * more than one of them). Without a config that names it, the one OS tag both payloads list; none
+ * `machine-os-content` up to 4.11, a `rhel-coreos` tag from 4.12, whose payload lists both: docs/domain.md
+ * 3.2.1). Without a config that names it, the one OS tag both payloads list; none
  * when they list several, rather than compare one release's OS tag with another's.
  */
 function osTag(

@@ -112,7 +112,7 @@ function carrierOfChange(
       );
     }
     case 'osImageURL': {
-      // The controller sets osImageURL from the release unless a config sets its own (the last wins).
+      // The ControllerConfig's osImageURL, unless (4.12 and later) a config sets another: docs/domain.md 3.2.
       const url = target.osImageURL;
       const last = sources.find((s) => s.spec.osImageURL !== undefined);
       return url !== undefined && last?.spec.osImageURL === url ? last : undefined;
