@@ -496,12 +496,7 @@ function componentSteps(
       `${unknown === n ? '' : `${unknown} image${unknown === 1 ? '' : 's'} `}${notInReleases(releases, unknown === 1 ? 'its component' : 'their components')}`,
     );
   const head = `the changed image${n === 1 ? ' is' : 's are'}`;
-  const title =
-    released.length === n
-      ? `${head} ${parts[0]}`
-      : unknown === n
-        ? `${head} ${notInReleases(releases, n === 1 ? 'its component' : 'their components')}`
-        : `${head}: ${parts.join('; ')}`;
+  const title = parts.length === 1 ? `${head} ${parts[0]}` : `${head}: ${parts.join('; ')}`;
   return { title, evidence };
 }
 
@@ -579,6 +574,10 @@ function matchSignature(
 ): Signature | undefined {
   if (diff?.identical) return undefined;
   const facts = signatureFacts(from, to, releases);
+  // A diff whose every change a config the controller did not generate carries is no release race:
+  // the races of the catalogue are the release's changes (docs/runs.md, the facts).
+  if (diff && diff.changes.length > 0)
+    facts.set('day2Only', diff.changes.every((_, i) => carriers.get(i)?.generated === false) ? 'yes' : 'no');
   for (const [k, v] of update) facts.set(k, v);
   const entry = matchCatalogue(signatureCatalogue(), facts);
   // The entry's words name what this diff changed, not what changed in the case that made it known.

@@ -205,6 +205,24 @@ describe('a file whose encoding alone changed', () => {
   });
 });
 
+describe('a diff that is all a day-2 config', () => {
+  it('matches no release race: neither bug-1999556 nor any image of the release is named', async () => {
+    const p = await seed();
+    const from = p.objects.machineConfigs.find(
+      (m) => m.object.metadata.name === 'rendered-master-5d1c05288d1145e269c312e9826eddc6',
+    );
+    if (!from) throw new Error('no old master config in the seed');
+    renderedTo(p).spec = structuredClone(from.object.spec);
+    addDay2(p, { listed: true });
+    const f = finding(p);
+    expect(imageStep(f)?.title).toBe(
+      'the changed image is carried by the MachineConfig 50-master-dns-check, not by the release',
+    );
+    expect(f.explanation?.components).toEqual([]);
+    expect(f.explanation?.signature).toBeUndefined();
+  });
+});
+
 describe('release info the inputs do not hold', () => {
   it('a partial target payload (no pod tag): the new image is not known, the old one was pod', async () => {
     const p = await seed();
