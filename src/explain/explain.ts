@@ -320,6 +320,8 @@ type Attribution =
   | {
       readonly kind: 'unknown';
       readonly was?: { readonly names: readonly string[]; readonly release: ReleasePayload };
+      /** The new image is these components' image in the older release, not the target's. */
+      readonly older?: { readonly names: readonly string[]; readonly release: ReleasePayload };
     };
 
 interface ChangedImage {
@@ -364,11 +366,19 @@ function attributeImages(
         where,
       };
       let named: { names: string[]; release: ReleasePayload } | undefined;
+      // The new image is the older release's image of a component the target release holds another
+      // image of: the line went back, not forward with the update.
+      let older: { names: string[]; release: ReleasePayload } | undefined;
       if (img.after !== undefined) {
         const inTo = names(to, img.after);
         const inFrom = names(from, img.after);
         if (inTo.length > 0 && releases.to) named = { names: inTo, release: releases.to };
-        else if (inFrom.length > 0 && releases.from) named = { names: inFrom, release: releases.from };
+        else if (inFrom.length > 0 && releases.from) {
+          const target = releases.to;
+          if (target && inFrom.some((n) => target.components.some((c) => c.name === n)))
+            older = { names: inFrom, release: releases.from };
+          else named = { names: inFrom, release: releases.from };
+        }
       } else {
         const inFrom = names(from, img.before);
         const inTo = names(to, img.before);
@@ -378,8 +388,10 @@ function attributeImages(
       if (carrier && !carrier.generated) {
         out.push({
           ...base,
-          attribution: { kind: 'day2', carrier: carrier.name, names: named?.names ?? [] },
+          attribution: { kind: 'day2', carrier: carrier.name, names: (named ?? older)?.names ?? [] },
         });
+      } else if (older) {
+        out.push({ ...base, attribution: { kind: 'unknown', older } });
       } else if (named) {
         const unchanged = named.names.every((n) => sameComponent(releases, [n]) === true);
         out.push({ ...base, attribution: { kind: unchanged ? 'unchanged' : 'release', ...named } });
@@ -431,6 +443,7 @@ function componentSteps(
   const unchanged: string[] = [];
   const day2: string[] = [];
   let unknown = 0;
+  const olderNames: string[] = [];
   for (const img of images) {
     const a = img.attribution;
     const swap = `${shortDigest(img.before)} → ${shortDigest(img.after)}`;
@@ -459,19 +472,25 @@ function componentSteps(
         ...(ref ? { ref } : {}),
       });
     } else {
-      unknown++;
+      if (a.older) olderNames.push(componentNames(a.older.names));
+      else unknown++;
       evidence.push({
-        statement: `component not known: ${img.where.join(', ')}: ${swap}; the ${img.after === undefined ? 'removed' : 'new'} image is ${notInReleases(releases, 'its component')}${a.was ? `; the image it replaced was ${componentNames(a.was.names)} in ${releaseName({ version: a.was.release.version, file: a.was.release.ref.file })}` : ''}`,
+        statement: `component not known: ${img.where.join(', ')}: ${swap}; the ${img.after === undefined ? 'removed' : 'new'} image is ${a.older ? `${componentNames(a.older.names)}'s in the older ${releaseName({ version: a.older.release.version, file: a.older.release.ref.file })}, not the target release's` : notInReleases(releases, 'its component')}${a.was ? `; the image it replaced was ${componentNames(a.was.names)} in ${releaseName({ version: a.was.release.version, file: a.was.release.ref.file })}` : ''}`,
         ...(img.after ? { value: img.after } : {}),
-        ...(a.was
-          ? { ref: a.was.release.ref }
-          : releases.to
-            ? { ref: releases.to.ref }
-            : releases.from
-              ? { ref: releases.from.ref }
-              : {}),
+        ...(a.older
+          ? { ref: a.older.release.ref }
+          : a.was
+            ? { ref: a.was.release.ref }
+            : releases.to
+              ? { ref: releases.to.ref }
+              : releases.from
+                ? { ref: releases.from.ref }
+                : {}),
       });
-      if (a.was) for (const n of a.was.names) if (releases.from) cite(releases.from, n);
+      for (const n of [...(a.was?.names ?? []), ...(a.older?.names ?? [])]) {
+        if (releases.from) cite(releases.from, n);
+        if (a.older && releases.to) cite(releases.to, n);
+      }
     }
   }
   const n = images.length;
@@ -491,6 +510,10 @@ function componentSteps(
       `carried by the MachineConfig${u.length === 1 ? '' : 's'} ${u.join(', ')}, not by the release`,
     );
   }
+  if (olderNames.length > 0)
+    parts.push(
+      `${[...new Set(olderNames)].join(', ')}'s image${olderNames.length === 1 ? '' : 's'} of the older release, not the target release's`,
+    );
   if (unknown > 0)
     parts.push(
       `${unknown === n ? '' : `${unknown} image${unknown === 1 ? '' : 's'} `}${notInReleases(releases, unknown === 1 ? 'its component' : 'their components')}`,
@@ -600,7 +623,7 @@ function changedImages(
   let unnamed = 0;
   for (const { attribution: a } of attributeImages(diff, releases, carriers)) {
     if (a.kind === 'release') for (const n of a.names) components.add(n);
-    else if (a.kind === 'unknown') unnamed++;
+    else if (a.kind === 'unknown' && !a.older) unnamed++;
   }
   return { components: [...components], unnamed };
 }

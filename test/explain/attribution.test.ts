@@ -314,6 +314,26 @@ describe('multi-arch payloads and images by tag', () => {
   });
 });
 
+describe("a new image that is the older release's", () => {
+  it("is not said to be the update's change of that component", async () => {
+    const p = await seed();
+    // The new config holds the old release's cli image where the old one held none.
+    const cli = p.releases.from!.components.find((c) => c.name === 'cli')!.pullSpec;
+    const tagged = structuredClone(DAY2);
+    const spec = tagged.spec as unknown as {
+      config: { storage: { files: { contents: { source: string } }[] } };
+    };
+    spec.config.storage.files[0]!.contents.source = `data:,${encodeURIComponent(`image = "${cli}"\n`)}`;
+    addDay2(p, { listed: false, mc: tagged });
+    const step = imageStep(finding(p));
+    expect(step?.title).toContain("cli's image of the older release, not the target release's");
+    expect(step?.title).not.toMatch(/release components? [^;]*cli/);
+    expect(step?.evidence.find((e) => e.value === cli)?.statement).toContain(
+      "the new image is cli's in the older release 4.10.0-0.nightly-2021-11-02-191632, not the target release's",
+    );
+  });
+});
+
 describe('one image under two tags', () => {
   it('names both tags and says they are one image', async () => {
     const p = await seed();
