@@ -1,5 +1,5 @@
 import { operatorLevelFor, RULE_RECORD } from '../invariants/index.js';
-import type { MachineConfigDiff } from '../machineconfig/index.js';
+import { type Carrier, carriersOf, type MachineConfigDiff } from '../machineconfig/index.js';
 import type {
   BudgetLimits,
   CauseStep,
@@ -8,12 +8,14 @@ import type {
   ExplainHook,
   Explanation,
   Finding,
+  MachineConfig,
   ReleaseComponent,
   ReleasePayload,
   Signature,
+  SourceRef,
 } from '../model/index.js';
 import { formatClock, gapAfter, MCO, parseTime } from '../model/index.js';
-import { referenceText, releaseName } from '../release/index.js';
+import { ComponentIndex, isOsImageTag, referenceText, releaseName } from '../release/index.js';
 import {
   type ChangedImages,
   describeSignature,
@@ -144,16 +146,25 @@ function explainFinding(
   }
 
   let configDiff: MachineConfigDiff | undefined;
+  let carriers: ReadonlyMap<number, Carrier> = new Map();
+  let sourceRefs: ReadonlyMap<string, SourceRef> = new Map();
   if (from && to) {
     configDiff = diffConfigs(from, to, history.releases, opts.diffLimits);
     const changed = configDiff.changes;
+    const sources = sourcesOf(history, s.pool, to);
+    carriers = carriersOf(
+      to.object,
+      sources.map((x) => x.object),
+      changed,
+    );
+    sourceRefs = new Map(sources.map((x) => [x.object.metadata.name, x.ref]));
     steps.push({
       title:
         changed.length === 0
           ? `${from.name} and ${to.name} have identical content`
           : `${to.name} differs from ${from.name} in ${changed.length} place${changed.length === 1 ? '' : 's'}: ${changed.map(changeLabel).join(', ')}`,
-      evidence: changed.map((c) => ({
-        statement: describeChange(c),
+      evidence: changed.map((c, i) => ({
+        statement: describeChange(c, carriers.get(i)),
         object: `MachineConfig/${to.name}`,
         field:
           c.part === 'units'
@@ -164,12 +175,14 @@ function explainFinding(
         ref: to.ref,
       })),
     });
-    const components = componentSteps(configDiff, history.releases);
+    const components = componentSteps(configDiff, history.releases, carriers, sourceRefs);
     if (components) steps.push(components);
   }
 
   const signature =
-    from && to ? matchSignature(from, to, configDiff, history.releases, updateFacts(history, s)) : undefined;
+    from && to
+      ? matchSignature(from, to, configDiff, history.releases, updateFacts(history, s), carriers)
+      : undefined;
   if (signature) {
     steps.push({
       title: `signature: ${signature.title} (${signature.id})`,
@@ -180,6 +193,7 @@ function explainFinding(
   const explanation: Explanation = {
     steps,
     ...(configDiff ? { configDiff } : {}),
+    ...(configDiff ? { components: changedImages(configDiff, history.releases, carriers).components } : {}),
     ...(signature ? { signature } : {}),
   };
   return { ...finding, explanation };
@@ -246,7 +260,7 @@ function changeLabel(c: MachineConfigDiff['changes'][number]): string {
   return c.name === c.part ? kind : `${kind} ${c.name}`;
 }
 
-function describeChange(c: MachineConfigDiff['changes'][number]): string {
+function describeChange(c: MachineConfigDiff['changes'][number], carrier?: Carrier): string {
   const lines = (c.changedLines ?? [])
     .slice(0, 2)
     .map(
@@ -254,49 +268,259 @@ function describeChange(c: MachineConfigDiff['changes'][number]): string {
         `${l.before !== undefined ? `-${l.before.trim()}` : ''}${l.before !== undefined && l.after !== undefined ? ' → ' : ''}${l.after !== undefined ? `+${l.after.trim()}` : ''}`,
     );
   const what = changeLabel(c);
-  return `${what} ${c.change}${lines.length > 0 ? `: ${lines.join('; ')}` : c.before !== undefined || c.after !== undefined ? `: ${c.before ?? '∅'} → ${c.after ?? '∅'}` : ''}`;
+  // A line a config the controller did not generate holds is that config's, whatever images it names.
+  const from = carrier && !carrier.generated ? ` (carried by MachineConfig ${carrier.name})` : '';
+  const detail =
+    lines.length > 0
+      ? `: ${lines.join('; ')}`
+      : c.before !== undefined || c.after !== undefined
+        ? `: ${c.before ?? '∅'} → ${c.after ?? '∅'}`
+        : '';
+  // Only attributes changed (mode, owner, the encoding of a data: URL): say which, and that a
+  // file's decoded content is the same, rather than a bare "modified" that reads as new content.
+  const attributes =
+    c.attributes && c.attributes.length > 0
+      ? `${detail === '' ? ': ' : '; '}${c.attributes.join(', ')}${detail === '' && c.part === 'files' ? ' (the decoded content is the same)' : ''}`
+      : '';
+  return `${what} ${c.change}${from}${detail}${attributes}`;
+}
+
+/** The pool's configs the rendered config `to` was merged from (its pool's source list, or its role's). */
+function sourcesOf(
+  history: ClusterHistory,
+  pool: string,
+  to: RenderedConfig,
+): { object: MachineConfig; ref: SourceRef }[] {
+  const named = new Set<string>();
+  for (const { object: p } of history.objects.machineConfigPools) {
+    if (p.metadata.name !== pool) continue;
+    for (const c of [p.status?.configuration, p.spec?.configuration])
+      if (c?.name === to.name) for (const s of c.source ?? []) named.add(s.name);
+  }
+  const out: { object: MachineConfig; ref: SourceRef }[] = [];
+  for (const entry of history.objects.machineConfigs) {
+    const name = entry.object.metadata.name;
+    if (name.startsWith('rendered-')) continue;
+    if (named.size > 0 ? named.has(name) : entry.object.metadata.labels?.[MCO_ROLE] === pool) out.push(entry);
+  }
+  return out;
+}
+
+const MCO_ROLE = 'machineconfiguration.openshift.io/role';
+
+/** How one changed image of a rendered config is attributed (componentSteps). */
+type Attribution =
+  /** The release component(s) the new image (or a removed image) is, changed between the releases. */
+  | { readonly kind: 'release'; readonly names: readonly string[]; readonly release: ReleasePayload }
+  /** A release component whose image is the same in both releases: the update did not change it. */
+  | { readonly kind: 'unchanged'; readonly names: readonly string[]; readonly release: ReleasePayload }
+  /** Carried by a config the controller did not generate (a day-2 or installer MachineConfig). */
+  | { readonly kind: 'day2'; readonly carrier: string; readonly names: readonly string[] }
+  /** The new image is in no release read; `was` names the replaced image's component, when known. */
+  | {
+      readonly kind: 'unknown';
+      readonly was?: { readonly names: readonly string[]; readonly release: ReleasePayload };
+      /** The new image is these components' image in the older release, not the target's. */
+      readonly older?: { readonly names: readonly string[]; readonly release: ReleasePayload };
+    };
+
+interface ChangedImage {
+  readonly before?: string;
+  readonly after?: string;
+  /** The changes that hold it (`file /etc/crio/crio.conf.d/00-default`, `unit kubelet.service`). */
+  readonly where: string[];
+  readonly attribution: Attribution;
+}
+
+/**
+ * Each changed image of the diff with what it is attributed to. The new image is named by the target
+ * release (or, being the same image, the older one); a removed image by the release that had it. Only
+ * a component whose image differs between the two releases is the update's doing; an image no release
+ * read names is not known, whatever the image it replaced was; a line a day-2 MachineConfig carries is
+ * that config's, never a release component's.
+ */
+function attributeImages(
+  diff: MachineConfigDiff,
+  releases: ClusterHistory['releases'],
+  carriers: ReadonlyMap<number, Carrier>,
+): ChangedImage[] {
+  const from = new ComponentIndex([releases.from]);
+  const to = new ComponentIndex([releases.to]);
+  const names = (index: ComponentIndex, ref: string | undefined) =>
+    ref === undefined ? [] : [...new Set(index.lookup(ref).map((m) => m.component.name))].sort();
+  const out: ChangedImage[] = [];
+  const seen = new Map<string, ChangedImage>();
+  diff.changes.forEach((c, i) => {
+    const carrier = carriers.get(i);
+    for (const img of c.images ?? []) {
+      const key = `${img.before ?? ''}\u0000${img.after ?? ''}\u0000${carrier && !carrier.generated ? carrier.name : ''}`;
+      const already = seen.get(key);
+      if (already) {
+        if (!already.where.includes(changeLabel(c))) already.where.push(changeLabel(c));
+        continue;
+      }
+      const where = [changeLabel(c)];
+      const base = {
+        ...(img.before !== undefined ? { before: img.before } : {}),
+        ...(img.after !== undefined ? { after: img.after } : {}),
+        where,
+      };
+      let named: { names: string[]; release: ReleasePayload } | undefined;
+      // The new image is the older release's image of a component the target release holds another
+      // image of: the line went back, not forward with the update.
+      let older: { names: string[]; release: ReleasePayload } | undefined;
+      if (img.after !== undefined) {
+        const inTo = names(to, img.after);
+        const inFrom = names(from, img.after);
+        if (inTo.length > 0 && releases.to) named = { names: inTo, release: releases.to };
+        else if (inFrom.length > 0 && releases.from) {
+          const target = releases.to;
+          if (target && inFrom.some((n) => target.components.some((c) => c.name === n)))
+            older = { names: inFrom, release: releases.from };
+          else named = { names: inFrom, release: releases.from };
+        }
+      } else {
+        const inFrom = names(from, img.before);
+        const inTo = names(to, img.before);
+        if (inFrom.length > 0 && releases.from) named = { names: inFrom, release: releases.from };
+        else if (inTo.length > 0 && releases.to) named = { names: inTo, release: releases.to };
+      }
+      if (carrier && !carrier.generated) {
+        out.push({
+          ...base,
+          attribution: { kind: 'day2', carrier: carrier.name, names: (named ?? older)?.names ?? [] },
+        });
+      } else if (older) {
+        out.push({ ...base, attribution: { kind: 'unknown', older } });
+      } else if (named) {
+        const unchanged = named.names.every((n) => sameComponent(releases, [n]) === true);
+        out.push({ ...base, attribution: { kind: unchanged ? 'unchanged' : 'release', ...named } });
+      } else {
+        const wasFrom = names(from, img.before);
+        out.push({
+          ...base,
+          attribution: {
+            kind: 'unknown',
+            ...(wasFrom.length > 0 && releases.from
+              ? { was: { names: wasFrom, release: releases.from } }
+              : {}),
+          },
+        });
+      }
+      const last = out[out.length - 1];
+      if (last) seen.set(key, last);
+    }
+  });
+  return out;
+}
+
+/** `pod`, or `machine-os-content and rhel-coreos (one image under 2 tags)`. */
+function componentNames(names: readonly string[]): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} (one image under ${names.length} tags)`;
 }
 
 /** Name each changed image by its release component, from the two releases' image references. */
 function componentSteps(
   diff: MachineConfigDiff,
   releases: ClusterHistory['releases'],
+  carriers: ReadonlyMap<number, Carrier>,
+  sourceRefs: ReadonlyMap<string, SourceRef>,
 ): CauseStep | undefined {
-  const seen = new Map<string, { component?: string; before?: string; after?: string }>();
-  for (const c of diff.changes) {
-    for (const img of c.images ?? []) {
-      const key = `${img.component ?? '?'} ${img.before ?? ''} ${img.after ?? ''}`;
-      if (!seen.has(key)) seen.set(key, img);
+  const images = attributeImages(diff, releases, carriers);
+  if (images.length === 0) return undefined;
+  const evidence: Evidence[] = [];
+  const cited = new Set<string>();
+  const cite = (release: ReleasePayload, name: string) => {
+    const c = release.components.find((x) => x.name === name);
+    const key = `${release.ref.file}\u0000${name}`;
+    if (c && !cited.has(key)) {
+      cited.add(key);
+      evidence.push(releaseEvidence(release, c));
+    }
+  };
+  const released: string[] = [];
+  const unchanged: string[] = [];
+  const day2: string[] = [];
+  let unknown = 0;
+  const olderNames: string[] = [];
+  for (const img of images) {
+    const a = img.attribution;
+    const swap = `${shortDigest(img.before)} → ${shortDigest(img.after)}`;
+    if (a.kind === 'release' || a.kind === 'unchanged') {
+      (a.kind === 'release' ? released : unchanged).push(componentNames(a.names));
+      evidence.push({
+        statement:
+          a.kind === 'release'
+            ? `${componentNames(a.names)}: ${swap}`
+            : `${componentNames(a.names)}: ${swap} in ${img.where.join(', ')}; ${a.names.length === 1 ? 'its image is' : 'their image is'} the same in both releases: the release did not change the image, so the line changed for another reason (the controller's templates, or a MachineConfig)`,
+        ...(a.names.length === 1 ? { object: `ReleaseComponent/${a.names[0]}` } : {}),
+        ...(img.after ? { value: img.after } : img.before ? { value: img.before } : {}),
+        ref: a.release.ref,
+      });
+      for (const n of a.names) {
+        if (releases.from) cite(releases.from, n);
+        if (releases.to) cite(releases.to, n);
+      }
+    } else if (a.kind === 'day2') {
+      day2.push(a.carrier);
+      const ref = sourceRefs.get(a.carrier);
+      evidence.push({
+        statement: `${img.where.join(', ')}: ${swap} is carried by MachineConfig ${a.carrier}, which the machine-config controller did not generate: not a release component's change${a.names.length > 0 ? ` (the image is ${componentNames(a.names)}'s)` : ''}`,
+        object: `MachineConfig/${a.carrier}`,
+        ...(img.after ? { value: img.after } : {}),
+        ...(ref ? { ref } : {}),
+      });
+    } else {
+      if (a.older) olderNames.push(componentNames(a.older.names));
+      else unknown++;
+      evidence.push({
+        statement: `component not known: ${img.where.join(', ')}: ${swap}; the ${img.after === undefined ? 'removed' : 'new'} image is ${a.older ? `${componentNames(a.older.names)}'s in the older ${releaseName({ version: a.older.release.version, file: a.older.release.ref.file })}, not the target release's` : notInReleases(releases, 'its component')}${a.was ? `; the image it replaced was ${componentNames(a.was.names)} in ${releaseName({ version: a.was.release.version, file: a.was.release.ref.file })}` : ''}`,
+        ...(img.after ? { value: img.after } : {}),
+        ...(a.older
+          ? { ref: a.older.release.ref }
+          : a.was
+            ? { ref: a.was.release.ref }
+            : releases.to
+              ? { ref: releases.to.ref }
+              : releases.from
+                ? { ref: releases.from.ref }
+                : {}),
+      });
+      for (const n of [...(a.was?.names ?? []), ...(a.older?.names ?? [])]) {
+        if (releases.from) cite(releases.from, n);
+        if (a.older && releases.to) cite(releases.to, n);
+      }
     }
   }
-  if (seen.size === 0) return undefined;
-  const evidence: Evidence[] = [];
-  const names: string[] = [];
-  for (const img of seen.values()) {
-    const component = img.component ?? componentOf(img.after ?? img.before ?? '', releases);
-    if (component) names.push(component);
-    evidence.push({
-      statement: `${component ?? `image in ${releases.from && releases.to ? 'neither release' : 'no release read'}`}: ${shortDigest(img.before)} → ${shortDigest(img.after)}`,
-      ...(component ? { object: `ReleaseComponent/${component}` } : {}),
-      ...(img.after ? { value: img.after } : {}),
-      ...(releases.to ? { ref: releases.to.ref } : releases.from ? { ref: releases.from.ref } : {}),
-    });
-    const fromC = component ? releases.from?.components.find((x) => x.name === component) : undefined;
-    const toC = component ? releases.to?.components.find((x) => x.name === component) : undefined;
-    if (fromC && releases.from) evidence.push(releaseEvidence(releases.from, fromC));
-    if (toC && releases.to) evidence.push(releaseEvidence(releases.to, toC));
+  const n = images.length;
+  const parts: string[] = [];
+  const uniq = (xs: string[]) => [...new Set(xs)];
+  if (released.length > 0) {
+    const u = uniq(released);
+    parts.push(`the release component${u.length === 1 ? '' : 's'} ${u.join(', ')}`);
   }
-  const unique = [...new Set(names)];
-  const unnamed = seen.size - names.length;
-  // An image no release names is said so plainly, never as a component called "unknown".
-  const title =
-    unique.length === 0
-      ? `the changed image${seen.size === 1 ? ' is' : 's are'} ${notInReleases(releases, seen.size === 1 ? 'its component' : 'their components')}`
-      : `the changed image${seen.size === 1 ? ' is' : 's are'} the release component${unique.length === 1 ? '' : 's'} ${unique.join(', ')}${unnamed > 0 ? `, and ${unnamed} image${unnamed === 1 ? '' : 's'} ${notInReleases(releases, unnamed === 1 ? 'its component' : 'their components')}` : ''}`;
-  return {
-    title,
-    evidence,
-  };
+  if (unchanged.length > 0) {
+    const u = uniq(unchanged);
+    parts.push(`${u.join(', ')}, whose image is the same in both releases (the release did not change it)`);
+  }
+  if (day2.length > 0) {
+    const u = uniq(day2);
+    parts.push(
+      `carried by the MachineConfig${u.length === 1 ? '' : 's'} ${u.join(', ')}, not by the release`,
+    );
+  }
+  if (olderNames.length > 0)
+    parts.push(
+      `${[...new Set(olderNames)].join(', ')}'s image${olderNames.length === 1 ? '' : 's'} of the older release, not the target release's`,
+    );
+  if (unknown > 0)
+    parts.push(
+      `${unknown === n ? '' : `${unknown} image${unknown === 1 ? '' : 's'} `}${notInReleases(releases, unknown === 1 ? 'its component' : 'their components')}`,
+    );
+  const head = `the changed image${n === 1 ? ' is' : 's are'}`;
+  const title = parts.length === 1 ? `${head} ${parts[0]}` : `${head}: ${parts.join('; ')}`;
+  return { title, evidence };
 }
 
 /**
@@ -323,17 +547,6 @@ function releaseEvidence(release: ReleasePayload, c: ReleaseComponent): Evidence
   };
 }
 
-function componentOf(pullSpec: string, releases: ClusterHistory['releases']): string | undefined {
-  const digest = /sha256:[0-9a-f]{64}/.exec(pullSpec)?.[0];
-  for (const r of [releases.to, releases.from]) {
-    const c = r?.components.find(
-      (x) => x.pullSpec === pullSpec || (digest !== undefined && x.digest === digest),
-    );
-    if (c) return c.name;
-  }
-  return undefined;
-}
-
 function shortDigest(pullSpec: string | undefined): string {
   if (!pullSpec) return '∅';
   const d = /sha256:([0-9a-f]{64})/.exec(pullSpec);
@@ -341,7 +554,33 @@ function shortDigest(pullSpec: string | undefined): string {
 }
 
 const MCO_COMPONENT = 'machine-config-operator';
-const OS_COMPONENTS = ['machine-os-content', 'rhel-coreos'];
+
+/**
+ * The release tag of the pool's OS image: the tag whose image the configs' osImageURL is (it is
+ * `machine-os-content` up to 4.11, a `rhel-coreos` tag from 4.12, whose payload lists both: docs/domain.md
+ * 3.2.1). Without a config that names it, the one OS tag both payloads list; none
+ * when they list several, rather than compare one release's OS tag with another's.
+ */
+function osTag(
+  from: RenderedConfig,
+  to: RenderedConfig,
+  releases: ClusterHistory['releases'],
+): string | undefined {
+  const inBoth = (n: string) =>
+    releases.from?.components.some((c) => c.name === n) === true &&
+    releases.to?.components.some((c) => c.name === n) === true;
+  const named = (r: ReleasePayload | undefined, url: string | undefined) =>
+    url === undefined ? [] : new ComponentIndex([r]).lookup(url).map((m) => m.component.name);
+  const tags = [...named(releases.to, to.osImageURL), ...named(releases.from, from.osImageURL)].filter(
+    (n) => isOsImageTag(n) && !n.endsWith('-extensions'),
+  );
+  const pick = tags.find(inBoth) ?? tags[0];
+  if (pick !== undefined) return pick;
+  const listed = (releases.to?.components ?? [])
+    .map((c) => c.name)
+    .filter((n) => isOsImageTag(n) && !n.endsWith('-extensions') && inBoth(n));
+  return listed.length === 1 ? listed[0] : undefined;
+}
 
 /**
  * Which known failure the pair of configs matches (signatures/*.json, first match in catalogue
@@ -354,27 +593,39 @@ function matchSignature(
   diff: MachineConfigDiff | undefined,
   releases: ClusterHistory['releases'],
   update: ReadonlyMap<string, string>,
+  carriers: ReadonlyMap<number, Carrier>,
 ): Signature | undefined {
   if (diff?.identical) return undefined;
   const facts = signatureFacts(from, to, releases);
+  // A diff whose every change a config the controller did not generate carries is no release race:
+  // the races of the catalogue are the release's changes (docs/runs.md, the facts).
+  if (diff && diff.changes.length > 0)
+    facts.set('day2Only', diff.changes.every((_, i) => carriers.get(i)?.generated === false) ? 'yes' : 'no');
   for (const [k, v] of update) facts.set(k, v);
   const entry = matchCatalogue(signatureCatalogue(), facts);
   // The entry's words name what this diff changed, not what changed in the case that made it known.
-  return entry ? describeSignature(entry, diff ? changedImages(diff, releases) : undefined) : undefined;
+  return entry
+    ? describeSignature(entry, diff ? changedImages(diff, releases, carriers) : undefined)
+    : undefined;
 }
 
-/** The release components of the diff's changed images, named as componentSteps names them. */
-function changedImages(diff: MachineConfigDiff, releases: ClusterHistory['releases']): ChangedImages {
+/**
+ * The release components of the diff's changed images, named as componentSteps names them: only the
+ * components the update changed; an image no release names counts as unnamed, a day-2 config's
+ * image or an unchanged component's as neither.
+ */
+function changedImages(
+  diff: MachineConfigDiff,
+  releases: ClusterHistory['releases'],
+  carriers: ReadonlyMap<number, Carrier>,
+): ChangedImages {
   const components = new Set<string>();
-  const unnamed = new Set<string>();
-  for (const c of diff.changes) {
-    for (const img of c.images ?? []) {
-      const component = img.component ?? componentOf(img.after ?? img.before ?? '', releases);
-      if (component) components.add(component);
-      else unnamed.add(`${img.before ?? ''} ${img.after ?? ''}`);
-    }
+  let unnamed = 0;
+  for (const { attribution: a } of attributeImages(diff, releases, carriers)) {
+    if (a.kind === 'release') for (const n of a.names) components.add(n);
+    else if (a.kind === 'unknown' && !a.older) unnamed++;
   }
-  return { components: [...components], unnamed: unnamed.size };
+  return { components: [...components], unnamed };
 }
 
 /**
@@ -404,6 +655,7 @@ function signatureFacts(
 ): Map<string, string> {
   const sameOrChanged = (b: boolean | undefined): string =>
     b === undefined ? 'unknown' : b ? 'same' : 'changed';
+  const os = osTag(from, to, releases);
   return new Map([
     ['releaseImageVersion', to.releaseImageVersion !== undefined ? 'present' : 'absent'],
     [
@@ -414,7 +666,7 @@ function signatureFacts(
     ],
     ['osImageURL', sameOrChanged((from.osImageURL ?? '') === (to.osImageURL ?? ''))],
     ['release.machine-config-operator', sameOrChanged(sameComponent(releases, [MCO_COMPONENT]))],
-    ['release.os', sameOrChanged(sameComponent(releases, OS_COMPONENTS))],
+    ['release.os', sameOrChanged(os === undefined ? undefined : sameComponent(releases, [os]))],
   ]);
 }
 
@@ -460,7 +712,8 @@ function signatureEvidence(
       ref: to.ref,
     });
   }
-  for (const names of [[MCO_COMPONENT], OS_COMPONENTS]) {
+  const os = from && to ? osTag(from, to, releases) : undefined;
+  for (const names of [[MCO_COMPONENT], ...(os !== undefined ? [[os]] : [])]) {
     const a = releases.from?.components.find((c) => names.includes(c.name));
     const b = releases.to?.components.find((c) => names.includes(c.name));
     if (a && b && releases.to) {

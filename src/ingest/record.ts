@@ -110,10 +110,9 @@ function releaseFacts(history: ClusterHistory): {
 }
 
 function findingRecord(f: Finding, ordinal: number): FindingRecord {
-  const components = new Set<string>();
-  for (const c of f.explanation?.configDiff?.changes ?? []) {
-    for (const i of c.images ?? []) if (i.component) components.add(i.component);
-  }
+  // The components the explanation attributes to the update: an image a day-2 config's line names,
+  // or one whose image both releases share, is not a release change (explain/explain.ts).
+  const components = new Set<string>(f.explanation?.components ?? []);
   const signature = f.explanation?.signature?.id ?? (f.severity === 'failure' ? 'unknown' : null);
   return {
     ordinal,

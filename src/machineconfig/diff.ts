@@ -573,20 +573,28 @@ function diffOther(a: NormalSpec, b: NormalSpec, ctx: Ctx, out: Change[]): void 
   }
 }
 
+/**
+ * Name each changed image by its release component: the image a line holds now by the release that
+ * has it (the target first), a removed image by the release that had it. A new image no release names
+ * gets no component even when the image it replaced had one: which component it is, is not known.
+ */
 function attribute(changes: Change[], releases: DiffOptions['releases']): void {
   if (!releases?.from && !releases?.to) return;
   const from = new ComponentIndex([releases.from]);
   const to = new ComponentIndex([releases.to]);
-  const either = new ComponentIndex([releases.to, releases.from]);
   for (const change of changes) {
     if (!change.images) continue;
     change.images = change.images.map((img): ImageChange => {
       const component =
-        (img.after !== undefined ? to.componentOf(img.after) : undefined) ??
-        (img.before !== undefined ? from.componentOf(img.before) : undefined) ??
-        (img.after !== undefined ? either.componentOf(img.after) : undefined) ??
-        (img.before !== undefined ? either.componentOf(img.before) : undefined);
-      return component ? { ...img, component } : img;
+        img.after !== undefined
+          ? (to.componentOf(img.after) ?? from.componentOf(img.after))
+          : img.before !== undefined
+            ? (from.componentOf(img.before) ?? to.componentOf(img.before))
+            : undefined;
+      if (component) return { ...img, component };
+      const replaced =
+        img.after !== undefined && img.before !== undefined ? from.componentOf(img.before) : undefined;
+      return replaced ? { ...img, replaced } : img;
     });
   }
 }

@@ -3,6 +3,7 @@
  * data-URL decompression, the semantic diff of two MachineConfigs (types.ts is its public contract),
  * image references in changed lines, and picking a pool's rendered configs by time.
  */
+export { type Carrier, carriersOf } from './carriers.js';
 export { diffMachineConfigs } from './diff.js';
 export { PART_NAMES, parseParts } from './parts.js';
 export { poolsWithRenderedConfigs, renderedConfigsAround, renderedConfigsOfPool } from './pools.js';

@@ -24,8 +24,16 @@ export interface ImageChange {
   /** Pull spec (or bare digest) before and after; one side is absent when the image was added/removed. */
   readonly before?: string;
   readonly after?: string;
-  /** Release component (image-references tag), e.g. `pod`, when release info was given and matched. */
+  /**
+   * Release component (image-references tag), e.g. `pod`, of `after` (of `before` for a removed image)
+   * when release info was given and names it; never guessed from the image a new one replaced.
+   */
   readonly component?: string;
+  /**
+   * When `after` has no known component: the component `before` was in the older release (the new
+   * image's own component stays unknown).
+   */
+  readonly replaced?: string;
 }
 
 export interface ConfigChange {

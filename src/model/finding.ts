@@ -50,6 +50,11 @@ export interface Explanation {
   readonly steps: readonly CauseStep[];
   /** The rendered-config diff that the pool had to roll out, when one is involved. */
   readonly configDiff?: MachineConfigDiff;
+  /**
+   * The release components the update changed whose images the diff's lines carry: not a component
+   * whose image is the same in both releases, nor one a day-2 MachineConfig's line names.
+   */
+  readonly components?: readonly string[];
   readonly signature?: Signature;
 }
 

@@ -241,7 +241,7 @@ function changeLines(ch: ConfigChange, c: Colours): string[] {
     out.push(
       img.component
         ? `      image ${c.bold(safe(img.component))}: ${short(img.before)} → ${short(img.after)}`
-        : `      image not named by a release read: ${short(img.before)} → ${short(img.after)}`,
+        : `      image not named by a release read${img.replaced ? ` (it replaced ${safe(img.replaced)})` : ''}: ${short(img.before)} → ${short(img.after)}`,
     );
   }
   return out;

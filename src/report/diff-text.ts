@@ -59,9 +59,12 @@ function infoLine(label: string, info: ConfigInfo | undefined, name: string, c: 
 }
 
 function imageLine(img: ImageChange, releasesGiven: boolean, c: Colours): string {
+  // A new image no release names is not its predecessor's component: say what it replaced instead.
   const who = img.component
     ? c.bold(c.cyan(img.component))
-    : c.dim(releasesGiven ? '(not in either release)' : 'image');
+    : img.replaced
+      ? `${c.dim('(in no release given; it replaced')} ${c.cyan(clean(img.replaced))}${c.dim(')')}`
+      : c.dim(releasesGiven ? '(in no release given)' : 'image');
   // With a component the digest suffices (the component says which image); without one, show the whole reference.
   const show = img.component ? shortImage : (ref: string) => ref;
   const before = img.before !== undefined ? show(img.before) : '(none)';

@@ -166,6 +166,19 @@ describe('assignReleases', () => {
     expect(pair.setAside).toBeUndefined();
   });
 
+  it('a lone payload of the release updated from is "from", never taken for the target', () => {
+    const notes: string[] = [];
+    const pair = assignReleases(
+      [payload('4.10.0-a', 'release-from.json')],
+      {},
+      cv('4.10.0-b', '4.10.0-b', '4.10.0-a'),
+      notes,
+    );
+    expect(pair.to).toBeUndefined();
+    expect(pair.from?.ref.file).toBe('release-from.json');
+    expect(notes.join('\n')).not.toMatch(/taken as the release updated to/);
+  });
+
   it('ignores a second file of the same version', () => {
     const notes: string[] = [];
     const pair = assignReleases(

@@ -154,15 +154,14 @@ export function assignReleases(
     .filter((m) => m.index !== -1)
     .sort((a, b) => a.index - b.index);
   let toIndex: number | undefined;
-  if (!pair.to && matched[0]) {
-    toIndex = matched[0].index;
-    take(
-      matched[0].p,
-      'to',
-      toIndex === 0
-        ? 'it is the ClusterVersion desired version'
-        : `it matches ClusterVersion history[${toIndex}]`,
-    );
+  if (!pair.to && matched[0]?.index === 0) {
+    toIndex = 0;
+    take(matched[0].p, 'to', 'it is the ClusterVersion desired version');
+  } else if (!pair.to && matched[0]) {
+    // Only the newest entry is the update's target: a payload of an older entry (the release updated
+    // from, with no payload of the target in the inputs) is looked for as "from" below, never
+    // taken for the target, or its images would be named as the ones the update brought.
+    toIndex = 0;
   } else if (pair.to) {
     // A given "to" that the history does not name still leaves the newest entry the update's
     // target: "from" is looked for below it, never at it.

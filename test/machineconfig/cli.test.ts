@@ -103,6 +103,27 @@ describe('atlevel diff: the bug-2019850 example', () => {
     expect(out).not.toContain('\u001b[');
   });
 
+  it('with only the older release, the new image is not named after the one it replaced', async () => {
+    const { code, out } = await run(
+      'diff',
+      '--pool',
+      'master',
+      '--from',
+      CONFIGS,
+      '--release-from',
+      FROM,
+      '-o',
+      'json',
+    );
+    expect(code).toBe(1);
+    const d = JSON.parse(out) as DiffJson;
+    expect(d.changes[0]?.images).toEqual([{ before: OLD_POD, after: NEW_POD, replaced: 'pod' }]);
+    expect(d.summary.components).toEqual([]);
+    const text = await run('diff', '--pool', 'master', '--from', CONFIGS, '--release-from', FROM);
+    expect(text.out).toContain(`      (in no release given; it replaced pod): ${OLD_POD} →`);
+    expect(text.out).not.toContain('release components: pod');
+  });
+
   it('without release info the digests are still listed, with a hint', async () => {
     const { code, out } = await run('diff', '--pool', 'worker', '--from', CONFIGS);
     expect(code).toBe(1);

@@ -42,7 +42,10 @@ describe('signature catalogue (signatures/*.json)', () => {
   it.each([
     // The truth table of the matcher that lived in explain/ before the catalogue.
     [{ releaseImageVersion: 'present' }, 'level-despite-release-image-version'],
-    [{ releaseImageVersion: 'absent', controllerVersion: 'same', osImageURL: 'same' }, 'bug-1999556'],
+    [
+      { releaseImageVersion: 'absent', controllerVersion: 'same', osImageURL: 'same', day2Only: 'no' },
+      'bug-1999556',
+    ],
     [
       {
         releaseImageVersion: 'absent',
@@ -50,8 +53,18 @@ describe('signature catalogue (signatures/*.json)', () => {
         osImageURL: 'same',
         'release.machine-config-operator': 'same',
         'release.os': 'same',
+        day2Only: 'no',
       },
       'bug-1999556',
+    ],
+    // A diff a day-2 MachineConfig alone made is no release race (docs/domain.md 3.2.1).
+    [
+      { releaseImageVersion: 'absent', controllerVersion: 'same', osImageURL: 'same', day2Only: 'yes' },
+      undefined,
+    ],
+    [
+      { releaseImageVersion: 'absent', controllerVersion: 'same', osImageURL: 'changed', day2Only: 'yes' },
+      undefined,
     ],
     [
       {
@@ -71,7 +84,10 @@ describe('signature catalogue (signatures/*.json)', () => {
       },
       undefined,
     ],
-    [{ releaseImageVersion: 'absent', controllerVersion: 'same', osImageURL: 'changed' }, 'bug-1955929'],
+    [
+      { releaseImageVersion: 'absent', controllerVersion: 'same', osImageURL: 'changed', day2Only: 'no' },
+      'bug-1955929',
+    ],
     [{ releaseImageVersion: 'absent', controllerVersion: 'changed', osImageURL: 'changed' }, undefined],
     // An operand finding has no rendered configs: only its rule says which way of failing it is.
     [{ rule: 'operator-level-before-operands', operandKind: 'DaemonSet' }, 'operand-early-level'],

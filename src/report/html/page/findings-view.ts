@@ -196,7 +196,11 @@ function changeView(c: ConfigChange): HTMLElement {
     );
   for (const a of c.attributes ?? []) rows.push(el('div', { class: 'diff-kv' }, a));
   for (const img of c.images ?? []) {
-    const who = img.component ? `release component "${img.component}": ` : 'image: ';
+    const who = img.component
+      ? `release component "${img.component}": `
+      : img.replaced
+        ? `image no release read names (it replaced "${img.replaced}"): `
+        : 'image: ';
     rows.push(
       el(
         'div',
