@@ -18,8 +18,8 @@ const RELATIVE = /(?<![\w./-])((?:\.\.\/)+[\w.@-]+(?:\/[\w.@-]+)*)/g;
 /** Docs of this repository named in the text. */
 const REPO_DOC = /(?<![\w/.-])((?:docs\/[\w/-]+|CONTRIBUTING|README)\.md)/g;
 
-/** A Markdown file named alone (`domain.md`, `MANIFEST.md`): one of the repository's, by its name. */
-const BARE_DOC = /(?<![\w/.-])([\w-]+\.md)\b/g;
+/** A Markdown file named alone (`domain.md`, `MANIFEST.md`), not code (`r.md.object`): one of the repository's, by its name. */
+const BARE_DOC = /(?<![\w/.-])([\w-]+\.md)(?!\.?\w)/g;
 
 /** Docs announced by work in flight, allowed to be missing until it lands (none at present). */
 const ANNOUNCED = new Set<string>();
@@ -91,6 +91,7 @@ describe('references in src/ and docs/', () => {
       [...'oc mocks now (MANIFEST.md 1a)'.matchAll(BARE_DOC)].some((m) => !repoDocNames.has(m[1]!)),
     ).toBe(true);
     expect([...'as domain.md 4.2 says'.matchAll(BARE_DOC)].some((m) => !repoDocNames.has(m[1]!))).toBe(false);
+    expect([...'const name = r.md.object.metadata.name;'.matchAll(BARE_DOC)]).toEqual([]);
     expect(check("import x from '../../elsewhere/y.js'")).toBe(true);
     expect(check("import x from '../model/index.js'")).toBe(false);
   });
