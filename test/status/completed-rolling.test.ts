@@ -267,6 +267,32 @@ describe("completed-while-pool-rolling --at: the daemons' NodeDone, Drain and Re
     expect([after[MCO.currentConfig], after[MCO.state]]).toEqual([M_NEW, 'Done']);
   });
 
+  it('the same master Done in the snapshot with no NodeDone recorded: when it finished is unknown, no Error', async () => {
+    const h = await load('day2-over-unfinished');
+    const nodes = h.objects.nodes.map((n) =>
+      n.object.metadata.name === M3
+        ? {
+            ...n,
+            object: {
+              ...n.object,
+              metadata: {
+                ...n.object.metadata,
+                annotations: {
+                  ...n.object.metadata.annotations,
+                  [MCO.currentConfig]: M_OLD,
+                  [MCO.desiredConfig]: M_OLD,
+                  [MCO.state]: 'Done',
+                },
+              },
+            },
+          }
+        : n,
+    );
+    const edited = { ...h, objects: { ...h.objects, nodes } };
+    expect(annotationsAt(edited, AT, M3)[MCO.currentConfig]).toBeUndefined();
+    expect(rolling(assessStatusAt(edited, AT))).toEqual([]);
+  });
+
   it("a NodeDone whose message names another node is not taken for this node's config", async () => {
     const h = await load('day2-rolling');
     const intervals = h.intervals.map((i) =>

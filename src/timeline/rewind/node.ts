@@ -42,10 +42,15 @@ interface DaemonAt {
  * named, before the Reboot). Undefined when the Events do not say: no daemon Event by then, a message
  * naming another node, or a Drain after a Reboot with no NodeDone between (a boot whose config is not
  * recorded). Without any NodeDone before the update under way, the snapshot's currentConfig stands
- * only when the daemon recorded nothing after the moment: it had not finished that update by the
- * snapshot, so it still ran what it ran then.
+ * only when the daemon recorded nothing after the moment and the snapshot shows the node still
+ * mid-update (desired not current): it had not finished that update by the snapshot, so it still ran
+ * what it ran then.
  */
-function daemonAt(r: RewindContext, name: string, last: string | undefined): DaemonAt | undefined {
+function daemonAt(
+  r: RewindContext,
+  name: string,
+  last: { current: string | undefined; desired: string | undefined },
+): DaemonAt | undefined {
   const daemon = daemonEvents(r, name);
   const before = daemon.filter((i) => i.from <= r.at);
   const latest = before.at(-1);
@@ -71,7 +76,12 @@ function daemonAt(r: RewindContext, name: string, last: string | undefined): Dae
   );
   if (targets.size > 1 || targets.has(undefined)) return undefined;
   const desired = [...targets][0];
-  if (current === undefined && !daemon.some((i) => i.from > r.at) && last !== desired) current = last;
+  // The snapshot says what the node ran at the end only if it was still mid-update then (desired not
+  // current): a node Done there finished an update whose NodeDone is not recorded, so when is unknown.
+  const unfinished =
+    last.current !== undefined && last.desired !== undefined && last.current !== last.desired;
+  if (current === undefined && unfinished && !daemon.some((i) => i.from > r.at) && last.current !== desired)
+    current = last.current;
   if (current === undefined) return undefined;
   return { current, desired, state: latest.message.reason === 'Reboot' ? 'Rebooting' : 'Working' };
 }
@@ -97,7 +107,9 @@ function node(r: RewindContext, seen: Observed<Node>): Observed<Node> {
   let known = true;
   // Without the monitor's MachineConfigChange/Reached, the daemon's own Events place the config.
   const daemon =
-    changed || reached || laterChange || laterReach ? undefined : daemonAt(r, name, a[MCO.currentConfig]);
+    changed || reached || laterChange || laterReach
+      ? undefined
+      : daemonAt(r, name, { current: a[MCO.currentConfig], desired: a[MCO.desiredConfig] });
   if (daemon) {
     current = daemon.current;
     desired = daemon.desired;
