@@ -13,6 +13,8 @@ import { MCO } from '../../src/model/objects.js';
 import { renderStatusText } from '../../src/report/status-text.js';
 import { assessStatus, assessStatusAt } from '../../src/status/index.js';
 import type { UpdateStatus } from '../../src/status/types.js';
+import { historyAt } from '../../src/timeline/index.js';
+import { eventsWithReason } from '../../src/timeline/query.js';
 import { projectRoot } from '../helpers/fixtures.js';
 import { loadHistory } from '../helpers/load.js';
 
@@ -41,14 +43,12 @@ describe('completed-while-pool-rolling: only nodes known to be behind count', ()
     expect(s.notes).toContain(
       `Pool master is rolling out ${M_DAY2} with no version change: 1 of 3 nodes have it.`,
     );
-    // Just after the completion the rewind cannot place the masters' configs (every master was Done on
-    // the update's config by 03:28:50): unknown is a note, never "not updated".
+    // Just after the completion every master's daemon had reported NodeDone on the update's config (by
+    // 03:28:50): the rewind places them there, so the completion is checked and holds.
     const then = assessStatusAt(h, Date.parse('2021-11-03T03:29:30Z'));
     expect(rolling(then)).toEqual([]);
     expect(then.insights.filter((i) => i.level === 'Error')).toEqual([]);
-    expect(notChecked(then)).toEqual([
-      "Not checked against the CVO's completion: whether 3 nodes of pool master run the update's config (not placed at that moment).",
-    ]);
+    expect(notChecked(then)).toEqual([]);
     expect(rule(h, 'master-pool-updated-before-cvo-complete')?.state).toBe('holds');
     expect(rule(h, 'no-serious-insight')?.state).toBe('holds');
   });
@@ -200,5 +200,109 @@ describe('completed-while-pool-rolling: the Error where a node is known to be be
     expect(rolling(unlabelled)).toEqual([]);
     // Still updating: a worker pool with outdated nodes, as oc says.
     expect(unlabelled.state).toBe('updating');
+  });
+});
+
+describe("completed-while-pool-rolling --at: the daemons' NodeDone, Drain and Reboot Events place the nodes", () => {
+  const AT = Date.parse('2021-11-03T03:29:30Z');
+  const M2 = 'ip-10-0-151-87.us-east-2.compute.internal';
+  const W3 = 'ip-10-0-166-9.us-east-2.compute.internal';
+  const annotationsAt = (h: ClusterHistory, at: number, name: string) =>
+    historyAt(h, at).history.objects.nodes.find((n) => n.object.metadata.name === name)?.object.metadata
+      .annotations ?? {};
+
+  it('after its NodeDone a node is Done on the config it names; mid-update with no NodeDone before, unknown', async () => {
+    const h = await load('day2-rolling');
+    const m2 = annotationsAt(h, AT, M2);
+    expect([m2[MCO.currentConfig], m2[MCO.desiredConfig], m2[MCO.state]]).toEqual([M_NEW, M_NEW, 'Done']);
+    // The snapshot's day-2 target, rendered after the moment, is not carried back.
+    expect(annotationsAt(h, AT, M3)[MCO.desiredConfig]).toBe(M_NEW);
+    // W3 rebooted at 03:28:44 and reported NodeDone only after the moment: what it ran before is not recorded.
+    expect(annotationsAt(h, AT, W3)[MCO.currentConfig]).toBeUndefined();
+    const s = assessStatusAt(h, AT);
+    expect(s.pools.find((p) => p.name === 'master')?.nodes.map((n) => n.phase)).toEqual([
+      'Updated',
+      'Updated',
+      'Updated',
+    ]);
+  });
+
+  it('a master draining since before the completion and not done by the snapshot: the Error comes back --at', async () => {
+    const h = await load('day2-over-unfinished');
+    const m3 = annotationsAt(h, AT, M3);
+    // It still ran what the snapshot shows (the daemon recorded nothing after its Drain); the config
+    // it drained for is not named by any Event.
+    expect([m3[MCO.currentConfig], m3[MCO.desiredConfig], m3[MCO.state]]).toEqual([
+      M_OLD,
+      undefined,
+      'Working',
+    ]);
+    const [i] = rolling(assessStatusAt(h, AT));
+    expect(i?.level).toBe('Error');
+    expect(i?.description).toContain(`${M3} on ${M_OLD}`);
+  });
+
+  it('the same master with a NodeDone recorded after the moment: its config then is unknown, no Error', async () => {
+    const h = await load('day2-over-unfinished');
+    const done = eventsWithReason(h, 'NodeDone').find((e) => e.message.annotations.name === M2);
+    if (!done) throw new Error('fixture lost its NodeDone events');
+    const later = {
+      ...done,
+      from: Date.parse('2021-11-03T03:31:00Z'),
+      to: Date.parse('2021-11-03T03:31:00Z'),
+      message: {
+        ...done.message,
+        humanMessage: `Setting node ${M3}, currentConfig ${M_NEW} to Done`,
+        annotations: { ...done.message.annotations, name: M3 },
+      },
+    };
+    const intervals = [...h.intervals, later].sort((a, b) => a.from - b.from);
+    const edited = { ...h, intervals };
+    expect(annotationsAt(edited, AT, M3)[MCO.currentConfig]).toBeUndefined();
+    const s = assessStatusAt(edited, AT);
+    expect(rolling(s)).toEqual([]);
+    expect(s.insights.filter((x) => x.level === 'Error')).toEqual([]);
+    // After that NodeDone the master is on the update's config.
+    const after = annotationsAt(edited, Date.parse('2021-11-03T03:31:10Z'), M3);
+    expect([after[MCO.currentConfig], after[MCO.state]]).toEqual([M_NEW, 'Done']);
+  });
+
+  it('the same master Done in the snapshot with no NodeDone recorded: when it finished is unknown, no Error', async () => {
+    const h = await load('day2-over-unfinished');
+    const nodes = h.objects.nodes.map((n) =>
+      n.object.metadata.name === M3
+        ? {
+            ...n,
+            object: {
+              ...n.object,
+              metadata: {
+                ...n.object.metadata,
+                annotations: {
+                  ...n.object.metadata.annotations,
+                  [MCO.currentConfig]: M_OLD,
+                  [MCO.desiredConfig]: M_OLD,
+                  [MCO.state]: 'Done',
+                },
+              },
+            },
+          }
+        : n,
+    );
+    const edited = { ...h, objects: { ...h.objects, nodes } };
+    expect(annotationsAt(edited, AT, M3)[MCO.currentConfig]).toBeUndefined();
+    expect(rolling(assessStatusAt(edited, AT))).toEqual([]);
+  });
+
+  it("a NodeDone whose message names another node is not taken for this node's config", async () => {
+    const h = await load('day2-rolling');
+    const intervals = h.intervals.map((i) =>
+      i.message.reason === 'NodeDone' && i.message.annotations.name === M2
+        ? {
+            ...i,
+            message: { ...i.message, humanMessage: `Setting node ${M1}, currentConfig ${M_OLD} to Done` },
+          }
+        : i,
+    );
+    expect(annotationsAt({ ...h, intervals }, AT, M2)[MCO.currentConfig]).toBeUndefined();
   });
 });
