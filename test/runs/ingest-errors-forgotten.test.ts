@@ -11,11 +11,10 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { create } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import analyseRun from '../../src/app/ingest-worker.js';
-import { expandInputs, ingestRuns } from '../../src/ingest/index.js';
 import { collectStats } from '../../src/stats/index.js';
 import { RunStore } from '../../src/store/index.js';
 import { projectRoot } from '../helpers/fixtures.js';
+import { ingestInProcess } from '../helpers/ingest.js';
 import { emptyStore } from '../helpers/store.js';
 
 let dir: string;
@@ -23,17 +22,6 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'atlevel-errors-forgotten-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function ingest(store: RunStore, args: readonly string[]) {
-  return ingestRuns(await expandInputs(args), {
-    store,
-    analyse: (who, _signal, started) => {
-      started();
-      return analyseRun({ who, reading: {} });
-    },
-    parallel: 1,
-  });
-}
 
 const broken = (path: string) => writeFileSync(path, gzipSync('not a tar archive\n'));
 const tarOf = (example: string, path: string) =>
@@ -48,17 +36,17 @@ describe('the ingest error of a path that gives a run now', () => {
       const b = join(dir, 'b.tar.gz');
       broken(a);
       broken(b);
-      expect(await ingest(store, [a, b])).toMatchObject({ stored: 0, errors: 2 });
+      expect(await ingestInProcess(store, [a, b])).toMatchObject({ stored: 0, errors: 2 });
       expect((await errors()).sort()).toEqual([a, b]);
 
       // a: fixed, a run the store does not have yet: stored, and a's error is gone.
       await tarOf('bug-2019850', a);
-      expect(await ingest(store, [a])).toMatchObject({ stored: 1, errors: 0 });
+      expect(await ingestInProcess(store, [a])).toMatchObject({ stored: 1, errors: 0 });
       expect(await errors()).toEqual([b]);
 
       // b: now the same run as a (another path to the same files): already there, and b's error is gone.
       await tarOf('bug-2019850', b);
-      expect(await ingest(store, [b])).toMatchObject({ stored: 0, skipped: 1, errors: 0 });
+      expect(await ingestInProcess(store, [b])).toMatchObject({ stored: 0, skipped: 1, errors: 0 });
       expect(await errors()).toEqual([]);
       expect((await collectStats(store.db, store.where, {})).ingestErrors).toBe(0);
     } finally {

@@ -14,10 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import analyseRun from '../../src/app/ingest-worker.js';
-import { expandInputs, identify, ingestRuns } from '../../src/ingest/index.js';
+import { expandInputs, identify } from '../../src/ingest/index.js';
 import { RunStore } from '../../src/store/index.js';
 import { describeFixtures, fixture, projectRoot } from '../helpers/fixtures.js';
+import { ingestInProcess } from '../helpers/ingest.js';
 import { emptyStore } from '../helpers/store.js';
 
 const synthetic = join(projectRoot, 'test/fixtures/sources/must-gathers/one-image');
@@ -36,19 +36,6 @@ beforeAll(() => {
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** An ingest of these arguments into the store, in-process (the CLI's loop, analysed as its workers do). */
-async function ingest(store: RunStore, args: readonly string[], reanalyse = false) {
-  return ingestRuns(await expandInputs(args), {
-    store,
-    analyse: (who, _signal, started) => {
-      started();
-      return analyseRun({ who, reading: {} });
-    },
-    parallel: 1,
-    ...(reanalyse ? { reanalyse } : {}),
-  });
-}
 
 const storedRuns = (store: RunStore) =>
   store.db.query<{ run_id: string; source: string }>('SELECT run_id, source FROM runs ORDER BY run_id');
@@ -73,23 +60,27 @@ describe('a must-gather with one image folder, in a run store', () => {
 
   it('stored before under its image folder: skipped, then replaced in place by --reanalyze', async () => {
     // What ingest of the must-gather stored before: the run its image folder is.
-    expect(await ingest(store, [image])).toMatchObject({ stored: 1, skipped: 0 });
+    expect(await ingestInProcess(store, [image])).toMatchObject({ stored: 1, skipped: 0 });
     const [old] = await storedRuns(store);
     expect(old?.source).toBe(image);
-    expect(await ingest(store, [mg])).toMatchObject({ stored: 0, skipped: 1, errors: 0 });
+    expect(await ingestInProcess(store, [mg])).toMatchObject({ stored: 0, skipped: 1, errors: 0 });
     expect(await storedRuns(store)).toEqual([old]);
-    expect(await ingest(store, [mg], true)).toMatchObject({ stored: 1, replaced: 1, skipped: 0 });
+    expect(await ingestInProcess(store, [mg], true)).toMatchObject({ stored: 1, replaced: 1, skipped: 0 });
     expect(await storedRuns(store)).toEqual([{ run_id: old?.run_id, source: mg }]);
-    expect(await ingest(store, [mg])).toMatchObject({ stored: 0, skipped: 1 });
+    expect(await ingestInProcess(store, [mg])).toMatchObject({ stored: 0, skipped: 1 });
     expect((await store.counts()).ingest_errors).toBe(0);
   });
 
   it('named beside its image folder, in either order: one run, named twice', async () => {
     const fresh = await RunStore.open(await emptyStore(join(dir, 'db-both')), 'write');
     try {
-      expect(await ingest(fresh, [image, mg])).toMatchObject({ stored: 1, duplicates: 1 });
+      expect(await ingestInProcess(fresh, [image, mg])).toMatchObject({ stored: 1, duplicates: 1 });
       expect((await storedRuns(fresh)).map((r) => r.source)).toEqual([mg]);
-      expect(await ingest(fresh, [mg, image])).toMatchObject({ stored: 0, skipped: 1, duplicates: 1 });
+      expect(await ingestInProcess(fresh, [mg, image])).toMatchObject({
+        stored: 0,
+        skipped: 1,
+        duplicates: 1,
+      });
     } finally {
       await fresh.close();
     }

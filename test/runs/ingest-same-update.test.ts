@@ -12,11 +12,10 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import analyseRun from '../../src/app/ingest-worker.js';
-import { expandInputs, ingestRuns } from '../../src/ingest/index.js';
 import { collectStats } from '../../src/stats/index.js';
 import { RunStore } from '../../src/store/index.js';
 import { projectRoot } from '../helpers/fixtures.js';
+import { ingestInProcess } from '../helpers/ingest.js';
 import { emptyStore } from '../helpers/store.js';
 
 const EXAMPLE = join(projectRoot, 'examples/bug-2019850');
@@ -35,17 +34,6 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function ingest(store: RunStore, args: readonly string[]) {
-  return ingestRuns(await expandInputs(args), {
-    store,
-    analyse: (who, _signal, started) => {
-      started();
-      return analyseRun({ who, reading: {} });
-    },
-    parallel: 1,
-  });
-}
-
 describe('one update stored under two ids', () => {
   let store: RunStore;
   beforeAll(async () => {
@@ -56,10 +44,10 @@ describe('one update stored under two ids', () => {
   });
 
   it('is named once, run against the stored run, whether written together or later', async () => {
-    const first = await ingest(store, [EXAMPLE, FIXED]);
+    const first = await ingestInProcess(store, [EXAMPLE, FIXED]);
     expect(first).toMatchObject({ stored: 2, sameUpdates: [] });
 
-    const second = await ingest(store, [prowCopy]);
+    const second = await ingestInProcess(store, [prowCopy]);
     expect(second.stored).toBe(1);
     expect(second.sameUpdates).toHaveLength(1);
     expect(second.sameUpdates[0]).toMatchObject({
@@ -79,7 +67,7 @@ describe('one update stored under two ids', () => {
     });
 
     // Stored again under the id it has: already there, no pair.
-    expect(await ingest(store, [prowCopy, EXAMPLE])).toMatchObject({
+    expect(await ingestInProcess(store, [prowCopy, EXAMPLE])).toMatchObject({
       stored: 0,
       skipped: 2,
       sameUpdates: [],
@@ -89,7 +77,7 @@ describe('one update stored under two ids', () => {
   it('two runs of one update written in one ingest make one pair, not two', async () => {
     const other = await RunStore.open(await emptyStore(join(dir, 'db2')), 'write');
     try {
-      const both = await ingest(other, [EXAMPLE, prowCopy, FIXED]);
+      const both = await ingestInProcess(other, [EXAMPLE, prowCopy, FIXED]);
       expect(both.stored).toBe(3);
       expect(both.sameUpdates).toHaveLength(1);
       const [pair] = both.sameUpdates;
